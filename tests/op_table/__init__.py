@@ -1,0 +1,70 @@
+"""The op table: one row per public op, driving forward, gradient and coverage tests.
+
+A row says how to call the op (`fn`, with tensors), what NumPy computes for the same inputs
+(`ref`, with arrays), and sample inputs (`samples`: Sample(args, kwargs) with float64 arrays, ints,
+or other plain values). tests/test_op_table.py then checks every row:
+- forward against `ref` in float64 (and the dtype is kept in float32);
+- the shape rule against the eager result;
+- first- and second-order reverse-mode gradients against finite differences (float64);
+and that every registered op type was exercised by some row.
+
+Rows live in one module per op family (`*_rows.py`), each exporting ROWS.
+"""
+import dataclasses
+from typing import Any, Callable
+
+import numpy as np
+
+_RNG = np.random.default_rng(1234)
+
+
+@dataclasses.dataclass
+class Sample:
+    args: tuple
+    kwargs: dict = dataclasses.field(default_factory=dict)
+    wrt: Any = None           # indices of args to differentiate (default: all float arrays)
+    name: str = ""
+
+
+@dataclasses.dataclass
+class OpInfo:
+    name: str
+    fn: Callable
+    ref: Callable
+    samples: list
+    grad: bool = True          # check first-order gradients
+    grad2: bool = True         # check second-order gradients
+    float32: bool = True       # also run in float32 and check the dtype is kept
+    rtol: float = 1e-5
+    atol: float = 1e-6
+    fwd_rtol: float = 1e-7
+    notes: str = ""
+
+    def __repr__(self):
+        return f"OpInfo({self.name})"
+
+
+def rand(*shape, low=-2.0, high=2.0):
+    """Random float64 array in [low, high)."""
+    return _RNG.uniform(low, high, size=shape)
+
+
+def rand_away(*shape, low=-2.0, high=2.0, gap=0.1, points=(0.0,)):
+    """Random float64 values at least `gap` away from each of `points` (e.g. kinks of relu)."""
+    x = rand(*shape, low=low, high=high)
+    for p in points:
+        near = np.abs(x - p) < gap
+        x = np.where(near, p + np.sign(x - p + 1e-12) * gap * 2, x)
+    return x
+
+
+def positive(*shape, low=0.5, high=2.0):
+    return rand(*shape, low=low, high=high)
+
+
+def ints(*shape, low=0, high=5):
+    return _RNG.integers(low, high, size=shape).astype(np.int32)
+
+
+# Broadcasting shape pairs used by binary elementwise rows.
+BROADCAST_PAIRS = [((3, 4), (3, 4)), ((3, 4), (4,)), ((2, 1, 4), (3, 1)), ((), (2, 3))]

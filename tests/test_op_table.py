@@ -1,0 +1,128 @@
+"""Checks every row of the op table (see tests/op_table/__init__.py)."""
+import importlib
+import pkgutil
+
+import numpy as np
+import pytest
+
+import wengert as tf
+from wengert.autodiff.checker import check_grads
+from wengert.framework.context import state
+from wengert.framework.registry import registered_op_types
+from wengert.framework.tensor import Tensor
+
+import op_table
+
+ROWS = []
+for info in pkgutil.iter_modules(op_table.__path__):
+    if info.name.endswith("_rows"):
+        ROWS.extend(importlib.import_module(f"op_table.{info.name}").ROWS)
+
+CASES = [(row, i) for row in ROWS for i in range(len(row.samples))]
+IDS = [f"{row.name}-{row.samples[i].name or i}" for row, i in CASES]
+
+# Op types that no row calls directly, with the test that covers them instead.
+COVERED_ELSEWHERE = {
+    "ReadVariableOp": "tests/test_variables.py",
+}
+
+
+def _tensors(args, dtype=None):
+    out = []
+    for a in args:
+        if isinstance(a, np.ndarray) and a.dtype.kind == "f" and dtype is not None:
+            out.append(tf.constant(a.astype(dtype)))
+        elif isinstance(a, np.ndarray):
+            out.append(tf.constant(a))
+        else:
+            out.append(a)
+    return out
+
+
+def _outputs(result):
+    if isinstance(result, (list, tuple)):
+        return list(result)
+    return [result]
+
+
+@pytest.mark.parametrize("row,index", CASES, ids=IDS)
+def test_forward_matches_numpy(row, index):
+    sample = row.samples[index]
+    got = _outputs(row.fn(*_tensors(sample.args), **sample.kwargs))
+    want = _outputs(row.ref(*sample.args, **sample.kwargs))
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        assert isinstance(g, Tensor)
+        np.testing.assert_allclose(g.numpy(), w, rtol=row.fwd_rtol, atol=1e-12)
+        assert g.shape == np.shape(w)
+
+
+@pytest.mark.parametrize("row,index", [c for c in CASES if c[0].float32],
+                         ids=[i for c, i in zip(CASES, IDS) if c[0].float32])
+def test_float32_keeps_dtype(row, index):
+    sample = row.samples[index]
+    got = _outputs(row.fn(*_tensors(sample.args, np.float32), **sample.kwargs))
+    want = _outputs(row.ref(*sample.args, **sample.kwargs))
+    for g, w in zip(got, want):
+        w = np.asarray(w)
+        if w.dtype.kind == "f":
+            assert g.dtype == tf.float32, f"{row.name} returned {g.dtype} for float32 inputs"
+            np.testing.assert_allclose(g.numpy(), w, rtol=2e-3, atol=2e-4)
+
+
+@pytest.mark.parametrize("row,index", CASES, ids=IDS)
+def test_shape_rule_matches_eager(row, index):
+    """Each recorded op's shape rule predicts the shape and dtype its kernel produced."""
+    sample = row.samples[index]
+    args = _tensors(sample.args)
+    with tf.GradientTape(persistent=True) as tape:
+        for a in args:
+            if isinstance(a, Tensor):
+                tape.watch(a)
+        row.fn(*args, **sample.kwargs)
+    for op in tape._records:
+        if op.op_def.shape is None:
+            continue
+        predicted = op.op_def.shape(*op.inputs, **op.attrs)
+        if isinstance(predicted, tuple) and len(predicted) == 2 and not isinstance(
+                predicted[0], tuple):
+            predicted = [predicted]
+        predicted = predicted if isinstance(predicted, list) else [predicted]
+        for (shape, dtype), out in zip(predicted, op.outputs):
+            assert tuple(shape) == tuple(out.shape), f"{op.type}: rule {shape} vs {out.shape}"
+            assert dtype == out.dtype, f"{op.type}: rule {dtype} vs {out.dtype}"
+
+
+GRAD_CASES = [c for c in CASES if c[0].grad]
+
+
+@pytest.mark.parametrize("row,index", GRAD_CASES,
+                         ids=[i for c, i in zip(CASES, IDS) if c[0].grad])
+def test_gradients_match_finite_differences(row, index):
+    sample = row.samples[index]
+    fn = lambda *a: row.fn(*a, **sample.kwargs)  # noqa: E731
+    fn.__name__ = row.name
+    order = 2 if row.grad2 else 1
+    check_grads(fn, list(sample.args), order=order, wrt=sample.wrt, rtol=row.rtol,
+                atol=row.atol)
+
+
+def test_every_registered_op_has_a_row():
+    seen = set()
+
+    def observe(op_def, inputs, outputs, attrs, name):
+        seen.add(op_def.type)
+    state.observers = (observe,)
+    try:
+        for row, index in CASES:
+            sample = row.samples[index]
+            if row.grad:
+                fn = lambda *a, row=row, s=sample: row.fn(*a, **s.kwargs)  # noqa: E731
+                check_grads(fn, list(sample.args), order=2 if row.grad2 else 1, wrt=sample.wrt,
+                            rtol=row.rtol, atol=row.atol)
+            else:
+                row.fn(*_tensors(sample.args), **sample.kwargs)
+    finally:
+        state.observers = ()
+    missing = set(registered_op_types()) - seen - set(COVERED_ELSEWHERE)
+    assert not missing, f"registered op types with no op-table row: {sorted(missing)}"

@@ -1,0 +1,36 @@
+"""wengert: automatic differentiation the way TensorFlow does it, in pure Python over NumPy.
+
+    import wengert as tf
+    x = tf.constant(3.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x * x
+    tape.gradient(y, x)   # 6.0
+
+Every op records itself on the active tapes; `gradient()` walks the records backwards, calling each
+op type's registered gradient function (see `wengert.autodiff.backprop`).
+"""
+from .framework import dtypes
+from .framework.dtypes import (DType, as_dtype, bool, double, float16, float32, float64, half,  # noqa: A004
+                               int8, int16, int32, int64, uint8)
+from .framework.errors import InvalidArgumentError
+from .framework import errors
+from .framework.context import executing_eagerly
+from .framework.registry import NotDifferentiable, RegisterGradient, no_gradient
+from .framework.operation import Operation
+from .framework.tensor import Tensor, constant, convert_to_tensor, is_tensor
+from .framework.tensor_shape import TensorShape
+from .framework.variables import Variable
+from .autodiff.backprop import UnconnectedGradients
+from .autodiff.tape import GradientTape
+from .ops.array_core import *  # noqa: F403
+from .ops.math_ops import *  # noqa: F403
+from .ops.unary_ops import *  # noqa: F403
+from .ops.reduce_ops import *  # noqa: F403
+from .ops.array_ops import *  # noqa: F403
+from .ops.linalg_ops import *  # noqa: F403
+from .ops.nn_ops import *  # noqa: F403  (functions also reachable as wengert.nn.*)
+from .ops.clip_ops import *  # noqa: F403
+from . import math, nn, linalg  # noqa: E402  TensorFlow's namespaces
+
+__version__ = "0.1.0"

@@ -1,0 +1,1 @@
+"""Automatic differentiation: the reverse pass, GradientTape, and (later) forward mode."""

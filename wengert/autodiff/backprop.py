@@ -1,0 +1,179 @@
+"""The one reverse pass (reverse-mode automatic differentiation), shared by every caller.
+
+Given op records in execution order (a tape's Wengert list, or a graph's ops), targets `ys`,
+sources `xs` and seed gradients for the targets, it computes dys/dxs by the chain rule:
+
+    grad(x) = sum over ops `op` that consumed x:  VJP_op(grad(outputs of op))[x's position]
+
+1. Prune, in two linear scans: forward from the sources (which ops depend on a source) and backward
+   from the targets (which of those a target depends on). Only ops on a source-to-target path run.
+2. Walk those ops in reverse execution order. Each op's outputs have received every contribution
+   by then (all their consumers ran later), so their gradients are summed once and handed to the
+   op's registered gradient function, which returns one gradient (or None) per input.
+3. A gradient whose shape differs from its input's (the forward op broadcast the input) is summed
+   back to the input's shape, here and nowhere else.
+4. Gradients are dropped as soon as their tensor's producer has consumed them, so memory stays
+   proportional to the live frontier, not to the whole history.
+
+"No gradient" is None, never a zeros array, until the caller asks for zeros. Gradient functions are
+written in wengert ops, so this pass, run under an outer tape or inside a graph, is itself recorded
+or built as ops: that is what gives higher-order derivatives and graph-mode `gradients()`.
+Everything is iterative; a chain of any length works.
+"""
+from ..framework.registry import get_gradient_function
+from ..framework.errors import InvalidArgumentError
+
+__all__ = ["backward", "UnconnectedGradients"]
+
+
+class UnconnectedGradients:
+    """What a source that does not affect the target gets: None (default) or zeros."""
+
+    NONE = "none"
+    ZERO = "zero"
+
+
+def _is_float(t):
+    return t.dtype.is_floating
+
+
+def backward(records, targets, sources, seeds, unconnected=UnconnectedGradients.NONE,
+             stop_ids=frozenset(), observer=None):
+    """Gradients of `targets` with respect to `sources` (a list, one entry per source).
+
+    records: op records in execution order. targets: tensors. sources: tensors or variables.
+    seeds: one gradient per target (a tensor). stop_ids: ids of tensors treated as constants.
+    observer(op, out_grads, in_grads): optional per-step callback (tracing, numeric checks).
+    """
+    source_ids = {id(s) for s in sources if _is_float(s)}
+    path, needed = _prune(records, targets, source_ids, stop_ids)
+    grads = {}
+    for target, seed in zip(targets, seeds):
+        if id(target) in needed or id(target) in source_ids:
+            grads.setdefault(id(target), []).append(seed)
+    for op in path:
+        out_grads = _take_output_grads(op, grads, source_ids, stop_ids)
+        if out_grads is None:
+            continue
+        in_grads = _call_rule(op, out_grads, needed)
+        if observer is not None:
+            observer(op, out_grads, in_grads)
+        _accumulate(op, in_grads, grads, needed)
+    return [_result(s, grads.get(id(s)), unconnected) for s in sources]
+
+
+def _prune(records, targets, source_ids, stop_ids):
+    """Ops on a path from a source to a target (in reverse execution order), and the ids of the
+    floating-point tensors on such paths (the only ones that need a gradient)."""
+    reached = set(source_ids)
+    forward = []
+    for op in records:
+        for t in op.inputs:
+            if id(t) in reached:
+                forward.append(op)
+                for out in op.outputs:
+                    if id(out) not in stop_ids:
+                        reached.add(id(out))
+                break
+    needed = {id(t) for t in targets}
+    path = []
+    for op in reversed(forward):
+        for out in op.outputs:
+            if id(out) in needed:
+                break
+        else:
+            continue
+        path.append(op)
+        skip = []
+        for i, t in enumerate(op.inputs):
+            if id(t) in reached and _is_float(t):
+                needed.add(id(t))
+            else:
+                skip.append(i)
+        op.skip_input_indices = tuple(skip)
+    return path, needed
+
+
+def _take_output_grads(op, grads, source_ids, stop_ids):
+    """The summed gradient of each output of `op` (zeros for outputs that got none), or None when
+    no output received a gradient. Gradients of sources stay in `grads` for the result."""
+    outputs = op.outputs
+    if len(outputs) == 1:
+        out = outputs[0]
+        key = id(out)
+        parts = grads.get(key) if key in source_ids else grads.pop(key, None)
+        if parts is None or key in stop_ids:
+            return None
+        return (_sum(parts),)
+    summed, any_grad = [], False
+    for out in outputs:
+        key = id(out)
+        parts = grads.get(key) if key in source_ids else grads.pop(key, None)
+        if parts is None or key in stop_ids:
+            summed.append(None)
+        else:
+            summed.append(_sum(parts))
+            any_grad = True
+    if not any_grad:
+        return None
+    return tuple(g if g is not None else _zeros_for(out) for g, out in zip(summed, outputs))
+
+
+def _call_rule(op, out_grads, needed):
+    fn = get_gradient_function(op)
+    if fn is None:
+        return None
+    in_grads = fn(op, *out_grads)
+    if not isinstance(in_grads, (list, tuple)):
+        in_grads = (in_grads,)
+    if len(in_grads) != len(op.inputs):
+        raise InvalidArgumentError(
+            f"The gradient function for op '{op.name}' (type {op.type}) returned "
+            f"{len(in_grads)} gradients, but the op has {len(op.inputs)} inputs; a gradient "
+            "function must return one gradient (or None) per input.", op)
+    return in_grads
+
+
+def _accumulate(op, in_grads, grads, needed):
+    if in_grads is None:
+        return
+    for t, g in zip(op.inputs, in_grads):
+        if g is None or id(t) not in needed:
+            continue
+        g = _fit_to_input(op, t, g)
+        parts = grads.get(id(t))
+        if parts is None:
+            grads[id(t)] = [g]
+        else:
+            parts.append(g)
+
+
+def _fit_to_input(op, t, g):
+    """Convert a rule's result to a tensor of the input's shape, undoing broadcasting."""
+    from ..ops import array_core
+    g = array_core.as_gradient(g, t)
+    if g.shape != t.shape:
+        g = array_core.unbroadcast(g, t, op)
+    return g
+
+
+def _sum(parts):
+    if len(parts) == 1:
+        return parts[0]
+    from ..ops import array_core
+    return array_core.sum_gradients(parts)
+
+
+def _zeros_for(t):
+    from ..ops import array_core
+    return array_core.zeros_like_gradient(t)
+
+
+def _result(source, parts, unconnected):
+    if parts:
+        return _sum(parts)
+    if unconnected == UnconnectedGradients.ZERO:
+        return _zeros_for(source)
+    if unconnected != UnconnectedGradients.NONE:
+        raise ValueError(f"unconnected_gradients must be 'none' or 'zero', got {unconnected!r}.")
+    return None

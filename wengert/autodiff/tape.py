@@ -1,0 +1,209 @@
+"""`GradientTape`: a Wengert list of the ops run eagerly inside its context.
+
+While a tape is active, every op that consumes a tensor the tape watches is appended to the tape's
+record list, and its outputs become watched too. `gradient(target, sources)` hands that list to
+the one reverse pass (`backprop.backward`). Tensors are watched with `watch()`; trainable
+variables are watched automatically when read (unless `watch_accessed_variables=False`).
+
+A non-persistent tape releases its records after the first `gradient()`/`jacobian()` call, so the
+intermediate values it kept can be freed; a second call raises RuntimeError. Tapes nest: ops that
+an inner tape's `gradient()` runs are recorded by the outer tape, which gives second and higher
+derivatives. Tapes are per thread (see framework.context).
+"""
+import contextlib
+
+
+from ..framework.context import state
+from ..framework.tensor import Tensor, convert_to_tensor
+from ..framework.variables import Variable
+from ..util import nest
+from .backprop import UnconnectedGradients, backward
+
+__all__ = ["GradientTape"]
+
+_RELEASED = ("A non-persistent GradientTape can only be used to compute one set of gradients "
+             "(or jacobians); its records were released after the first call. Use "
+             "GradientTape(persistent=True) to call gradient() several times.")
+
+
+class GradientTape:
+    """Record operations for automatic differentiation (TensorFlow's `tf.GradientTape`)."""
+
+    def __init__(self, persistent=False, watch_accessed_variables=True):
+        self._persistent = persistent
+        self._watch_accessed = watch_accessed_variables
+        self._records = []
+        self._watched = set()   # ids of watched tensors and variables, and of recorded outputs
+        self._keep = []         # explicitly watched objects: keeps their ids unique
+        self._watched_vars = []
+        self._released = False
+        self._entered = False
+
+    # -- context ---------------------------------------------------------------------------------
+    def __enter__(self):
+        if self._released:
+            raise RuntimeError(_RELEASED)
+        self._entered = True
+        state.tapes = state.tapes + (self,)
+        return self
+
+    def __exit__(self, *exc):
+        self._entered = False
+        self._pop()
+        return False
+
+    def _push(self):
+        if self not in state.tapes:
+            state.tapes = state.tapes + (self,)
+
+    def _pop(self):
+        if self in state.tapes:
+            state.tapes = tuple(t for t in state.tapes if t is not self)
+
+    @contextlib.contextmanager
+    def stop_recording(self):
+        """Ops run inside this block are not recorded by this tape."""
+        if self not in state.tapes:
+            raise RuntimeError("stop_recording() needs a tape that is recording: use it inside "
+                               "the tape's `with` block.")
+        self._pop()
+        try:
+            yield
+        finally:
+            if self._entered and not self._released:
+                self._push()
+
+    def reset(self):
+        """Forget all records and watched tensors, as if the tape had just been entered."""
+        self._records = []
+        self._watched = set()
+        self._keep = []
+        self._watched_vars = []
+
+    # -- watching ------------------------------------------------------------------------------
+    def watch(self, tensor):
+        """Watch a tensor, a variable, or a nested structure of them."""
+        for item in nest.flatten(tensor):
+            if isinstance(item, Variable):
+                self._watch_variable(item)
+            elif isinstance(item, Tensor):
+                self._watched.add(id(item))
+                self._keep.append(item)
+            else:
+                raise ValueError(f"GradientTape.watch: expected a Tensor or Variable, got "
+                                 f"{type(item).__name__}. Convert it first with "
+                                 "constant() or convert_to_tensor().")
+
+    def _watch_variable(self, var):
+        if id(var) not in self._watched:
+            self._watched.add(id(var))
+            self._watched_vars.append(var)
+
+    def watched_variables(self):
+        """The variables this tape watched, in the order they were first watched."""
+        return tuple(self._watched_vars)
+
+    # -- differentiating -----------------------------------------------------------------------
+    def gradient(self, target, sources, output_gradients=None,
+                 unconnected_gradients=UnconnectedGradients.NONE):
+        """d(target)/d(sources) in the structure of `sources`; a non-scalar target is summed
+        (weighted by `output_gradients` when given)."""
+        targets, seeds = self._targets_and_seeds(target, output_gradients)
+        flat_sources = _check_sources(sources)
+        grads = self._backward(targets, seeds, flat_sources, unconnected_gradients)
+        return nest.pack_sequence_as(sources, grads)
+
+    def _targets_and_seeds(self, target, output_gradients):
+        if self._released:
+            raise RuntimeError(_RELEASED)
+        targets = [_as_target(t) for t in nest.flatten(target)]
+        if output_gradients is None:
+            seeds = [None] * len(targets)
+        else:
+            seeds = nest.flatten(output_gradients)
+            if len(seeds) != len(targets):
+                raise ValueError(f"output_gradients has {len(seeds)} entries but target has "
+                                 f"{len(targets)}; give one gradient (or None) per target.")
+        return targets, [_seed(t, s) for t, s in zip(targets, seeds)]
+
+    def _backward(self, targets, seeds, sources, unconnected):
+        """Run the reverse pass over this tape's records; release them if not persistent."""
+        watched = self._watched
+        connected = [s if id(s) in watched else _Unwatched(s) for s in sources]
+        recording = self in state.tapes
+        if recording and not self._persistent:
+            self._pop()
+        try:
+            return backward(self._records, targets, connected, seeds, unconnected)
+        finally:
+            if not self._persistent:
+                self._release()
+
+    def _release(self):
+        self._released = True
+        self._records = None
+        self._watched = set()
+        self._keep = []
+        self._pop()
+
+    def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
+                 parallel_iterations=None, experimental_use_pfor=True):
+        """Full Jacobian: result[s] has shape target.shape + source.shape."""
+        from .jacobians import jacobian
+        return jacobian(self, target, sources, unconnected_gradients)
+
+    def batch_jacobian(self, target, source, unconnected_gradients=UnconnectedGradients.NONE,
+                       parallel_iterations=None, experimental_use_pfor=True):
+        """Per-example Jacobian: target [b, ...] and source [b, ...] give [b, *target[1:],
+        *source[1:]] (assumes example i of the target depends only on example i of the source)."""
+        from .jacobians import batch_jacobian
+        return batch_jacobian(self, target, source, unconnected_gradients)
+
+
+class _Unwatched:
+    """Stands in for a source the tape never watched, so the reverse pass finds no path to it
+    (TensorFlow returns None for such sources) while the result keeps its position."""
+
+    __slots__ = ("source",)
+
+    def __init__(self, source):
+        self.source = source
+
+    @property
+    def dtype(self):
+        return self.source.dtype
+
+    @property
+    def shape(self):
+        return self.source.shape
+
+
+def _check_sources(sources):
+    flat = nest.flatten(sources)
+    for s in flat:
+        if not isinstance(s, (Tensor, Variable)):
+            raise ValueError(f"GradientTape.gradient: sources must be Tensors or Variables, got "
+                             f"{type(s).__name__}. Watch a constant with tape.watch(x) first.")
+    return flat
+
+
+def _as_target(t):
+    if isinstance(t, (Tensor, Variable)):
+        return t
+    if t is None:
+        raise ValueError("GradientTape.gradient: the target is None; return a tensor from the "
+                         "computation you want to differentiate.")
+    return convert_to_tensor(t)
+
+
+def _seed(target, given):
+    from ..ops import array_core
+    if given is None:
+        return array_core.ones_like_gradient(target)
+    seed = convert_to_tensor(given, dtype=target.dtype) if not isinstance(given, Tensor) else given
+    if tuple(seed.shape) != tuple(target.shape):
+        raise ValueError(f"output_gradients has shape {seed.shape} but its target has shape "
+                         f"{target.shape}; they must match.")
+    return seed
+
+

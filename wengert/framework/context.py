@@ -1,0 +1,24 @@
+"""Per-thread execution state: which tapes record, which graph (if any) is building.
+
+Every op consults this state on each call, so it lives in one `threading.local` whose class
+attributes are the defaults: reading `state.tapes` costs one attribute lookup. Two threads never
+see each other's tapes, so two training loops in two threads never mix their records.
+"""
+import threading
+
+__all__ = ["state", "executing_eagerly"]
+
+
+class _State(threading.local):
+    tapes = ()          # active GradientTapes, innermost last (a tuple: cheap to test and copy)
+    graph = None        # the Graph being built, or None in eager mode
+    observers = ()      # per-op hooks (forward mode, numeric checks), see execute._observe
+    eager_disabled = False  # compat.v1.disable_eager_execution()
+
+
+state = _State()
+
+
+def executing_eagerly():
+    """True when ops run immediately (no graph is being built)."""
+    return state.graph is None

@@ -1,0 +1,101 @@
+"""Data types: TensorFlow-style `DType` objects over NumPy dtypes.
+
+A `DType` names one NumPy dtype (`float32`, `int64`, `bool`...) and answers the questions autodiff
+asks of it: can it carry a gradient (`is_floating`), is it an integer, what NumPy type backs it.
+`as_dtype` turns anything a user may write (a DType, a NumPy dtype or type, a string) into a DType.
+"""
+import numpy as np
+
+__all__ = ["DType", "as_dtype", "float16", "float32", "float64", "int8", "int16", "int32",
+           "int64", "uint8", "bool", "half", "double"]
+
+
+class DType:
+    """One tensor element type. Compares equal to its name, its NumPy dtype and itself."""
+
+    __slots__ = ("name", "as_numpy_dtype", "_np", "is_floating", "is_integer", "is_bool")
+
+    def __init__(self, name, np_type):
+        self.name = name
+        self.as_numpy_dtype = np_type
+        self._np = np.dtype(np_type)
+        self.is_floating = self._np.kind == "f"
+        self.is_integer = self._np.kind in "iu"
+        self.is_bool = self._np.kind == "b"
+
+    @property
+    def is_numeric(self):
+        return not self.is_bool
+
+    @property
+    def size(self):
+        return self._np.itemsize
+
+    @property
+    def min(self):
+        return np.finfo(self._np).min if self.is_floating else np.iinfo(self._np).min
+
+    @property
+    def max(self):
+        return np.finfo(self._np).max if self.is_floating else np.iinfo(self._np).max
+
+    @property
+    def base_dtype(self):
+        return self
+
+    def __eq__(self, other):
+        if other is self:
+            return True
+        try:
+            return as_dtype(other) is self
+        except TypeError:
+            return False
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __hash__(self):
+        return hash(self.name)
+
+    def __repr__(self):
+        return "tf." + self.name
+
+    __str__ = __repr__
+
+    def __reduce__(self):
+        return as_dtype, (self.name,)
+
+
+float16 = half = DType("float16", np.float16)
+float32 = DType("float32", np.float32)
+float64 = double = DType("float64", np.float64)
+int8 = DType("int8", np.int8)
+int16 = DType("int16", np.int16)
+int32 = DType("int32", np.int32)
+int64 = DType("int64", np.int64)
+uint8 = DType("uint8", np.uint8)
+bool = DType("bool", np.bool_)  # noqa: A001  (TensorFlow's public name)
+
+_ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, bool)
+#: NumPy dtype -> DType; the hot path of `Tensor.dtype`.
+FROM_NUMPY = {d._np: d for d in _ALL}
+_BY_NAME = {d.name: d for d in _ALL}
+_BY_NAME.update(half=float16, double=float64, float=float32)
+
+
+def as_dtype(value):
+    """Return the DType for a DType, NumPy dtype/type, or name such as "float32"."""
+    if isinstance(value, DType):
+        return value
+    if isinstance(value, str):
+        if value in _BY_NAME:
+            return _BY_NAME[value]
+        raise TypeError(f"Unknown dtype name {value!r}; use one of {sorted(_BY_NAME)}.")
+    try:
+        found = FROM_NUMPY.get(np.dtype(value))
+    except TypeError:
+        found = None
+    if found is None:
+        raise TypeError(f"Cannot interpret {value!r} as a wengert dtype; supported: "
+                        f"{', '.join(d.name for d in _ALL)}.")
+    return found

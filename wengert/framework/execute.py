@@ -1,0 +1,132 @@
+"""Running an op: the single entry point every op call goes through.
+
+`execute(op_def, inputs, attrs)` does one of two things:
+- in a graph context, adds a node to the graph (the graph runs the shape rule);
+- eagerly, runs the NumPy kernel, wraps the result in Tensors, and offers the op to every active
+  tape: a tape records it when one of the inputs is a tensor it watches, and then watches the
+  outputs too. That is the Wengert list: a record of each op in execution order.
+
+This is the hot path of the whole library, so it is written flat: no per-call allocation beyond
+the output tensors and (when a tape records) one Operation.
+"""
+import numpy as np
+
+from .context import state
+from .errors import InvalidArgumentError, OpError
+from .operation import Operation
+from .tensor import Tensor, to_array
+
+__all__ = ["execute", "binary_operands", "record_op"]
+
+_NO_ATTRS = {}
+
+
+def execute(op_def, inputs, attrs=_NO_ATTRS, name=None):
+    """Run (or, in a graph, add) one op; returns a Tensor, or a tuple for multi-output ops."""
+    st = state
+    if st.graph is not None:
+        return st.graph.create_op(op_def, inputs, attrs, name)
+    try:
+        if attrs:
+            out = op_def.kernel(*[t._value for t in inputs], **attrs)
+        else:
+            out = op_def.kernel(*[t._value for t in inputs])
+    except OpError:
+        raise
+    except (ValueError, TypeError, IndexError, np.AxisError, FloatingPointError) as exc:
+        raise explain_failure(op_def, inputs, attrs, name, exc) from None
+    if op_def.num_outputs == 1:
+        if type(out) is not np.ndarray:
+            out = np.asarray(out)
+        outputs = (Tensor(out),)
+    else:
+        outputs = tuple(Tensor(v if type(v) is np.ndarray else np.asarray(v), None, i)
+                        for i, v in enumerate(out))
+    if st.tapes:
+        record_op(st.tapes, op_def, inputs, outputs, attrs, name)
+    if st.observers:
+        for hook in st.observers:  # forward-mode accumulators, numeric checks
+            hook(op_def, inputs, outputs, attrs, name)
+    return outputs[0] if op_def.num_outputs == 1 else outputs
+
+
+def record_op(tapes, op_def, inputs, outputs, attrs, name=None):
+    """Append the op to each tape that watches one of its inputs; returns the record or None."""
+    op = None
+    for tape in tapes:
+        watched = tape._watched
+        for t in inputs:
+            if id(t) in watched:
+                break
+        else:
+            continue
+        if op is None:
+            op = Operation(op_def, tuple(inputs), outputs, attrs, name)
+            for t in outputs:
+                t._op = op
+        tape._records.append(op)
+        for t in outputs:
+            watched.add(id(t))
+    return op
+
+
+def explain_failure(op_def, inputs, attrs, name, exc):
+    """Turn a kernel's exception into an InvalidArgumentError naming the op, shapes and dtypes.
+
+    The op's shape rule is asked first: it knows the op's contract and says what to change."""
+    label = f"{op_def.type}" + (f" (op '{name}')" if name else "")
+    if op_def.shape is not None:
+        try:
+            op_def.shape(*inputs, **attrs)
+        except OpError as err:
+            return err
+        except Exception:  # noqa: BLE001 - fall through to the generic message
+            pass
+    shapes = ", ".join(str(t.shape) for t in inputs)
+    kinds = ", ".join(t.dtype.name for t in inputs)
+    attr_text = f", attributes {attrs}" if attrs else ""
+    return InvalidArgumentError(f"{label} failed on inputs of shapes [{shapes}] and dtypes "
+                                f"[{kinds}]{attr_text}: {exc}")
+
+
+def binary_operands(x, y, op_type):
+    """Tensors for a binary op's operands, following TensorFlow's dtype rules.
+
+    Two tensors must share a dtype (no silent promotion). A non-tensor operand (Python number,
+    list, NumPy array) takes the other operand's dtype."""
+    tx, ty = type(x) is Tensor, type(y) is Tensor
+    if tx and ty:
+        if x._value.dtype is not y._value.dtype and x._value.dtype != y._value.dtype:
+            raise dtype_mismatch(op_type, x, y)
+        return x, y
+    x = _as_operand(x, y if ty else None, op_type)
+    y = _as_operand(y, x, op_type)
+    if x._value.dtype != y._value.dtype:
+        raise dtype_mismatch(op_type, x, y)
+    return x, y
+
+
+def _as_operand(value, other, op_type):
+    if isinstance(value, Tensor):
+        return value
+    as_tensor = getattr(value, "_as_tensor", None)
+    if as_tensor is not None:
+        return as_tensor(None)
+    if other is None:
+        from .tensor import convert_to_tensor
+        return convert_to_tensor(value)
+    dtype = other.dtype
+    try:
+        array = to_array(value, dtype)
+    except TypeError as err:
+        raise TypeError(f"{op_type}: {err}") from None
+    if state.graph is not None:
+        return state.graph.constant(array, "Const")
+    return Tensor(array)
+
+
+def dtype_mismatch(op_type, x, y):
+    return InvalidArgumentError(
+        f"{op_type}: operands have different dtypes, {x.dtype.name} (shape {x.shape}) and "
+        f"{y.dtype.name} (shape {y.shape}). wengert does not promote dtypes implicitly; use "
+        f"cast(x, {y.dtype.name}) or cast(y, {x.dtype.name}) to make them agree.")

@@ -1,0 +1,61 @@
+"""`Operation`: the record of one executed (eager) or planned (graph) op.
+
+The record is what a gradient function sees: the op type, its inputs and outputs from the forward
+pass, and its attributes. A tape keeps these records in execution order; a Graph keeps them in
+creation order; the one reverse pass in `autodiff.backprop` walks either list backwards.
+"""
+
+__all__ = ["Operation"]
+
+
+class Operation:
+    """One op: `.type`, `.name`, `.inputs`, `.outputs`, `.get_attr(name)`."""
+
+    __slots__ = ("op_def", "inputs", "outputs", "attrs", "_name", "graph", "skip_input_indices",
+                 "gradient_override", "control_inputs", "traceback", "__weakref__")
+
+    def __init__(self, op_def, inputs, outputs, attrs, name=None, graph=None):
+        self.op_def = op_def
+        self.inputs = inputs
+        self.outputs = outputs
+        self.attrs = attrs
+        self._name = name
+        self.graph = graph
+        self.skip_input_indices = ()
+        self.gradient_override = None
+        self.control_inputs = ()
+        self.traceback = None
+
+    @property
+    def type(self):
+        return self.op_def.type
+
+    @property
+    def name(self):
+        return self._name or self.op_def.type
+
+    @property
+    def num_inputs(self):
+        return len(self.inputs)
+
+    def values(self):
+        return self.outputs
+
+    def get_attr(self, name):
+        try:
+            return self.attrs[name]
+        except KeyError:
+            raise ValueError(f"Operation '{self.name}' (type {self.type}) has no attribute "
+                             f"{name!r}; it has {sorted(self.attrs) or 'none'}.") from None
+
+    @property
+    def node_def(self):
+        return {"name": self.name, "op": self.type, "attr": dict(self.attrs),
+                "input": [getattr(t, "name", "?") for t in self.inputs]}
+
+    def run(self, feed_dict=None, session=None):
+        from ..graph.session import get_default_session  # graph mode (later issue)
+        (session or get_default_session()).run(self, feed_dict)
+
+    def __repr__(self):
+        return f"<wengert.Operation '{self.name}' type={self.type}>"

@@ -1,0 +1,238 @@
+"""`Tensor`: an immutable n-dimensional value over a NumPy array, and conversion to tensors.
+
+An eager Tensor wraps the ndarray its op produced (`_value`) and, when a tape recorded that op,
+the op record (`_op`). Arithmetic operators, comparisons and indexing are installed by the op
+families (`ops.math`, `ops.array`), so `a * b` is the `Mul` op with its gradient.
+
+Conversion follows TensorFlow: Python floats become float32 and ints int32 unless a dtype is asked
+for; NumPy arrays keep their dtype; a float cannot silently become an integer.
+"""
+import numpy as np
+
+from . import dtypes
+from .context import state
+from .tensor_shape import TensorShape
+
+__all__ = ["Tensor", "constant", "convert_to_tensor", "is_tensor"]
+
+_DEVICE = "/job:localhost/replica:0/task:0/device:CPU:0"
+
+
+class Tensor:
+    """An eager tensor. Use `constant` or an op to make one, `.numpy()` to read it."""
+
+    __slots__ = ("_value", "_op", "_value_index", "__weakref__")
+    __array_priority__ = 100  # NumPy defers `ndarray * Tensor` to Tensor.__rmul__
+
+    def __init__(self, value, op=None, value_index=0):
+        self._value = value
+        self._op = op
+        self._value_index = value_index
+
+    # -- what it is -------------------------------------------------------------------------
+    @property
+    def shape(self):
+        return TensorShape(self._value.shape)
+
+    def get_shape(self):
+        return self.shape
+
+    @property
+    def dtype(self):
+        return dtypes.FROM_NUMPY[self._value.dtype]
+
+    @property
+    def ndim(self):
+        return self._value.ndim
+
+    @property
+    def op(self):
+        """The op record that produced this tensor (None for an eager tensor no tape recorded)."""
+        return self._op
+
+    @property
+    def value_index(self):
+        return self._value_index
+
+    @property
+    def name(self):
+        return f"{self._op.name}:{self._value_index}" if self._op is not None else "Tensor"
+
+    @property
+    def device(self):
+        return _DEVICE
+
+    @property
+    def graph(self):
+        return None
+
+    def numpy(self):
+        """A NumPy copy of the value (a NumPy scalar for a 0-d tensor)."""
+        value = self._value
+        return value[()] if value.ndim == 0 else value.copy()
+
+    def __array__(self, dtype=None, copy=None):
+        if copy:
+            return np.array(self._value, dtype=dtype, copy=True)
+        return np.asarray(self._value, dtype=dtype)
+
+    def ref(self):
+        """A hashable reference to this tensor (tensors compare elementwise, so are unhashable)."""
+        return _Reference(self)
+
+    # -- Python protocols ----------------------------------------------------------------------
+    def __len__(self):
+        if self._value.ndim == 0:
+            raise TypeError("len() of a scalar (0-d) Tensor is not defined.")
+        return self._value.shape[0]
+
+    def __iter__(self):
+        if self._value.ndim == 0:
+            raise TypeError("Cannot iterate over a scalar (0-d) Tensor.")
+        return (self[i] for i in range(self._value.shape[0]))
+
+    def _scalar(self, kind):
+        if self._value.size != 1:
+            raise ValueError(f"{kind}() of a Tensor with shape {self.shape} is ambiguous: only "
+                             "single-element tensors convert; use reduce_any/reduce_all or index it.")
+        return self._value.reshape(())[()]
+
+    def __bool__(self):
+        return bool(self._scalar("bool"))
+
+    def __float__(self):
+        return float(self._scalar("float"))
+
+    def __int__(self):
+        return int(self._scalar("int"))
+
+    def __index__(self):
+        if not self.dtype.is_integer:
+            raise TypeError(f"Only integer tensors can be used as an index, not {self.dtype.name}.")
+        return int(self._scalar("index"))
+
+    __hash__ = None  # `==` is elementwise, as in TF 2; use `.ref()` as a dict key
+
+    def __repr__(self):
+        return (f"<tf.Tensor: shape={self.shape}, dtype={self.dtype.name}, "
+                f"numpy={_array_repr(self._value)}>")
+
+    def __str__(self):
+        return f"tf.Tensor({_array_str(self._value)}, shape={self.shape}, dtype={self.dtype.name})"
+
+    def __reduce__(self):
+        raise TypeError("Tensors are not picklable; save `t.numpy()` or use train.Checkpoint.")
+
+
+class _Reference:
+    """Hashable wrapper returned by `Tensor.ref()` / `Variable.ref()`."""
+
+    __slots__ = ("_obj",)
+
+    def __init__(self, obj):
+        self._obj = obj
+
+    def deref(self):
+        return self._obj
+
+    def __hash__(self):
+        return id(self._obj)
+
+    def __eq__(self, other):
+        return isinstance(other, _Reference) and other._obj is self._obj
+
+
+def _array_repr(value):
+    text = np.array2string(value, separator=", ", threshold=50)
+    return text if value.ndim == 0 else "\n" + text if value.ndim > 1 else text
+
+
+def _array_str(value):
+    text = np.array2string(value, threshold=50)
+    return text if value.ndim < 2 else "\n" + text
+
+
+def is_tensor(x):
+    return isinstance(x, Tensor)
+
+
+# -- conversion -------------------------------------------------------------------------------
+_PY_DEFAULTS = {np.dtype(np.float64): np.dtype(np.float32), np.dtype(np.int64): np.dtype(np.int32)}
+_INT32 = np.iinfo(np.int32)
+
+
+def to_array(value, dtype=None):
+    """An ndarray for `value` with TensorFlow's dtype rules; TypeError for unsupported input."""
+    from_numpy = isinstance(value, (np.ndarray, np.generic))
+    if dtype is not None:
+        return _cast_value(value, dtypes.as_dtype(dtype), from_numpy)
+    array = np.array(value)
+    if array.dtype not in dtypes.FROM_NUMPY:
+        raise TypeError(f"Cannot convert {_short(value)} (NumPy dtype {array.dtype}) to a tensor; "
+                        "supported dtypes are float16/32/64, int8/16/32/64, uint8 and bool.")
+    if not from_numpy and array.dtype in _PY_DEFAULTS:
+        if array.dtype.kind == "i" and array.size and (array.max() > _INT32.max
+                                                         or array.min() < _INT32.min):
+            return array
+        array = array.astype(_PY_DEFAULTS[array.dtype])
+    return array
+
+
+def _cast_value(value, dtype, from_numpy):
+    target = dtype._np
+    source = np.asarray(value)
+    if source.dtype.kind in "fc" and target.kind in "iub":
+        raise TypeError(f"Cannot convert {_short(value)} to a tensor of dtype {dtype.name}: "
+                        "floating-point values do not implicitly become integers; use "
+                        "`cast` if truncation is what you want.")
+    if source.dtype.kind not in "fiub":
+        raise TypeError(f"Cannot convert {_short(value)} to a tensor of dtype {dtype.name}.")
+    return np.array(source, dtype=target)
+
+
+def _short(value):
+    text = repr(value)
+    return text if len(text) < 60 else text[:57] + "..."
+
+
+def constant(value, dtype=None, shape=None, name="Const"):
+    """A constant tensor from a Python value or array (copied), optionally reshaped/broadcast."""
+    if isinstance(value, Tensor):
+        value = value._value
+    array = to_array(value, dtype)
+    if shape is not None:
+        shape = tuple(shape)
+        if array.size == 1 and int(np.prod(shape)) != 1:
+            array = np.full(shape, array.reshape(()), dtype=array.dtype)
+        elif array.size == int(np.prod(shape)):
+            array = array.reshape(shape)
+        else:
+            raise TypeError(f"constant: cannot make a tensor of shape {shape} from a value "
+                            f"with {array.size} elements.")
+    if state.graph is not None:
+        return state.graph.constant(array, name)
+    return Tensor(array)
+
+
+def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
+    """`value` as a Tensor: tensors pass through (their dtype must match `dtype`), variables are
+    read, anything else becomes a constant. `dtype_hint` is used when it fits the value."""
+    if isinstance(value, Tensor):
+        if dtype is not None and dtypes.as_dtype(dtype) is not value.dtype:
+            raise ValueError(f"Tensor conversion requested dtype {dtypes.as_dtype(dtype).name} "
+                             f"for a Tensor with dtype {value.dtype.name}; use cast(x, "
+                             f"{dtypes.as_dtype(dtype).name}) to convert it.")
+        return value
+    as_tensor = getattr(value, "_as_tensor", None)
+    if as_tensor is not None:
+        return as_tensor(dtype)
+    if dtype is None and dtype_hint is not None:
+        try:
+            return constant(value, dtype_hint)
+        except TypeError:
+            pass
+    return constant(value, dtype)
+
+
+def convert_n(values, dtype=None):
+    return [convert_to_tensor(v, dtype) for v in values]

@@ -1,0 +1,182 @@
+"""`Variable`: mutable state that models train, and how tapes see variable reads.
+
+A Variable holds an ndarray. Reading it (`read_value()`, or using it in an op) makes a Tensor of
+the current value; each active tape that watches the variable records that read as a
+`ReadVariableOp` whose input is the Variable itself. Gradients with respect to the variable are the
+sum of the gradients of all its reads. A tape watches a variable when it is read if the variable is
+trainable and the tape has `watch_accessed_variables=True`, or when `tape.watch(var)` was called.
+
+Assignments replace the stored array after checking shape and dtype, so an invalid assign raises
+and leaves the value untouched, and values a tape saved from earlier reads stay as they were.
+"""
+import numpy as np
+
+from . import dtypes
+from .context import state
+from .registry import defop
+from .tensor import Tensor, _Reference, to_array
+from .tensor_shape import TensorShape
+
+__all__ = ["Variable"]
+
+
+def _read_grad(op, grad):
+    return grad
+
+
+READ_VARIABLE = defop("ReadVariableOp", lambda value: value, grad=_read_grad,
+                      shape=lambda var: (var.shape, var.dtype))
+
+
+class Variable:
+    """A mutable tensor-valued state, e.g. a weight matrix."""
+
+    __array_priority__ = 100
+    __hash__ = object.__hash__  # identity; `ref()` is the TF 2 spelling
+
+    def __init__(self, initial_value=None, trainable=True, validate_shape=True, name=None,
+                 dtype=None, shape=None, **_ignored):
+        if initial_value is None:
+            raise ValueError("Variable: initial_value must be given.")
+        if callable(initial_value):
+            initial_value = initial_value()
+        if isinstance(initial_value, Tensor):
+            initial_value = initial_value._value
+        elif isinstance(initial_value, Variable):
+            initial_value = initial_value._value
+        self._value = to_array(initial_value, dtype).copy()
+        self._trainable = bool(trainable)
+        self._name = (name or "Variable")
+        self._shape = TensorShape(self._value.shape if shape is None or validate_shape else shape)
+
+    # -- what it is ------------------------------------------------------------------------------
+    @property
+    def name(self):
+        return self._name + ":0"
+
+    @property
+    def trainable(self):
+        return self._trainable
+
+    @property
+    def shape(self):
+        return self._shape
+
+    def get_shape(self):
+        return self._shape
+
+    @property
+    def dtype(self):
+        return dtypes.FROM_NUMPY[self._value.dtype]
+
+    @property
+    def ndim(self):
+        return self._value.ndim
+
+    @property
+    def device(self):
+        return "/job:localhost/replica:0/task:0/device:CPU:0"
+
+    def ref(self):
+        return _Reference(self)
+
+    def numpy(self):
+        value = self._value
+        return value[()] if value.ndim == 0 else value.copy()
+
+    def __array__(self, dtype=None, copy=None):
+        return np.array(self._value, dtype=dtype, copy=True)
+
+    def __len__(self):
+        return len(self._value)
+
+    def __bool__(self):
+        return bool(self.read_value())
+
+    def __float__(self):
+        return float(self.read_value())
+
+    def __int__(self):
+        return int(self.read_value())
+
+    def __repr__(self):
+        from .tensor import _array_repr
+        return (f"<tf.Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}, "
+                f"numpy={_array_repr(self._value)}>")
+
+    def __reduce__(self):
+        raise TypeError("Variables are not picklable; use train.Checkpoint to save them.")
+
+    # -- reading ------------------------------------------------------------------------------------
+    def read_value(self):
+        """The current value as a Tensor (recorded by tapes that watch this variable)."""
+        out = Tensor(self._value)
+        if state.tapes:
+            record_read(self, out)
+        return out
+
+    value = read_value
+
+    def _as_tensor(self, dtype=None):
+        if dtype is not None and dtypes.as_dtype(dtype) is not self.dtype:
+            raise ValueError(f"Variable '{self.name}' has dtype {self.dtype.name}, but "
+                             f"{dtypes.as_dtype(dtype).name} was requested; use cast.")
+        if state.graph is not None:
+            return state.graph.capture_variable(self)
+        return self.read_value()
+
+    # -- writing ------------------------------------------------------------------------------------
+    def _checked(self, value, what):
+        """`value` as an array of this variable's dtype and shape, or an error naming both."""
+        if isinstance(value, Variable):
+            value = value._value
+        elif isinstance(value, Tensor):
+            if value._value.dtype != self._value.dtype:
+                raise TypeError(f"Variable '{self.name}'.{what}: value has dtype "
+                                f"{value.dtype.name} but the variable is {self.dtype.name}; "
+                                f"cast the value with cast(value, {self.dtype.name}).")
+            value = value._value
+        try:
+            array = to_array(value, self.dtype)
+        except TypeError as err:
+            raise TypeError(f"Variable '{self.name}'.{what}: {err}") from None
+        if array.shape != self._value.shape:
+            raise ValueError(f"Variable '{self.name}'.{what}: value has shape {array.shape} but "
+                             f"the variable has shape {self._value.shape}; reshape the value "
+                             "or create a new Variable.")
+        return array
+
+    def assign(self, value, use_locking=None, name=None, read_value=True):
+        """Replace the value; raises (leaving the value unchanged) on a shape or dtype mismatch."""
+        self._value = self._checked(value, "assign")
+        return self if read_value else None
+
+    def assign_add(self, delta, use_locking=None, name=None, read_value=True):
+        self._value = self._value + self._checked(delta, "assign_add")
+        return self if read_value else None
+
+    def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
+        self._value = self._value - self._checked(delta, "assign_sub")
+        return self if read_value else None
+
+    def __getitem__(self, key):
+        return self.read_value()[key]
+
+    def __iter__(self):
+        return iter(self.read_value())
+
+
+def record_read(var, tensor):
+    """Record `tensor = read(var)` on each active tape that watches (or now watches) `var`."""
+    from .execute import record_op
+    key = id(var)
+    for tape in state.tapes:
+        if key not in tape._watched and tape._watch_accessed and var._trainable:
+            tape._watch_variable(var)
+    record_op(state.tapes, READ_VARIABLE, (var,), (tensor,), {})
+
+
+def is_variable(x):
+    return isinstance(x, Variable)
+
+

@@ -1,0 +1,2 @@
+"""`wengert.linalg`: TensorFlow's `tf.linalg` namespace."""
+from .ops.linalg_ops import *  # noqa: F403

@@ -1,0 +1,5 @@
+"""`wengert.math`: TensorFlow's `tf.math` namespace (the same functions as the top level)."""
+from .ops.array_core import add_n  # noqa: F401
+from .ops.math_ops import *  # noqa: F403
+from .ops.unary_ops import *  # noqa: F403
+from .ops.reduce_ops import *  # noqa: F403

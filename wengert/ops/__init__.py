@@ -1,0 +1,1 @@
+"""Op families. Each module declares its ops (kernel, gradient, shape rule) and public functions."""

@@ -1,0 +1,152 @@
+"""The few ops the reverse pass itself needs: summing gradients, seeding, undoing broadcasting.
+
+Broadcasting in the forward pass (`x + b` with b of shape [n] against x of shape [m, n]) means the
+gradient reaching `b` has x's shape; the chain rule sums it over the broadcast axes. `SumToShape`
+does that, and `BroadcastTo` is its adjoint: each is the other's gradient. The reverse pass calls
+`unbroadcast` whenever a rule's result is larger than its input, so rules never have to.
+"""
+import functools
+
+import numpy as np
+
+from ..framework.errors import InvalidArgumentError
+from ..framework.execute import execute
+from ..framework.registry import defop
+from ..framework.tensor import Tensor, convert_to_tensor
+from ..framework.tensor_shape import TensorShape
+from . import shapes
+
+__all__ = ["add_n", "zeros_like", "ones_like", "broadcast_to"]
+
+
+def _sum_to_shape(x, shape):
+    lead = x.ndim - len(shape)
+    axes = tuple(range(lead)) + tuple(
+        lead + i for i, d in enumerate(shape) if d == 1 and x.shape[lead + i] != 1)
+    return np.sum(x, axis=axes).reshape(shape) if axes else x.reshape(shape)
+
+
+def _sum_to_shape_rule(x, shape):
+    return TensorShape(shape), x.dtype
+
+
+SUM_TO_SHAPE = defop("SumToShape", _sum_to_shape, shape=_sum_to_shape_rule,
+                     grad=lambda op, grad: broadcast_to(grad, op.inputs[0].shape))
+
+
+def _broadcast_rule(x, shape):
+    target = TensorShape(shape)
+    out = shapes.broadcast_shapes(x.shape, target)
+    if tuple(out) != tuple(target):
+        raise InvalidArgumentError(f"cannot broadcast shape {x.shape} to {target}.")
+    return target, x.dtype
+
+
+# The gradient has the output's (broadcast) shape; the reverse pass sums it back to x's shape.
+BROADCAST_TO = defop("BroadcastTo", lambda x, shape: np.broadcast_to(x, shape),
+                     shape=_broadcast_rule, grad=lambda op, grad: grad)
+
+
+def broadcast_to(input, shape, name=None):  # noqa: A002 (TensorFlow's argument name)
+    """`input` broadcast to `shape` (NumPy rules)."""
+    x = convert_to_tensor(input)
+    shape = tuple(int(d) for d in shape)
+    if tuple(x.shape) == shape:
+        return x
+    return execute(BROADCAST_TO, (x,), {"shape": shape}, name)
+
+
+def unbroadcast(grad, like, op=None):
+    """Sum `grad` over the axes along which `like` was broadcast, giving `like`'s shape."""
+    target = tuple(like.shape)
+    if len(grad.shape) < len(target) or shapes.broadcast_shapes(
+            grad.shape, TensorShape(target)) != grad.shape:
+        where = f" from the gradient of op '{op.name}' (type {op.type})" if op else ""
+        raise InvalidArgumentError(f"A gradient of shape {grad.shape}{where} does not fit its "
+                                   f"input of shape {like.shape}.", op)
+    return execute(SUM_TO_SHAPE, (grad,), {"shape": target})
+
+
+def _add_n_kernel(*arrays):
+    return functools.reduce(np.add, arrays)
+
+
+def _add_n_rule(*inputs):
+    shapes.check_same_dtype(*inputs)
+    out = inputs[0].shape
+    for t in inputs[1:]:
+        if not out.is_compatible_with(t.shape):
+            raise InvalidArgumentError(f"all inputs must have the same shape; got "
+                                       f"{[str(i.shape) for i in inputs]}.")
+        out = out.merge_with(t.shape)
+    return out, inputs[0].dtype
+
+
+ADD_N = defop("AddN", _add_n_kernel, shape=_add_n_rule,
+              grad=lambda op, grad: [grad] * len(op.inputs))
+
+
+def add_n(inputs, name=None):
+    """Elementwise sum of a list of tensors of one shape and dtype."""
+    if not inputs:
+        raise ValueError("add_n: inputs must be a non-empty list of tensors.")
+    tensors = [convert_to_tensor(t) for t in inputs]
+    if len(tensors) == 1:
+        return tensors[0]
+    return execute(ADD_N, tensors, name=name)
+
+
+ZEROS_LIKE = defop("ZerosLike", np.zeros_like, shape=shapes.same, grad=None)
+ONES_LIKE = defop("OnesLike", np.ones_like, shape=shapes.same, grad=None)
+
+
+def zeros_like(input, dtype=None, name=None):  # noqa: A002
+    """Zeros of `input`'s shape (and dtype, unless given)."""
+    x = _like_source(input)
+    out = execute(ZEROS_LIKE, (x,), name=name)
+    return out if dtype is None else _cast_to(out, dtype)
+
+
+def ones_like(input, dtype=None, name=None):  # noqa: A002
+    """Ones of `input`'s shape (and dtype, unless given)."""
+    x = _like_source(input)
+    out = execute(ONES_LIKE, (x,), name=name)
+    return out if dtype is None else _cast_to(out, dtype)
+
+
+def _like_source(x):
+    if isinstance(x, Tensor):
+        return x
+    value = getattr(x, "_value", None)  # a Variable: its shape, without recording a read
+    if isinstance(value, np.ndarray):
+        return Tensor(value)
+    return convert_to_tensor(x)
+
+
+def _cast_to(x, dtype):
+    from .math_ops import cast
+    return cast(x, dtype)
+
+
+# -- used by the reverse pass -------------------------------------------------------------------
+def sum_gradients(parts):
+    return add_n(parts)
+
+
+def zeros_like_gradient(t):
+    return zeros_like(t)
+
+
+def ones_like_gradient(t):
+    return ones_like(t)
+
+
+def as_gradient(g, like):
+    """A rule's result as a Tensor of `like`'s dtype (an error naming both when they differ)."""
+    if not isinstance(g, Tensor):
+        g = convert_to_tensor(g, dtype=like.dtype)
+    elif g.dtype != like.dtype:
+        raise InvalidArgumentError(f"A gradient of dtype {g.dtype.name} was produced for an "
+                                   f"input of dtype {like.dtype.name}; gradient functions must "
+                                   "return the input's dtype.")
+    return g

@@ -1,0 +1,356 @@
+"""Elementwise arithmetic: + - * / ** and friends, comparisons, logical ops, cast.
+
+Binary ops broadcast like NumPy; their gradient rules return the full-size gradient and the reverse
+pass sums it back over broadcast axes. Derivatives used (g is the incoming gradient):
+
+    z = x + y:  dx = g,        dy = g            z = x * y:  dx = g*y,   dy = g*x
+    z = x - y:  dx = g,        dy = -g           z = x / y:  dx = g/y,   dy = -g*x/y^2
+    z = x ** y: dx = g*y*x^(y-1),  dy = g*z*log(x)  (0 where x <= 0 and the term would be NaN)
+    z = max(x, y): g goes to x where x >= y, else to y (ties: x gets it, as TensorFlow does)
+
+Each rule skips the inputs the reverse pass said it does not need (`op.skip_input_indices`).
+Comparisons and logical ops have no gradient. The Python operators of Tensor and Variable are
+installed here.
+"""
+import numpy as np
+
+from ..framework import dtypes
+from ..framework.execute import binary_operands, execute
+from ..framework.registry import defop
+from ..framework.tensor import Tensor, convert_to_tensor
+from ..framework.variables import Variable
+from . import shapes
+
+__all__ = ["add", "subtract", "multiply", "divide", "truediv", "floordiv", "floormod", "mod",
+           "negative", "square", "pow", "maximum", "minimum", "equal", "not_equal", "less",
+           "less_equal", "greater", "greater_equal", "logical_and", "logical_or", "logical_not",
+           "logical_xor", "cast", "multiply_no_nan", "divide_no_nan", "squared_difference"]
+
+
+def _needs(op, i):
+    return i not in op.skip_input_indices
+
+
+def _binary(op_def, x, y, name):
+    x, y = binary_operands(x, y, op_def.type)
+    return execute(op_def, (x, y), name=name)
+
+
+# -- + - * / ---------------------------------------------------------------------------------------
+def _add_grad(op, grad):
+    return grad, grad
+
+
+def _sub_grad(op, grad):
+    return grad, (-grad if _needs(op, 1) else None)
+
+
+def _mul_grad(op, grad):
+    x, y = op.inputs
+    return (grad * y if _needs(op, 0) else None), (grad * x if _needs(op, 1) else None)
+
+
+def _div_grad(op, grad):
+    x, y = op.inputs
+    dx = grad / y if _needs(op, 0) else None
+    dy = -grad * x / (y * y) if _needs(op, 1) else None
+    return dx, dy
+
+
+ADD = defop("AddV2", np.add, shape=shapes.broadcast, grad=_add_grad)
+SUB = defop("Sub", np.subtract, shape=shapes.broadcast, grad=_sub_grad)
+MUL = defop("Mul", np.multiply, shape=shapes.broadcast, grad=_mul_grad)
+DIV = defop("RealDiv", np.true_divide, shape=shapes.broadcast, grad=_div_grad)
+
+
+def add(x, y, name=None):
+    """x + y, elementwise with broadcasting."""
+    return _binary(ADD, x, y, name)
+
+
+def subtract(x, y, name=None):
+    """x - y, elementwise with broadcasting."""
+    return _binary(SUB, x, y, name)
+
+
+def multiply(x, y, name=None):
+    """x * y, elementwise with broadcasting."""
+    return _binary(MUL, x, y, name)
+
+
+def divide(x, y, name=None):
+    """x / y. Integer inputs are cast to float64 first, as in TensorFlow's `truediv`."""
+    x, y = binary_operands(x, y, "RealDiv")
+    if not x.dtype.is_floating:
+        x, y = cast(x, dtypes.float64), cast(y, dtypes.float64)
+    return execute(DIV, (x, y), name=name)
+
+
+truediv = divide
+
+
+def _floor_mod_grad(op, grad):
+    x, y = op.inputs
+    return grad, (-grad * floordiv(x, y) if _needs(op, 1) else None)
+
+
+FLOOR_DIV = defop("FloorDiv", np.floor_divide, shape=shapes.broadcast, grad=None)
+FLOOR_MOD = defop("FloorMod", np.mod, shape=shapes.broadcast, grad=_floor_mod_grad)
+
+
+def floordiv(x, y, name=None):
+    """floor(x / y) elementwise (not differentiable)."""
+    return _binary(FLOOR_DIV, x, y, name)
+
+
+def floormod(x, y, name=None):
+    """x - floor(x / y) * y, with the sign of y (Python's %)."""
+    return _binary(FLOOR_MOD, x, y, name)
+
+
+mod = floormod
+
+
+# -- unary arithmetic ---------------------------------------------------------------------------
+NEG = defop("Neg", np.negative, shape=shapes.same, grad=lambda op, grad: -grad)
+SQUARE = defop("Square", np.square, shape=shapes.same,
+               grad=lambda op, grad: grad * (op.inputs[0] * 2))
+
+
+def negative(x, name=None):
+    """-x."""
+    return execute(NEG, (convert_to_tensor(x),), name=name)
+
+
+def square(x, name=None):
+    """x * x."""
+    return execute(SQUARE, (convert_to_tensor(x),), name=name)
+
+
+# -- pow, maximum, minimum ----------------------------------------------------------------------
+def _pow_grad(op, grad):
+    from .array_ops import where
+    from .unary_ops import log
+    x, y = op.inputs
+    z = op.outputs[0]
+    dx = dy = None
+    if _needs(op, 0):
+        dx = grad * y * pow(x, y - 1)
+    if _needs(op, 1):
+        positive = greater(x, 0)
+        safe_x = where(positive, x, 1)
+        dy = grad * z * where(positive, log(safe_x), 0)
+    return dx, dy
+
+
+def _pow_kernel(x, y):
+    if x.dtype.kind in "iu" and np.any(y < 0):
+        raise ValueError("integers to negative integer powers are not allowed; cast to float.")
+    return np.power(x, y)
+
+
+POW = defop("Pow", _pow_kernel, shape=shapes.broadcast, grad=_pow_grad)
+
+
+def pow(x, y, name=None):  # noqa: A001 (TensorFlow's name)
+    """x ** y elementwise."""
+    return _binary(POW, x, y, name)
+
+
+def _select_grad(op, grad, x_wins):
+    """Route `grad` to x where `x_wins`, else to y (shared by Maximum and Minimum)."""
+    from .array_ops import where
+    zeros = grad * 0
+    dx = where(x_wins, grad, zeros) if _needs(op, 0) else None
+    dy = where(x_wins, zeros, grad) if _needs(op, 1) else None
+    return dx, dy
+
+
+MAXIMUM = defop("Maximum", np.maximum, shape=shapes.broadcast,
+                grad=lambda op, g: _select_grad(op, g, greater_equal(*op.inputs)))
+MINIMUM = defop("Minimum", np.minimum, shape=shapes.broadcast,
+                grad=lambda op, g: _select_grad(op, g, less_equal(*op.inputs)))
+
+
+def maximum(x, y, name=None):
+    """Elementwise max(x, y); at ties the gradient goes to x."""
+    return _binary(MAXIMUM, x, y, name)
+
+
+def minimum(x, y, name=None):
+    """Elementwise min(x, y); at ties the gradient goes to x."""
+    return _binary(MINIMUM, x, y, name)
+
+
+def squared_difference(x, y, name=None):
+    """(x - y)^2 elementwise."""
+    return square(subtract(x, y), name=name)
+
+
+def multiply_no_nan(x, y, name=None):
+    """x * y, but 0 where y == 0 even if x is inf or NaN."""
+    from .array_ops import where
+    x, y = binary_operands(x, y, "MulNoNan")
+    return where(equal(y, 0), zeros_of(x, y), multiply(x, y), name=name)
+
+
+def divide_no_nan(x, y, name=None):
+    """x / y, but 0 where y == 0 (and the gradient is finite there)."""
+    from .array_ops import where
+    x, y = binary_operands(x, y, "DivNoNan")
+    zero = equal(y, 0)
+    safe_y = where(zero, y + 1, y)
+    return where(zero, zeros_of(x, y), divide(x, safe_y), name=name)
+
+
+def zeros_of(x, y):
+    from .array_core import zeros_like
+    return zeros_like(x * y)
+
+
+# -- comparisons and logic (no gradient) ------------------------------------------------------------
+def _comparison(op_type, kernel, doc):
+    op_def = defop(op_type, kernel, shape=shapes.bool_out, grad=None)
+
+    def compare(x, y, name=None):
+        return _binary(op_def, x, y, name)
+    compare.__name__ = compare.__qualname__ = doc[0]
+    compare.__doc__ = doc[1]
+    return compare
+
+
+equal = _comparison("Equal", np.equal, ("equal", "x == y elementwise (bool)."))
+not_equal = _comparison("NotEqual", np.not_equal, ("not_equal", "x != y elementwise (bool)."))
+less = _comparison("Less", np.less, ("less", "x < y elementwise (bool)."))
+less_equal = _comparison("LessEqual", np.less_equal, ("less_equal", "x <= y elementwise."))
+greater = _comparison("Greater", np.greater, ("greater", "x > y elementwise (bool)."))
+greater_equal = _comparison("GreaterEqual", np.greater_equal,
+                            ("greater_equal", "x >= y elementwise (bool)."))
+
+
+def _bool_binary(x, y, **_):
+    for t in (x, y):
+        if not t.dtype.is_bool:
+            from ..framework.errors import InvalidArgumentError
+            raise InvalidArgumentError(f"logical ops need bool inputs, got {t.dtype.name}.")
+    return shapes.bool_out(x, y)
+
+
+LOGICAL_AND = defop("LogicalAnd", np.logical_and, shape=_bool_binary, grad=None)
+LOGICAL_OR = defop("LogicalOr", np.logical_or, shape=_bool_binary, grad=None)
+LOGICAL_XOR = defop("LogicalXor", np.logical_xor, shape=_bool_binary, grad=None)
+LOGICAL_NOT = defop("LogicalNot", np.logical_not, shape=shapes.same, grad=None)
+
+
+def _bool_operands(x, y, op_type):
+    x, y = binary_operands(convert_to_tensor(x, dtype_hint=dtypes.bool) if not isinstance(
+        x, Tensor) else x, y, op_type)
+    if not x.dtype.is_bool:
+        raise TypeError(f"{op_type}: inputs must be bool tensors, got {x.dtype.name}.")
+    return x, y
+
+
+def logical_and(x, y, name=None):
+    return execute(LOGICAL_AND, _bool_operands(x, y, "LogicalAnd"), name=name)
+
+
+def logical_or(x, y, name=None):
+    return execute(LOGICAL_OR, _bool_operands(x, y, "LogicalOr"), name=name)
+
+
+def logical_xor(x, y, name=None):
+    return execute(LOGICAL_XOR, _bool_operands(x, y, "LogicalXor"), name=name)
+
+
+def logical_not(x, name=None):
+    x = convert_to_tensor(x, dtype_hint=dtypes.bool)
+    if not x.dtype.is_bool:
+        raise TypeError(f"LogicalNot: input must be a bool tensor, got {x.dtype.name}.")
+    return execute(LOGICAL_NOT, (x,), name=name)
+
+
+# -- cast ---------------------------------------------------------------------------------------
+def _cast_grad(op, grad):
+    source = op.inputs[0].dtype
+    if not (source.is_floating and grad.dtype.is_floating):
+        return None
+    return cast(grad, source)
+
+
+def _cast_rule(x, dtype):
+    return x.shape, dtypes.as_dtype(dtype)
+
+
+CAST = defop("Cast", lambda x, dtype: x.astype(dtype), shape=_cast_rule, grad=_cast_grad)
+
+
+def cast(x, dtype, name=None):
+    """`x` converted to `dtype` (floats truncate toward zero when cast to integers)."""
+    x = convert_to_tensor(x)
+    dtype = dtypes.as_dtype(dtype)
+    if x.dtype is dtype:
+        return x
+    return execute(CAST, (x,), {"dtype": dtype.as_numpy_dtype}, name)
+
+
+# -- Python operators on Tensor and Variable ----------------------------------------------------
+def _install_operators(cls):
+    def reflected(fn):
+        return lambda self, other: fn(other, self)
+    binary = {"add": add, "sub": subtract, "mul": multiply, "truediv": divide,
+              "floordiv": floordiv, "mod": floormod, "pow": pow}
+    for stem, fn in binary.items():
+        setattr(cls, f"__{stem}__", lambda self, other, fn=fn: fn(self, other))
+        setattr(cls, f"__r{stem}__", reflected(fn))
+    comparisons = {"eq": equal, "ne": not_equal, "lt": less, "le": less_equal,
+                   "gt": greater, "ge": greater_equal}
+    for stem, fn in comparisons.items():
+        setattr(cls, f"__{stem}__", lambda self, other, fn=fn: fn(self, other))
+    cls.__neg__ = lambda self: negative(self)
+    cls.__pos__ = lambda self: self if isinstance(self, Tensor) else self.read_value()
+    cls.__abs__ = lambda self: _abs(self)
+    cls.__and__ = lambda self, other: logical_and(self, other)
+    cls.__rand__ = lambda self, other: logical_and(other, self)
+    cls.__or__ = lambda self, other: logical_or(self, other)
+    cls.__ror__ = lambda self, other: logical_or(other, self)
+    cls.__xor__ = lambda self, other: logical_xor(self, other)
+    cls.__invert__ = lambda self: logical_not(self)
+    cls.__matmul__ = lambda self, other: _matmul(self, other)
+    cls.__rmatmul__ = lambda self, other: _matmul(other, self)
+
+
+def _abs(x):
+    from .unary_ops import abs as abs_
+    return abs_(x)
+
+
+def _matmul(a, b):
+    from .linalg_ops import matmul
+    return matmul(a, b)
+
+
+def _install_fast_paths():
+    """Tensor.__mul__ etc. are hot: bind the common Tensor-Tensor case without lambdas."""
+    def mul(self, other):
+        if type(other) is Tensor and self._value.dtype == other._value.dtype:
+            return execute(MUL, (self, other))
+        return _binary(MUL, self, other, None)
+
+    def add_(self, other):
+        if type(other) is Tensor and self._value.dtype == other._value.dtype:
+            return execute(ADD, (self, other))
+        return _binary(ADD, self, other, None)
+
+    def sub(self, other):
+        if type(other) is Tensor and self._value.dtype == other._value.dtype:
+            return execute(SUB, (self, other))
+        return _binary(SUB, self, other, None)
+    Tensor.__mul__, Tensor.__add__, Tensor.__sub__ = mul, add_, sub
+
+
+_install_operators(Tensor)
+_install_operators(Variable)
+Variable.__eq__ = object.__eq__  # variables compare by identity (use read_value() == ...)
+Variable.__ne__ = object.__ne__
+Variable.__hash__ = object.__hash__
+_install_fast_paths()

@@ -1,0 +1,98 @@
+"""Shape/dtype rules shared by many ops.
+
+A shape rule takes the op's inputs (anything with `.shape` and `.dtype`: eager tensors, graph
+tensors, variables) and its attributes, and returns `(TensorShape, DType)` for each output. Unknown
+dimensions are None. A rule raises `InvalidArgumentError` saying what is wrong and what to do; the
+caller prefixes the op's type and name. Graph mode runs rules for every node it builds; eager
+mode runs them only to explain why a kernel failed.
+"""
+from ..framework import dtypes
+from ..framework.errors import InvalidArgumentError
+from ..framework.tensor_shape import TensorShape
+
+__all__ = ["same", "broadcast", "broadcast_shapes", "reduced", "normalize_axes", "bool_out",
+           "check_same_dtype", "check_float"]
+
+
+def same(x, **_):
+    """Output has the input's shape and dtype (elementwise unary ops)."""
+    return x.shape, x.dtype
+
+
+def broadcast_shapes(a, b):
+    """NumPy broadcasting of two shapes, where None is an unknown dimension."""
+    if a.rank is None or b.rank is None:
+        return TensorShape(None)
+    n = max(len(a), len(b))
+    a = (1,) * (n - len(a)) + tuple(a)
+    b = (1,) * (n - len(b)) + tuple(b)
+    out = []
+    for da, db in zip(a, b):
+        if da == 1:
+            out.append(db)
+        elif db == 1 or da == db:
+            out.append(da)
+        elif da is None or db is None:
+            out.append(da if db is None else db)
+        else:
+            raise InvalidArgumentError(
+                f"incompatible shapes {TensorShape(a[n - len(a):])} and "
+                f"{TensorShape(b)}: dimensions {da} and {db} cannot broadcast. Trailing "
+                "dimensions must be equal or 1; reshape or expand_dims one operand.")
+    return TensorShape(out)
+
+
+def broadcast(x, y, **_):
+    """Elementwise binary op: broadcast shapes, equal dtypes."""
+    check_same_dtype(x, y)
+    try:
+        return broadcast_shapes(x.shape, y.shape), x.dtype
+    except InvalidArgumentError:
+        raise InvalidArgumentError(
+            f"incompatible shapes {x.shape} and {y.shape} cannot be broadcast together. "
+            "Trailing dimensions must be equal or 1; reshape or expand_dims one operand.") from None
+
+
+def bool_out(x, y, **_):
+    """Comparison: broadcast shapes, bool result."""
+    return broadcast(x, y)[0], dtypes.bool
+
+
+def check_same_dtype(*inputs):
+    first = inputs[0].dtype
+    for t in inputs[1:]:
+        if t.dtype != first:
+            raise InvalidArgumentError(
+                f"operands have different dtypes {first.name} and {t.dtype.name}; use cast to "
+                "make them agree.")
+
+
+def check_float(x, what="input"):
+    if not x.dtype.is_floating:
+        raise InvalidArgumentError(f"{what} must be a floating-point tensor, got {x.dtype.name};"
+                                   " cast it to float32 or float64 first.")
+
+
+def normalize_axes(axis, rank):
+    """A sorted tuple of non-negative axes (all axes when `axis` is None)."""
+    if axis is None:
+        return tuple(range(rank))
+    axes = (axis,) if isinstance(axis, int) else tuple(int(a) for a in axis)
+    out = []
+    for a in axes:
+        if not -rank <= a < max(rank, 1):
+            raise InvalidArgumentError(f"axis {a} is out of range for a tensor of rank {rank}.")
+        out.append(a % rank if rank else 0)
+    return tuple(sorted(set(out)))
+
+
+def reduced(x, axis=None, keepdims=False, **_):
+    """Reduction over `axis` (None: all axes)."""
+    if x.shape.rank is None:
+        return TensorShape(None), x.dtype
+    axes = normalize_axes(axis, x.shape.rank)
+    if keepdims:
+        dims = [1 if i in axes else d for i, d in enumerate(x.shape)]
+    else:
+        dims = [d for i, d in enumerate(x.shape) if i not in axes]
+    return TensorShape(dims), x.dtype

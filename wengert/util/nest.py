@@ -1,0 +1,79 @@
+"""Flattening and re-packing nested structures of lists, tuples, namedtuples and dicts.
+
+`gradient(target, sources)` returns gradients in the structure of `sources`; these two functions
+do that: `flatten` lists the leaves (dict values in sorted-key order, as TensorFlow does) and
+`pack_sequence_as` rebuilds the structure around new leaves. Both use an explicit stack.
+"""
+
+__all__ = ["flatten", "pack_sequence_as", "is_nested", "map_structure"]
+
+
+def is_nested(x):
+    return isinstance(x, (list, tuple, dict))
+
+
+def _children(x):
+    if isinstance(x, dict):
+        return [x[k] for k in sorted(x, key=_sort_key)]
+    return list(x)
+
+
+def _sort_key(key):
+    return (type(key).__name__, key) if not isinstance(key, (int, float, str)) else ("", key)
+
+
+def flatten(structure):
+    """The leaves of `structure`, depth first, left to right."""
+    leaves, stack = [], [structure]
+    while stack:
+        item = stack.pop()
+        if is_nested(item):
+            stack.extend(reversed(_children(item)))
+        else:
+            leaves.append(item)
+    return leaves
+
+
+def pack_sequence_as(structure, flat):
+    """Rebuild `structure` with its leaves replaced, in order, by the items of `flat`."""
+    flat = list(flat)
+    if not is_nested(structure):
+        if len(flat) != 1:
+            raise ValueError(f"Structure is a single leaf but {len(flat)} values were given.")
+        return flat[0]
+    leaves = iter(flat)
+    # Post-order over the structure: build each container once its children are built.
+    root = []
+    stack = [(structure, root, False)]
+    while stack:
+        node, out, expanded = stack.pop()
+        if not is_nested(node):
+            out.append(next(leaves))
+        elif not expanded:
+            built = []
+            stack.append((node, (out, built), True))
+            for child in reversed(_children(node)):
+                stack.append((child, built, False))
+        else:
+            parent, built = out
+            parent.append(_rebuild(node, built))
+    if next(leaves, _END) is not _END:
+        raise ValueError("pack_sequence_as: more values than leaves in the structure.")
+    return root[0]
+
+
+_END = object()
+
+
+def _rebuild(node, children):
+    if isinstance(node, dict):
+        keys = sorted(node, key=_sort_key)
+        return type(node)((k, v) for k, v in zip(keys, children)) if type(node) is not dict \
+            else dict(zip(keys, children))
+    if isinstance(node, tuple) and hasattr(node, "_fields"):
+        return type(node)(*children)
+    return type(node)(children)
+
+
+def map_structure(fn, structure):
+    return pack_sequence_as(structure, [fn(x) for x in flatten(structure)])
