@@ -29,7 +29,7 @@ from .ops.unary_ops import *  # noqa: F403
 from .ops.reduce_ops import *  # noqa: F403
 from .ops.array_ops import *  # noqa: F403
 from .ops.linalg_ops import *  # noqa: F403
-from .ops.nn_ops import *  # noqa: F403  (functions also reachable as wengert.nn.*)
+
 from .ops.clip_ops import *  # noqa: F403
 from . import math, nn, linalg  # noqa: E402  TensorFlow's namespaces
 

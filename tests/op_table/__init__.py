@@ -46,7 +46,7 @@ class OpInfo:
 
 def rand(*shape, low=-2.0, high=2.0):
     """Random float64 array in [low, high)."""
-    return _RNG.uniform(low, high, size=shape)
+    return np.asarray(_RNG.uniform(low, high, size=shape))
 
 
 def rand_away(*shape, low=-2.0, high=2.0, gap=0.1, points=(0.0,)):

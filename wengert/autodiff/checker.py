@@ -23,8 +23,10 @@ class GradientCheckError(AssertionError):
     """Reverse-mode and finite-difference directional derivatives disagree."""
 
 
-def _as_arrays(values):
-    return [np.asarray(v.numpy() if isinstance(v, Tensor) else v) for v in values]
+def _as_array(a):
+    if isinstance(a, Tensor):
+        return np.asarray(a.numpy())
+    return np.asarray(a) if isinstance(a, (np.ndarray, np.generic)) else a
 
 
 def _flat_outputs(f, args):
@@ -42,7 +44,7 @@ def numerical_jvp(f, args, wrt, directions, cotangents, eps):
     def shifted(sign):
         moved = list(args)
         for i, u in zip(wrt, directions):
-            moved[i] = args[i] + sign * eps * u
+            moved[i] = np.asarray(args[i] + sign * eps * u)
         return _inner(cotangents, _flat_outputs(f, moved))
     return (shifted(1.0) - shifted(-1.0)) / (2 * eps)
 
@@ -74,8 +76,7 @@ def check_grads(f, args, order=2, modes=("rev",), wrt=None, eps=1e-6, rtol=1e-5,
     if "rev" not in modes:
         raise ValueError("check_grads: only modes=('rev',) is available in this version.")
     rng = np.random.default_rng(seed)
-    args = [a if not isinstance(a, (np.ndarray, Tensor)) else a for a in args]
-    arrays = [np.asarray(a.numpy()) if isinstance(a, Tensor) else a for a in args]
+    arrays = [_as_array(a) for a in args]
     if wrt is None:
         wrt = [i for i, a in enumerate(arrays)
                if isinstance(a, np.ndarray) and a.dtype.kind == "f"]
