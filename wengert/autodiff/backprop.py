@@ -20,8 +20,10 @@ written in wengert ops, so this pass, run under an outer tape or inside a graph,
 or built as ops: that is what gives higher-order derivatives and graph-mode `gradients()`.
 Everything is iterative; a chain of any length works.
 """
-from ..framework.registry import get_gradient_function
 from ..framework.errors import InvalidArgumentError
+from ..framework.registry import _GRADIENTS, _MISSING, get_gradient_function
+from ..framework.tensor import Tensor
+from ..ops import array_core
 
 __all__ = ["backward", "UnconnectedGradients"]
 
@@ -33,10 +35,6 @@ class UnconnectedGradients:
     ZERO = "zero"
 
 
-def _is_float(t):
-    return t.dtype.is_floating
-
-
 def backward(records, targets, sources, seeds, unconnected=UnconnectedGradients.NONE,
              stop_ids=frozenset(), observer=None):
     """Gradients of `targets` with respect to `sources` (a list, one entry per source).
@@ -45,26 +43,29 @@ def backward(records, targets, sources, seeds, unconnected=UnconnectedGradients.
     seeds: one gradient per target (a tensor). stop_ids: ids of tensors treated as constants.
     observer(op, out_grads, in_grads): optional per-step callback (tracing, numeric checks).
     """
-    source_ids = {id(s) for s in sources if _is_float(s)}
+    if unconnected not in (UnconnectedGradients.NONE, UnconnectedGradients.ZERO):
+        raise ValueError(f"unconnected_gradients must be 'none' or 'zero', got {unconnected!r}.")
+    source_ids = {id(s) for s in sources if s.dtype.is_floating}
     path, needed = _prune(records, targets, source_ids, stop_ids)
     grads = {}
     for target, seed in zip(targets, seeds):
-        if id(target) in needed or id(target) in source_ids:
-            grads.setdefault(id(target), []).append(seed)
+        grads.setdefault(id(target), []).append(seed)
     for op in path:
         out_grads = _take_output_grads(op, grads, source_ids, stop_ids)
         if out_grads is None:
             continue
-        in_grads = _call_rule(op, out_grads, needed)
+        in_grads = _call_rule(op, out_grads)
         if observer is not None:
             observer(op, out_grads, in_grads)
-        _accumulate(op, in_grads, grads, needed)
+        if in_grads is not None:
+            _accumulate(op, in_grads, grads, needed)
     return [_result(s, grads.get(id(s)), unconnected) for s in sources]
 
 
 def _prune(records, targets, source_ids, stop_ids):
     """Ops on a path from a source to a target (in reverse execution order), and the ids of the
-    floating-point tensors on such paths (the only ones that need a gradient)."""
+    floating-point tensors on such paths (the only ones that need a gradient). Sets each path
+    op's `skip_input_indices` to the inputs whose gradient nobody needs."""
     reached = set(source_ids)
     forward = []
     for op in records:
@@ -72,9 +73,10 @@ def _prune(records, targets, source_ids, stop_ids):
             if id(t) in reached:
                 forward.append(op)
                 for out in op.outputs:
-                    if id(out) not in stop_ids:
-                        reached.add(id(out))
+                    reached.add(id(out))
                 break
+    if stop_ids:
+        reached -= stop_ids - source_ids
     needed = {id(t) for t in targets}
     path = []
     for op in reversed(forward):
@@ -84,47 +86,42 @@ def _prune(records, targets, source_ids, stop_ids):
         else:
             continue
         path.append(op)
-        skip = []
+        skip = ()
         for i, t in enumerate(op.inputs):
-            if id(t) in reached and _is_float(t):
+            if id(t) in reached and t.dtype.is_floating:
                 needed.add(id(t))
             else:
-                skip.append(i)
-        op.skip_input_indices = tuple(skip)
+                skip += (i,)
+        op.skip_input_indices = skip
     return path, needed
 
 
 def _take_output_grads(op, grads, source_ids, stop_ids):
     """The summed gradient of each output of `op` (zeros for outputs that got none), or None when
     no output received a gradient. Gradients of sources stay in `grads` for the result."""
-    outputs = op.outputs
-    if len(outputs) == 1:
-        out = outputs[0]
-        key = id(out)
-        parts = grads.get(key) if key in source_ids else grads.pop(key, None)
-        if parts is None or key in stop_ids:
-            return None
-        return (_sum(parts),)
-    summed, any_grad = [], False
-    for out in outputs:
+    summed = []
+    for out in op.outputs:
         key = id(out)
         parts = grads.get(key) if key in source_ids else grads.pop(key, None)
         if parts is None or key in stop_ids:
             summed.append(None)
         else:
-            summed.append(_sum(parts))
-            any_grad = True
-    if not any_grad:
+            summed.append(parts[0] if len(parts) == 1 else array_core.sum_gradients(parts))
+    if len(summed) == 1:
+        return None if summed[0] is None else summed
+    if all(g is None for g in summed):
         return None
-    return tuple(g if g is not None else _zeros_for(out) for g, out in zip(summed, outputs))
+    return [g if g is not None else _zeros_for(out) for g, out in zip(summed, op.outputs)]
 
 
-def _call_rule(op, out_grads, needed):
-    fn = get_gradient_function(op)
+def _call_rule(op, out_grads):
+    fn = _GRADIENTS.get(op.gradient_override or op.type, _MISSING)
+    if fn is _MISSING:
+        fn = get_gradient_function(op)  # raises LookupError naming the op and its type
     if fn is None:
         return None
     in_grads = fn(op, *out_grads)
-    if not isinstance(in_grads, (list, tuple)):
+    if type(in_grads) is not tuple and type(in_grads) is not list:
         in_grads = (in_grads,)
     if len(in_grads) != len(op.inputs):
         raise InvalidArgumentError(
@@ -135,45 +132,38 @@ def _call_rule(op, out_grads, needed):
 
 
 def _accumulate(op, in_grads, grads, needed):
-    if in_grads is None:
-        return
     for t, g in zip(op.inputs, in_grads):
-        if g is None or id(t) not in needed:
+        if g is None:
             continue
-        g = _fit_to_input(op, t, g)
-        parts = grads.get(id(t))
+        key = id(t)
+        if key not in needed:
+            continue
+        # Fast path: an eager tensor of the right shape and dtype needs no fitting.
+        if not (type(g) is Tensor and type(t) is Tensor and g._value.shape == t._value.shape
+                and g._value.dtype == t._value.dtype):
+            g = _fit_to_input(op, t, g)
+        parts = grads.get(key)
         if parts is None:
-            grads[id(t)] = [g]
+            grads[key] = [g]
         else:
             parts.append(g)
 
 
 def _fit_to_input(op, t, g):
     """Convert a rule's result to a tensor of the input's shape, undoing broadcasting."""
-    from ..ops import array_core
     g = array_core.as_gradient(g, t)
-    if g.shape != t.shape:
+    if array_core.static_shape(g) != array_core.static_shape(t):
         g = array_core.unbroadcast(g, t, op)
     return g
 
 
-def _sum(parts):
-    if len(parts) == 1:
-        return parts[0]
-    from ..ops import array_core
-    return array_core.sum_gradients(parts)
-
-
 def _zeros_for(t):
-    from ..ops import array_core
     return array_core.zeros_like_gradient(t)
 
 
 def _result(source, parts, unconnected):
     if parts:
-        return _sum(parts)
+        return parts[0] if len(parts) == 1 else array_core.sum_gradients(parts)
     if unconnected == UnconnectedGradients.ZERO:
         return _zeros_for(source)
-    if unconnected != UnconnectedGradients.NONE:
-        raise ValueError(f"unconnected_gradients must be 'none' or 'zero', got {unconnected!r}.")
     return None

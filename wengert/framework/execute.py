@@ -29,25 +29,29 @@ def execute(op_def, inputs, attrs=_NO_ATTRS, name=None):
     try:
         if attrs:
             out = op_def.kernel(*[t._value for t in inputs], **attrs)
+        elif len(inputs) == 2:
+            out = op_def.kernel(inputs[0]._value, inputs[1]._value)
+        elif len(inputs) == 1:
+            out = op_def.kernel(inputs[0]._value)
         else:
             out = op_def.kernel(*[t._value for t in inputs])
     except OpError:
         raise
     except (ValueError, TypeError, IndexError, np.AxisError, FloatingPointError) as exc:
         raise explain_failure(op_def, inputs, attrs, name, exc) from None
+    # Kernels return NumPy arrays or NumPy scalars (0-d results); both serve as a tensor's value.
     if op_def.num_outputs == 1:
-        if type(out) is not np.ndarray:
-            out = np.asarray(out)
-        outputs = (Tensor(out),)
+        result = Tensor(out)
+        outputs = (result,)
     else:
-        outputs = tuple(Tensor(v if type(v) is np.ndarray else np.asarray(v), None, i)
-                        for i, v in enumerate(out))
+        outputs = tuple(Tensor(v, None, i) for i, v in enumerate(out))
+        result = outputs
     if st.tapes:
         record_op(st.tapes, op_def, inputs, outputs, attrs, name)
     if st.observers:
         for hook in st.observers:  # forward-mode accumulators, numeric checks
             hook(op_def, inputs, outputs, attrs, name)
-    return outputs[0] if op_def.num_outputs == 1 else outputs
+    return result
 
 
 def record_op(tapes, op_def, inputs, outputs, attrs, name=None):

@@ -11,11 +11,12 @@ __all__ = ["Operation"]
 class Operation:
     """One op: `.type`, `.name`, `.inputs`, `.outputs`, `.get_attr(name)`."""
 
-    __slots__ = ("op_def", "inputs", "outputs", "attrs", "_name", "graph", "skip_input_indices",
+    __slots__ = ("op_def", "type", "inputs", "outputs", "attrs", "_name", "graph", "skip_input_indices",
                  "gradient_override", "control_inputs", "traceback", "__weakref__")
 
     def __init__(self, op_def, inputs, outputs, attrs, name=None, graph=None):
         self.op_def = op_def
+        self.type = op_def.type
         self.inputs = inputs
         self.outputs = outputs
         self.attrs = attrs
@@ -25,10 +26,6 @@ class Operation:
         self.gradient_override = None
         self.control_inputs = ()
         self.traceback = None
-
-    @property
-    def type(self):
-        return self.op_def.type
 
     @property
     def name(self):

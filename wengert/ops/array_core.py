@@ -9,6 +9,7 @@ import functools
 
 import numpy as np
 
+from ..framework.context import state
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
 from ..framework.registry import defop
@@ -68,6 +69,8 @@ def unbroadcast(grad, like, op=None):
 
 
 def _add_n_kernel(*arrays):
+    if len(arrays) == 2:
+        return np.add(arrays[0], arrays[1])
     return functools.reduce(np.add, arrays)
 
 
@@ -138,11 +141,23 @@ def zeros_like_gradient(t):
 
 
 def ones_like_gradient(t):
+    """The seed d(target)/d(target) = 1. Eagerly a plain constant: nothing needs to record it."""
+    value = getattr(t, "_value", None)
+    if value is not None and state.graph is None:
+        return Tensor(np.ones_like(value))
     return ones_like(t)
+
+
+def static_shape(t):
+    """The shape as a plain tuple, without building a TensorShape (hot in the reverse pass)."""
+    value = getattr(t, "_value", None)
+    return value.shape if value is not None else tuple(t.shape)
 
 
 def as_gradient(g, like):
     """A rule's result as a Tensor of `like`'s dtype (an error naming both when they differ)."""
+    if type(g) is Tensor and type(like) is Tensor and g._value.dtype == like._value.dtype:
+        return g
     if not isinstance(g, Tensor):
         g = convert_to_tensor(g, dtype=like.dtype)
     elif g.dtype != like.dtype:
