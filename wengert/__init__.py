@@ -31,6 +31,10 @@ from .ops.array_ops import *  # noqa: F403
 from .ops.linalg_ops import *  # noqa: F403
 
 from .ops.clip_ops import *  # noqa: F403
+from .graph.graph import (Graph, control_dependencies, get_default_graph, name_scope,  # noqa: E402
+                          reset_default_graph)
+from .autodiff.gradients import gradients, hessians  # noqa: E402
 from . import math, nn, linalg  # noqa: E402  TensorFlow's namespaces
+from . import compat  # noqa: E402
 
 __version__ = "0.1.0"

@@ -37,7 +37,7 @@ def execute(op_def, inputs, attrs=_NO_ATTRS, name=None):
             out = op_def.kernel(*[t._value for t in inputs])
     except OpError:
         raise
-    except (ValueError, TypeError, IndexError, np.AxisError, FloatingPointError) as exc:
+    except (ValueError, TypeError, IndexError, FloatingPointError) as exc:  # AxisError too
         raise explain_failure(op_def, inputs, attrs, name, exc) from None
     # Kernels return NumPy arrays or NumPy scalars (0-d results); both serve as a tensor's value.
     if op_def.num_outputs == 1:
@@ -83,7 +83,7 @@ def explain_failure(op_def, inputs, attrs, name, exc):
         try:
             op_def.shape(*inputs, **attrs)
         except OpError as err:
-            return err
+            return type(err)(f"{label}: {err.message}")
         except Exception:  # noqa: BLE001 - fall through to the generic message
             pass
     shapes = ", ".join(str(t.shape) for t in inputs)
@@ -103,9 +103,9 @@ def binary_operands(x, y, op_type):
         if x._value.dtype is not y._value.dtype and x._value.dtype != y._value.dtype:
             raise dtype_mismatch(op_type, x, y)
         return x, y
-    x = _as_operand(x, y if ty else None, op_type)
+    x = _as_operand(x, y if ty or isinstance(y, Tensor) else None, op_type)
     y = _as_operand(y, x, op_type)
-    if x._value.dtype != y._value.dtype:
+    if x.dtype is not y.dtype:
         raise dtype_mismatch(op_type, x, y)
     return x, y
 

@@ -34,6 +34,13 @@ class Variable:
     __array_priority__ = 100
     __hash__ = object.__hash__  # identity; `ref()` is the TF 2 spelling
 
+    def __new__(cls, *args, **kwargs):
+        graph = state.graph
+        if cls is Variable and graph is not None and not getattr(graph, "lifts_variables", False):
+            from ..graph.variables import GraphVariable  # built into a graph, TF 1 style
+            cls = GraphVariable
+        return object.__new__(cls)
+
     def __init__(self, initial_value=None, trainable=True, validate_shape=True, name=None,
                  dtype=None, shape=None, **_ignored):
         if initial_value is None:

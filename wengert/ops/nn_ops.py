@@ -1,2 +1,524 @@
-"""(being written)"""
-__all__ = []
+"""Neural-network activations and losses: `wengert.nn` (TensorFlow's `tf.nn`).
+
+Activations are fused primitives with NumPy kernels; each has a helper op for its gradient, in
+TensorFlow's names, so that gradients of gradients work (g is the incoming gradient):
+
+    relu(x) = max(x, 0)                dx = ReluGrad(g, y)      = g where y > 0, else 0
+    relu6(x) = min(max(x, 0), 6)       dx = Relu6Grad(g, x)     = g where 0 < x < 6, else 0
+    leaky_relu(x) = x or alpha*x       dx = LeakyReluGrad(g, x) = g where x > 0, else alpha*g
+    elu(x) = x or exp(x) - 1           dx = EluGrad(g, y)       = g where y >= 0, else g*(y + 1)
+    selu(x) = s*x or s*a*(exp(x) - 1)  dx = SeluGrad(g, y)      = s*g where y >= 0, else g*(y + s*a)
+
+At the kinks TensorFlow's choice is kept: relu's derivative at 0 is 0, leaky_relu's is alpha. Each
+helper is linear in g, so its gradient with respect to g is itself; elu and selu helpers also
+depend on y: d/dy [g*(y + c)] = g on the negative side.
+
+softmax(x)_i = exp(x_i) / sum_j exp(x_j), computed after subtracting the max (stable); its VJP is
+(g - sum(g*y)) * y. log_softmax(x) = x - logsumexp(x), VJP g - sum(g) * exp(y).
+
+softmax_cross_entropy_with_logits(labels p, logits x) = -sum(p * log_softmax(x)) per row. The fused
+kernel also returns backprop = softmax(x) - p, so d loss/dx = g * backprop at no extra cost, and
+d loss/dp = -g * log_softmax(x). Differentiating that VJP again reaches the backprop output: its
+gradient gg adds softmax's VJP of gg to the logits and -gg to the labels (TensorFlow's rule, which
+skips the term when gg is the zeros the reverse pass filled in). The sparse form takes integer
+class indices (no gradient) and backprop = softmax(x) - one_hot(label).
+
+sigmoid_cross_entropy_with_logits(z, x) = max(x, 0) - x*z + log(1 + exp(-|x|)); dx = sigmoid(x) - z,
+dz = -x. l2_loss(t) = sum(t^2) / 2, dt = g*t. bias_add adds a [C] vector along the channel axis; the
+bias gradient (BiasAddGrad) sums over the other axes, and its own gradient broadcasts back.
+gelu and l2_normalize are compositions of other ops.
+"""
+import numpy as np
+
+from ..framework.context import state
+from ..framework.errors import InvalidArgumentError
+from ..framework.execute import binary_operands, execute
+from ..framework.registry import defop
+from ..framework.tensor import Tensor, convert_to_tensor
+from ..framework.tensor_shape import TensorShape
+from . import shapes
+from .array_core import zeros_like
+from .math_ops import multiply
+from .unary_ops import sigmoid, softplus, tanh
+
+__all__ = ["relu", "relu6", "leaky_relu", "elu", "selu", "gelu", "silu", "swish", "sigmoid",
+           "tanh", "softplus", "softmax", "log_softmax", "softmax_cross_entropy_with_logits",
+           "sparse_softmax_cross_entropy_with_logits", "sigmoid_cross_entropy_with_logits",
+           "l2_loss", "bias_add", "l2_normalize"]
+
+_SELU_SCALE = 1.0507009873554804934193349852946
+_SELU_ALPHA = 1.6732632423543772848170429916717
+
+
+def _float_input(x, op_type):
+    x = convert_to_tensor(x)
+    if not x.dtype.is_floating:
+        raise TypeError(f"{op_type}: input must be a floating-point tensor, got {x.dtype.name} "
+                        f"(shape {x.shape}); use cast(x, float32) first.")
+    return x
+
+
+def _float_rule(x, **_):
+    shapes.check_float(x)
+    return x.shape, x.dtype
+
+
+def _grad_helper_rule(g, x, **_):
+    """Gradient helpers: (incoming gradient, forward input or output), same shape and dtype."""
+    shapes.check_same_dtype(g, x)
+    if not g.shape.is_compatible_with(x.shape):
+        raise InvalidArgumentError(f"gradient of shape {g.shape} does not match the forward "
+                                   f"tensor of shape {x.shape}.")
+    return g.shape, g.dtype
+
+
+def _zero(x):
+    return x.dtype.type(0)
+
+
+# -- relu and relu6 -------------------------------------------------------------------------------
+RELU_GRAD = defop("ReluGrad", lambda g, y: np.where(y > 0, g, _zero(g)), shape=_grad_helper_rule,
+                  grad=lambda op, gg: (relu_grad(gg, op.inputs[1]), None))
+RELU = defop("Relu", lambda x: np.maximum(x, _zero(x)), shape=shapes.same,
+             grad=lambda op, g: relu_grad(g, op.outputs[0]))
+
+
+def relu_grad(gradients, outputs):
+    """ReluGrad: `gradients` where the relu output is positive, 0 elsewhere (0 at 0)."""
+    return execute(RELU_GRAD, (gradients, outputs))
+
+
+def relu(features, name=None):
+    """max(features, 0). The gradient at 0 is 0."""
+    return execute(RELU, (convert_to_tensor(features),), name=name)
+
+
+def _relu6_grad_kernel(g, x):
+    return np.where((x > 0) & (x < 6), g, _zero(g))
+
+
+def _relu6_kernel(x):
+    return np.minimum(np.maximum(x, _zero(x)), x.dtype.type(6))
+
+
+RELU6_GRAD = defop("Relu6Grad", _relu6_grad_kernel, shape=_grad_helper_rule,
+                   grad=lambda op, gg: (execute(RELU6_GRAD, (gg, op.inputs[1])), None))
+RELU6 = defop("Relu6", _relu6_kernel, shape=shapes.same,
+              grad=lambda op, g: execute(RELU6_GRAD, (g, op.inputs[0])))
+
+
+def relu6(features, name=None):
+    """min(max(features, 0), 6). The gradient is 0 at 0 and at 6."""
+    return execute(RELU6, (convert_to_tensor(features),), name=name)
+
+
+# -- leaky_relu, elu, selu ----------------------------------------------------------------------
+def _leaky_grad_kernel(g, x, alpha):
+    return np.where(x > 0, g, g * g.dtype.type(alpha))
+
+
+LEAKY_RELU_GRAD = defop("LeakyReluGrad", _leaky_grad_kernel, shape=_grad_helper_rule,
+                        grad=lambda op, gg: (execute(LEAKY_RELU_GRAD, (gg, op.inputs[1]),
+                                                     op.attrs), None))
+LEAKY_RELU = defop("LeakyRelu", lambda x, alpha: np.where(x > 0, x, x * x.dtype.type(alpha)),
+                   shape=_float_rule,
+                   grad=lambda op, g: execute(LEAKY_RELU_GRAD, (g, op.inputs[0]), op.attrs))
+
+
+def leaky_relu(features, alpha=0.2, name=None):
+    """features where positive, alpha * features elsewhere (gradient alpha at 0)."""
+    x = _float_input(features, "LeakyRelu")
+    return execute(LEAKY_RELU, (x,), {"alpha": float(alpha)}, name)
+
+
+def _elu_kernel(x):
+    return np.where(x > 0, x, np.expm1(np.minimum(x, _zero(x))))
+
+
+def _elu_grad_grad(op, gg):
+    g, y = op.inputs
+    return elu_grad(gg, y), _negative_part(y, gg * g)
+
+
+def _negative_part(y, value):
+    from .array_ops import where
+    return where(y < 0, value, zeros_like(value))
+
+
+ELU_GRAD = defop("EluGrad", lambda g, y: np.where(y < 0, g * (y + _one(y)), g),
+                 shape=_grad_helper_rule, grad=_elu_grad_grad)
+ELU = defop("Elu", _elu_kernel, shape=_float_rule, grad=lambda op, g: elu_grad(g, op.outputs[0]))
+
+
+def _one(x):
+    return x.dtype.type(1)
+
+
+def elu_grad(gradients, outputs):
+    """EluGrad: g where the elu output is >= 0, g * (output + 1) elsewhere."""
+    return execute(ELU_GRAD, (gradients, outputs))
+
+
+def elu(features, name=None):
+    """features where positive, exp(features) - 1 elsewhere."""
+    return execute(ELU, (_float_input(features, "Elu"),), name=name)
+
+
+def _selu_kernel(x):
+    t = x.dtype.type
+    return np.where(x > 0, x * t(_SELU_SCALE),
+                    np.expm1(np.minimum(x, t(0))) * t(_SELU_SCALE * _SELU_ALPHA))
+
+
+def _selu_grad_kernel(g, y):
+    t = g.dtype.type
+    return np.where(y < 0, g * (y + t(_SELU_SCALE * _SELU_ALPHA)), g * t(_SELU_SCALE))
+
+
+SELU_GRAD = defop("SeluGrad", _selu_grad_kernel, shape=_grad_helper_rule,
+                  grad=lambda op, gg: (execute(SELU_GRAD, (gg, op.inputs[1])),
+                                       _negative_part(op.inputs[1], gg * op.inputs[0])))
+SELU = defop("Selu", _selu_kernel, shape=_float_rule,
+             grad=lambda op, g: execute(SELU_GRAD, (g, op.outputs[0])))
+
+
+def selu(features, name=None):
+    """scale * elu with alpha = 1.6733, scale = 1.0507 (self-normalizing)."""
+    return execute(SELU, (_float_input(features, "Selu"),), name=name)
+
+
+# -- compositions ---------------------------------------------------------------------------------
+def gelu(features, approximate=False, name=None):
+    """x * Phi(x) with Phi the normal CDF (exact, via erf), or its tanh approximation."""
+    x = _float_input(features, "Gelu")
+    if approximate:
+        inner = (x + x * x * x * 0.044715) * 0.7978845608028654
+        return multiply(x * 0.5, tanh(inner) + 1.0, name=name)
+    from .unary_ops import erf
+    return multiply(x * 0.5, erf(x * 0.7071067811865476) + 1.0, name=name)
+
+
+def silu(features, beta=1.0, name=None):
+    """features * sigmoid(beta * features) (also called swish)."""
+    x = _float_input(features, "Silu")
+    return multiply(x, sigmoid(x * beta if beta != 1.0 else x), name=name)
+
+
+swish = silu
+
+
+def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
+    """x / sqrt(max(sum(x^2, axis), epsilon)) along `axis` (all axes when None)."""
+    from .math_ops import maximum
+    from .reduce_ops import reduce_sum
+    from .unary_ops import rsqrt
+    x = _float_input(x, "L2Normalize")
+    axis = dim if axis is None else axis
+    square_sum = reduce_sum(x * x, axis, keepdims=True)
+    return multiply(x, rsqrt(maximum(square_sum, epsilon)), name=name)
+
+
+# -- softmax and log_softmax ----------------------------------------------------------------------
+def _softmax_kernel(x, axis):
+    e = np.exp(x - np.max(x, axis=axis, keepdims=True))
+    e /= np.sum(e, axis=axis, keepdims=True)
+    return e
+
+
+def _log_softmax_kernel(x, axis):
+    shifted = x - np.max(x, axis=axis, keepdims=True)
+    return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
+
+
+def _axis_rule(x, axis, **_):
+    shapes.check_float(x)
+    if x.shape.rank is not None:
+        if x.shape.rank == 0:
+            raise InvalidArgumentError(f"logits must have rank >= 1, got a scalar (shape "
+                                       f"{x.shape}).")
+        shapes.normalize_axes(axis, x.shape.rank)
+    return x.shape, x.dtype
+
+
+def _softmax_grad(op, g):
+    from .reduce_ops import reduce_sum
+    y = op.outputs[0]
+    return (g - reduce_sum(g * y, op.attrs["axis"], keepdims=True)) * y
+
+
+def _log_softmax_grad(op, g):
+    from .reduce_ops import reduce_sum
+    from .unary_ops import exp
+    return g - reduce_sum(g, op.attrs["axis"], keepdims=True) * exp(op.outputs[0])
+
+
+SOFTMAX = defop("Softmax", _softmax_kernel, shape=_axis_rule, grad=_softmax_grad)
+LOG_SOFTMAX = defop("LogSoftmax", _log_softmax_kernel, shape=_axis_rule, grad=_log_softmax_grad)
+
+
+def softmax(logits, axis=None, name=None):
+    """exp(logits) / sum(exp(logits), axis), computed stably (axis defaults to the last)."""
+    x = _float_input(logits, "Softmax")
+    return execute(SOFTMAX, (x,), {"axis": -1 if axis is None else int(axis)}, name)
+
+
+def log_softmax(logits, axis=None, name=None):
+    """logits - log(sum(exp(logits), axis)), computed stably (axis defaults to the last)."""
+    x = _float_input(logits, "LogSoftmax")
+    return execute(LOG_SOFTMAX, (x,), {"axis": -1 if axis is None else int(axis)}, name)
+
+
+# -- softmax cross-entropy ------------------------------------------------------------------------
+def _dense_ce_kernel(logits, labels, axis):
+    if logits.shape != labels.shape:
+        raise ValueError("labels and logits shapes differ")
+    shifted = logits - np.max(logits, axis=axis, keepdims=True)
+    e = np.exp(shifted)
+    total = np.sum(e, axis=axis, keepdims=True)
+    loss = np.sum(labels * (np.log(total) - shifted), axis=axis)
+    return loss, e / total - labels
+
+
+def _dense_ce_rule(logits, labels, axis):
+    shapes.check_float(logits, "logits")
+    shapes.check_same_dtype(logits, labels)
+    if not logits.shape.is_compatible_with(labels.shape):
+        raise InvalidArgumentError(f"labels and logits must have the same shape: labels shape "
+                                   f"{labels.shape}, logits shape {logits.shape}.")
+    full = logits.shape.merge_with(labels.shape)
+    return [(_without_axis(full, axis), logits.dtype), (full, logits.dtype)]
+
+
+def _without_axis(shape, axis):
+    if shape.rank is None:
+        return TensorShape(None)
+    if shape.rank == 0:
+        raise InvalidArgumentError("logits must have rank >= 1, got a scalar.")
+    (axis,) = shapes.normalize_axes(axis, shape.rank)
+    return TensorShape([d for i, d in enumerate(shape) if i != axis])
+
+
+def _maybe_zero(t):
+    """True when `t` is certainly zero and nothing differentiates through it: a reverse pass run
+    with no tape recording, or a zeros op in a graph (TensorFlow's `_is_zeros_tensor` test)."""
+    if type(t) is Tensor:
+        return not state.tapes and not t._value.any()
+    op = getattr(t, "op", None)
+    return op is not None and op.type == "ZerosLike"
+
+
+def _softmax_vjp_of(gg, logits, axis):
+    """The VJP of softmax at `logits` applied to gg: how backprop = softmax - labels moves."""
+    from .reduce_ops import reduce_sum
+    p = softmax(logits, axis)
+    return (gg - reduce_sum(gg * p, axis, keepdims=True)) * p
+
+
+def _expand(g, axis):
+    from .array_ops import expand_dims
+    return expand_dims(g, axis)
+
+
+def _dense_ce_grad(op, grad_loss, grad_backprop):
+    logits, labels = op.inputs
+    axis = op.attrs["axis"]
+    g = _expand(grad_loss, axis)
+    need_logits, need_labels = (i not in op.skip_input_indices for i in (0, 1))
+    d_logits = g * op.outputs[1] if need_logits else None
+    d_labels = g * -log_softmax(logits, axis) if need_labels else None
+    if not _maybe_zero(grad_backprop):
+        if need_logits:
+            d_logits = d_logits + _softmax_vjp_of(grad_backprop, logits, axis)
+        if need_labels:
+            d_labels = d_labels - grad_backprop
+    return d_logits, d_labels
+
+
+SOFTMAX_CE = defop("SoftmaxCrossEntropyWithLogits", _dense_ce_kernel, shape=_dense_ce_rule,
+                   grad=_dense_ce_grad, num_outputs=2)
+
+
+def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
+    """-sum(labels * log_softmax(logits), axis): one loss per row; labels are probability rows
+    of logits' shape. Stable for large logits; both labels and logits get gradients."""
+    logits, labels = binary_operands(logits, labels, "SoftmaxCrossEntropyWithLogits")
+    if not logits.dtype.is_floating:
+        raise TypeError(f"softmax_cross_entropy_with_logits: logits must be floating-point, got "
+                        f"{logits.dtype.name}; use cast(logits, float32).")
+    return execute(SOFTMAX_CE, (logits, labels), {"axis": int(axis)}, name)[0]
+
+
+def _sparse_ce_kernel(logits, labels):
+    classes = logits.shape[-1] if logits.ndim else 0
+    if labels.shape != logits.shape[:-1]:
+        raise ValueError("labels shape must be logits shape without its last axis")
+    bad = (labels < 0) | (labels >= classes)
+    if bad.any():
+        raise InvalidArgumentError(
+            f"SparseSoftmaxCrossEntropyWithLogits: received a label value of "
+            f"{labels[bad].flat[0]} which is outside the valid range of [0, {classes}) "
+            f"(logits have {classes} classes). Label values: {labels.ravel()[:20]}.")
+    shifted = logits.reshape(-1, classes)
+    shifted = shifted - np.max(shifted, axis=-1, keepdims=True)
+    e = np.exp(shifted)
+    total = np.sum(e, axis=-1, keepdims=True)
+    rows, picked = np.arange(len(e)), labels.reshape(-1)
+    loss = np.log(total[:, 0]) - shifted[rows, picked]
+    backprop = e / total
+    backprop[rows, picked] -= _one(e)
+    return loss.reshape(labels.shape), backprop.reshape(logits.shape)
+
+
+def _sparse_ce_rule(logits, labels):
+    shapes.check_float(logits, "logits")
+    if not labels.dtype.is_integer:
+        raise InvalidArgumentError(f"labels must be int32 or int64 class indices, got "
+                                   f"{labels.dtype.name}.")
+    lg, lb = logits.shape, labels.shape
+    if lg.rank is not None and lb.rank is not None:
+        if lg.rank == 0 or lb.rank != lg.rank - 1:
+            raise InvalidArgumentError(
+                f"rank mismatch: labels (shape {lb}, rank {lb.rank}) must have rank one less "
+                f"than logits (shape {lg}, rank {lg.rank}).")
+        if not lb.is_compatible_with(lg[:-1]):
+            raise InvalidArgumentError(
+                f"shape mismatch: labels shape {lb} must equal logits shape {lg} without its "
+                "last (class) dimension.")
+    return [(lg[:-1] if lg.rank is not None else TensorShape(None), logits.dtype),
+            (lg, logits.dtype)]
+
+
+def _sparse_ce_grad(op, grad_loss, grad_backprop):
+    logits = op.inputs[0]
+    d_logits = _expand(grad_loss, -1) * op.outputs[1]
+    if not _maybe_zero(grad_backprop):
+        d_logits = d_logits + _softmax_vjp_of(grad_backprop, logits, -1)
+    return d_logits, None
+
+
+SPARSE_SOFTMAX_CE = defop("SparseSoftmaxCrossEntropyWithLogits", _sparse_ce_kernel,
+                          shape=_sparse_ce_rule, grad=_sparse_ce_grad, num_outputs=2)
+
+
+def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
+    """-log_softmax(logits)[label] per row: labels are integer class indices in [0, classes),
+    of logits' shape without the last axis. Labels get no gradient."""
+    logits = _float_input(logits, "SparseSoftmaxCrossEntropyWithLogits")
+    labels = convert_to_tensor(labels)
+    if not labels.dtype.is_integer:
+        raise TypeError(f"sparse_softmax_cross_entropy_with_logits: labels must be int32 or int64"
+                        f" class indices, got {labels.dtype.name} (shape {labels.shape}); use "
+                        "softmax_cross_entropy_with_logits for probability labels.")
+    return execute(SPARSE_SOFTMAX_CE, (logits, labels), name=name)[0]
+
+
+# -- sigmoid cross-entropy, l2_loss ---------------------------------------------------------------
+def _sigmoid_ce_kernel(logits, labels):
+    return (np.maximum(logits, _zero(logits)) - logits * labels
+            + np.log1p(np.exp(-np.abs(logits))))
+
+
+def _sigmoid_ce_grad(op, g):
+    logits, labels = op.inputs
+    d_logits = g * (sigmoid(logits) - labels) if 0 not in op.skip_input_indices else None
+    d_labels = g * -logits if 1 not in op.skip_input_indices else None
+    return d_logits, d_labels
+
+
+def _sigmoid_ce_rule(logits, labels):
+    shapes.check_float(logits, "logits")
+    shapes.check_same_dtype(logits, labels)
+    if not logits.shape.is_compatible_with(labels.shape):
+        raise InvalidArgumentError(f"logits and labels must have the same shape: logits shape "
+                                   f"{logits.shape}, labels shape {labels.shape}.")
+    return logits.shape.merge_with(labels.shape), logits.dtype
+
+
+SIGMOID_CE = defop("SigmoidCrossEntropyWithLogits", _sigmoid_ce_kernel, shape=_sigmoid_ce_rule,
+                   grad=_sigmoid_ce_grad)
+
+
+def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
+    """Elementwise -z*log(sigmoid(x)) - (1-z)*log(1-sigmoid(x)), as
+    max(x, 0) - x*z + log(1 + exp(-|x|)) so that large |x| stays finite."""
+    if labels is None or logits is None:
+        raise ValueError("sigmoid_cross_entropy_with_logits: both labels and logits are needed.")
+    logits, labels = binary_operands(logits, labels, "SigmoidCrossEntropyWithLogits")
+    if not logits.shape.is_compatible_with(labels.shape):
+        raise ValueError(f"sigmoid_cross_entropy_with_logits: logits and labels must have the "
+                         f"same shape ({logits.shape} vs {labels.shape}).")
+    if not logits.dtype.is_floating:
+        raise TypeError(f"sigmoid_cross_entropy_with_logits: logits must be floating-point, "
+                        f"got {logits.dtype.name}; use cast(logits, float32).")
+    return execute(SIGMOID_CE, (logits, labels), name=name)
+
+
+L2_LOSS = defop("L2Loss", lambda t: np.asarray(np.sum(t * t) * t.dtype.type(0.5)),
+                shape=lambda t: (TensorShape(()), _float_rule(t)[1]),
+                grad=lambda op, g: g * op.inputs[0])
+
+
+def l2_loss(t, name=None):
+    """sum(t ** 2) / 2, a scalar."""
+    return execute(L2_LOSS, (_float_input(t, "L2Loss"),), name=name)
+
+
+# -- bias_add -------------------------------------------------------------------------------------
+def _channel_axis(ndim, data_format):
+    return 1 if data_format and data_format.startswith("NC") else ndim - 1
+
+
+def _bias_add_kernel(value, bias, data_format):
+    axis = _channel_axis(value.ndim, data_format)
+    if value.ndim < 2 or bias.ndim != 1 or bias.shape[0] != value.shape[axis]:
+        raise ValueError("bias does not match the channel dimension")
+    if axis == value.ndim - 1:
+        return value + bias
+    return value + bias.reshape((-1,) + (1,) * (value.ndim - 2))
+
+
+def _bias_add_rule(value, bias, data_format):
+    shapes.check_same_dtype(value, bias)
+    rank = value.shape.rank
+    if rank is not None and rank < 2:
+        raise InvalidArgumentError(f"value must have rank >= 2, got shape {value.shape}.")
+    if bias.shape.rank is not None and bias.shape.rank != 1:
+        raise InvalidArgumentError(f"bias must be a vector (rank 1), got shape {bias.shape}.")
+    if rank is not None and bias.shape.rank == 1:
+        channels = value.shape[_channel_axis(rank, data_format)]
+        if None not in (channels, bias.shape[0]) and channels != bias.shape[0]:
+            raise InvalidArgumentError(
+                f"bias of shape {bias.shape} must have as many entries as the channel "
+                f"dimension ({channels}) of value of shape {value.shape} "
+                f"(data_format {data_format or 'NHWC'}).")
+    return value.shape, value.dtype
+
+
+def _bias_add_grad_kernel(g, data_format):
+    axis = _channel_axis(g.ndim, data_format)
+    return np.sum(g, axis=tuple(i for i in range(g.ndim) if i != axis))
+
+
+def _bias_add_grad_rule(g, data_format):
+    if g.shape.rank is None:
+        return TensorShape([None]), g.dtype
+    return TensorShape([g.shape[_channel_axis(g.shape.rank, data_format)]]), g.dtype
+
+
+# The adjoint of summing over the non-channel axes is broadcasting along them: adding the bias
+# gradient to zeros of g's shape.
+BIAS_ADD_GRAD = defop("BiasAddGrad", _bias_add_grad_kernel, shape=_bias_add_grad_rule,
+                      grad=lambda op, gg: execute(BIAS_ADD, (zeros_like(op.inputs[0]), gg),
+                                                  op.attrs))
+BIAS_ADD = defop("BiasAdd", _bias_add_kernel, shape=_bias_add_rule,
+                 grad=lambda op, g: (g, execute(BIAS_ADD_GRAD, (g,), op.attrs)
+                                     if 1 not in op.skip_input_indices else None))
+
+
+def bias_add(value, bias, data_format=None, name=None):
+    """value + bias, with the vector `bias` added along the channel axis: the last one, or axis
+    1 for data_format "NCHW"/"NC..."."""
+    if data_format not in (None, "N...C", "NHWC", "NWC", "NDHWC", "NC...", "NCHW", "NCW", "NCDHW"):
+        raise ValueError(f"bias_add: unsupported data_format {data_format!r}.")
+    value, bias = binary_operands(value, bias, "BiasAdd")
+    return execute(BIAS_ADD, (value, bias), {"data_format": data_format}, name)

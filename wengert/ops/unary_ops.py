@@ -1,2 +1,345 @@
-"""(being written)"""
-__all__ = []
+"""Unary elementwise math: roots, exponentials, logarithms, trigonometry, activations, erf.
+
+Every op maps each element on its own, so its vector-Jacobian product is the incoming gradient
+`g` times the derivative at that element. Derivatives used (y is the op's output):
+
+    sqrt:   g * 0.5 / y              rsqrt:  g * -0.5 * y^3        reciprocal:  g * -y^2
+    exp:    g * y                    expm1:  g * exp(x)
+    log:    g / x                    log1p:  g / (1 + x)
+    sin:    g * cos(x)               cos:    -g * sin(x)            tan:  g * (1 + y^2)
+    tanh:   g * (1 - y^2)            sigmoid: g * y * (1 - y)       softplus: g * sigmoid(x)
+    erf:    g * 2/sqrt(pi) * exp(-x^2)
+    abs:    g * sign(x)  (0 at 0)    sign:   0 everywhere (TensorFlow returns zeros, not None)
+
+Rules that use y reuse the forward result, as TensorFlow does. The hot ones (tanh, sigmoid,
+sqrt, rsqrt, reciprocal) run their backward step as a single fused op, TensorFlow's "TanhGrad",
+"SigmoidGrad", "SqrtGrad", "RsqrtGrad" and "ReciprocalGrad": kernel(y, dy) is the product above in
+one NumPy expression. Each of those has its own rule, linear in dy, so derivatives of any order
+work. For TanhGrad(y, dy) = dy (1 - y^2), for example, d/dy = -2 dy y and d/d(dy) = TanhGrad(y, .).
+
+Kernels keep the input's precision: constants are made in the input's dtype, so float32 stays
+float32. sigmoid and softplus are evaluated through exp(-|x|), which never overflows:
+    sigmoid(x) = 1 / (1 + e)  for x >= 0,  e / (1 + e)  for x < 0,   e = exp(-|x|)
+    softplus(x) = log1p(e) + max(x, 0).
+NumPy has no erf, so `erf` uses W. J. Cody's rational Chebyshev approximations (Math. Comp. 23,
+1969; Netlib SPECFUN `calerf`), accurate to about 1e-16 in float64; other float dtypes are
+evaluated in float64 and rounded back.
+
+All ops except abs and sign are defined for floating-point tensors only; integer input is refused
+with an error that suggests `cast`, as TensorFlow refuses sqrt of an int32 tensor.
+"""
+import numpy as np
+
+from ..framework.errors import InvalidArgumentError
+from ..framework.execute import execute
+from ..framework.registry import defop
+from ..framework.tensor import Tensor, convert_to_tensor
+from . import shapes
+from .array_core import zeros_like
+from .math_ops import square
+
+__all__ = ["sqrt", "rsqrt", "reciprocal", "exp", "expm1", "log", "log1p", "abs", "sign", "sin",
+           "cos", "tan", "tanh", "sigmoid", "softplus", "erf"]
+
+
+def _needs(op, i):
+    return i not in op.skip_input_indices
+
+
+def _const(x, value):
+    """`value` as a NumPy scalar of x's dtype (a Python float would promote float32 to float64)."""
+    return x.dtype.type(value)
+
+
+# -- dtype checks ------------------------------------------------------------------------------
+def _not_float(op_type, x):
+    return InvalidArgumentError(
+        f"{op_type} needs a floating-point tensor, got {x.dtype.name} (shape {x.shape}). Cast it "
+        f"first, e.g. cast(x, float32), or pass a float literal such as 2.0 instead of 2.")
+
+
+def _float_rule(op_type):
+    def rule(x, **_):
+        if not x.dtype.is_floating:
+            raise _not_float(op_type, x)
+        return x.shape, x.dtype
+    return rule
+
+
+def _not_numeric(op_type, x):
+    return InvalidArgumentError(f"{op_type} needs a numeric tensor, got bool (shape {x.shape}); "
+                                "cast it to an integer or float dtype first.")
+
+
+def _numeric_rule(op_type):
+    def rule(x, **_):
+        if x.dtype.is_bool:
+            raise _not_numeric(op_type, x)
+        return x.shape, x.dtype
+    return rule
+
+
+def _float_unary(op_def, x, name):
+    if type(x) is not Tensor:
+        x = convert_to_tensor(x)
+    if not x.dtype.is_floating:
+        raise _not_float(op_def.type, x)
+    return execute(op_def, (x,), name=name)
+
+
+def _numeric_unary(op_def, x, name):
+    if type(x) is not Tensor:
+        x = convert_to_tensor(x)
+    if x.dtype.is_bool:
+        raise _not_numeric(op_def.type, x)
+    return execute(op_def, (x,), name=name)
+
+
+def _float_op(op_type, kernel, grad):
+    return defop(op_type, kernel, shape=_float_rule(op_type), grad=grad)
+
+
+# -- fused backward ops: kernel(y, dy) is the VJP given the forward output y -------------------
+def _tanh_grad_grad(op, grad):
+    y, dy = op.inputs
+    return ((grad * -2.0) * dy * y if _needs(op, 0) else None,
+            execute(TANH_GRAD, (y, grad)) if _needs(op, 1) else None)
+
+
+def _sigmoid_grad_grad(op, grad):
+    y, dy = op.inputs
+    return (grad * dy * (1.0 - 2.0 * y) if _needs(op, 0) else None,
+            execute(SIGMOID_GRAD, (y, grad)) if _needs(op, 1) else None)
+
+
+def _sqrt_grad_grad(op, grad):
+    y = op.inputs[0]
+    scaled = grad / y
+    return (-scaled * op.outputs[0] if _needs(op, 0) else None,
+            scaled * 0.5 if _needs(op, 1) else None)
+
+
+def _rsqrt_grad_grad(op, grad):
+    y, dy = op.inputs
+    return ((grad * -1.5) * dy * square(y) if _needs(op, 0) else None,
+            execute(RSQRT_GRAD, (y, grad)) if _needs(op, 1) else None)
+
+
+def _reciprocal_grad_grad(op, grad):
+    y, dy = op.inputs
+    return ((grad * -2.0) * dy * y if _needs(op, 0) else None,
+            execute(RECIPROCAL_GRAD, (y, grad)) if _needs(op, 1) else None)
+
+
+TANH_GRAD = defop("TanhGrad", lambda y, dy: dy * (_const(y, 1) - y * y),
+                  shape=shapes.broadcast, grad=_tanh_grad_grad)
+SIGMOID_GRAD = defop("SigmoidGrad", lambda y, dy: dy * y * (_const(y, 1) - y),
+                     shape=shapes.broadcast, grad=_sigmoid_grad_grad)
+SQRT_GRAD = defop("SqrtGrad", lambda y, dy: dy * _const(y, 0.5) / y,
+                  shape=shapes.broadcast, grad=_sqrt_grad_grad)
+RSQRT_GRAD = defop("RsqrtGrad", lambda y, dy: dy * _const(y, -0.5) * (y * y * y),
+                   shape=shapes.broadcast, grad=_rsqrt_grad_grad)
+RECIPROCAL_GRAD = defop("ReciprocalGrad", lambda y, dy: -dy * (y * y),
+                        shape=shapes.broadcast, grad=_reciprocal_grad_grad)
+
+
+def _fused_grad(grad_op):
+    """The rule of an op whose VJP is grad_op(y, g), y being the op's output."""
+    return lambda op, grad: execute(grad_op, (op.outputs[0], grad))
+
+
+# -- roots and reciprocal ---------------------------------------------------------------------
+SQRT = _float_op("Sqrt", np.sqrt, _fused_grad(SQRT_GRAD))
+RSQRT = _float_op("Rsqrt", lambda x: _const(x, 1) / np.sqrt(x), _fused_grad(RSQRT_GRAD))
+RECIPROCAL = _float_op("Reciprocal", np.reciprocal, _fused_grad(RECIPROCAL_GRAD))
+
+
+def sqrt(x, name=None):
+    """Square root of x elementwise (NaN for x < 0)."""
+    return _float_unary(SQRT, x, name)
+
+
+def rsqrt(x, name=None):
+    """1 / sqrt(x) elementwise."""
+    return _float_unary(RSQRT, x, name)
+
+
+def reciprocal(x, name=None):
+    """1 / x elementwise."""
+    return _float_unary(RECIPROCAL, x, name)
+
+
+# -- exponentials and logarithms ------------------------------------------------------------------
+EXP = _float_op("Exp", np.exp, lambda op, grad: grad * op.outputs[0])
+EXPM1 = _float_op("Expm1", np.expm1, lambda op, grad: grad * exp(op.inputs[0]))
+LOG = _float_op("Log", np.log, lambda op, grad: grad / op.inputs[0])
+LOG1P = _float_op("Log1p", np.log1p, lambda op, grad: grad / (op.inputs[0] + 1.0))
+
+
+def exp(x, name=None):
+    """e ** x elementwise."""
+    return _float_unary(EXP, x, name)
+
+
+def expm1(x, name=None):
+    """exp(x) - 1, accurate for small x."""
+    return _float_unary(EXPM1, x, name)
+
+
+def log(x, name=None):
+    """Natural logarithm (-inf at 0, NaN below)."""
+    return _float_unary(LOG, x, name)
+
+
+def log1p(x, name=None):
+    """log(1 + x), accurate for small x."""
+    return _float_unary(LOG1P, x, name)
+
+
+# -- abs and sign (also for integers) --------------------------------------------------------------
+ABS = defop("Abs", np.abs, shape=_numeric_rule("Abs"),
+            grad=lambda op, grad: grad * sign(op.inputs[0]))
+SIGN = defop("Sign", np.sign, shape=_numeric_rule("Sign"),
+             grad=lambda op, grad: zeros_like(op.inputs[0]))
+
+
+def abs(x, name=None):  # noqa: A001 (TensorFlow's name)
+    """|x| elementwise; its gradient at 0 is 0."""
+    return _numeric_unary(ABS, x, name)
+
+
+def sign(x, name=None):
+    """-1, 0 or 1 by the sign of x; its gradient is zero everywhere."""
+    return _numeric_unary(SIGN, x, name)
+
+
+# -- trigonometry -----------------------------------------------------------------------------
+SIN = _float_op("Sin", np.sin, lambda op, grad: grad * cos(op.inputs[0]))
+COS = _float_op("Cos", np.cos, lambda op, grad: -grad * sin(op.inputs[0]))
+TAN = _float_op("Tan", np.tan, lambda op, grad: grad * (square(op.outputs[0]) + 1.0))
+
+
+def sin(x, name=None):
+    """Sine (radians)."""
+    return _float_unary(SIN, x, name)
+
+
+def cos(x, name=None):
+    """Cosine (radians)."""
+    return _float_unary(COS, x, name)
+
+
+def tan(x, name=None):
+    """Tangent (radians)."""
+    return _float_unary(TAN, x, name)
+
+
+# -- activations ------------------------------------------------------------------------------
+def _sigmoid_kernel(x):
+    flat = x.reshape(-1)            # 1-d, so the in-place steps below also work for scalars
+    e = np.abs(flat)
+    np.negative(e, out=e)
+    np.exp(e, out=e)                # e = exp(-|x|) in (0, 1]: no overflow for any x
+    out = e + _const(x, 1)
+    np.reciprocal(out, out=out)     # 1 / (1 + e) = sigmoid(|x|)
+    np.multiply(out, e, out=out, where=flat < 0)  # e / (1 + e) = sigmoid(-|x|)
+    return out.reshape(x.shape)
+
+
+def _softplus_kernel(x):
+    return np.log1p(np.exp(-np.abs(x))) + np.maximum(x, _const(x, 0))
+
+
+TANH = _float_op("Tanh", np.tanh, _fused_grad(TANH_GRAD))
+SIGMOID = _float_op("Sigmoid", _sigmoid_kernel, _fused_grad(SIGMOID_GRAD))
+SOFTPLUS = _float_op("Softplus", _softplus_kernel,
+                     lambda op, grad: grad * sigmoid(op.inputs[0]))
+
+
+def tanh(x, name=None):
+    """Hyperbolic tangent."""
+    return _float_unary(TANH, x, name)
+
+
+def sigmoid(x, name=None):
+    """1 / (1 + exp(-x)), computed without overflow for any x."""
+    return _float_unary(SIGMOID, x, name)
+
+
+def softplus(features, name=None):
+    """log(1 + exp(features)), computed without overflow for any input."""
+    return _float_unary(SOFTPLUS, features, name)
+
+
+# -- erf (W. J. Cody's rational approximations) -------------------------------------------------
+# erf(x) = x P(x^2) / Q(x^2) on |x| <= 0.46875
+_ERF_A = (3.16112374387056560e00, 1.13864154151050156e02, 3.77485237685302021e02,
+          3.20937758913846947e03, 1.85777706184603153e-1)
+_ERF_B = (2.36012909523441209e01, 2.44024637934444173e02, 1.28261652607737228e03,
+          2.84423683343917062e03)
+# erfc(y) = exp(-y^2) P(y) / Q(y) on 0.46875 < y <= 4
+_ERFC_C = (5.64188496988670089e-1, 8.88314979438837594e00, 6.61191906371416295e01,
+           2.98635138197400131e02, 8.81952221241769090e02, 1.71204761263407058e03,
+           2.05107837782607147e03, 1.23033935479799725e03, 2.15311535474403846e-8)
+_ERFC_D = (1.57449261107098347e01, 1.17693950891312499e02, 5.37181101862009858e02,
+           1.62138957456669019e03, 3.29079923573345963e03, 4.36261909014324716e03,
+           3.43936767414372164e03, 1.23033935480374942e03)
+# erfc(y) = exp(-y^2) / y (1/sqrt(pi) + z R(z) / S(z)), z = 1 / y^2, on 4 < y < 26.543
+_ERFC_P = (3.05326634961232344e-1, 3.60344899949804439e-1, 1.25781726111229246e-1,
+           1.60837851487422766e-2, 6.58749161529837803e-4, 1.63153871373020978e-2)
+_ERFC_Q = (2.56852019228982242e00, 1.87295284992346047e00, 5.27905102951428412e-1,
+           6.05183413124413191e-2, 2.33520497626869185e-3)
+_ONE_OVER_SQRT_PI = 5.6418958354775628695e-1
+_ERFC_ZERO = 26.543  # erfc(y) underflows to 0 in float64 beyond this
+
+
+def _ratio(t, num, den):
+    """Cody's evaluation of num(t) / den(t): num has one coefficient more than den, its
+    highest-order one last, and den is monic."""
+    top, bottom = num[-1] * t, t
+    for a, b in zip(num[:len(den) - 1], den[:-1]):
+        top, bottom = (top + a) * t, (bottom + b) * t
+    return (top + num[len(den) - 1]) / (bottom + den[-1])
+
+
+def _exp_minus_square(y):
+    """exp(-y^2) with y^2 split as a^2 + (y - a)(y + a), a = y rounded down to 1/16, which keeps
+    the rounding error of y*y out of the exponent (Cody's trick)."""
+    a = np.trunc(y * 16.0) / 16.0
+    return np.exp(-a * a) * np.exp(-(y - a) * (y + a))
+
+
+def _erfc_positive(y):
+    """erfc(y) for 0.46875 < y (float64 array)."""
+    out = np.zeros_like(y)
+    mid = y <= 4.0
+    ym = y[mid]
+    out[mid] = _exp_minus_square(ym) * _ratio(ym, _ERFC_C, _ERFC_D)
+    far = ~mid & (y < _ERFC_ZERO)
+    yf = y[far]
+    z = 1.0 / (yf * yf)
+    out[far] = _exp_minus_square(yf) * (_ONE_OVER_SQRT_PI - z * _ratio(z, _ERFC_P, _ERFC_Q)) / yf
+    return out
+
+
+def _erf_kernel(x):
+    x64 = np.asarray(x, dtype=np.float64)
+    y = np.abs(x64)
+    out = np.empty_like(x64)
+    near = y <= 0.46875
+    xn = x64[near]
+    out[near] = xn * _ratio(xn * xn, _ERF_A, _ERF_B)
+    tail = ~near & ~np.isnan(y)
+    out[tail] = np.copysign(1.0 - _erfc_positive(y[tail]), x64[tail])
+    out[np.isnan(y)] = np.nan
+    return out.astype(x.dtype, copy=False)
+
+
+_TWO_OVER_SQRT_PI = 2.0 * _ONE_OVER_SQRT_PI
+ERF = _float_op("Erf", _erf_kernel,
+                lambda op, grad: grad * (exp(-square(op.inputs[0])) * _TWO_OVER_SQRT_PI))
+
+
+def erf(x, name=None):
+    """The Gauss error function 2/sqrt(pi) * integral from 0 to x of exp(-t^2) dt."""
+    return _float_unary(ERF, x, name)

@@ -1,0 +1,41 @@
+"""`wengert.compat.v1`: the TensorFlow 1 style names (placeholders, Session, initializers).
+
+Everything at wengert's top level is here too, so `import wengert.compat.v1 as tf` runs TF 1 code.
+"""
+from ..framework.context import state
+from ..graph import graph as _graph_module
+from ..graph.graph import PLACEHOLDER, get_default_graph, reset_default_graph  # noqa: F401
+from ..graph.session import InteractiveSession, Session, get_default_session  # noqa: F401
+from ..graph.variables import (global_variables, global_variables_initializer,  # noqa: F401
+                               trainable_variables, variables_initializer)
+from .. import *  # noqa: F401,F403,E402
+from ..framework import dtypes as _dtypes
+
+
+def placeholder(dtype, shape=None, name=None):
+    """A graph input that must be fed: `x = placeholder(tf.float32, [None, 784])`."""
+    graph = state.graph
+    if graph is None:
+        raise RuntimeError("tf.compat.v1.placeholder() is not compatible with eager execution: "
+                           "call tf.compat.v1.disable_eager_execution() first, or build inside "
+                           "`with tf.Graph().as_default():`.")
+    dtype = _dtypes.as_dtype(dtype)
+    shape = None if shape is None else tuple(None if d is None else int(d) for d in (
+        [shape] if isinstance(shape, int) else shape))
+    return graph.create_op(PLACEHOLDER, (), {"dtype": dtype.as_numpy_dtype, "shape": shape},
+                           name or "Placeholder")
+
+
+def disable_eager_execution():
+    """Build graphs from now on (in every thread), as TensorFlow 1 did."""
+    type(state).graph = _graph_module.get_default_graph()
+    state.graph = type(state).graph
+
+
+def enable_eager_execution(config=None, device_policy=None, execution_mode=None):
+    type(state).graph = None
+    state.graph = None
+
+
+def executing_eagerly():
+    return state.graph is None

@@ -1,0 +1,1 @@
+"""Graph mode: build ops into a Graph now, run them later in a Session or a traced function."""

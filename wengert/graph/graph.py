@@ -1,0 +1,259 @@
+"""`Graph`: ops recorded for later execution, with TensorFlow's names, scopes and collections.
+
+Inside `with graph.as_default():` every op call (constants included) adds an Operation to the graph
+instead of running: `execute` hands it to `Graph.create_op`, which runs the op's shape rule, so
+shape and dtype errors surface when the node is built and name the op. The ops list is in creation
+order, which is a topological order (an op's inputs exist before it), so the one reverse pass
+(`autodiff.backprop.backward`) can walk it exactly as it walks a tape: that is how `gradients()`
+extends a graph with gradient nodes.
+
+Eager tensors used while building are captured as constants; variables are read through a
+`ReadVariableOp` node whose input is the variable itself, so gradients with respect to variables
+work the same way as on a tape.
+"""
+import contextlib
+import threading
+
+import numpy as np
+
+from ..framework import dtypes
+from ..framework.context import state
+from ..framework.errors import InvalidArgumentError, OpError
+from ..framework.execute import record_op
+from ..framework.operation import Operation
+from ..framework.registry import defop
+from ..framework.tensor import Tensor
+from ..framework.tensor_shape import TensorShape
+from .symbolic import SymbolicTensor
+
+__all__ = ["Graph", "get_default_graph", "reset_default_graph", "name_scope",
+           "control_dependencies"]
+
+
+def _const_rule(value, dtype=None):
+    return TensorShape(np.shape(value)), dtypes.as_dtype(np.asarray(value).dtype)
+
+
+CONST = defop("Const", lambda value: value, shape=_const_rule, grad=None)
+
+
+def _placeholder_kernel(dtype, shape):
+    raise InvalidArgumentError("a placeholder must be fed")  # the executor names it first
+
+
+PLACEHOLDER = defop("Placeholder", _placeholder_kernel,
+                    shape=lambda dtype, shape: (TensorShape(shape), dtypes.as_dtype(dtype)),
+                    grad=None)
+NO_OP = defop("NoOp", lambda: None, shape=lambda: [], grad=None, num_outputs=0)
+
+
+class Graph:
+    """A dataflow graph: `get_operations()` in creation order, unique names, scopes, collections."""
+
+    def __init__(self):
+        self._ops = []
+        self._by_name = {}
+        self._name_counts = {}
+        self._scope = ""
+        self._override_map = {}
+        self._control_deps = []
+        self._collections = {}
+        self._captured = {}      # id(eager tensor) -> (tensor, Const output)
+        self._variable_reads = {}
+        self._lock = threading.Lock()
+        self.seed = None
+
+    # -- default graph ----------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def as_default(self):
+        """Make this the graph that ops are added to (nestable; per thread)."""
+        previous = state.graph
+        state.graph = self
+        try:
+            yield self
+        finally:
+            state.graph = previous
+
+    # -- names --------------------------------------------------------------------------------
+    def unique_name(self, name, mark_as_used=True):
+        full = f"{self._scope}{name}" if self._scope else name
+        key = full.lower()
+        count = self._name_counts.get(key, 0)
+        unique = full if count == 0 else f"{full}_{count}"
+        while unique.lower() in self._name_counts and count:
+            count += 1
+            unique = f"{full}_{count}"
+        if mark_as_used:
+            self._name_counts[key] = count + 1
+            self._name_counts.setdefault(unique.lower(), 1)
+        return unique
+
+    @contextlib.contextmanager
+    def name_scope(self, name):
+        """Prefix op names with `name/` (uniquified: a second scope "a" is "a_1")."""
+        previous = self._scope
+        if name is None or name == "":
+            self._scope = ""
+        elif name.endswith("/"):
+            self._scope = name
+        else:
+            self._scope = self.unique_name(name) + "/"
+        try:
+            yield self._scope
+        finally:
+            self._scope = previous
+
+    def get_name_scope(self):
+        return self._scope.rstrip("/")
+
+    @contextlib.contextmanager
+    def gradient_override_map(self, op_type_map):
+        """Within this block, new ops of type T use the gradient registered as op_type_map[T]."""
+        previous = self._override_map
+        self._override_map = {**previous, **op_type_map}
+        try:
+            yield
+        finally:
+            self._override_map = previous
+
+    @contextlib.contextmanager
+    def control_dependencies(self, control_inputs):
+        """Ops created in this block run after `control_inputs` (ops or tensors)."""
+        previous = self._control_deps
+        if control_inputs is None:
+            self._control_deps = []
+        else:
+            ops = [c.op if isinstance(c, Tensor) else c for c in control_inputs]
+            self._control_deps = previous + ops
+        try:
+            yield
+        finally:
+            self._control_deps = previous
+
+    # -- building -------------------------------------------------------------------------------
+    def create_op(self, op_def, inputs, attrs, name=None):
+        """Add one op; returns its output tensor (or tuple of them, or the op if it has none)."""
+        inputs = tuple(self._capture(t) for t in inputs)
+        op_name = self.unique_name(name or op_def.type)
+        specs = self._infer(op_def, inputs, attrs, op_name)
+        op = Operation(op_def, inputs, (), attrs, op_name, graph=self)
+        op.outputs = tuple(SymbolicTensor(op, i, shape, dtype)
+                           for i, (shape, dtype) in enumerate(specs))
+        op.gradient_override = self._override_map.get(op_def.type)
+        op.control_inputs = tuple(self._control_deps)
+        self._ops.append(op)
+        self._by_name[op_name] = op
+        if state.tapes:
+            record_op(state.tapes, op_def, inputs, op.outputs, attrs, op_name)
+        if op_def.num_outputs == 0:
+            return op
+        return op.outputs[0] if op_def.num_outputs == 1 else op.outputs
+
+    def _infer(self, op_def, inputs, attrs, op_name):
+        if op_def.shape is None:
+            return [(None, inputs[0].dtype)] * op_def.num_outputs
+        try:
+            specs = op_def.shape(*inputs, **attrs)
+        except OpError as err:
+            raise InvalidArgumentError(f"{op_def.type} (op '{op_name}'): {err.message}") from None
+        if op_def.num_outputs == 1:
+            return [specs]
+        return list(specs)
+
+    def _capture(self, t):
+        if isinstance(t, SymbolicTensor):
+            if t.graph is not self:
+                raise ValueError(f"Tensor '{t.name}' belongs to another graph; ops can only "
+                                 "combine tensors from the same graph.")
+            return t
+        if isinstance(t, Tensor):  # an eager tensor: becomes a constant of this graph
+            hit = self._captured.get(id(t))
+            if hit is None:
+                hit = (t, self.constant(t._value, "Const"))
+                self._captured[id(t)] = hit
+            return hit[1]
+        return t  # a Variable, for ops that take variables (reads, assigns)
+
+    def constant(self, array, name="Const"):
+        return self.create_op(CONST, (), {"value": array}, name)
+
+    def capture_variable(self, var):
+        """A tensor reading `var` in this graph (one read node per variable and control scope)."""
+        from ..framework.variables import READ_VARIABLE
+        key = (id(var), tuple(id(c) for c in self._control_deps))
+        hit = self._variable_reads.get(key)
+        if hit is None or self._scope:
+            hit = self.create_op(READ_VARIABLE, (var,), {}, _var_op_name(var) + "/read")
+            self._variable_reads[key] = hit
+        return hit
+
+    # -- looking things up ------------------------------------------------------------------------
+    def get_operations(self):
+        return list(self._ops)
+
+    def get_operation_by_name(self, name):
+        try:
+            return self._by_name[name]
+        except KeyError:
+            raise KeyError(f"The graph has no operation named {name!r}.") from None
+
+    def get_tensor_by_name(self, name):
+        op_name, _, index = name.rpartition(":")
+        if not op_name or not index.isdigit():
+            raise ValueError(f"Tensor names look like 'op_name:0', got {name!r}.")
+        op = self.get_operation_by_name(op_name)
+        if int(index) >= len(op.outputs):
+            raise KeyError(f"Operation {op_name!r} has {len(op.outputs)} outputs; no {name!r}.")
+        return op.outputs[int(index)]
+
+    def add_to_collection(self, name, value):
+        self._collections.setdefault(name, []).append(value)
+
+    def get_collection(self, name, scope=None):
+        items = list(self._collections.get(name, []))
+        if scope:
+            items = [v for v in items if getattr(v, "name", "").startswith(scope)]
+        return items
+
+    def as_graph_def(self):
+        """A plain-data description: one dict per op (name, type, inputs, attrs, output specs)."""
+        from .graph_def import graph_def
+        return graph_def(self)
+
+    def __repr__(self):
+        return f"<wengert.Graph with {len(self._ops)} ops>"
+
+
+def _var_op_name(var):
+    return var.name.rsplit(":", 1)[0]
+
+
+_DEFAULT = [Graph()]
+
+
+def get_default_graph():
+    """The graph being built in this thread, or the global default graph."""
+    return state.graph if state.graph is not None else _DEFAULT[0]
+
+
+def reset_default_graph():
+    if state.graph is not None and state.graph is not _DEFAULT[0]:
+        raise AssertionError("reset_default_graph: do not call it inside a graph's as_default().")
+    _DEFAULT[0] = Graph()
+    if state.graph is not None:
+        state.graph = _DEFAULT[0]
+
+
+@contextlib.contextmanager
+def name_scope(name, *args, **kwargs):
+    """`with name_scope("layer1"):` prefixes ops built in graph mode (no-op eagerly)."""
+    graph = state.graph
+    if graph is None:
+        yield name
+        return
+    with graph.name_scope(name) as scope:
+        yield scope
+
+
+def control_dependencies(control_inputs):
+    return get_default_graph().control_dependencies(control_inputs)

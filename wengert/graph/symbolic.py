@@ -1,0 +1,99 @@
+"""`SymbolicTensor`: a graph tensor, known by its op, shape and dtype but holding no value.
+
+It is a `Tensor`, so every op accepts it and every operator works; anything that needs the value
+(`numpy()`, `bool()`, `float()`) raises and says how to get the value: run it in a Session, or use
+`cond`/`while_loop` for control flow that depends on it.
+"""
+from ..framework import dtypes
+from ..framework.tensor import Tensor
+from ..framework.tensor_shape import TensorShape
+from ..ops import math_ops
+
+__all__ = ["SymbolicTensor"]
+
+
+class SymbolicTensor(Tensor):
+    """Output `value_index` of graph op `op`; its value exists only while a graph runs."""
+
+    __slots__ = ("_shape", "_dtype")
+    __hash__ = object.__hash__  # graph tensors key feed_dicts, as in TensorFlow 1
+
+    def __init__(self, op, value_index, shape, dtype):
+        self._op = op
+        self._value_index = value_index
+        self._shape = TensorShape(shape) if shape is not None else TensorShape(None)
+        self._dtype = dtypes.as_dtype(dtype)
+
+    @property
+    def shape(self):
+        return self._shape
+
+    @property
+    def dtype(self):
+        return self._dtype
+
+    @property
+    def ndim(self):
+        return self._shape.rank
+
+    @property
+    def graph(self):
+        return self._op.graph
+
+    @property
+    def name(self):
+        return f"{self._op.name}:{self._value_index}"
+
+    def set_shape(self, shape):
+        """Refine the static shape (e.g. of a placeholder fed with a known batch size)."""
+        self._shape = self._shape.merge_with(TensorShape(shape))
+
+    def eval(self, feed_dict=None, session=None):
+        from .session import get_default_session
+        return (session or get_default_session()).run(self, feed_dict)
+
+    def numpy(self):
+        raise NotImplementedError(
+            f"Tensor '{self.name}' is symbolic (graph mode): it has no value until the graph "
+            "runs. Evaluate it with Session.run, or return it from the traced function.")
+
+    def __array__(self, dtype=None, copy=None):
+        raise TypeError(f"Cannot convert the symbolic tensor '{self.name}' to a NumPy array; "
+                        "evaluate it with Session.run first.")
+
+    def _no_python_value(self, what):
+        raise TypeError(
+            f"Using the symbolic tensor '{self.name}' as a Python {what} is not allowed in graph "
+            "mode: its value is not known while the graph is built. Use tf.cond or "
+            "tf.while_loop for control flow that depends on a tensor, or compute the value "
+            "eagerly.")
+
+    def __bool__(self):
+        self._no_python_value("bool")
+
+    def __float__(self):
+        self._no_python_value("float")
+
+    def __int__(self):
+        self._no_python_value("int")
+
+    def __index__(self):
+        self._no_python_value("index")
+
+    def __len__(self):
+        if self._shape.rank is None or self._shape.rank == 0 or self._shape[0] is None:
+            self._no_python_value("length (its first dimension is unknown)")
+        return self._shape[0]
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self)))
+
+    def __repr__(self):
+        return f"<tf.Tensor '{self.name}' shape={self._shape} dtype={self._dtype.name}>"
+
+    __str__ = __repr__
+
+    # Tensor's fast operator paths read eager values; graph tensors take the general path.
+    __mul__ = lambda self, other: math_ops.multiply(self, other)  # noqa: E731
+    __add__ = lambda self, other: math_ops.add(self, other)  # noqa: E731
+    __sub__ = lambda self, other: math_ops.subtract(self, other)  # noqa: E731

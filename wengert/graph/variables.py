@@ -1,0 +1,172 @@
+"""Variables created while building a graph (TensorFlow 1 style).
+
+A graph variable is a name plus an initializer; its value lives in each Session separately, so two
+sessions on one graph train independent copies. Reading it is the graph's `<name>/read` node;
+`assign`, `assign_add` and `assign_sub` are stateful ops that `Session.run` executes, checking shape
+and dtype before writing. Reading a variable its session has not initialized is a
+FailedPreconditionError that says to run the initializer.
+"""
+import numpy as np
+
+from ..framework import dtypes
+from ..framework.context import state
+from ..framework.errors import InvalidArgumentError
+from ..framework.registry import defop
+from ..framework.tensor import convert_to_tensor
+from ..framework.tensor_shape import TensorShape
+from ..framework.variables import READ_VARIABLE, Variable
+
+__all__ = ["GraphVariable", "global_variables", "trainable_variables", "variables_initializer",
+           "global_variables_initializer"]
+
+
+def _assign_rule(var, value):
+    if value.dtype != var.dtype:
+        raise InvalidArgumentError(f"cannot assign a {value.dtype.name} value to variable "
+                                   f"'{var.name}' of dtype {var.dtype.name}; cast it first.")
+    if not var.shape.is_compatible_with(value.shape):
+        raise InvalidArgumentError(f"cannot assign a value of shape {value.shape} to variable "
+                                   f"'{var.name}' of shape {var.shape}.")
+    return var.shape, var.dtype
+
+
+def _stateful(op_type, update):
+    def kernel(store, var, value):
+        new = update(store, var, value)
+        store.write(var, new)
+        return new
+    op_def = defop(op_type, kernel, shape=_assign_rule, grad=None)
+    op_def.stateful = True
+    return op_def
+
+
+ASSIGN = _stateful("AssignVariableOp", lambda store, var, value: value)
+ASSIGN_ADD = _stateful("AssignAddVariableOp", lambda store, var, value: store.read(var) + value)
+ASSIGN_SUB = _stateful("AssignSubVariableOp", lambda store, var, value: store.read(var) - value)
+
+
+class GraphVariable(Variable):
+    """A variable of a graph; `Variable(...)` inside a graph context makes one."""
+
+    def __init__(self, initial_value=None, trainable=True, validate_shape=True, name=None,
+                 dtype=None, shape=None, **_ignored):
+        if initial_value is None:
+            raise ValueError("Variable: initial_value must be given.")
+        graph = state.graph
+        self._graph = graph
+        self._name = graph.unique_name(name or "Variable")
+        with graph.name_scope(self._name + "/"):
+            value = initial_value() if callable(initial_value) else initial_value
+            self._initial_value = convert_to_tensor(value, dtype=dtype)
+        self._trainable = bool(trainable)
+        self._dtype = self._initial_value.dtype
+        given = TensorShape(shape) if shape is not None else None
+        self._shape = given if given is not None and not validate_shape else \
+            self._initial_value.shape
+        self._initializer = graph.create_op(ASSIGN, (self, self._initial_value), {},
+                                            self._name + "/Assign").op
+        self._snapshot = graph.create_op(READ_VARIABLE, (self,), {}, self._name + "/read")
+        graph.add_to_collection("variables", self)
+        if self._trainable:
+            graph.add_to_collection("trainable_variables", self)
+
+    @property
+    def dtype(self):
+        return self._dtype
+
+    @property
+    def ndim(self):
+        return self._shape.rank
+
+    @property
+    def graph(self):
+        return self._graph
+
+    @property
+    def op(self):
+        return self._snapshot.op
+
+    @property
+    def initializer(self):
+        return self._initializer
+
+    @property
+    def initial_value(self):
+        return self._initial_value
+
+    def numpy(self):
+        raise NotImplementedError(f"'{self.name}' is a graph variable: its value lives in a "
+                                  "Session; use session.run(variable).")
+
+    def __array__(self, dtype=None, copy=None):
+        self.numpy()
+
+    def __len__(self):
+        return self._shape[0]
+
+    def __repr__(self):
+        return f"<tf.Variable '{self.name}' shape={self._shape} dtype={self._dtype.name}>"
+
+    def _in_graph(self):
+        if state.graph is not self._graph:
+            raise ValueError(f"Variable '{self.name}' belongs to another graph; use it inside "
+                             "`with its_graph.as_default():`.")
+
+    def read_value(self):
+        self._in_graph()
+        return self._snapshot
+
+    value = read_value
+
+    def _as_tensor(self, dtype=None):
+        if dtype is not None and dtypes.as_dtype(dtype) is not self._dtype:
+            raise ValueError(f"Variable '{self.name}' has dtype {self._dtype.name}, but "
+                             f"{dtypes.as_dtype(dtype).name} was requested; use cast.")
+        return self.read_value()
+
+    def _update(self, op_def, value, name):
+        self._in_graph()
+        value = convert_to_tensor(value, dtype=self._dtype)
+        return self._graph.create_op(op_def, (self, value), {}, name or op_def.type)
+
+    def assign(self, value, use_locking=None, name=None, read_value=True):
+        return self._update(ASSIGN, value, name)
+
+    def assign_add(self, delta, use_locking=None, name=None, read_value=True):
+        return self._update(ASSIGN_ADD, delta, name)
+
+    def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
+        return self._update(ASSIGN_SUB, delta, name)
+
+    def eval(self, session=None):
+        from .session import get_default_session
+        return (session or get_default_session()).run(self)
+
+    def load(self, value, session=None):
+        from .session import get_default_session
+        (session or get_default_session())._store.write(self, np.asarray(value))
+
+
+def _graph():
+    from .graph import get_default_graph
+    return get_default_graph()
+
+
+def global_variables():
+    return _graph().get_collection("variables")
+
+
+def trainable_variables():
+    return _graph().get_collection("trainable_variables")
+
+
+def variables_initializer(var_list, name="init"):
+    """One op that runs the initializers of `var_list`."""
+    from .graph import NO_OP
+    graph = _graph()
+    with graph.control_dependencies([v.initializer for v in var_list]):
+        return graph.create_op(NO_OP, (), {}, name)
+
+
+def global_variables_initializer():
+    return variables_initializer(global_variables())
