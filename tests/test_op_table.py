@@ -24,6 +24,13 @@ IDS = [f"{row.name}-{row.samples[i].name or i}" for row, i in CASES]
 # Op types that no row calls directly, with the test that covers them instead.
 COVERED_ELSEWHERE = {
     "ReadVariableOp": "tests/test_variables.py",
+    # Graph-mode state and structure ops: they have no eager form to put in a row.
+    "Const": "tests/test_graph.py",
+    "Placeholder": "tests/test_session.py",
+    "NoOp": "tests/test_session.py",
+    "AssignVariableOp": "tests/test_session.py",
+    "AssignAddVariableOp": "tests/test_session.py",
+    "AssignSubVariableOp": "tests/test_session.py",
 }
 
 
@@ -89,7 +96,10 @@ def test_shape_rule_matches_eager(row, index):
             predicted = [predicted]
         predicted = predicted if isinstance(predicted, list) else [predicted]
         for (shape, dtype), out in zip(predicted, op.outputs):
-            assert tuple(shape) == tuple(out.shape), f"{op.type}: rule {shape} vs {out.shape}"
+            # Data-dependent dimensions (boolean_mask, where) are None in the rule.
+            assert tf.TensorShape(shape).is_compatible_with(out.shape), \
+                f"{op.type}: rule {shape} vs {out.shape}"
+            assert tf.TensorShape(shape).rank == len(out.shape), f"{op.type}: rank differs"
             assert dtype == out.dtype, f"{op.type}: rule {dtype} vs {out.dtype}"
 
 
@@ -104,7 +114,7 @@ def test_gradients_match_finite_differences(row, index):
     fn.__name__ = row.name
     order = 2 if row.grad2 else 1
     check_grads(fn, list(sample.args), order=order, wrt=sample.wrt, rtol=row.rtol,
-                atol=row.atol)
+                atol=row.atol, eps=row.eps)
 
 
 def test_every_registered_op_has_a_row():
@@ -119,7 +129,7 @@ def test_every_registered_op_has_a_row():
             if row.grad:
                 fn = lambda *a, row=row, s=sample: row.fn(*a, **s.kwargs)  # noqa: E731
                 check_grads(fn, list(sample.args), order=2 if row.grad2 else 1, wrt=sample.wrt,
-                            rtol=row.rtol, atol=row.atol)
+                            rtol=row.rtol, atol=row.atol, eps=row.eps)
             else:
                 row.fn(*_tensors(sample.args), **sample.kwargs)
     finally:

@@ -38,6 +38,7 @@ class OpInfo:
     rtol: float = 1e-5
     atol: float = 1e-6
     fwd_rtol: float = 1e-7
+    eps: float = 1e-6          # finite-difference step
     notes: str = ""
 
     def __repr__(self):

@@ -16,6 +16,7 @@ import contextlib
 from ..framework.context import state
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.variables import Variable
+from ..ops import array_core
 from ..util import nest
 from .backprop import UnconnectedGradients, backward
 
@@ -62,23 +63,33 @@ class GradientTape:
 
     @contextlib.contextmanager
     def stop_recording(self):
-        """Ops run inside this block are not recorded by this tape."""
+        """Ops run inside this block are not recorded by this tape (other tapes still record)."""
         if self not in state.tapes:
             raise RuntimeError("stop_recording() needs a tape that is recording: use it inside "
                                "the tape's `with` block.")
+        before = state.tapes
         self._pop()
         try:
             yield
         finally:
-            if self._entered and not self._released:
-                self._push()
+            if self._entered and not self._released and self not in state.tapes:
+                # Back in its old place among the tapes that are still active.
+                active = state.tapes
+                state.tapes = tuple(t for t in before if t is self or t in active) + tuple(
+                    t for t in active if t not in before)
 
     def reset(self):
-        """Forget all records and watched tensors, as if the tape had just been entered."""
+        """Forget all records and watched tensors, as if the tape had just been entered.
+
+        Inside the `with` block the tape keeps recording (a released non-persistent tape can
+        be used again); outside it, the tape is simply emptied."""
         self._records = []
         self._watched = set()
         self._keep = []
         self._watched_vars = []
+        self._released = False
+        if self._entered:
+            self._push()
 
     # -- watching ------------------------------------------------------------------------------
     def watch(self, tensor):
@@ -109,6 +120,8 @@ class GradientTape:
         """d(target)/d(sources) in the structure of `sources`; a non-scalar target is summed
         (weighted by `output_gradients` when given)."""
         targets, seeds = self._targets_and_seeds(target, output_gradients)
+        if isinstance(sources, (Tensor, Variable)):  # the common single-source case
+            return self._backward(targets, seeds, [sources], unconnected_gradients)[0]
         flat_sources = _check_sources(sources)
         grads = self._backward(targets, seeds, flat_sources, unconnected_gradients)
         return nest.pack_sequence_as(sources, grads)
@@ -116,9 +129,12 @@ class GradientTape:
     def _targets_and_seeds(self, target, output_gradients):
         if self._released:
             raise RuntimeError(_RELEASED)
-        targets = [_as_target(t) for t in nest.flatten(target)]
+        targets = [target] if type(target) is Tensor else [
+            _as_target(t) for t in nest.flatten(target)]
         if output_gradients is None:
             seeds = [None] * len(targets)
+        elif not nest.is_nested(target):
+            seeds = [output_gradients]  # one target: its seed may be a list of numbers
         else:
             seeds = nest.flatten(output_gradients)
             if len(seeds) != len(targets):
@@ -128,16 +144,29 @@ class GradientTape:
 
     def _backward(self, targets, seeds, sources, unconnected):
         """Run the reverse pass over this tape's records; release them if not persistent."""
-        watched = self._watched
-        connected = [s if id(s) in watched else _Unwatched(s) for s in sources]
-        recording = self in state.tapes
-        if recording and not self._persistent:
-            self._pop()
+        records = self._begin_reverse_pass()
         try:
-            return backward(self._records, targets, connected, seeds, unconnected)
+            return backward(records, targets, self._connected(sources), seeds, unconnected)
         finally:
-            if not self._persistent:
-                self._release()
+            self._end_reverse_pass()
+
+    def _begin_reverse_pass(self):
+        """The records to differentiate. A non-persistent tape stops recording here (its own
+        gradient ops are not recorded on it); `_end_reverse_pass` then releases it."""
+        if self._released:
+            raise RuntimeError(_RELEASED)
+        if not self._persistent:
+            self._pop()
+        return self._records
+
+    def _end_reverse_pass(self):
+        if not self._persistent:
+            self._release()
+
+    def _connected(self, sources):
+        """The sources, with the ones this tape never watched masked so they get no gradient."""
+        watched = self._watched
+        return [s if id(s) in watched else _Unwatched(s) for s in sources]
 
     def _release(self):
         self._released = True
@@ -177,6 +206,10 @@ class _Unwatched:
     def shape(self):
         return self.source.shape
 
+    @property
+    def _value(self):  # lets zeros_like build zeros for unconnected_gradients="zero"
+        return self.source._value
+
 
 def _check_sources(sources):
     flat = nest.flatten(sources)
@@ -197,7 +230,6 @@ def _as_target(t):
 
 
 def _seed(target, given):
-    from ..ops import array_core
     if given is None:
         return array_core.ones_like_gradient(target)
     seed = convert_to_tensor(given, dtype=target.dtype) if not isinstance(given, Tensor) else given

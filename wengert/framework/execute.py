@@ -103,6 +103,10 @@ def binary_operands(x, y, op_type):
         if x._value.dtype is not y._value.dtype and x._value.dtype != y._value.dtype:
             raise dtype_mismatch(op_type, x, y)
         return x, y
+    if not tx and hasattr(x, "_as_tensor"):  # read variables first, left to right,
+        x, tx = x._as_tensor(None), True       # so `2 * variable` takes the variable's dtype
+    if not ty and hasattr(y, "_as_tensor"):
+        y, ty = y._as_tensor(None), True
     x = _as_operand(x, y if ty or isinstance(y, Tensor) else None, op_type)
     y = _as_operand(y, x, op_type)
     if x.dtype is not y.dtype:

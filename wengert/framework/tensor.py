@@ -143,11 +143,15 @@ class _Reference:
 
 
 def _array_repr(value):
+    if value.ndim == 0:
+        return str(value[()])
     text = np.array2string(value, separator=", ", threshold=50)
     return text if value.ndim == 0 else "\n" + text if value.ndim > 1 else text
 
 
 def _array_str(value):
+    if value.ndim == 0:
+        return str(value[()])
     text = np.array2string(value, threshold=50)
     return text if value.ndim < 2 else "\n" + text
 

@@ -1,2 +1,386 @@
-"""(being written)"""
-__all__ = []
+"""Reductions: sum, mean, max, min, prod, logsumexp, norms, any/all, argmax/argmin, cumsum.
+
+Each reduction is one op ("Sum", "Mean", "Max", ...) whose kernel is one NumPy call, with the
+reduced axes as a sorted tuple of non-negative ints (`axis`) and `keepdims`. Integer reductions keep
+their dtype as in TensorFlow (NumPy would widen int32 sums to int64), and the mean of integers is
+an integer division truncating toward zero.
+
+Derivatives, with g the incoming gradient and b(.) the broadcast of a reduced tensor back over the
+reduced axes (the "ReduceBroadcast" op, whose own gradient is a Sum):
+
+    y = sum(x):        dx = b(g)
+    y = mean(x):       dx = b(g) / n                   (n: number of reduced elements)
+    y = max(x):        dx = b(g) * [x == b(y)] / b(ties)   the gradient is split evenly among ties,
+                       as in TensorFlow; min likewise
+    y = prod(x):       dx_i = b(g) * prod_{j != i} x_j, computed as y / x_i where x_i != 0; at a
+                       zero it is the product of the other (non-zero) entries when x_i is the only
+                       zero, and 0 when there are several zeros
+    y = logsumexp(x):  dx = b(g) * exp(x - b(y))       (the softmax of x)
+    y = |x|_2:         dx = b(g / y) * x               (NaN where the norm is 0, as in TensorFlow)
+    y = cumsum(x):     dx = cumsum(g) in the opposite direction
+
+reduce_variance and reduce_std are compositions of means (std = sqrt(variance), so its gradient is
+infinite where the variance is 0); any/all/argmax/argmin/count_nonzero have no gradient.
+"""
+import numpy as np
+
+from ..framework import dtypes
+from ..framework.errors import InvalidArgumentError
+from ..framework.execute import execute
+from ..framework.registry import defop
+from ..framework.tensor import convert_to_tensor
+from ..framework.tensor_shape import TensorShape
+from . import shapes
+
+__all__ = ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod",
+           "reduce_logsumexp", "reduce_euclidean_norm", "reduce_variance", "reduce_std",
+           "reduce_any", "reduce_all", "argmax", "argmin", "count_nonzero", "cumsum"]
+
+
+# -- axes -----------------------------------------------------------------------------------------
+def _axes(axis, x, op_type):
+    """`axis` (None, int, list/tuple/array/tensor of ints, negative allowed) as the sorted tuple
+    of non-negative axes the kernels take; None stays None when the rank is unknown."""
+    rank = x.shape.rank
+    if axis is None:
+        return None if rank is None else tuple(range(rank))
+    if isinstance(axis, int):
+        axes = (axis,)
+    else:
+        axes = tuple(int(a) for a in np.asarray(axis).reshape(-1))
+    if rank is None:
+        return axes
+    for a in axes:
+        if not -rank <= a < max(rank, 1):
+            raise InvalidArgumentError(
+                f"{op_type}: invalid reduction axis {a} for an input of shape {x.shape} (rank "
+                f"{rank}); axes must be in [{-rank}, {rank}).")
+    return tuple(sorted({a % rank if rank else 0 for a in axes}))
+
+
+def _kept_shape(shape, axis):
+    """`shape` with the reduced axes set to 1 (the keepdims shape)."""
+    if axis is None:
+        return (1,) * len(shape)
+    return tuple(1 if i in axis else d for i, d in enumerate(shape))
+
+
+def _reduction(op_def, input_tensor, axis, keepdims, name):
+    x = convert_to_tensor(input_tensor)
+    attrs = {"axis": _axes(axis, x, op_def.type), "keepdims": bool(keepdims)}
+    return execute(op_def, (x,), attrs, name)
+
+
+def _numeric(x, op_type):
+    if x.dtype.is_bool:
+        raise TypeError(f"{op_type}: input must be numeric, got a bool tensor of shape "
+                        f"{x.shape}; cast it first, e.g. cast(x, tf.int32).")
+
+
+def _floating(x, op_type):
+    if not x.dtype.is_floating:
+        raise TypeError(f"{op_type}: input must be a floating-point tensor, got "
+                        f"{x.dtype.name} (shape {x.shape}); use cast(x, tf.float32) first.")
+
+
+# -- broadcasting a reduced tensor back (the adjoint of Sum) ------------------------------------
+def _reduce_broadcast_kernel(g, like, axis):
+    if g.ndim != like.ndim:
+        g = g.reshape(_kept_shape(like.shape, axis))
+    return np.broadcast_to(g, like.shape)
+
+
+def _reduce_broadcast_rule(g, like, axis):
+    return like.shape, g.dtype
+
+
+def _reduce_broadcast_grad(op, grad):
+    g, like = op.inputs
+    keepdims = g.shape.rank == like.shape.rank
+    return execute(SUM, (grad,), {"axis": op.get_attr("axis"), "keepdims": keepdims}), None
+
+
+REDUCE_BROADCAST = defop("ReduceBroadcast", _reduce_broadcast_kernel,
+                         shape=_reduce_broadcast_rule, grad=_reduce_broadcast_grad)
+
+
+def _expand(g, op):
+    """`g` (shaped like op's output) broadcast back to the shape of op's input."""
+    return execute(REDUCE_BROADCAST, (g, op.inputs[0]), {"axis": op.get_attr("axis")})
+
+
+# -- sum, mean ------------------------------------------------------------------------------
+def _sum_kernel(x, axis, keepdims):
+    return np.sum(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
+
+
+def _mean_kernel(x, axis, keepdims):
+    if x.dtype.kind == "f":
+        return np.mean(x, axis=axis, keepdims=keepdims)
+    total = np.sum(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
+    count = max(_count(x.shape, axis), 1)
+    return (np.sign(total) * (np.abs(total) // count)).astype(x.dtype)  # C-style truncation
+
+
+def _count(shape, axis):
+    """Number of elements reduced over (None when a reduced dimension is unknown)."""
+    n = 1
+    for a in range(len(shape)) if axis is None else axis:
+        if shape[a] is None:
+            return None
+        n *= shape[a]
+    return n
+
+
+def _mean_grad(op, grad):
+    x, axis = op.inputs[0], op.get_attr("axis")
+    count = _count(x.shape, axis)
+    if count is None:  # unknown dimensions (graph mode): ratio of the element counts
+        from .array_ops import size
+        from .math_ops import cast
+        count = cast(size(x), grad.dtype) / cast(size(op.outputs[0]), grad.dtype)
+    return _expand(grad / count, op)
+
+
+SUM = defop("Sum", _sum_kernel, shape=shapes.reduced, grad=lambda op, grad: _expand(grad, op))
+MEAN = defop("Mean", _mean_kernel, shape=shapes.reduced, grad=_mean_grad)
+
+
+def reduce_sum(input_tensor, axis=None, keepdims=False, name=None):
+    """Sum over `axis` (all axes when None). Integer sums keep the input dtype."""
+    return _reduction(SUM, input_tensor, axis, keepdims, name)
+
+
+def reduce_mean(input_tensor, axis=None, keepdims=False, name=None):
+    """Mean over `axis`. The mean of integers is an integer (truncated), as in TensorFlow."""
+    return _reduction(MEAN, input_tensor, axis, keepdims, name)
+
+
+# -- max, min ------------------------------------------------------------------------------------
+def _extremum_grad(op, grad):
+    """g split evenly among the entries equal to the extremum (TensorFlow's rule)."""
+    from .math_ops import cast, equal
+    x, y = op.inputs[0], op.outputs[0]
+    hits = cast(equal(x, _expand(y, op)), grad.dtype)
+    ties = execute(SUM, (hits,), {"axis": op.get_attr("axis"), "keepdims": True})
+    return hits * (_expand(grad, op) / ties)
+
+
+MAX = defop("Max", lambda x, axis, keepdims: np.max(x, axis=axis, keepdims=keepdims),
+            shape=shapes.reduced, grad=_extremum_grad)
+MIN = defop("Min", lambda x, axis, keepdims: np.min(x, axis=axis, keepdims=keepdims),
+            shape=shapes.reduced, grad=_extremum_grad)
+
+
+def reduce_max(input_tensor, axis=None, keepdims=False, name=None):
+    """Maximum over `axis`; its gradient is shared evenly by tied maxima."""
+    return _reduction(MAX, input_tensor, axis, keepdims, name)
+
+
+def reduce_min(input_tensor, axis=None, keepdims=False, name=None):
+    """Minimum over `axis`; its gradient is shared evenly by tied minima."""
+    return _reduction(MIN, input_tensor, axis, keepdims, name)
+
+
+# -- prod ------------------------------------------------------------------------------------
+def _prod_grad(op, grad):
+    """dy/dx_i = product of the other entries, exact where x has zeros (see module docstring)."""
+    from .array_ops import where
+    from .math_ops import cast, equal
+    x = op.inputs[0]
+    keep = {"axis": op.get_attr("axis"), "keepdims": True}
+    is_zero = equal(x, 0)
+    nonzero_x = where(is_zero, 1, x)
+    zeros = execute(SUM, (cast(is_zero, x.dtype),), keep)
+    nonzero_product = execute(PROD, (nonzero_x,), keep)
+    at_zero = where(equal(zeros, 1), nonzero_product, 0)   # the lone zero's co-factor
+    away_from_zero = _expand(op.outputs[0], op) / nonzero_x  # y / x_i, exact where x_i != 0
+    others = where(is_zero, at_zero, away_from_zero)
+    return others * _expand(grad, op)
+
+
+PROD = defop("Prod", lambda x, axis, keepdims: np.prod(x, axis=axis, keepdims=keepdims,
+                                                       dtype=x.dtype),
+             shape=shapes.reduced, grad=_prod_grad)
+
+
+def reduce_prod(input_tensor, axis=None, keepdims=False, name=None):
+    """Product over `axis`; the gradient is exact where entries are zero."""
+    return _reduction(PROD, input_tensor, axis, keepdims, name)
+
+
+# -- logsumexp, euclidean norm -------------------------------------------------------------------
+def _logsumexp_kernel(x, axis, keepdims):
+    top = np.max(x, axis=axis, keepdims=True)
+    top = np.where(np.isfinite(top), top, x.dtype.type(0))
+    total = np.sum(np.exp(x - top), axis=axis, keepdims=True)
+    if total.all():
+        out = np.log(total) + top
+    else:  # a slice of all -inf: log(0) = -inf is the answer
+        with np.errstate(divide="ignore"):
+            out = np.log(total) + top
+    return out if keepdims else np.squeeze(out, axis)
+
+
+def _logsumexp_grad(op, grad):
+    from .unary_ops import exp
+    return exp(op.inputs[0] - _expand(op.outputs[0], op)) * _expand(grad, op)
+
+
+def _euclidean_norm_kernel(x, axis, keepdims):
+    return np.sqrt(np.sum(x * x, axis=axis, keepdims=keepdims))
+
+
+def _euclidean_norm_grad(op, grad):
+    return _expand(grad / op.outputs[0], op) * op.inputs[0]
+
+
+LOGSUMEXP = defop("ReduceLogSumExp", _logsumexp_kernel, shape=shapes.reduced,
+                  grad=_logsumexp_grad)
+EUCLIDEAN_NORM = defop("EuclideanNorm", _euclidean_norm_kernel, shape=shapes.reduced,
+                       grad=_euclidean_norm_grad)
+
+
+def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
+    """log(sum(exp(x))) over `axis`, computed stably (the maximum is subtracted first)."""
+    x = convert_to_tensor(input_tensor)
+    _floating(x, "ReduceLogSumExp")
+    return _reduction(LOGSUMEXP, x, axis, keepdims, name)
+
+
+def reduce_euclidean_norm(input_tensor, axis=None, keepdims=False, name=None):
+    """sqrt(sum(x^2)) over `axis`; its gradient x / norm is NaN where the norm is 0."""
+    x = convert_to_tensor(input_tensor)
+    _floating(x, "EuclideanNorm")
+    return _reduction(EUCLIDEAN_NORM, x, axis, keepdims, name)
+
+
+# -- variance, std ---------------------------------------------------------------------------------
+def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
+    """Mean squared deviation from the mean over `axis` (the population variance)."""
+    from .math_ops import square
+    x = convert_to_tensor(input_tensor)
+    _floating(x, "reduce_variance")
+    mean = reduce_mean(x, axis, keepdims=True)
+    return reduce_mean(square(x - mean), axis, keepdims, name=name)
+
+
+def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
+    """Square root of `reduce_variance`; the gradient is infinite where the variance is 0."""
+    from .unary_ops import sqrt
+    x = convert_to_tensor(input_tensor)
+    _floating(x, "reduce_std")
+    return sqrt(reduce_variance(x, axis, keepdims), name=name)
+
+
+# -- any, all, count_nonzero (not differentiable) -----------------------------------------------
+ANY = defop("Any", lambda x, axis, keepdims: np.any(x, axis=axis, keepdims=keepdims),
+            shape=shapes.reduced, grad=None)
+ALL = defop("All", lambda x, axis, keepdims: np.all(x, axis=axis, keepdims=keepdims),
+            shape=shapes.reduced, grad=None)
+
+
+def _logical_reduction(op_def, input_tensor, axis, keepdims, name):
+    x = convert_to_tensor(input_tensor, dtype_hint=dtypes.bool)
+    if not x.dtype.is_bool:
+        raise TypeError(f"{op_def.type}: input must be a bool tensor, got {x.dtype.name} (shape "
+                        f"{x.shape}); compare it first, e.g. reduce_any(x > 0).")
+    return _reduction(op_def, x, axis, keepdims, name)
+
+
+def reduce_any(input_tensor, axis=None, keepdims=False, name=None):
+    """Logical or over `axis` of a bool tensor."""
+    return _logical_reduction(ANY, input_tensor, axis, keepdims, name)
+
+
+def reduce_all(input_tensor, axis=None, keepdims=False, name=None):
+    """Logical and over `axis` of a bool tensor."""
+    return _logical_reduction(ALL, input_tensor, axis, keepdims, name)
+
+
+def count_nonzero(input, axis=None, keepdims=None, dtype=dtypes.int64, name=None):  # noqa: A002
+    """Number of non-zero (or True) entries over `axis`, as `dtype` (int64 by default)."""
+    from .math_ops import cast, not_equal
+    x = convert_to_tensor(input)
+    nonzero = cast(not_equal(x, False if x.dtype.is_bool else 0), dtypes.int64)
+    out = reduce_sum(nonzero, axis, bool(keepdims))
+    return cast(out, dtype, name=name)
+
+
+# -- argmax, argmin ------------------------------------------------------------------------------
+def _arg_rule(x, axis, output_type):
+    if x.shape.rank is None:
+        return TensorShape(None), dtypes.as_dtype(output_type)
+    dims = [d for i, d in enumerate(x.shape) if i != axis]
+    return TensorShape(dims), dtypes.as_dtype(output_type)
+
+
+ARG_MAX = defop("ArgMax", lambda x, axis, output_type: np.argmax(x, axis=axis).astype(
+    output_type), shape=_arg_rule, grad=None)
+ARG_MIN = defop("ArgMin", lambda x, axis, output_type: np.argmin(x, axis=axis).astype(
+    output_type), shape=_arg_rule, grad=None)
+
+
+def _arg_reduction(op_def, input, axis, output_type, name):  # noqa: A002
+    x = convert_to_tensor(input)
+    _numeric(x, op_def.type)
+    output_type = dtypes.as_dtype(output_type)
+    if output_type not in (dtypes.int32, dtypes.int64):
+        raise TypeError(f"{op_def.type}: output_type must be int32 or int64, got "
+                        f"{output_type.name}.")
+    if x.shape.rank == 0:
+        raise InvalidArgumentError(f"{op_def.type}: input must have rank >= 1, got a scalar.")
+    axes = _axes(0 if axis is None else axis, x, op_def.type)
+    if axes is None or len(axes) != 1:
+        raise InvalidArgumentError(f"{op_def.type}: axis must be a single int, got {axis!r}.")
+    attrs = {"axis": axes[0], "output_type": output_type.as_numpy_dtype}
+    return execute(op_def, (x,), attrs, name)
+
+
+def argmax(input, axis=None, output_type=dtypes.int64, name=None):  # noqa: A002
+    """Index of the largest entry along `axis` (0 when None, as in TF 2); first one at ties."""
+    return _arg_reduction(ARG_MAX, input, axis, output_type, name)
+
+
+def argmin(input, axis=None, output_type=dtypes.int64, name=None):  # noqa: A002
+    """Index of the smallest entry along `axis` (0 when None, as in TF 2); first one at ties."""
+    return _arg_reduction(ARG_MIN, input, axis, output_type, name)
+
+
+# -- cumsum ---------------------------------------------------------------------------------------
+def _cumsum_kernel(x, axis, exclusive, reverse):
+    if reverse:
+        x = np.flip(x, axis)
+    out = np.cumsum(x, axis=axis, dtype=x.dtype)
+    if exclusive:
+        shifted = np.zeros_like(out)
+        into = [slice(None)] * out.ndim
+        into[axis] = slice(1, None)
+        taken = [slice(None)] * out.ndim
+        taken[axis] = slice(None, -1)
+        shifted[tuple(into)] = out[tuple(taken)]
+        out = shifted
+    return np.flip(out, axis) if reverse else out
+
+
+def _cumsum_grad(op, grad):
+    attrs = dict(op.attrs, reverse=not op.get_attr("reverse"))
+    return execute(CUMSUM, (grad,), attrs)
+
+
+CUMSUM = defop("Cumsum", _cumsum_kernel, shape=lambda x, **_: (x.shape, x.dtype),
+               grad=_cumsum_grad)
+
+
+def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
+    """Running sum along `axis`; `exclusive` leaves out the current entry, `reverse` runs from
+    the end."""
+    x = convert_to_tensor(x)
+    _numeric(x, "Cumsum")
+    if x.shape.rank == 0:
+        raise InvalidArgumentError("Cumsum: input must have rank >= 1, got a scalar.")
+    axes = _axes(axis, x, "Cumsum")
+    if len(axes) != 1:
+        raise InvalidArgumentError(f"Cumsum: axis must be a single int, got {axis!r}.")
+    attrs = {"axis": axes[0], "exclusive": bool(exclusive), "reverse": bool(reverse)}
+    return execute(CUMSUM, (x,), attrs, name)

@@ -5,6 +5,8 @@ do that: `flatten` lists the leaves (dict values in sorted-key order, as TensorF
 `pack_sequence_as` rebuilds the structure around new leaves. Both use an explicit stack.
 """
 
+import collections
+
 __all__ = ["flatten", "pack_sequence_as", "is_nested", "map_structure"]
 
 
@@ -41,6 +43,10 @@ def pack_sequence_as(structure, flat):
         if len(flat) != 1:
             raise ValueError(f"Structure is a single leaf but {len(flat)} values were given.")
         return flat[0]
+    expected = len(flatten(structure))
+    if len(flat) != expected:
+        raise ValueError(f"pack_sequence_as: the structure has {expected} leaves but "
+                         f"{len(flat)} values were given.")
     leaves = iter(flat)
     # Post-order over the structure: build each container once its children are built.
     root = []
@@ -57,19 +63,20 @@ def pack_sequence_as(structure, flat):
         else:
             parent, built = out
             parent.append(_rebuild(node, built))
-    if next(leaves, _END) is not _END:
-        raise ValueError("pack_sequence_as: more values than leaves in the structure.")
     return root[0]
-
-
-_END = object()
 
 
 def _rebuild(node, children):
     if isinstance(node, dict):
-        keys = sorted(node, key=_sort_key)
-        return type(node)((k, v) for k, v in zip(keys, children)) if type(node) is not dict \
-            else dict(zip(keys, children))
+        by_key = dict(zip(sorted(node, key=_sort_key), children))
+        if type(node) is dict:
+            return by_key
+        # OrderedDict and other mappings keep their own key order (leaves are still matched
+        # to keys in sorted order, as TensorFlow's nest does).
+        items = [(k, by_key[k]) for k in node]
+        if isinstance(node, collections.defaultdict):
+            return type(node)(node.default_factory, items)
+        return type(node)(items)
     if isinstance(node, tuple) and hasattr(node, "_fields"):
         return type(node)(*children)
     return type(node)(children)

@@ -1,0 +1,158 @@
+"""Variable: construction, reading, assignment (checked, atomic), operators, and tape records."""
+import numpy as np
+import pytest
+
+import wengert as tf
+
+
+def close(a, b, tol=1e-6):
+    np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=tol, atol=tol)
+
+
+def test_construction():
+    v = tf.Variable([1.0, 2.0], name="weights")
+    assert v.trainable is True
+    assert v.name == "weights:0"
+    assert v.shape == (2,) and v.dtype == tf.float32 and v.ndim == 1
+    close(v.numpy(), [1.0, 2.0])
+    assert tf.Variable(1).dtype == tf.int32
+    assert tf.Variable(np.zeros(3)).dtype == tf.float64
+    assert tf.Variable(1, dtype=tf.float64).dtype == tf.float64
+    assert tf.Variable(1.0, trainable=False).trainable is False
+    assert tf.Variable(lambda: tf.constant([3.0])).shape == (1,)
+    assert tf.Variable(tf.constant(2.0)).numpy() == 2.0
+    with pytest.raises(ValueError):
+        tf.Variable()
+
+
+def test_initial_value_is_copied():
+    array = np.array([1.0, 2.0])
+    v = tf.Variable(array)
+    array[0] = 50.0
+    assert v.numpy()[0] == 1.0
+    out = v.numpy()
+    out[1] = 50.0
+    assert v.numpy()[1] == 2.0
+
+
+def test_read_value_and_value():
+    v = tf.Variable([1.0, 2.0])
+    r = v.read_value()
+    assert isinstance(r, tf.Tensor)
+    close(r, [1.0, 2.0])
+    close(v.value(), [1.0, 2.0])
+    v.assign([3.0, 4.0])
+    close(r, [1.0, 2.0])  # an earlier read keeps its value
+    close(v.read_value(), [3.0, 4.0])
+
+
+def test_assign_family():
+    v = tf.Variable([1.0, 2.0])
+    assert v.assign([5.0, 6.0]) is v
+    close(v, [5.0, 6.0])
+    v.assign_add([1.0, 1.0])
+    close(v, [6.0, 7.0])
+    v.assign_sub(tf.constant([2.0, 2.0]))
+    close(v, [4.0, 5.0])
+    assert v.assign([0.0, 0.0], read_value=False) is None
+    close(v, [0.0, 0.0])
+    v.assign(tf.Variable([9.0, 9.0]))
+    close(v, [9.0, 9.0])
+
+
+def test_assign_wrong_shape_raises_and_keeps_value():
+    v = tf.Variable([1.0, 2.0])
+    for bad in ([1.0, 2.0, 3.0], [[1.0, 2.0]], 5.0):
+        with pytest.raises(ValueError, match="shape"):
+            v.assign(bad)
+    with pytest.raises(ValueError, match="shape"):
+        v.assign_add([1.0])
+    close(v, [1.0, 2.0])
+
+
+def test_assign_wrong_dtype_raises_and_keeps_value():
+    v = tf.Variable([1.0, 2.0])
+    with pytest.raises(TypeError, match="float64"):
+        v.assign(tf.constant([1.0, 2.0], dtype=tf.float64))
+    i = tf.Variable([1, 2])
+    with pytest.raises(TypeError):
+        i.assign([1.5, 2.5])
+    with pytest.raises(TypeError):
+        i.assign_add([0.5, 0.5])
+    close(v, [1.0, 2.0])
+    np.testing.assert_array_equal(i.numpy(), [1, 2])
+
+
+def test_operators_read_the_variable():
+    v = tf.Variable([1.0, 2.0])
+    close(v + 1.0, [2.0, 3.0])
+    close(1.0 + v, [2.0, 3.0])
+    close(v * v, [1.0, 4.0])
+    close(v - tf.constant([1.0, 1.0]), [0.0, 1.0])
+    close(tf.constant([1.0, 1.0]) - v, [0.0, -1.0])
+    close(2.0 / v, [2.0, 1.0])
+    close(v ** 2, [1.0, 4.0])
+    close(-v, [-1.0, -2.0])
+    np.testing.assert_array_equal((v > 1.5).numpy(), [False, True])
+    close(np.asarray(v), [1.0, 2.0])
+    assert len(v) == 2
+
+
+def test_python_scalar_on_the_left_of_a_variable():
+    v = tf.Variable([1.0, 2.0])
+    close(2 * v, [2.0, 4.0])
+    close(2 - v, [1.0, 0.0])
+    close(np.float64(3.0) * v, [3.0, 6.0])
+    w = tf.Variable(2.0, dtype=tf.float64)
+    assert (3 * w).dtype == tf.float64
+
+
+def test_variable_in_ops_and_gradients():
+    v = tf.Variable([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        y = tf.multiply(v, v) + 2 * v
+    close(tape.gradient(y, v), [4.0, 6.0])
+
+
+def test_scalar_variable_conversions():
+    v = tf.Variable(3.0)
+    assert float(v) == 3.0
+    assert int(tf.Variable(4)) == 4
+    assert bool(tf.Variable(True)) is True
+
+
+def test_variable_repr():
+    text = repr(tf.Variable([1.0, 2.0], name="w"))
+    assert "w:0" in text and "float32" in text and "shape=(2,)" in text
+
+
+def test_reads_recorded_only_when_watched():
+    v = tf.Variable(1.0, trainable=False)
+    with tf.GradientTape() as tape:
+        r = v.read_value()
+    assert r.op is None
+    assert tape.gradient(r, v) is None
+
+
+def test_gradient_after_assign_uses_read_values():
+    v = tf.Variable(3.0)
+    with tf.GradientTape() as tape:
+        a = v * v
+        v.assign_sub(1.0)
+        b = v * v
+        y = a + b
+    close(tape.gradient(y, v), 2 * 3.0 + 2 * 2.0)
+
+
+def test_variable_as_dict_key_and_ref():
+    v = tf.Variable(1.0)
+    assert {v: 1}[v] == 1
+    assert v.ref().deref() is v
+
+
+def test_variable_indexing():
+    v = tf.Variable([[1.0, 2.0], [3.0, 4.0]])
+    close(v[1], [3.0, 4.0])
+    with tf.GradientTape() as tape:
+        y = v[0, 1] * 3.0
+    close(tape.gradient(y, v), [[0.0, 3.0], [0.0, 0.0]])

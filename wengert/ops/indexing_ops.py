@@ -1,0 +1,548 @@
+"""Indexing ops: gather, gather_nd, scatter_nd, slice, strided slices (`x[...]`), boolean_mask,
+pad, reverse and one_hot.
+
+Each selects or moves elements, so each gradient puts the incoming gradient back where its
+elements came from, into zeros of the input's shape:
+- gather(params, indices): output element j is params[indices[j]], so d params is a scatter-add
+  of the gradient rows to rows `indices` (`GatherGrad`; repeated indices add up). Its own
+  gradient is the gather again, which gives second order.
+- gather_nd / scatter_nd: the same pair with index tuples; each is the other's gradient.
+- slice and pad are adjoint: the gradient of a slice is the gradient padded with zeros back to
+  the input's shape, the gradient of a pad is the slice over the unpadded interior.
+- a mirror pad (REFLECT, SYMMETRIC) copies border elements into the padding, so its gradient
+  (`MirrorPadGrad`) folds the padding's gradient back onto the elements copied; its gradient is
+  the mirror pad again.
+- `x[begin:end:step]` (`StridedSlice`): the gradient is written into zeros of the input's shape
+  at the sliced positions (`StridedSliceGrad`, whose gradient is the strided slice again).
+- reverse: the same reverse. Indices, masks and one_hot get no gradient.
+
+`Tensor.__getitem__` is installed here: ints, slices (any step), Ellipsis and `newaxis` make one
+`StridedSlice` op (a NumPy view); a list or int tensor on one axis gathers along it; a bool mask
+applies `boolean_mask`. Unlike NumPy, gather raises on an index outside [0, size), as TensorFlow
+does on CPU.
+"""
+import builtins
+
+import numpy as np
+
+from ..framework import dtypes
+from ..framework.errors import InvalidArgumentError
+from ..framework.execute import execute
+from ..framework.registry import defop
+from ..framework.tensor import Tensor, convert_to_tensor
+from ..framework.tensor_shape import TensorShape
+from .array_ops import _axis, _int_tuple, _prod, reshape, where
+
+__all__ = ["gather", "gather_nd", "scatter_nd", "slice", "strided_slice", "boolean_mask",
+           "one_hot", "pad", "reverse"]
+
+_pyslice = builtins.slice  # this module exports `slice`
+_pyrange = builtins.range
+
+
+def _check_index_dtype(indices, what="indices"):
+    if indices.dtype not in (dtypes.int32, dtypes.int64):
+        raise InvalidArgumentError(f"{what} must be int32 or int64, got {indices.dtype.name}; "
+                                   "cast them with cast(indices, tf.int32).")
+
+
+def _check_range(op_type, indices, size, axis):
+    """TensorFlow raises (NumPy would wrap negatives): name the bad index and the valid range."""
+    if indices.size == 0 or (indices.min() >= 0 and indices.max() < size):
+        return
+    position = tuple(int(i) for i in np.argwhere((indices < 0) | (indices >= size))[0])
+    raise InvalidArgumentError(
+        f"{op_type}: indices{list(position)} = {int(indices[position])} is not in [0, {size}): "
+        f"axis {axis} of params has size {size}, so valid indices are 0 to {size - 1}.")
+
+
+# -- gather and its scatter-add gradient ---------------------------------------------------------
+def _batched(params_shape, indices, axis, batch_dims):
+    """Views for batched gathers: batch dims flattened to one, gathered axis moved to 1."""
+    count = _prod(params_shape[:batch_dims])
+    idx = indices.reshape((count,) + indices.shape[batch_dims:])
+    rows = np.arange(count).reshape((count,) + (1,) * (idx.ndim - 1))
+    return count, idx, rows, axis - batch_dims + 1
+
+
+def _gather_kernel(params, indices, axis, batch_dims):
+    _check_range("GatherV2", indices, params.shape[axis], axis)
+    if batch_dims == 0:
+        return np.take(params, indices, axis=axis)
+    count, idx, rows, moved = _batched(params.shape, indices, axis, batch_dims)
+    flat = params.reshape((count,) + params.shape[batch_dims:])
+    picked = np.moveaxis(flat, moved, 1)[rows, idx]  # (count, I..., P_between..., rest...)
+    n_idx, n_between = idx.ndim - 1, moved - 1
+    order = ([0] + list(_pyrange(1 + n_idx, 1 + n_idx + n_between)) +
+             list(_pyrange(1, 1 + n_idx)) + list(_pyrange(1 + n_idx + n_between, picked.ndim)))
+    picked = picked.transpose(order)
+    return picked.reshape(params.shape[:batch_dims] + picked.shape[1:])
+
+
+def _gather_rule(params, indices, axis, batch_dims):
+    _check_index_dtype(indices)
+    p, i = params.shape, indices.shape
+    if p.rank is None or i.rank is None:
+        return TensorShape(None), params.dtype
+    if batch_dims > axis or batch_dims > i.rank:
+        raise InvalidArgumentError(f"batch_dims ({batch_dims}) must be <= axis ({axis}) and <= "
+                                   f"the rank of indices (shape {i}).")
+    if not p[:batch_dims].is_compatible_with(i[:batch_dims]):
+        raise InvalidArgumentError(f"params shape {p} and indices shape {i} must agree in "
+                                   f"the first batch_dims={batch_dims} dimensions.")
+    return TensorShape(tuple(p[:axis]) + tuple(i[batch_dims:]) + tuple(p[axis + 1:])), \
+        params.dtype
+
+
+def _gather_grad(op, grad):
+    params, indices = op.inputs
+    attrs = {"params_shape": tuple(params.shape), "axis": op.get_attr("axis"),
+             "batch_dims": op.get_attr("batch_dims")}
+    return execute(GATHER_GRAD, (grad, indices), attrs), None
+
+
+def _gather_grad_kernel(grad, indices, params_shape, axis, batch_dims):
+    out = np.zeros(params_shape, grad.dtype)
+    if batch_dims == 0:
+        moved = np.moveaxis(grad, list(_pyrange(axis, axis + indices.ndim)),
+                            list(_pyrange(indices.ndim)))
+        np.add.at(np.moveaxis(out, axis, 0), indices, moved)
+        return out
+    count, idx, rows, moved_axis = _batched(params_shape, indices, axis, batch_dims)
+    target = np.moveaxis(out.reshape((count,) + params_shape[batch_dims:]), moved_axis, 1)
+    g = grad.reshape((count,) + grad.shape[batch_dims:])
+    n_between = moved_axis - 1
+    g = np.moveaxis(g, list(_pyrange(1 + n_between, 1 + n_between + idx.ndim - 1)),
+                    list(_pyrange(1, idx.ndim)))
+    np.add.at(target, (rows, idx), g)
+    return out
+
+
+def _gather_grad_rule(grad, indices, params_shape, **_):
+    return TensorShape(params_shape), grad.dtype
+
+
+GATHER = defop("GatherV2", _gather_kernel, shape=_gather_rule, grad=_gather_grad)
+GATHER_GRAD = defop(
+    "GatherGrad", _gather_grad_kernel, shape=_gather_grad_rule,
+    grad=lambda op, grad: (gather(grad, op.inputs[1], axis=op.get_attr("axis"),
+                                  batch_dims=op.get_attr("batch_dims")), None))
+
+
+def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):
+    """Slices of `params` along `axis` at `indices`: output shape is params.shape[:axis] +
+    indices.shape[batch_dims:] + params.shape[axis + 1:]. With batch_dims=b, the first b
+    dimensions of params and indices are batch dimensions gathered pairwise."""
+    params = convert_to_tensor(params)
+    indices = convert_to_tensor(indices)
+    if batch_dims < 0:
+        batch_dims += indices.ndim
+    axis = batch_dims if axis is None else _axis(axis, params.ndim, "gather: axis")
+    return execute(GATHER, (params, indices), {"axis": axis, "batch_dims": batch_dims}, name)
+
+
+# -- gather_nd and scatter_nd --------------------------------------------------------------------
+def _nd_key(indices, shape, op_type):
+    depth = indices.shape[-1]
+    for k in _pyrange(depth):
+        _check_range(op_type, indices[..., k], shape[k], k)
+    return tuple(np.moveaxis(indices, -1, 0))
+
+
+def _gather_nd_rule(params, indices):
+    _check_index_dtype(indices)
+    depth = indices.shape[-1] if indices.shape.rank else None
+    if indices.shape.rank == 0 or (depth is not None and params.shape.rank is not None
+                                   and depth > params.shape.rank):
+        raise InvalidArgumentError(f"indices of shape {indices.shape} must have rank >= 1 and a "
+                                   f"last dimension <= the rank of params (shape "
+                                   f"{params.shape}).")
+    if depth is None or params.shape.rank is None or indices.shape.rank is None:
+        return TensorShape(None), params.dtype
+    return TensorShape(tuple(indices.shape[:-1]) + tuple(params.shape[depth:])), params.dtype
+
+
+def _scatter_nd_kernel(indices, updates, shape):
+    out = np.zeros(shape, updates.dtype)
+    np.add.at(out, _nd_key(indices, shape, "ScatterNd"), updates)
+    return out
+
+
+def _scatter_nd_rule(indices, updates, shape):
+    _check_index_dtype(indices)
+    return TensorShape(shape), updates.dtype
+
+
+GATHER_ND = defop("GatherNd", lambda p, i: p[_nd_key(i, p.shape, "GatherNd")],
+                  shape=_gather_nd_rule,
+                  grad=lambda op, grad: (scatter_nd(op.inputs[1], grad, op.inputs[0].shape),
+                                         None))
+SCATTER_ND = defop("ScatterNd", _scatter_nd_kernel, shape=_scatter_nd_rule,
+                   grad=lambda op, grad: (None, gather_nd(grad, op.inputs[0])))
+
+
+def gather_nd(params, indices, batch_dims=0, name=None):
+    """Elements or slices of `params` at the index tuples in the last axis of `indices`."""
+    if batch_dims != 0:
+        raise NotImplementedError("gather_nd: only batch_dims=0 is supported; use gather with "
+                                  "batch_dims for batched lookups.")
+    return execute(GATHER_ND, (convert_to_tensor(params), convert_to_tensor(indices)), name=name)
+
+
+def scatter_nd(indices, updates, shape, name=None):
+    """Zeros of `shape` with `updates` added at the index tuples in `indices` (repeats add)."""
+    shape = _int_tuple(shape, "scatter_nd: shape")
+    return execute(SCATTER_ND, (convert_to_tensor(indices), convert_to_tensor(updates)),
+                   {"shape": shape}, name)
+
+
+# -- slice (begin, size) and its pad gradient ------------------------------------------------------
+def _slice_sizes(shape, begin, size):
+    if len(begin) != shape.rank or len(size) != shape.rank:
+        raise InvalidArgumentError(f"begin {list(begin)} and size {list(size)} need one entry "
+                                   f"per dimension of shape {shape}.")
+    out = []
+    for d, b, s in zip(shape, begin, size):
+        s = (d - b if d is not None else None) if s == -1 else s
+        if b < 0 or (s is not None and s < 0) or (d is not None and b + s > d):
+            raise InvalidArgumentError(f"slice begin {list(begin)}, size {list(size)} does not "
+                                       f"fit inside shape {shape}: need 0 <= begin[i] and "
+                                       "begin[i] + size[i] <= shape[i] (size -1: to the end).")
+        out.append(s)
+    return out
+
+
+def _slice_kernel(x, begin, size):
+    for d, b, s in zip(x.shape, begin, size):
+        if b < 0 or s < -1 or (s != -1 and b + s > d) or b > d:
+            raise ValueError("slice out of bounds")  # the shape rule explains it
+    if len(begin) != x.ndim or len(size) != x.ndim:
+        raise ValueError("wrong number of begin/size entries")
+    return x[tuple(_pyslice(b, None if s == -1 else b + s) for b, s in zip(begin, size))]
+
+
+def _slice_grad(op, grad):
+    x = op.inputs[0]
+    begin = op.get_attr("begin")
+    paddings = tuple((b, d - b - g) for d, b, g in zip(x.shape, begin, grad.shape))
+    return execute(PAD, (grad,), {"paddings": paddings, "constant_values": 0})
+
+
+SLICE = defop("Slice", _slice_kernel, grad=_slice_grad,
+              shape=lambda x, begin, size: (TensorShape(_slice_sizes(x.shape, begin, size)),
+                                            x.dtype))
+
+
+def slice(input_, begin, size, name=None):  # noqa: A001 (TensorFlow's name)
+    """The block of `input_` starting at `begin` with extent `size` (-1: to the end)."""
+    return execute(SLICE, (convert_to_tensor(input_),),
+                   {"begin": _int_tuple(begin, "slice: begin"),
+                    "size": _int_tuple(size, "slice: size")}, name)
+
+
+# -- pad (with constants or mirrored) and reverse ----------------------------------------------
+def _pad_rule(x, paddings, **_):
+    if x.shape.rank is not None and len(paddings) != x.shape.rank:
+        raise InvalidArgumentError(f"paddings {[list(p) for p in paddings]} must have one "
+                                   f"[before, after] pair per dimension of shape {x.shape}.")
+    if any(p < 0 for pair in paddings for p in pair):
+        raise InvalidArgumentError(f"paddings {[list(p) for p in paddings]} must be >= 0.")
+    if x.shape.rank is None:
+        return TensorShape([None] * len(paddings)), x.dtype
+    return TensorShape([None if d is None else d + a + b
+                        for d, (a, b) in zip(x.shape, paddings)]), x.dtype
+
+
+def _pad_kernel(x, paddings, constant_values):
+    if len(paddings) != x.ndim:  # NumPy would broadcast the pairs; TensorFlow refuses
+        raise ValueError("paddings do not match the rank")
+    return np.pad(x, paddings, constant_values=x.dtype.type(constant_values))
+
+
+def _interior(op, grad):
+    """The part of a padded tensor's gradient that lies over the unpadded input."""
+    begin = [before for before, _ in op.get_attr("paddings")]
+    return slice(grad, begin, tuple(op.inputs[0].shape))
+
+
+PAD = defop("PadV2", _pad_kernel, shape=_pad_rule, grad=_interior)
+
+
+def _mirror_pad_rule(x, paddings, mode):
+    out = _pad_rule(x, paddings)
+    limit = 0 if mode == "symmetric" else 1
+    for d, (a, b) in zip(x.shape, paddings):
+        if d is not None and max(a, b) > d - limit:
+            raise InvalidArgumentError(
+                f"{mode.upper()} padding {[list(p) for p in paddings]} is too large for shape "
+                f"{x.shape}: each padding must be at most the dimension"
+                f"{' minus 1' if limit else ''}.")
+    return out
+
+
+def _fold_mirror(g, paddings, mode):
+    """Add the gradient of the mirrored padding back onto the elements it copied."""
+    shift = 1 if mode == "reflect" else 0
+    for axis, (before, after) in enumerate(paddings):
+        g = np.moveaxis(g, axis, 0)
+        n = g.shape[0] - before - after
+        core = g[before:before + n].copy()
+        if before:
+            core[shift:shift + before] += g[:before][::-1]
+        if after:
+            core[n - shift - after:n - shift] += g[before + n:][::-1]
+        g = np.moveaxis(core, 0, axis)
+    return g
+
+
+def _mirror_pad_grad_rule(g, paddings, mode):
+    if g.shape.rank is None:
+        return TensorShape([None] * len(paddings)), g.dtype
+    return TensorShape([None if d is None else d - a - b
+                        for d, (a, b) in zip(g.shape, paddings)]), g.dtype
+
+
+MIRROR_PAD_GRAD = defop("MirrorPadGrad", _fold_mirror, shape=_mirror_pad_grad_rule,
+                        grad=lambda op, grad: execute(MIRROR_PAD, (grad,), op.attrs))
+def _mirror_pad_kernel(x, paddings, mode):
+    limit = 0 if mode == "symmetric" else 1
+    if len(paddings) != x.ndim or any(max(p) > d - limit for d, p in zip(x.shape, paddings)):
+        raise ValueError("paddings too large")  # NumPy would reflect repeatedly
+    return np.pad(x, paddings, mode=mode)
+
+
+MIRROR_PAD = defop("MirrorPad", _mirror_pad_kernel, shape=_mirror_pad_rule,
+                   grad=lambda op, grad: execute(MIRROR_PAD_GRAD, (grad,), op.attrs))
+
+
+def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
+    """`tensor` padded with `paddings[i] = [before, after]` elements along each axis i: with
+    `constant_values` (CONSTANT), or mirrored without (REFLECT) or with (SYMMETRIC) the edge."""
+    tensor = convert_to_tensor(tensor)
+    flat = _int_tuple(paddings, "pad: paddings")
+    pairs = tuple(zip(flat[0::2], flat[1::2]))
+    mode = mode.upper()
+    if mode == "CONSTANT":
+        if isinstance(constant_values, Tensor):
+            constant_values = constant_values._value[()]
+        return execute(PAD, (tensor,), {"paddings": pairs, "constant_values": constant_values},
+                       name)
+    if mode not in ("REFLECT", "SYMMETRIC"):
+        raise ValueError(f"pad: mode must be CONSTANT, REFLECT or SYMMETRIC, got {mode!r}.")
+    return execute(MIRROR_PAD, (tensor,), {"paddings": pairs, "mode": mode.lower()}, name)
+
+
+
+def _reverse_rule(x, axis):
+    for a in axis:
+        _axis(a, x.shape.rank)
+    return x.shape, x.dtype
+
+
+REVERSE = defop("ReverseV2", lambda x, axis: np.flip(x, axis), shape=_reverse_rule,
+                grad=lambda op, grad: reverse(grad, op.get_attr("axis")))
+
+
+def reverse(tensor, axis, name=None):
+    """`tensor` with the order of its elements reversed along each axis in `axis`."""
+    tensor = convert_to_tensor(tensor)
+    axes = tuple(_axis(a, tensor.ndim) for a in _int_tuple(axis, "reverse: axis"))
+    return execute(REVERSE, (tensor,), {"axis": axes}, name)
+
+
+
+# -- strided slices: x[...] ----------------------------------------------------------------------
+# A spec is a tuple of: int (index, drops the axis), None (newaxis), Ellipsis, or a
+# (start, stop, step) triple for a slice; slices themselves are not hashable attributes.
+def _to_key(spec):
+    return tuple(_pyslice(*s) if type(s) is tuple else s for s in spec)
+
+
+def _spec_shape(shape, spec):
+    """The shape `x[spec]` has for x of `shape` (None dims stay unknown where they matter)."""
+    consumed = sum(1 for s in spec if s is not None and s is not Ellipsis)
+    if spec.count(Ellipsis) > 1:
+        raise InvalidArgumentError("an index can only have a single ellipsis ('...').")
+    if shape.rank is None:
+        return TensorShape(None)
+    if consumed > shape.rank:
+        raise InvalidArgumentError(f"too many indices ({consumed}) for a tensor of shape "
+                                   f"{shape} (rank {shape.rank}).")
+    fill = ((0, None, None),) * (shape.rank - consumed)
+    if Ellipsis in spec:
+        at = spec.index(Ellipsis)
+        spec = spec[:at] + fill + spec[at + 1:]
+    else:
+        spec = spec + fill
+    out, dims = [], iter(shape)
+    for s in spec:
+        if s is None:
+            out.append(1)
+            continue
+        d = next(dims)
+        if type(s) is tuple:
+            if s[2] == 0:
+                raise InvalidArgumentError("slice step cannot be zero.")
+            out.append(None if d is None else len(_pyrange(*_pyslice(*s).indices(d))))
+        elif d is not None and not -d <= s < d:
+            raise InvalidArgumentError(f"index {s} is out of bounds for a dimension of size "
+                                       f"{d} in shape {shape}; valid indices are {-d} to "
+                                       f"{d - 1}.")
+    return TensorShape(out)
+
+
+def _strided_slice_grad_kernel(grad, shape, spec):
+    out = np.zeros(shape, grad.dtype)
+    out[_to_key(spec)] = grad
+    return out
+
+
+STRIDED_SLICE = defop(
+    "StridedSlice", lambda x, spec: x[_to_key(spec)],
+    shape=lambda x, spec: (_spec_shape(x.shape, spec), x.dtype),
+    grad=lambda op, grad: execute(STRIDED_SLICE_GRAD, (grad,), {
+        "shape": tuple(op.inputs[0].shape), "spec": op.get_attr("spec")}))
+STRIDED_SLICE_GRAD = defop(
+    "StridedSliceGrad", _strided_slice_grad_kernel,
+    shape=lambda grad, shape, spec: (TensorShape(shape), grad.dtype),
+    grad=lambda op, grad: execute(STRIDED_SLICE, (grad,), {"spec": op.get_attr("spec")}))
+
+
+_FULL = (None, None, None)
+
+
+def _index_of(x):
+    return None if x is None else int(x)
+
+
+def _spec_entry(k):
+    """One key entry as a spec entry, or NotImplemented for an advanced (tensor/list) index."""
+    if k is None or k is Ellipsis:
+        return k
+    kind = type(k)
+    if kind is int:
+        return k
+    if kind is _pyslice:
+        return (_index_of(k.start), _index_of(k.stop), _index_of(k.step))
+    if isinstance(k, (bool, np.bool_)):
+        return NotImplemented
+    if isinstance(k, (int, np.integer)):
+        return int(k)
+    if isinstance(k, Tensor) and k.ndim == 0 and k.dtype.is_integer:
+        return int(k._value)
+    return NotImplemented
+
+
+def _getitem(tensor, key):
+    """`tensor[key]`, as TensorFlow and NumPy read it (see the module docstring)."""
+    if type(key) is not tuple:
+        key = (key,)
+    spec, advanced = [], None
+    for k in key:
+        entry = _spec_entry(k)
+        if entry is NotImplemented:
+            if advanced is not None:
+                raise TypeError("Only one tensor, list or mask index is supported per "
+                                f"indexing expression, got key {key!r}; index in two steps.")
+            index = convert_to_tensor(k)
+            advanced = (len(spec), index)
+            spec.extend([_FULL] * (index.ndim if index.dtype.is_bool else 1))
+            continue
+        spec.append(entry)
+    spec = tuple(spec)
+    if advanced is None:
+        return execute(STRIDED_SLICE, (tensor,), {"spec": spec})
+    out = tensor
+    if len(spec) > tensor.ndim or any(s != _FULL for s in spec):
+        out = execute(STRIDED_SLICE, (tensor,), {"spec": spec})
+    position, index = advanced
+    axis = _output_axis(spec, position, tensor.ndim)
+    if index.dtype.is_bool:
+        return boolean_mask(out, index, axis=axis)
+    return gather(out, index, axis=axis)
+
+
+def _output_axis(spec, position, rank):
+    """The output axis on which the entry at `position` of `spec` lands."""
+    consumed = sum(1 for s in spec if s is not None and s is not Ellipsis)
+    axis = 0
+    for s in spec[:position]:
+        if s is Ellipsis:
+            axis += rank - consumed
+        elif type(s) is not int:
+            axis += 1
+    return axis
+
+
+def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, ellipsis_mask=0,
+                  new_axis_mask=0, shrink_axis_mask=0, name=None):
+    """`input_[begin:end:strides]` with TensorFlow's bit masks (bit i refers to entry i)."""
+    begin, end = _int_tuple(begin, "begin"), _int_tuple(end, "end")
+    strides = (1,) * len(begin) if strides is None else _int_tuple(strides, "strides")
+    spec = []
+    for i, (b, e, s) in enumerate(zip(begin, end, strides)):
+        bit = 1 << i
+        if ellipsis_mask & bit:
+            spec.append(Ellipsis)
+        elif new_axis_mask & bit:
+            spec.append(None)
+        elif shrink_axis_mask & bit:
+            spec.append(b)
+        else:
+            spec.append((None if begin_mask & bit else b, None if end_mask & bit else e, s))
+    return execute(STRIDED_SLICE, (convert_to_tensor(input_),), {"spec": tuple(spec)}, name)
+
+
+# -- boolean_mask, one_hot -----------------------------------------------------------------------
+def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
+    """The entries of `tensor` where the bool `mask` (covering dimensions axis..axis+k-1) is
+    True, flattened into one dimension: a reshape, a `where` and a gather."""
+    tensor = convert_to_tensor(tensor)
+    mask = convert_to_tensor(mask, dtype_hint=dtypes.bool)
+    if not mask.dtype.is_bool:
+        raise TypeError(f"boolean_mask: mask must be bool, got {mask.dtype.name}.")
+    axis = 0 if axis is None else _axis(axis, tensor.ndim, "boolean_mask: axis")
+    k = mask.ndim
+    dims = tuple(tensor.shape)
+    if k == 0 or tuple(dims[axis:axis + k]) != tuple(mask.shape):
+        raise InvalidArgumentError(f"boolean_mask: mask shape {mask.shape} must be non-scalar "
+                                   f"and match dimensions {axis} to {axis + k - 1} of the "
+                                   f"tensor's shape {tensor.shape}.")
+    flat = reshape(tensor, dims[:axis] + (_prod(dims[axis:axis + k]),) + dims[axis + k:])
+    positions = reshape(where(reshape(mask, (-1,))), (-1,))
+    return gather(flat, positions, axis=axis, name=None if name == "boolean_mask" else name)
+
+
+def _one_hot_kernel(indices, depth, on_value, off_value, axis, dtype):
+    classes = np.arange(depth).reshape((depth,) + (1,) * (indices.ndim - axis))
+    hot = np.expand_dims(indices, axis) == classes
+    return np.where(hot, np.asarray(on_value, dtype), np.asarray(off_value, dtype))
+
+
+def _one_hot_rule(indices, depth, axis, dtype, **_):
+    _check_index_dtype(indices)
+    dims = list(indices.shape)
+    dims.insert(axis, depth)
+    return TensorShape(dims), dtypes.as_dtype(dtype)
+
+
+ONE_HOT = defop("OneHot", _one_hot_kernel, shape=_one_hot_rule, grad=None)
+
+
+def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
+    """`on_value` at each index along a new axis of size `depth`, `off_value` elsewhere
+    (indices outside [0, depth) give a row of `off_value`)."""
+    indices = convert_to_tensor(indices)
+    given = [v for v in (on_value, off_value) if v is not None]
+    if dtype is None:
+        dtype = convert_to_tensor(given[0]).dtype if given else dtypes.float32
+    np_dtype = dtypes.as_dtype(dtype)._np
+    on = 1 if on_value is None else np.asarray(on_value).item()
+    off = 0 if off_value is None else np.asarray(off_value).item()
+    axis = indices.ndim if axis is None or axis == -1 else _axis(axis, indices.ndim + 1)
+    return execute(ONE_HOT, (indices,), {"depth": int(depth), "on_value": on, "off_value": off,
+                                         "axis": axis, "dtype": np_dtype}, name)
+
+
+# -- Python indexing on Tensor and Variable ------------------------------------------------------
+Tensor.__getitem__ = _getitem
