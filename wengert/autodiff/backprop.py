@@ -51,9 +51,17 @@ def backward(records, targets, sources, seeds, unconnected=UnconnectedGradients.
     for target, seed in zip(targets, seeds):
         grads.setdefault(id(target), []).append(seed)
     for op in path:
-        out_grads = _take_output_grads(op, grads, source_ids, stop_ids)
-        if out_grads is None:
-            continue
+        outputs = op.outputs
+        if len(outputs) == 1:  # the common case, inlined: this loop is the reverse pass's cost
+            key = id(outputs[0])
+            parts = grads.get(key) if key in source_ids else grads.pop(key, None)
+            if parts is None or key in stop_ids:
+                continue
+            out_grads = (parts[0] if len(parts) == 1 else array_core.sum_gradients(parts),)
+        else:
+            out_grads = _take_output_grads(op, grads, source_ids, stop_ids)
+            if out_grads is None:
+                continue
         in_grads = _call_rule(op, out_grads)
         if observer is not None:
             observer(op, out_grads, in_grads)
@@ -97,8 +105,8 @@ def _prune(records, targets, source_ids, stop_ids):
 
 
 def _take_output_grads(op, grads, source_ids, stop_ids):
-    """The summed gradient of each output of `op` (zeros for outputs that got none), or None when
-    no output received a gradient. Gradients of sources stay in `grads` for the result."""
+    """For a multi-output op: the summed gradient of each output (zeros for outputs that got
+    none), or None when no output received a gradient. Sources' gradients stay in `grads`."""
     summed = []
     for out in op.outputs:
         key = id(out)
@@ -107,8 +115,6 @@ def _take_output_grads(op, grads, source_ids, stop_ids):
             summed.append(None)
         else:
             summed.append(parts[0] if len(parts) == 1 else array_core.sum_gradients(parts))
-    if len(summed) == 1:
-        return None if summed[0] is None else summed
     if all(g is None for g in summed):
         return None
     return [g if g is not None else _zeros_for(out) for g, out in zip(summed, op.outputs)]
