@@ -14,6 +14,8 @@ gradient (or None) per input: the vector-Jacobian product of the op.
 __all__ = ["OpDef", "defop", "RegisterGradient", "no_gradient", "NotDifferentiable",
            "get_gradient_function", "registered_op_types", "get_op_def"]
 
+import sys
+
 _OP_DEFS = {}     # op type -> OpDef
 _GRADIENTS = {}   # op type -> gradient function, or None for "not differentiable"
 _MISSING = object()
@@ -28,10 +30,11 @@ class OpDef:
     jvp(primals, tangents, outputs, **attrs) -> tangent of each output (forward mode).
     """
 
-    __slots__ = ("type", "kernel", "shape", "jvp", "num_outputs", "__dict__")
+    __slots__ = ("type", "kernel", "shape", "jvp", "num_outputs", "module", "__dict__")
 
-    def __init__(self, op_type, kernel, shape, jvp, num_outputs):
+    def __init__(self, op_type, kernel, shape, jvp, num_outputs, module=None):
         self.type = op_type
+        self.module = module  # the module that declared it (wengert's own, or a user's)
         self.kernel = kernel
         self.shape = shape
         self.jvp = jvp
@@ -49,7 +52,8 @@ def defop(op_type, kernel, *, grad=_MISSING, shape=None, jvp=None, num_outputs=1
     """Declare an op type. `grad=None` marks it not differentiable; a function registers it."""
     if op_type in _OP_DEFS:
         raise KeyError(f"Op type {op_type!r} is already declared; op types must be unique.")
-    op_def = OpDef(op_type, kernel, shape, jvp, num_outputs)
+    op_def = OpDef(op_type, kernel, shape, jvp, num_outputs,
+                   sys._getframe(1).f_globals.get("__name__"))
     _OP_DEFS[op_type] = op_def
     if grad is None:
         no_gradient(op_type)
@@ -111,9 +115,10 @@ def get_gradient_function(op):
             "has none, or wrap the computation in stop_gradient.") from None
 
 
-def registered_op_types():
-    """All declared op types, sorted."""
-    return sorted(_OP_DEFS)
+def registered_op_types(package=None):
+    """All declared op types, sorted; only those declared under `package` if given."""
+    return sorted(t for t, d in _OP_DEFS.items()
+                  if package is None or (d.module or "").startswith(package))
 
 
 def get_op_def(op_type):
