@@ -1,4 +1,6 @@
 """Variable: construction, reading, assignment (checked, atomic), operators, and tape records."""
+import weakref
+
 import numpy as np
 import pytest
 
@@ -156,3 +158,43 @@ def test_variable_indexing():
     with tf.GradientTape() as tape:
         y = v[0, 1] * 3.0
     close(tape.gradient(y, v), [[0.0, 3.0], [0.0, 0.0]])
+
+
+# -- in-place updates never change a tensor that read the variable ------------------------------
+def test_assign_sub_keeps_earlier_reads_unchanged():
+    v = tf.Variable([1.0, 2.0])
+    read = v.read_value()
+    v.assign_sub([0.5, 0.5])
+    np.testing.assert_array_equal(read.numpy(), [1.0, 2.0])
+    np.testing.assert_array_equal(v.numpy(), [0.5, 1.5])
+
+
+def test_assign_add_keeps_values_saved_by_a_live_tape():
+    v = tf.Variable(3.0)
+    with tf.GradientTape(persistent=True) as tape:
+        y = v * v
+    v.assign_add(1.0)                      # the tape still holds the read of 3.0
+    assert float(tape.gradient(y, v)) == 6.0
+    assert float(v) == 4.0
+
+
+def test_assign_from_numpy_array_copies_it():
+    source = np.array([1.0, 2.0], dtype=np.float32)
+    v = tf.Variable(np.zeros(2, np.float32))
+    v.assign(source)
+    source[0] = 99.0
+    np.testing.assert_array_equal(v.numpy(), [1.0, 2.0])
+    v.assign_sub(np.ones(2, np.float32))   # may happen in place: must not touch `source`
+    assert source[1] == 2.0
+
+
+def test_training_loop_updates_in_place_once_the_tape_is_released():
+    v = tf.Variable(np.ones(4))
+    before = weakref.ref(v._value)         # observe the array without holding it
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(v * v)
+    grad = tape.gradient(loss, v)
+    assert loss.op is None                 # released: the forward history is not kept alive
+    v.assign_sub(0.1 * grad)
+    assert v._value is before()            # nothing else referred to the array
+    np.testing.assert_allclose(v.numpy(), 0.8)

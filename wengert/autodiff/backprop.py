@@ -23,9 +23,12 @@ Everything is iterative; a chain of any length works.
 from ..framework.errors import InvalidArgumentError
 from ..framework.registry import _GRADIENTS, _MISSING, get_gradient_function
 from ..framework.tensor import Tensor
+from ..framework.variables import Variable
 from ..ops import array_core
 
 __all__ = ["backward", "UnconnectedGradients"]
+
+_EAGER = (Tensor, Variable)  # types whose `_value` is the array itself
 
 
 class UnconnectedGradients:
@@ -75,13 +78,15 @@ def _prune(records, targets, source_ids, stop_ids):
     floating-point tensors on such paths (the only ones that need a gradient). Sets each path
     op's `skip_input_indices` to the inputs whose gradient nobody needs."""
     reached = set(source_ids)
+    reach = reached.add
     forward = []
+    keep = forward.append
     for op in records:
         for t in op.inputs:
             if id(t) in reached:
-                forward.append(op)
+                keep(op)
                 for out in op.outputs:
-                    reached.add(id(out))
+                    reach(id(out))
                 break
     if stop_ids:
         reached -= stop_ids - source_ids
@@ -144,8 +149,8 @@ def _accumulate(op, in_grads, grads, needed):
         key = id(t)
         if key not in needed:
             continue
-        # Fast path: an eager tensor of the right shape and dtype needs no fitting.
-        if not (type(g) is Tensor and type(t) is Tensor and g._value.shape == t._value.shape
+        # Fast path: an eager gradient of the input's shape and dtype needs no fitting.
+        if not (type(g) is Tensor and type(t) in _EAGER and g._value.shape == t._value.shape
                 and g._value.dtype == t._value.dtype):
             g = _fit_to_input(op, t, g)
         parts = grads.get(key)

@@ -122,6 +122,10 @@ class GradientTape:
         targets, seeds = self._targets_and_seeds(target, output_gradients)
         if isinstance(sources, (Tensor, Variable)):  # the common single-source case
             return self._backward(targets, seeds, [sources], unconnected_gradients)[0]
+        if type(sources) in (list, tuple) and all(
+                isinstance(s, (Tensor, Variable)) for s in sources):  # a flat list: no nesting
+            grads = self._backward(targets, seeds, list(sources), unconnected_gradients)
+            return grads if type(sources) is list else tuple(grads)
         flat_sources = _check_sources(sources)
         grads = self._backward(targets, seeds, flat_sources, unconnected_gradients)
         return nest.pack_sequence_as(sources, grads)
@@ -169,6 +173,12 @@ class GradientTape:
         return [s if id(s) in watched else _Unwatched(s) for s in sources]
 
     def _release(self):
+        """Drop the records. Tensors this tape alone recorded forget their op too, so a result
+        the caller keeps (a loss) no longer holds the whole forward history in memory."""
+        for op in self._records or ():
+            if not op.shared:
+                for t in op.outputs:
+                    t._op = None
         self._released = True
         self._records = None
         self._watched = set()

@@ -68,6 +68,8 @@ def record_op(tapes, op_def, inputs, outputs, attrs, name=None):
             op = Operation(op_def, tuple(inputs), outputs, attrs, name)
             for t in outputs:
                 t._op = op
+        else:
+            op.shared = True
         tape._records.append(op)
         for t in outputs:
             watched.add(id(t))

@@ -12,7 +12,7 @@ class Operation:
     """One op: `.type`, `.name`, `.inputs`, `.outputs`, `.get_attr(name)`."""
 
     __slots__ = ("op_def", "type", "inputs", "outputs", "attrs", "_name", "graph", "skip_input_indices",
-                 "gradient_override", "control_inputs", "traceback", "__weakref__")
+                 "gradient_override", "control_inputs", "traceback", "shared", "__weakref__")
 
     def __init__(self, op_def, inputs, outputs, attrs, name=None, graph=None):
         self.op_def = op_def
@@ -26,6 +26,7 @@ class Operation:
         self.gradient_override = None
         self.control_inputs = ()
         self.traceback = None
+        self.shared = False  # recorded by more than one tape
 
     @property
     def name(self):

@@ -11,10 +11,10 @@ A gradient function is `fn(op, *grads)`: `op` is the forward op record (`op.inpu
 gradient (or None) per input: the vector-Jacobian product of the op.
 """
 
+import sys
+
 __all__ = ["OpDef", "defop", "RegisterGradient", "no_gradient", "NotDifferentiable",
            "get_gradient_function", "registered_op_types", "get_op_def"]
-
-import sys
 
 _OP_DEFS = {}     # op type -> OpDef
 _GRADIENTS = {}   # op type -> gradient function, or None for "not differentiable"

@@ -9,6 +9,8 @@ trainable and the tape has `watch_accessed_variables=True`, or when `tape.watch(
 Assignments replace the stored array after checking shape and dtype, so an invalid assign raises
 and leaves the value untouched, and values a tape saved from earlier reads stay as they were.
 """
+import sys
+
 import numpy as np
 
 from . import dtypes
@@ -134,36 +136,56 @@ class Variable:
 
     # -- writing ------------------------------------------------------------------------------------
     def _checked(self, value, what):
-        """`value` as an array of this variable's dtype and shape, or an error naming both."""
-        if isinstance(value, Variable):
-            value = value._value
-        elif isinstance(value, Tensor):
-            if value._value.dtype != self._value.dtype:
+        """`value` as an array of this variable's dtype and shape, or an error naming both.
+
+        A tensor's array is used as is (tensors are immutable); anything else is copied, so a
+        caller who later changes their NumPy array does not change the variable."""
+        if isinstance(value, (Tensor, Variable)):
+            array = getattr(value, "_value", None)
+            if array is not None and array.dtype != self._value.dtype:
                 raise TypeError(f"Variable '{self.name}'.{what}: value has dtype "
                                 f"{value.dtype.name} but the variable is {self.dtype.name}; "
                                 f"cast the value with cast(value, {self.dtype.name}).")
-            value = value._value
-        try:
-            array = to_array(value, self.dtype)
-        except TypeError as err:
-            raise TypeError(f"Variable '{self.name}'.{what}: {err}") from None
+        else:
+            array = None
+        if array is None:
+            try:
+                array = to_array(value, self.dtype)
+            except TypeError as err:
+                raise TypeError(f"Variable '{self.name}'.{what}: {err}") from None
         if array.shape != self._value.shape:
             raise ValueError(f"Variable '{self.name}'.{what}: value has shape {array.shape} but "
                              f"the variable has shape {self._value.shape}; reshape the value "
                              "or create a new Variable.")
         return array
 
+    def _owns_value(self):
+        """True when nothing but this variable refers to its array (no tensor read it and
+        survives), so it may be updated in place without changing any tensor's value."""
+        return sys.getrefcount(self._value) <= 2 and self._value.flags.writeable
+
     def assign(self, value, use_locking=None, name=None, read_value=True):
         """Replace the value; raises (leaving the value unchanged) on a shape or dtype mismatch."""
-        self._value = self._checked(value, "assign")
+        array = self._checked(value, "assign")
+        if isinstance(value, Variable):
+            array = array.copy()
+        self._value = array
         return self if read_value else None
 
     def assign_add(self, delta, use_locking=None, name=None, read_value=True):
-        self._value = self._value + self._checked(delta, "assign_add")
+        delta = self._checked(delta, "assign_add")
+        if self._owns_value():
+            np.add(self._value, delta, out=self._value)
+        else:
+            self._value = self._value + delta
         return self if read_value else None
 
     def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
-        self._value = self._value - self._checked(delta, "assign_sub")
+        delta = self._checked(delta, "assign_sub")
+        if self._owns_value():
+            np.subtract(self._value, delta, out=self._value)
+        else:
+            self._value = self._value - delta
         return self if read_value else None
 
     def __getitem__(self, key):

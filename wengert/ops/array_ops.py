@@ -167,7 +167,14 @@ def _expand_dims_rule(x, axis):
     return TensorShape(dims), x.dtype
 
 
-EXPAND_DIMS = defop("ExpandDims", lambda x, axis: np.expand_dims(x, axis),
+def _expand_dims_kernel(x, axis):
+    if not -x.ndim - 1 <= axis <= x.ndim:
+        raise ValueError(f"axis {axis} is out of range for rank {x.ndim}")
+    at = axis if axis >= 0 else x.ndim + 1 + axis
+    return x.reshape(x.shape[:at] + (1,) + x.shape[at:])  # a view, like np.expand_dims
+
+
+EXPAND_DIMS = defop("ExpandDims", _expand_dims_kernel,
                     shape=_expand_dims_rule, grad=_reshape_back)
 
 
