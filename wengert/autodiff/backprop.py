@@ -163,7 +163,8 @@ def _accumulate(op, in_grads, grads, needed):
 def _fit_to_input(op, t, g):
     """Convert a rule's result to a tensor of the input's shape, undoing broadcasting."""
     g = array_core.as_gradient(g, t)
-    if array_core.static_shape(g) != array_core.static_shape(t):
+    source, target = array_core.static_shape(g), array_core.static_shape(t)
+    if source != target or source is None or None in source:
         g = array_core.unbroadcast(g, t, op)
     return g
 

@@ -22,9 +22,22 @@ __all__ = ["add_n", "zeros_like", "ones_like", "broadcast_to"]
 
 def _sum_to_shape(x, shape):
     lead = x.ndim - len(shape)
+    if not fits_by_broadcasting(x.shape, shape):
+        raise ValueError(f"shape {x.shape} does not reduce to {shape} by summing broadcast axes")
     axes = tuple(range(lead)) + tuple(
         lead + i for i, d in enumerate(shape) if d == 1 and x.shape[lead + i] != 1)
     return np.sum(x, axis=axes).reshape(shape) if axes else x.reshape(shape)
+
+
+def fits_by_broadcasting(source, target):
+    """True when `target` broadcasts to `source` (so summing `source` gives `target`)."""
+    lead = len(source) - len(target)
+    if lead < 0:
+        return False
+    for s, t in zip(source[lead:], target):
+        if t != s and t != 1 and s is not None and t is not None:
+            return False
+    return True
 
 
 def _sum_to_shape_rule(x, shape):
@@ -33,6 +46,20 @@ def _sum_to_shape_rule(x, shape):
 
 SUM_TO_SHAPE = defop("SumToShape", _sum_to_shape, shape=_sum_to_shape_rule,
                      grad=lambda op, grad: broadcast_to(grad, op.inputs[0].shape))
+
+
+def _sum_like_rule(x, like):
+    return like.shape, x.dtype
+
+
+def _sum_like_grad(op, grad):
+    from .math_ops import add
+    return add(grad, zeros_like(op.inputs[0])), None  # broadcast back to x's run-time shape
+
+
+# Graph mode with unknown dimensions: the target shape is read from `like` when the graph runs.
+SUM_TO_SHAPE_OF = defop("SumToShapeOf", lambda x, like: _sum_to_shape(x, like.shape),
+                        shape=_sum_like_rule, grad=_sum_like_grad)
 
 
 def _broadcast_rule(x, shape):
@@ -59,12 +86,15 @@ def broadcast_to(input, shape, name=None):  # noqa: A002 (TensorFlow's argument 
 
 def unbroadcast(grad, like, op=None):
     """Sum `grad` over the axes along which `like` was broadcast, giving `like`'s shape."""
-    target = tuple(like.shape)
-    if len(grad.shape) < len(target) or shapes.broadcast_shapes(
-            grad.shape, TensorShape(target)) != grad.shape:
+    source, target = static_shape(grad), static_shape(like)
+    if source is None or target is None:  # unknown rank (graph mode): checked at run time
+        return execute(SUM_TO_SHAPE_OF, (grad, like))
+    if not fits_by_broadcasting(source, target):
         where = f" from the gradient of op '{op.name}' (type {op.type})" if op else ""
         raise InvalidArgumentError(f"A gradient of shape {grad.shape}{where} does not fit its "
                                    f"input of shape {like.shape}.", op)
+    if None in target or None in source:  # graph mode, shapes known only at run time
+        return execute(SUM_TO_SHAPE_OF, (grad, like))
     return execute(SUM_TO_SHAPE, (grad,), {"shape": target})
 
 
@@ -149,9 +179,13 @@ def ones_like_gradient(t):
 
 
 def static_shape(t):
-    """The shape as a plain tuple, without building a TensorShape (hot in the reverse pass)."""
+    """The shape as a plain tuple (None for unknown dimensions), without building a TensorShape
+    for eager values: this is on the reverse pass's hot path."""
     value = getattr(t, "_value", None)
-    return value.shape if value is not None else tuple(t.shape)
+    if value is not None:
+        return value.shape
+    shape = t.shape
+    return tuple(shape) if shape.rank is not None else None  # None: even the rank is unknown
 
 
 def as_gradient(g, like):
