@@ -34,6 +34,8 @@ from .ops.clip_ops import *  # noqa: F403
 from .graph.graph import (Graph, control_dependencies, get_default_graph, name_scope,  # noqa: E402
                           reset_default_graph)
 from .autodiff.gradients import gradients, hessians  # noqa: E402
+from .graph.function import TensorSpec, function  # noqa: E402
+from .graph.func_graph import init_scope  # noqa: E402
 from . import math, nn, linalg  # noqa: E402  TensorFlow's namespaces
 from . import compat  # noqa: E402
 

@@ -26,6 +26,11 @@ def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False,
                            "with tf.Graph().as_default()).")
     ys = [convert_to_tensor(y) for y in nest.flatten(ys)]
     xs = nest.flatten(xs)
+    for t in ys + xs:
+        owner = getattr(t, "graph", None)
+        if owner is not None and owner is not graph:
+            raise ValueError(f"tf.gradients: {t.name!r} belongs to another graph than the one "
+                             "being built; build ys and xs in the same graph.")
     stop_ids = frozenset(id(t) for t in nest.flatten(stop_gradients or []))
     records = list(graph._ops)
     with graph.name_scope(name):
@@ -39,27 +44,41 @@ def _seeds(ys, grad_ys):
     grad_ys = nest.flatten(grad_ys)
     if len(grad_ys) != len(ys):
         raise ValueError(f"grad_ys has {len(grad_ys)} entries but ys has {len(ys)}.")
-    return [array_core.ones_like(y) if g is None else convert_to_tensor(g, dtype=y.dtype)
-            for y, g in zip(ys, grad_ys)]
+    seeds = []
+    for y, g in zip(ys, grad_ys):
+        g = array_core.ones_like(y) if g is None else convert_to_tensor(g, dtype=y.dtype)
+        if not y.shape.is_compatible_with(g.shape):
+            raise ValueError(f"grad_ys for {y.name!r} has shape {g.shape}, but the tensor has "
+                             f"shape {y.shape}; each grad_ys entry must match its ys entry.")
+        seeds.append(g)
+    return seeds
 
 
-def hessians(ys, xs, name="hessians", gate_gradients=False, aggregation_method=None):
-    """For each x, the Hessian of sum(ys) with respect to x, shaped x.shape + x.shape."""
+def hessians(ys, xs, name="hessians", colocate_gradients_with_ops=False,
+             gate_gradients=False, aggregation_method=None):
+    """For each x, the Hessian of sum(ys) with respect to x, shaped x.shape + x.shape.
+
+    Row i is the gradient of the i-th entry of the (flattened) gradient, so x needs a statically
+    known size. All nodes go under the name scope `name`."""
     from ..ops import array_ops
+    graph = state.graph
+    if graph is None:
+        raise RuntimeError("tf.hessians is not supported when eager execution is enabled. Use "
+                           "nested tf.GradientTape (tape.jacobian of a gradient) instead.")
     xs = nest.flatten(xs)
     out = []
-    for x in xs:
-        grad = gradients(ys, [x], name=name)[0]
-        if grad is None:
-            out.append(None)
-            continue
-        flat = array_ops.reshape(grad, [-1])
-        n = flat.shape[0]
-        if n is None:
-            raise ValueError(f"hessians needs a statically known size for {x!r}.")
-        rows = []
-        for i in range(n):
-            row = gradients(flat[i], [x], name=name, unconnected_gradients="zero")[0]
-            rows.append(array_ops.reshape(row, [-1]))
-        out.append(array_ops.reshape(array_ops.stack(rows), list(x.shape) + list(x.shape)))
+    with graph.name_scope(name):
+        for x in xs:
+            size = x.shape.num_elements() if x.shape.rank is not None else None
+            if size is None:
+                raise ValueError(f"hessians needs a statically known shape for {x.name!r}, "
+                                 f"which has shape {x.shape}; give the placeholder a full shape.")
+            grad = gradients(ys, [x])[0]
+            if grad is None:
+                out.append(None)
+                continue
+            flat = array_ops.reshape(grad, [-1])
+            rows = [array_ops.reshape(gradients(flat[i], [x], unconnected_gradients="zero")[0],
+                                      [-1]) for i in range(size)]
+            out.append(array_ops.reshape(array_ops.stack(rows), list(x.shape) * 2))
     return out

@@ -176,7 +176,7 @@ class GradientTape:
         """Drop the records. Tensors this tape alone recorded forget their op too, so a result
         the caller keeps (a loss) no longer holds the whole forward history in memory."""
         for op in self._records or ():
-            if not op.shared:
+            if not op.shared and op.graph is None:  # graph ops keep their outputs
                 for t in op.outputs:
                     t._op = None
         self._released = True

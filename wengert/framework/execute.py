@@ -9,14 +9,13 @@
 This is the hot path of the whole library, so it is written flat: no per-call allocation beyond
 the output tensors and (when a tape records) one Operation.
 """
-import numpy as np
 
 from .context import state
 from .errors import InvalidArgumentError, OpError
 from .operation import Operation
 from .tensor import Tensor, to_array
 
-__all__ = ["execute", "binary_operands", "record_op"]
+__all__ = ["execute", "binary_operands", "record_op", "record_graph_op"]
 
 _NO_ATTRS = {}
 
@@ -74,6 +73,19 @@ def record_op(tapes, op_def, inputs, outputs, attrs, name=None):
         for t in outputs:
             watched.add(id(t))
     return op
+
+
+def record_graph_op(tapes, op):
+    """Record an op a graph built (it already exists) on each tape watching one of its inputs:
+    a tape inside a traced function records symbolic ops, and its gradient builds nodes."""
+    for tape in tapes:
+        watched = tape._watched
+        for t in op.inputs:
+            if id(t) in watched:
+                tape._records.append(op)
+                for out in op.outputs:
+                    watched.add(id(out))
+                break
 
 
 def explain_failure(op_def, inputs, attrs, name, exc):

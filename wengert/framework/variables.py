@@ -15,6 +15,7 @@ import numpy as np
 
 from . import dtypes
 from .context import state
+from .execute import record_op
 from .registry import defop
 from .tensor import Tensor, _Reference, to_array
 from .tensor_shape import TensorShape
@@ -47,6 +48,10 @@ class Variable:
                  dtype=None, shape=None, **_ignored):
         if initial_value is None:
             raise ValueError("Variable: initial_value must be given.")
+        graph = state.graph
+        if graph is not None:  # only graphs that lift variables (traced functions) get here
+            initial_value = graph.lift_initial_value(initial_value)
+            graph.created_variables.append(self)
         if callable(initial_value):
             initial_value = initial_value()
         if isinstance(initial_value, Tensor):
@@ -90,6 +95,11 @@ class Variable:
         return _Reference(self)
 
     def numpy(self):
+        if state.graph is not None and getattr(state.graph, "lifts_variables", False):
+            raise NotImplementedError(
+                f"Variable '{self.name}'.numpy() is not available inside a traced function: "
+                "it would give the value at tracing time. Use the variable as a tensor (or "
+                "v.read_value()) and return it from the function.")
         value = self._value
         return value[()] if value.ndim == 0 else value.copy()
 
@@ -119,12 +129,15 @@ class Variable:
     # -- reading ------------------------------------------------------------------------------------
     def read_value(self):
         """The current value as a Tensor (recorded by tapes that watch this variable)."""
+        if state.graph is not None:  # building a graph: a read node, evaluated when it runs
+            return state.graph.capture_variable(self)
         out = Tensor(self._value)
         if state.tapes:
             record_read(self, out)
         return out
 
-    value = read_value
+    def value(self):
+        return self.read_value()
 
     def _as_tensor(self, dtype=None):
         if dtype is not None and dtypes.as_dtype(dtype) is not self.dtype:
@@ -164,8 +177,17 @@ class Variable:
         survives), so it may be updated in place without changing any tensor's value."""
         return sys.getrefcount(self._value) <= 2 and self._value.flags.writeable
 
+    def _graph_update(self, kind, value, name, read_value):
+        """In a traced function, an assignment is a stateful op that runs with the graph."""
+        from ..graph import variables as graph_variables
+        op_def = {"assign": graph_variables.ASSIGN, "assign_add": graph_variables.ASSIGN_ADD,
+                  "assign_sub": graph_variables.ASSIGN_SUB}[kind]
+        return state.graph.update_variable(self, op_def, value, name, read_value)
+
     def assign(self, value, use_locking=None, name=None, read_value=True):
         """Replace the value; raises (leaving the value unchanged) on a shape or dtype mismatch."""
+        if state.graph is not None and getattr(state.graph, "lifts_variables", False):
+            return self._graph_update("assign", value, name, read_value)
         array = self._checked(value, "assign")
         if isinstance(value, Variable):
             array = array.copy()
@@ -173,6 +195,8 @@ class Variable:
         return self if read_value else None
 
     def assign_add(self, delta, use_locking=None, name=None, read_value=True):
+        if state.graph is not None and getattr(state.graph, "lifts_variables", False):
+            return self._graph_update("assign_add", delta, name, read_value)
         delta = self._checked(delta, "assign_add")
         if self._owns_value():
             np.add(self._value, delta, out=self._value)
@@ -181,6 +205,8 @@ class Variable:
         return self if read_value else None
 
     def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
+        if state.graph is not None and getattr(state.graph, "lifts_variables", False):
+            return self._graph_update("assign_sub", delta, name, read_value)
         delta = self._checked(delta, "assign_sub")
         if self._owns_value():
             np.subtract(self._value, delta, out=self._value)
@@ -197,7 +223,6 @@ class Variable:
 
 def record_read(var, tensor):
     """Record `tensor = read(var)` on each active tape that watches (or now watches) `var`."""
-    from .execute import record_op
     key = id(var)
     for tape in state.tapes:
         if key not in tape._watched and tape._watch_accessed and var._trainable:

@@ -2,82 +2,176 @@
 
 A plan is built once per (fetches, fed tensors) and cached by the Session:
 1. Prune: walk the graph's ops backwards from the fetched tensors and ops (creation order is a
-   topological order, so one reverse scan finds every needed op); an op whose outputs are all
-   fed does not run, and neither do its inputs unless something else needs them.
+   topological order, so one reverse scan finds every needed op, control inputs included); an
+   op whose outputs are all fed does not run, and neither do its inputs unless something else
+   needs them.
 2. Optimize (optional, on by default): merge duplicate computations (same op type, same inputs,
-   same attributes) and fold ops whose inputs are all constants into constants.
-3. Lay out: every tensor gets a slot in a flat list; each step knows its kernel, its input and
-   output slots, and which slots die after it (their last use), so intermediate arrays are freed
-   as soon as possible.
-Running a plan is then one loop over steps with no graph walking and no dictionary look-ups.
+   same attributes, same control inputs) and fold ops whose inputs are all constants into
+   constants. Stateful ops (variable reads and writes, placeholders, random ops) are never merged
+   or folded.
+3. Lay out: every tensor gets a slot; each `Step` knows its kernel, its input and output slots,
+   and which slots die after it (`frees`: their last use), so intermediates are freed as soon
+   as possible.
+4. Generate: the steps become the body of one Python function, one line per step, with slots as
+   local variables and kernels, attributes, constants and variables as globals (`Plan.source`
+   shows it). Running a plan is one call: no graph walking, no per-step lists or dictionaries.
+   `del` after a slot's last use frees the array. When a kernel fails, the failing line of the
+   generated code says which op it was, and the error names it with its input shapes.
 """
+import sys
+
 import numpy as np
 
 from ..framework.errors import FailedPreconditionError, InvalidArgumentError, OpError
+from ..framework.execute import explain_failure
+from ..framework.tensor import Tensor
 from ..framework.variables import Variable
 
-__all__ = ["Plan", "compile_plan"]
+__all__ = ["Plan", "Step", "compile_plan"]
 
-_PURE_EXCLUDED = {"Placeholder", "ReadVariableOp", "AssignVariableOp", "AssignAddVariableOp",
-                  "AssignSubVariableOp", "NoOp", "RandomStandardNormal", "RandomUniform",
-                  "TruncatedNormal", "Dropout"}
+# Op types whose outputs are not a pure function of their inputs: never merged or folded.
+_IMPURE = {"Placeholder", "ReadVariableOp", "AssignVariableOp", "AssignAddVariableOp",
+           "AssignSubVariableOp", "NoOp", "RandomStandardNormal", "RandomUniform",
+           "RandomUniformInt", "TruncatedNormal", "Multinomial", "RandomShuffle", "Dropout"}
+
+
+def is_pure(op_def):
+    """True when equal inputs always give equal outputs and running it changes nothing."""
+    if getattr(op_def, "stateful", False) or getattr(op_def, "pure", True) is False:
+        return False
+    return op_def.type not in _IMPURE and not op_def.type.startswith("Random")
 
 
 class Step:
+    """One op of a plan: `inputs` are slot numbers (or Variables), `frees` the slots that die
+    after it."""
+
     __slots__ = ("op", "kernel", "attrs", "inputs", "outputs", "frees", "stateful")
 
     def __init__(self, op, inputs, outputs):
         self.op = op
         self.kernel = op.op_def.kernel
         self.attrs = op.attrs
-        self.inputs = inputs      # slot numbers, or Variable objects for variable inputs
-        self.outputs = outputs    # slot numbers
+        self.inputs = inputs
+        self.outputs = outputs
         self.frees = ()
         self.stateful = getattr(op.op_def, "stateful", False)
 
+    def __repr__(self):
+        return f"<Step {self.op.name} {self.inputs} -> {self.outputs} frees {self.frees}>"
+
 
 class Plan:
-    """Steps to compute `fetch_slots` from the fed slots."""
+    """Steps to compute `fetch_slots` from the fed slots, compiled into one Python function."""
 
     def __init__(self, steps, n_slots, feed_slots, fetch_slots, constants):
         self.steps = steps
         self.n_slots = n_slots
         self.feed_slots = feed_slots
         self.fetch_slots = fetch_slots
-        self.constants = constants  # (slot, array) pairs preloaded before each run
+        self.constants = constants  # {slot: array}, computed once at compile time
+        self.source, self._fn, self._lines = _generate(self)
 
     def run(self, feed_values, variables):
-        values = [None] * self.n_slots
-        for slot, array in self.constants:
-            values[slot] = array
-        for slot, array in zip(self.feed_slots, feed_values):
-            values[slot] = array
-        for step in self.steps:
-            try:
-                if step.stateful:  # gets the variables themselves, to write them
-                    args = [values[i] if type(i) is int else i for i in step.inputs]
-                    out = step.kernel(variables, *args, **step.attrs)
-                else:
-                    args = [values[i] if type(i) is int else variables.read(i)
-                            for i in step.inputs]
-                    out = step.kernel(*args, **step.attrs)
-            except OpError:
+        """The fetched values (a list), given the fed arrays in `feed_slots` order and a
+        variable store (`read(var)`, `write(var, value)`)."""
+        try:
+            return self._fn(feed_values, variables)
+        except OpError as err:
+            if err.op is None:
+                err.op = self._failing_op(sys.exc_info()[2])[0]
+            raise
+        except (ValueError, TypeError, IndexError, ArithmeticError) as exc:
+            op, frame = self._failing_op(exc.__traceback__)
+            if op is None:
                 raise
-            except (ValueError, TypeError, IndexError, FloatingPointError) as exc:
-                raise InvalidArgumentError(
-                    f"{step.op.type} (op '{step.op.name}') failed at run time on inputs of shapes "
-                    f"{[np.shape(a) for a in args]}: {exc}", step.op) from None
-            outs = step.outputs
-            if len(outs) == 1:
-                values[outs[0]] = out
-            elif outs:
-                for slot, v in zip(outs, out):
-                    values[slot] = v
-            for slot in step.frees:
-                values[slot] = None
-        return [values[i] for i in self.fetch_slots]
+            raise _explain(op, self, frame, exc) from None
+
+    def _failing_op(self, tb):
+        """The op whose line of the generated code raised, and that frame's locals."""
+        while tb is not None:
+            if tb.tb_frame.f_code is self._fn.__code__:
+                step = self._lines.get(tb.tb_lineno)
+                return (step.op if step else None), tb.tb_frame.f_locals
+            tb = tb.tb_next
+        return None, {}
 
 
+def _explain(op, plan, frame, exc):
+    args = []
+    step = next(s for s in plan.steps if s.op is op)
+    for i in step.inputs:
+        if type(i) is not int:
+            continue
+        value = frame.get(f"s{i}", plan.constants.get(i))
+        args.append(Tensor(np.asarray(value)) if value is not None else None)
+    if any(a is None for a in args) or step.stateful:
+        return type(exc)(f"{op.type} (op '{op.name}') failed at run time: {exc}")
+    error = explain_failure(op.op_def, args, op.attrs, op.name, exc)
+    error.op = op
+    return error
+
+
+# -- generating the plan's function ---------------------------------------------------------------
+def _generate(plan):
+    """Python source for the plan, the compiled function, and {line number: step}."""
+    env = {}
+    names = {}
+
+    def global_name(obj, prefix):
+        key = id(obj)
+        if key not in names:
+            names[key] = f"{prefix}{len(names)}"
+            env[names[key]] = obj
+        return names[key]
+
+    for slot, value in plan.constants.items():
+        env[f"c{slot}"] = value
+
+    def ref(i):
+        if type(i) is not int:
+            return f"read({global_name(i, 'v')})"
+        return f"c{i}" if i in plan.constants else f"s{i}"
+
+    lines = ["def plan(feeds, store):"]
+    if any(type(i) is not int for step in plan.steps for i in step.inputs):
+        lines.append("    read = store.read")
+    if plan.feed_slots:
+        lines.append("    " + "".join(f"s{s}, " for s in plan.feed_slots) + "= feeds")
+    line_of = {}
+    for step in plan.steps:
+        line_of[len(lines) + 1] = step
+        lines.append("    " + _step_line(step, ref, global_name))
+        if step.frees:
+            lines.append("    del " + ", ".join(f"s{s}" for s in step.frees))
+    lines.append("    return [" + "".join(f"{ref(s)}, " for s in plan.fetch_slots) + "]")
+    source = "\n".join(lines) + "\n"
+    code = compile(source, f"<wengert plan {id(plan):x}>", "exec")
+    exec(code, env)  # noqa: S102 - the source is generated above from the plan's steps
+    return source, env["plan"], line_of
+
+
+def _step_line(step, ref, global_name):
+    op = step.op
+    outs = "".join("_, " if s is None else f"s{s}, " for s in step.outputs)
+    if op.op_def.num_outputs == 1:
+        target = f"{outs[:-2]} = "
+    else:  # a tuple of outputs (possibly of one, for ops with a variable number of outputs)
+        target = f"{outs}= " if outs else ""
+    if op.type == "ReadVariableOp" and type(step.inputs[0]) is not int:
+        return f"{target}{ref(step.inputs[0])}"
+    kernel = global_name(step.kernel, "k")
+    if step.stateful:  # gets the store and the variables themselves, to write them
+        args = ["store"] + [global_name(i, "v") if type(i) is not int else ref(i)
+                            for i in step.inputs]
+    else:
+        args = [ref(i) for i in step.inputs]
+    for name, value in step.attrs.items():
+        args.append(f"{name}={global_name(value, 'a')}")
+    return f"{target}{kernel}({', '.join(args)})  # {op.name}"
+
+
+# -- compiling ------------------------------------------------------------------------------------
 def _needed_ops(ops, fetch_tensors, fetch_ops, fed):
     """The ops that must run, in creation order."""
     need_tensor = {id(t) for t in fetch_tensors}
@@ -90,9 +184,7 @@ def _needed_ops(ops, fetch_tensors, fetch_ops, fed):
             continue
         if op.type == "Placeholder":
             out = op.outputs[0]
-            raise InvalidArgumentError(
-                f"You must feed a value for placeholder '{op.name}' (dtype {out.dtype.name}, "
-                f"shape {out.shape}): pass it in feed_dict={{{op.name}: value}}.", op)
+            raise _unfed(op, out)
         chosen.append(op)
         for t in op.inputs:
             need_tensor.add(id(t))
@@ -102,7 +194,15 @@ def _needed_ops(ops, fetch_tensors, fetch_ops, fed):
     return chosen
 
 
+def _unfed(op, out):
+    return InvalidArgumentError(
+        f"You must feed a value for placeholder tensor '{op.name}' with dtype "
+        f"{out.dtype.name} and shape {out.shape}: pass it in feed_dict={{{op.name}: value}}.",
+        op)
+
+
 def compile_plan(graph, fetch_tensors, fetch_ops, fed_tensors, optimize=True):
+    """A Plan computing `fetch_tensors` (and running `fetch_ops`) from `fed_tensors`."""
     fed = {id(t) for t in fed_tensors}
     ops = _needed_ops(graph._ops, fetch_tensors, fetch_ops, fed)
     slots = {}
@@ -119,31 +219,32 @@ def compile_plan(graph, fetch_tensors, fetch_ops, fed_tensors, optimize=True):
     signatures = {}
     steps = []
     for op in ops:
-        inputs = [t if isinstance(t, Variable) else slot_of(_resolve(t, alias))
+        if any(id(o) in fed for o in op.outputs) and all(id(o) in fed for o in op.outputs):
+            continue  # fed: it was needed only as a control input; TensorFlow runs nothing
+        inputs = [t if isinstance(t, Variable) else slot_of(alias.get(id(t), t))
                   for t in op.inputs]
-        if optimize and op.type not in _PURE_EXCLUDED and not getattr(
-                op.op_def, "stateful", False):
+        if optimize and is_pure(op.op_def) and op.op_def.num_outputs:
             key = _signature(op, inputs)
             twin = signatures.get(key) if key is not None else None
             if twin is not None:
                 for mine, theirs in zip(op.outputs, twin.outputs):
-                    alias[id(mine)] = _resolve(theirs, alias)
+                    alias[id(mine)] = alias.get(id(theirs), theirs)
                 continue
             if key is not None:
                 signatures[key] = op
-            if op.type == "Const" or (inputs and all(
-                    type(i) is int and i in constants for i in inputs)):
+            if not op.control_inputs and all(type(i) is int and i in constants
+                                             for i in inputs):
                 if _fold(op, inputs, constants, slot_of):
                     continue
-        steps.append(Step(op, inputs, [slot_of(o) for o in op.outputs]))
-    fetch_slots = [slot_of(_resolve(t, alias)) for t in fetch_tensors]
+        if op.type == "NoOp":
+            continue  # its control inputs were scheduled; it computes nothing
+        steps.append(Step(op, inputs, [None if id(o) in fed else slot_of(o)
+                                       for o in op.outputs]))
+    fetch_slots = [slot_of(alias.get(id(t), t)) for t in fetch_tensors]
+    used = set(fetch_slots).union(*(step.inputs for step in steps))
+    constants = {slot: v for slot, v in constants.items() if slot in used}  # folded away
     _mark_last_uses(steps, set(fetch_slots) | set(constants))
-    consts = [(s, v) for s, v in constants.items()]
-    return Plan(steps, len(slots), feed_slots, fetch_slots, consts)
-
-
-def _resolve(t, alias):
-    return alias.get(id(t), t)
+    return Plan(steps, len(slots), feed_slots, fetch_slots, constants)
 
 
 def _signature(op, inputs):
@@ -158,21 +259,21 @@ def _signature(op, inputs):
             hash(v)
         except TypeError:
             return None
-        parts.append((k, v))
+        parts.append((k, type(v), v))
     return (op.type, tuple(i if type(i) is int else ("var", id(i)) for i in inputs),
-            tuple(parts), op.gradient_override)
+            tuple(parts), op.gradient_override, tuple(id(c) for c in op.control_inputs))
 
 
 def _fold(op, inputs, constants, slot_of):
     """Compute a constant-input op now; True if it was folded."""
-    if op.op_def.num_outputs == 0:
-        return False
     try:
         out = op.op_def.kernel(*[constants[i] for i in inputs], **op.attrs)
     except Exception:  # noqa: BLE001 - leave the error for run time, where it is reported
         return False
     outs = (out,) if op.op_def.num_outputs == 1 else tuple(out)
     for t, value in zip(op.outputs, outs):
+        value = np.asarray(value).view()
+        value.flags.writeable = False  # shared by every run: nobody may change it
         constants[slot_of(t)] = value
     return True
 
@@ -184,13 +285,14 @@ def _mark_last_uses(steps, keep):
             if type(slot) is int:
                 last[slot] = index
         for slot in step.outputs:
-            last.setdefault(slot, index)
+            if slot is not None:
+                last.setdefault(slot, index)
     frees = {}
     for slot, index in last.items():
         if slot not in keep:
             frees.setdefault(index, []).append(slot)
-    for index, slots in frees.items():
-        steps[index].frees = tuple(slots)
+    for index, dead in frees.items():
+        steps[index].frees = tuple(sorted(dead))
 
 
 def uninitialized(var):

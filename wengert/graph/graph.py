@@ -19,7 +19,7 @@ import numpy as np
 from ..framework import dtypes
 from ..framework.context import state
 from ..framework.errors import InvalidArgumentError, OpError
-from ..framework.execute import record_op
+from ..framework.execute import record_graph_op
 from ..framework.operation import Operation
 from ..framework.registry import defop
 from ..framework.tensor import Tensor
@@ -61,6 +61,7 @@ class Graph:
         self._captured = {}      # id(eager tensor) -> (tensor, Const output)
         self._variable_reads = {}
         self._lock = threading.Lock()
+        self._finalized = False
         self.seed = None
 
     # -- default graph ----------------------------------------------------------------------------
@@ -123,7 +124,7 @@ class Graph:
         if control_inputs is None:
             self._control_deps = []
         else:
-            ops = [c.op if isinstance(c, Tensor) else c for c in control_inputs]
+            ops = [c if isinstance(c, Operation) else c.op for c in control_inputs]
             self._control_deps = previous + ops
         try:
             yield
@@ -131,8 +132,20 @@ class Graph:
             self._control_deps = previous
 
     # -- building -------------------------------------------------------------------------------
+    def finalize(self):
+        """Make the graph read-only: adding an op afterwards raises (catches graphs that grow
+        inside a training loop)."""
+        self._finalized = True
+
+    @property
+    def finalized(self):
+        return self._finalized
+
     def create_op(self, op_def, inputs, attrs, name=None):
         """Add one op; returns its output tensor (or tuple of them, or the op if it has none)."""
+        if self._finalized:
+            raise RuntimeError(f"Graph is finalized and cannot be modified (adding a "
+                               f"{op_def.type} op). Build every op before the training loop.")
         inputs = tuple(self._capture(t) for t in inputs)
         op_name = self.unique_name(name or op_def.type)
         specs = self._infer(op_def, inputs, attrs, op_name)
@@ -144,7 +157,7 @@ class Graph:
         self._ops.append(op)
         self._by_name[op_name] = op
         if state.tapes:
-            record_op(state.tapes, op_def, inputs, op.outputs, attrs, op_name)
+            record_graph_op(state.tapes, op)
         if op_def.num_outputs == 0:
             return op
         return op.outputs[0] if op_def.num_outputs == 1 else op.outputs
@@ -155,7 +168,10 @@ class Graph:
         try:
             specs = op_def.shape(*inputs, **attrs)
         except OpError as err:
-            raise InvalidArgumentError(f"{op_def.type} (op '{op_name}'): {err.message}") from None
+            raise type(err)(f"{op_def.type} (op '{op_name}'): {err.message}") from None
+        except (TypeError, ValueError) as err:  # a rule's dtype check, or a rule's own bug
+            raise type(err)(f"{op_def.type} (op '{op_name}') with inputs "
+                            f"{[_spec(t) for t in inputs]}: {err}") from None
         if op_def.num_outputs == 1:
             return [specs]
         return list(specs)
@@ -183,7 +199,8 @@ class Graph:
         key = (id(var), tuple(id(c) for c in self._control_deps))
         hit = self._variable_reads.get(key)
         if hit is None or self._scope:
-            hit = self.create_op(READ_VARIABLE, (var,), {}, _var_op_name(var) + "/read")
+            with self.name_scope(_var_op_name(var) + "/"):
+                hit = self.create_op(READ_VARIABLE, (var,), {}, "read")
             self._variable_reads[key] = hit
         return hit
 
@@ -224,6 +241,10 @@ class Graph:
         return f"<wengert.Graph with {len(self._ops)} ops>"
 
 
+def _spec(t):
+    return f"{t.dtype.name}{t.shape}" if hasattr(t, "dtype") else repr(t)
+
+
 def _var_op_name(var):
     return var.name.rsplit(":", 1)[0]
 
@@ -242,11 +263,16 @@ def reset_default_graph():
     _DEFAULT[0] = Graph()
     if state.graph is not None:
         state.graph = _DEFAULT[0]
+    if type(state).graph is not None:  # eager execution disabled: new threads build here too
+        type(state).graph = _DEFAULT[0]
 
 
 @contextlib.contextmanager
-def name_scope(name, *args, **kwargs):
-    """`with name_scope("layer1"):` prefixes ops built in graph mode (no-op eagerly)."""
+def name_scope(name, default_name=None, values=None):
+    """`with name_scope("layer1"):` prefixes ops built in graph mode (no-op eagerly). TF 1's
+    `name_scope(None, default_name="dense")` uses the default name."""
+    if name is None:
+        name = default_name
     graph = state.graph
     if graph is None:
         yield name

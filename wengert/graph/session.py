@@ -47,7 +47,14 @@ class _Store:
 
     def write(self, var, value):
         value = np.asarray(value, dtype=var.dtype.as_numpy_dtype)
+        if not var.shape.is_compatible_with(value.shape):
+            raise InvalidArgumentError(
+                f"Cannot assign a value of shape {value.shape} to variable "
+                f"'{var.name.rsplit(':', 1)[0]}' of shape {var.shape}.")
         if isinstance(var, GraphVariable):
+            if value.flags.writeable:  # fetched values are copied; the stored one never changes
+                value = value.view()
+                value.flags.writeable = False
             self.values[id(var)] = value
         else:
             var._value = value
@@ -85,21 +92,43 @@ class Session:
         return _DefaultSession(self)
 
     def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
+        """Values of `fetches` (same structure; None for ops) after feeding `feed_dict`."""
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
-        leaves = nest.flatten(fetches)
-        resolved = [self._fetch(f) for f in leaves]
-        feeds = self._feeds(feed_dict or {})
-        tensors = [r for r in resolved if isinstance(r, Tensor)]
-        ops = [r for r in resolved if isinstance(r, Operation)]
-        key = (tuple(map(id, tensors)), tuple(map(id, ops)), tuple(id(t) for t, _ in feeds))
+        nested = nest.is_nested(fetches)
+        resolved = [self._fetch(f) for f in (nest.flatten(fetches) if nested else (fetches,))]
+        fed, values = self._feeds(feed_dict) if feed_dict else ((), ())
+        key = (tuple(map(id, resolved)), tuple(map(id, fed)))
         plan = self._plans.get(key)
         if plan is None:
-            plan = compile_plan(self.graph, tensors, ops, [t for t, _ in feeds], self._optimize)
-            self._plans[key] = plan
-        values = iter(plan.run([v for _, v in feeds], self._store))
-        results = [_as_result(next(values)) if isinstance(r, Tensor) else None for r in resolved]
-        return nest.pack_sequence_as(fetches, results) if nest.is_nested(fetches) else results[0]
+            plan = self._plans[key] = self._compile(resolved, fed)
+        results = _results(plan, plan.run(values, self._store))
+        return nest.pack_sequence_as(fetches, results) if nested else results[0]
+
+    def _compile(self, resolved, fed):
+        tensors = [r for r in resolved if isinstance(r, Tensor)]
+        ops = [r for r in resolved if isinstance(r, Operation)]
+        plan = compile_plan(self.graph, tensors, ops, list(fed), self._optimize)
+        plan.fetch_is_tensor = [isinstance(r, Tensor) for r in resolved]
+        return plan
+
+    def make_callable(self, fetches, feed_list=None):
+        """A function running `fetches` with positional feeds for `feed_list` (faster than
+        `run`: the plan and the fetch structure are resolved once)."""
+        feeds = [self._fetch(f) for f in (feed_list or [])]
+        nested = nest.is_nested(fetches)
+        plan = self._compile([self._fetch(f) for f in (nest.flatten(fetches) if nested
+                                                       else (fetches,))], feeds)
+
+        def run(*values):
+            if self._closed:
+                raise RuntimeError("Attempted to use a closed Session.")
+            if len(values) != len(feeds):
+                raise ValueError(f"This callable takes {len(feeds)} feeds, got {len(values)}.")
+            arrays = [_checked_feed(t, v) for t, v in zip(feeds, values)]
+            results = _results(plan, plan.run(arrays, self._store))
+            return nest.pack_sequence_as(fetches, results) if nested else results[0]
+        return run
 
     def _fetch(self, item):
         graph = self.graph
@@ -116,19 +145,23 @@ class Session:
                 raise ValueError(f"Fetch {item!r} is not an element of this session's graph.")
             return item
         if isinstance(item, Operation):
+            if item.graph is not graph:
+                raise ValueError(f"Fetch {item!r} is not an element of this session's graph.")
             return item
         raise TypeError(f"Fetch argument {item!r} has invalid type {type(item).__name__}; fetch "
                         "tensors, operations, variables or their names.")
 
     def _feeds(self, feed_dict):
-        feeds = []
+        """The fed tensors and their checked values, as two tuples."""
+        tensors, values = [], []
         for key, value in feed_dict.items():
             tensor = self.graph.get_tensor_by_name(key) if isinstance(key, str) else key
             if not isinstance(tensor, Tensor) or getattr(tensor, "graph", None) is not self.graph:
                 raise ValueError(f"Cannot feed {key!r}: feed_dict keys must be tensors of this "
                                  "session's graph (or their names).")
-            feeds.append((tensor, _checked_feed(tensor, value)))
-        return feeds
+            tensors.append(tensor)
+            values.append(_checked_feed(tensor, value))
+        return tensors, values
 
 
 class InteractiveSession(Session):
@@ -153,19 +186,41 @@ class _DefaultSession:
 
 
 def _checked_feed(tensor, value):
-    if isinstance(value, Tensor) and not hasattr(value, "_shape"):
-        value = value._value
-    try:
-        array = to_array(value, tensor.dtype)
-    except TypeError as err:
-        raise TypeError(f"Cannot feed a value to '{tensor.name}' (dtype "
-                        f"{tensor.dtype.name}): {err}") from None
-    if not tensor.shape.is_compatible_with(array.shape):
+    """`value` as a new array of the tensor's dtype, or an error naming the tensor."""
+    dtype = tensor.dtype
+    if type(value) is np.ndarray and value.dtype == dtype._np:
+        array = value.copy()  # the run owns its inputs (an assign may keep one)
+    else:
+        if isinstance(value, Tensor):
+            if not hasattr(value, "_value"):
+                raise TypeError(f"Cannot feed the symbolic tensor {value!r} to "
+                                f"'{tensor.name}': feed values must be NumPy arrays, Python "
+                                "values or eager tensors.")
+            value = value._value
+        try:
+            array = to_array(value, dtype)
+        except TypeError as err:
+            raise TypeError(f"Cannot feed a value to '{tensor.name}' (dtype {dtype.name}): "
+                            f"{err}") from None
+    shape = tensor.shape
+    if shape.rank is not None and (len(shape) != array.ndim or any(
+            d is not None and d != n for d, n in zip(shape, array.shape))):
         raise InvalidArgumentError(f"Cannot feed a value of shape {array.shape} for tensor "
-                                   f"'{tensor.name}', which has shape {tensor.shape}.")
+                                   f"'{tensor.name}', which has shape {shape}.")
     return array
 
 
+def _results(plan, values):
+    """The caller's values: None for fetched ops; 0-d arrays as NumPy scalars."""
+    values = iter(values)
+    return [_as_result(next(values)) if t else None for t in plan.fetch_is_tensor]
+
+
 def _as_result(value):
-    value = np.asarray(value) if not isinstance(value, np.ndarray) else value
-    return value[()] if value.ndim == 0 else value
+    """A fetched value for the caller: 0-d as a NumPy scalar; arrays the plan or a variable
+    keep (read-only) are copied, so changing a result changes nothing else."""
+    if not isinstance(value, np.ndarray):
+        value = np.asarray(value)
+    if value.ndim == 0:
+        return value[()]
+    return value if value.flags.writeable else value.copy()

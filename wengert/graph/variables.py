@@ -55,7 +55,7 @@ class GraphVariable(Variable):
         graph = state.graph
         self._graph = graph
         self._name = graph.unique_name(name or "Variable")
-        with graph.name_scope(self._name + "/"):
+        with graph.name_scope(self._name + "/"), graph.control_dependencies(None):
             value = initial_value() if callable(initial_value) else initial_value
             self._initial_value = convert_to_tensor(value, dtype=dtype)
         self._trainable = bool(trainable)
@@ -63,9 +63,10 @@ class GraphVariable(Variable):
         given = TensorShape(shape) if shape is not None else None
         self._shape = given if given is not None and not validate_shape else \
             self._initial_value.shape
-        self._initializer = graph.create_op(ASSIGN, (self, self._initial_value), {},
-                                            self._name + "/Assign").op
-        self._snapshot = graph.create_op(READ_VARIABLE, (self,), {}, self._name + "/read")
+        with graph.name_scope(self._name + "/"), graph.control_dependencies(None):
+            self._initializer = graph.create_op(ASSIGN, (self, self._initial_value), {},
+                                                "Assign").op
+            self._snapshot = graph.create_op(READ_VARIABLE, (self,), {}, "read")
         graph.add_to_collection("variables", self)
         if self._trainable:
             graph.add_to_collection("trainable_variables", self)
@@ -113,7 +114,11 @@ class GraphVariable(Variable):
                              "`with its_graph.as_default():`.")
 
     def read_value(self):
+        """The variable's value as a tensor of its graph. Under `control_dependencies` this is a
+        new read that runs after those ops (so it sees their assignments)."""
         self._in_graph()
+        if self._graph._control_deps:
+            return self._graph.capture_variable(self)
         return self._snapshot
 
     value = read_value

@@ -24,9 +24,11 @@ def _sum_to_shape(x, shape):
     lead = x.ndim - len(shape)
     if not fits_by_broadcasting(x.shape, shape):
         raise ValueError(f"shape {x.shape} does not reduce to {shape} by summing broadcast axes")
+    if not shape:  # to a scalar: the common case of a scalar broadcast against a tensor
+        return np.add.reduce(x, axis=None)
     axes = tuple(range(lead)) + tuple(
         lead + i for i, d in enumerate(shape) if d == 1 and x.shape[lead + i] != 1)
-    return np.sum(x, axis=axes).reshape(shape) if axes else x.reshape(shape)
+    return np.add.reduce(x, axis=axes).reshape(shape) if axes else x.reshape(shape)
 
 
 def fits_by_broadcasting(source, target):

@@ -23,6 +23,8 @@ does on CPU.
 """
 import builtins
 
+import functools
+
 import numpy as np
 
 from ..framework import dtypes
@@ -354,7 +356,9 @@ def reverse(tensor, axis, name=None):
 # -- strided slices: x[...] ----------------------------------------------------------------------
 # A spec is a tuple of: int (index, drops the axis), None (newaxis), Ellipsis, or a
 # (start, stop, step) triple for a slice; slices themselves are not hashable attributes.
+@functools.lru_cache(maxsize=1024)
 def _to_key(spec):
+    """The NumPy index for a spec (cached: a training loop indexes with the same few specs)."""
     return tuple(_pyslice(*s) if type(s) is tuple else s for s in spec)
 
 

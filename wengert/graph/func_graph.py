@@ -1,0 +1,220 @@
+"""`FuncGraph`: the graph a traced `function` builds, and running such a graph op by op.
+
+A FuncGraph is a `Graph` with three differences, all about state that lives outside the graph:
+- Eager variables are captured by reference. Every read of one is a fresh `ReadVariableOp` whose
+  input is the Variable itself (never cached, so a read after an assign sees the new value:
+  the graph's creation order is program order and the executor keeps it); `assign`,
+  `assign_add` and `assign_sub` build the stateful `AssignVariableOp` family, which write the
+  variable's value in place each time the graph runs.
+- Variables created while tracing are lifted out: the initial value is computed now (eagerly,
+  or by running the part of the graph it needs with this call's arguments) and the variable is an
+  ordinary eager Variable. Creation is allowed on the first trace only, as in TensorFlow.
+- Tapes opened inside the traced body record the graph's own ops, so `tape.gradient` inside the
+  body builds gradient nodes with the one reverse pass.
+
+`replay(ops, ...)` runs recorded graph ops again through the ordinary `execute`: eagerly (when an
+outer tape or a forward accumulator is listening, so it records ordinary ops and every registered
+gradient rule applies) or into another graph (a traced function called while tracing another:
+its graph is inlined into the caller's).
+"""
+import contextlib
+
+import numpy as np
+
+from ..framework import dtypes
+from ..framework.context import state
+from ..framework.errors import InvalidArgumentError
+from ..framework.execute import execute
+from ..framework.tensor import Tensor, convert_to_tensor
+from ..framework.variables import READ_VARIABLE, Variable
+from .executor import compile_plan
+from .graph import Graph
+from .symbolic import SymbolicTensor
+
+__all__ = ["FuncGraph", "init_scope", "replay", "needed_ops", "LIVE_VARIABLES"]
+
+_CREATE_ONCE = ("tf.function only supports singleton tf.Variables created on the first call. "
+                "Make sure the tf.Variable is only created once or created outside tf.function "
+                "(e.g. create it on the first call only: `if self.v is None: self.v = "
+                "tf.Variable(...)`).")
+
+
+class _LiveVariables:
+    """Variable storage for running a FuncGraph: the eager variables' own values."""
+
+    @staticmethod
+    def read(var):
+        return var._value
+
+    @staticmethod
+    def write(var, value):
+        value = np.asarray(value, dtype=var._value.dtype)
+        if value.shape != var._value.shape:
+            raise InvalidArgumentError(
+                f"Cannot assign a value of shape {value.shape} to variable "
+                f"'{_op_name(var)}' of shape {var._value.shape}.")
+        var._value = value
+
+    @staticmethod
+    def update(var, ufunc, value):
+        """`var = ufunc(var, value)`, in place when no tensor shares the variable's array (for
+        the AssignAdd/AssignSub kernels: saves an allocation per weight per training step)."""
+        owns = getattr(var, "_owns_value", None)
+        if owns is not None and owns() and np.shape(value) == var._value.shape:
+            ufunc(var._value, value, out=var._value)
+            return var._value
+        new = ufunc(var._value, value)
+        _LiveVariables.write(var, new)
+        return new
+
+
+LIVE_VARIABLES = _LiveVariables()
+
+
+@contextlib.contextmanager
+def init_scope():
+    """Leave any graph being built and any recording tape: code inside runs eagerly, unrecorded
+    (how a traced function computes the initial value of a variable it creates)."""
+    saved = state.graph, state.tapes, state.observers
+    state.graph, state.tapes, state.observers = None, (), ()
+    try:
+        yield
+    finally:
+        state.graph, state.tapes, state.observers = saved
+
+
+class FuncGraph(Graph):
+    """The graph of one trace of a `function`: placeholders in, structured outputs out."""
+
+    lifts_variables = True
+
+    def __init__(self, name, allow_variable_creation=True):
+        super().__init__()
+        self.name = name
+        self.inputs = []               # placeholders, one per tensor argument
+        self.outputs = []              # flat output tensors (None where the output is None)
+        self.structured_outputs = None
+        self.variables = []            # eager variables the body read or wrote, in first-use order
+        self.created_variables = []    # variables created (lifted) while tracing
+        self.allow_variable_creation = allow_variable_creation
+        self.trace_values = None       # this call's argument arrays, for lifted initial values
+        self._variable_ids = set()
+
+    # -- eager variables, by reference ----------------------------------------------------------
+    def _note_variable(self, var):
+        if id(var) not in self._variable_ids:
+            self._variable_ids.add(id(var))
+            self.variables.append(var)
+
+    def capture_variable(self, var):
+        """A fresh read of `var` (tapes that watch accessed variables start watching it)."""
+        self._note_variable(var)
+        for tape in state.tapes:
+            if tape._watch_accessed and var._trainable:
+                tape._watch_variable(var)
+        return self.create_op(READ_VARIABLE, (var,), {}, _op_name(var) + "/read")
+
+    def update_variable(self, var, op_def, value, name=None, read_value=True):
+        """Build `var.assign(value)` (or assign_add/assign_sub) as a stateful op; returns the new
+        value (a tensor), or the op when `read_value=False`."""
+        self._note_variable(var)
+        value = convert_to_tensor(value, dtype=var.dtype)
+        out = self.create_op(op_def, (var, value), {}, name or op_def.type)
+        return out if read_value else out.op
+
+    # -- variables created while tracing --------------------------------------------------------
+    def lift_initial_value(self, initial_value):
+        """The initial value of a variable created in the traced body, as an eager value."""
+        if not self.allow_variable_creation:
+            raise ValueError(_CREATE_ONCE)
+        if callable(initial_value):
+            with init_scope():
+                initial_value = initial_value()
+        if isinstance(initial_value, SymbolicTensor):
+            initial_value = self._evaluate(initial_value)
+        return initial_value
+
+    def _evaluate(self, tensor):
+        if tensor.graph is not self:
+            raise ValueError(f"The initial value {tensor!r} of a variable belongs to another "
+                             "graph; compute it inside this function or pass a callable.")
+        fed = self.inputs if self.trace_values is not None else []
+        try:
+            plan = compile_plan(self, [tensor], [], fed)
+        except Exception as err:  # noqa: BLE001 - explained below
+            raise ValueError(
+                f"Cannot compute the initial value {tensor!r} of a variable created inside a "
+                f"traced function: {err}. Create the variable outside the function or from "
+                "values that do not depend on symbolic arguments.") from None
+        return plan.run(list(self.trace_values or []), LIVE_VARIABLES)[0]
+
+
+def _op_name(var):
+    return var.name.rsplit(":", 1)[0]
+
+
+# -- running graph ops again through execute ---------------------------------------------------
+def needed_ops(graph, fetch_tensors, fetch_ops):
+    """The graph's ops that `fetch_tensors`/`fetch_ops` depend on, in creation order."""
+    need_tensor = {id(t) for t in fetch_tensors}
+    need_op = {id(o) for o in fetch_ops}
+    chosen = []
+    for op in reversed(graph._ops):
+        if id(op) not in need_op and not any(id(o) in need_tensor for o in op.outputs):
+            continue
+        chosen.append(op)
+        need_tensor.update(id(t) for t in op.inputs)
+        need_op.update(id(c) for c in op.control_inputs)
+    chosen.reverse()
+    return chosen
+
+
+def replay(graph, ops, placeholders, args):
+    """Run `ops` (from `graph`) through `execute`, with `args` standing for `placeholders`.
+
+    Returns a dict id(graph tensor) -> the tensor computed for it now (eager, or in the graph
+    being built). Eager tensors the graph captured as constants are replaced by the originals, so
+    an outer tape that watches them sees the path."""
+    values = {id(p): a for p, a in zip(placeholders, args)}
+    for original, const in graph._captured.values():
+        values[id(const)] = original
+    for op in ops:
+        if op.type == "Placeholder" or id(op.outputs[0] if op.outputs else op) in values:
+            continue
+        inputs = tuple(t if isinstance(t, Variable) else values[id(t)] for t in op.inputs)
+        out = _replay_one(op, inputs)
+        if len(op.outputs) == 1:
+            values[id(op.outputs[0])] = out
+        elif op.outputs:
+            for t, v in zip(op.outputs, out):
+                values[id(t)] = v
+    return values
+
+
+def _replay_one(op, inputs):
+    if not op.outputs:  # NoOp, a grouping of control inputs: order is already creation order
+        return execute(op.op_def, inputs, op.attrs, op.name) if state.graph is not None else None
+    if op.type == "ReadVariableOp":
+        return inputs[0]._as_tensor(None)
+    stateful = getattr(op.op_def, "stateful", False)
+    if stateful and state.graph is None:  # an assign, run now on the live variable
+        var, value = inputs
+        return Tensor(op.op_def.kernel(LIVE_VARIABLES, var, value._value))
+    graph = state.graph
+    if op.gradient_override is not None and graph is not None:
+        with graph.gradient_override_map({op.type: op.gradient_override}):
+            return execute(op.op_def, inputs, op.attrs, op.name)
+    out = execute(op.op_def, inputs, op.attrs, op.name)
+    if op.gradient_override is not None and isinstance(out, Tensor) and out._op is not None:
+        out._op.gradient_override = op.gradient_override
+    return out
+
+
+
+
+def placeholder_for(graph, dtype, shape, name):
+    """A placeholder of `graph` for one tensor argument."""
+    from .graph import PLACEHOLDER
+    dtype = dtypes.as_dtype(dtype)
+    shape = None if shape is None or shape.rank is None else tuple(shape)
+    return graph.create_op(PLACEHOLDER, (), {"dtype": dtype.as_numpy_dtype, "shape": shape}, name)

@@ -1,0 +1,492 @@
+"""`function`: TensorFlow 2's `tf.function`, tracing Python into a graph and running the graph.
+
+    @tf.function
+    def train_step(x, y):
+        with tf.GradientTape() as tape:
+            loss = ...
+        ...
+
+Tracing. On the first call for each *input signature* the Python function runs once, inside a
+fresh `FuncGraph`, with a placeholder for every tensor argument: every op it calls adds a node
+instead of computing. The signature of a call is, for each argument, its dtype and shape when it
+is a tensor (Tensor or NumPy array), the variable itself for a Variable, and the value for
+anything else (Python numbers, strings, ...); lists, tuples and dicts are looked through. A call
+with a new signature traces again (`experimental_get_tracing_count()` counts them); Python side
+effects such as `print` therefore happen only while tracing. `input_signature=[TensorSpec(...)]`
+fixes one trace (None dimensions accept any size) and rejects calls that do not match it;
+`reduce_retracing=True` traces once per dtype and rank, with unknown dimensions.
+
+What the body sees. Eager tensors it closes over become constants of the graph. Eager variables
+are captured by reference: each read is a `ReadVariableOp` on the Variable, run when the graph
+runs, and `assign`/`assign_add`/`assign_sub` are stateful ops that write the variable every call
+(see func_graph.py). A `tf.Variable` created in the body is lifted out (an ordinary eager
+variable, initialized once) and allowed on the first trace only. Tapes and `gradients()` inside
+the body build gradient nodes with the one reverse pass. Branching in Python on a symbolic tensor
+raises an error that says to use `cond`/`while_loop` (autograph is not implemented).
+
+Running. Each trace is compiled once into a flat `Plan` (graph/executor.py) that computes the
+outputs and every stateful op; a call builds the signature key, looks the trace up in a dict, feeds
+the argument arrays and wraps the results in Tensors: no graph walks per call.
+
+Differentiating from outside. When a tape or a forward accumulator is active at call time, the
+plan cannot be used (it computes numbers no tape sees). The traced ops are then replayed one by
+one through the ordinary `execute`, so the tapes record ordinary ops and every registered
+gradient rule applies: gradients with respect to the inputs, to captured tensors and to captured
+variables match the eager computation exactly. A traced function called while another one is
+being traced is inlined the same way, into the caller's graph.
+"""
+import functools
+import inspect
+import types
+import weakref
+
+import numpy as np
+
+from ..framework import dtypes
+from ..framework.context import state
+from ..framework.operation import Operation
+from ..framework.tensor import Tensor, convert_to_tensor, to_array
+from ..framework.tensor_shape import TensorShape
+from ..framework.variables import Variable
+from ..util import nest
+from .executor import compile_plan
+from .func_graph import LIVE_VARIABLES, FuncGraph, needed_ops, placeholder_for, replay
+from .symbolic import SymbolicTensor
+
+__all__ = ["function", "TensorSpec", "Function", "ConcreteFunction"]
+
+
+class TensorSpec:
+    """The dtype and shape a tensor argument must have (None dimensions match any size)."""
+
+    __slots__ = ("shape", "dtype", "name")
+
+    def __init__(self, shape, dtype=dtypes.float32, name=None):
+        self.shape = TensorShape(shape)
+        self.dtype = dtypes.as_dtype(dtype)
+        self.name = name
+
+    @classmethod
+    def from_tensor(cls, tensor, name=None):
+        return cls(tensor.shape, tensor.dtype, name)
+
+    def is_compatible_with(self, other):
+        """True for a tensor, array or spec of this dtype whose shape fits this shape."""
+        if isinstance(other, (Tensor, TensorSpec)):
+            dtype, shape = other.dtype, other.shape
+        else:
+            array = np.asarray(other)
+            dtype, shape = array.dtype, array.shape
+        return dtypes.as_dtype(dtype) is self.dtype and self.shape.is_compatible_with(shape)
+
+    def __eq__(self, other):
+        return (isinstance(other, TensorSpec) and self.dtype is other.dtype
+                and self.shape.rank == other.shape.rank and tuple(self.shape) == tuple(
+                    other.shape) and self.name == other.name)
+
+    def __hash__(self):
+        return hash((self.dtype.name, self.shape.rank, tuple(self.shape), self.name))
+
+    def __repr__(self):
+        return f"TensorSpec(shape={self.shape}, dtype=tf.{self.dtype.name}, name={self.name!r})"
+
+
+def function(func=None, input_signature=None, autograph=False, jit_compile=None,
+             reduce_retracing=False, experimental_relax_shapes=None, name=None, **_ignored):
+    """Compile `func` into a traced graph function (usable as `@function` or `@function(...)`).
+
+    `autograph` and `jit_compile` are accepted for compatibility and have no effect; Python
+    control flow on tensors needs `cond`/`while_loop`."""
+    relax = bool(reduce_retracing or experimental_relax_shapes)
+
+    def decorate(fn):
+        return Function(fn, input_signature, relax, name)
+    return decorate if func is None else decorate(func)
+
+
+# -- signatures -------------------------------------------------------------------------------
+def _is_tensor_like(x):
+    return isinstance(x, (Tensor, np.ndarray, TensorSpec))
+
+
+def _shape_key(shape, relax):
+    if shape.rank is None:
+        return None
+    return (None,) * len(shape) if relax else tuple(shape)
+
+
+def _leaf_key(x, tensors, relax):
+    if type(x) is Tensor or isinstance(x, np.ndarray):
+        value = x._value if type(x) is Tensor else x
+        tensors.append(x)
+        return (value.dtype, (None,) * value.ndim if relax else value.shape)
+    if isinstance(x, (Tensor, TensorSpec)):  # a graph tensor (nested call) or a spec
+        tensors.append(x)
+        return (x.dtype._np, _shape_key(x.shape, relax))
+    if isinstance(x, Variable):
+        return ("variable", id(x))
+    try:
+        hash(x)
+    except TypeError:
+        return ("object", id(x))
+    return (type(x), x)
+
+
+def _structure_token(x):
+    """A hashable description of a nested structure's containers (not its leaves)."""
+    tokens, stack = [], [x]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            keys = sorted(item, key=repr)
+            tokens.append((type(item), tuple(keys)))
+            stack.extend(item[k] for k in keys)
+        elif isinstance(item, (list, tuple)):
+            tokens.append((type(item), len(item)))
+            stack.extend(item)
+        else:
+            tokens.append(None)
+    return tuple(tokens)
+
+
+def _arg_key(x, tensors, relax):
+    if not nest.is_nested(x):
+        return _leaf_key(x, tensors, relax)
+    return (_structure_token(x), tuple(_leaf_key(leaf, tensors, relax)
+                                       for leaf in nest.flatten(x)))
+
+
+def _call_key(args, kwargs, relax):
+    """(hashable signature of the call, its tensor arguments in order)."""
+    tensors, key = [], []
+    for a in args:
+        if type(a) is Tensor and not relax:  # the common case, inlined
+            value = a._value
+            key.append((value.dtype, value.shape))
+            tensors.append(a)
+        else:
+            key.append(_arg_key(a, tensors, relax))
+    if kwargs:
+        for k in sorted(kwargs):
+            key.append((k, _arg_key(kwargs[k], tensors, relax)))
+    return tuple(key), tensors
+
+
+# -- outputs ----------------------------------------------------------------------------------
+def _output_tensor(graph, value, fn_name):
+    """An output of the traced body as a tensor of `graph` (None stays None)."""
+    if value is None or isinstance(value, Operation):
+        return None
+    if isinstance(value, SymbolicTensor):
+        if value.graph is not graph:
+            raise ValueError(f"{fn_name} returned {value!r}, a tensor of another graph.")
+        return value
+    if isinstance(value, Tensor):
+        return graph._capture(value)
+    if isinstance(value, Variable):
+        return value._as_tensor(None)
+    try:
+        return convert_to_tensor(value)
+    except (TypeError, ValueError):
+        raise TypeError(
+            f"To be compatible with tf.function, Python functions must return zero or more "
+            f"Tensors or None values; in compilation of {fn_name}, found return value of type "
+            f"{type(value).__name__} ({value!r:.60}), which is not a Tensor.") from None
+
+
+def _packer(structure, flat_outputs):
+    """A function from the plan's fetched arrays to eager Tensors in the output structure.
+
+    Plain tuples, lists and str-keyed dicts get generated code (one expression, no walking);
+    other containers go through `nest.pack_sequence_as`."""
+    positions, n = [], 0
+    for t in flat_outputs:
+        positions.append(None if t is None else n)
+        n += t is not None
+    if not nest.is_nested(structure):
+        if positions[0] is None:
+            return lambda values: None
+        return lambda values: Tensor(values[0])
+    leaves = iter(positions)
+    source = _pack_expression(structure, leaves)
+    if source is not None:
+        fn = eval(f"lambda v, T=T: {source}", {"T": Tensor})  # noqa: S307 - generated above
+        return fn
+
+    def pack(values):
+        return nest.pack_sequence_as(structure, [
+            None if i is None else Tensor(values[i]) for i in positions])
+    return pack
+
+
+def _pack_expression(node, leaves):
+    """Python source rebuilding `node` from the fetched values `v`, or None if `node` holds a
+    container other than a plain tuple, list or str-keyed dict."""
+    if type(node) is tuple or type(node) is list:
+        parts = [_pack_expression(child, leaves) for child in node]
+        if any(p is None for p in parts):
+            return None
+        inner = ", ".join(parts) + ("," if type(node) is tuple and len(parts) == 1 else "")
+        return f"({inner})" if type(node) is tuple else f"[{inner}]"
+    if type(node) is dict:
+        if not all(type(k) is str for k in node):
+            return None
+        parts = [(k, _pack_expression(node[k], leaves)) for k in sorted(node)]
+        if any(p is None for _, p in parts):
+            return None
+        return "{" + ", ".join(f"{k!r}: {p}" for k, p in parts) + "}"
+    if nest.is_nested(node):
+        return None
+    index = next(leaves)
+    return "None" if index is None else f"T(v[{index}])"
+
+
+class ConcreteFunction:
+    """One trace: its graph, its compiled plan, and how to call it with flat tensor args."""
+
+    def __init__(self, graph, structured_outputs, flat_outputs):
+        self.graph = graph
+        self.structured_outputs = structured_outputs
+        fetches = [t for t in flat_outputs if t is not None]
+        stateful = [op for op in graph._ops if getattr(op.op_def, "stateful", False)]
+        self._flat_outputs = flat_outputs
+        self._plan = compile_plan(graph, fetches, stateful, graph.inputs)
+        self._replay_ops = needed_ops(graph, fetches, stateful)
+        self._pack = _packer(structured_outputs, flat_outputs)
+
+    @property
+    def inputs(self):
+        return list(self.graph.inputs)
+
+    @property
+    def outputs(self):
+        return [t for t in self._flat_outputs if t is not None]
+
+    @property
+    def variables(self):
+        return tuple(self.graph.variables)
+
+    @property
+    def trainable_variables(self):
+        return tuple(v for v in self.graph.variables if v.trainable)
+
+    def __call__(self, *args):
+        """Call with one tensor per graph input (the flattened tensor arguments)."""
+        if len(args) != len(self.graph.inputs):
+            raise TypeError(f"This concrete function takes {len(self.graph.inputs)} tensor "
+                            f"arguments, got {len(args)}.")
+        return self._call([_conform(a, TensorSpec(p.shape, p.dtype), i)
+                           for i, (a, p) in enumerate(zip(args, self.graph.inputs))])
+
+    def _call(self, args):
+        st = state
+        if st.tapes or st.observers or st.graph is not None:
+            return self._call_by_replay(args)
+        feeds = [a._value if type(a) is Tensor else np.array(a) for a in args]
+        return self._pack(self._plan.run(feeds, LIVE_VARIABLES))
+
+    def _call_by_replay(self, args):
+        args = [a if isinstance(a, Tensor) else Tensor(a) for a in args]
+        graph = state.graph
+        if graph is None:
+            values = replay(self.graph, self._replay_ops, self.graph.inputs, args)
+        else:
+            with graph.name_scope(self.graph.name):
+                values = replay(self.graph, self._replay_ops, self.graph.inputs, args)
+        leaves = [None if t is None else values[id(t)] for t in self._flat_outputs]
+        if not nest.is_nested(self.structured_outputs):
+            return leaves[0]
+        return nest.pack_sequence_as(self.structured_outputs, leaves)
+
+    def __repr__(self):
+        return f"<ConcreteFunction {self.graph.name} with {len(self.graph._ops)} ops>"
+
+
+def _conform(value, spec, index):
+    """`value` as a feed for an input of `spec`, or a TypeError saying how it differs."""
+    if isinstance(value, Tensor):
+        dtype, shape = value.dtype, value.shape
+    else:
+        try:
+            value = to_array(value, spec.dtype)
+        except TypeError as err:
+            raise TypeError(f"Argument {index} does not match the input_signature {spec}: "
+                            f"{err}") from None
+        dtype, shape = spec.dtype, TensorShape(value.shape)
+    if dtype is not spec.dtype or not spec.shape.is_compatible_with(shape):
+        raise TypeError(f"Argument {index} (dtype {dtype.name}, shape {shape}) does not match "
+                        f"the input_signature {spec}; pass a tensor of that dtype and shape "
+                        "(cast or reshape it), or change the input_signature.")
+    return value
+
+
+class Function:
+    """A Python function traced into graphs, one per input signature (`tf.function`)."""
+
+    def __init__(self, python_function, input_signature=None, reduce_retracing=False,
+                 name=None):
+        if not callable(python_function):
+            raise TypeError(f"function expects a callable, got {python_function!r}.")
+        functools.update_wrapper(self, python_function)
+        self._python_function = python_function
+        self._name = name or getattr(python_function, "__name__", "function")
+        self._reduce_retracing = reduce_retracing
+        self._cache = {}
+        self._tracing_count = 0
+        self._bound = weakref.WeakKeyDictionary()
+        self._bound_by_id = {}
+        self._input_signature = None
+        if input_signature is not None:
+            self._input_signature = list(input_signature)
+            self._flat_specs = nest.flatten(self._input_signature)
+            for spec in self._flat_specs:
+                if not isinstance(spec, TensorSpec):
+                    raise TypeError(f"input_signature must hold TensorSpecs, got {spec!r}.")
+
+    @property
+    def python_function(self):
+        return self._python_function
+
+    @property
+    def input_signature(self):
+        return self._input_signature
+
+    def experimental_get_tracing_count(self):
+        """How many times the Python function was traced."""
+        return self._tracing_count
+
+    # -- methods: one Function per instance ---------------------------------------------------
+    def __get__(self, instance, owner=None):
+        if instance is None:
+            return self
+        try:
+            bound = self._bound.get(instance)
+        except TypeError:  # unhashable or not weakly referenceable
+            bound = self._bound_by_id.get(id(instance))
+        if bound is None:
+            bound = Function(types.MethodType(self._python_function, instance),
+                             self._input_signature, self._reduce_retracing, self._name)
+            try:
+                self._bound[instance] = bound
+            except TypeError:
+                self._bound_by_id[id(instance)] = bound
+        return bound
+
+    # -- calling ----------------------------------------------------------------------------------
+    def __call__(self, *args, **kwargs):
+        if self._input_signature is not None:
+            tensors = self._signature_tensors(args, kwargs)
+            concrete = self._cache.get(None) or self._trace_signature()
+            return concrete._call(tensors)
+        key, tensors = _call_key(args, kwargs, self._reduce_retracing)
+        concrete = self._cache.get(key)
+        if concrete is None:
+            concrete = self._trace(key, args, kwargs, tensors)
+        return concrete._call(tensors)
+
+    def get_concrete_function(self, *args, **kwargs):
+        """The trace for these arguments (tensors or TensorSpecs), tracing it if needed."""
+        if self._input_signature is not None:
+            return self._cache.get(None) or self._trace_signature()
+        key, tensors = _call_key(args, kwargs, self._reduce_retracing)
+        return self._cache.get(key) or self._trace(key, args, kwargs, tensors)
+
+    def _signature_tensors(self, args, kwargs):
+        if kwargs:
+            args = self._bind(args, kwargs)
+        if len(args) != len(self._input_signature):
+            raise TypeError(f"{self._name} was called with {len(args)} arguments, but its "
+                            f"input_signature {self._input_signature} describes "
+                            f"{len(self._input_signature)}.")
+        flat = _flatten_up_to(self._input_signature, list(args))
+        return [_conform(v, s, i) for i, (v, s) in enumerate(zip(flat, self._flat_specs))]
+
+    def _bind(self, args, kwargs):
+        try:
+            bound = inspect.signature(self._python_function).bind(*args, **kwargs)
+        except TypeError as err:
+            raise TypeError(f"{self._name}: {err}") from None
+        return bound.args
+
+    # -- tracing ----------------------------------------------------------------------------------
+    def _trace_signature(self):
+        specs = [(s.dtype, s.shape, s.name) for s in self._flat_specs]
+        concrete = self._build(specs, lambda leaves: (
+            nest.pack_sequence_as(self._input_signature, leaves), {}), None)
+        self._cache[None] = concrete
+        return concrete
+
+    def _trace(self, key, args, kwargs, tensors):
+        relax = self._reduce_retracing
+        specs = []
+        for t in tensors:
+            shape = TensorShape(t.shape)
+            if relax and shape.rank is not None:
+                shape = TensorShape((None,) * shape.rank)
+            specs.append((dtypes.as_dtype(t.dtype), shape, None))
+        eager = all(type(t) is Tensor or isinstance(t, np.ndarray) for t in tensors)
+        values = [t._value if type(t) is Tensor else t for t in tensors] if eager else None
+        concrete = self._build(specs, lambda placeholders: _substitute(
+            args, kwargs, placeholders), values)
+        self._cache[key] = concrete
+        return concrete
+
+    def _build(self, specs, arguments, trace_values):
+        """Trace the Python function with placeholders for `specs` (dtype, shape, name)."""
+        graph = FuncGraph(self._name, allow_variable_creation=self._tracing_count == 0)
+        saved = state.tapes, state.observers
+        state.tapes, state.observers = (), ()
+        try:
+            with graph.as_default():
+                graph.inputs = [placeholder_for(graph, dtype, shape, name or f"args_{i}")
+                                for i, (dtype, shape, name) in enumerate(specs)]
+                graph.trace_values = trace_values
+                args, kwargs = arguments(graph.inputs)
+                outputs = self._python_function(*args, **kwargs)
+                flat = [_output_tensor(graph, o, self._name) for o in nest.flatten(outputs)]
+        finally:
+            state.tapes, state.observers = saved
+            graph.trace_values = None
+        self._tracing_count += 1
+        graph.structured_outputs, graph.outputs = outputs, flat
+        return ConcreteFunction(graph, outputs, flat)
+
+    def __repr__(self):
+        return f"<wengert.function {self._name}: {self._tracing_count} trace(s)>"
+
+
+def _flatten_up_to(signature, args):
+    """The values in `args` at the positions of the TensorSpecs in `signature`, in order."""
+    flat, stack = [], [(signature, args)]
+    while stack:
+        spec, value = stack.pop()
+        if isinstance(spec, TensorSpec):
+            flat.append(value)
+            continue
+        if isinstance(spec, dict):
+            if not isinstance(value, dict) or set(value) != set(spec):
+                raise TypeError(f"An argument {value!r:.60} does not match the structure of "
+                                f"the input_signature {spec}.")
+            keys = sorted(spec)
+            pairs = [(spec[k], value[k]) for k in keys]
+        else:
+            if not isinstance(value, (list, tuple)) or len(value) != len(spec):
+                raise TypeError(f"An argument {value!r:.60} does not match the structure of "
+                                f"the input_signature {spec}.")
+            pairs = list(zip(spec, value))
+        stack.extend(reversed(pairs))
+    return flat
+
+
+def _substitute(args, kwargs, placeholders):
+    """`args`, `kwargs` with their tensor leaves replaced, in order, by `placeholders`."""
+    it = iter(placeholders)
+
+    def sub(x):
+        if not nest.is_nested(x):
+            return next(it) if _is_tensor_like(x) else x
+        leaves = [next(it) if _is_tensor_like(leaf) else leaf for leaf in nest.flatten(x)]
+        return nest.pack_sequence_as(x, leaves)
+    new_args = [sub(a) for a in args]
+    new_kwargs = {k: sub(kwargs[k]) for k in sorted(kwargs)}
+    return new_args, new_kwargs
