@@ -46,8 +46,16 @@ def _sum_to_shape_rule(x, shape):
     return TensorShape(shape), x.dtype
 
 
+def _sum_to_shape_grad(op, grad):
+    x = op.inputs[0]
+    shape = static_shape(x)
+    if shape is None or None in shape:  # graph mode: x's shape is known only at run time
+        return _sum_like_grad(op, grad)[0]
+    return broadcast_to(grad, x.shape)
+
+
 SUM_TO_SHAPE = defop("SumToShape", _sum_to_shape, shape=_sum_to_shape_rule,
-                     grad=lambda op, grad: broadcast_to(grad, op.inputs[0].shape))
+                     grad=_sum_to_shape_grad)
 
 
 def _sum_like_rule(x, like):
