@@ -53,9 +53,9 @@ def backward(records, targets, sources, seeds, unconnected=UnconnectedGradients.
     grads = {}
     for target, seed in zip(targets, seeds):
         grads.setdefault(id(target), []).append(seed)
-    for op in path:
+    for op in path:  # everything per op is inlined: this loop is the reverse pass's cost
         outputs = op.outputs
-        if len(outputs) == 1:  # the common case, inlined: this loop is the reverse pass's cost
+        if len(outputs) == 1:
             key = id(outputs[0])
             parts = grads.get(key) if key in source_ids else grads.pop(key, None)
             if parts is None or key in stop_ids:
@@ -65,11 +65,34 @@ def backward(records, targets, sources, seeds, unconnected=UnconnectedGradients.
             out_grads = _take_output_grads(op, grads, source_ids, stop_ids)
             if out_grads is None:
                 continue
-        in_grads = _call_rule(op, out_grads)
+        fn = _GRADIENTS.get(op.gradient_override or op.type, _MISSING)
+        if fn is _MISSING:
+            fn = get_gradient_function(op)  # raises LookupError naming the op and its type
+        if fn is None:
+            continue
+        in_grads = fn(op, *out_grads)
+        if type(in_grads) is not tuple and type(in_grads) is not list:
+            in_grads = (in_grads,)
+        inputs = op.inputs
+        if len(in_grads) != len(inputs):
+            raise _wrong_count(op, in_grads)
         if observer is not None:
             observer(op, out_grads, in_grads)
-        if in_grads is not None:
-            _accumulate(op, in_grads, grads, needed)
+        for t, g in zip(inputs, in_grads):
+            if g is None:
+                continue
+            key = id(t)
+            if key not in needed:
+                continue
+            # An eager gradient of the input's shape and dtype needs no fitting.
+            if not (type(g) is Tensor and type(t) in _EAGER and g._value.shape == t._value.shape
+                    and g._value.dtype == t._value.dtype):
+                g = _fit_to_input(op, t, g)
+            parts = grads.get(key)
+            if parts is None:
+                grads[key] = [g]
+            else:
+                parts.append(g)
     return [_result(s, grads.get(id(s)), unconnected) for s in sources]
 
 
@@ -125,39 +148,11 @@ def _take_output_grads(op, grads, source_ids, stop_ids):
     return [g if g is not None else _zeros_for(out) for g, out in zip(summed, op.outputs)]
 
 
-def _call_rule(op, out_grads):
-    fn = _GRADIENTS.get(op.gradient_override or op.type, _MISSING)
-    if fn is _MISSING:
-        fn = get_gradient_function(op)  # raises LookupError naming the op and its type
-    if fn is None:
-        return None
-    in_grads = fn(op, *out_grads)
-    if type(in_grads) is not tuple and type(in_grads) is not list:
-        in_grads = (in_grads,)
-    if len(in_grads) != len(op.inputs):
-        raise InvalidArgumentError(
-            f"The gradient function for op '{op.name}' (type {op.type}) returned "
-            f"{len(in_grads)} gradients, but the op has {len(op.inputs)} inputs; a gradient "
-            "function must return one gradient (or None) per input.", op)
-    return in_grads
-
-
-def _accumulate(op, in_grads, grads, needed):
-    for t, g in zip(op.inputs, in_grads):
-        if g is None:
-            continue
-        key = id(t)
-        if key not in needed:
-            continue
-        # Fast path: an eager gradient of the input's shape and dtype needs no fitting.
-        if not (type(g) is Tensor and type(t) in _EAGER and g._value.shape == t._value.shape
-                and g._value.dtype == t._value.dtype):
-            g = _fit_to_input(op, t, g)
-        parts = grads.get(key)
-        if parts is None:
-            grads[key] = [g]
-        else:
-            parts.append(g)
+def _wrong_count(op, in_grads):
+    return InvalidArgumentError(
+        f"The gradient function for op '{op.name}' (type {op.type}) returned "
+        f"{len(in_grads)} gradients, but the op has {len(op.inputs)} inputs; a gradient "
+        "function must return one gradient (or None) per input.", op)
 
 
 def _fit_to_input(op, t, g):

@@ -94,6 +94,10 @@ class GradientTape:
     # -- watching ------------------------------------------------------------------------------
     def watch(self, tensor):
         """Watch a tensor, a variable, or a nested structure of them."""
+        if type(tensor) is Tensor:
+            self._watched.add(id(tensor))
+            self._keep.append(tensor)
+            return
         for item in nest.flatten(tensor):
             if isinstance(item, Variable):
                 self._watch_variable(item)
@@ -119,7 +123,10 @@ class GradientTape:
                  unconnected_gradients=UnconnectedGradients.NONE):
         """d(target)/d(sources) in the structure of `sources`; a non-scalar target is summed
         (weighted by `output_gradients` when given)."""
-        targets, seeds = self._targets_and_seeds(target, output_gradients)
+        if type(target) is Tensor and output_gradients is None and not self._released:
+            targets, seeds = [target], [array_core.ones_like_gradient(target)]  # the usual case
+        else:
+            targets, seeds = self._targets_and_seeds(target, output_gradients)
         if isinstance(sources, (Tensor, Variable)):  # the common single-source case
             return self._backward(targets, seeds, [sources], unconnected_gradients)[0]
         if type(sources) in (list, tuple) and all(

@@ -184,7 +184,7 @@ def ones_like_gradient(t):
     """The seed d(target)/d(target) = 1. Eagerly a plain constant: nothing needs to record it."""
     value = getattr(t, "_value", None)
     if value is not None and state.graph is None:
-        return Tensor(np.ones_like(value))
+        return Tensor(np.ones(value.shape, value.dtype))
     return ones_like(t)
 
 
