@@ -198,3 +198,29 @@ def test_training_loop_updates_in_place_once_the_tape_is_released():
     v.assign_sub(0.1 * grad)
     assert v._value is before()            # nothing else referred to the array
     np.testing.assert_allclose(v.numpy(), 0.8)
+
+
+def test_indexing_a_variable_under_a_tape_records_one_slice_of_the_variable():
+    w = tf.Variable([1.0, 2.0, 3.0])
+    with tf.GradientTape() as tape:
+        y = w[1] * 5.0
+    assert [op.type for op in tape._records] == ["StridedSlice", "Mul"]
+    assert tape._records[0].inputs[0] is w
+    np.testing.assert_array_equal(tape.gradient(y, w).numpy(), [0.0, 5.0, 0.0])
+
+
+def test_assigning_a_sliced_variable_before_gradient_keeps_the_gradient_exact():
+    w = tf.Variable([1.0, 2.0, 3.0])
+    with tf.GradientTape() as tape:
+        y = w[0:2] * w[0:2]
+    w.assign([10.0, 20.0, 30.0])           # after the forward pass, before the reverse pass
+    np.testing.assert_array_equal(y.numpy(), [1.0, 4.0])
+    np.testing.assert_array_equal(tape.gradient(y, w).numpy(), [2.0, 4.0, 0.0])
+
+
+def test_sliced_variable_view_blocks_in_place_updates():
+    w = tf.Variable([1.0, 2.0, 3.0])
+    with tf.GradientTape():
+        part = w[0:2]                       # may be a view of the variable's array
+    w.assign_sub([1.0, 1.0, 1.0])
+    np.testing.assert_array_equal(part.numpy(), [1.0, 2.0])

@@ -215,18 +215,30 @@ class Variable:
         return self if read_value else None
 
     def __getitem__(self, key):
+        if state.tapes and state.graph is None:
+            # Under a tape, slice the variable itself: one recorded op (StridedSlice, or a read
+            # for advanced indices) instead of a read and a slice. StridedSlice's gradient uses
+            # only its input's shape, so recording the variable rather than a snapshot of its
+            # value stays exact if it is assigned before gradient() is called.
+            watch_on_read(self)
+            return Tensor.__getitem__(self, key)
         return self.read_value()[key]
 
     def __iter__(self):
         return iter(self.read_value())
 
 
-def record_read(var, tensor):
-    """Record `tensor = read(var)` on each active tape that watches (or now watches) `var`."""
+def watch_on_read(var):
+    """Tapes that watch accessed variables start watching a trainable variable when it is read."""
     key = id(var)
     for tape in state.tapes:
         if key not in tape._watched and tape._watch_accessed and var._trainable:
             tape._watch_variable(var)
+
+
+def record_read(var, tensor):
+    """Record `tensor = read(var)` on each active tape that watches (or now watches) `var`."""
+    watch_on_read(var)
     record_op(state.tapes, READ_VARIABLE, (var,), (tensor,), {})
 
 
