@@ -177,6 +177,10 @@ def sum_gradients(parts):
 
 
 def zeros_like_gradient(t):
+    """Zeros for an output that received no gradient. Eagerly a plain constant."""
+    value = getattr(t, "_value", None)
+    if value is not None and state.graph is None:
+        return Tensor(np.zeros(value.shape, value.dtype))
     return zeros_like(t)
 
 

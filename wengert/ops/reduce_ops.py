@@ -110,12 +110,15 @@ def _expand(g, op):
 
 
 # -- sum, mean ------------------------------------------------------------------------------
+# np.add.reduce is np.sum without its Python-level wrapper (this runs once per training step).
 def _sum_kernel(x, axis, keepdims):
-    return np.sum(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
+    return np.add.reduce(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
 
 
 def _mean_kernel(x, axis, keepdims):
-    if x.dtype.kind == "f":
+    if x.dtype.kind == "f" and x.dtype.itemsize >= 4:
+        return np.add.reduce(x, axis=axis, keepdims=keepdims) / max(_count(x.shape, axis), 1)
+    if x.dtype.kind == "f":  # float16: NumPy accumulates in float32
         return np.mean(x, axis=axis, keepdims=keepdims)
     total = np.sum(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
     count = max(_count(x.shape, axis), 1)
