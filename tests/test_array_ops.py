@@ -7,7 +7,7 @@ import pytest
 import wengert as tf
 from wengert.framework.errors import InvalidArgumentError
 from wengert.framework.tensor_shape import TensorShape
-from wengert.ops import array_ops, indexing_ops
+from wengert.ops import array_ops, creation_ops, indexing_ops
 
 
 def grad_of(fn, *xs):
@@ -186,7 +186,7 @@ def test_shape_rules_handle_unknown_dimensions():
     assert array_ops.RESHAPE.shape(Spec([2, 3]), shape=(3, -1))[0].as_list() == [3, 2]
     assert array_ops.CONCAT.shape(x, Spec([2, 3]), axis=0)[0].as_list() == [None, 3]
     assert array_ops.CONCAT.shape(x, Spec([2, None]), axis=1)[0].as_list() == [2, None]
-    assert array_ops.TILE.shape(x, multiples=(2, 2))[0].as_list() == [None, 6]
+    assert creation_ops.TILE.shape(x, multiples=(2, 2))[0].as_list() == [None, 6]
     assert array_ops.TRANSPOSE.shape(x, perm=(1, 0))[0].as_list() == [3, None]
     assert array_ops.PACK.shape(x, Spec([2, None]), axis=1)[0].as_list() == [2, 2, 3]
     assert indexing_ops.STRIDED_SLICE.shape(x, spec=((0, None, 2), 1))[0].as_list() == [None]
@@ -198,6 +198,95 @@ def test_shape_rules_handle_unknown_dimensions():
     assert [s.as_list() for s, _ in array_ops.SPLIT_V.shape(x, size_splits=(1, 2), axis=1)] == \
         [[None, 1], [None, 2]]
     assert array_ops.RESHAPE.shape(Spec(None), shape=(2, -1))[0].as_list() == [2, None]
+
+
+def test_shape_rules_of_graph_forms_handle_unknown_dimensions():
+    x = Spec([None, 3])
+    assert [s.as_list() for s, _ in array_ops.SPLIT.shape(x, num_split=2, axis=0)] == \
+        [[None, 3], [None, 3]]
+    assert [s.as_list() for s, _ in array_ops.SPLIT_V.shape(x, size_splits=(2, -1), axis=0)] \
+        == [[2, 3], [None, 3]]
+    assert array_ops.RESHAPE.shape(Spec([6]), x, shape=None)[0].as_list() == [None, 3]
+    assert indexing_ops.SLICE.shape(x, begin=(1, 0), size=(-1, 2))[0].as_list() == [None, 2]
+    with pytest.raises(InvalidArgumentError, match="4 elements"):
+        array_ops.RESHAPE.shape(Spec([4]), Spec([3, 3]), shape=None)
+
+
+# -- graph mode: shapes known only when the graph runs ---------------------------------------------
+def _run_graph(build, feeds):
+    """Build `build(*placeholders)` in a new graph (placeholders of feed shapes with an unknown
+    first dimension) and run it on the feeds."""
+    v1 = tf.compat.v1
+    g = tf.Graph()
+    with g.as_default():
+        holders = [v1.placeholder(tf.float64, [None] + list(np.shape(f)[1:])) for f in feeds]
+        fetches = build(*holders)
+    with v1.Session(graph=g) as sess:
+        return sess.run(fetches, dict(zip(holders, feeds)))
+
+
+def test_range_in_graph_mode_takes_tensor_bounds():
+    v1 = tf.compat.v1
+    g = tf.Graph()
+    with g.as_default():
+        fixed = tf.range(1, 10, 3)
+        limit = v1.placeholder(tf.int32, [])
+        computed = tf.range(limit)
+        floats = tf.range(0.0, tf.cast(limit, tf.float32), 0.5)
+    assert fixed.shape.as_list() == [3] and computed.shape.as_list() == [None]
+    with v1.Session(graph=g) as sess:
+        a, b, c = sess.run([fixed, computed, floats], {limit: 4})
+    np.testing.assert_array_equal(a, [1, 4, 7])
+    np.testing.assert_array_equal(b, np.arange(4))
+    assert b.dtype == np.int32 and c.dtype == np.float32 and len(c) == 8
+
+
+def test_split_and_boolean_mask_on_an_unknown_batch_dimension():
+    x = np.arange(12.0).reshape(6, 2)
+    halves, parts, masked = _run_graph(lambda h: [
+        tf.split(h, 2), tf.split(h, [1, -1]), tf.boolean_mask(h, [True, False] * 3)], [x])
+    np.testing.assert_array_equal(halves[1], x[3:])
+    np.testing.assert_array_equal(parts[1], x[1:])
+    np.testing.assert_array_equal(masked, x[::2])
+    with pytest.raises(InvalidArgumentError, match=r"mask shape \(2, 3\)"):
+        _run_graph(lambda h: tf.boolean_mask(h, np.ones((2, 3), bool)), [x])
+
+
+def test_gradients_in_graph_mode_read_unknown_shapes_when_the_graph_runs():
+    x = np.arange(12.0).reshape(4, 3)
+
+    def build(h):
+        y = tf.reduce_sum(tf.tile(tf.reshape(h, [-1]), [2]) ** 2) + tf.reduce_sum(h[1:, ::2])
+        y += tf.reduce_sum(tf.concat([h, h * 3.0], 0) ** 2) + tf.reduce_sum(tf.gather(h, [0, 0]))
+        return tf.gradients(y, [h])[0]
+    want = 4 * x + 2 * x + 18 * x
+    want[1:, ::2] += 1
+    want[0] += 2
+    np.testing.assert_allclose(_run_graph(build, [x]), want)
+
+
+def test_eager_gradients_take_static_shapes_from_attributes():
+    """Eagerly every shape is known, so gradient ops get no extra "like" input (speed)."""
+    x = tf.constant(np.ones((2, 3)))
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = tf.reduce_sum(tf.reshape(x, [6]) * x[0, 0] * tf.gather(x, [1])[0, 0])
+        inner.gradient(y, x)
+    grad_ops = {op.type: op for op in outer._records}
+    for op_type in ("Reshape", "StridedSliceGrad", "GatherGrad"):
+        assert len(grad_ops[op_type].inputs) == (2 if op_type == "GatherGrad" else 1)
+
+
+def test_pad_constant_values_must_be_known_in_a_graph():
+    x = np.ones((2, 2))
+    got = _run_graph(lambda h: tf.pad(h, [[1, 0], [0, 0]], constant_values=tf.constant(2.0,
+                                                                                     tf.float64)),
+                     [x])
+    np.testing.assert_array_equal(got[0], [2.0, 2.0])
+    with pytest.raises(ValueError, match="constant_values must be known"):
+        _run_graph(lambda h: tf.pad(h, [[1, 0], [0, 0]], constant_values=h[0, 0]), [x])
 
 
 # -- clear errors ----------------------------------------------------------------------------------

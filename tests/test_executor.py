@@ -266,3 +266,159 @@ def test_plan_source_is_readable():
         source = _plan(sess).source
     assert source.startswith("def plan(feeds, store):")
     assert "# e" in source and "# mul" in source.lower()
+
+
+# -- specialized lines, fused scatter sums, merged reads, in-place ufuncs (optimized plans) -------
+def _traced_plans(fn, *args):
+    """The traced function's optimized plan and an unoptimized plan of the same graph."""
+    concrete = fn.get_concrete_function(*args)
+    graph = concrete.graph
+    fetches = [t for t in graph.outputs if t is not None]
+    stateful = [op for op in graph._ops if getattr(op.op_def, "stateful", False)]
+    return concrete._plan, compile_plan(graph, fetches, stateful, graph.inputs, optimize=False)
+
+
+def _run(plan, *args):
+    from wengert.graph.func_graph import LIVE_VARIABLES
+    return plan.run([np.array(a) for a in args], LIVE_VARIABLES)
+
+
+def test_chain_of_slices_fuses_its_gradient_and_agrees_with_unoptimized():
+    rng = np.random.default_rng(3)
+    w = tf.Variable(rng.normal(size=40) * 0.5)
+    y0 = tf.constant(rng.normal(size=(6, 5)))
+
+    @tf.function
+    def chain():
+        with tf.GradientTape() as tape:
+            y = y0
+            for i in range(40):
+                y = tf.tanh(y * w[i]) + tf.reduce_sum(w[i:i + 2]) * 0.1
+            loss = tf.reduce_sum(y * y)
+        return loss, tape.gradient(loss, w)
+
+    fast, slow = _traced_plans(chain)
+    types = [s.op.type for s in fast.steps]
+    assert "StridedSliceGrad" not in types and "StridedSliceGrad" in [
+        s.op.type for s in slow.steps]  # fused into the AddN step
+    assert [s.op.type for s in fast.steps].count("ReadVariableOp") == 1  # reads merged
+    assert "s0[" in fast.source  # slices inlined
+    for a, b in zip(_run(fast), _run(slow)):
+        np.testing.assert_array_equal(a, b)
+    eager_loss = None
+    with tf.GradientTape() as tape:
+        y = y0
+        for i in range(40):
+            y = tf.tanh(y * w[i]) + tf.reduce_sum(w[i:i + 2]) * 0.1
+        eager_loss = tf.reduce_sum(y * y)
+    np.testing.assert_allclose(chain()[1].numpy(), tape.gradient(eager_loss, w).numpy(),
+                               rtol=1e-12)
+
+
+def test_sum_to_shape_specialization_agrees():
+    rng = np.random.default_rng(4)
+    x = tf.constant(rng.normal(size=(3, 4, 5)))
+
+    @tf.function
+    def f(a, b, c):
+        with tf.GradientTape() as tape:
+            tape.watch([a, b, c])
+            y = tf.reduce_sum(tf.tanh(x * a * b + c))
+        return tape.gradient(y, [a, b, c])
+
+    args = (rng.normal(size=(4, 1)), rng.normal(size=()), rng.normal(size=(5,)))
+    fast, slow = _traced_plans(f, *map(tf.constant, args))
+    assert "SumToShape" in fast.source and "add.reduce" not in slow.source
+    for a, b in zip(_run(fast, *args), _run(slow, *args)):
+        assert a.shape == b.shape
+        np.testing.assert_array_equal(a, b)
+
+
+def test_reads_are_not_merged_across_an_assignment():
+    v = tf.Variable(np.arange(3.0))
+
+    @tf.function
+    def f():
+        before = v * 1.0
+        v.assign_add(tf.ones(3, tf.float64))
+        return before, v * 1.0, v.read_value()
+
+    fast, slow = _traced_plans(f)
+    assert [s.op.type for s in fast.steps].count("ReadVariableOp") == 2
+    b, a, r = f()
+    np.testing.assert_array_equal(b.numpy(), [0.0, 1.0, 2.0])
+    np.testing.assert_array_equal(a.numpy(), [1.0, 2.0, 3.0])
+    np.testing.assert_array_equal(r.numpy(), [1.0, 2.0, 3.0])
+
+
+def test_in_place_ufuncs_write_only_dying_arrays_nobody_else_holds():
+    rng = np.random.default_rng(5)
+    big = rng.normal(size=(128, 256))  # large enough for in-place reuse
+
+    @tf.function
+    def f(x):
+        doubled = x * 2.0
+        kept = tf.identity(doubled)           # may share doubled's array
+        r = tf.nn.relu(tf.reshape(x, [-1]))   # a view of the argument
+        return kept, tf.nn.relu(doubled), r, tf.nn.relu(x)
+
+    x = tf.constant(big)
+    fast, slow = _traced_plans(f, x)
+    assert "out=" in fast.source
+    kept, relu_doubled, r, relu_x = f(x)
+    np.testing.assert_array_equal(x.numpy(), big)  # the argument is never written
+    np.testing.assert_array_equal(kept.numpy(), big * 2.0)
+    np.testing.assert_array_equal(relu_doubled.numpy(), np.maximum(big * 2.0, 0))
+    np.testing.assert_array_equal(r.numpy(), np.maximum(big, 0).ravel())
+    np.testing.assert_array_equal(relu_x.numpy(), np.maximum(big, 0))
+    for a, b in zip(_run(fast, big), _run(slow, big)):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_own_accepts_only_unshared_owning_writable_arrays():
+    from wengert.graph.executor import _own
+    a = np.ones(4)
+    assert _own(a)
+    b = a
+    assert not _own(a)  # two names refer to it
+    del b
+    view = a[:2]
+    assert not _own(view) and not _own(a)  # a view, and an array a view refers to
+    del view
+    frozen = np.ones(4)
+    frozen.flags.writeable = False
+    assert not _own(frozen) and not _own(np.float64(1.0))
+
+
+def test_traced_mlp_step_optimized_equals_unoptimized_bitwise():
+    rng = np.random.default_rng(6)
+    x = rng.random((32, 300), dtype=np.float32)
+    labels = rng.integers(0, 10, size=32).astype(np.int32)
+    init = [(rng.standard_normal(s) * 0.1).astype(np.float32)
+            for s in [(300, 128), (128, 128), (128, 10)]]
+    ws = [tf.Variable(w) for w in init]
+    lr = tf.constant(np.float32(0.1))
+
+    @tf.function
+    def step(x, labels):
+        with tf.GradientTape() as tape:
+            h = x
+            for w in ws[:-1]:
+                h = tf.nn.relu(tf.matmul(h, w))
+            loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(
+                labels=labels, logits=tf.matmul(h, ws[-1])))
+        for w, g in zip(ws, tape.gradient(loss, ws)):
+            w.assign_sub(lr * g)
+        return loss
+
+    fast, slow = _traced_plans(step, tf.constant(x), tf.constant(labels))
+    assert "out=" in fast.source
+    runs = []
+    for plan in (fast, slow):
+        for w, value in zip(ws, init):
+            w.assign(value)
+        losses = [_run(plan, x, labels)[0] for _ in range(5)]
+        runs.append((losses, [w.numpy() for w in ws]))
+    assert runs[0][0] == runs[1][0] and runs[0][0][-1] < runs[0][0][0]
+    for a, b in zip(runs[0][1], runs[1][1]):
+        np.testing.assert_array_equal(a, b)

@@ -583,3 +583,65 @@ def test_live_variable_store_updates_in_place_only_when_nothing_shares_the_array
     LIVE_VARIABLES.update(v, np.add, np.array([1.0, 1.0]))
     np.testing.assert_allclose(kept.numpy(), [0.0, 1.0])
     np.testing.assert_allclose(v.numpy(), [1.0, 2.0])
+
+
+# -- in-place variable updates never change a value someone holds -----------------------------------
+def test_assign_sub_updates_the_variable_array_in_place():
+    v = tf.Variable(np.ones((4, 3)))
+
+    @function
+    def step(delta):
+        v.assign_sub(delta * 2.0)
+
+    step(f64(np.full((4, 3), 0.5)))
+    array = id(v._value)
+    step(f64(np.full((4, 3), 0.5)))
+    assert id(v._value) == array  # nothing held the old value: updated in place
+    np.testing.assert_array_equal(v.numpy(), np.full((4, 3), -1.0))
+
+
+def test_in_place_updates_never_change_held_values():
+    v = tf.Variable(np.zeros(5))
+    one = f64(np.ones(5))
+
+    @function
+    def bump(d):
+        return v.assign_add(d)
+
+    @function
+    def bump_and_read(d):
+        before = v.read_value()
+        v.assign_add(d)
+        return before, v.read_value()
+
+    held_read = v.read_value()               # an eager read shares the array
+    held_slice = v.read_value()[1:3]         # a view of it
+    held_numpy = np.asarray(v.read_value())  # NumPy's view of a tensor
+    first = bump(one)                        # the traced function's output
+    second = bump(one)
+    before, after = bump_and_read(one)
+    bump(one)
+    np.testing.assert_array_equal(held_read.numpy(), np.zeros(5))
+    np.testing.assert_array_equal(held_slice.numpy(), np.zeros(2))
+    np.testing.assert_array_equal(held_numpy, np.zeros(5))
+    np.testing.assert_array_equal(first.numpy(), np.ones(5))
+    np.testing.assert_array_equal(second.numpy(), np.full(5, 2.0))
+    np.testing.assert_array_equal(before.numpy(), np.full(5, 2.0))
+    np.testing.assert_array_equal(after.numpy(), np.full(5, 3.0))
+    np.testing.assert_array_equal(v.numpy(), np.full(5, 4.0))
+
+
+def test_in_place_update_leaves_the_assigned_array_alone():
+    v = tf.Variable(np.zeros(3))
+    source = np.array([1.0, 2.0, 3.0])
+    t = tf.constant(source)
+
+    @function
+    def set_then_add(x):
+        v.assign(x)
+        v.assign_add(tf.ones(3, tf.float64))
+
+    set_then_add(t)
+    np.testing.assert_array_equal(t.numpy(), [1.0, 2.0, 3.0])
+    np.testing.assert_array_equal(source, [1.0, 2.0, 3.0])
+    np.testing.assert_array_equal(v.numpy(), [2.0, 3.0, 4.0])

@@ -28,30 +28,11 @@ IDS = [f"{row.name}-{row.samples[i].name or i}" for row, i in CASES]
 
 # Rows that fail in graph mode today, with why (owners: the op families). Non-strict xfails:
 # a row that starts passing shows as XPASS; then delete its entry.
-_STATIC_GRAD = "its gradient rule passes a static shape with None dims as an attribute"
-GRAPH_KNOWN_FAILURES = {
-    "range": "array_ops._range reads `._value` of its bounds, which are graph constants",
-}
+GRAPH_KNOWN_FAILURES = {}
 UNKNOWN_DIM_KNOWN_FAILURES = {
     **GRAPH_KNOWN_FAILURES,
-    "reshape": "reshape's gradient calls reshape(grad, x.shape) with a None dim",
-    "expand_dims": "expand_dims' gradient calls reshape(grad, x.shape) with a None dim",
-    "squeeze": "squeeze's gradient calls reshape(grad, x.shape) with a None dim",
-    "tile": "tile's gradient reshapes to a static shape with a None dim",
-    "concat": "concat's gradient splits with static sizes (None for the unknown axis)",
-    "split": "split's shape rule computes None % n (num_or_size_splits on an unknown axis)",
-    "pad": "pad's gradient slices with a static size containing None",
-    "slice": "slice's shape rule computes None - begin",
-    "strided_slice": "StridedSliceGrad: " + _STATIC_GRAD,
-    "getitem": "StridedSliceGrad: " + _STATIC_GRAD,
-    "gather": "GatherGrad: " + _STATIC_GRAD + " (params_shape)",
-    "gather_nd": "gather_nd's gradient calls scatter_nd with a static shape containing None",
-    "boolean_mask": "boolean_mask's rule requires mask dims to equal (not be compatible "
-                    "with) the tensor's, so (4,) vs (None, 2) is rejected",
+    # TensorFlow raises too: tf.unstack needs `num` when the unstacked dimension is unknown.
     "unstack": "num cannot be inferred from an unknown dimension (TensorFlow raises too)",
-    "einsum": "einsum's gradient builds np.ones from static dims (equations that sum an axis)",
-    "diag": "diag builds np.zeros from the static shape of `diagonal`",
-    "sum_to_shape": "SumToShape's gradient broadcasts to x's static shape (None dims)",
 }
 
 

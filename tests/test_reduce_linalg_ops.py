@@ -225,6 +225,31 @@ def test_einsum_errors():
         tf.einsum("i,i->", tf.ones([2]), tf.ones([2], dtype=tf.float64))
 
 
+def test_diag_and_einsum_gradients_with_an_unknown_batch_dimension():
+    """diag (MatrixDiag) and einsum gradients that restore a summed-away index take the sizes
+    from tensors when the graph runs, not from static shapes."""
+    v1 = tf.compat.v1
+    x = np.random.rand(4, 3)
+    g = tf.Graph()
+    with g.as_default():
+        h = v1.placeholder(tf.float64, [None, 3])
+        d = tf.linalg.diag(h)
+        y = tf.reduce_sum(d * d) + tf.einsum("ij->", h)
+        (dh,) = tf.gradients(y, [h])
+    assert d.shape.as_list() == [None, 3, 3]
+    with v1.Session(graph=g) as sess:
+        got_d, got_dh = sess.run([d, dh], {h: x})
+    np.testing.assert_allclose(got_d, np.einsum("bi,ij->bij", x, np.eye(3)))
+    np.testing.assert_allclose(got_dh, 2 * x + 1)
+
+
+def test_diag_errors():
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"MatrixDiag: .*rank >= 1"):
+        tf.linalg.diag(tf.constant(1.0))
+    with pytest.raises(tf.errors.UnimplementedError, match="k=0"):
+        tf.linalg.diag(tf.ones([3]), k=1)
+
+
 def test_trace_gradient_is_identity():
     np.testing.assert_allclose(grad_of(tf.linalg.trace, np.random.rand(3, 3)), np.eye(3))
 

@@ -365,3 +365,46 @@ def test_reset_default_graph():
     with tf.Graph().as_default():
         with pytest.raises(AssertionError):
             v1.reset_default_graph()
+
+
+# -- in-place variable updates never change a value someone holds -----------------------------------
+def test_session_updates_variables_in_place_when_nothing_holds_them():
+    g = tf.Graph()
+    with g.as_default():
+        v = tf.Variable(np.zeros((3, 2)), name="v")
+        step = v.assign_add(tf.ones((3, 2), tf.float64)).op
+    with v1.Session(graph=g) as sess:
+        sess.run(v.initializer)
+        sess.run(step)
+        array = id(sess._store.values[id(v)].base)
+        sess.run(step)
+        assert id(sess._store.values[id(v)].base) == array
+        np.testing.assert_array_equal(sess.run(v), np.full((3, 2), 2.0))
+
+
+def test_session_fetches_never_alias_an_updated_variable():
+    g = tf.Graph()
+    with g.as_default():
+        x = v1.placeholder(tf.float64, [3], name="x")
+        v = tf.Variable(np.zeros(3), name="v")
+        doubled = x * 2.0
+        set_v = v.assign(doubled)
+        add = v.assign_add(tf.ones(3, tf.float64))
+        read = v.read_value()
+    user = np.array([5.0, 6.0, 7.0])
+    with v1.Session(graph=g) as sess:
+        sess.run(v.initializer)
+        fetched_double, _ = sess.run([doubled, set_v.op], {x: [1.0, 2.0, 3.0]})
+        fetched_double[0] = 100.0            # the user changes a fetched value
+        np.testing.assert_array_equal(sess.run(v), [2.0, 4.0, 6.0])
+        held = sess.run(read)
+        new = sess.run(add)
+        sess.run(add)
+        np.testing.assert_array_equal(held, [2.0, 4.0, 6.0])
+        np.testing.assert_array_equal(new, [3.0, 5.0, 7.0])
+        new[:] = -1.0
+        v.load(user, sess)
+        sess.run(add)
+        sess.run(add)
+        np.testing.assert_array_equal(user, [5.0, 6.0, 7.0])
+        np.testing.assert_array_equal(sess.run(v), [7.0, 8.0, 9.0])

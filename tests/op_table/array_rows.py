@@ -9,6 +9,8 @@ own gradient rules.
 import numpy as np
 
 import wengert as tf
+from wengert.framework.execute import execute
+from wengert.ops import array_ops, creation_ops, indexing_ops
 from op_table import OpInfo, Sample, rand
 
 
@@ -195,6 +197,53 @@ ROWS += [
     OpInfo("shape", tf.shape, lambda x: np.array(x.shape), [Sample((rand(2, 3),))], **_NO_GRAD),
     OpInfo("size", tf.size, np.size, [Sample((rand(2, 3),))], **_NO_GRAD),
     OpInfo("rank", tf.rank, np.ndim, [Sample((rand(2, 3),))], **_NO_GRAD),
+]
+
+
+# The "like" forms of gradient ops: graph-mode gradients pass the forward input as an extra input
+# when its shape has unknown dimensions, and the kernel reads the shape when the graph runs.
+# Called directly here, so their own gradients are checked eagerly (to second order via "^2").
+def _like_op(op_def, attrs, outputs=1):
+    def call(*args):
+        out = execute(op_def, [tf.convert_to_tensor(a) for a in args], attrs)
+        return list(out) if outputs > 1 else out
+    return call
+
+
+def _like_row(name, op_def, attrs, ref, args, wrt=0, outputs=1):
+    return OpInfo(name, _like_op(op_def, attrs, outputs), ref,
+                  [Sample(args, wrt=[wrt])], notes="graph-mode form of a gradient op")
+
+
+def _add_at(g, indices, shape):
+    out = np.zeros(shape)
+    np.add.at(out, indices, g)
+    return out
+
+
+def _strided_slice_grad_ref(g, like):
+    out = np.zeros(like.shape)
+    out[1:3] = g
+    return out
+
+
+ROWS += [
+    _like_row("reshape_like", array_ops.RESHAPE, {"shape": None},
+              lambda x, like: x.reshape(like.shape), (rand(2, 6), rand(3, 4))),
+    _like_row("split_like", array_ops.SPLIT_V, {"size_splits": None, "axis": 0},
+              lambda x, a, b: np.split(x, [len(a)]), (rand(5, 2), rand(2, 2), rand(3, 2)),
+              outputs=2),
+    _like_row("tile_grad", creation_ops.TILE_GRAD, {"multiples": (2, 1)},
+              lambda g, like: g.reshape(2, 2, 1, 3).sum(axis=(0, 2)), (rand(4, 3), rand(2, 3))),
+    _like_row("gather_grad_like", indexing_ops.GATHER_GRAD,
+              {"params_shape": None, "axis": 0, "batch_dims": 0},
+              lambda g, i, like: _add_at(g, i, like.shape), (rand(3, 2), _idx(4, 0, 4), rand(5, 2))),
+    _like_row("scatter_nd_like", indexing_ops.SCATTER_ND, {"shape": None},
+              lambda i, u, like: _scatter_nd_ref(i, u, like.shape),
+              (_idx([1], [3], [1]), rand(3, 2), rand(4, 2)), wrt=1),
+    _like_row("strided_slice_grad_like", indexing_ops.STRIDED_SLICE_GRAD,
+              {"shape": None, "spec": ((1, 3, None),)}, _strided_slice_grad_ref,
+              (rand(2, 3), rand(4, 3))),
 ]
 
 

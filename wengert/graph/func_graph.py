@@ -27,7 +27,7 @@ from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.variables import READ_VARIABLE, Variable
-from .executor import compile_plan
+from .executor import compile_plan, unshared
 from .graph import Graph
 from .symbolic import SymbolicTensor
 
@@ -57,15 +57,17 @@ class _LiveVariables:
 
     @staticmethod
     def update(var, ufunc, value):
-        """`var = ufunc(var, value)`, in place when no tensor shares the variable's array (for
-        the AssignAdd/AssignSub kernels: saves an allocation per weight per training step)."""
-        owns = getattr(var, "_owns_value", None)
-        if owns is not None and owns() and np.shape(value) == var._value.shape:
-            ufunc(var._value, value, out=var._value)
-            return var._value
-        new = ufunc(var._value, value)
-        _LiveVariables.write(var, new)
-        return new
+        """`var = ufunc(var, value)` (the AssignAdd/AssignSub kernels), in place when nothing
+        but the variable refers to its array: no tensor, fetched value or live plan slot can see
+        the change, and a training step saves an allocation per weight. Returns the new value."""
+        array = var._value
+        if (array.base is None and unshared(array, 2) and array.flags.writeable
+                and value.dtype == array.dtype and (value.shape == array.shape or not value.ndim)):
+            ufunc(array, value, out=array)
+            return array
+        del array
+        _LiveVariables.write(var, ufunc(var._value, value))
+        return var._value
 
 
 LIVE_VARIABLES = _LiveVariables()

@@ -14,7 +14,8 @@ from ..framework.operation import Operation
 from ..framework.tensor import Tensor, to_array
 from ..framework.variables import Variable
 from ..util import nest
-from .executor import compile_plan, uninitialized
+from .executor import compile_plan, uninitialized, unshared
+from .func_graph import LIVE_VARIABLES
 from .graph import get_default_graph
 from .variables import GraphVariable
 
@@ -52,12 +53,40 @@ class _Store:
                 f"Cannot assign a value of shape {value.shape} to variable "
                 f"'{var.name.rsplit(':', 1)[0]}' of shape {var.shape}.")
         if isinstance(var, GraphVariable):
-            if value.flags.writeable:  # fetched values are copied; the stored one never changes
-                value = value.view()
-                value.flags.writeable = False
-            self.values[id(var)] = value
+            if value.flags.writeable:  # an array the caller or a fetch may hold: keep a copy
+                value = value.copy()
+            self.values[id(var)] = _read_only(value)
         else:
             var._value = value
+
+    def update(self, var, ufunc, value):
+        """`var = ufunc(var, value)` (the AssignAdd/AssignSub kernels); returns the new value.
+
+        A graph variable's value is a read-only view of an array only the store holds; when
+        neither that view nor its array is referenced anywhere else (no fetched value, live plan
+        slot or view of it), the array is updated in place instead of replaced."""
+        if not isinstance(var, GraphVariable):
+            return LIVE_VARIABLES.update(var, ufunc, value)
+        key = id(var)
+        current = self.values.get(key)
+        if current is None:
+            raise uninitialized(var)
+        base = current.base
+        if (type(base) is np.ndarray and base.base is None and unshared(current, 2)
+                and unshared(base, 2) and base.flags.writeable and value.dtype == base.dtype
+                and base.shape == current.shape and (value.shape == base.shape or not value.ndim)):
+            ufunc(base, value, out=base)
+            return current
+        del current, base
+        self.values[key] = _read_only(ufunc(self.values[key], value))
+        return self.values[key]
+
+
+def _read_only(array):
+    """A read-only view of `array`: plans and fetches may hold it; only the store writes."""
+    view = np.asarray(array).view()  # ufuncs give 0-d results as NumPy scalars
+    view.flags.writeable = False
+    return view
 
 
 class Session:

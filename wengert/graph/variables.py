@@ -30,19 +30,24 @@ def _assign_rule(var, value):
     return var.shape, var.dtype
 
 
-def _stateful(op_type, update):
-    def kernel(store, var, value):
-        new = update(store, var, value)
-        store.write(var, new)
-        return new
+def _stateful(op_type, kernel):
     op_def = defop(op_type, kernel, shape=_assign_rule, grad=None)
     op_def.stateful = True
     return op_def
 
 
-ASSIGN = _stateful("AssignVariableOp", lambda store, var, value: value)
-ASSIGN_ADD = _stateful("AssignAddVariableOp", lambda store, var, value: store.read(var) + value)
-ASSIGN_SUB = _stateful("AssignSubVariableOp", lambda store, var, value: store.read(var) - value)
+def _assign_kernel(store, var, value):
+    store.write(var, value)
+    return store.read(var)
+
+
+# `store.update` changes the variable's array in place when nothing else refers to it (no
+# tensor, fetched value or live slot of a running plan), else replaces it with a new array.
+ASSIGN = _stateful("AssignVariableOp", _assign_kernel)
+ASSIGN_ADD = _stateful("AssignAddVariableOp",
+                       lambda store, var, value: store.update(var, np.add, value))
+ASSIGN_SUB = _stateful("AssignSubVariableOp",
+                       lambda store, var, value: store.update(var, np.subtract, value))
 
 
 class GraphVariable(Variable):

@@ -1,18 +1,21 @@
-"""Shape and creation ops: where, reshape, transpose, concat, stack, split, tile, fill, range...
+"""Shape ops: where, reshape, transpose, expand_dims, squeeze, concat, stack, unstack, split.
 
 Gradients of pure data movement are data movement the other way: the gradient of a reshape is a
 reshape back to the input's shape, of a transpose the transpose by the inverse permutation, of a
 concat a split into the inputs' sizes (and of a split a concat), of a stack an unstack (and of an
-unstack a stack). A tile copies x `m` times along each axis, so its gradient sums the copies:
-view the gradient as [m0, d0, m1, d1, ...] and sum over the m axes. `where` (Select) routes each
-element's gradient to the branch it was taken from: the condition gets None, x gets g where the
-condition held and 0 elsewhere, y the rest. `fill(dims, value)` broadcasts a scalar, so the
-value's gradient is the sum of g. Creation ops (zeros, eye, range) and shape queries (shape,
-size, rank) are not differentiable; `stop_gradient` is the identity with no gradient.
+unstack a stack). `where` (Select) routes each element's gradient to the branch it was taken
+from: the condition gets None, x gets g where the condition held and 0 elsewhere, y the rest.
+`stop_gradient` is the identity with no gradient.
+
+A gradient that must restore the input's shape takes it from an attribute when the shape is fully
+known (eagerly it always is); in a graph with unknown dimensions it passes the forward input as
+an extra "like" input instead, and the kernel reads its shape when the graph runs (Reshape and
+SplitV take an optional like input).
 
 Kernels return NumPy views where NumPy can (reshape, transpose, expand_dims, squeeze, split,
 unstack): tensors are immutable, so sharing memory is safe and these ops cost O(1). Gathering,
-slicing, padding and reversing live in `indexing_ops` and are re-exported here.
+slicing and reversing live in `indexing_ops`; creation ops (fill, zeros, eye, range, one_hot,
+tile, pad) and shape queries in `creation_ops`; both are re-exported here.
 """
 import builtins
 import operator
@@ -26,11 +29,10 @@ from ..framework.registry import defop
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from . import shapes
-from .array_core import SUM_TO_SHAPE, _like_source, zeros_like
+from .array_core import static_shape, zeros_like
 
 __all__ = ["where", "reshape", "transpose", "expand_dims", "squeeze", "concat", "stack",
-           "unstack", "split", "tile", "identity", "stop_gradient", "fill",
-           "zeros", "ones", "eye", "range", "shape", "size", "rank", "newaxis"]
+           "unstack", "split", "identity", "stop_gradient", "newaxis"]
 
 _pyrange = builtins.range  # this module exports `range`
 newaxis = None
@@ -118,7 +120,13 @@ def where(condition, x=None, y=None, name=None):
 
 
 # -- reshape, expand_dims, squeeze, transpose ----------------------------------------------------
-def _reshape_rule(x, shape):
+def _reshape_rule(x, like=None, *, shape):
+    if like is not None:  # the shape of `like`, read when the graph runs
+        total, want = x.shape.num_elements(), like.shape.num_elements()
+        if total is not None and want is not None and total != want:
+            raise InvalidArgumentError(f"cannot reshape a tensor with {total} elements (shape "
+                                       f"{x.shape}) to the shape {like.shape} of another.")
+        return like.shape, x.dtype
     dims = list(shape)
     if dims.count(-1) > 1 or any(d < -1 for d in dims):
         raise InvalidArgumentError(f"shape {list(shape)} may hold at most one -1 and no other "
@@ -144,12 +152,25 @@ def _reshape_rule(x, shape):
     return TensorShape(dims), x.dtype
 
 
+def reshape_like(x, like):
+    """`x` reshaped to the shape of `like`: an attribute when that shape is fully known, else
+    read from `like` when the graph runs."""
+    shape = static_shape(like)
+    if shape is not None and None not in shape:
+        return execute(RESHAPE, (x,), {"shape": shape})
+    return execute(RESHAPE, (x, like), {"shape": None})
+
+
 def _reshape_back(op, grad):
-    return reshape(grad, op.inputs[0].shape)
+    back = reshape_like(grad, op.inputs[0])
+    return back if len(op.inputs) == 1 else (back, None)
 
 
-RESHAPE = defop("Reshape", lambda x, shape: x.reshape(shape), shape=_reshape_rule,
-                grad=_reshape_back)
+def _reshape_kernel(x, like=None, *, shape):
+    return x.reshape(shape if like is None else like.shape)
+
+
+RESHAPE = defop("Reshape", _reshape_kernel, shape=_reshape_rule, grad=_reshape_back)
 
 
 def reshape(tensor, shape, name=None):
@@ -270,8 +291,11 @@ def _concat_rule(*inputs, axis):
 
 def _concat_grad(op, grad):
     axis = op.get_attr("axis")
-    sizes = [t.shape[axis] for t in op.inputs]
-    return list(execute(SPLIT_V, (grad,), {"size_splits": tuple(sizes), "axis": axis}))
+    sizes = tuple(t.shape[axis] for t in op.inputs)
+    if None in sizes:  # graph mode: split into the inputs' sizes read when the graph runs
+        return list(execute(SPLIT_V, (grad,) + tuple(op.inputs),
+                            {"size_splits": None, "axis": axis}))
+    return list(execute(SPLIT_V, (grad,), {"size_splits": sizes, "axis": axis}))
 
 
 CONCAT = defop("ConcatV2", lambda *xs, axis: np.concatenate(xs, axis), shape=_concat_rule,
@@ -354,16 +378,30 @@ def unstack(value, num=None, axis=0, name="unstack"):
                         None if name == "unstack" else name))
 
 
-def _split_kernel(x, size_splits, axis):
-    cuts = np.cumsum(size_splits[:-1])
-    return tuple(np.split(x, cuts, axis))
+def _split_kernel(x, *likes, size_splits, axis):
+    if likes:  # split like these tensors: their sizes along `axis`
+        size_splits = [t.shape[axis] for t in likes]
+    elif -1 in size_splits:  # one size was left to be inferred when the graph runs
+        sizes = list(size_splits)
+        sizes[sizes.index(-1)] = x.shape[axis] - (sum(sizes) + 1)
+        size_splits = sizes
+    if sum(size_splits) != x.shape[axis] or min(size_splits, default=0) < 0:
+        raise ValueError("the sizes do not add up to the dimension")
+    return tuple(np.split(x, np.cumsum(size_splits[:-1]), axis))
 
 
-def _split_rule(x, size_splits, axis):
+def _split_rule(x, *likes, size_splits, axis):
+    if likes:
+        size_splits = tuple(t.shape[axis] if t.shape.rank is not None else None for t in likes)
     if x.shape.rank is None:
         return [(TensorShape(None), x.dtype)] * len(size_splits)
     dim = x.shape[_axis(axis, x.shape.rank)]
-    if dim is not None and sum(size_splits) != dim:
+    known = [s for s in size_splits if s is not None and s != -1]
+    if -1 in size_splits and dim is not None:
+        size_splits = tuple(dim - sum(known) if s == -1 else s for s in size_splits)
+    elif -1 in size_splits:
+        size_splits = tuple(None if s == -1 else s for s in size_splits)
+    if dim is not None and None not in size_splits and sum(size_splits) != dim:
         raise InvalidArgumentError(f"split sizes {list(size_splits)} add up to "
                                    f"{sum(size_splits)}, but dimension {axis} of shape "
                                    f"{x.shape} has size {dim}.")
@@ -376,10 +414,29 @@ def _split_rule(x, size_splits, axis):
 
 
 def _split_grad(op, *grads):
-    return concat(grads, op.get_attr("axis"))
+    return [concat(grads, op.get_attr("axis"))] + [None] * (len(op.inputs) - 1)
 
 
 SPLIT_V = defop("SplitV", _split_kernel, shape=_split_rule, grad=_split_grad, num_outputs=None)
+
+
+def _split_equal_kernel(x, num_split, axis):
+    if x.shape[axis] % num_split:
+        raise ValueError("the dimension is not a multiple of num_split")
+    return tuple(np.split(x, num_split, axis))
+
+
+def _split_equal_rule(x, num_split, axis):
+    dim = x.shape[axis] if x.shape.rank is not None else None
+    if dim is not None and dim % num_split:
+        raise InvalidArgumentError(f"cannot split dimension {axis} of shape {x.shape} (size "
+                                   f"{dim}) into {num_split} equal parts.")
+    size = None if dim is None else dim // num_split
+    return _split_rule(x, size_splits=(size,) * num_split, axis=axis)
+
+
+SPLIT = defop("Split", _split_equal_kernel, shape=_split_equal_rule, grad=_split_grad,
+              num_outputs=None)
 
 
 def split(value, num_or_size_splits, axis=0, num=None, name="split"):
@@ -388,61 +445,23 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
     value = convert_to_tensor(value)
     axis = _axis(axis, value.ndim, "split: axis")
     dim = value.shape[axis]
+    name = None if name == "split" else name
     if isinstance(num_or_size_splits, (int, np.integer)):
         parts = int(num_or_size_splits)
-        if parts <= 0 or dim % parts:
+        if parts <= 0 or (dim is not None and dim % parts):
             raise InvalidArgumentError(f"Split: cannot split dimension {axis} of shape "
                                        f"{value.shape} (size {dim}) into {parts} equal parts; "
                                        "pass a list of sizes instead.")
-        sizes = (dim // parts,) * parts
-    else:
-        sizes = list(_int_tuple(num_or_size_splits, "split: num_or_size_splits"))
-        if sizes.count(-1) == 1:
-            sizes[sizes.index(-1)] = dim - (sum(sizes) + 1)
-        if sum(sizes) != dim or any(s < 0 for s in sizes):
-            raise InvalidArgumentError(f"SplitV: sizes {list(num_or_size_splits)} do not add "
-                                       f"up to dimension {axis} of shape {value.shape} "
-                                       f"(size {dim}).")
-        sizes = tuple(sizes)
-    return list(execute(SPLIT_V, (value,), {"size_splits": sizes, "axis": axis},
-                        None if name == "split" else name))
-
-
-# -- tile -----------------------------------------------------------------------------------------
-def _tile_rule(x, multiples):
-    if x.shape.rank is not None and len(multiples) != x.shape.rank:
-        raise InvalidArgumentError(f"multiples {list(multiples)} must have one entry per "
-                                   f"dimension of the input, which has shape {x.shape}.")
-    if any(m < 0 for m in multiples):
-        raise InvalidArgumentError(f"multiples {list(multiples)} must be non-negative.")
-    if x.shape.rank is None:
-        return TensorShape([None] * len(multiples)), x.dtype
-    return TensorShape([None if d is None else d * m for d, m in zip(x.shape, multiples)]), x.dtype
-
-
-def _tile_grad(op, grad):
-    """Sum the copies: view the gradient as [m0, d0, m1, d1, ...] and sum over the m axes."""
-    x_shape = tuple(op.inputs[0].shape)
-    multiples = op.get_attr("multiples")
-    split_shape = tuple(v for m, d in zip(multiples, x_shape) for v in (m, d))
-    summed_shape = tuple(v for d in x_shape for v in (1, d))
-    summed = execute(SUM_TO_SHAPE, (reshape(grad, split_shape),), {"shape": summed_shape})
-    return reshape(summed, x_shape)
-
-
-def _tile_kernel(x, multiples):
-    if len(multiples) != x.ndim:  # NumPy would prepend axes; TensorFlow refuses
-        raise ValueError("multiples do not match the rank")
-    return np.tile(x, multiples)
-
-
-TILE = defop("Tile", _tile_kernel, shape=_tile_rule, grad=_tile_grad)
-
-
-def tile(input, multiples, name=None):  # noqa: A002
-    """`input` repeated `multiples[i]` times along each axis i."""
-    return execute(TILE, (convert_to_tensor(input),),
-                   {"multiples": _int_tuple(multiples, "tile: multiples")}, name)
+        return list(execute(SPLIT, (value,), {"num_split": parts, "axis": axis}, name))
+    sizes = list(_int_tuple(num_or_size_splits, "split: num_or_size_splits"))
+    if sizes.count(-1) == 1 and dim is not None:
+        sizes[sizes.index(-1)] = dim - (sum(sizes) + 1)
+    if (dim is not None and sum(sizes) != dim) or any(s < 0 for s in sizes if s != -1) or \
+            sizes.count(-1) > 1:
+        raise InvalidArgumentError(f"SplitV: sizes {list(num_or_size_splits)} do not add "
+                                   f"up to dimension {axis} of shape {value.shape} "
+                                   f"(size {dim}).")
+    return list(execute(SPLIT_V, (value,), {"size_splits": tuple(sizes), "axis": axis}, name))
 
 
 # -- identity, stop_gradient ---------------------------------------------------------------------
@@ -460,139 +479,9 @@ def stop_gradient(input, name=None):  # noqa: A002
     return execute(STOP_GRADIENT, (convert_to_tensor(input),), name=name)
 
 
-# -- creation: fill, zeros, ones, eye, range -------------------------------------------------------
-def _fill_rule(value, dims):
-    if value.shape.rank not in (0, None):
-        raise InvalidArgumentError(f"value must be a scalar, got shape {value.shape}.")
-    return TensorShape(dims), value.dtype
-
-
-# The output broadcasts the scalar value; the reverse pass sums the gradient back to it.
-def _fill_kernel(value, dims):
-    if value.ndim:
-        raise ValueError("value must be a scalar")
-    return np.full(dims, value)
-
-
-FILL = defop("Fill", _fill_kernel, shape=_fill_rule,
-             grad=lambda op, grad: grad)
-
-
-def fill(dims, value, name=None):
-    """A tensor of shape `dims` whose every element is the scalar `value`."""
-    return execute(FILL, (convert_to_tensor(value),), {"dims": _int_tuple(dims, "fill: dims")},
-                   name)
-
-
-def zeros(shape, dtype=dtypes.float32, name=None):
-    """A tensor of zeros of `shape` and `dtype`."""
-    return fill(shape, convert_to_tensor(0, dtype), name)
-
-
-def ones(shape, dtype=dtypes.float32, name=None):
-    """A tensor of ones of `shape` and `dtype`."""
-    return fill(shape, convert_to_tensor(1, dtype), name)
-
-
-def _eye_kernel(num_rows, num_columns, batch_shape, dtype):
-    return np.broadcast_to(np.eye(num_rows, num_columns, dtype=dtype),
-                           batch_shape + (num_rows, num_columns)).copy()
-
-
-def _eye_rule(num_rows, num_columns, batch_shape, dtype):
-    return TensorShape(batch_shape + (num_rows, num_columns)), dtypes.as_dtype(dtype)
-
-
-EYE = defop("Eye", _eye_kernel, shape=_eye_rule, grad=None)
-
-
-def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name=None):
-    """An identity matrix [num_rows, num_columns] (or a batch of them)."""
-    num_columns = num_rows if num_columns is None else num_columns
-    batch = () if batch_shape is None else _int_tuple(batch_shape, "eye: batch_shape")
-    return execute(EYE, (), {"num_rows": int(num_rows), "num_columns": int(num_columns),
-                             "batch_shape": batch, "dtype": dtypes.as_dtype(dtype)._np}, name)
-
-
-def _range_count(start, limit, delta):
-    if delta == 0:
-        raise InvalidArgumentError("delta must not be 0.")
-    if (delta > 0 and start > limit) or (delta < 0 and start < limit):
-        raise InvalidArgumentError(f"start {start} cannot reach limit {limit} with delta "
-                                   f"{delta}: need start <= limit when delta > 0 and start >= "
-                                   "limit when delta < 0.")
-    return int(np.ceil(abs((limit - start) / delta)))
-
-
-def _range_kernel(start, limit, delta, dtype):
-    count = _range_count(start, limit, delta)
-    return (start + delta * np.arange(count, dtype=np.float64 if dtype.kind == "f" else np.int64)
-            ).astype(dtype)
-
-
-def _range_rule(start, limit, delta, dtype):
-    return TensorShape([_range_count(start, limit, delta)]), dtypes.as_dtype(dtype)
-
-
-RANGE = defop("Range", _range_kernel, shape=_range_rule, grad=None)
-
-
-_RANGE_DTYPES = (dtypes.int32, dtypes.int64, dtypes.float16, dtypes.float32, dtypes.float64)
-
-
-def _range(start, limit=None, delta=1, dtype=None, name="range"):
-    """[start, start + delta, ...] up to (not including) limit; range(n) is [0, ..., n-1].
-
-    Without `dtype` the widest of the arguments' dtypes is used (Python ints: int32, floats:
-    float32), as in TensorFlow."""
-    if limit is None:
-        start, limit = 0, start
-    args = [convert_to_tensor(v) for v in (start, limit, delta)]
-    if dtype is None:
-        dtype = max((a.dtype for a in args), key=_RANGE_DTYPES.index)
-    np_dtype = dtypes.as_dtype(dtype)._np
-    cast = float if np_dtype.kind == "f" else int
-    start, limit, delta = (cast(a._value[()]) for a in args)
-    try:
-        _range_count(start, limit, delta)
-    except InvalidArgumentError as err:
-        raise InvalidArgumentError(f"range: {err}") from None
-    attrs = {"start": start, "limit": limit, "delta": delta, "dtype": np_dtype}
-    return execute(RANGE, (), attrs, None if name == "range" else name)
-
-
-_range.__name__ = _range.__qualname__ = "range"
-
-
-# -- shape queries -------------------------------------------------------------------------------
-def _query(op_type, kernel, out_shape):
-    op_def = defop(op_type, kernel,
-                   shape=lambda x, out_type: (out_shape(x), dtypes.as_dtype(out_type)), grad=None)
-
-    def query(input, out_type=dtypes.int32, name=None):  # noqa: A002
-        x = _like_source(input)
-        return execute(op_def, (x,), {"out_type": dtypes.as_dtype(out_type)._np}, name)
-    return op_def, query
-
-
-SHAPE, shape = _query("Shape", lambda x, out_type: np.array(x.shape, dtype=out_type),
-                      lambda x: TensorShape([x.shape.rank]))
-SIZE, size = _query("Size", lambda x, out_type: np.array(x.size, dtype=out_type),
-                    lambda x: TensorShape([]))
-_RANK, _rank_query = _query("Rank", lambda x, out_type: np.array(x.ndim, dtype=out_type),
-                            lambda x: TensorShape([]))
-shape.__name__, shape.__doc__ = "shape", "The shape of `input` as a 1-D integer tensor."
-size.__name__, size.__doc__ = "size", "The number of elements of `input` (a scalar)."
-
-
-def rank(input, name=None):  # noqa: A002
-    """The number of dimensions of `input` (an int32 scalar)."""
-    return _rank_query(input, name=name)
-
-
-range = _range  # noqa: A001  exported as `range`; this module calls the builtin `_pyrange`
-
-from .indexing_ops import *  # noqa: E402,F401,F403  gather, slices, pad, reverse, one_hot
+from .indexing_ops import *  # noqa: E402,F401,F403  gather, slices, boolean_mask, reverse
 from .indexing_ops import __all__ as _indexing_all  # noqa: E402
+from .creation_ops import *  # noqa: E402,F401,F403  fill, zeros, tile, pad, range, shape, ...
+from .creation_ops import __all__ as _creation_all  # noqa: E402
 
-__all__ += _indexing_all
+__all__ += _indexing_all + _creation_all

@@ -1,5 +1,5 @@
-"""Indexing ops: gather, gather_nd, scatter_nd, slice, strided slices (`x[...]`), boolean_mask,
-pad, reverse and one_hot.
+"""Indexing ops: gather, gather_nd, scatter_nd, slice, strided slices (`x[...]`), boolean_mask
+and reverse.
 
 Each selects or moves elements, so each gradient puts the incoming gradient back where its
 elements came from, into zeros of the input's shape:
@@ -7,14 +7,15 @@ elements came from, into zeros of the input's shape:
   of the gradient rows to rows `indices` (`GatherGrad`; repeated indices add up). Its own
   gradient is the gather again, which gives second order.
 - gather_nd / scatter_nd: the same pair with index tuples; each is the other's gradient.
-- slice and pad are adjoint: the gradient of a slice is the gradient padded with zeros back to
-  the input's shape, the gradient of a pad is the slice over the unpadded interior.
-- a mirror pad (REFLECT, SYMMETRIC) copies border elements into the padding, so its gradient
-  (`MirrorPadGrad`) folds the padding's gradient back onto the elements copied; its gradient is
-  the mirror pad again.
-- `x[begin:end:step]` (`StridedSlice`): the gradient is written into zeros of the input's shape
-  at the sliced positions (`StridedSliceGrad`, whose gradient is the strided slice again).
-- reverse: the same reverse. Indices, masks and one_hot get no gradient.
+- `x[begin:end:step]` (`StridedSlice`) and slice(x, begin, size): the gradient is written into
+  zeros of the input's shape at the sliced positions (`StridedSliceGrad`, a zero pad for a
+  slice, whose gradient is the strided slice again).
+- reverse: the same reverse. Indices and masks get no gradient.
+
+The gradient ops that build zeros of the input's shape (GatherGrad, ScatterNd, StridedSliceGrad)
+take that shape from an attribute when it is fully known (eagerly it always is), or else from the
+forward input itself, passed as an extra "like" input whose shape the kernel reads when the graph
+runs.
 
 `Tensor.__getitem__` is installed here: ints, slices (any step), Ellipsis and `newaxis` make one
 `StridedSlice` op (a NumPy view); a list or int tensor on one axis gathers along it; a bool mask
@@ -33,10 +34,11 @@ from ..framework.execute import execute
 from ..framework.registry import defop
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
+from .array_core import static_shape
 from .array_ops import _axis, _int_tuple, _prod, reshape, where
 
 __all__ = ["gather", "gather_nd", "scatter_nd", "slice", "strided_slice", "boolean_mask",
-           "one_hot", "pad", "reverse"]
+           "reverse"]
 
 _pyslice = builtins.slice  # this module exports `slice`
 _pyrange = builtins.range
@@ -98,12 +100,16 @@ def _gather_rule(params, indices, axis, batch_dims):
 
 def _gather_grad(op, grad):
     params, indices = op.inputs
-    attrs = {"params_shape": tuple(params.shape), "axis": op.get_attr("axis"),
+    attrs = {"params_shape": static_shape(params), "axis": op.get_attr("axis"),
              "batch_dims": op.get_attr("batch_dims")}
+    if attrs["params_shape"] is None or None in attrs["params_shape"]:
+        attrs["params_shape"] = None  # graph mode: read params' shape when the graph runs
+        return execute(GATHER_GRAD, (grad, indices, params), attrs), None
     return execute(GATHER_GRAD, (grad, indices), attrs), None
 
 
-def _gather_grad_kernel(grad, indices, params_shape, axis, batch_dims):
+def _gather_grad_kernel(grad, indices, like=None, *, params_shape, axis, batch_dims):
+    params_shape = like.shape if like is not None else params_shape
     out = np.zeros(params_shape, grad.dtype)
     if batch_dims == 0:
         moved = np.moveaxis(grad, list(_pyrange(axis, axis + indices.ndim)),
@@ -120,15 +126,19 @@ def _gather_grad_kernel(grad, indices, params_shape, axis, batch_dims):
     return out
 
 
-def _gather_grad_rule(grad, indices, params_shape, **_):
-    return TensorShape(params_shape), grad.dtype
+def _gather_grad_rule(grad, indices, like=None, *, params_shape, **_):
+    return (like.shape if like is not None else TensorShape(params_shape)), grad.dtype
+
+
+def _gather_grad_grad(op, grad):
+    again = gather(grad, op.inputs[1], axis=op.get_attr("axis"),
+                   batch_dims=op.get_attr("batch_dims"))
+    return (again, None) + (None,) * (len(op.inputs) - 2)
 
 
 GATHER = defop("GatherV2", _gather_kernel, shape=_gather_rule, grad=_gather_grad)
-GATHER_GRAD = defop(
-    "GatherGrad", _gather_grad_kernel, shape=_gather_grad_rule,
-    grad=lambda op, grad: (gather(grad, op.inputs[1], axis=op.get_attr("axis"),
-                                  batch_dims=op.get_attr("batch_dims")), None))
+GATHER_GRAD = defop("GatherGrad", _gather_grad_kernel, shape=_gather_grad_rule,
+                    grad=_gather_grad_grad)
 
 
 def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):
@@ -164,23 +174,31 @@ def _gather_nd_rule(params, indices):
     return TensorShape(tuple(indices.shape[:-1]) + tuple(params.shape[depth:])), params.dtype
 
 
-def _scatter_nd_kernel(indices, updates, shape):
+def _scatter_nd_kernel(indices, updates, like=None, *, shape):
+    shape = like.shape if like is not None else shape
     out = np.zeros(shape, updates.dtype)
     np.add.at(out, _nd_key(indices, shape, "ScatterNd"), updates)
     return out
 
 
-def _scatter_nd_rule(indices, updates, shape):
+def _scatter_nd_rule(indices, updates, like=None, *, shape):
     _check_index_dtype(indices)
-    return TensorShape(shape), updates.dtype
+    return (like.shape if like is not None else TensorShape(shape)), updates.dtype
+
+
+def _gather_nd_grad(op, grad):
+    params, indices = op.inputs
+    shape = static_shape(params)
+    if shape is None or None in shape:  # graph mode: zeros like params when the graph runs
+        return execute(SCATTER_ND, (indices, grad, params), {"shape": None}), None
+    return execute(SCATTER_ND, (indices, grad), {"shape": shape}), None
 
 
 GATHER_ND = defop("GatherNd", lambda p, i: p[_nd_key(i, p.shape, "GatherNd")],
-                  shape=_gather_nd_rule,
-                  grad=lambda op, grad: (scatter_nd(op.inputs[1], grad, op.inputs[0].shape),
-                                         None))
+                  shape=_gather_nd_rule, grad=_gather_nd_grad)
 SCATTER_ND = defop("ScatterNd", _scatter_nd_kernel, shape=_scatter_nd_rule,
-                   grad=lambda op, grad: (None, gather_nd(grad, op.inputs[0])))
+                   grad=lambda op, grad: (None, gather_nd(grad, op.inputs[0]))
+                   + (None,) * (len(op.inputs) - 2))
 
 
 def gather_nd(params, indices, batch_dims=0, name=None):
@@ -198,7 +216,7 @@ def scatter_nd(indices, updates, shape, name=None):
                    {"shape": shape}, name)
 
 
-# -- slice (begin, size) and its pad gradient ------------------------------------------------------
+# -- slice (begin, size) -------------------------------------------------------------------------
 def _slice_sizes(shape, begin, size):
     if len(begin) != shape.rank or len(size) != shape.rank:
         raise InvalidArgumentError(f"begin {list(begin)} and size {list(size)} need one entry "
@@ -224,10 +242,10 @@ def _slice_kernel(x, begin, size):
 
 
 def _slice_grad(op, grad):
-    x = op.inputs[0]
-    begin = op.get_attr("begin")
-    paddings = tuple((b, d - b - g) for d, b, g in zip(x.shape, begin, grad.shape))
-    return execute(PAD, (grad,), {"paddings": paddings, "constant_values": 0})
+    """Zeros of the input's shape holding the gradient in the sliced block (a zero pad)."""
+    spec = tuple((b, None if s == -1 else b + s, None)
+                 for b, s in zip(op.get_attr("begin"), op.get_attr("size")))
+    return _strided_slice_grad(op.inputs[0], grad, spec)
 
 
 SLICE = defop("Slice", _slice_kernel, grad=_slice_grad,
@@ -242,99 +260,7 @@ def slice(input_, begin, size, name=None):  # noqa: A001 (TensorFlow's name)
                     "size": _int_tuple(size, "slice: size")}, name)
 
 
-# -- pad (with constants or mirrored) and reverse ----------------------------------------------
-def _pad_rule(x, paddings, **_):
-    if x.shape.rank is not None and len(paddings) != x.shape.rank:
-        raise InvalidArgumentError(f"paddings {[list(p) for p in paddings]} must have one "
-                                   f"[before, after] pair per dimension of shape {x.shape}.")
-    if any(p < 0 for pair in paddings for p in pair):
-        raise InvalidArgumentError(f"paddings {[list(p) for p in paddings]} must be >= 0.")
-    if x.shape.rank is None:
-        return TensorShape([None] * len(paddings)), x.dtype
-    return TensorShape([None if d is None else d + a + b
-                        for d, (a, b) in zip(x.shape, paddings)]), x.dtype
-
-
-def _pad_kernel(x, paddings, constant_values):
-    if len(paddings) != x.ndim:  # NumPy would broadcast the pairs; TensorFlow refuses
-        raise ValueError("paddings do not match the rank")
-    return np.pad(x, paddings, constant_values=x.dtype.type(constant_values))
-
-
-def _interior(op, grad):
-    """The part of a padded tensor's gradient that lies over the unpadded input."""
-    begin = [before for before, _ in op.get_attr("paddings")]
-    return slice(grad, begin, tuple(op.inputs[0].shape))
-
-
-PAD = defop("PadV2", _pad_kernel, shape=_pad_rule, grad=_interior)
-
-
-def _mirror_pad_rule(x, paddings, mode):
-    out = _pad_rule(x, paddings)
-    limit = 0 if mode == "symmetric" else 1
-    for d, (a, b) in zip(x.shape, paddings):
-        if d is not None and max(a, b) > d - limit:
-            raise InvalidArgumentError(
-                f"{mode.upper()} padding {[list(p) for p in paddings]} is too large for shape "
-                f"{x.shape}: each padding must be at most the dimension"
-                f"{' minus 1' if limit else ''}.")
-    return out
-
-
-def _fold_mirror(g, paddings, mode):
-    """Add the gradient of the mirrored padding back onto the elements it copied."""
-    shift = 1 if mode == "reflect" else 0
-    for axis, (before, after) in enumerate(paddings):
-        g = np.moveaxis(g, axis, 0)
-        n = g.shape[0] - before - after
-        core = g[before:before + n].copy()
-        if before:
-            core[shift:shift + before] += g[:before][::-1]
-        if after:
-            core[n - shift - after:n - shift] += g[before + n:][::-1]
-        g = np.moveaxis(core, 0, axis)
-    return g
-
-
-def _mirror_pad_grad_rule(g, paddings, mode):
-    if g.shape.rank is None:
-        return TensorShape([None] * len(paddings)), g.dtype
-    return TensorShape([None if d is None else d - a - b
-                        for d, (a, b) in zip(g.shape, paddings)]), g.dtype
-
-
-MIRROR_PAD_GRAD = defop("MirrorPadGrad", _fold_mirror, shape=_mirror_pad_grad_rule,
-                        grad=lambda op, grad: execute(MIRROR_PAD, (grad,), op.attrs))
-def _mirror_pad_kernel(x, paddings, mode):
-    limit = 0 if mode == "symmetric" else 1
-    if len(paddings) != x.ndim or any(max(p) > d - limit for d, p in zip(x.shape, paddings)):
-        raise ValueError("paddings too large")  # NumPy would reflect repeatedly
-    return np.pad(x, paddings, mode=mode)
-
-
-MIRROR_PAD = defop("MirrorPad", _mirror_pad_kernel, shape=_mirror_pad_rule,
-                   grad=lambda op, grad: execute(MIRROR_PAD_GRAD, (grad,), op.attrs))
-
-
-def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
-    """`tensor` padded with `paddings[i] = [before, after]` elements along each axis i: with
-    `constant_values` (CONSTANT), or mirrored without (REFLECT) or with (SYMMETRIC) the edge."""
-    tensor = convert_to_tensor(tensor)
-    flat = _int_tuple(paddings, "pad: paddings")
-    pairs = tuple(zip(flat[0::2], flat[1::2]))
-    mode = mode.upper()
-    if mode == "CONSTANT":
-        if isinstance(constant_values, Tensor):
-            constant_values = constant_values._value[()]
-        return execute(PAD, (tensor,), {"paddings": pairs, "constant_values": constant_values},
-                       name)
-    if mode not in ("REFLECT", "SYMMETRIC"):
-        raise ValueError(f"pad: mode must be CONSTANT, REFLECT or SYMMETRIC, got {mode!r}.")
-    return execute(MIRROR_PAD, (tensor,), {"paddings": pairs, "mode": mode.lower()}, name)
-
-
-
+# -- reverse ------------------------------------------------------------------------------------
 def _reverse_rule(x, axis):
     for a in axis:
         _axis(a, x.shape.rank)
@@ -395,21 +321,33 @@ def _spec_shape(shape, spec):
     return TensorShape(out)
 
 
-def _strided_slice_grad_kernel(grad, shape, spec):
-    out = np.zeros(shape, grad.dtype)
+def _strided_slice_grad_kernel(grad, like=None, *, shape, spec):
+    out = np.zeros(shape if like is None else like.shape, grad.dtype)
     out[_to_key(spec)] = grad
     return out
+
+
+def _strided_slice_grad(x, grad, spec):
+    """Zeros of x's shape holding `grad` at x[spec] (x itself is passed when its shape is known
+    only when the graph runs)."""
+    shape = static_shape(x)
+    if shape is None or None in shape:
+        return execute(STRIDED_SLICE_GRAD, (grad, x), {"shape": None, "spec": spec})
+    return execute(STRIDED_SLICE_GRAD, (grad,), {"shape": shape, "spec": spec})
+
+
+def _strided_slice_grad_rule(grad, like=None, *, shape, spec):
+    return (like.shape if like is not None else TensorShape(shape)), grad.dtype
 
 
 STRIDED_SLICE = defop(
     "StridedSlice", lambda x, spec: x[_to_key(spec)],
     shape=lambda x, spec: (_spec_shape(x.shape, spec), x.dtype),
-    grad=lambda op, grad: execute(STRIDED_SLICE_GRAD, (grad,), {
-        "shape": tuple(op.inputs[0].shape), "spec": op.get_attr("spec")}))
+    grad=lambda op, grad: _strided_slice_grad(op.inputs[0], grad, op.get_attr("spec")))
 STRIDED_SLICE_GRAD = defop(
-    "StridedSliceGrad", _strided_slice_grad_kernel,
-    shape=lambda grad, shape, spec: (TensorShape(shape), grad.dtype),
-    grad=lambda op, grad: execute(STRIDED_SLICE, (grad,), {"spec": op.get_attr("spec")}))
+    "StridedSliceGrad", _strided_slice_grad_kernel, shape=_strided_slice_grad_rule,
+    grad=lambda op, grad: (execute(STRIDED_SLICE, (grad,), {"spec": op.get_attr("spec")}),)
+    + (None,) * (len(op.inputs) - 1))
 
 
 _FULL = (None, None, None)
@@ -497,7 +435,7 @@ def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, el
     return execute(STRIDED_SLICE, (convert_to_tensor(input_),), {"spec": tuple(spec)}, name)
 
 
-# -- boolean_mask, one_hot -----------------------------------------------------------------------
+# -- boolean_mask -----------------------------------------------------------------------------
 def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
     """The entries of `tensor` where the bool `mask` (covering dimensions axis..axis+k-1) is
     True, flattened into one dimension: a reshape, a `where` and a gather."""
@@ -507,45 +445,22 @@ def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
         raise TypeError(f"boolean_mask: mask must be bool, got {mask.dtype.name}.")
     axis = 0 if axis is None else _axis(axis, tensor.ndim, "boolean_mask: axis")
     k = mask.ndim
-    dims = tuple(tensor.shape)
-    if k == 0 or tuple(dims[axis:axis + k]) != tuple(mask.shape):
+    if k == 0 or not tensor.shape[axis:axis + k].is_compatible_with(mask.shape):
         raise InvalidArgumentError(f"boolean_mask: mask shape {mask.shape} must be non-scalar "
                                    f"and match dimensions {axis} to {axis + k - 1} of the "
                                    f"tensor's shape {tensor.shape}.")
-    flat = reshape(tensor, dims[:axis] + (_prod(dims[axis:axis + k]),) + dims[axis + k:])
-    positions = reshape(where(reshape(mask, (-1,))), (-1,))
+    flat = tensor
+    if k > 1:  # the masked dimensions become one
+        dims = tuple(tensor.shape)
+        middle = tensor.shape[axis:axis + k].merge_with(mask.shape).num_elements()
+        dims = dims[:axis] + (middle,) + dims[axis + k:]
+        if dims.count(None) > 1:
+            raise InvalidArgumentError(f"boolean_mask: a {k}-D mask over a tensor of shape "
+                                       f"{tensor.shape} needs all but one of its dimensions "
+                                       "known; reshape the tensor and mask to 1-D masks first.")
+        flat = reshape(tensor, tuple(-1 if d is None else d for d in dims))
+    positions = reshape(where(mask if k == 1 else reshape(mask, (-1,))), (-1,))
     return gather(flat, positions, axis=axis, name=None if name == "boolean_mask" else name)
-
-
-def _one_hot_kernel(indices, depth, on_value, off_value, axis, dtype):
-    classes = np.arange(depth).reshape((depth,) + (1,) * (indices.ndim - axis))
-    hot = np.expand_dims(indices, axis) == classes
-    return np.where(hot, np.asarray(on_value, dtype), np.asarray(off_value, dtype))
-
-
-def _one_hot_rule(indices, depth, axis, dtype, **_):
-    _check_index_dtype(indices)
-    dims = list(indices.shape)
-    dims.insert(axis, depth)
-    return TensorShape(dims), dtypes.as_dtype(dtype)
-
-
-ONE_HOT = defop("OneHot", _one_hot_kernel, shape=_one_hot_rule, grad=None)
-
-
-def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
-    """`on_value` at each index along a new axis of size `depth`, `off_value` elsewhere
-    (indices outside [0, depth) give a row of `off_value`)."""
-    indices = convert_to_tensor(indices)
-    given = [v for v in (on_value, off_value) if v is not None]
-    if dtype is None:
-        dtype = convert_to_tensor(given[0]).dtype if given else dtypes.float32
-    np_dtype = dtypes.as_dtype(dtype)._np
-    on = 1 if on_value is None else np.asarray(on_value).item()
-    off = 0 if off_value is None else np.asarray(off_value).item()
-    axis = indices.ndim if axis is None or axis == -1 else _axis(axis, indices.ndim + 1)
-    return execute(ONE_HOT, (indices,), {"depth": int(depth), "on_value": on, "off_value": off,
-                                         "axis": axis, "dtype": np_dtype}, name)
 
 
 # -- Python indexing on Tensor and Variable ------------------------------------------------------

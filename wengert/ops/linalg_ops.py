@@ -13,19 +13,20 @@ A batched product returns gradients of the broadcast batch shape; the reverse pa
 `einsum` is the "Einsum" op. Its output is multilinear in the operands, so the gradient of one
 operand is the einsum of the incoming gradient with all the other operands, written to that
 operand's subscripts; an index that occurs in no other operand nor the output (summed away within
-one operand) is restored by a ones tensor, which broadcasts the gradient along it. An operand that
+one operand) is restored by a ones tensor of the operand's shape (`ones_like`, so it works with
+dimensions known only when a graph runs), which broadcasts the gradient along it. An operand that
 repeats an index (a diagonal, "ii->") has no gradient here; use `trace` or `diag_part`.
 `tensordot` and `matvec` are einsums; `matrix_transpose` is a Transpose.
 
 `diag_part` ("MatrixDiagPart") and `set_diag` ("MatrixSetDiag") are each other's adjoints: the
 gradient of a diagonal is a zero matrix carrying g on its diagonal, and set_diag passes g to the
-input off the diagonal and to the new diagonal on it. `trace` sums a diagonal. `norm` is the
+input off the diagonal and to the new diagonal on it. `diag` ("MatrixDiag") puts a vector on the
+diagonal of zeros; its gradient is diag_part of g. `trace` sums a diagonal. `norm` is the
 euclidean/Frobenius norm (gradient x / norm, NaN where the norm is 0, as in TensorFlow), or the
 1- and inf-norms (sums and maxima of |x|).
 """
 import numpy as np
 
-from ..framework import dtypes
 from ..framework.errors import InvalidArgumentError, UnimplementedError
 from ..framework.execute import binary_operands, execute
 from ..framework.registry import defop
@@ -243,25 +244,13 @@ def _einsum_operand_grad(op, grad, subs, out, i):
     present = set(out).union(*others)
     missing = [c for c in target if c not in present]
     if missing:  # summed within operand i only: broadcast the gradient along them with ones
-        dims = _index_dims(target, x.shape)
-        others.append("".join(missing))
-        ones = np.ones([d for c in missing for d in dims[c]], x.dtype.as_numpy_dtype)
-        tensors.append(convert_to_tensor(ones))
+        from .array_core import ones_like  # of x's shape, which may be known only at run time
+        others.append(target)
+        tensors.append(ones_like(x))
     if _ELLIPSIS not in target and _ELLIPSIS in out + "".join(others):
         target = _ELLIPSIS + target  # NumPy needs it; the reverse pass sums the extra axes
     equation = _join([out] + others, target)
     return execute(EINSUM, tensors, {"equation": equation})
-
-
-def _index_dims(subscripts, shape):
-    """{index: its dimensions} for one operand (the ellipsis maps to a tuple of dims)."""
-    n_ell = len(shape) - len(subscripts.replace(_ELLIPSIS, ""))
-    dims, pos = {}, 0
-    for c in subscripts:
-        width = n_ell if c == _ELLIPSIS else 1
-        dims[c] = tuple(shape[pos:pos + width])
-        pos += width
-    return dims
 
 
 EINSUM = defop("Einsum", _einsum_kernel, shape=_einsum_rule, grad=_einsum_grad)
@@ -384,8 +373,25 @@ def _set_diag_grad(op, grad):
     return d_input, d_diagonal
 
 
+def _diag_kernel(d):
+    out = np.zeros(d.shape + d.shape[-1:], d.dtype)
+    idx = np.arange(d.shape[-1])
+    out[..., idx, idx] = d
+    return out
+
+
+def _diag_rule(d):
+    if d.shape.rank is not None and d.shape.rank < 1:
+        raise InvalidArgumentError(f"diagonal must have rank >= 1, got shape {d.shape}.")
+    if d.shape.rank is None:
+        return TensorShape(None), d.dtype
+    return TensorShape(tuple(d.shape) + (d.shape[-1],)), d.dtype
+
+
 DIAG_PART = defop("MatrixDiagPart", _diag_part_kernel, shape=_diag_part_rule,
                   grad=_diag_part_grad)
+DIAG = defop("MatrixDiag", _diag_kernel, shape=_diag_rule,
+             grad=lambda op, grad: execute(DIAG_PART, (grad,)))
 SET_DIAG = defop("MatrixSetDiag", _set_diag_kernel, shape=_set_diag_rule, grad=_set_diag_grad)
 
 
@@ -409,11 +415,11 @@ def set_diag(input, diagonal, name="set_diag", k=0):  # noqa: A002
 
 def diag(diagonal, name="diag", k=0):
     """Square matrices [..., N, N] with `diagonal` [..., N] on the diagonal, zeros elsewhere."""
+    if k != 0:
+        raise UnimplementedError("diag: only the main diagonal (k=0) is supported.")
     d = convert_to_tensor(diagonal)
-    if d.shape.rank is None or d.shape.rank < 1:
-        raise InvalidArgumentError(f"diag: diagonal must have rank >= 1, got shape {d.shape}.")
-    zeros = convert_to_tensor(np.zeros(tuple(d.shape) + (d.shape[-1],), d.dtype.as_numpy_dtype))
-    return set_diag(zeros, d, name=name, k=k)
+    _prefixed("MatrixDiag", _diag_rule, d)
+    return execute(DIAG, (d,), name=name)
 
 
 def trace(x, name="trace"):
