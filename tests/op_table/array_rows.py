@@ -1,4 +1,5 @@
-"""Op-table rows for ops/array_ops.py, ops/indexing_ops.py and ops/array_core.py.
+"""Op-table rows for ops/array_ops.py, ops/indexing_ops.py, ops/creation_ops.py and
+ops/array_core.py.
 
 The ops here are linear in their float inputs, so a plain second-order check never differentiates
 their gradients' gradients (the first derivative does not depend on x). Each differentiable row

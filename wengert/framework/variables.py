@@ -195,23 +195,20 @@ class Variable:
         return self if read_value else None
 
     def assign_add(self, delta, use_locking=None, name=None, read_value=True):
-        if state.graph is not None and getattr(state.graph, "lifts_variables", False):
-            return self._graph_update("assign_add", delta, name, read_value)
-        delta = self._checked(delta, "assign_add")
-        if self._owns_value():
-            np.add(self._value, delta, out=self._value)
-        else:
-            self._value = self._value + delta
-        return self if read_value else None
+        return self._update(np.add, "assign_add", delta, name, read_value)
 
     def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
+        return self._update(np.subtract, "assign_sub", delta, name, read_value)
+
+    def _update(self, ufunc, kind, delta, name, read_value):
+        """value = ufunc(value, delta), in place when no tensor shares the array."""
         if state.graph is not None and getattr(state.graph, "lifts_variables", False):
-            return self._graph_update("assign_sub", delta, name, read_value)
-        delta = self._checked(delta, "assign_sub")
+            return self._graph_update(kind, delta, name, read_value)
+        delta = self._checked(delta, kind)
         if self._owns_value():
-            np.subtract(self._value, delta, out=self._value)
+            ufunc(self._value, delta, out=self._value)
         else:
-            self._value = self._value - delta
+            self._value = ufunc(self._value, delta)
         return self if read_value else None
 
     def __getitem__(self, key):
