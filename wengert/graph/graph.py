@@ -22,7 +22,7 @@ from ..framework.errors import InvalidArgumentError, OpError
 from ..framework.execute import record_graph_op
 from ..framework.operation import Operation
 from ..framework.registry import defop
-from ..framework.tensor import Tensor
+from ..framework.tensor import Tensor, to_array
 from ..framework.tensor_shape import TensorShape
 from .symbolic import SymbolicTensor
 
@@ -188,6 +188,8 @@ class Graph:
                 hit = (t, self.constant(t._value, "Const"))
                 self._captured[id(t)] = hit
             return hit[1]
+        if isinstance(t, (np.ndarray, np.generic, int, float, bool)):  # a plain value
+            return self.constant(to_array(t), "Const")
         return t  # a Variable, for ops that take variables (reads, assigns)
 
     def constant(self, array, name="Const"):
