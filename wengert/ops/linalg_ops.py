@@ -123,8 +123,7 @@ def _product_grads(op, grad, product, ta, tb):
 
 def _matmul_grad(op, grad):
     return _product_grads(
-        op, grad, lambda x, y, tx, ty: execute(MATMUL, (x, y), {"transpose_a": tx,
-                                                                "transpose_b": ty}),
+        op, grad, lambda x, y, tx, ty: execute(MATMUL, (x, y), _MATMUL_ATTRS[tx, ty]),
         op.get_attr("transpose_a"), op.get_attr("transpose_b"))
 
 
@@ -139,6 +138,15 @@ BATCH_MATMUL = defop("BatchMatMulV2", _batch_matmul_kernel, shape=_batch_matmul_
                      grad=_batch_matmul_grad)
 
 
+_MATMUL_ATTRS = {(ta, tb): {"transpose_a": ta, "transpose_b": tb}
+                 for ta in (False, True) for tb in (False, True)}
+
+
+def _rank(t):
+    value = getattr(t, "_value", None)  # eager: the array's ndim, no TensorShape to build
+    return value.ndim if value is not None else t.shape.rank
+
+
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
            a_is_sparse=False, b_is_sparse=False, output_type=None, name=None):
     """The matrix product op(a) @ op(b), op being an optional transpose (adjoint: the same for
@@ -150,9 +158,9 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
         raise TypeError(f"MatMul: bool operands are not supported (shapes {a.shape} and "
                         f"{b.shape}); cast them to a numeric dtype.")
     ta, tb = bool(transpose_a or adjoint_a), bool(transpose_b or adjoint_b)
-    rank_a, rank_b = a.shape.rank, b.shape.rank
+    rank_a, rank_b = _rank(a), _rank(b)
     if rank_a == 2 and rank_b == 2:
-        return execute(MATMUL, (a, b), {"transpose_a": ta, "transpose_b": tb}, name)
+        return execute(MATMUL, (a, b), _MATMUL_ATTRS[ta, tb], name)
     if (rank_a is not None and rank_a < 2) or (rank_b is not None and rank_b < 2):
         raise InvalidArgumentError(
             f"MatMul: both operands must have rank >= 2, got a of shape {a.shape} and b of shape "
