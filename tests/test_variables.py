@@ -224,3 +224,12 @@ def test_sliced_variable_view_blocks_in_place_updates():
         part = w[0:2]                       # may be a view of the variable's array
     w.assign_sub([1.0, 1.0, 1.0])
     np.testing.assert_array_equal(part.numpy(), [1.0, 2.0])
+
+
+def test_in_place_update_never_writes_into_a_tensor_the_variable_was_assigned_from():
+    t = tf.constant(np.arange(6.0).reshape(2, 3))
+    v = tf.Variable(np.zeros(3))
+    v.assign(t[0])                          # t[0] may be a view of t's array
+    v.assign_add(np.ones(3))
+    np.testing.assert_array_equal(t.numpy()[0], [0.0, 1.0, 2.0])
+    np.testing.assert_array_equal(v.numpy(), [1.0, 2.0, 3.0])

@@ -175,7 +175,8 @@ class Variable:
     def _owns_value(self):
         """True when nothing but this variable refers to its array (no tensor read it and
         survives), so it may be updated in place without changing any tensor's value."""
-        return sys.getrefcount(self._value) <= 2 and self._value.flags.writeable
+        value = self._value
+        return sys.getrefcount(value) <= 3 and value.base is None and value.flags.writeable
 
     def _graph_update(self, kind, value, name, read_value):
         """In a traced function, an assignment is a stateful op that runs with the graph."""

@@ -8,14 +8,18 @@ A plan is built once per (fetches, fed tensors) and cached by the Session:
 2. Optimize (optional, on by default): merge duplicate computations (same op type, same inputs,
    same attributes, same control inputs) and fold ops whose inputs are all constants into
    constants. Stateful ops (variable reads and writes, placeholders, random ops) are never merged
-   or folded.
+   or folded, except that a variable read by several ops with no write between them is read once.
+   An AddN of StridedSliceGrads (the gradient of `w[i]` read in a loop) becomes one scatter-sum.
 3. Lay out: every tensor gets a slot; each `Step` knows its kernel, its input and output slots,
    and which slots die after it (`frees`: their last use), so intermediates are freed as soon
    as possible.
 4. Generate: the steps become the body of one Python function, one line per step, with slots as
    local variables and kernels, attributes, constants and variables as globals (`Plan.source`
    shows it). Running a plan is one call: no graph walking, no per-step lists or dictionaries.
-   `del` after a slot's last use frees the array. When a kernel fails, the failing line of the
+   `del` after a slot's last use frees the array. Optimized plans write a few hot kernels out
+   in place (slices with their index, TanhGrad, ReluGrad, SumToShape with its axes) and let a
+   large elementwise ufunc write into an input that dies at that step when, at run time, nothing
+   else refers to that array (`_own`). When a kernel fails, the failing line of the
    generated code says which op it was, and the error names it with its input shapes.
 """
 import sys

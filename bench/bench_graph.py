@@ -1,0 +1,191 @@
+"""Graph-mode benchmarks (issue 3): traced `function` and TF1 `Session` vs hand-written NumPy.
+
+    python bench/bench_graph.py [--rounds N] [--no-torch] [--show-plan]
+
+Same workloads and data as bench_core.py (imported from it), run side by side in one process:
+- mlp:   batch 128, 784-512-512-10 float32, relu, sparse softmax cross-entropy; gradients of
+         the three weight matrices by a GradientTape *inside* the traced function and the SGD
+         update by `assign_sub` inside it. Goal: traced function within 1.05x of NumPy by hand.
+         Also: the same step as a TF1 graph (placeholders, `gradients`, `assign_sub` ops) run by
+         `Session.run` / `Session.make_callable`, and the eager step, for comparison; and the
+         tracing time of the mlp step (first call: trace + compile the plan).
+- chain: float64 vector of 64, 300 steps y = tanh(y * w[i]) for a Variable w of 300 values,
+         gradient of sum(y) w.r.t. w by a tape inside the traced function. Goal: within 1.3x of
+         NumPy by hand.
+Only ratios are meaningful (the machine is shared); absolute times are shown for context.
+"""
+import argparse
+import os
+import statistics
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench_core  # noqa: E402
+import harness  # noqa: E402
+import wengert as tf  # noqa: E402
+from bench_core import BATCH, LR, STEPS  # noqa: E402
+
+v1 = tf.compat.v1
+
+
+# -- mlp ----------------------------------------------------------------------------------------
+def _mlp_loss(x, labels, weights):
+    h = x
+    for w in weights[:-1]:
+        h = tf.nn.relu(tf.matmul(h, w))
+    logits = tf.matmul(h, weights[-1])
+    return tf.reduce_mean(
+        tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits))
+
+
+def make_traced_mlp():
+    """(the traced training step, x, labels, the weight Variables)."""
+    x, labels, weights = bench_core._mlp_data()
+    tw = [tf.Variable(w) for w in weights]
+    lr = tf.constant(np.float32(LR))
+
+    @tf.function
+    def train_step(x, labels):
+        with tf.GradientTape() as tape:
+            loss = _mlp_loss(x, labels, tw)
+        grads = tape.gradient(loss, tw)
+        for w, g in zip(tw, grads):
+            w.assign_sub(lr * g)
+        return loss
+    return train_step, tf.constant(x), tf.constant(labels), tw
+
+
+def make_session_mlp():
+    """(Session, a callable running one step by make_callable, Session.run step, feeds)."""
+    x, labels, weights = bench_core._mlp_data()
+    graph = tf.Graph()
+    with graph.as_default():
+        px = v1.placeholder(tf.float32, [None, 784], name="x")
+        pl = v1.placeholder(tf.int32, [None], name="labels")
+        tw = [tf.Variable(w) for w in weights]
+        loss = _mlp_loss(px, pl, tw)
+        grads = tf.gradients(loss, tw)
+        updates = [w.assign_sub(LR * g) for w, g in zip(tw, grads)]
+        train = [u.op for u in updates]  # fetch the ops: no copies of the new weights
+        init = v1.global_variables_initializer()
+    sess = v1.Session(graph=graph)
+    sess.run(init)
+    call = sess.make_callable([loss, train], [px, pl])
+    feed = {px: x, pl: labels}
+    return sess, lambda: call(x, labels), lambda: sess.run([loss, train], feed)
+
+
+def tracing_seconds(repeats=5):
+    """Median seconds of the first call of a fresh traced mlp step (trace + compile + run) and
+    of one later call, so the difference is the tracing cost."""
+    first, later = [], []
+    for _ in range(repeats):
+        step, tx, tl, _ = make_traced_mlp()
+        start = time.perf_counter()
+        step(tx, tl)
+        first.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        step(tx, tl)
+        later.append(time.perf_counter() - start)
+    return statistics.median(first), statistics.median(later)
+
+
+def mlp_contenders(with_torch=True):
+    step, tx, tl, _ = make_traced_mlp()
+    eager = bench_core.mlp_contenders()
+    _, session_callable, session_run = make_session_mlp()
+    out = {"wengert": lambda: step(tx, tl),
+           "numpy (by hand)": eager["numpy (by hand)"],
+           "session callable": session_callable,
+           "session.run": session_run,
+           "eager": eager["wengert"]}
+    if with_torch and "pytorch" in eager:
+        out["pytorch"] = eager["pytorch"]
+    return out
+
+
+def check_mlp_agrees():
+    """The traced step, the session step and NumPy by hand give the same losses and weights."""
+    step, tx, tl, tw = make_traced_mlp()
+    sess, session_callable, _ = make_session_mlp()
+    by_hand = bench_core.mlp_contenders()["numpy (by hand)"]
+    for _ in range(3):
+        a = float(step(tx, tl).numpy())
+        b = float(session_callable()[0])
+        c = float(by_hand())
+        np.testing.assert_allclose([a, b], [c, c], rtol=1e-4)
+    sess.close()
+    x, labels, weights = bench_core._mlp_data()
+    assert not np.array_equal(tw[0].numpy(), weights[0]), "the traced step did not train"
+
+
+# -- chain --------------------------------------------------------------------------------------
+def chain_contenders(with_torch=True):
+    eager, (_, numpy_chain) = bench_core.chain_contenders()
+    rng = np.random.default_rng(0)
+    w0 = rng.normal(size=STEPS) * 0.5
+    y0 = rng.normal(size=bench_core.WIDTH)
+    w = tf.Variable(w0)
+    y_init = tf.constant(y0)
+
+    @tf.function
+    def chain():
+        with tf.GradientTape() as tape:
+            y = y_init
+            for i in range(STEPS):
+                y = tf.tanh(y * w[i])
+            loss = tf.reduce_sum(y)
+        return tape.gradient(loss, w)
+
+    np.testing.assert_allclose(chain().numpy(), numpy_chain(), rtol=1e-10)
+    out = {"wengert": chain, "numpy (by hand)": numpy_chain, "eager": eager["wengert"]}
+    if with_torch and "pytorch" in eager:
+        out["pytorch"] = eager["pytorch"]
+    return out, chain
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--no-torch", action="store_true", help="leave PyTorch out")
+    parser.add_argument("--only", choices=("mlp", "chain"), help="run one workload")
+    parser.add_argument("--show-plan", action="store_true",
+                        help="print the generated code of the traced mlp step")
+    args = parser.parse_args()
+    torch = bench_core.torch
+    print(f"wengert {tf.__version__}, NumPy {np.__version__}, PyTorch "
+          f"{torch.__version__ if torch else 'not installed'}; {os.cpu_count()} CPUs, "
+          f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', 'unset')}")
+    with_torch = not args.no_torch
+    check_mlp_agrees()
+    if args.show_plan:
+        step, tx, tl, _ = make_traced_mlp()
+        print(step.get_concrete_function(tx, tl)._plan.source)
+    if args.only != "chain":
+        mlp(args.rounds, with_torch)
+    if args.only != "mlp":
+        chain(args.rounds, with_torch)
+
+
+def mlp(rounds, with_torch):
+    harness.report("mlp: 784-512-512-10 training step as a traced function, batch 128",
+                   harness.compare(mlp_contenders(with_torch), rounds=rounds),
+                   goals=["wengert / numpy (by hand) <= 1.05"])
+    first, later = tracing_seconds()
+    print(f"  tracing: first call {harness.format_seconds(first)}, a later call "
+          f"{harness.format_seconds(later)}: tracing + compiling costs "
+          f"{harness.format_seconds(first - later)}")
+
+
+def chain(rounds, with_torch):
+    chain, _ = chain_contenders(with_torch)
+    harness.report(f"chain: {STEPS} x tanh(y * w[i]), d sum(y) / dw, as a traced function",
+                   harness.compare(chain, rounds=rounds),
+                   goals=["wengert / numpy (by hand) <= 1.30"])
+
+
+if __name__ == "__main__":
+    main()
