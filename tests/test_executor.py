@@ -376,7 +376,7 @@ def test_in_place_ufuncs_write_only_dying_arrays_nobody_else_holds():
 
 
 def test_own_accepts_only_unshared_owning_writable_arrays():
-    from wengert.graph.executor import _own
+    from wengert.graph.plan_fast import _own
     a = np.ones(4)
     assert _own(a)
     b = a
