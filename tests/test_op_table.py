@@ -24,6 +24,7 @@ IDS = [f"{row.name}-{row.samples[i].name or i}" for row, i in CASES]
 # Op types that no row calls directly, with the test that covers them instead.
 COVERED_ELSEWHERE = {
     "ReadVariableOp": "tests/test_variables.py",
+    "CheckNumerics": "tests/test_numerics.py",
     # Graph-mode state and structure ops: they have no eager form to put in a row.
     "Const": "tests/test_graph.py",
     "Placeholder": "tests/test_session.py",

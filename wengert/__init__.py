@@ -39,4 +39,7 @@ from .graph.func_graph import init_scope  # noqa: E402
 from . import math, nn, linalg  # noqa: E402  TensorFlow's namespaces
 from . import compat  # noqa: E402
 
+from . import debugging, viz  # noqa: E402
+from .autodiff.explain import explain_gradients  # noqa: E402
+
 __version__ = "0.1.0"

@@ -20,6 +20,7 @@ written in wengert ops, so this pass, run under an outer tape or inside a graph,
 or built as ops: that is what gives higher-order derivatives and graph-mode `gradients()`.
 Everything is iterative; a chain of any length works.
 """
+from ..framework.context import state
 from ..framework.errors import InvalidArgumentError
 from ..framework.registry import _GRADIENTS, _MISSING, get_gradient_function
 from ..framework.tensor import Tensor
@@ -46,6 +47,10 @@ def backward(records, targets, sources, seeds, unconnected=UnconnectedGradients.
     seeds: one gradient per target (a tensor). stop_ids: ids of tensors treated as constants.
     observer(op, out_grads, in_grads): optional per-step callback (tracing, numeric checks).
     """
+    if observer is None and state.grad_observers:  # debugging.trace_backprop and friends
+        hooks = state.grad_observers
+        observer = hooks[0] if len(hooks) == 1 else (
+            lambda op, out_grads, in_grads: [h(op, out_grads, in_grads) for h in hooks])
     if unconnected not in (UnconnectedGradients.NONE, UnconnectedGradients.ZERO):
         raise ValueError(f"unconnected_gradients must be 'none' or 'zero', got {unconnected!r}.")
     source_ids = {id(s) for s in sources if s.dtype.is_floating}

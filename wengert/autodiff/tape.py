@@ -11,6 +11,7 @@ an inner tape's `gradient()` runs are recorded by the outer tape, which gives se
 derivatives. Tapes are per thread (see framework.context).
 """
 import contextlib
+import sys
 
 
 from ..framework.context import state
@@ -39,6 +40,7 @@ class GradientTape:
         self._watched_vars = []
         self._released = False
         self._entered = False
+        self._paused_at = []    # (file, line) of each stop_recording(), for explain()
 
     # -- context ---------------------------------------------------------------------------------
     def __enter__(self):
@@ -68,6 +70,8 @@ class GradientTape:
             raise RuntimeError("stop_recording() needs a tape that is recording: use it inside "
                                "the tape's `with` block.")
         before = state.tapes
+        caller = sys._getframe(2)  # the user's `with tape.stop_recording():` line
+        self._paused_at.append((caller.f_code.co_filename, caller.f_lineno))
         self._pop()
         try:
             yield
@@ -87,6 +91,7 @@ class GradientTape:
         self._watched = set()
         self._keep = []
         self._watched_vars = []
+        self._paused_at = []
         self._released = False
         if self._entered:
             self._push()
@@ -157,6 +162,10 @@ class GradientTape:
         """Run the reverse pass over this tape's records; release them if not persistent."""
         records = self._begin_reverse_pass()
         try:
+            if state.graph is not None:  # building a graph: name the gradient nodes
+                with state.graph.name_scope("gradient_tape"):
+                    return backward(records, targets, self._connected(sources), seeds,
+                                    unconnected)
             return backward(records, targets, self._connected(sources), seeds, unconnected)
         finally:
             self._end_reverse_pass()
@@ -191,6 +200,11 @@ class GradientTape:
         self._watched = set()
         self._keep = []
         self._pop()
+
+    def explain(self, target, sources):
+        """Why each source has (or has no) gradient of `target`: see autodiff/explain.py."""
+        from .explain import explain_tape
+        return explain_tape(self, target, sources)
 
     def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
                  parallel_iterations=None, experimental_use_pfor=True):

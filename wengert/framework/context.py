@@ -12,7 +12,8 @@ __all__ = ["state", "executing_eagerly"]
 class _State(threading.local):
     tapes = ()          # active GradientTapes, innermost last (a tuple: cheap to test and copy)
     graph = None        # the Graph being built, or None in eager mode
-    observers = ()      # per-op hooks (forward mode, numeric checks), see execute._observe
+    observers = ()      # per-op hooks after each eager op (forward mode, numeric checks)
+    grad_observers = ()  # per-step hooks of the reverse pass (debugging.trace_backprop)
     eager_disabled = False  # compat.v1.disable_eager_execution()
 
 
