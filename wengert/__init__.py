@@ -31,6 +31,7 @@ from .ops.array_ops import *  # noqa: F403
 from .ops.linalg_ops import *  # noqa: F403
 
 from .ops.clip_ops import *  # noqa: F403
+from .ops.control_flow_ops import *  # noqa: F403,E402  cond, case, switch_case, while_loop
 from .graph.graph import (Graph, control_dependencies, get_default_graph, name_scope,  # noqa: E402
                           reset_default_graph)
 from .autodiff.gradients import gradients, hessians  # noqa: E402
@@ -40,6 +41,7 @@ from . import math, nn, linalg  # noqa: E402  TensorFlow's namespaces
 from . import compat  # noqa: E402
 
 from . import debugging, viz  # noqa: E402
+from . import optimizers, train, datasets, keras, optimize  # noqa: E402  (scipy: lazily)
 from .autodiff.explain import explain_gradients  # noqa: E402
 
 __version__ = "0.1.0"

@@ -9,6 +9,7 @@ from ..graph.session import InteractiveSession, Session, get_default_session  # 
 from ..graph.variables import (global_variables, global_variables_initializer,  # noqa: F401
                                trainable_variables, variables_initializer)
 from .. import *  # noqa: F401,F403,E402
+from .. import train  # noqa: F401,E402  (compat.v1.train: the TF 1 optimizers)
 from ..framework import dtypes as _dtypes
 
 

@@ -113,15 +113,22 @@ class GraphVariable(Variable):
     def __repr__(self):
         return f"<tf.Variable '{self.name}' shape={self._shape} dtype={self._dtype.name}>"
 
-    def _in_graph(self):
-        if state.graph is not self._graph:
+    def _in_graph(self, nested=False):
+        """Raise unless the graph being built is this variable's (or, for reads, a control-flow
+        sub-graph nested in it: the branch captures the read as an input)."""
+        graph = state.graph
+        while nested and graph is not None and graph is not self._graph:
+            graph = getattr(graph, "outer", None)
+        if graph is not self._graph:
             raise ValueError(f"Variable '{self.name}' belongs to another graph; use it inside "
                              "`with its_graph.as_default():`.")
 
     def read_value(self):
         """The variable's value as a tensor of its graph. Under `control_dependencies` this is a
         new read that runs after those ops (so it sees their assignments)."""
-        self._in_graph()
+        self._in_graph(nested=True)
+        if state.graph is not self._graph:  # a control-flow branch or loop body
+            return state.graph.capture_variable(self)
         if self._graph._control_deps:
             return self._graph.capture_variable(self)
         return self._snapshot

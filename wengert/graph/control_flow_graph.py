@@ -1,0 +1,249 @@
+"""Sub-graphs for control flow: the branches of `cond` and the condition and body of `while_loop`.
+
+In graph mode (a Session graph, or a `function` being traced) a conditional or a loop is ONE op of
+the graph being built, and the code it runs lives in sub-graphs held by that op as attributes:
+
+- `SubGraph` is a `Graph` whose inputs are placeholders. Tracing a branch or a loop body builds
+  one: the Python function runs once with `state.graph` pointing at it, so every op it calls adds
+  a node to the sub-graph. A tensor of an enclosing graph used inside (`x` in `lambda: x * 2`) is
+  *captured*: the sub-graph gets a placeholder for it and remembers the outer tensor, which becomes
+  an extra input of the control-flow op. Capturing goes through every enclosing sub-graph, so a
+  cond inside a loop body inside a traced function works. Variables are read in the outer graph
+  and captured the same way (their gradient flows through that read).
+- `SubGraph.run(arrays)` executes it with a compiled `Plan` (graph/executor.py), built once.
+- `vjp_graph(graph, ...)` builds the *gradient* of a sub-graph as another standalone sub-graph:
+  its placeholders are the forward inputs and one incoming gradient per floating-point output; it
+  recomputes the forward ops (by replaying them) and runs the one reverse pass
+  (`backprop.backward`) over them, so its outputs are the vector-Jacobian product
+  v -> v^T d(outputs)/d(inputs). Because it is built of ordinary ops, the gradient of a gradient
+  is built the same way (second and higher order).
+"""
+import numpy as np
+
+from ..framework.context import state
+from ..framework.errors import InvalidArgumentError
+from ..framework.tensor import Tensor, convert_to_tensor
+from ..framework.tensor_shape import TensorShape
+from ..framework.variables import Variable
+from .executor import compile_plan
+from .func_graph import LIVE_VARIABLES, placeholder_for, replay
+from .graph import Graph
+from .symbolic import SymbolicTensor
+
+__all__ = ["SubGraph", "trace", "vjp_graph", "spec_of"]
+
+
+class SubGraph(Graph):
+    """The graph of one branch, loop condition or loop body (see module docstring)."""
+
+    def __init__(self, name, outer):
+        super().__init__()
+        self.name = name
+        self.outer = outer          # the graph the control-flow op goes into (None: standalone)
+        self.lifts_variables = getattr(outer, "lifts_variables", False)
+        self.inputs = []            # placeholders, in the control-flow op's input order
+        self.outputs = []           # flat output tensors
+        self.captures = []          # (outer tensor, placeholder) pairs, in capture order
+        self._by_outer = {}         # id(outer tensor or original) -> placeholder
+        self._outer_tapes = ()      # the tapes active when tracing began (for variable reads)
+        self._plan = None
+
+    # -- capturing ------------------------------------------------------------------------------
+    def _capture(self, t):
+        if isinstance(t, SymbolicTensor) and t.graph is self:
+            return t
+        if isinstance(t, Tensor):  # an eager tensor, or a tensor of an enclosing graph
+            hit = self._by_outer.get(id(t))
+            if hit is None:
+                hit = self._capture_outer(t)
+            return hit
+        return super()._capture(t)  # plain values become constants
+
+    def _capture_outer(self, t):
+        outer = self.outer
+        if outer is None:
+            raise ValueError(f"Tensor {t!r} is used inside a standalone sub-graph '{self.name}' "
+                             "that has no enclosing graph to capture it from.")
+        outer_t = outer._capture(t)
+        placeholder = self._new_placeholder(outer_t, f"capture_{len(self.captures)}")
+        self.captures.append((outer_t, placeholder))
+        self._by_outer[id(t)] = self._by_outer[id(outer_t)] = placeholder
+        return placeholder
+
+    def _new_placeholder(self, like, name):
+        saved = state.graph
+        state.graph = self
+        try:
+            return placeholder_for(self, like.dtype, like.shape, name)
+        finally:
+            state.graph = saved
+
+    def capture_variable(self, var):
+        """Read `var` in the enclosing graph and capture that read (so its gradient reaches the
+        variable through the outer ReadVariableOp)."""
+        hit = self._by_outer.get(id(var))
+        if hit is not None:
+            return hit
+        outer = self.outer
+        saved = state.graph, state.tapes
+        state.graph, state.tapes = outer, self._outer_tapes
+        try:
+            read = outer.capture_variable(var) if outer is not None else var.read_value()
+        finally:
+            state.graph, state.tapes = saved
+        placeholder = self._capture(read)
+        self._by_outer[id(var)] = placeholder
+        return placeholder
+
+    def update_variable(self, var, op_def, value, name=None, read_value=True):
+        raise NotImplementedError(
+            f"Assigning to variable '{var.name}' inside a cond branch or while_loop body is not "
+            "supported in graph mode: return the new value from the branch (or make it a loop "
+            "variable) and assign it after the cond/while_loop.")
+
+    def lift_initial_value(self, initial_value):
+        raise ValueError("Creating a variable inside a cond branch or while_loop body is not "
+                         "supported; create it outside the control flow.")
+
+    def inputs_for(self, outer_tensors):
+        """One placeholder per outer tensor, in that order (a new, unused one for a tensor this
+        graph did not capture): two branches of one op then take the same inputs."""
+        out = []
+        for t in outer_tensors:
+            hit = self._by_outer.get(id(t))
+            if hit is None:
+                hit = self._new_placeholder(t, f"unused_{len(out)}")
+            out.append(hit)
+        return out
+
+    # -- running -----------------------------------------------------------------------------------
+    def run(self, arrays):
+        """The output arrays for input arrays `arrays` (one per `self.inputs`)."""
+        plan = self._plan
+        if plan is None:
+            plan = self._plan = compile_plan(self, self.outputs, [], self.inputs)
+        return plan.run(arrays, LIVE_VARIABLES)
+
+    def __repr__(self):
+        return f"<wengert.SubGraph '{self.name}' with {len(self._ops)} ops>"
+
+    def __reduce__(self):
+        raise TypeError("control-flow sub-graphs are not picklable.")
+
+
+def spec_of(t):
+    """(dtype, shape) of a tensor."""
+    return t.dtype, t.shape
+
+
+def trace(name, fn, specs, outer, arg_builder=None):
+    """Build a SubGraph by calling `fn` on placeholders of `specs` [(dtype, shape)].
+
+    `arg_builder(placeholders)` turns the flat placeholders into fn's arguments (default: pass
+    them positionally). Returns (graph, raw result of fn); the caller sets `graph.outputs`.
+    Tapes are paused while tracing: the sub-graph's ops belong to the op, not to the tapes."""
+    graph = SubGraph(name, outer)
+    graph._outer_tapes = state.tapes
+    saved = state.graph, state.tapes, state.observers
+    state.graph, state.tapes, state.observers = graph, (), ()
+    try:
+        graph.inputs = [placeholder_for(graph, dtype, shape, f"input_{i}")
+                        for i, (dtype, shape) in enumerate(specs)]
+        args = arg_builder(graph.inputs) if arg_builder is not None else graph.inputs
+        result = fn(*args)
+    finally:
+        state.graph, state.tapes, state.observers = saved
+    return graph, result
+
+
+def output_tensor(graph, value, what):
+    """A result leaf of a traced function as a tensor of `graph` (constants and captures too)."""
+    saved = state.graph
+    state.graph = graph
+    try:
+        if isinstance(value, Variable):
+            return value._as_tensor(None)
+        if isinstance(value, Tensor):
+            return graph._capture(value)
+        if value is None:
+            raise TypeError(f"{what} returned None; it must return tensors (or values "
+                            "convertible to tensors).")
+        return convert_to_tensor(value)
+    finally:
+        state.graph = saved
+
+
+# -- gradients of sub-graphs ----------------------------------------------------------------------
+def vjp_graph(graph, needed, name):
+    """A standalone SubGraph computing the gradient of `graph`'s outputs.
+
+    Its inputs are graph.inputs' specs, then one gradient per floating-point output of `graph`;
+    its outputs are the gradients of the inputs whose index is in `needed` (zeros where an input
+    does not affect the outputs). Cached on `graph` per `needed`."""
+    cache = graph.__dict__.setdefault("_vjp_cache", {})
+    key = (name, tuple(needed))
+    hit = cache.get(key)
+    if hit is not None:
+        return hit
+    float_outs = [i for i, t in enumerate(graph.outputs) if t.dtype.is_floating]
+    specs = [spec_of(t) for t in graph.inputs] + [spec_of(graph.outputs[i]) for i in float_outs]
+    n_in = len(graph.inputs)
+
+    def build(*placeholders):
+        xs, seeds = list(placeholders[:n_in]), list(placeholders[n_in:])
+        return vjp_ops(graph, xs, seeds, needed)
+    grad, outputs = trace(name, build, specs, None)
+    grad.outputs = outputs
+    cache[key] = grad
+    return grad
+
+
+def vjp_ops(graph, xs, seeds, needed, extra=None):
+    """Inside the graph being built: replay `graph` on `xs` and return the gradients of the
+    inputs listed in `needed` given `seeds` for its floating-point outputs (zeros for unconnected
+    inputs). `extra(values)` may add more targets: it returns (targets, seeds)."""
+    from ..autodiff.backprop import backward
+    from ..ops import array_core
+    built = state.graph
+    start = len(built._ops)
+    values = replay(graph, graph._ops, graph.inputs, xs)
+    outs = [values[id(t)] for t in graph.outputs]
+    targets = [o for o in outs if o.dtype.is_floating]
+    records = built._ops[start:]
+    sources = [xs[i] for i in needed]
+    grads = backward(records, targets, sources, list(seeds))
+    return [array_core.zeros_like(s) if g is None else g for s, g in zip(sources, grads)]
+
+
+def check_compatible(what, names, outputs_a, outputs_b):
+    """Raise a clear error when two branches' flat outputs differ in dtype or shape."""
+    for i, (a, b) in enumerate(zip(outputs_a, outputs_b)):
+        if a.dtype is not b.dtype:
+            raise TypeError(f"{what}: output {i} has dtype {a.dtype.name} in {names[0]} but "
+                            f"{b.dtype.name} in {names[1]}; both branches must return the same "
+                            "dtypes (use cast).")
+        if not a.shape.is_compatible_with(b.shape):
+            raise ValueError(f"{what}: output {i} has shape {a.shape} in {names[0]} but "
+                             f"{b.shape} in {names[1]}; the shapes must be compatible.")
+
+
+def most_specific_common_shape(shapes):
+    """The shape every one of `shapes` fits (unknown where they differ)."""
+    first = shapes[0]
+    if first.rank is None or any(s.rank != first.rank for s in shapes):
+        return TensorShape(None)
+    return TensorShape(d if all(s[i] == d for s in shapes) else None
+                       for i, d in enumerate(first))
+
+
+def as_bool_scalar(value, what):
+    """The Python bool of an eager predicate array (a clear error for a non-scalar)."""
+    array = np.asarray(value)
+    if array.shape != ():
+        raise InvalidArgumentError(f"{what}: the predicate must be a scalar, got shape "
+                                   f"{array.shape}.")
+    return bool(array)
+
+
+__all__ += ["output_tensor", "vjp_ops", "check_compatible", "most_specific_common_shape",
+            "as_bool_scalar"]

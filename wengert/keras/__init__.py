@@ -1,0 +1,28 @@
+"""`wengert.keras`: a Keras-style API over wengert (TensorFlow's `tf.keras`).
+
+    model = keras.Sequential([keras.layers.Dense(64, activation="relu", input_shape=(784,)),
+                              keras.layers.Dense(10)])
+    model.compile(optimizer="adam",
+                  loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True),
+                  metrics=["accuracy"])
+    model.fit(x, y, batch_size=32, epochs=5, validation_split=0.1)
+
+Layers build their weights on first call; Model.fit runs the GradientTape train step, compiled
+with wengert.function; `model.trainable_variables` works with a hand-written loop too.
+"""
+import importlib
+
+from . import activations, backend, callbacks, initializers, layers, losses, metrics, utils
+from .. import datasets  # keras.datasets.mnist.load_data(), as in TensorFlow
+from .layers import Input, InputLayer
+from .models import Model, Sequential
+
+__all__ = ["Model", "Sequential", "Input", "InputLayer", "layers", "losses", "metrics",
+           "callbacks", "activations", "initializers", "optimizers", "backend", "utils",
+           "models", "datasets"]
+
+
+def __getattr__(name):
+    if name in ("optimizers", "models"):  # optimizers lives in wengert.optimizers
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module 'wengert.keras' has no attribute {name!r}")

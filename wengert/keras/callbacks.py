@@ -1,0 +1,258 @@
+"""Callbacks, as `keras.callbacks`: hooks that `fit`, `evaluate` and `predict` call.
+
+`fit` calls on_train_begin, then per epoch on_epoch_begin, on_train_batch_begin/end for each
+batch (logs: the running loss and metrics of the epoch so far) and on_epoch_end (logs: the
+epoch's loss, metrics and val_* values), then on_train_end. `History` (always added, returned by
+fit and kept as `model.history`) records the epoch logs: `history.history["loss"]` is a list
+with one value per epoch. `ProgbarLogger` draws a tqdm progress bar per epoch on stderr (a plain
+text line when tqdm is not installed). `EarlyStopping` stops training when a monitored value
+stops improving, optionally restoring the best weights.
+"""
+import sys
+import time
+
+import numpy as np
+
+__all__ = ["Callback", "CallbackList", "History", "ProgbarLogger", "EarlyStopping",
+           "LambdaCallback"]
+
+
+class Callback:
+    """Base class of callbacks; every hook does nothing by default."""
+
+    def __init__(self):
+        self.model = None
+        self.params = {}
+
+    def set_model(self, model):
+        self.model = model
+
+    def set_params(self, params):
+        self.params = params
+
+    def on_train_begin(self, logs=None): pass
+    def on_train_end(self, logs=None): pass
+    def on_epoch_begin(self, epoch, logs=None): pass
+    def on_epoch_end(self, epoch, logs=None): pass
+    def on_train_batch_begin(self, batch, logs=None): pass
+    def on_train_batch_end(self, batch, logs=None): pass
+    def on_test_begin(self, logs=None): pass
+    def on_test_end(self, logs=None): pass
+    def on_test_batch_begin(self, batch, logs=None): pass
+    def on_test_batch_end(self, batch, logs=None): pass
+    def on_predict_begin(self, logs=None): pass
+    def on_predict_end(self, logs=None): pass
+    def on_predict_batch_begin(self, batch, logs=None): pass
+    def on_predict_batch_end(self, batch, logs=None): pass
+
+
+class CallbackList:
+    """Calls a hook on every callback in order."""
+
+    def __init__(self, callbacks, model, params):
+        self.callbacks = list(callbacks)
+        for cb in self.callbacks:
+            cb.set_model(model)
+            cb.set_params(params)
+
+    def __getattr__(self, hook):
+        if not hook.startswith("on_"):
+            raise AttributeError(hook)
+        callbacks = self.callbacks
+
+        def call(*args, **kwargs):
+            for cb in callbacks:
+                getattr(cb, hook)(*args, **kwargs)
+        return call
+
+
+class History(Callback):
+    """Records the logs of every epoch: `history` is {name: [value per epoch]}."""
+
+    def __init__(self):
+        super().__init__()
+        self.history = {}
+        self.epoch = []
+
+    def on_train_begin(self, logs=None):
+        self.epoch = []
+
+    def on_epoch_end(self, epoch, logs=None):
+        self.epoch.append(epoch)
+        for key, value in (logs or {}).items():
+            self.history.setdefault(key, []).append(value)
+
+    def set_model(self, model):
+        super().set_model(model)
+        model.history = self
+
+
+def _format_logs(logs):
+    return " - ".join(f"{k}: {v:.4f}" for k, v in logs.items())
+
+
+class ProgbarLogger(Callback):
+    """A progress bar per epoch (verbose=1) or one line per epoch (verbose=2), on stderr."""
+
+    def __init__(self, count_mode="steps", verbose=1, stream=None):
+        super().__init__()
+        self.verbose = verbose
+        self.stream = stream
+        self._bar = None
+        self._start = 0.0
+        self._mode = "train"
+
+    def _file(self):
+        return self.stream or sys.stderr
+
+    def _open(self, total, desc):
+        self._start = time.time()
+        if self.verbose != 1:
+            return
+        try:
+            from tqdm.auto import tqdm
+        except ImportError:
+            self._bar = _TextBar(total, desc, self._file())
+        else:
+            self._bar = tqdm(total=total, desc=desc, file=self._file(), unit="step",
+                             leave=True, dynamic_ncols=True)
+
+    def _advance(self, logs):
+        if self._bar is not None:
+            self._bar.update(1)
+            if logs:
+                self._bar.set_postfix({k: f"{v:.4f}" for k, v in logs.items()}, refresh=False)
+
+    def _close(self, logs, prefix):
+        if self._bar is not None:
+            if logs:
+                self._bar.set_postfix({k: f"{v:.4f}" for k, v in logs.items()}, refresh=False)
+            self._bar.close()
+            self._bar = None
+        elif self.verbose == 2 and logs is not None:
+            print(f"{prefix}{time.time() - self._start:.0f}s - {_format_logs(logs)}",
+                  file=self._file())
+
+    def on_epoch_begin(self, epoch, logs=None):
+        epochs = self.params.get("epochs", 1)
+        if self.verbose == 2:
+            print(f"Epoch {epoch + 1}/{epochs}", file=self._file())
+        self._open(self.params.get("steps"), f"Epoch {epoch + 1}/{epochs}")
+
+    def on_train_batch_end(self, batch, logs=None):
+        self._advance(logs)
+
+    def on_epoch_end(self, epoch, logs=None):
+        self._close(logs, "")
+
+    def on_test_begin(self, logs=None):
+        if self.model is not None and not getattr(self.model, "_in_fit", False):
+            self._open(self.params.get("steps"), "Evaluate")
+
+    def on_test_batch_end(self, batch, logs=None):
+        if self.model is not None and not getattr(self.model, "_in_fit", False):
+            self._advance(logs)
+
+    def on_test_end(self, logs=None):
+        if self.model is not None and not getattr(self.model, "_in_fit", False):
+            self._close(logs, "")
+
+    def on_predict_begin(self, logs=None):
+        self._open(self.params.get("steps"), "Predict")
+
+    def on_predict_batch_end(self, batch, logs=None):
+        self._advance(None)
+
+    def on_predict_end(self, logs=None):
+        self._close(None, "")
+
+
+class _TextBar:
+    """A minimal progress line for when tqdm is not installed."""
+
+    def __init__(self, total, desc, file):
+        self.total, self.desc, self.file, self.n, self.postfix = total, desc, file, 0, {}
+        self._last = 0.0
+
+    def update(self, n):
+        self.n += n
+        now = time.time()
+        if now - self._last > 0.1 or self.n == self.total:
+            self._last = now
+            self._draw()
+
+    def set_postfix(self, values, refresh=False):
+        self.postfix = values
+
+    def _draw(self, end=""):
+        extra = " - ".join(f"{k}: {v}" for k, v in self.postfix.items())
+        print(f"\r{self.desc} {self.n}/{self.total} {extra}", end=end, file=self.file,
+              flush=True)
+
+    def close(self):
+        self._draw(end="\n")
+
+
+class EarlyStopping(Callback):
+    """Stop training when `monitor` has not improved by `min_delta` for `patience` epochs."""
+
+    def __init__(self, monitor="val_loss", min_delta=0.0, patience=0, verbose=0, mode="auto",
+                 baseline=None, restore_best_weights=False, start_from_epoch=0):
+        super().__init__()
+        self.monitor, self.patience, self.verbose = monitor, patience, verbose
+        self.baseline, self.restore_best_weights = baseline, restore_best_weights
+        self.start_from_epoch = start_from_epoch
+        if mode not in ("auto", "min", "max"):
+            raise ValueError(f"EarlyStopping mode {mode!r} is unknown; use 'auto', 'min' or "
+                             "'max'.")
+        if mode == "auto":
+            mode = "max" if "acc" in monitor or monitor.endswith("auc") else "min"
+        self._sign = 1.0 if mode == "min" else -1.0
+        self.min_delta = abs(min_delta)
+        self.stopped_epoch = 0
+        self.best_weights = None
+
+    def on_train_begin(self, logs=None):
+        self.wait = 0
+        self.stopped_epoch = 0
+        self.best = np.inf if self.baseline is None else self._sign * self.baseline
+        self.best_weights = None
+        self.best_epoch = 0
+
+    def on_epoch_end(self, epoch, logs=None):
+        value = (logs or {}).get(self.monitor)
+        if value is None:
+            import warnings
+            warnings.warn(f"Early stopping conditioned on metric `{self.monitor}` which is not "
+                          f"available. Available metrics are: {','.join(logs or {})}",
+                          stacklevel=2)
+            return
+        if epoch < self.start_from_epoch:
+            return
+        score = self._sign * value
+        if score < self.best - self.min_delta:
+            self.best, self.best_epoch, self.wait = score, epoch, 0
+            if self.restore_best_weights:
+                self.best_weights = self.model.get_weights()
+            return
+        self.wait += 1
+        if self.wait >= self.patience and epoch > 0:
+            self.stopped_epoch = epoch
+            self.model.stop_training = True
+            if self.restore_best_weights and self.best_weights is not None:
+                self.model.set_weights(self.best_weights)
+
+    def on_train_end(self, logs=None):
+        if self.stopped_epoch > 0 and self.verbose > 0:
+            print(f"Epoch {self.stopped_epoch + 1}: early stopping", file=sys.stderr)
+
+
+class LambdaCallback(Callback):
+    """A callback from functions: on_epoch_end=lambda epoch, logs: ..., and so on."""
+
+    def __init__(self, **hooks):
+        super().__init__()
+        for name, fn in hooks.items():
+            if not name.startswith("on_"):
+                raise TypeError(f"LambdaCallback: unknown hook {name!r}.")
+            setattr(self, name, fn)

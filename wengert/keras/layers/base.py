@@ -1,0 +1,425 @@
+"""`Layer`: the base of every Keras layer and model: weights, lazy building, calling.
+
+A layer creates its weights in `build(input_shape)`, which runs once, on the first call, with the
+shape of the first input (so `Dense(10)` needs no input size). `add_weight` makes a wengert
+Variable named "<layer>/<weight>" and tracks it as trainable or not. Layers assigned as
+attributes of a layer (or listed in an attribute) are tracked as its sublayers, and so are
+Variables, so `trainable_weights` collects a whole tree of layers in the order they were added.
+
+`__call__(inputs, training=None)` casts floating inputs to the layer's dtype, builds the layer
+if needed and runs `call`. `training` is passed to `call` when its signature takes it; when it
+is None, the value of the enclosing layer call is used (a model called with training=True runs
+its Dropout layers in training mode). Calling a layer on a symbolic `KerasTensor` (from
+`keras.Input`) records a node of a functional model instead of computing (see input_layer.py).
+
+Weights are checkpointed through `_checkpoint_children()`: sublayers by name, then the layer's
+own weights by the name given to `add_weight` ("kernel", "bias").
+"""
+import inspect
+import threading
+from collections import OrderedDict
+
+import numpy as np
+
+from ...framework import dtypes
+from ...framework.tensor import Tensor, constant
+from ...framework.tensor_shape import TensorShape
+from ...framework.variables import Variable
+from ...ops.math_ops import cast
+from .. import backend, initializers
+
+__all__ = ["Layer", "InputSpec"]
+
+_ALLOWED_KWARGS = {"input_shape", "batch_input_shape", "batch_size", "input_dim", "weights",
+                   "dynamic", "autocast"}
+_UNTRACKED = {"_trainable_weights", "_non_trainable_weights", "_named_weights", "_sublayers",
+              "_inbound_nodes", "_output_shape", "_build_input_shape"}
+
+
+class _CallContext(threading.local):
+    training = None     # the `training` value of the innermost enclosing layer call
+    dropout_masks = None  # {id(layer): mask tensor} fed to a traced train step (training.py)
+
+
+call_context = _CallContext()
+
+
+class InputSpec:
+    """Accepted for compatibility (ndim / min_ndim / axes of the expected input)."""
+
+    def __init__(self, dtype=None, shape=None, ndim=None, max_ndim=None, min_ndim=None,
+                 axes=None):
+        self.dtype, self.shape, self.ndim = dtype, shape, ndim
+        self.max_ndim, self.min_ndim, self.axes = max_ndim, min_ndim, axes or {}
+
+
+def _shape_of(x):
+    return x.shape if hasattr(x, "shape") else TensorShape(np.shape(x))
+
+
+class Layer:
+    """Base class of layers: override `build(input_shape)` and `call(inputs, training=None)`."""
+
+    def __init__(self, trainable=True, name=None, dtype=None, **kwargs):
+        unknown = set(kwargs) - _ALLOWED_KWARGS
+        if unknown:
+            raise TypeError(f"Keyword argument not understood: {sorted(unknown)[0]!r} "
+                            f"({type(self).__name__}).")
+        self._init_tracking()
+        self._trainable = bool(trainable)
+        self._name = name or backend.unique_name(backend.to_snake_case(type(self).__name__))
+        if isinstance(dtype, str) and dtype.startswith("mixed"):
+            raise NotImplementedError("Mixed-precision policies are not available.")
+        self._dtype = dtypes.as_dtype(dtype or backend.floatx())
+        self._autocast = kwargs.get("autocast", True)
+        self.built = False
+        self._build_input_shape = None
+        self._output_shape = None
+        self._inbound_nodes = []
+        self._batch_input_shape = _batch_input_shape(kwargs)
+        self._initial_weights = kwargs.get("weights")
+
+    def _init_tracking(self):
+        d = self.__dict__
+        d.setdefault("_trainable_weights", [])
+        d.setdefault("_non_trainable_weights", [])
+        d.setdefault("_named_weights", OrderedDict())
+        d.setdefault("_sublayers", [])
+
+    # -- attribute tracking -----------------------------------------------------------------------
+    def __setattr__(self, key, value):
+        self._track(key, value)
+        object.__setattr__(self, key, value)
+
+    def _track(self, key, value):
+        self._init_tracking()
+        if key in _UNTRACKED:
+            return
+        if isinstance(value, Layer) and value is not self:
+            if value not in self._sublayers:
+                self._sublayers.append(value)
+        elif isinstance(value, Variable):
+            if not any(v is value for v in self._trainable_weights + self._non_trainable_weights):
+                (self._trainable_weights if value.trainable else
+                 self._non_trainable_weights).append(value)
+                self._named_weights[key] = value
+        elif isinstance(value, (list, tuple)) and value and all(
+                isinstance(v, Layer) for v in value):
+            for layer in value:
+                if layer not in self._sublayers:
+                    self._sublayers.append(layer)
+
+    # -- what it is -------------------------------------------------------------------------------
+    @property
+    def name(self):
+        return self._name
+
+    @property
+    def dtype(self):
+        return self._dtype.name
+
+    @property
+    def compute_dtype(self):
+        return self._dtype.name
+
+    @property
+    def variable_dtype(self):
+        return self._dtype.name
+
+    @property
+    def trainable(self):
+        return self._trainable
+
+    @trainable.setter
+    def trainable(self, value):
+        self._trainable = bool(value)
+        for layer in self._sublayers:
+            layer.trainable = value
+
+    @property
+    def input_shape(self):
+        if self._build_input_shape is None:
+            raise AttributeError(f"The layer {self.name!r} has never been called and thus has "
+                                 "no defined input shape.")
+        return _as_tuple(self._build_input_shape)
+
+    @property
+    def output_shape(self):
+        if self._output_shape is None:
+            raise AttributeError(f"The layer {self.name!r} has never been called and thus has "
+                                 "no defined output shape.")
+        return _as_tuple(self._output_shape)
+
+    # -- weights ----------------------------------------------------------------------------------
+    def add_weight(self, name=None, shape=None, dtype=None, initializer=None, regularizer=None,
+                   trainable=True, constraint=None, **kwargs):
+        """Create a Variable "<layer name>/<name>" of `shape`, initialized by `initializer`
+        (default: glorot_uniform for floats, zeros otherwise), and track it."""
+        shape = tuple(int(d) for d in (shape or ()))
+        dtype = dtypes.as_dtype(dtype or self._dtype)
+        if initializer is None:
+            initializer = "glorot_uniform" if dtype.is_floating else "zeros"
+        init = initializers.get(initializer)
+        name = name or f"weight_{len(self._named_weights)}"
+        restored = self._restored_value(name, shape, dtype)
+        initial = (lambda: init(shape, dtype=dtype)) if restored is None else restored
+        variable = Variable(initial, trainable=trainable, name=f"{self.name}/{name}",
+                            dtype=dtype)
+        (self._trainable_weights if trainable else self._non_trainable_weights).append(variable)
+        self._named_weights[name] = variable
+        return variable
+
+    def _gather(self, trainable):
+        """This layer's and its sublayers' weights (trainable or not), without repeats."""
+        out, seen, stack, order, visited = [], set(), [self], [], set()
+        while stack:  # depth-first, in tracking order
+            layer = stack.pop()
+            if id(layer) in visited:
+                continue
+            visited.add(id(layer))
+            order.append(layer)
+            stack.extend(reversed(layer._sublayers))
+        for layer in order:
+            if trainable:
+                candidates = layer._trainable_weights if layer._trainable else []
+            elif layer._trainable:
+                candidates = layer._non_trainable_weights
+            else:
+                candidates = layer._trainable_weights + layer._non_trainable_weights
+            for v in candidates:
+                if id(v) not in seen:
+                    seen.add(id(v))
+                    out.append(v)
+        return out
+
+    @property
+    def trainable_weights(self):
+        return self._gather(True)
+
+    @property
+    def non_trainable_weights(self):
+        return self._gather(False)
+
+    @property
+    def weights(self):
+        return self.trainable_weights + self.non_trainable_weights
+
+    @property
+    def trainable_variables(self):
+        return self.trainable_weights
+
+    @property
+    def non_trainable_variables(self):
+        return self.non_trainable_weights
+
+    @property
+    def variables(self):
+        return self.weights
+
+    @property
+    def losses(self):
+        return []
+
+    def get_weights(self):
+        """The weights' current values as NumPy arrays (in `weights` order)."""
+        return [np.array(v._value) for v in self.weights]
+
+    def set_weights(self, weights):
+        """Assign NumPy arrays to the weights (in `weights` order); checks every shape first."""
+        params = self.weights
+        if len(params) != len(weights):
+            raise ValueError(f"Layer {self.name!r} expects {len(params)} weight(s), but the "
+                             f"provided list has {len(weights)} element(s).")
+        arrays = []
+        for variable, value in zip(params, weights):
+            value = np.asarray(value)
+            if tuple(value.shape) != tuple(variable.shape):
+                raise ValueError(f"Layer {self.name!r} weight shape {tuple(variable.shape)} "
+                                 f"({variable.name}) is not compatible with provided weight "
+                                 f"shape {tuple(value.shape)}.")
+            arrays.append(value.astype(variable.dtype.as_numpy_dtype))
+        for variable, value in zip(params, arrays):
+            variable.assign(value)
+
+    def count_params(self):
+        if not self.built:
+            raise ValueError(f"You tried to call `count_params` on layer {self.name!r}, but the "
+                             "layer isn't built. Build it by calling it on data first.")
+        return int(sum(np.prod(v.shape, dtype=np.int64) for v in self.weights))
+
+    # -- building and calling ---------------------------------------------------------------------
+    def build(self, input_shape):
+        self.built = True
+
+    def call(self, inputs, *args, **kwargs):
+        return inputs
+
+    def compute_output_shape(self, input_shape):
+        """The output shape for an input shape; by default found by running the layer on zeros
+        (unknown dimensions taken as 1) and putting an unknown batch dimension back."""
+        zeros = lambda s: constant(np.zeros([1 if d is None else d for d in s],  # noqa: E731
+                                            self._dtype.as_numpy_dtype))
+        multi = _is_shape_list(input_shape)
+        probe = [zeros(s) for s in input_shape] if multi else zeros(input_shape)
+        out = self(probe, training=False)
+        batch_unknown = len((input_shape[0] if multi else input_shape) or ()) > 0 and (
+            (input_shape[0] if multi else input_shape)[0] is None)
+        return _output_shapes(out, batch_unknown)
+
+    def _maybe_build(self, inputs):
+        if self.built:
+            return
+        self._build_from_shape([_shape_of(x) for x in inputs] if isinstance(
+            inputs, (list, tuple)) else _shape_of(inputs))
+
+    def _build_from_shape(self, input_shape):
+        if self.built:
+            return
+        self._build_input_shape = input_shape
+        self.build(input_shape)
+        self.built = True
+        if self._initial_weights is not None:
+            self.set_weights(self._initial_weights)
+            self._initial_weights = None
+
+    def _takes_training(self):
+        cls = type(self)
+        flag = cls.__dict__.get("_call_takes_training_flag")
+        if flag is None:
+            params = inspect.signature(self.call).parameters
+            flag = "training" in params or any(
+                p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
+            cls._call_takes_training_flag = flag
+        return flag
+
+    def _cast_inputs(self, inputs):
+        if not self._autocast:
+            return inputs
+        target = self._dtype
+
+        def cast_one(x):
+            if isinstance(x, Tensor):
+                return cast(x, target) if x.dtype.is_floating and x.dtype is not target else x
+            if isinstance(x, np.ndarray) or isinstance(x, (float, list)):
+                array = np.asarray(x)
+                if array.dtype.kind == "f":
+                    return constant(array.astype(target.as_numpy_dtype, copy=False))
+                return constant(array)
+            return x
+        if isinstance(inputs, (list, tuple)):
+            return type(inputs)(cast_one(x) for x in inputs)
+        return cast_one(inputs)
+
+    def __call__(self, inputs, *args, **kwargs):
+        from .input_layer import KerasTensor, symbolic_call
+        training = kwargs.pop("training", None)
+        if isinstance(inputs, KerasTensor) or (isinstance(inputs, (list, tuple)) and any(
+                isinstance(x, KerasTensor) for x in inputs)):
+            return symbolic_call(self, inputs, args, kwargs, training)
+        if training is None:
+            training = call_context.training
+        inputs = self._cast_inputs(inputs)
+        if not self.built:
+            self._maybe_build(inputs)
+        if self._takes_training():
+            kwargs["training"] = training
+        outer = call_context.training
+        call_context.training = training
+        try:
+            outputs = self.call(inputs, *args, **kwargs)
+        finally:
+            call_context.training = outer
+        if self._output_shape is None:
+            self._record_output_shape(outputs)
+        return outputs
+
+    def _record_output_shape(self, outputs):
+        try:
+            self._output_shape = _output_shapes(outputs, True)
+        except (AttributeError, TypeError):
+            pass
+
+    # -- config and checkpoints -------------------------------------------------------------------
+    def get_config(self):
+        config = {"name": self.name, "trainable": self.trainable, "dtype": self.dtype}
+        if self._batch_input_shape is not None:
+            config["batch_input_shape"] = self._batch_input_shape
+        return config
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
+    def _checkpoint_children(self):
+        """{sublayer name: sublayer, ..., weight name: Variable, ...} for train.Checkpoint."""
+        children = OrderedDict()
+        for layer in self._sublayers:
+            children[layer.name] = layer
+        for key, variable in self._named_weights.items():
+            children[key] = variable
+        return children
+
+    def _defer_restore(self, values):
+        """Keep checkpointed values {"kernel": array, "dense/bias": array, ...} for weights
+        not created yet (an unbuilt layer); add_weight starts from them."""
+        sublayers = {layer.name: layer for layer in self._sublayers}
+        for key, value in values.items():
+            head, _, rest = key.partition("/")
+            if rest and head in sublayers:
+                sublayers[head]._defer_restore({rest: value})
+            else:
+                self.__dict__.setdefault("_pending_restores", {})[key] = value
+
+    def _restored_value(self, name, shape, dtype):
+        pending = self.__dict__.get("_pending_restores")
+        if not pending or name not in pending:
+            return None
+        value = np.asarray(pending.pop(name))
+        if value.shape != shape or value.dtype != dtype.as_numpy_dtype:
+            raise ValueError(f"Layer {self.name!r}: the checkpointed value of weight {name!r} "
+                             f"has shape {value.shape} and dtype {value.dtype}, but the weight "
+                             f"is created with shape {shape} and dtype {dtype.name}.")
+        return value
+
+    def __repr__(self):
+        return f"<{type(self).__module__}.{type(self).__name__} name={self.name!r}>"
+
+
+def _batch_input_shape(kwargs):
+    if kwargs.get("batch_input_shape") is not None:
+        return tuple(kwargs["batch_input_shape"])
+    input_shape = kwargs.get("input_shape")
+    if input_shape is None and kwargs.get("input_dim") is not None:
+        input_shape = (kwargs["input_dim"],)
+    if input_shape is None:
+        return None
+    if isinstance(input_shape, int):
+        input_shape = (input_shape,)
+    return (kwargs.get("batch_size"),) + tuple(input_shape)
+
+
+def _as_tuple(shape):
+    if isinstance(shape, TensorShape):
+        return tuple(shape)
+    if isinstance(shape, (list, tuple)) and shape and isinstance(shape[0], TensorShape):
+        return [tuple(s) for s in shape]
+    return shape
+
+
+def _is_shape_list(shape):
+    """True for a list of shapes (a multi-input layer), False for one shape."""
+    return isinstance(shape, (list, tuple)) and len(shape) > 0 and isinstance(
+        shape[0], (list, tuple))
+
+
+def _output_shapes(outputs, batch_unknown):
+    """The shape of an output tensor (or list of shapes of a list), with the first dimension
+    None when the batch size is not part of the shape."""
+    def one(t):
+        shape = TensorShape(t.shape)
+        if batch_unknown and shape.rank:
+            return TensorShape((None,) + tuple(shape)[1:])
+        return shape
+    if isinstance(outputs, (list, tuple)):
+        return [one(t) for t in outputs]
+    return one(outputs)

@@ -1,0 +1,238 @@
+"""Core layers: Dense, Flatten, Dropout, Activation, Reshape, Lambda.
+
+Dense computes activation(inputs @ kernel + bias) with kernel [in, units] (glorot_uniform) and
+bias [units] (zeros); inputs of rank > 2 contract their last axis with the kernel. Flatten keeps
+the batch axis and flattens the rest. Dropout, when training, multiplies its input by a constant
+mask m = keep / (1 - rate), keep ~ Bernoulli(1 - rate) drawn from the layer's own NumPy Generator
+(seeded from `seed`), so the expected output equals the input and the gradient is m * g; at
+inference it is the identity. Activation applies a named activation or a callable.
+"""
+import math
+
+import numpy as np
+
+from ...framework.context import state
+from ...framework.tensor import constant
+from ...framework.tensor_shape import TensorShape
+from ...ops.array_core import add_n
+from ...ops.array_ops import concat, reshape
+from ...ops.linalg_ops import matmul, tensordot
+from ...ops.math_ops import cast, multiply
+from ...ops.nn_ops import bias_add
+from .. import activations, backend, initializers
+from .base import Layer, call_context
+
+__all__ = ["Dense", "Flatten", "Dropout", "Activation", "Reshape", "Lambda", "Concatenate",
+           "Add"]
+
+
+def _no_regularizers(layer_name, **given):
+    for key, value in given.items():
+        if value is not None:
+            raise NotImplementedError(f"{layer_name}: {key} is not available in this version; "
+                                      "add the penalty to the loss in a custom training loop.")
+
+
+class Dense(Layer):
+    """A densely connected layer: activation(inputs @ kernel + bias)."""
+
+    def __init__(self, units, activation=None, use_bias=True, kernel_initializer="glorot_uniform",
+                 bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None,
+                 activity_regularizer=None, kernel_constraint=None, bias_constraint=None,
+                 **kwargs):
+        super().__init__(**kwargs)
+        units = int(units) if not isinstance(units, int) else units
+        if units <= 0:
+            raise ValueError(f"Received an invalid value for `units`, expected a positive "
+                             f"integer, got {units}.")
+        _no_regularizers("Dense", kernel_regularizer=kernel_regularizer,
+                         bias_regularizer=bias_regularizer,
+                         activity_regularizer=activity_regularizer,
+                         kernel_constraint=kernel_constraint, bias_constraint=bias_constraint)
+        self.units = units
+        self.activation = activations.get(activation)
+        self.use_bias = use_bias
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.bias_initializer = initializers.get(bias_initializer)
+
+    def build(self, input_shape):
+        last_dim = TensorShape(input_shape)[-1] if len(input_shape) else None
+        if last_dim is None:
+            raise ValueError(f"The last dimension of the inputs to a Dense layer should be "
+                             f"defined. Found None. Full input shape received: {input_shape}.")
+        self.kernel = self.add_weight("kernel", (last_dim, self.units),
+                                      initializer=self.kernel_initializer)
+        self.bias = (self.add_weight("bias", (self.units,), initializer=self.bias_initializer)
+                     if self.use_bias else None)
+        self.built = True
+
+    def call(self, inputs):
+        if not inputs.dtype.is_floating:
+            inputs = cast(inputs, self._dtype)
+        if inputs.shape.rank == 2:
+            outputs = matmul(inputs, self.kernel)
+        else:
+            outputs = tensordot(inputs, self.kernel, [[inputs.shape.rank - 1], [0]])
+        if self.use_bias:
+            outputs = bias_add(outputs, self.bias)
+        return self.activation(outputs)
+
+    def compute_output_shape(self, input_shape):
+        return TensorShape(tuple(input_shape)[:-1] + (self.units,))
+
+    def get_config(self):
+        config = super().get_config()
+        config.update(units=self.units, activation=activations.serialize(self.activation),
+                      use_bias=self.use_bias)
+        return config
+
+
+class Flatten(Layer):
+    """Flattens every axis but the batch axis: [batch, d1, d2, ...] -> [batch, d1*d2*...]."""
+
+    def __init__(self, data_format=None, **kwargs):
+        super().__init__(**kwargs)
+        self.data_format = data_format
+
+    def call(self, inputs):
+        shape = tuple(inputs.shape)
+        if len(shape) == 1:
+            return reshape(inputs, (-1, 1))
+        rest = shape[1:]
+        if None in rest:
+            return reshape(inputs, (-1 if shape[0] is None else shape[0], -1))
+        return reshape(inputs, (-1, math.prod(rest)))
+
+    def compute_output_shape(self, input_shape):
+        shape = tuple(input_shape)
+        if len(shape) == 1:
+            return TensorShape((shape[0], 1))
+        rest = shape[1:]
+        return TensorShape((shape[0], None if None in rest else math.prod(rest)))
+
+
+class Dropout(Layer):
+    """Sets a fraction `rate` of its inputs to zero while training, scaling the rest by
+    1 / (1 - rate); the identity at inference (training=False or None)."""
+
+    def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
+        super().__init__(**kwargs)
+        if not 0.0 <= float(rate) < 1.0:
+            raise ValueError(f"Invalid value received for argument `rate`. Expected a float "
+                             f"value between 0 and 1 (1 excluded), got {rate}.")
+        self.rate = float(rate)
+        self.noise_shape = noise_shape
+        self.seed = seed
+        self._rng = np.random.default_rng(backend.next_seed() if seed is None else seed)
+
+    def _noise_shape(self, input_shape):
+        if self.noise_shape is None:
+            return tuple(input_shape)
+        return tuple(d if d is not None else input_shape[i]
+                     for i, d in enumerate(self.noise_shape))
+
+    def make_mask(self, input_shape, dtype):
+        """A fresh mask keep / (1 - rate) for an input of `input_shape` (a NumPy array)."""
+        keep = self._rng.random(self._noise_shape(input_shape)) >= self.rate
+        return keep.astype(dtype) * np.asarray(1.0 / (1.0 - self.rate), dtype)
+
+    def call(self, inputs, training=None):
+        if not training or self.rate == 0.0:
+            return inputs
+        fed = call_context.dropout_masks
+        if fed is not None and id(self) in fed:
+            return multiply(inputs, fed[id(self)])
+        if state.graph is not None:
+            raise NotImplementedError(
+                f"Dropout layer {self.name!r} was called with training=True inside a traced "
+                "function (wengert.function or a TF1 graph), where its random mask would be "
+                "drawn once at tracing time. Call it eagerly, or use Model.fit, which feeds "
+                "fresh masks to its compiled train step.")
+        mask = self.make_mask(tuple(inputs.shape), inputs.dtype.as_numpy_dtype)
+        return multiply(inputs, constant(mask))
+
+    def compute_output_shape(self, input_shape):
+        return TensorShape(input_shape)
+
+    def get_config(self):
+        config = super().get_config()
+        config.update(rate=self.rate, noise_shape=self.noise_shape, seed=self.seed)
+        return config
+
+
+class Activation(Layer):
+    """Applies an activation function ('relu', 'softmax', 'sigmoid', 'tanh', ... or a callable)."""
+
+    def __init__(self, activation, **kwargs):
+        super().__init__(**kwargs)
+        self.activation = activations.get(activation)
+
+    def call(self, inputs):
+        return self.activation(inputs)
+
+    def compute_output_shape(self, input_shape):
+        return TensorShape(input_shape)
+
+    def get_config(self):
+        config = super().get_config()
+        config.update(activation=activations.serialize(self.activation))
+        return config
+
+
+class Reshape(Layer):
+    """Reshapes each sample to `target_shape` (the batch axis is kept; -1 allowed once)."""
+
+    def __init__(self, target_shape, **kwargs):
+        super().__init__(**kwargs)
+        self.target_shape = tuple(target_shape)
+
+    def call(self, inputs):
+        return reshape(inputs, (-1,) + self.target_shape)
+
+    def compute_output_shape(self, input_shape):
+        shape = tuple(input_shape)
+        target = list(self.target_shape)
+        if -1 in target and None not in shape[1:]:
+            known = math.prod(d for d in target if d != -1)
+            target[target.index(-1)] = math.prod(shape[1:]) // known
+        return TensorShape((shape[0],) + tuple(None if d == -1 else d for d in target))
+
+
+class Lambda(Layer):
+    """Wraps a function of tensors as a layer (no weights)."""
+
+    def __init__(self, function, output_shape=None, arguments=None, **kwargs):
+        super().__init__(**kwargs)
+        self.function = function
+        self.arguments = arguments or {}
+
+    def call(self, inputs):
+        return self.function(inputs, **self.arguments)
+
+
+class Concatenate(Layer):
+    """Joins a list of inputs along `axis` (the last by default)."""
+
+    def __init__(self, axis=-1, **kwargs):
+        super().__init__(**kwargs)
+        self.axis = axis
+
+    def call(self, inputs):
+        return concat(list(inputs), self.axis)
+
+    def compute_output_shape(self, input_shape):
+        shapes = [list(s) for s in input_shape]
+        out = shapes[0][:]
+        sizes = [s[self.axis] for s in shapes]
+        out[self.axis] = None if None in sizes else sum(sizes)
+        return TensorShape(out)
+
+
+class Add(Layer):
+    """Adds a list of inputs of one shape."""
+
+    def call(self, inputs):
+        return add_n(list(inputs))
+
+    def compute_output_shape(self, input_shape):
+        return TensorShape(input_shape[0])

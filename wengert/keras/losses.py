@@ -1,0 +1,273 @@
+"""Loss functions, as `keras.losses`: per-sample losses reduced to a mean over the batch.
+
+With probabilities p (from_logits=False) Keras clips p to [eps, 1 - eps] (eps = 1e-7):
+    categorical_crossentropy(y, p)  = -sum_k y_k log(p_k / sum_j p_j)            (last axis)
+    sparse_categorical_crossentropy = -log p[label]      (p normalized and clipped as above)
+    binary_crossentropy(y, p)       = -mean_k [y log(p + eps) + (1 - y) log(1 - p + eps)]
+With logits x (from_logits=True) the fused, stable ops are used instead:
+softmax_cross_entropy_with_logits, sparse_softmax_cross_entropy_with_logits and
+sigmoid_cross_entropy_with_logits (max(x, 0) - x y + log(1 + exp(-|x|))), averaged over the last
+axis for the binary loss. mean_squared_error = mean_k (y - p)^2, mean_absolute_error = mean_k |y - p|.
+Label smoothing replaces y by y (1 - s) + s / classes (categorical) or y (1 - s) + s / 2 (binary).
+
+A Loss object's `__call__(y_true, y_pred, sample_weight=None)` computes the per-sample losses,
+multiplies them by the sample weights, and reduces: "sum_over_batch_size" (the default, "auto")
+divides the sum by the number of per-sample losses, "sum" sums, "none" returns them. Like Keras,
+labels whose rank differs from the predictions' by a trailing axis of size 1 are squeezed first.
+"""
+import numpy as np
+
+from .. import nn
+from ..framework.tensor import Tensor, constant, convert_to_tensor
+from ..ops.array_ops import reshape, squeeze
+from ..ops.clip_ops import clip_by_value
+from ..ops.math_ops import cast, multiply, square, subtract
+from ..ops.reduce_ops import reduce_mean, reduce_sum
+from ..ops.unary_ops import abs as abs_
+from ..ops.unary_ops import log
+from . import backend
+
+__all__ = ["Loss", "Reduction", "LossFunctionWrapper", "CategoricalCrossentropy",
+           "SparseCategoricalCrossentropy", "BinaryCrossentropy", "MeanSquaredError",
+           "MeanAbsoluteError", "categorical_crossentropy", "sparse_categorical_crossentropy",
+           "binary_crossentropy", "mean_squared_error", "mean_absolute_error", "mse", "mae",
+           "get", "serialize"]
+
+
+class Reduction:
+    AUTO = "auto"
+    NONE = "none"
+    SUM = "sum"
+    SUM_OVER_BATCH_SIZE = "sum_over_batch_size"
+
+    @classmethod
+    def validate(cls, key):
+        if key not in (cls.AUTO, cls.NONE, cls.SUM, cls.SUM_OVER_BATCH_SIZE):
+            raise ValueError(f"Invalid Reduction Key: {key!r}. Expected one of 'auto', 'none', "
+                             "'sum', 'sum_over_batch_size'.")
+
+
+# -- conversions ------------------------------------------------------------------------------
+def _tensor(x, dtype=None):
+    if isinstance(x, Tensor):
+        return x if dtype is None or x.dtype is dtype else cast(x, dtype)
+    if hasattr(x, "_as_tensor"):
+        return _tensor(x._as_tensor(None), dtype)
+    array = np.asarray(x)
+    if dtype is not None:
+        array = array.astype(dtype.as_numpy_dtype, copy=False)
+    return constant(array)
+
+
+def _pred_and_true(y_true, y_pred):
+    """y_pred as a float tensor, y_true as a tensor of its dtype, trailing size-1 axis fixed."""
+    y_pred = convert_to_tensor(y_pred) if not isinstance(y_pred, Tensor) else y_pred
+    y_true = _tensor(y_true, y_pred.dtype)
+    return _squeeze_or_expand(y_true, y_pred)
+
+
+def _squeeze_or_expand(y_true, y_pred):
+    rt, rp = y_true.shape.rank, y_pred.shape.rank
+    if rt is not None and rp is not None:
+        if rt == rp + 1 and y_true.shape[-1] == 1:
+            y_true = squeeze(y_true, [-1])
+        elif rp == rt + 1 and y_pred.shape[-1] == 1:
+            y_pred = squeeze(y_pred, [-1])
+    return y_true, y_pred
+
+
+def _eps(dtype):
+    return dtype.as_numpy_dtype(backend.epsilon())
+
+
+# -- functions --------------------------------------------------------------------------------
+def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, axis=-1):
+    """Cross-entropy between one-hot (or probability) labels and predicted distributions."""
+    y_pred = convert_to_tensor(y_pred) if not isinstance(y_pred, Tensor) else y_pred
+    y_true = _tensor(y_true, y_pred.dtype)
+    if label_smoothing:
+        classes = y_pred.shape[axis]
+        y_true = y_true * (1.0 - label_smoothing) + label_smoothing / classes
+    if from_logits:
+        return nn.softmax_cross_entropy_with_logits(labels=y_true, logits=y_pred, axis=axis)
+    eps = _eps(y_pred.dtype)
+    y_pred = y_pred / reduce_sum(y_pred, axis, keepdims=True)
+    y_pred = clip_by_value(y_pred, eps, 1.0 - eps)
+    return -reduce_sum(y_true * log(y_pred), axis)
+
+
+def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, axis=-1,
+                                    ignore_class=None):
+    """Cross-entropy between integer class labels and predicted distributions."""
+    if ignore_class is not None:
+        raise NotImplementedError("sparse_categorical_crossentropy: ignore_class is not "
+                                  "available.")
+    y_pred = convert_to_tensor(y_pred) if not isinstance(y_pred, Tensor) else y_pred
+    y_true = _tensor(y_true)
+    if not y_true.dtype.is_integer:
+        y_true = cast(y_true, "int64")
+    rank = y_pred.shape.rank
+    if y_true.shape.rank == rank and y_true.shape[-1] == 1:
+        y_true = squeeze(y_true, [-1])
+    if axis not in (-1, rank - 1):
+        raise NotImplementedError("sparse_categorical_crossentropy: only axis=-1 is available.")
+    if not from_logits:
+        eps = _eps(y_pred.dtype)
+        y_pred = log(clip_by_value(y_pred, eps, 1.0 - eps))  # log_softmax(log p) normalizes p
+    if rank is not None and rank > 2:
+        batch_shape = tuple(y_pred.shape)[:-1]
+        losses = nn.sparse_softmax_cross_entropy_with_logits(
+            labels=reshape(y_true, [-1]), logits=reshape(y_pred, [-1, y_pred.shape[-1]]))
+        return reshape(losses, [-1 if d is None else d for d in batch_shape])
+    return nn.sparse_softmax_cross_entropy_with_logits(labels=y_true, logits=y_pred)
+
+
+def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, axis=-1):
+    """Binary cross-entropy per element, averaged over the last axis."""
+    y_true, y_pred = _pred_and_true(y_true, y_pred)
+    if label_smoothing:
+        y_true = y_true * (1.0 - label_smoothing) + 0.5 * label_smoothing
+    if from_logits:
+        losses = nn.sigmoid_cross_entropy_with_logits(labels=y_true, logits=y_pred)
+    else:
+        eps = _eps(y_pred.dtype)
+        p = clip_by_value(y_pred, eps, 1.0 - eps)
+        losses = -(y_true * log(p + eps) + (1.0 - y_true) * log(1.0 - p + eps))
+    return reduce_mean(losses, axis)
+
+
+def mean_squared_error(y_true, y_pred):
+    """mean((y_true - y_pred)^2) over the last axis."""
+    y_true, y_pred = _pred_and_true(y_true, y_pred)
+    return reduce_mean(square(subtract(y_pred, y_true)), -1)
+
+
+def mean_absolute_error(y_true, y_pred):
+    """mean(|y_true - y_pred|) over the last axis."""
+    y_true, y_pred = _pred_and_true(y_true, y_pred)
+    return reduce_mean(abs_(subtract(y_pred, y_true)), -1)
+
+
+mse = MSE = mean_squared_error
+mae = MAE = mean_absolute_error
+
+
+# -- Loss objects -----------------------------------------------------------------------------
+def reduce_losses(losses, sample_weight=None, reduction=Reduction.SUM_OVER_BATCH_SIZE):
+    """Weight per-sample losses by `sample_weight` and reduce them."""
+    if sample_weight is not None:
+        weights = _tensor(sample_weight, losses.dtype)
+        if weights.shape.rank is not None and losses.shape.rank is not None:
+            while weights.shape.rank > losses.shape.rank and weights.shape[-1] == 1:
+                weights = squeeze(weights, [-1])
+        losses = multiply(losses, weights)
+    if reduction == Reduction.NONE:
+        return losses
+    if reduction == Reduction.SUM:
+        return reduce_sum(losses)
+    return reduce_mean(losses)
+
+
+class Loss:
+    """Base class: `call(y_true, y_pred)` returns per-sample losses; `__call__` reduces them."""
+
+    def __init__(self, reduction=Reduction.AUTO, name=None):
+        Reduction.validate(reduction)
+        self.reduction = reduction
+        self.name = name or backend.to_snake_case(type(self).__name__)
+
+    def __call__(self, y_true, y_pred, sample_weight=None):
+        return reduce_losses(self.call(y_true, y_pred), sample_weight, self.reduction)
+
+    def call(self, y_true, y_pred):
+        raise NotImplementedError("Loss subclasses implement call(y_true, y_pred).")
+
+    def get_config(self):
+        return {"reduction": self.reduction, "name": self.name}
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
+
+class LossFunctionWrapper(Loss):
+    """A Loss from a function fn(y_true, y_pred, **kwargs) of per-sample losses."""
+
+    def __init__(self, fn, reduction=Reduction.AUTO, name=None, **kwargs):
+        super().__init__(reduction=reduction, name=name or getattr(fn, "__name__", None))
+        self.fn = fn
+        self._fn_kwargs = kwargs
+
+    def call(self, y_true, y_pred):
+        return self.fn(y_true, y_pred, **self._fn_kwargs)
+
+    def get_config(self):
+        config = super().get_config()
+        config.update(self._fn_kwargs)
+        return config
+
+
+class CategoricalCrossentropy(LossFunctionWrapper):
+    def __init__(self, from_logits=False, label_smoothing=0.0, axis=-1,
+                 reduction=Reduction.AUTO, name="categorical_crossentropy"):
+        super().__init__(categorical_crossentropy, reduction, name, from_logits=from_logits,
+                         label_smoothing=label_smoothing, axis=axis)
+
+
+class SparseCategoricalCrossentropy(LossFunctionWrapper):
+    def __init__(self, from_logits=False, ignore_class=None, reduction=Reduction.AUTO,
+                 name="sparse_categorical_crossentropy"):
+        super().__init__(sparse_categorical_crossentropy, reduction, name,
+                         from_logits=from_logits, ignore_class=ignore_class)
+
+
+class BinaryCrossentropy(LossFunctionWrapper):
+    def __init__(self, from_logits=False, label_smoothing=0.0, axis=-1,
+                 reduction=Reduction.AUTO, name="binary_crossentropy"):
+        super().__init__(binary_crossentropy, reduction, name, from_logits=from_logits,
+                         label_smoothing=label_smoothing, axis=axis)
+
+
+class MeanSquaredError(LossFunctionWrapper):
+    def __init__(self, reduction=Reduction.AUTO, name="mean_squared_error"):
+        super().__init__(mean_squared_error, reduction, name)
+
+
+class MeanAbsoluteError(LossFunctionWrapper):
+    def __init__(self, reduction=Reduction.AUTO, name="mean_absolute_error"):
+        super().__init__(mean_absolute_error, reduction, name)
+
+
+_FUNCTIONS = {"categorical_crossentropy": categorical_crossentropy,
+              "sparse_categorical_crossentropy": sparse_categorical_crossentropy,
+              "binary_crossentropy": binary_crossentropy,
+              "mean_squared_error": mean_squared_error, "mse": mean_squared_error,
+              "mean_absolute_error": mean_absolute_error, "mae": mean_absolute_error}
+_CLASSES = {"CategoricalCrossentropy": CategoricalCrossentropy,
+            "SparseCategoricalCrossentropy": SparseCategoricalCrossentropy,
+            "BinaryCrossentropy": BinaryCrossentropy, "MeanSquaredError": MeanSquaredError,
+            "MeanAbsoluteError": MeanAbsoluteError}
+
+
+def get(identifier):
+    """A loss function or Loss for a name ('categorical_crossentropy', 'mse', ...,
+    'CategoricalCrossentropy'), a Loss instance, or a callable."""
+    if identifier is None:
+        return None
+    if isinstance(identifier, str):
+        if identifier in _CLASSES:
+            return _CLASSES[identifier]()
+        fn = _FUNCTIONS.get(identifier.lower())
+        if fn is None:
+            raise ValueError(f"Unknown loss function: {identifier!r}. Known: "
+                             f"{', '.join(sorted(_FUNCTIONS))}.")
+        return fn
+    if isinstance(identifier, type) and issubclass(identifier, Loss):
+        return identifier()
+    if callable(identifier):
+        return identifier
+    raise TypeError(f"Could not interpret loss identifier: {identifier!r}.")
+
+
+def serialize(loss):
+    return getattr(loss, "name", None) or getattr(loss, "__name__", repr(loss))

@@ -1,0 +1,330 @@
+"""`Model` and `Sequential`: layers composed into a trainable whole.
+
+Three ways to make a model, as in Keras:
+- `Sequential([Dense(64, activation="relu", input_shape=(784,)), Dense(10)])`: a stack, each
+  layer applied to the previous one's output. With an input shape (on the first layer, or a
+  leading `keras.Input`) it is built at once; otherwise on its first call.
+- functional: `inputs = keras.Input(shape=(784,)); outputs = Dense(10)(Dense(64)(inputs));
+  Model(inputs, outputs)`: the recorded layer calls are replayed in order (an iterative
+  topological sort of the nodes, no recursion).
+- subclassing: `class MyModel(Model)` creating layers in `__init__` and using them in `call`.
+A model is a Layer (weights, get/set_weights, checkpoints) with the training API of
+training.py and `summary()`, a table of layers, output shapes and parameter counts.
+"""
+from ..framework.tensor_shape import TensorShape
+from .layers.base import Layer, _is_shape_list
+from .layers.input_layer import InputLayer, KerasTensor
+from .training import TrainingMixin
+
+__all__ = ["Model", "Sequential"]
+
+_NOT_BUILT = ("This model has not yet been built. Build the model first by calling `build()` "
+              "or by calling the model on a batch of data.")
+
+
+class Model(TrainingMixin, Layer):
+    """A model: subclass it (layers in __init__, computation in call) or call it as
+    Model(inputs, outputs) on KerasTensors from keras.Input."""
+
+    def __init__(self, *args, **kwargs):
+        inputs = kwargs.pop("inputs", args[0] if len(args) > 0 else None)
+        outputs = kwargs.pop("outputs", args[1] if len(args) > 1 else None)
+        self.stop_training = False
+        self.history = None
+        self._is_compiled = False
+        self._is_functional = False
+        self.run_eagerly = False
+        self._train_step_fn = None
+        if inputs is not None or outputs is not None:
+            self._init_functional(inputs, outputs, **kwargs)
+        else:
+            Layer.__init__(self, **kwargs)
+        self._autocast = False  # a model's layers cast their own inputs
+
+    # -- functional models ------------------------------------------------------------------------
+    def _init_functional(self, inputs, outputs, name=None, trainable=True, **kwargs):
+        Layer.__init__(self, name=name, trainable=trainable, **kwargs)
+        self._is_functional = True
+        self._nested_inputs, self._nested_outputs = inputs, outputs
+        self.inputs = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
+        self.outputs = list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
+        for t in self.inputs + self.outputs:
+            if not isinstance(t, KerasTensor):
+                raise TypeError(f"Model(inputs, outputs) expects KerasTensors from keras.Input "
+                                f"and layer calls, got {t!r}.")
+        self._nodes = _topological_nodes(self.outputs)
+        known = {id(t) for t in self.inputs}
+        for node in self._nodes:
+            if isinstance(node.layer, InputLayer) and id(node.outputs) not in known:
+                raise ValueError(f"Graph disconnected: the output depends on input "
+                                 f"{node.layer.name!r}, which is not in the model's inputs.")
+        layers = []
+        for node in self._nodes:
+            if node.layer not in layers:
+                layers.append(node.layer)
+        self._functional_layers = layers
+        self.built = True
+        shapes = [t.shape for t in self.inputs]
+        self._build_input_shape = shapes if len(shapes) > 1 else shapes[0]
+        out_shapes = [t.shape for t in self.outputs]
+        self._output_shape = out_shapes if len(out_shapes) > 1 else out_shapes[0]
+
+    def _run_functional(self, inputs, training):
+        flat = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
+        if len(flat) != len(self.inputs):
+            raise ValueError(f"Model {self.name!r} expects {len(self.inputs)} input(s), but it "
+                             f"received {len(flat)} input tensors.")
+        values = {id(t): x for t, x in zip(self.inputs, flat)}
+        for node in self._nodes:
+            if isinstance(node.layer, InputLayer):
+                continue
+            args = [values[id(t)] for t in node.input_tensors]
+            layer_in = args if isinstance(node.inputs, (list, tuple)) else args[0]
+            node_training = node.training if node.training is not None else training
+            out = node.layer(layer_in, *node.args, training=node_training, **node.kwargs)
+            outs = out if isinstance(node.outputs, (list, tuple)) else [out]
+            for t, value in zip(node.output_tensors, outs):
+                values[id(t)] = value
+        results = [values[id(t)] for t in self.outputs]
+        if isinstance(self._nested_outputs, (list, tuple)):
+            return results
+        return results[0]
+
+    def call(self, inputs, training=None, mask=None):
+        if self._is_functional:
+            return self._run_functional(inputs, training)
+        raise NotImplementedError(f"Model {self.name!r}: subclasses of Model implement "
+                                  "call(inputs, training=None).")
+
+    def compute_output_shape(self, input_shape):
+        if self._is_functional:
+            return self._output_shape
+        return Layer.compute_output_shape(self, input_shape)
+
+    # -- structure --------------------------------------------------------------------------------
+    @property
+    def layers(self):
+        if self._is_functional:
+            return list(self._functional_layers)
+        return list(self._sublayers)
+
+    def get_layer(self, name=None, index=None):
+        layers = self.layers
+        if index is not None:
+            if index >= len(layers):
+                raise ValueError(f"Was asked to retrieve layer at index {index} but model only "
+                                 f"has {len(layers)} layers.")
+            return layers[index]
+        for layer in layers:
+            if layer.name == name:
+                return layer
+        raise ValueError(f"No such layer: {name}. Existing layers are: "
+                         f"{[layer.name for layer in layers]}.")
+
+    def _flatten_layers(self):
+        """Every layer inside this model (depth first), without repeats."""
+        out, stack, seen = [], list(reversed(self.layers)), set()
+        while stack:
+            layer = stack.pop()
+            if id(layer) in seen:
+                continue
+            seen.add(id(layer))
+            out.append(layer)
+            inner = layer.layers if isinstance(layer, Model) else layer._sublayers
+            stack.extend(reversed(inner))
+        return out
+
+    def build(self, input_shape):
+        if self._is_functional:
+            return
+        if input_shape is None:
+            raise ValueError("You must provide an `input_shape` argument.")
+        Layer.build(self, input_shape)
+        if type(self).call is not Model.call:
+            shape = [TensorShape(s) for s in input_shape] if _is_shape_list(input_shape) else \
+                TensorShape(input_shape)
+            self._build_input_shape = shape
+            self._output_shape = Layer.compute_output_shape(self, shape)
+        self.built = True
+
+    def _checkpoint_children(self):
+        children = Layer._checkpoint_children(self)
+        if self._is_functional:
+            for layer in self._functional_layers:
+                children.setdefault(layer.name, layer)
+        return children
+
+    # -- saving ---------------------------------------------------------------------------------
+    def save_weights(self, filepath, overwrite=True, save_format=None, options=None):
+        """Write the weights to the checkpoint `filepath` (train.Checkpoint's format)."""
+        from ..train import Checkpoint
+        return Checkpoint(model=self).write(filepath)
+
+    def load_weights(self, filepath, skip_mismatch=False, by_name=False, options=None):
+        """Read weights written by save_weights (deferred until built for an unbuilt model)."""
+        from ..train import Checkpoint
+        return Checkpoint(model=self).read(filepath)
+
+    # -- summary ----------------------------------------------------------------------------------
+    def summary(self, line_length=None, positions=None, print_fn=None, expand_nested=False,
+                show_trainable=False, layer_range=None):
+        """Print a table of the layers: name (type), output shape, number of parameters."""
+        if not self.built:
+            raise ValueError(_NOT_BUILT)
+        print_fn = print_fn or print
+        width = line_length or 65
+        stops = [int(width * p) if p <= 1 else int(p) for p in (positions or (.45, .85, 1.))]
+        print_fn(f'Model: "{self.name}"')
+        print_fn("_" * width)
+        print_fn(_row(["Layer (type)", "Output Shape", "Param #"], stops))
+        print_fn("=" * width)
+        for layer in self.layers:
+            params = layer.count_params() if layer.built else 0
+            print_fn(_row([f"{layer.name} ({type(layer).__name__})", _shape_text(layer),
+                           f"{params:,}"], stops))
+            print_fn(" " * width)
+        print_fn("=" * width)
+        trainable = sum(_size(v) for v in self.trainable_weights)
+        frozen = sum(_size(v) for v in self.non_trainable_weights)
+        print_fn(f"Total params: {trainable + frozen:,}")
+        print_fn(f"Trainable params: {trainable:,}")
+        print_fn(f"Non-trainable params: {frozen:,}")
+        print_fn("_" * width)
+
+    def get_config(self):
+        config = {"name": self.name}
+        if isinstance(self, Sequential):
+            config["layers"] = [{"class_name": type(layer).__name__,
+                                 "config": layer.get_config()} for layer in self.layers]
+        return config
+
+
+def _size(variable):
+    n = 1
+    for d in variable.shape:
+        n *= d
+    return n
+
+
+def _shape_text(layer):
+    shape = layer._output_shape
+    if shape is None:
+        return "multiple"
+    if isinstance(shape, list):
+        return str([tuple(s) for s in shape])
+    return str(tuple(shape))
+
+
+def _row(fields, stops):
+    line, start = "", 0
+    for field, stop in zip(fields, stops):
+        cell = (" " + field) if start == 0 else field
+        line += cell[: stop - start - 1].ljust(stop - start)
+        start = stop
+    return line.rstrip().ljust(stops[-1])
+
+
+def _topological_nodes(outputs):
+    """The nodes that compute `outputs`, each after the nodes of its inputs (explicit stack)."""
+    order, done, stack = [], set(), [(t.node, False) for t in reversed(outputs)]
+    while stack:
+        node, expanded = stack.pop()
+        if id(node) in done:
+            continue
+        if expanded:
+            done.add(id(node))
+            order.append(node)
+            continue
+        stack.append((node, True))
+        for t in reversed(node.input_tensors):
+            if id(t.node) not in done:
+                stack.append((t.node, False))
+    return order
+
+
+class Sequential(Model):
+    """A linear stack of layers: `Sequential([layer, ...])`, `add(layer)`, `pop()`."""
+
+    def __init__(self, layers=None, name=None, **kwargs):
+        Model.__init__(self, name=name, **kwargs)
+        self._stack = []
+        for layer in layers or ():
+            self.add(layer)
+
+    @property
+    def layers(self):
+        return list(self._stack)
+
+    def add(self, layer):
+        """Append a layer (or a keras.Input, which fixes the input shape)."""
+        if isinstance(layer, KerasTensor):
+            input_layer = layer._keras_history[0]
+            if self._stack or not isinstance(input_layer, InputLayer):
+                raise ValueError("A keras.Input can only be the first element of a Sequential "
+                                 "model.")
+            self._batch_input_shape = tuple(layer.shape)
+            return
+        if isinstance(layer, InputLayer):
+            self._batch_input_shape = tuple(layer._batch_input_shape)
+            return
+        if not isinstance(layer, Layer):
+            raise TypeError(f"The added layer must be an instance of class Layer. Received: "
+                            f"layer={layer!r} of type {type(layer)}.")
+        if any(existing.name == layer.name for existing in self._stack):
+            raise ValueError(f"All layers added to a Sequential model should have unique "
+                             f"names. Name {layer.name!r} is already the name of a layer in "
+                             "this model. Update the `name` argument to pass a unique name.")
+        if not self._stack and layer._batch_input_shape is not None:
+            self._batch_input_shape = tuple(layer._batch_input_shape)
+        self._stack.append(layer)
+        self._sublayers.append(layer)
+        self._reset_steps()
+        if self._batch_input_shape is not None:
+            self.built = False
+            self.build(self._batch_input_shape)
+
+    def pop(self):
+        if not self._stack:
+            raise TypeError("There are no layers in the model.")
+        layer = self._stack.pop()
+        self._sublayers.remove(layer)
+        self._reset_steps()
+        return layer
+
+    def build(self, input_shape=None):
+        """Build every layer from `input_shape` (batch axis first), following the shapes."""
+        input_shape = input_shape or self._batch_input_shape
+        if input_shape is None:
+            raise ValueError("You must provide an `input_shape` argument.")
+        shape = TensorShape(input_shape)
+        self._build_input_shape = shape
+        for layer in self._stack:
+            layer._build_from_shape(shape)
+            shape = layer.compute_output_shape(shape)
+            if layer._output_shape is None:
+                layer._output_shape = shape
+        self._output_shape = shape
+        self.built = True
+
+    def _maybe_build(self, inputs):
+        if not self.built:  # called on data: the layers build themselves as they are called
+            self._build_input_shape = TensorShape(inputs.shape) if hasattr(inputs, "shape") \
+                else None
+            self.built = True
+
+    def call(self, inputs, training=None, mask=None):
+        x = inputs
+        for layer in self._stack:
+            x = layer(x, training=training)
+        if self._output_shape is None and hasattr(x, "shape"):
+            self._output_shape = TensorShape((None,) + tuple(x.shape)[1:])
+        return x
+
+    def compute_output_shape(self, input_shape):
+        shape = TensorShape(input_shape)
+        for layer in self._stack:
+            shape = layer.compute_output_shape(shape)
+        return shape
+
+    def _checkpoint_children(self):
+        return Layer._checkpoint_children(self)

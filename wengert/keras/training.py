@@ -1,0 +1,470 @@
+"""The training loop behind `Model.compile / fit / evaluate / predict`.
+
+One train step is the TensorFlow 2 recipe, written with wengert ops:
+
+    with GradientTape() as tape:
+        y_pred = model(x, training=True)
+        loss = loss_fn(y, y_pred, sample_weight)
+    grads = tape.gradient(loss, model.trainable_variables)
+    optimizer.apply_gradients(zip(grads, model.trainable_variables))
+
+Unless compiled with `run_eagerly=True`, the step is traced into a graph by `wengert.function`
+(one trace per batch shape, so usually two: full batches and the last one) and replayed for
+every batch; if tracing fails the loop warns once and runs the step eagerly. Dropout masks are
+drawn on the Python side for every batch, from each Dropout layer's own generator, and fed to
+the step as arguments, so the traced step sees fresh masks and both modes compute the same
+numbers. Metrics are updated after each step from its predictions; the logged "loss" is the
+running mean of the batch losses weighted by batch size, as in Keras.
+"""
+import math
+import warnings
+
+import numpy as np
+
+from ..autodiff.tape import GradientTape
+from ..framework.tensor import Tensor, constant
+from ..graph.function import function
+from . import backend, callbacks as callbacks_module, losses as losses_module
+from . import metrics as metrics_module
+from .layers.base import call_context
+from .layers.core import Dropout
+
+__all__ = ["TrainingMixin"]
+
+_NOT_COMPILED = ("You must compile your model before training/testing. Use "
+                 "`model.compile(optimizer, loss)`.")
+
+
+# -- data -------------------------------------------------------------------------------------
+def _to_numpy(data):
+    if data is None:
+        return None
+    if isinstance(data, (list, tuple)) and data and isinstance(data[0], (np.ndarray, Tensor)):
+        return [np.asarray(d) for d in data]  # several inputs
+    return np.asarray(data)
+
+
+def _num_samples(x):
+    first = x[0] if isinstance(x, list) else x
+    return len(first)
+
+
+def _take(data, index):
+    if data is None:
+        return None
+    if isinstance(data, list):
+        return [d[index] for d in data]
+    return data[index]
+
+
+def _as_tensors(data):
+    if data is None:
+        return None
+    if isinstance(data, list):
+        return [constant(d) for d in data]
+    return constant(data)
+
+
+def _cast_floats(data, dtype):
+    if data is None:
+        return None
+    if isinstance(data, list):
+        return [_cast_floats(d, dtype) for d in data]
+    if data.dtype.kind == "f" and data.dtype != dtype:
+        return data.astype(dtype)
+    return data
+
+
+def _split_validation(x, y, sw, split):
+    if not 0.0 < split < 1.0:
+        raise ValueError(f"validation_split must be in (0, 1), got {split}.")
+    n = _num_samples(x)
+    at = int(n * (1.0 - split))
+    if at == 0 or at == n:
+        raise ValueError(f"validation_split={split} leaves no training or no validation "
+                         f"samples out of {n}.")
+    first, last = slice(0, at), slice(at, n)
+    return (_take(x, first), _take(y, first), _take(sw, first)), (
+        _take(x, last), _take(y, last), _take(sw, last))
+
+
+def _unpack_validation(data):
+    if isinstance(data, (list, tuple)) and len(data) in (2, 3):
+        x, y = data[0], data[1]
+        return x, y, data[2] if len(data) == 3 else None
+    raise ValueError("validation_data must be a tuple (x_val, y_val) or (x_val, y_val, "
+                     f"val_sample_weight); got {type(data).__name__}.")
+
+
+# -- compiled steps ---------------------------------------------------------------------------
+class _Step:
+    """A step function run through `wengert.function` (traced once per batch shape), or
+    eagerly when asked to or when tracing fails."""
+
+    def __init__(self, fn, compiled, what):
+        self.fn = fn
+        self.traced = function(fn) if compiled else None
+        self.proven = False
+        self.what = what
+
+    def __call__(self, *args):
+        if self.traced is None:
+            return self.fn(*args)
+        try:
+            out = self.traced(*args)
+        except Exception as err:  # noqa: BLE001 - any tracing failure falls back to eager
+            if self.proven:
+                raise
+            self.traced = None
+            out = self.fn(*args)  # the eager error, if any, is the one to report
+            warnings.warn(f"Model.{self.what}: the step could not be compiled with "
+                          f"wengert.function ({type(err).__name__}: {err}); running it "
+                          "eagerly (pass run_eagerly=True to compile to skip the attempt).",
+                          stacklevel=4)
+            return out
+        self.proven = True
+        return out
+
+
+def _resolve_metric(identifier, y_true, y_pred, loss):
+    """Keras's choice for "accuracy"/"acc": binary when the prediction has one column, sparse
+    when the labels have one axis fewer (or a last axis of 1), categorical otherwise."""
+    if identifier not in ("accuracy", "acc"):
+        return metrics_module.get(identifier)
+    t_shape, p_shape = tuple(np.shape(y_true)), tuple(y_pred.shape)
+    p_last = p_shape[-1] if p_shape else None
+    t_last = t_shape[-1] if t_shape else None
+    fn = getattr(loss, "fn", loss)
+    if fn is losses_module.binary_crossentropy or p_last == 1:
+        cls = metrics_module.BinaryAccuracy
+    elif fn is losses_module.sparse_categorical_crossentropy or len(t_shape) < len(p_shape) or (
+            t_last == 1 and p_last is not None and p_last > 1):
+        cls = metrics_module.SparseCategoricalAccuracy
+    else:
+        cls = metrics_module.CategoricalAccuracy
+    return cls(name=identifier)
+
+
+class _CompiledMetrics:
+    def __init__(self, model):
+        self._model = model
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        self._model._update_metrics(y_true, y_pred, sample_weight)
+
+    @property
+    def metrics(self):
+        return self._model.metrics
+
+
+class TrainingMixin:
+    """compile / fit / evaluate / predict for `Model` (see the module docstring)."""
+
+    # -- compile --------------------------------------------------------------------------------
+    def compile(self, optimizer="rmsprop", loss=None, metrics=None, loss_weights=None,
+                weighted_metrics=None, run_eagerly=None, steps_per_execution=None,
+                jit_compile=None, **kwargs):
+        if kwargs:
+            raise TypeError(f"compile: unexpected arguments {sorted(kwargs)}.")
+        if isinstance(loss, (dict, list)) or loss_weights is not None:
+            raise NotImplementedError("compile: one loss for a single-output model is "
+                                      "supported; multi-output losses are not available.")
+        from .. import optimizers
+        self.optimizer = optimizers.get(optimizer) if isinstance(optimizer, str) else optimizer
+        if self.optimizer is not None and not hasattr(self.optimizer, "apply_gradients"):
+            self.optimizer = optimizers.get(self.optimizer)
+        self.loss = loss
+        fn = losses_module.get(loss)
+        if fn is not None and not isinstance(fn, losses_module.Loss):
+            fn = losses_module.LossFunctionWrapper(fn)
+        self._loss_object = fn
+        self._metric_ids = list(metrics or []) + list(weighted_metrics or [])
+        self._compiled_metrics = None  # resolved on the first batch (needs the shapes)
+        self.run_eagerly = bool(run_eagerly)
+        self._is_compiled = True
+        self._reset_steps()
+
+    def _reset_steps(self):
+        self._train_step_fn = self._test_step_fn = self._predict_step_fn = None
+
+    @property
+    def metrics(self):
+        return list(self._compiled_metrics or [])
+
+    @property
+    def metrics_names(self):
+        return ["loss"] + [m.name for m in self._compiled_metrics or []]
+
+    def _check_compiled(self):
+        if not getattr(self, "_is_compiled", False):
+            raise RuntimeError(_NOT_COMPILED)
+        if self._loss_object is None:
+            raise ValueError("No loss to compute: pass `loss=` to compile (e.g. "
+                             "loss='sparse_categorical_crossentropy').")
+
+    # -- steps ----------------------------------------------------------------------------------
+    def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None):
+        return self._loss_object(y, y_pred, sample_weight=sample_weight)
+
+    def _dropout_layers(self):
+        return [layer for layer in self._flatten_layers()
+                if isinstance(layer, Dropout) and layer.rate > 0.0]
+
+    def _masks_for(self, batch_size):
+        masks = []
+        for layer in self._dropout_ids_layers:
+            shape = (batch_size,) + tuple(layer._build_input_shape)[1:]
+            masks.append(constant(layer.make_mask(shape, layer._dtype.as_numpy_dtype)))
+        return masks
+
+    def _with_masks(self, masks, fn, *args):
+        call_context.dropout_masks = {id(layer): m for layer, m in
+                                      zip(self._dropout_ids_layers, masks)}
+        try:
+            return fn(*args)
+        finally:
+            call_context.dropout_masks = None
+
+    def _train_step_body(self, x, y, sample_weight):
+        with GradientTape() as tape:
+            y_pred = self(x, training=True)
+            loss = self.compute_loss(x, y, y_pred, sample_weight)
+        variables = self.trainable_variables
+        grads = tape.gradient(loss, variables)
+        self.optimizer.apply_gradients(zip(grads, variables))
+        return loss, y_pred
+
+    def _make_steps(self):
+        compiled = not self.run_eagerly
+        self._dropout_ids_layers = self._dropout_layers()
+        self._train_step_fn = _Step(
+            lambda x, y, sw, masks: self._with_masks(masks, self._train_step_body, x, y, sw),
+            compiled, "fit")
+        self._test_step_fn = _Step(
+            lambda x, y, sw: self._test_step_body(x, y, sw), compiled, "evaluate")
+        self._predict_step_fn = _Step(lambda x: self(x, training=False), compiled, "predict")
+
+    def _test_step_body(self, x, y, sample_weight):
+        y_pred = self(x, training=False)
+        return self.compute_loss(x, y, y_pred, sample_weight), y_pred
+
+    def _prepare(self, x):
+        """Build the model from the first sample if needed and set up the step functions."""
+        if not self.built or self._train_step_fn is None:
+            if not self.built:
+                self(_as_tensors(_take(x, slice(0, 1))), training=False)
+            self._make_steps()
+
+    def _data_dtype(self):
+        variables = self.weights
+        return variables[0].dtype.as_numpy_dtype if variables else np.dtype(backend.floatx())
+
+    def _user_train_step(self):
+        return type(self).train_step is not TrainingMixin.train_step
+
+    def train_step(self, data):
+        """One optimization step on `data` = (x, y) or (x, y, sample_weight); returns logs.
+        Override it for custom training logic (it then runs eagerly)."""
+        x, y, sw = (tuple(data) + (None,))[:3]
+        loss, y_pred = self._train_step_body(x, y, sw)
+        self._update_trackers(loss, y, y_pred, sw)
+        return self._logs()
+
+    # -- running statistics -------------------------------------------------------------------
+    def _reset_trackers(self):
+        self._loss_total, self._loss_count = 0.0, 0
+        for m in self._compiled_metrics or []:
+            m.reset_state()
+
+    def _update_trackers(self, loss, y, y_pred, sample_weight):
+        n = int(y_pred.shape[0]) if y_pred.shape.rank else 1
+        self._loss_total += float(loss) * n
+        self._loss_count += n
+        self._update_metrics(y, y_pred, sample_weight)
+
+    def _logs(self):
+        logs = {"loss": self._loss_total / max(self._loss_count, 1)}
+        for m in self._compiled_metrics or []:
+            logs[m.name] = float(m.result())
+        return logs
+
+    def compiled_loss(self, y_true, y_pred, sample_weight=None, regularization_losses=None):
+        """The compiled loss (Keras 2's `self.compiled_loss`, for custom train_step code);
+        counted in the logged running "loss"."""
+        loss = self._loss_object(y_true, y_pred, sample_weight=sample_weight)
+        n = int(y_pred.shape[0]) if y_pred.shape.rank else 1
+        self._loss_total += float(loss) * n
+        self._loss_count += n
+        return loss
+
+    @property
+    def compiled_metrics(self):
+        """Keras 2's `self.compiled_metrics`: `update_state(y_true, y_pred, sample_weight)`."""
+        return _CompiledMetrics(self)
+
+    def _update_metrics(self, y, y_pred, sample_weight):
+        if self._compiled_metrics is None:
+            self._compiled_metrics = [_resolve_metric(m, y, y_pred, self._loss_object)
+                                      for m in self._metric_ids]
+        for m in self._compiled_metrics:
+            m.update_state(y, y_pred, sample_weight)
+
+    def _run_train_batch(self, x, y, sw):
+        if self._user_train_step():
+            data = _as_tensors(x), _as_tensors(y)
+            logs = self.train_step(data if sw is None else data + (_as_tensors(sw),))
+            return {k: float(v) for k, v in (logs or {}).items()}
+        n = _num_samples(x)
+        xt, yt, swt = _as_tensors(x), _as_tensors(y), _as_tensors(sw)
+        loss, y_pred = self._train_step_fn(xt, yt, swt, self._masks_for(n))
+        self._update_trackers(loss, yt, y_pred, swt)
+        return self._logs()
+
+    # -- fit ------------------------------------------------------------------------------------
+    def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callbacks=None,
+            validation_split=0.0, validation_data=None, shuffle=True, class_weight=None,
+            sample_weight=None, initial_epoch=0, steps_per_epoch=None,
+            validation_batch_size=None, validation_freq=1, **kwargs):
+        """Train for `epochs` passes over (x, y) in batches; returns the History."""
+        if kwargs:
+            raise TypeError(f"fit: unexpected arguments {sorted(kwargs)}.")
+        if class_weight is not None:
+            raise NotImplementedError("fit: class_weight is not available; pass sample_weight.")
+        self._check_compiled()
+        if x is None or y is None:
+            raise ValueError("fit needs arrays x and y (datasets and generators are not "
+                             "available).")
+        x, y, sample_weight = _to_numpy(x), _to_numpy(y), _to_numpy(sample_weight)
+        if validation_data is None and validation_split:
+            (x, y, sample_weight), validation_data = _split_validation(
+                x, y, sample_weight, validation_split)
+        self._prepare(x)
+        dtype = self._data_dtype()
+        x, y = _cast_floats(x, dtype), _cast_floats(y, dtype)
+        n = _num_samples(x)
+        if _num_samples(y) != n:
+            raise ValueError(f"Data cardinality is ambiguous: x has {n} samples but y has "
+                             f"{_num_samples(y)}; make sure all arrays contain the same number "
+                             "of samples.")
+        batch_size = batch_size or 32
+        steps = steps_per_epoch or math.ceil(n / batch_size)
+        verbose = 1 if verbose == "auto" else verbose
+        history = callbacks_module.History()
+        cbs = ([callbacks_module.ProgbarLogger(verbose=verbose)] if verbose else []) + list(
+            callbacks or []) + [history]
+        cb = callbacks_module.CallbackList(
+            cbs, self, {"verbose": verbose, "epochs": epochs, "steps": steps})
+        self.stop_training = False
+        self._in_fit = True
+        try:
+            cb.on_train_begin()
+            for epoch in range(initial_epoch, epochs):
+                self._reset_trackers()
+                cb.on_epoch_begin(epoch)
+                order = backend.rng().permutation(n) if shuffle else None
+                logs = {}
+                for step in range(steps):
+                    start = (step * batch_size) % n
+                    index = slice(start, min(start + batch_size, n)) if order is None else \
+                        order[start:start + batch_size]
+                    cb.on_train_batch_begin(step)
+                    logs = self._run_train_batch(_take(x, index), _take(y, index),
+                                                 _take(sample_weight, index))
+                    cb.on_train_batch_end(step, logs)
+                    if self.stop_training:
+                        break
+                epoch_logs = dict(logs)
+                if validation_data is not None and (epoch + 1) % validation_freq == 0:
+                    vx, vy, vsw = _unpack_validation(validation_data)
+                    val = self.evaluate(vx, vy, batch_size=validation_batch_size or batch_size,
+                                        sample_weight=vsw, verbose=0, return_dict=True)
+                    epoch_logs.update({f"val_{k}": v for k, v in val.items()})
+                cb.on_epoch_end(epoch, epoch_logs)
+                if self.stop_training:
+                    break
+            cb.on_train_end()
+        finally:
+            self._in_fit = False
+        return history
+
+    # -- evaluate / predict -------------------------------------------------------------------
+    def evaluate(self, x=None, y=None, batch_size=None, verbose="auto", sample_weight=None,
+                 steps=None, callbacks=None, return_dict=False, **kwargs):
+        """The loss (and compiled metrics) over (x, y): a float, or [loss, metric, ...]."""
+        self._check_compiled()
+        x, y, sample_weight = _to_numpy(x), _to_numpy(y), _to_numpy(sample_weight)
+        self._prepare(x)
+        dtype = self._data_dtype()
+        x, y = _cast_floats(x, dtype), _cast_floats(y, dtype)
+        n = _num_samples(x)
+        batch_size = batch_size or 32
+        total = steps or math.ceil(n / batch_size)
+        verbose = 1 if verbose == "auto" else verbose
+        cbs = ([callbacks_module.ProgbarLogger(verbose=verbose)] if verbose else []) + list(
+            callbacks or [])
+        cb = callbacks_module.CallbackList(cbs, self, {"verbose": verbose, "steps": total})
+        self._reset_trackers()
+        cb.on_test_begin()
+        logs = {}
+        for step in range(total):
+            index = slice(step * batch_size, min((step + 1) * batch_size, n))
+            cb.on_test_batch_begin(step)
+            xt, yt = _as_tensors(_take(x, index)), _as_tensors(_take(y, index))
+            swt = _as_tensors(_take(sample_weight, index))
+            loss, y_pred = self._test_step_fn(xt, yt, swt)
+            self._update_trackers(loss, yt, y_pred, swt)
+            logs = self._logs()
+            cb.on_test_batch_end(step, logs)
+        cb.on_test_end(logs)
+        if return_dict:
+            return logs
+        values = list(logs.values())
+        return values[0] if len(values) == 1 else values
+
+    def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None, **kwargs):
+        """The model's outputs for x, computed in batches, as NumPy arrays."""
+        x = _to_numpy(x)
+        self._prepare(x)
+        x = _cast_floats(x, self._data_dtype())
+        n = _num_samples(x)
+        batch_size = batch_size or 32
+        total = steps or math.ceil(n / batch_size)
+        verbose = 1 if verbose == "auto" else verbose
+        cbs = ([callbacks_module.ProgbarLogger(verbose=verbose)] if verbose else []) + list(
+            callbacks or [])
+        cb = callbacks_module.CallbackList(cbs, self, {"verbose": verbose, "steps": total})
+        cb.on_predict_begin()
+        outputs = []
+        for step in range(total):
+            index = slice(step * batch_size, min((step + 1) * batch_size, n))
+            cb.on_predict_batch_begin(step)
+            out = self._predict_step_fn(_as_tensors(_take(x, index)))
+            outputs.append([np.asarray(o) for o in out] if isinstance(out, (list, tuple))
+                           else np.asarray(out))
+            cb.on_predict_batch_end(step, {"outputs": out})
+        cb.on_predict_end()
+        if outputs and isinstance(outputs[0], list):
+            return [np.concatenate(parts) for parts in zip(*outputs)]
+        return np.concatenate(outputs) if outputs else np.zeros((0,))
+
+    # -- single batches -------------------------------------------------------------------------
+    def train_on_batch(self, x, y=None, sample_weight=None, reset_metrics=True,
+                       return_dict=False):
+        self._check_compiled()
+        x, y, sample_weight = _to_numpy(x), _to_numpy(y), _to_numpy(sample_weight)
+        self._prepare(x)
+        dtype = self._data_dtype()
+        if reset_metrics or not hasattr(self, "_loss_total"):
+            self._reset_trackers()
+        logs = self._run_train_batch(_cast_floats(x, dtype), _cast_floats(y, dtype),
+                                     sample_weight)
+        return logs if return_dict else (list(logs.values()) if len(logs) > 1 else logs["loss"])
+
+    def test_on_batch(self, x, y=None, sample_weight=None, reset_metrics=True,
+                      return_dict=False):
+        return self.evaluate(x, y, batch_size=_num_samples(_to_numpy(x)),
+                             sample_weight=sample_weight, verbose=0, return_dict=return_dict)
+
+    def predict_on_batch(self, x):
+        x = _to_numpy(x)
+        return self.predict(x, batch_size=max(_num_samples(x), 1), verbose=0)

@@ -1,0 +1,583 @@
+"""Control flow with gradients: `cond`, `case`, `switch_case` and `while_loop`.
+
+Eagerly these are plain Python: `cond` calls the branch the predicate selects, `while_loop` runs a
+Python loop. The ops the chosen code runs are recorded on the tapes as usual, so gradients follow
+the path the data took and need nothing new.
+
+In graph mode (a Session graph or a traced `function`) each is ONE op holding its code as
+sub-graphs (graph/control_flow_graph.py); tensors of the enclosing graph that the code uses become
+extra inputs of the op.
+
+- `If(pred, *inputs)` runs `then_branch` or `else_branch` on the inputs (`Case(index, *inputs)`
+  runs `branches[index]`, the last one when the index is out of range). The derivative of
+  y = pred ? f(x) : g(x) is pred ? df : dg, so the gradient op is again an If over the branches'
+  VJP sub-graphs: the taken branch's inputs get v^T df/dx, every input the branch does not use gets
+  zeros (TensorFlow 2: cond(p, x*y*2, 2.0) gives dx = 4 when p holds and 0 when it does not).
+- `While(max_iter, *vars, *invariants)` repeats x_{t+1} = body(x_t, c) while cond(x_t, c) holds
+  (and t < max_iter when max_iter >= 0). Its outputs are the final x_N, the iteration count N,
+  and, per loop variable, the stack H = [x_0, ..., x_{N-1}] of values that entered each iteration
+  (kept when a gradient may be needed: memory linear in N). By the chain rule, with G_N the
+  gradient of x_N and gH the gradient reaching the stacks,
+      G_t = (d body / d x)(H[t])^T G_{t+1} + gH[t],     t = N-1 ... 0,
+      g_c = sum_t (d body / d c)(H[t])^T G_{t+1},
+  and dx_0 = G_0. That backward recurrence is itself a While op (counting t down) whose body reads
+  H[t] (`WhileHistoryGet`), recomputes the body there and applies its VJP. Being an ordinary loop
+  of ordinary ops, it can be differentiated again: second derivatives through loops work (the
+  gradient of the stacks is accumulated in full per iteration, so that costs O(N^2)).
+  The predicate has no gradient; integer loop variables (counters) get None.
+"""
+import numpy as np
+
+from ..framework import dtypes
+from ..framework.context import state
+from ..framework.errors import InvalidArgumentError
+from ..framework.execute import execute
+from ..framework.registry import OpDef, defop
+from ..framework.tensor import Tensor, convert_to_tensor
+from ..framework.tensor_shape import TensorShape
+from ..framework.variables import Variable
+from ..graph.control_flow_graph import (as_bool_scalar, check_compatible,
+                                        most_specific_common_shape, output_tensor, spec_of,
+                                        trace, vjp_graph, vjp_ops)
+from ..graph.symbolic import SymbolicTensor
+from ..util import nest
+from . import array_core, math_ops
+
+try:  # forward mode (autodiff/forward.py): the history ops are linear in their float inputs
+    from ..autodiff.forward import linear as _linear
+except ImportError:  # pragma: no cover - forward mode not available
+    _linear = None
+
+__all__ = ["cond", "case", "switch_case", "while_loop"]
+
+
+# -- ops with a variable number of outputs --------------------------------------------------------
+_ARITIES = {}
+
+
+def _with_outputs(op_def, n):
+    """The declaration `op_def` with `n` outputs (If/Case/While return what their code returns)."""
+    key = (op_def.type, n)
+    hit = _ARITIES.get(key)
+    if hit is None:
+        hit = _ARITIES[key] = OpDef(op_def.type, op_def.kernel, op_def.shape, op_def.jvp, n,
+                                    op_def.module)
+    return hit
+
+
+def _single_or_tuple(values):
+    return values[0] if len(values) == 1 else tuple(values)
+
+
+# -- If and Case -----------------------------------------------------------------------------------
+def _if_kernel(pred, *args, then_branch, else_branch):
+    branch = then_branch if as_bool_scalar(pred, "If") else else_branch
+    return _single_or_tuple(branch.run(list(args)))
+
+
+def _case_kernel(index, *args, branches):
+    i = int(index)
+    branch = branches[i] if 0 <= i < len(branches) else branches[-1]
+    return _single_or_tuple(branch.run(list(args)))
+
+
+def _branch_specs(branches):
+    first = branches[0].outputs
+    specs = [(most_specific_common_shape([b.outputs[i].shape for b in branches]), t.dtype)
+             for i, t in enumerate(first)]
+    return specs[0] if len(specs) == 1 else specs
+
+
+def _if_rule(pred, *args, then_branch, else_branch):
+    return _branch_specs((then_branch, else_branch))
+
+
+def _case_rule(index, *args, branches):
+    return _branch_specs(branches)
+
+
+def _branches_grad(op, grads, branches, rebuild):
+    """Gradient of If/Case: the same selection over the branches' VJP sub-graphs."""
+    xs = op.inputs[1:]
+    needed = tuple(i for i, x in enumerate(xs)
+                   if x.dtype.is_floating and i + 1 not in op.skip_input_indices)
+    if not needed:
+        return [None] * len(op.inputs)
+    seeds = [g if g is not None else array_core.zeros_like(t)
+             for g, t in zip(grads, op.outputs) if t.dtype.is_floating]
+    grad_branches = [vjp_graph(b, needed, f"{b.name}_grad") for b in branches]
+    out = execute(_with_outputs(op.op_def, len(needed)), [op.inputs[0], *xs, *seeds],
+                  rebuild(grad_branches))
+    out = [out] if len(needed) == 1 else list(out)
+    result = [None] * len(op.inputs)
+    for i, g in zip(needed, out):
+        result[i + 1] = g
+    return result
+
+
+def _if_grad(op, *grads):
+    return _branches_grad(op, grads, (op.get_attr("then_branch"), op.get_attr("else_branch")),
+                          lambda gs: {"then_branch": gs[0], "else_branch": gs[1]})
+
+
+def _case_grad(op, *grads):
+    return _branches_grad(op, grads, op.get_attr("branches"),
+                          lambda gs: {"branches": tuple(gs)})
+
+
+IF = defop("If", _if_kernel, shape=_if_rule, grad=_if_grad)
+CASE = defop("Case", _case_kernel, shape=_case_rule, grad=_case_grad)
+
+
+# -- While -------------------------------------------------------------------------------------------
+def _while_kernel(max_iter, *args, cond, body, n_vars, keep_history):
+    values, invariants = list(args[:n_vars]), list(args[n_vars:])
+    limit = int(max_iter)
+    keep = keep_history or bool(state.tapes) or bool(state.observers)
+    history = [[] for _ in values] if keep else None
+    count = 0
+    while (limit < 0 or count < limit) and as_bool_scalar(cond.run(values + invariants)[0],
+                                                           "While cond"):
+        if keep:
+            for stack, v in zip(history, values):
+                stack.append(v)
+        values = body.run(values + invariants)
+        count += 1
+    stacks = [_stack(h, v) if keep else np.zeros((0,) + np.shape(v), np.asarray(v).dtype)
+              for h, v in zip(history or values, values)]
+    return tuple(values) + (np.asarray(count, np.int32),) + tuple(stacks)
+
+
+def _stack(history, last):
+    if not history:
+        return np.zeros((0,) + np.shape(last), np.asarray(last).dtype)
+    try:
+        return np.stack(history)
+    except ValueError:  # shapes changed from one iteration to the next
+        return np.zeros((0,) + np.shape(last), np.asarray(last).dtype)
+
+
+def _while_rule(max_iter, *args, cond, body, n_vars, keep_history):
+    finals = [(t.shape, t.dtype) for t in body.inputs[:n_vars]]
+    stacks = [(TensorShape(None) if t.shape.rank is None else TensorShape((None,) + tuple(
+        t.shape)), t.dtype) for t in body.inputs[:n_vars]]
+    return finals + [(TensorShape(()), dtypes.int32)] + stacks
+
+
+def _while_grad(op, *grads):
+    n = op.get_attr("n_vars")
+    body = op.get_attr("body")
+    xs, caps = op.inputs[1:1 + n], op.inputs[1 + n:]
+    floats = [k for k in range(n) if xs[k].dtype.is_floating]
+    need_caps = [c for c, t in enumerate(caps)
+                 if t.dtype.is_floating and 1 + n + c not in op.skip_input_indices]
+    if not floats:
+        return [None] * len(op.inputs)
+    if op.graph is not None:  # from now on the forward loop keeps its history
+        op.attrs = {**op.attrs, "keep_history": True}
+    finals, count, stacks = op.outputs[:n], op.outputs[n], op.outputs[n + 1:]
+    g_finals = [grads[k] if grads[k] is not None else array_core.zeros_like(finals[k])
+                for k in floats]
+    g_stacks = [k for k in floats if not _is_zero(grads[n + 1 + k])]
+    gcond, gbody = _backward_loop_graphs(body, n, floats, need_caps, g_stacks)
+    start = math_ops.subtract(count, np.int32(1))
+    accs = [array_core.zeros_like(caps[c]) for c in need_caps]
+    carried = [start, *g_finals, *accs]
+    invariants = [*stacks, *[grads[n + 1 + k] for k in g_stacks], *caps]
+    out = _while_op(gcond, gbody, -1, carried, invariants, keep_history=False)
+    result = [None] * len(op.inputs)
+    for j, k in enumerate(floats):
+        if 1 + k not in op.skip_input_indices:
+            result[1 + k] = out[1 + j]
+    for j, c in enumerate(need_caps):
+        result[1 + n + c] = out[1 + len(floats) + j]
+    return result
+
+
+def _is_zero(g):
+    """True for a gradient that is known to be zeros and depends on nothing."""
+    if g is None:
+        return True
+    if isinstance(g, SymbolicTensor):
+        return g._op.type == "ZerosLike"
+    if state.tapes or state.observers:  # it may be watched (e.g. a dummy cotangent): keep it
+        return False
+    return g._op is None and not np.any(g._value)
+
+
+WHILE = defop("While", _while_kernel, shape=_while_rule, grad=_while_grad)
+
+
+def _while_op(cond_graph, body_graph, max_iter, carried, invariants, keep_history=False,
+              name=None):
+    """Run or build one While op; returns its outputs as a list."""
+    n = len(carried)
+    attrs = {"cond": cond_graph, "body": body_graph, "n_vars": n, "keep_history": keep_history}
+    max_iter = convert_to_tensor(max_iter, dtype=dtypes.int32) if not isinstance(
+        max_iter, Tensor) else max_iter
+    return list(execute(_with_outputs(WHILE, 2 * n + 1), [max_iter, *carried, *invariants],
+                        attrs, name))
+
+
+def _backward_loop_graphs(body, n, floats, need_caps, g_stacks):
+    """The condition (t >= 0) and body of the backward loop for `body` (see module docstring).
+
+    Loop variables: t, one gradient per float loop variable, one accumulator per needed
+    invariant. Invariants: the stacks of all loop variables, the stack gradients that are not
+    zero, and the forward loop's invariants."""
+    cache = body.__dict__.setdefault("_backward_cache", {})
+    key = (tuple(floats), tuple(need_caps), tuple(g_stacks))
+    if key in cache:
+        return cache[key]
+    x_specs = [spec_of(t) for t in body.inputs[:n]]
+    c_specs = [spec_of(t) for t in body.inputs[n:]]
+    specs = ([(dtypes.int32, TensorShape(()))] + [x_specs[k] for k in floats]
+             + [c_specs[c] for c in need_caps] + [_stack_spec(s) for s in x_specs]
+             + [_stack_spec(x_specs[k]) for k in g_stacks] + c_specs)
+    n_carried = 1 + len(floats) + len(need_caps)
+
+    def step(t, *rest):
+        gs, accs = rest[:len(floats)], rest[len(floats):n_carried - 1]
+        stacks = rest[n_carried - 1:n_carried - 1 + n]
+        g_stack = dict(zip(g_stacks, rest[n_carried - 1 + n:n_carried - 1 + n + len(g_stacks)]))
+        caps = list(rest[n_carried - 1 + n + len(g_stacks):])
+        xs = [_history_get(s, t) for s in stacks]
+        grads = vjp_ops(body, xs + caps, gs, floats + [n + c for c in need_caps])
+        new_gs = [g if k not in g_stack else math_ops.add(g, _history_get(g_stack[k], t))
+                  for k, g in zip(floats, grads)]
+        new_accs = [math_ops.add(a, g) for a, g in zip(accs, grads[len(floats):])]
+        return [math_ops.subtract(t, np.int32(1)), *new_gs, *new_accs]
+
+    gbody, outs = trace("while_body_grad", step, specs, None)
+    gbody.outputs = list(outs)
+    gcond, pred = trace("while_cond_grad",
+                        lambda t, *rest: math_ops.greater_equal(t, np.int32(0)), specs, None)
+    gcond.outputs = [pred]
+    cache[key] = (gcond, gbody)
+    return gcond, gbody
+
+
+def _stack_spec(spec):
+    dtype, shape = spec
+    return dtype, TensorShape(None) if shape.rank is None else TensorShape((None,) + tuple(shape))
+
+
+# -- reading the history of a loop -------------------------------------------------------------
+def _history_get_kernel(stack, index):
+    i = int(index)
+    if not 0 <= i < stack.shape[0]:
+        raise InvalidArgumentError(
+            f"WhileHistoryGet: iteration {i} is not in a while_loop history of {stack.shape[0]} "
+            "iterations. The forward loop did not keep its history: differentiating a loop "
+            "whose loop variables change shape between iterations is not supported.")
+    return stack[i]
+
+
+def _history_get_rule(stack, index):
+    shape = stack.shape
+    return (TensorShape(None) if shape.rank is None else shape[1:]), stack.dtype
+
+
+def _history_get_grad(op, grad):
+    stack, index = op.inputs
+    return execute(HISTORY_SCATTER, (grad, stack, index)), None
+
+
+def _history_scatter_kernel(grad, like, index):
+    out = np.zeros(like.shape, like.dtype)
+    out[int(index)] = grad
+    return out
+
+
+def _history_scatter_grad(op, grad):
+    return execute(HISTORY_GET, (grad, op.inputs[2])), None, None
+
+
+HISTORY_GET = defop("WhileHistoryGet", _history_get_kernel, shape=_history_get_rule,
+                    grad=_history_get_grad, jvp=_linear)
+HISTORY_SCATTER = defop("WhileHistoryScatter", _history_scatter_kernel,
+                        shape=lambda grad, like, index: (like.shape, like.dtype),
+                        grad=_history_scatter_grad, jvp=_linear)
+
+
+def _history_get(stack, index):
+    return execute(HISTORY_GET, (stack, index))
+
+
+# -- public: cond, case, switch_case ---------------------------------------------------------------
+def cond(pred, true_fn=None, false_fn=None, name=None):
+    """`true_fn()` if `pred` else `false_fn()`; in a graph, one If op holding both branches."""
+    if not callable(true_fn) or not callable(false_fn):
+        raise TypeError("cond: true_fn and false_fn must be callables (functions of no "
+                        f"arguments), got {type(true_fn).__name__} and "
+                        f"{type(false_fn).__name__}.")
+    if state.graph is None or isinstance(pred, (bool, np.bool_)):
+        return true_fn() if _eager_pred(pred, "cond") else false_fn()
+    pred = _graph_selector(pred, "cond", dtypes.bool, "pred")
+    return _build_branches(IF, "cond", pred, [true_fn, false_fn], ["true_fn", "false_fn"],
+                           lambda gs: {"then_branch": gs[0], "else_branch": gs[1]}, name)
+
+
+def switch_case(branch_index, branch_fns, default=None, name=None):
+    """`branch_fns[branch_index]()` (or `default()`, else the last branch, when out of range);
+    `branch_fns` is a list of callables, or of (int, callable) pairs, or a dict int -> callable."""
+    fns = _branch_list(branch_fns)
+    if default is not None:
+        fns = fns + [default]
+    if state.graph is None:
+        index = int(np.asarray(_eager_value(branch_index)))
+        return (fns[index] if 0 <= index < len(fns) - (default is not None) else fns[-1])()
+    index = _graph_selector(branch_index, "switch_case", None, "branch_index")
+    names = [f"branch_{i}" for i in range(len(fns))]
+    return _build_branches(CASE, "switch_case", index, fns, names,
+                           lambda gs: {"branches": tuple(gs)}, name)
+
+
+def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"):
+    """The fn of the first pair whose predicate holds (`default` if none does); with
+    `exclusive=True` more than one true predicate is an error. Built as nested conds."""
+    pairs = list(pred_fn_pairs.items()) if isinstance(pred_fn_pairs, dict) else list(
+        pred_fn_pairs)
+    for pair in pairs:
+        if not (isinstance(pair, (tuple, list)) and len(pair) == 2 and callable(pair[1])):
+            raise TypeError(f"case: pred_fn_pairs must hold (predicate, callable) pairs, got "
+                            f"{pair!r:.80}.")
+    if exclusive:
+        _check_exclusive(pairs)
+    if default is None:
+        if not pairs:
+            raise ValueError("case: give at least one (predicate, fn) pair or a default.")
+        pairs, default = pairs[:-1], pairs[-1][1]
+    result = default
+    for pred, fn in reversed(pairs):
+        result = (lambda p, f, rest: lambda: cond(p, f, rest))(pred, fn, result)
+    return result()
+
+
+def _check_exclusive(pairs):
+    if state.graph is not None:
+        return  # checked only eagerly (TensorFlow adds an Assert op)
+    true = [i for i, (p, _) in enumerate(pairs) if _eager_pred(p, "case")]
+    if len(true) > 1:
+        raise InvalidArgumentError(f"case: exclusive=True but predicates {true} are all true; "
+                                   "at most one may hold.")
+
+
+def _branch_list(branch_fns):
+    if isinstance(branch_fns, dict):
+        items = sorted(branch_fns.items())
+    else:
+        items = list(branch_fns)
+    if items and isinstance(items[0], (tuple, list)):
+        keys = [k for k, _ in items]
+        if keys != list(range(len(keys))):
+            raise ValueError(f"switch_case: branch keys must be 0, 1, ..., n-1; got {keys}.")
+        items = [f for _, f in items]
+    if not items or not all(callable(f) for f in items):
+        raise TypeError("switch_case: branch_fns must be a non-empty list (or dict) of "
+                        "callables.")
+    return items
+
+
+def _eager_value(x):
+    if isinstance(x, Tensor):
+        return x._value
+    if isinstance(x, Variable):
+        return x._value
+    return x
+
+
+def _eager_pred(pred, what):
+    if isinstance(pred, Tensor) and not pred.dtype.is_bool:
+        raise TypeError(f"{what}: pred must be a bool tensor, got dtype {pred.dtype.name}; "
+                        "compare it (e.g. x > 0) or cast it to bool.")
+    return as_bool_scalar(_eager_value(pred), what)
+
+
+def _graph_selector(value, what, dtype, arg):
+    t = value._as_tensor(None) if isinstance(value, Variable) else convert_to_tensor(value)
+    if dtype is not None and t.dtype is not dtype:
+        raise TypeError(f"{what}: {arg} must be a bool tensor, got dtype {t.dtype.name}; "
+                        "compare it (e.g. x > 0) or cast it to bool.")
+    if dtype is None and not t.dtype.is_integer:
+        raise TypeError(f"{what}: {arg} must be an integer tensor, got dtype {t.dtype.name}.")
+    if t.shape.rank not in (None, 0):
+        raise ValueError(f"{what}: {arg} must be a scalar, got shape {t.shape}.")
+    return t
+
+
+def _build_branches(op_def, what, selector, fns, names, make_attrs, name):
+    graph = state.graph
+    traced = []
+    for fn, branch_name in zip(fns, names):
+        sub, result = trace(f"{what}_{branch_name}", fn, [], graph)
+        sub.outputs = [output_tensor(sub, v, f"{what} {branch_name}")
+                       for v in nest.flatten(result)]
+        traced.append((sub, result))
+    first, first_result = traced[0]
+    for (sub, result), branch_name in zip(traced[1:], names[1:]):
+        if _structure(result) != _structure(first_result):
+            raise ValueError(
+                f"{what}: {names[0]} and {branch_name} must return the same nested structure; "
+                f"{names[0]} returned {_structure(first_result)} and {branch_name} returned "
+                f"{_structure(result)}.")
+        check_compatible(what, (names[0], branch_name), first.outputs, sub.outputs)
+    if not first.outputs:
+        return first_result
+    captured, seen = [], set()
+    for sub, _ in traced:
+        for outer_t, _ in sub.captures:
+            if id(outer_t) not in seen:
+                seen.add(id(outer_t))
+                captured.append(outer_t)
+    for sub, _ in traced:
+        sub.inputs = sub.inputs_for(captured)
+    branches = [sub for sub, _ in traced]
+    out = execute(_with_outputs(op_def, len(first.outputs)), [selector, *captured],
+                  make_attrs(branches), name)
+    flat = [out] if len(first.outputs) == 1 else list(out)
+    return nest.pack_sequence_as(first_result, flat)
+
+
+def _structure(x):
+    """A printable description of a nested structure, leaves shown as T."""
+    if isinstance(x, dict):
+        return "{" + ", ".join(f"{k!r}: {_structure(x[k])}" for k in sorted(x, key=repr)) + "}"
+    if isinstance(x, (list, tuple)):
+        inner = ", ".join(_structure(v) for v in x)
+        return f"[{inner}]" if isinstance(x, list) else f"({inner}{',' if len(x) == 1 else ''})"
+    return "T"
+
+
+# -- public: while_loop -------------------------------------------------------------------------------
+def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10,
+               back_prop=True, swap_memory=False, maximum_iterations=None, name=None):
+    """Repeat `loop_vars = body(*loop_vars)` while `cond(*loop_vars)`; returns the final values in
+    the structure of `loop_vars`. In a graph, one While op (differentiable, see module doc)."""
+    if not callable(cond) or not callable(body):
+        raise TypeError("while_loop: cond and body must be callables.")
+    flat = [_as_loop_tensor(v) for v in nest.flatten(loop_vars)]
+    if not flat:
+        raise ValueError("while_loop: loop_vars must hold at least one tensor.")
+    invariants = _flat_invariants(loop_vars, shape_invariants, len(flat))
+    for k, (t, inv) in enumerate(zip(flat, invariants)):
+        if inv is not None and not inv.is_compatible_with(t.shape):
+            raise ValueError(f"while_loop: the shape invariant {inv} of loop variable {k} is "
+                             f"not compatible with its initial shape {t.shape}.")
+    if state.graph is None:
+        return _eager_while(cond, body, loop_vars, flat, invariants, maximum_iterations)
+    return _graph_while(cond, body, loop_vars, flat, invariants, maximum_iterations, name)
+
+
+def _as_loop_tensor(v):
+    if isinstance(v, Variable):
+        return v._as_tensor(None)
+    return convert_to_tensor(v)
+
+
+def _flat_invariants(loop_vars, shape_invariants, n):
+    """One TensorShape (or None) per flat loop variable."""
+    if shape_invariants is None:
+        return [None] * n
+    flat, stack = [], [(loop_vars, shape_invariants)]
+    while stack:
+        var, inv = stack.pop()
+        if nest.is_nested(var):
+            keys = sorted(var, key=repr) if isinstance(var, dict) else range(len(var))
+            if isinstance(var, dict):
+                children = [(var[k], inv[k]) for k in sorted(var)]
+            else:
+                if len(inv) != len(var):
+                    raise ValueError("while_loop: shape_invariants must have the structure of "
+                                     "loop_vars.")
+                children = [(var[k], inv[k]) for k in keys]
+            stack.extend(reversed(children))
+        else:
+            flat.append(None if inv is None else TensorShape(inv))
+    return flat
+
+
+def _call(fn, loop_vars, flat):
+    packed = nest.pack_sequence_as(loop_vars, flat)
+    if isinstance(loop_vars, (list, tuple)):
+        return fn(*packed)
+    return fn(packed)
+
+
+def _body_result(result, loop_vars, n):
+    """The body's result as a flat list, checked against the loop variables' structure."""
+    if isinstance(loop_vars, (list, tuple)) and len(loop_vars) == 1 and not isinstance(
+            result, (list, tuple)):
+        result = [result]
+    if _structure(_lists(result)) != _structure(_lists(loop_vars)):
+        raise ValueError(f"while_loop: body must return the structure of loop_vars "
+                         f"{_structure(loop_vars)}, but it returned {_structure(result)}.")
+    return nest.flatten(result)
+
+
+def _lists(x):
+    """x with tuples shown as lists (a body may return a tuple for list loop_vars)."""
+    if isinstance(x, dict):
+        return {k: _lists(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_lists(v) for v in x]
+    return x
+
+
+def _check_iteration(k, before, after, invariant):
+    """The TensorFlow error for a loop variable whose dtype or shape changed."""
+    if after.dtype is not before.dtype:
+        raise TypeError(f"while_loop: loop variable {k} enters the loop with dtype "
+                        f"{before.dtype.name}, but body returns dtype {after.dtype.name}; "
+                        "the body must keep each loop variable's dtype (use cast).")
+    allowed = invariant if invariant is not None else before.shape
+    if not allowed.is_compatible_with(after.shape):
+        raise ValueError(
+            f"while_loop: loop variable {k} enters the loop with shape {before.shape}, but has "
+            f"shape {after.shape} after one iteration. To allow the shape to vary across "
+            "iterations, use the `shape_invariants` argument of while_loop to specify a "
+            "less-specific shape.")
+
+
+def _eager_while(cond, body, loop_vars, flat, invariants, maximum_iterations):
+    limit = None if maximum_iterations is None else int(np.asarray(
+        _eager_value(maximum_iterations)))
+    count = 0
+    while (limit is None or count < limit) and _eager_pred(_call(cond, loop_vars, flat),
+                                                           "while_loop cond"):
+        new = [_as_loop_tensor(v) for v in _body_result(_call(body, loop_vars, flat),
+                                                         loop_vars, len(flat))]
+        for k, (before, after) in enumerate(zip(flat, new)):
+            _check_iteration(k, before, after, invariants[k])
+        flat = new
+        count += 1
+    return nest.pack_sequence_as(loop_vars, flat)
+
+
+def _graph_while(cond, body, loop_vars, flat, invariants, maximum_iterations, name):
+    graph = state.graph
+    specs = [(t.dtype, inv if inv is not None else t.shape) for t, inv in zip(flat, invariants)]
+    cond_graph, pred = trace("while_cond", lambda *xs: _call(cond, loop_vars, list(xs)), specs,
+                             graph)
+    pred = output_tensor(cond_graph, pred, "while_loop cond")
+    if pred.dtype is not dtypes.bool or pred.shape.rank not in (None, 0):
+        raise TypeError(f"while_loop: cond must return a bool scalar, got {pred!r}.")
+    cond_graph.outputs = [pred]
+    body_graph, result = trace("while_body", lambda *xs: _call(body, loop_vars, list(xs)),
+                               specs, graph)
+    body_graph.outputs = [output_tensor(body_graph, v, "while_loop body")
+                          for v in _body_result(result, loop_vars, len(flat))]
+    for k, (placeholder, after) in enumerate(zip(body_graph.inputs, body_graph.outputs)):
+        _check_iteration(k, placeholder, after, invariants[k])
+    captured, seen = [], set()
+    for sub in (cond_graph, body_graph):
+        for outer_t, _ in sub.captures:
+            if id(outer_t) not in seen:
+                seen.add(id(outer_t))
+                captured.append(outer_t)
+    n = len(flat)
+    for sub in (cond_graph, body_graph):
+        sub.inputs = sub.inputs[:n] + sub.inputs_for(captured)
+    limit = -1 if maximum_iterations is None else maximum_iterations
+    out = _while_op(cond_graph, body_graph, limit, flat, captured, name=name)
+    return nest.pack_sequence_as(loop_vars, out[:n])

@@ -1,0 +1,45 @@
+"""Adagrad, as Keras 3 defines it: per-coordinate learning rates that shrink with the sum of
+squared gradients seen so far.
+
+    a <- a + g^2                 (slot a starts at initial_accumulator_value)
+    w <- w - lr * g / sqrt(a + epsilon)
+"""
+import numpy as np
+
+from ..ops.unary_ops import sqrt
+from .optimizer import Optimizer
+
+__all__ = ["Adagrad"]
+
+
+class Adagrad(Optimizer):
+    """Adaptive gradient."""
+
+    _slot_names = ("accumulator",)
+
+    def __init__(self, learning_rate=0.001, initial_accumulator_value=0.1, epsilon=1e-7,
+                 weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None,
+                 name="adagrad", **kwargs):
+        super().__init__(learning_rate, weight_decay=weight_decay, clipnorm=clipnorm,
+                         clipvalue=clipvalue, global_clipnorm=global_clipnorm, name=name,
+                         **kwargs)
+        if initial_accumulator_value < 0:
+            raise ValueError(f"Adagrad: initial_accumulator_value must be >= 0, got "
+                             f"{initial_accumulator_value}.")
+        self.initial_accumulator_value = initial_accumulator_value
+        self.epsilon = epsilon
+
+    def _slot_initial(self, var, slot_name):
+        return np.full(var.shape.as_list(), self.initial_accumulator_value,
+                       var.dtype.as_numpy_dtype)
+
+    def _update_step(self, gradient, variable, lr):
+        accumulator = self._slots[id(variable)]["accumulator"]
+        accumulator = accumulator.assign_add(gradient * gradient)
+        variable.assign_sub((lr * gradient) / sqrt(accumulator + self.epsilon),
+                            read_value=False)
+
+    def get_config(self):
+        return {**super().get_config(),
+                "initial_accumulator_value": self.initial_accumulator_value,
+                "epsilon": self.epsilon}

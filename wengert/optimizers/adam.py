@@ -1,0 +1,67 @@
+"""Adam and AdamW, as Keras 3 defines them.
+
+With t the step number (1 for the first update), slots m and v starting at 0:
+    m <- m + (g - m) * (1 - beta_1)              (= beta_1 m + (1 - beta_1) g)
+    v <- v + (g^2 - v) * (1 - beta_2)
+    alpha = lr * sqrt(1 - beta_2^t) / (1 - beta_1^t)      (bias correction folded into lr)
+    w <- w - alpha * m / (sqrt(v) + epsilon)
+With amsgrad, a third slot keeps v_hat = max(v_hat, v) and the denominator uses v_hat.
+
+AdamW is Adam with decoupled weight decay (Loshchilov and Hutter): before the Adam step each
+variable shrinks, w <- w - w * weight_decay * lr (the base class applies it).
+"""
+from ..framework.tensor import constant
+from ..ops.math_ops import cast, maximum, pow as _pow
+from ..ops.unary_ops import sqrt
+from .optimizer import Optimizer
+
+__all__ = ["Adam", "AdamW"]
+
+
+class Adam(Optimizer):
+    """Adaptive moment estimation."""
+
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
+                 amsgrad=False, weight_decay=None, clipnorm=None, clipvalue=None,
+                 global_clipnorm=None, name="adam", **kwargs):
+        super().__init__(learning_rate, weight_decay=weight_decay, clipnorm=clipnorm,
+                         clipvalue=clipvalue, global_clipnorm=global_clipnorm, name=name,
+                         **kwargs)
+        self.beta_1 = beta_1
+        self.beta_2 = beta_2
+        self.epsilon = epsilon
+        self.amsgrad = bool(amsgrad)
+        self._slot_names = ("m", "v", "vhat") if self.amsgrad else ("m", "v")
+
+    def _prepare_step(self, dtype, lr):
+        step = cast(self._iterations + 1, dtype)
+        beta_1_power = _pow(constant(self.beta_1, dtype), step)
+        beta_2_power = _pow(constant(self.beta_2, dtype), step)
+        return lr * sqrt(1 - beta_2_power) / (1 - beta_1_power)
+
+    def _update_step(self, gradient, variable, lr):
+        slots = self._slots[id(variable)]
+        alpha = self._step_constants[variable.dtype]
+        m = slots["m"].assign_add((gradient - slots["m"]) * (1 - self.beta_1))
+        v = slots["v"].assign_add((gradient * gradient - slots["v"]) * (1 - self.beta_2))
+        if self.amsgrad:
+            v = slots["vhat"].assign(maximum(slots["vhat"], v))
+        variable.assign_sub((m * alpha) / (sqrt(v) + self.epsilon), read_value=False)
+
+    def get_config(self):
+        return {**super().get_config(), "beta_1": self.beta_1, "beta_2": self.beta_2,
+                "epsilon": self.epsilon, "amsgrad": self.amsgrad}
+
+
+class AdamW(Adam):
+    """Adam with decoupled weight decay (default 0.004)."""
+
+    def __init__(self, learning_rate=0.001, weight_decay=0.004, beta_1=0.9, beta_2=0.999,
+                 epsilon=1e-7, amsgrad=False, clipnorm=None, clipvalue=None,
+                 global_clipnorm=None, name="adamw", **kwargs):
+        if weight_decay is None:
+            raise ValueError("AdamW: `weight_decay` must be a number (use Adam for none).")
+        super().__init__(learning_rate, beta_1=beta_1, beta_2=beta_2, epsilon=epsilon,
+                         amsgrad=amsgrad, weight_decay=weight_decay, clipnorm=clipnorm,
+                         clipvalue=clipvalue, global_clipnorm=global_clipnorm, name=name,
+                         **kwargs)

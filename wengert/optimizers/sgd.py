@@ -1,0 +1,40 @@
+"""SGD: gradient descent, with optional (Nesterov) momentum, as Keras 3 defines it.
+
+Without momentum: w <- w - lr * g.
+With momentum m (a velocity slot starting at 0):
+    v <- m * v - lr * g
+    w <- w + v                       (plain)
+    w <- w + m * v - lr * g          (nesterov: a step from the look-ahead point)
+"""
+from .optimizer import Optimizer
+
+__all__ = ["SGD"]
+
+
+class SGD(Optimizer):
+    """Gradient descent (with momentum)."""
+
+    def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, weight_decay=None,
+                 clipnorm=None, clipvalue=None, global_clipnorm=None, name="SGD", **kwargs):
+        super().__init__(learning_rate, weight_decay=weight_decay, clipnorm=clipnorm,
+                         clipvalue=clipvalue, global_clipnorm=global_clipnorm, name=name,
+                         **kwargs)
+        if not isinstance(momentum, (int, float)) or not 0 <= momentum <= 1:
+            raise ValueError(f"SGD: `momentum` must be a float in [0, 1], got {momentum!r}.")
+        self.momentum = float(momentum)
+        self.nesterov = bool(nesterov)
+        self._slot_names = ("momentum",) if self.momentum else ()
+
+    def _update_step(self, gradient, variable, lr):
+        if not self.momentum:
+            variable.assign_sub(gradient * lr, read_value=False)
+            return
+        velocity = self._slots[id(variable)]["momentum"]
+        velocity = velocity.assign(velocity * self.momentum - gradient * lr)
+        if self.nesterov:
+            variable.assign_add(velocity * self.momentum - gradient * lr, read_value=False)
+        else:
+            variable.assign_add(velocity, read_value=False)
+
+    def get_config(self):
+        return {**super().get_config(), "momentum": self.momentum, "nesterov": self.nesterov}
