@@ -25,6 +25,8 @@ IDS = [f"{row.name}-{row.samples[i].name or i}" for row, i in CASES]
 COVERED_ELSEWHERE = {
     "ReadVariableOp": "tests/test_variables.py",
     "CheckNumerics": "tests/test_numerics.py",
+    "CustomGradient": "tests/test_custom_gradient.py",
+    "CustomGradientN": "tests/test_custom_gradient.py",
     # Graph-mode state and structure ops: they have no eager form to put in a row.
     "Const": "tests/test_graph.py",
     "Placeholder": "tests/test_session.py",

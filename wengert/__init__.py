@@ -43,5 +43,7 @@ from . import compat  # noqa: E402
 from . import debugging, viz  # noqa: E402
 from . import optimizers, train, datasets, keras, optimize  # noqa: E402  (scipy: lazily)
 from .autodiff.explain import explain_gradients  # noqa: E402
+from . import autodiff, func, testing, test  # noqa: E402
+from .autodiff.custom import custom_gradient, grad_pass_through, recompute_grad  # noqa: E402
 
 __version__ = "0.1.0"

@@ -162,6 +162,9 @@ def _wrong_count(op, in_grads):
 
 def _fit_to_input(op, t, g):
     """Convert a rule's result to a tensor of the input's shape, undoing broadcasting."""
+    if type(g) is Tensor and type(t) in _EAGER and g._value.dtype == t._value.dtype:
+        # Eager, right dtype, other shape: the input was broadcast (e.g. a scalar times a vector).
+        return array_core.unbroadcast_eager(g, t._value.shape, op)
     g = array_core.as_gradient(g, t)
     source, target = array_core.static_shape(g), array_core.static_shape(t)
     if source != target or source is None or None in source:

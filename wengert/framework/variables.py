@@ -134,6 +134,9 @@ class Variable:
         out = Tensor(self._value)
         if state.tapes:
             record_read(self, out)
+        if state.observers:  # forward-mode accumulators see reads as ops
+            for hook in state.observers:
+                hook(READ_VARIABLE, (self,), (out,), {}, None)
         return out
 
     def value(self):

@@ -185,7 +185,7 @@ def replay(graph, ops, placeholders, args):
             continue
         inputs = tuple(t if isinstance(t, Variable) else values[id(t)] for t in op.inputs)
         out = _replay_one(op, inputs)
-        if len(op.outputs) == 1:
+        if op.op_def.num_outputs == 1:
             values[id(op.outputs[0])] = out
         elif op.outputs:
             for t, v in zip(op.outputs, out):

@@ -4,11 +4,13 @@ Broadcasting in the forward pass (`x + b` with b of shape [n] against x of shape
 gradient reaching `b` has x's shape; the chain rule sums it over the broadcast axes. `SumToShape`
 does that, and `BroadcastTo` is its adjoint: each is the other's gradient. The reverse pass calls
 `unbroadcast` whenever a rule's result is larger than its input, so rules never have to.
+All of these ops are linear, so their forward-mode rule (`jvp=linear`) applies them to tangents.
 """
 import functools
 
 import numpy as np
 
+from ..autodiff.forward import linear
 from ..framework.context import state
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
@@ -55,7 +57,7 @@ def _sum_to_shape_grad(op, grad):
 
 
 SUM_TO_SHAPE = defop("SumToShape", _sum_to_shape, shape=_sum_to_shape_rule,
-                     grad=_sum_to_shape_grad)
+                     grad=_sum_to_shape_grad, jvp=linear)
 
 
 def _sum_like_rule(x, like):
@@ -69,7 +71,7 @@ def _sum_like_grad(op, grad):
 
 # Graph mode with unknown dimensions: the target shape is read from `like` when the graph runs.
 SUM_TO_SHAPE_OF = defop("SumToShapeOf", lambda x, like: _sum_to_shape(x, like.shape),
-                        shape=_sum_like_rule, grad=_sum_like_grad)
+                        shape=_sum_like_rule, grad=_sum_like_grad, jvp=linear)
 
 
 def _broadcast_rule(x, shape):
@@ -82,7 +84,7 @@ def _broadcast_rule(x, shape):
 
 # The gradient has the output's (broadcast) shape; the reverse pass sums it back to x's shape.
 BROADCAST_TO = defop("BroadcastTo", lambda x, shape: np.broadcast_to(x, shape),
-                     shape=_broadcast_rule, grad=lambda op, grad: grad)
+                     shape=_broadcast_rule, grad=lambda op, grad: grad, jvp=linear)
 
 
 def broadcast_to(input, shape, name=None):  # noqa: A002 (TensorFlow's argument name)
@@ -92,6 +94,17 @@ def broadcast_to(input, shape, name=None):  # noqa: A002 (TensorFlow's argument 
     if tuple(x.shape) == shape:
         return x
     return execute(BROADCAST_TO, (x,), {"shape": shape}, name)
+
+
+def unbroadcast_eager(grad, target, op=None):
+    """`unbroadcast` for an eager gradient and a known target shape (the reverse pass's common
+    case); the kernel checks that the shapes fit."""
+    try:
+        return execute(SUM_TO_SHAPE, (grad,), {"shape": target})
+    except InvalidArgumentError:
+        where = f" from the gradient of op '{op.name}' (type {op.type})" if op else ""
+        raise InvalidArgumentError(f"A gradient of shape {grad.shape}{where} does not fit its "
+                                   f"input of shape {TensorShape(target)}.", op) from None
 
 
 def unbroadcast(grad, like, op=None):
@@ -126,7 +139,7 @@ def _add_n_rule(*inputs):
 
 
 ADD_N = defop("AddN", _add_n_kernel, shape=_add_n_rule,
-              grad=lambda op, grad: [grad] * len(op.inputs))
+              grad=lambda op, grad: [grad] * len(op.inputs), jvp=linear)
 
 
 def add_n(inputs, name=None):

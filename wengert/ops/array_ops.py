@@ -22,6 +22,7 @@ import operator
 
 import numpy as np
 
+from ..autodiff.forward import linear
 from ..framework import dtypes
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import binary_operands, execute
@@ -93,7 +94,7 @@ def _select_grad(op, grad):
     return None, dx, dy
 
 
-SELECT = defop("SelectV2", np.where, shape=_select_rule, grad=_select_grad)
+SELECT = defop("SelectV2", np.where, shape=_select_rule, grad=_select_grad, jvp=linear)
 
 
 def _where_indices_rule(condition):
@@ -170,7 +171,7 @@ def _reshape_kernel(x, like=None, *, shape):
     return x.reshape(shape if like is None else like.shape)
 
 
-RESHAPE = defop("Reshape", _reshape_kernel, shape=_reshape_rule, grad=_reshape_back)
+RESHAPE = defop("Reshape", _reshape_kernel, shape=_reshape_rule, grad=_reshape_back, jvp=linear)
 
 
 def reshape(tensor, shape, name=None):
@@ -196,7 +197,7 @@ def _expand_dims_kernel(x, axis):
 
 
 EXPAND_DIMS = defop("ExpandDims", _expand_dims_kernel,
-                    shape=_expand_dims_rule, grad=_reshape_back)
+                    shape=_expand_dims_rule, grad=_reshape_back, jvp=linear)
 
 
 def expand_dims(input, axis, name=None):  # noqa: A002 (TensorFlow's argument name)
@@ -221,7 +222,7 @@ def _squeeze_rule(x, axis):
 
 
 SQUEEZE = defop("Squeeze", lambda x, axis: np.squeeze(x, axis), shape=_squeeze_rule,
-                grad=_reshape_back)
+                grad=_reshape_back, jvp=linear)
 
 
 def squeeze(input, axis=None, name=None):  # noqa: A002
@@ -244,7 +245,7 @@ def _transpose_grad(op, grad):
 
 
 TRANSPOSE = defop("Transpose", lambda x, perm: x.transpose(perm), shape=_transpose_rule,
-                  grad=_transpose_grad)
+                  grad=_transpose_grad, jvp=linear)
 
 
 def transpose(a, perm=None, conjugate=False, name="transpose"):
@@ -299,7 +300,7 @@ def _concat_grad(op, grad):
 
 
 CONCAT = defop("ConcatV2", lambda *xs, axis: np.concatenate(xs, axis), shape=_concat_rule,
-               grad=_concat_grad)
+               grad=_concat_grad, jvp=linear)
 
 
 def concat(values, axis, name="concat"):
@@ -329,7 +330,7 @@ def _pack_rule(*inputs, axis):
 
 
 PACK = defop("Pack", lambda *xs, axis: np.stack(xs, axis), shape=_pack_rule,
-             grad=lambda op, grad: unstack(grad, len(op.inputs), op.get_attr("axis")))
+             grad=lambda op, grad: unstack(grad, len(op.inputs), op.get_attr("axis")), jvp=linear)
 
 
 def stack(values, axis=0, name="stack"):
@@ -358,7 +359,7 @@ def _unpack_rule(x, num, axis):
 
 
 UNPACK = defop("Unpack", _unpack_kernel, shape=_unpack_rule, num_outputs=None,
-               grad=lambda op, *grads: stack(grads, op.get_attr("axis")))
+               grad=lambda op, *grads: stack(grads, op.get_attr("axis")), jvp=linear)
 
 
 def unstack(value, num=None, axis=0, name="unstack"):
@@ -417,7 +418,7 @@ def _split_grad(op, *grads):
     return [concat(grads, op.get_attr("axis"))] + [None] * (len(op.inputs) - 1)
 
 
-SPLIT_V = defop("SplitV", _split_kernel, shape=_split_rule, grad=_split_grad, num_outputs=None)
+SPLIT_V = defop("SplitV", _split_kernel, shape=_split_rule, grad=_split_grad, num_outputs=None, jvp=linear)
 
 
 def _split_equal_kernel(x, num_split, axis):
@@ -436,7 +437,7 @@ def _split_equal_rule(x, num_split, axis):
 
 
 SPLIT = defop("Split", _split_equal_kernel, shape=_split_equal_rule, grad=_split_grad,
-              num_outputs=None)
+              num_outputs=None, jvp=linear)
 
 
 def split(value, num_or_size_splits, axis=0, num=None, name="split"):
@@ -465,7 +466,7 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
 
 
 # -- identity, stop_gradient ---------------------------------------------------------------------
-IDENTITY = defop("Identity", lambda x: x, shape=shapes.same, grad=lambda op, grad: grad)
+IDENTITY = defop("Identity", lambda x: x, shape=shapes.same, grad=lambda op, grad: grad, jvp=linear)
 STOP_GRADIENT = defop("StopGradient", lambda x: x, shape=shapes.same, grad=None)
 
 

@@ -12,6 +12,9 @@ infinite slope of sqrt at 0 never enters the chain rule.
 global_norm(ts) = sqrt(sum_i ||t_i||^2) over several tensors, and clip_by_global_norm scales all of
 them by c / max(global_norm, c), the same factor for each, so their directions are kept. A NaN or
 infinite norm makes every clipped tensor NaN, as in TensorFlow, which makes the problem visible.
+
+Forward mode: the tangent of clip_by_value is t's tangent where lo <= t <= hi, lo's below and hi's
+above; the compositions get theirs from their ops.
 """
 import collections.abc
 
@@ -58,7 +61,17 @@ def _clip_grad(op, g):
     return d_t, d_lo, d_hi
 
 
-CLIP_BY_VALUE = defop("ClipByValue", _clip_kernel, shape=_clip_rule, grad=_clip_grad)
+def _clip_jvp(primals, tangents, outputs):
+    from .array_ops import where
+    (t, lo, hi), (dt, dlo, dhi) = primals, tangents
+    zeros = zeros_like(t)
+    inside = dt if dt is not None else zeros
+    below = where(less(t, lo), dlo if dlo is not None else zeros, inside)
+    return where(greater(t, hi), dhi if dhi is not None else zeros, below)
+
+
+CLIP_BY_VALUE = defop("ClipByValue", _clip_kernel, shape=_clip_rule, grad=_clip_grad,
+                      jvp=_clip_jvp)
 
 
 def clip_by_value(t, clip_value_min, clip_value_max, name=None):

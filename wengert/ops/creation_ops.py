@@ -19,6 +19,7 @@ import builtins
 
 import numpy as np
 
+from ..autodiff.forward import linear
 from ..framework import dtypes
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
@@ -50,7 +51,7 @@ def _fill_kernel(value, dims):
     return np.full(dims, value)
 
 
-FILL = defop("Fill", _fill_kernel, shape=_fill_rule, grad=lambda op, grad: grad)
+FILL = defop("Fill", _fill_kernel, shape=_fill_rule, grad=lambda op, grad: grad, jvp=linear)
 
 
 def fill(dims, value, name=None):
@@ -129,9 +130,9 @@ def _tile_kernel(x, multiples):
     return np.tile(x, multiples)
 
 
-TILE = defop("Tile", _tile_kernel, shape=_tile_rule, grad=_tile_grad)
+TILE = defop("Tile", _tile_kernel, shape=_tile_rule, grad=_tile_grad, jvp=linear)
 TILE_GRAD = defop("TileGrad", _tile_grad_kernel, shape=_tile_grad_rule,
-                  grad=lambda op, grad: (tile(grad, op.get_attr("multiples")), None))
+                  grad=lambda op, grad: (tile(grad, op.get_attr("multiples")), None), jvp=linear)
 
 
 def tile(input, multiples, name=None):  # noqa: A002
@@ -165,7 +166,14 @@ def _interior(op, grad):
     return execute(STRIDED_SLICE, (grad,), {"spec": spec})
 
 
-PAD = defop("PadV2", _pad_kernel, shape=_pad_rule, grad=_interior)
+def _pad_jvp(primals, tangents, outputs, paddings, constant_values):
+    """Padding is affine (the padded border is a constant): the tangent is padded with zeros."""
+    if tangents[0] is None:
+        return None
+    return execute(PAD, (tangents[0],), {"paddings": paddings, "constant_values": 0})
+
+
+PAD = defop("PadV2", _pad_kernel, shape=_pad_rule, grad=_interior, jvp=_pad_jvp)
 
 
 def _mirror_pad_rule(x, paddings, mode):
@@ -203,7 +211,7 @@ def _mirror_pad_grad_rule(g, paddings, mode):
 
 
 MIRROR_PAD_GRAD = defop("MirrorPadGrad", _fold_mirror, shape=_mirror_pad_grad_rule,
-                        grad=lambda op, grad: execute(MIRROR_PAD, (grad,), op.attrs))
+                        grad=lambda op, grad: execute(MIRROR_PAD, (grad,), op.attrs), jvp=linear)
 
 
 def _mirror_pad_kernel(x, paddings, mode):
@@ -214,7 +222,7 @@ def _mirror_pad_kernel(x, paddings, mode):
 
 
 MIRROR_PAD = defop("MirrorPad", _mirror_pad_kernel, shape=_mirror_pad_rule,
-                   grad=lambda op, grad: execute(MIRROR_PAD_GRAD, (grad,), op.attrs))
+                   grad=lambda op, grad: execute(MIRROR_PAD_GRAD, (grad,), op.attrs), jvp=linear)
 
 
 def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):

@@ -28,6 +28,7 @@ import functools
 
 import numpy as np
 
+from ..autodiff.forward import linear
 from ..framework import dtypes
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
@@ -136,9 +137,9 @@ def _gather_grad_grad(op, grad):
     return (again, None) + (None,) * (len(op.inputs) - 2)
 
 
-GATHER = defop("GatherV2", _gather_kernel, shape=_gather_rule, grad=_gather_grad)
+GATHER = defop("GatherV2", _gather_kernel, shape=_gather_rule, grad=_gather_grad, jvp=linear)
 GATHER_GRAD = defop("GatherGrad", _gather_grad_kernel, shape=_gather_grad_rule,
-                    grad=_gather_grad_grad)
+                    grad=_gather_grad_grad, jvp=linear)
 
 
 def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):
@@ -195,10 +196,10 @@ def _gather_nd_grad(op, grad):
 
 
 GATHER_ND = defop("GatherNd", lambda p, i: p[_nd_key(i, p.shape, "GatherNd")],
-                  shape=_gather_nd_rule, grad=_gather_nd_grad)
+                  shape=_gather_nd_rule, grad=_gather_nd_grad, jvp=linear)
 SCATTER_ND = defop("ScatterNd", _scatter_nd_kernel, shape=_scatter_nd_rule,
                    grad=lambda op, grad: (None, gather_nd(grad, op.inputs[0]))
-                   + (None,) * (len(op.inputs) - 2))
+                   + (None,) * (len(op.inputs) - 2), jvp=linear)
 
 
 def gather_nd(params, indices, batch_dims=0, name=None):
@@ -250,7 +251,7 @@ def _slice_grad(op, grad):
 
 SLICE = defop("Slice", _slice_kernel, grad=_slice_grad,
               shape=lambda x, begin, size: (TensorShape(_slice_sizes(x.shape, begin, size)),
-                                            x.dtype))
+                                            x.dtype), jvp=linear)
 
 
 def slice(input_, begin, size, name=None):  # noqa: A001 (TensorFlow's name)
@@ -268,7 +269,7 @@ def _reverse_rule(x, axis):
 
 
 REVERSE = defop("ReverseV2", lambda x, axis: np.flip(x, axis), shape=_reverse_rule,
-                grad=lambda op, grad: reverse(grad, op.get_attr("axis")))
+                grad=lambda op, grad: reverse(grad, op.get_attr("axis")), jvp=linear)
 
 
 def reverse(tensor, axis, name=None):
@@ -343,11 +344,11 @@ def _strided_slice_grad_rule(grad, like=None, *, shape, spec):
 STRIDED_SLICE = defop(
     "StridedSlice", lambda x, spec: x[_to_key(spec)],
     shape=lambda x, spec: (_spec_shape(x.shape, spec), x.dtype),
-    grad=lambda op, grad: _strided_slice_grad(op.inputs[0], grad, op.get_attr("spec")))
+    grad=lambda op, grad: _strided_slice_grad(op.inputs[0], grad, op.get_attr("spec")), jvp=linear)
 STRIDED_SLICE_GRAD = defop(
     "StridedSliceGrad", _strided_slice_grad_kernel, shape=_strided_slice_grad_rule,
     grad=lambda op, grad: (execute(STRIDED_SLICE, (grad,), {"spec": op.get_attr("spec")}),)
-    + (None,) * (len(op.inputs) - 1))
+    + (None,) * (len(op.inputs) - 1), jvp=linear)
 
 
 _FULL = (None, None, None)

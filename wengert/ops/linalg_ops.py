@@ -27,6 +27,7 @@ euclidean/Frobenius norm (gradient x / norm, NaN where the norm is 0, as in Tens
 """
 import numpy as np
 
+from ..autodiff.forward import linear, multilinear
 from ..framework.errors import InvalidArgumentError, UnimplementedError
 from ..framework.execute import binary_operands, execute
 from ..framework.registry import defop
@@ -133,9 +134,9 @@ def _batch_matmul_grad(op, grad):
         op.get_attr("adj_x"), op.get_attr("adj_y"))
 
 
-MATMUL = defop("MatMul", _matmul_kernel, shape=_matmul_rule, grad=_matmul_grad)
+MATMUL = defop("MatMul", _matmul_kernel, shape=_matmul_rule, grad=_matmul_grad, jvp=multilinear)
 BATCH_MATMUL = defop("BatchMatMulV2", _batch_matmul_kernel, shape=_batch_matmul_rule,
-                     grad=_batch_matmul_grad)
+                     grad=_batch_matmul_grad, jvp=multilinear)
 
 
 _MATMUL_ATTRS = {(ta, tb): {"transpose_a": ta, "transpose_b": tb}
@@ -261,7 +262,7 @@ def _einsum_operand_grad(op, grad, subs, out, i):
     return execute(EINSUM, tensors, {"equation": equation})
 
 
-EINSUM = defop("Einsum", _einsum_kernel, shape=_einsum_rule, grad=_einsum_grad)
+EINSUM = defop("Einsum", _einsum_kernel, shape=_einsum_rule, grad=_einsum_grad, jvp=multilinear)
 
 
 def einsum(equation, *inputs, **kwargs):
@@ -397,10 +398,10 @@ def _diag_rule(d):
 
 
 DIAG_PART = defop("MatrixDiagPart", _diag_part_kernel, shape=_diag_part_rule,
-                  grad=_diag_part_grad)
+                  grad=_diag_part_grad, jvp=linear)
 DIAG = defop("MatrixDiag", _diag_kernel, shape=_diag_rule,
-             grad=lambda op, grad: execute(DIAG_PART, (grad,)))
-SET_DIAG = defop("MatrixSetDiag", _set_diag_kernel, shape=_set_diag_rule, grad=_set_diag_grad)
+             grad=lambda op, grad: execute(DIAG_PART, (grad,)), jvp=linear)
+SET_DIAG = defop("MatrixSetDiag", _set_diag_kernel, shape=_set_diag_rule, grad=_set_diag_grad, jvp=linear)
 
 
 def diag_part(input, name="diag_part", k=0):  # noqa: A002

@@ -9,11 +9,15 @@ pass sums it back over broadcast axes. Derivatives used (g is the incoming gradi
     z = max(x, y): g goes to x where x >= y, else to y (ties: x gets it, as TensorFlow does)
 
 Each rule skips the inputs the reverse pass said it does not need (`op.skip_input_indices`).
+Forward mode (JVP, `jvp=`): + - and negation are linear and * is linear in each argument, so their
+tangents are the op applied to the tangents; the others are the differentials above read forwards,
+e.g. d(x / y) = dx / y - z dy / y and d(x ** y) = y x^(y-1) dx + z log(x) dy.
 Comparisons and logical ops have no gradient. The Python operators of Tensor and Variable are
 installed here.
 """
 import numpy as np
 
+from ..autodiff.forward import linear, multilinear
 from ..framework import dtypes
 from ..framework.execute import binary_operands, execute
 from ..framework.registry import defop
@@ -59,10 +63,19 @@ def _div_grad(op, grad):
     return dx, dy
 
 
-ADD = defop("AddV2", np.add, shape=shapes.broadcast, grad=_add_grad)
-SUB = defop("Sub", np.subtract, shape=shapes.broadcast, grad=_sub_grad)
-MUL = defop("Mul", np.multiply, shape=shapes.broadcast, grad=_mul_grad)
-DIV = defop("RealDiv", np.true_divide, shape=shapes.broadcast, grad=_div_grad)
+def _div_jvp(primals, tangents, outputs):
+    """d(x / y) = dx / y - (x / y) dy / y."""
+    (x, y), (dx, dy), (z,) = primals, tangents, outputs
+    out = dx / y if dx is not None else None
+    if dy is not None:
+        out = -(dy * z) / y if out is None else out - (dy * z) / y
+    return out
+
+
+ADD = defop("AddV2", np.add, shape=shapes.broadcast, grad=_add_grad, jvp=linear)
+SUB = defop("Sub", np.subtract, shape=shapes.broadcast, grad=_sub_grad, jvp=linear)
+MUL = defop("Mul", np.multiply, shape=shapes.broadcast, grad=_mul_grad, jvp=multilinear)
+DIV = defop("RealDiv", np.true_divide, shape=shapes.broadcast, grad=_div_grad, jvp=_div_jvp)
 
 
 def add(x, y, name=None):
@@ -97,7 +110,17 @@ def _floor_mod_grad(op, grad):
 
 
 FLOOR_DIV = defop("FloorDiv", np.floor_divide, shape=shapes.broadcast, grad=None)
-FLOOR_MOD = defop("FloorMod", np.mod, shape=shapes.broadcast, grad=_floor_mod_grad)
+def _floor_mod_jvp(primals, tangents, outputs):
+    """d(x mod y) = dx - floor(x / y) dy (away from the jumps)."""
+    (x, y), (dx, dy) = primals, tangents
+    if dy is None:
+        return dx
+    term = -dy * floordiv(x, y)
+    return term if dx is None else dx + term
+
+
+FLOOR_MOD = defop("FloorMod", np.mod, shape=shapes.broadcast, grad=_floor_mod_grad,
+                  jvp=_floor_mod_jvp)
 
 
 def floordiv(x, y, name=None):
@@ -114,9 +137,10 @@ mod = floormod
 
 
 # -- unary arithmetic ---------------------------------------------------------------------------
-NEG = defop("Neg", np.negative, shape=shapes.same, grad=lambda op, grad: -grad)
+NEG = defop("Neg", np.negative, shape=shapes.same, grad=lambda op, grad: -grad, jvp=linear)
 SQUARE = defop("Square", np.square, shape=shapes.same,
-               grad=lambda op, grad: grad * (op.inputs[0] * 2))
+               grad=lambda op, grad: grad * (op.inputs[0] * 2),
+               jvp=lambda primals, tangents, outputs: tangents[0] * (primals[0] * 2))
 
 
 def negative(x, name=None):
@@ -151,7 +175,20 @@ def _pow_kernel(x, y):
     return np.power(x, y)
 
 
-POW = defop("Pow", _pow_kernel, shape=shapes.broadcast, grad=_pow_grad)
+def _pow_jvp(primals, tangents, outputs):
+    """d(x^y) = y x^(y-1) dx + x^y log(x) dy (the dy term is 0 where x <= 0)."""
+    from .array_ops import where
+    from .unary_ops import log
+    (x, y), (dx, dy), (z,) = primals, tangents, outputs
+    out = dx * y * pow(x, y - 1) if dx is not None else None
+    if dy is not None:
+        positive = greater(x, 0)
+        term = dy * z * where(positive, log(where(positive, x, 1)), 0)
+        out = term if out is None else out + term
+    return out
+
+
+POW = defop("Pow", _pow_kernel, shape=shapes.broadcast, grad=_pow_grad, jvp=_pow_jvp)
 
 
 def pow(x, y, name=None):  # noqa: A001 (TensorFlow's name)
@@ -168,10 +205,21 @@ def _select_grad(op, grad, x_wins):
     return dx, dy
 
 
+def _select_jvp(x_wins, primals, tangents):
+    """The tangent of x where x won, of y elsewhere (shared by Maximum and Minimum)."""
+    from .array_ops import where
+    from .array_core import zeros_like
+    (x, y), (dx, dy) = primals, tangents
+    return where(x_wins, dx if dx is not None else zeros_like(x),
+                 dy if dy is not None else zeros_like(y))
+
+
 MAXIMUM = defop("Maximum", np.maximum, shape=shapes.broadcast,
-                grad=lambda op, g: _select_grad(op, g, greater_equal(*op.inputs)))
+                grad=lambda op, g: _select_grad(op, g, greater_equal(*op.inputs)),
+                jvp=lambda p, t, o: _select_jvp(greater_equal(*p), p, t))
 MINIMUM = defop("Minimum", np.minimum, shape=shapes.broadcast,
-                grad=lambda op, g: _select_grad(op, g, less_equal(*op.inputs)))
+                grad=lambda op, g: _select_grad(op, g, less_equal(*op.inputs)),
+                jvp=lambda p, t, o: _select_jvp(less_equal(*p), p, t))
 
 
 def maximum(x, y, name=None):
@@ -283,7 +331,14 @@ def _cast_rule(x, dtype):
     return x.shape, dtypes.as_dtype(dtype)
 
 
-CAST = defop("Cast", lambda x, dtype: x.astype(dtype), shape=_cast_rule, grad=_cast_grad)
+def _cast_jvp(primals, tangents, outputs, dtype):
+    if not (primals[0].dtype.is_floating and np.dtype(dtype).kind == "f"):
+        return None
+    return cast(tangents[0], dtype)
+
+
+CAST = defop("Cast", lambda x, dtype: x.astype(dtype), shape=_cast_rule, grad=_cast_grad,
+             jvp=_cast_jvp)
 
 
 def cast(x, dtype, name=None):

@@ -27,9 +27,17 @@ sigmoid_cross_entropy_with_logits(z, x) = max(x, 0) - x*z + log(1 + exp(-|x|)); 
 dz = -x. l2_loss(t) = sum(t^2) / 2, dt = g*t. bias_add adds a [C] vector along the channel axis; the
 bias gradient (BiasAddGrad) sums over the other axes, and its own gradient broadcasts back.
 gelu and l2_normalize are compositions of other ops.
+
+Forward mode (JVP, du the input's tangent): an activation's Jacobian is diagonal, so its helper
+applied to du is its JVP (relu: ReluGrad(du, y)); each helper is linear in g, plus, for elu and
+selu, g dy on the negative side. softmax's Jacobian diag(y) - y y^T is symmetric, so its JVP is its
+VJP, (du - sum(du y)) y; log_softmax: du - sum(softmax(x) du). For the cross-entropies
+d loss = sum(backprop dx) - sum(log_softmax(x) dp) and d backprop = softmax's JVP of dx - dp.
+l2_loss: sum(t dt). bias_add and its gradient are linear.
 """
 import numpy as np
 
+from ..autodiff.forward import linear
 from ..framework.context import state
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import binary_operands, execute
@@ -78,10 +86,26 @@ def _zero(x):
 
 # -- relu and relu6 -------------------------------------------------------------------------------
 # g * (y > 0), as TensorFlow computes it (a NaN gradient stays NaN); 10x faster than np.where.
+def _helper_jvp(own_op, on_forward="output"):
+    """JVP of an activation (`on_forward` says whether its helper reads the op's "output" or
+    "input"): the helper applied to the tangent."""
+    def jvp(primals, tangents, outputs, **attrs):
+        forward = outputs[0] if on_forward == "output" else primals[0]
+        return execute(own_op(), (tangents[0], forward), attrs)
+    return jvp
+
+
+def _linear_in_g(own_op):
+    """JVP of a helper h(g, x) linear in g whose slope in x is zero almost everywhere."""
+    return lambda primals, tangents, outputs, **attrs: (
+        execute(own_op(), (tangents[0], primals[1]), attrs) if tangents[0] is not None else None)
+
+
 RELU_GRAD = defop("ReluGrad", lambda g, y: g * (y > 0), shape=_grad_helper_rule,
-                  grad=lambda op, gg: (relu_grad(gg, op.inputs[1]), None))
+                  grad=lambda op, gg: (relu_grad(gg, op.inputs[1]), None),
+                  jvp=_linear_in_g(lambda: RELU_GRAD))
 RELU = defop("Relu", lambda x: np.maximum(x, _zero(x)), shape=shapes.same,
-             grad=lambda op, g: relu_grad(g, op.outputs[0]))
+             grad=lambda op, g: relu_grad(g, op.outputs[0]), jvp=_helper_jvp(lambda: RELU_GRAD))
 
 
 def relu_grad(gradients, outputs):
@@ -103,9 +127,11 @@ def _relu6_kernel(x):
 
 
 RELU6_GRAD = defop("Relu6Grad", _relu6_grad_kernel, shape=_grad_helper_rule,
-                   grad=lambda op, gg: (execute(RELU6_GRAD, (gg, op.inputs[1])), None))
+                   grad=lambda op, gg: (execute(RELU6_GRAD, (gg, op.inputs[1])), None),
+                   jvp=_linear_in_g(lambda: RELU6_GRAD))
 RELU6 = defop("Relu6", _relu6_kernel, shape=shapes.same,
-              grad=lambda op, g: execute(RELU6_GRAD, (g, op.inputs[0])))
+              grad=lambda op, g: execute(RELU6_GRAD, (g, op.inputs[0])),
+              jvp=_helper_jvp(lambda: RELU6_GRAD, "input"))
 
 
 def relu6(features, name=None):
@@ -120,10 +146,12 @@ def _leaky_grad_kernel(g, x, alpha):
 
 LEAKY_RELU_GRAD = defop("LeakyReluGrad", _leaky_grad_kernel, shape=_grad_helper_rule,
                         grad=lambda op, gg: (execute(LEAKY_RELU_GRAD, (gg, op.inputs[1]),
-                                                     op.attrs), None))
+                                                     op.attrs), None),
+                        jvp=_linear_in_g(lambda: LEAKY_RELU_GRAD))
 LEAKY_RELU = defop("LeakyRelu", lambda x, alpha: np.where(x > 0, x, x * x.dtype.type(alpha)),
                    shape=_float_rule,
-                   grad=lambda op, g: execute(LEAKY_RELU_GRAD, (g, op.inputs[0]), op.attrs))
+                   grad=lambda op, g: execute(LEAKY_RELU_GRAD, (g, op.inputs[0]), op.attrs),
+                   jvp=_helper_jvp(lambda: LEAKY_RELU_GRAD, "input"))
 
 
 def leaky_relu(features, alpha=0.2, name=None):
@@ -146,9 +174,23 @@ def _negative_part(y, value):
     return where(y < 0, value, zeros_like(value))
 
 
+def _negative_side_jvp(own_op):
+    """JVP of EluGrad/SeluGrad h(g, y), linear in g, with slope g in y where y < 0."""
+    def jvp(primals, tangents, outputs):
+        (g, y), (dg, dy) = primals, tangents
+        out = execute(own_op(), (dg, y)) if dg is not None else None
+        if dy is not None:
+            term = _negative_part(y, g * dy)
+            out = term if out is None else out + term
+        return out
+    return jvp
+
+
 ELU_GRAD = defop("EluGrad", lambda g, y: np.where(y < 0, g * (y + _one(y)), g),
-                 shape=_grad_helper_rule, grad=_elu_grad_grad)
-ELU = defop("Elu", _elu_kernel, shape=_float_rule, grad=lambda op, g: elu_grad(g, op.outputs[0]))
+                 shape=_grad_helper_rule, grad=_elu_grad_grad,
+                 jvp=_negative_side_jvp(lambda: ELU_GRAD))
+ELU = defop("Elu", _elu_kernel, shape=_float_rule, grad=lambda op, g: elu_grad(g, op.outputs[0]),
+            jvp=_helper_jvp(lambda: ELU_GRAD))
 
 
 def _one(x):
@@ -178,9 +220,11 @@ def _selu_grad_kernel(g, y):
 
 SELU_GRAD = defop("SeluGrad", _selu_grad_kernel, shape=_grad_helper_rule,
                   grad=lambda op, gg: (execute(SELU_GRAD, (gg, op.inputs[1])),
-                                       _negative_part(op.inputs[1], gg * op.inputs[0])))
+                                       _negative_part(op.inputs[1], gg * op.inputs[0])),
+                  jvp=_negative_side_jvp(lambda: SELU_GRAD))
 SELU = defop("Selu", _selu_kernel, shape=_float_rule,
-             grad=lambda op, g: execute(SELU_GRAD, (g, op.outputs[0])))
+             grad=lambda op, g: execute(SELU_GRAD, (g, op.outputs[0])),
+             jvp=_helper_jvp(lambda: SELU_GRAD))
 
 
 def selu(features, name=None):
@@ -253,8 +297,23 @@ def _log_softmax_grad(op, g):
     return g - reduce_sum(g, op.attrs["axis"], keepdims=True) * exp(op.outputs[0])
 
 
-SOFTMAX = defop("Softmax", _softmax_kernel, shape=_axis_rule, grad=_softmax_grad)
-LOG_SOFTMAX = defop("LogSoftmax", _log_softmax_kernel, shape=_axis_rule, grad=_log_softmax_grad)
+def _softmax_jvp(primals, tangents, outputs, axis):
+    from .reduce_ops import reduce_sum
+    (u,), (y,) = tangents, outputs
+    return (u - reduce_sum(u * y, axis, keepdims=True)) * y
+
+
+def _log_softmax_jvp(primals, tangents, outputs, axis):
+    from .reduce_ops import reduce_sum
+    from .unary_ops import exp
+    u = tangents[0]
+    return u - reduce_sum(exp(outputs[0]) * u, axis, keepdims=True)
+
+
+SOFTMAX = defop("Softmax", _softmax_kernel, shape=_axis_rule, grad=_softmax_grad,
+                jvp=_softmax_jvp)
+LOG_SOFTMAX = defop("LogSoftmax", _log_softmax_kernel, shape=_axis_rule, grad=_log_softmax_grad,
+                    jvp=_log_softmax_jvp)
 
 
 def softmax(logits, axis=None, name=None):
@@ -335,8 +394,22 @@ def _dense_ce_grad(op, grad_loss, grad_backprop):
     return d_logits, d_labels
 
 
+def _dense_ce_jvp(primals, tangents, outputs, axis):
+    """d loss = sum(backprop * dx) - sum(log_softmax(x) * dp); d backprop = softmax'(x) dx - dp
+    (the same convention as the VJP, which takes each row of labels to sum to 1)."""
+    from .reduce_ops import reduce_sum
+    (logits, labels), (dx, dp), backprop = primals, tangents, outputs[1]
+    d_loss = reduce_sum(backprop * dx, axis) if dx is not None else None
+    d_backprop = _softmax_vjp_of(dx, logits, axis) if dx is not None else None
+    if dp is not None:
+        term = -reduce_sum(log_softmax(logits, axis) * dp, axis)
+        d_loss = term if d_loss is None else d_loss + term
+        d_backprop = -dp if d_backprop is None else d_backprop - dp
+    return d_loss, d_backprop
+
+
 SOFTMAX_CE = defop("SoftmaxCrossEntropyWithLogits", _dense_ce_kernel, shape=_dense_ce_rule,
-                   grad=_dense_ce_grad, num_outputs=2)
+                   grad=_dense_ce_grad, jvp=_dense_ce_jvp, num_outputs=2)
 
 
 def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
@@ -397,8 +470,17 @@ def _sparse_ce_grad(op, grad_loss, grad_backprop):
     return d_logits, None
 
 
+def _sparse_ce_jvp(primals, tangents, outputs):
+    from .reduce_ops import reduce_sum
+    dx = tangents[0]
+    if dx is None:
+        return None, None
+    return reduce_sum(outputs[1] * dx, -1), _softmax_vjp_of(dx, primals[0], -1)
+
+
 SPARSE_SOFTMAX_CE = defop("SparseSoftmaxCrossEntropyWithLogits", _sparse_ce_kernel,
-                          shape=_sparse_ce_rule, grad=_sparse_ce_grad, num_outputs=2)
+                          shape=_sparse_ce_rule, grad=_sparse_ce_grad, jvp=_sparse_ce_jvp,
+                          num_outputs=2)
 
 
 def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
@@ -435,8 +517,16 @@ def _sigmoid_ce_rule(logits, labels):
     return logits.shape.merge_with(labels.shape), logits.dtype
 
 
+def _sigmoid_ce_jvp(primals, tangents, outputs):
+    (logits, labels), (dx, dz) = primals, tangents
+    out = dx * (sigmoid(logits) - labels) if dx is not None else None
+    if dz is not None:
+        out = -dz * logits if out is None else out - dz * logits
+    return out
+
+
 SIGMOID_CE = defop("SigmoidCrossEntropyWithLogits", _sigmoid_ce_kernel, shape=_sigmoid_ce_rule,
-                   grad=_sigmoid_ce_grad)
+                   grad=_sigmoid_ce_grad, jvp=_sigmoid_ce_jvp)
 
 
 def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
@@ -456,7 +546,13 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
 
 L2_LOSS = defop("L2Loss", lambda t: np.asarray(np.sum(t * t) * t.dtype.type(0.5)),
                 shape=lambda t: (TensorShape(()), _float_rule(t)[1]),
-                grad=lambda op, g: g * op.inputs[0])
+                grad=lambda op, g: g * op.inputs[0],
+                jvp=lambda primals, tangents, outputs: _sum_all(primals[0] * tangents[0]))
+
+
+def _sum_all(x):
+    from .reduce_ops import reduce_sum
+    return reduce_sum(x)
 
 
 def l2_loss(t, name=None):
@@ -510,10 +606,10 @@ def _bias_add_grad_rule(g, data_format):
 # gradient to zeros of g's shape.
 BIAS_ADD_GRAD = defop("BiasAddGrad", _bias_add_grad_kernel, shape=_bias_add_grad_rule,
                       grad=lambda op, gg: execute(BIAS_ADD, (zeros_like(op.inputs[0]), gg),
-                                                  op.attrs))
+                                                  op.attrs), jvp=linear)
 BIAS_ADD = defop("BiasAdd", _bias_add_kernel, shape=_bias_add_rule,
                  grad=lambda op, g: (g, execute(BIAS_ADD_GRAD, (g,), op.attrs)
-                                     if 1 not in op.skip_input_indices else None))
+                                     if 1 not in op.skip_input_indices else None), jvp=linear)
 
 
 def bias_add(value, bias, data_format=None, name=None):

@@ -19,11 +19,17 @@ reduced axes (the "ReduceBroadcast" op, whose own gradient is a Sum):
     y = |x|_2:         dx = b(g / y) * x               (NaN where the norm is 0, as in TensorFlow)
     y = cumsum(x):     dx = cumsum(g) in the opposite direction
 
+Forward mode: sum, mean, cumsum and ReduceBroadcast are linear, so their tangent is the op applied
+to the input's tangent u. The others follow from dy = sum over the reduced axes of (dy/dx) u, where
+dy/dx is the VJP of a seed of ones: max/min average u over the tied extrema, prod sums the
+co-factors times u, logsumexp sums softmax(x) u, and the norm sums x u / y.
+
 reduce_variance and reduce_std are compositions of means (std = sqrt(variance), so its gradient is
 infinite where the variance is 0); any/all/argmax/argmin/count_nonzero have no gradient.
 """
 import numpy as np
 
+from ..autodiff.forward import linear
 from ..framework import dtypes
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
@@ -101,7 +107,7 @@ def _reduce_broadcast_grad(op, grad):
 
 
 REDUCE_BROADCAST = defop("ReduceBroadcast", _reduce_broadcast_kernel,
-                         shape=_reduce_broadcast_rule, grad=_reduce_broadcast_grad)
+                         shape=_reduce_broadcast_rule, grad=_reduce_broadcast_grad, jvp=linear)
 
 
 def _expand(g, op):
@@ -145,8 +151,22 @@ def _mean_grad(op, grad):
     return _expand(grad / count, op)
 
 
-SUM = defop("Sum", _sum_kernel, shape=shapes.reduced, grad=lambda op, grad: _expand(grad, op))
-MEAN = defop("Mean", _mean_kernel, shape=shapes.reduced, grad=_mean_grad)
+SUM = defop("Sum", _sum_kernel, shape=shapes.reduced, grad=lambda op, grad: _expand(grad, op),
+            jvp=linear)
+MEAN = defop("Mean", _mean_kernel, shape=shapes.reduced, grad=_mean_grad, jvp=linear)
+
+
+def _partials_jvp(own_op, partials):
+    """JVP of a reduction y = r(x): the sum over the reduced axes of dy/dx * u, where
+    dy/dx = partials(op, ones) elementwise (the op's VJP of a seed of ones)."""
+    def jvp(primals, tangents, outputs, axis, keepdims):
+        from ..framework.operation import Operation
+        from .array_core import ones_like
+        attrs = {"axis": axis, "keepdims": keepdims}
+        op = Operation(own_op(), tuple(primals), tuple(outputs), attrs)
+        slopes = partials(op, ones_like(outputs[0]))
+        return execute(SUM, (slopes * tangents[0],), attrs)
+    return jvp
 
 
 def reduce_sum(input_tensor, axis=None, keepdims=False, name=None):
@@ -170,9 +190,11 @@ def _extremum_grad(op, grad):
 
 
 MAX = defop("Max", lambda x, axis, keepdims: np.max(x, axis=axis, keepdims=keepdims),
-            shape=shapes.reduced, grad=_extremum_grad)
+            shape=shapes.reduced, grad=_extremum_grad,
+            jvp=_partials_jvp(lambda: MAX, _extremum_grad))
 MIN = defop("Min", lambda x, axis, keepdims: np.min(x, axis=axis, keepdims=keepdims),
-            shape=shapes.reduced, grad=_extremum_grad)
+            shape=shapes.reduced, grad=_extremum_grad,
+            jvp=_partials_jvp(lambda: MIN, _extremum_grad))
 
 
 def reduce_max(input_tensor, axis=None, keepdims=False, name=None):
@@ -204,7 +226,7 @@ def _prod_grad(op, grad):
 
 PROD = defop("Prod", lambda x, axis, keepdims: np.prod(x, axis=axis, keepdims=keepdims,
                                                        dtype=x.dtype),
-             shape=shapes.reduced, grad=_prod_grad)
+             shape=shapes.reduced, grad=_prod_grad, jvp=_partials_jvp(lambda: PROD, _prod_grad))
 
 
 def reduce_prod(input_tensor, axis=None, keepdims=False, name=None):
@@ -239,9 +261,10 @@ def _euclidean_norm_grad(op, grad):
 
 
 LOGSUMEXP = defop("ReduceLogSumExp", _logsumexp_kernel, shape=shapes.reduced,
-                  grad=_logsumexp_grad)
+                  grad=_logsumexp_grad, jvp=_partials_jvp(lambda: LOGSUMEXP, _logsumexp_grad))
 EUCLIDEAN_NORM = defop("EuclideanNorm", _euclidean_norm_kernel, shape=shapes.reduced,
-                       grad=_euclidean_norm_grad)
+                       grad=_euclidean_norm_grad,
+                       jvp=_partials_jvp(lambda: EUCLIDEAN_NORM, _euclidean_norm_grad))
 
 
 def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
@@ -372,7 +395,7 @@ def _cumsum_grad(op, grad):
 
 
 CUMSUM = defop("Cumsum", _cumsum_kernel, shape=lambda x, **_: (x.shape, x.dtype),
-               grad=_cumsum_grad)
+               grad=_cumsum_grad, jvp=linear)
 
 
 def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):

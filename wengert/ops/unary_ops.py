@@ -11,6 +11,11 @@ Every op maps each element on its own, so its vector-Jacobian product is the inc
     erf:    g * 2/sqrt(pi) * exp(-x^2)
     abs:    g * sign(x)  (0 at 0)    sign:   0 everywhere (TensorFlow returns zeros, not None)
 
+Forward mode: the Jacobian of an elementwise op is diagonal, so its JVP multiplies the tangent du
+by the same derivative (sqrt: SqrtGrad(y, du), tanh: TanhGrad(y, du), exp: du * y, ...). The
+fused helpers are linear in dy and depend on y; e.g. d TanhGrad(y, dy) = TanhGrad(y, d dy)
+- 2 dy y dy_tangent.
+
 Rules that use y reuse the forward result, as TensorFlow does. The hot ones (tanh, sigmoid,
 sqrt, rsqrt, reciprocal) run their backward step as a single fused op, TensorFlow's "TanhGrad",
 "SigmoidGrad", "SqrtGrad", "RsqrtGrad" and "ReciprocalGrad": kernel(y, dy) is the product above in
@@ -95,8 +100,8 @@ def _numeric_unary(op_def, x, name):
     return execute(op_def, (x,), name=name)
 
 
-def _float_op(op_type, kernel, grad):
-    return defop(op_type, kernel, shape=_float_rule(op_type), grad=grad)
+def _float_op(op_type, kernel, grad, jvp):
+    return defop(op_type, kernel, shape=_float_rule(op_type), grad=grad, jvp=jvp)
 
 
 # -- fused backward ops: kernel(y, dy) is the VJP given the forward output y -------------------
@@ -131,16 +136,34 @@ def _reciprocal_grad_grad(op, grad):
             execute(RECIPROCAL_GRAD, (y, grad)) if _needs(op, 1) else None)
 
 
+def _helper_jvp(own_op, y_partial):
+    """JVP of a fused helper h(y, dy), linear in dy: h(y, d_dy) + (dh/dy) d_y, where
+    y_partial(y, dy, out) gives dh/dy."""
+    def jvp(primals, tangents, outputs):
+        (y, dy), (t_y, t_dy) = primals, tangents
+        out = execute(own_op(), (y, t_dy)) if t_dy is not None else None
+        if t_y is not None:
+            term = t_y * y_partial(y, dy, outputs[0])
+            out = term if out is None else out + term
+        return out
+    return jvp
+
+
 TANH_GRAD = defop("TanhGrad", lambda y, dy: dy * (_const(y, 1) - y * y),
-                  shape=shapes.broadcast, grad=_tanh_grad_grad)
+                  shape=shapes.broadcast, grad=_tanh_grad_grad,
+                  jvp=_helper_jvp(lambda: TANH_GRAD, lambda y, dy, h: (dy * -2.0) * y))
 SIGMOID_GRAD = defop("SigmoidGrad", lambda y, dy: dy * y * (_const(y, 1) - y),
-                     shape=shapes.broadcast, grad=_sigmoid_grad_grad)
+                     shape=shapes.broadcast, grad=_sigmoid_grad_grad,
+                     jvp=_helper_jvp(lambda: SIGMOID_GRAD, lambda y, dy, h: dy * (1.0 - 2.0 * y)))
 SQRT_GRAD = defop("SqrtGrad", lambda y, dy: dy * _const(y, 0.5) / y,
-                  shape=shapes.broadcast, grad=_sqrt_grad_grad)
+                  shape=shapes.broadcast, grad=_sqrt_grad_grad,
+                  jvp=_helper_jvp(lambda: SQRT_GRAD, lambda y, dy, h: -h / y))
 RSQRT_GRAD = defop("RsqrtGrad", lambda y, dy: dy * _const(y, -0.5) * (y * y * y),
-                   shape=shapes.broadcast, grad=_rsqrt_grad_grad)
+                   shape=shapes.broadcast, grad=_rsqrt_grad_grad,
+                   jvp=_helper_jvp(lambda: RSQRT_GRAD, lambda y, dy, h: (dy * -1.5) * square(y)))
 RECIPROCAL_GRAD = defop("ReciprocalGrad", lambda y, dy: -dy * (y * y),
-                        shape=shapes.broadcast, grad=_reciprocal_grad_grad)
+                        shape=shapes.broadcast, grad=_reciprocal_grad_grad,
+                        jvp=_helper_jvp(lambda: RECIPROCAL_GRAD, lambda y, dy, h: (dy * -2.0) * y))
 
 
 def _fused_grad(grad_op):
@@ -148,10 +171,22 @@ def _fused_grad(grad_op):
     return lambda op, grad: execute(grad_op, (op.outputs[0], grad))
 
 
+def _fused_jvp(grad_op):
+    """Its JVP: the Jacobian is diagonal, so the same helper applies to the tangent."""
+    return lambda primals, tangents, outputs: execute(grad_op, (outputs[0], tangents[0]))
+
+
+def _diagonal(derivative):
+    """JVP of an elementwise op: du * f'(x), derivative(x, y) giving f'(x) (y = f(x))."""
+    return lambda primals, tangents, outputs: tangents[0] * derivative(primals[0], outputs[0])
+
+
 # -- roots and reciprocal ---------------------------------------------------------------------
-SQRT = _float_op("Sqrt", np.sqrt, _fused_grad(SQRT_GRAD))
-RSQRT = _float_op("Rsqrt", lambda x: _const(x, 1) / np.sqrt(x), _fused_grad(RSQRT_GRAD))
-RECIPROCAL = _float_op("Reciprocal", np.reciprocal, _fused_grad(RECIPROCAL_GRAD))
+SQRT = _float_op("Sqrt", np.sqrt, _fused_grad(SQRT_GRAD), _fused_jvp(SQRT_GRAD))
+RSQRT = _float_op("Rsqrt", lambda x: _const(x, 1) / np.sqrt(x), _fused_grad(RSQRT_GRAD),
+                  _fused_jvp(RSQRT_GRAD))
+RECIPROCAL = _float_op("Reciprocal", np.reciprocal, _fused_grad(RECIPROCAL_GRAD),
+                       _fused_jvp(RECIPROCAL_GRAD))
 
 
 def sqrt(x, name=None):
@@ -170,10 +205,14 @@ def reciprocal(x, name=None):
 
 
 # -- exponentials and logarithms ------------------------------------------------------------------
-EXP = _float_op("Exp", np.exp, lambda op, grad: grad * op.outputs[0])
-EXPM1 = _float_op("Expm1", np.expm1, lambda op, grad: grad * exp(op.inputs[0]))
-LOG = _float_op("Log", np.log, lambda op, grad: grad / op.inputs[0])
-LOG1P = _float_op("Log1p", np.log1p, lambda op, grad: grad / (op.inputs[0] + 1.0))
+EXP = _float_op("Exp", np.exp, lambda op, grad: grad * op.outputs[0],
+                _diagonal(lambda x, y: y))
+EXPM1 = _float_op("Expm1", np.expm1, lambda op, grad: grad * exp(op.inputs[0]),
+                  _diagonal(lambda x, y: y + 1.0))
+LOG = _float_op("Log", np.log, lambda op, grad: grad / op.inputs[0],
+                lambda primals, tangents, outputs: tangents[0] / primals[0])
+LOG1P = _float_op("Log1p", np.log1p, lambda op, grad: grad / (op.inputs[0] + 1.0),
+                  lambda primals, tangents, outputs: tangents[0] / (primals[0] + 1.0))
 
 
 def exp(x, name=None):
@@ -198,9 +237,10 @@ def log1p(x, name=None):
 
 # -- abs and sign (also for integers) --------------------------------------------------------------
 ABS = defop("Abs", np.abs, shape=_numeric_rule("Abs"),
-            grad=lambda op, grad: grad * sign(op.inputs[0]))
+            grad=lambda op, grad: grad * sign(op.inputs[0]), jvp=_diagonal(lambda x, y: sign(x)))
 SIGN = defop("Sign", np.sign, shape=_numeric_rule("Sign"),
-             grad=lambda op, grad: zeros_like(op.inputs[0]))
+             grad=lambda op, grad: zeros_like(op.inputs[0]),
+             jvp=lambda primals, tangents, outputs: zeros_like(tangents[0]))
 
 
 def abs(x, name=None):  # noqa: A001 (TensorFlow's name)
@@ -214,9 +254,12 @@ def sign(x, name=None):
 
 
 # -- trigonometry -----------------------------------------------------------------------------
-SIN = _float_op("Sin", np.sin, lambda op, grad: grad * cos(op.inputs[0]))
-COS = _float_op("Cos", np.cos, lambda op, grad: -grad * sin(op.inputs[0]))
-TAN = _float_op("Tan", np.tan, lambda op, grad: grad * (square(op.outputs[0]) + 1.0))
+SIN = _float_op("Sin", np.sin, lambda op, grad: grad * cos(op.inputs[0]),
+                _diagonal(lambda x, y: cos(x)))
+COS = _float_op("Cos", np.cos, lambda op, grad: -grad * sin(op.inputs[0]),
+                _diagonal(lambda x, y: -sin(x)))
+TAN = _float_op("Tan", np.tan, lambda op, grad: grad * (square(op.outputs[0]) + 1.0),
+                _diagonal(lambda x, y: square(y) + 1.0))
 
 
 def sin(x, name=None):
@@ -250,10 +293,12 @@ def _softplus_kernel(x):
     return np.log1p(np.exp(-np.abs(x))) + np.maximum(x, _const(x, 0))
 
 
-TANH = _float_op("Tanh", np.tanh, _fused_grad(TANH_GRAD))
-SIGMOID = _float_op("Sigmoid", _sigmoid_kernel, _fused_grad(SIGMOID_GRAD))
+TANH = _float_op("Tanh", np.tanh, _fused_grad(TANH_GRAD), _fused_jvp(TANH_GRAD))
+SIGMOID = _float_op("Sigmoid", _sigmoid_kernel, _fused_grad(SIGMOID_GRAD),
+                    _fused_jvp(SIGMOID_GRAD))
 SOFTPLUS = _float_op("Softplus", _softplus_kernel,
-                     lambda op, grad: grad * sigmoid(op.inputs[0]))
+                     lambda op, grad: grad * sigmoid(op.inputs[0]),
+                     _diagonal(lambda x, y: sigmoid(x)))
 
 
 def tanh(x, name=None):
@@ -337,7 +382,8 @@ def _erf_kernel(x):
 
 _TWO_OVER_SQRT_PI = 2.0 * _ONE_OVER_SQRT_PI
 ERF = _float_op("Erf", _erf_kernel,
-                lambda op, grad: grad * (exp(-square(op.inputs[0])) * _TWO_OVER_SQRT_PI))
+                lambda op, grad: grad * (exp(-square(op.inputs[0])) * _TWO_OVER_SQRT_PI),
+                _diagonal(lambda x, y: exp(-square(x)) * _TWO_OVER_SQRT_PI))
 
 
 def erf(x, name=None):
