@@ -1,0 +1,261 @@
+"""Losses of `wengert.nn`: softmax, sparse softmax and sigmoid cross-entropy, and l2_loss.
+
+softmax_cross_entropy_with_logits(labels p, logits x) = -sum(p * log_softmax(x)) per row. The fused
+kernel also returns backprop = softmax(x) - p, so d loss/dx = g * backprop at no extra cost, and
+d loss/dp = -g * log_softmax(x). Differentiating that VJP again reaches the backprop output: its
+gradient gg adds softmax's VJP of gg to the logits and -gg to the labels (TensorFlow's rule, which
+skips the term when gg is the zeros the reverse pass filled in). The sparse form takes integer
+class indices (no gradient) and backprop = softmax(x) - one_hot(label). Logits of any size are
+safe: the kernels subtract each row's max first.
+
+sigmoid_cross_entropy_with_logits(z, x) = max(x, 0) - x*z + log(1 + exp(-|x|)); dx = sigmoid(x) - z,
+dz = -x. l2_loss(t) = sum(t^2) / 2, dt = g*t.
+
+Forward mode: d loss = sum(backprop dx) - sum(log_softmax(x) dp) and d backprop = softmax's JVP of
+dx - dp; l2_loss: sum(t dt).
+"""
+import numpy as np
+
+from ..framework.context import state
+from ..framework.errors import InvalidArgumentError
+from ..framework.execute import binary_operands, execute
+from ..framework.registry import defop
+from ..framework.tensor import Tensor, convert_to_tensor
+from ..framework.tensor_shape import TensorShape
+from . import shapes
+from .unary_ops import sigmoid
+from .nn_ops import _float_input, _float_rule, _one, _zero, log_softmax, softmax
+
+__all__ = ["softmax_cross_entropy_with_logits", "sparse_softmax_cross_entropy_with_logits", "sigmoid_cross_entropy_with_logits", "l2_loss"]
+
+
+# -- softmax cross-entropy ------------------------------------------------------------------------
+def _dense_ce_kernel(logits, labels, axis):
+    if logits.shape != labels.shape:
+        raise ValueError("labels and logits shapes differ")
+    shifted = logits - np.max(logits, axis=axis, keepdims=True)
+    e = np.exp(shifted)
+    total = np.sum(e, axis=axis, keepdims=True)
+    loss = np.sum(labels * (np.log(total) - shifted), axis=axis)
+    return loss, e / total - labels
+
+
+def _dense_ce_rule(logits, labels, axis):
+    shapes.check_float(logits, "logits")
+    shapes.check_same_dtype(logits, labels)
+    if not logits.shape.is_compatible_with(labels.shape):
+        raise InvalidArgumentError(f"labels and logits must have the same shape: labels shape "
+                                   f"{labels.shape}, logits shape {logits.shape}.")
+    full = logits.shape.merge_with(labels.shape)
+    return [(_without_axis(full, axis), logits.dtype), (full, logits.dtype)]
+
+
+def _without_axis(shape, axis):
+    if shape.rank is None:
+        return TensorShape(None)
+    if shape.rank == 0:
+        raise InvalidArgumentError("logits must have rank >= 1, got a scalar.")
+    (axis,) = shapes.normalize_axes(axis, shape.rank)
+    return TensorShape([d for i, d in enumerate(shape) if i != axis])
+
+
+def _maybe_zero(t):
+    """True when `t` is certainly zero and nothing differentiates through it: a reverse pass run
+    with no tape recording, or a zeros op in a graph (TensorFlow's `_is_zeros_tensor` test)."""
+    if type(t) is Tensor:
+        return not state.tapes and not t._value.any()
+    op = getattr(t, "op", None)
+    return op is not None and op.type == "ZerosLike"
+
+
+def _softmax_vjp_of(gg, logits, axis):
+    """The VJP of softmax at `logits` applied to gg: how backprop = softmax - labels moves."""
+    from .reduce_ops import reduce_sum
+    p = softmax(logits, axis)
+    return (gg - reduce_sum(gg * p, axis, keepdims=True)) * p
+
+
+def _expand(g, axis):
+    from .array_ops import expand_dims
+    return expand_dims(g, axis)
+
+
+def _dense_ce_grad(op, grad_loss, grad_backprop):
+    logits, labels = op.inputs
+    axis = op.attrs["axis"]
+    g = _expand(grad_loss, axis)
+    need_logits, need_labels = (i not in op.skip_input_indices for i in (0, 1))
+    d_logits = g * op.outputs[1] if need_logits else None
+    d_labels = g * -log_softmax(logits, axis) if need_labels else None
+    if not _maybe_zero(grad_backprop):
+        if need_logits:
+            d_logits = d_logits + _softmax_vjp_of(grad_backprop, logits, axis)
+        if need_labels:
+            d_labels = d_labels - grad_backprop
+    return d_logits, d_labels
+
+
+def _dense_ce_jvp(primals, tangents, outputs, axis):
+    """d loss = sum(backprop * dx) - sum(log_softmax(x) * dp); d backprop = softmax'(x) dx - dp
+    (the same convention as the VJP, which takes each row of labels to sum to 1)."""
+    from .reduce_ops import reduce_sum
+    logits, (dx, dp), backprop = primals[0], tangents, outputs[1]
+    d_loss = reduce_sum(backprop * dx, axis) if dx is not None else None
+    d_backprop = _softmax_vjp_of(dx, logits, axis) if dx is not None else None
+    if dp is not None:
+        term = -reduce_sum(log_softmax(logits, axis) * dp, axis)
+        d_loss = term if d_loss is None else d_loss + term
+        d_backprop = -dp if d_backprop is None else d_backprop - dp
+    return d_loss, d_backprop
+
+
+SOFTMAX_CE = defop("SoftmaxCrossEntropyWithLogits", _dense_ce_kernel, shape=_dense_ce_rule,
+                   grad=_dense_ce_grad, jvp=_dense_ce_jvp, num_outputs=2)
+
+
+def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
+    """-sum(labels * log_softmax(logits), axis): one loss per row; labels are probability rows
+    of logits' shape. Stable for large logits; both labels and logits get gradients."""
+    logits, labels = binary_operands(logits, labels, "SoftmaxCrossEntropyWithLogits")
+    if not logits.dtype.is_floating:
+        raise TypeError(f"softmax_cross_entropy_with_logits: logits must be floating-point, got "
+                        f"{logits.dtype.name}; use cast(logits, float32).")
+    return execute(SOFTMAX_CE, (logits, labels), {"axis": int(axis)}, name)[0]
+
+
+def _sparse_ce_kernel(logits, labels):
+    classes = logits.shape[-1] if logits.ndim else 0
+    if labels.shape != logits.shape[:-1]:
+        raise ValueError("labels shape must be logits shape without its last axis")
+    bad = (labels < 0) | (labels >= classes)
+    if bad.any():
+        raise InvalidArgumentError(
+            f"SparseSoftmaxCrossEntropyWithLogits: received a label value of "
+            f"{labels[bad].flat[0]} which is outside the valid range of [0, {classes}) "
+            f"(logits have {classes} classes). Label values: {labels.ravel()[:20]}.")
+    shifted = logits.reshape(-1, classes)
+    shifted = shifted - np.max(shifted, axis=-1, keepdims=True)
+    e = np.exp(shifted)
+    total = np.sum(e, axis=-1, keepdims=True)
+    rows, picked = np.arange(len(e)), labels.reshape(-1)
+    loss = np.log(total[:, 0]) - shifted[rows, picked]
+    backprop = e / total
+    backprop[rows, picked] -= _one(e)
+    return loss.reshape(labels.shape), backprop.reshape(logits.shape)
+
+
+def _sparse_ce_rule(logits, labels):
+    shapes.check_float(logits, "logits")
+    if not labels.dtype.is_integer:
+        raise InvalidArgumentError(f"labels must be int32 or int64 class indices, got "
+                                   f"{labels.dtype.name}.")
+    lg, lb = logits.shape, labels.shape
+    if lg.rank is not None and lb.rank is not None:
+        if lg.rank == 0 or lb.rank != lg.rank - 1:
+            raise InvalidArgumentError(
+                f"rank mismatch: labels (shape {lb}, rank {lb.rank}) must have rank one less "
+                f"than logits (shape {lg}, rank {lg.rank}).")
+        if not lb.is_compatible_with(lg[:-1]):
+            raise InvalidArgumentError(
+                f"shape mismatch: labels shape {lb} must equal logits shape {lg} without its "
+                "last (class) dimension.")
+    return [(lg[:-1] if lg.rank is not None else TensorShape(None), logits.dtype),
+            (lg, logits.dtype)]
+
+
+def _sparse_ce_grad(op, grad_loss, grad_backprop):
+    logits = op.inputs[0]
+    d_logits = _expand(grad_loss, -1) * op.outputs[1]
+    if not _maybe_zero(grad_backprop):
+        d_logits = d_logits + _softmax_vjp_of(grad_backprop, logits, -1)
+    return d_logits, None
+
+
+def _sparse_ce_jvp(primals, tangents, outputs):
+    from .reduce_ops import reduce_sum
+    dx = tangents[0]
+    if dx is None:
+        return None, None
+    return reduce_sum(outputs[1] * dx, -1), _softmax_vjp_of(dx, primals[0], -1)
+
+
+SPARSE_SOFTMAX_CE = defop("SparseSoftmaxCrossEntropyWithLogits", _sparse_ce_kernel,
+                          shape=_sparse_ce_rule, grad=_sparse_ce_grad, jvp=_sparse_ce_jvp,
+                          num_outputs=2)
+
+
+def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
+    """-log_softmax(logits)[label] per row: labels are integer class indices in [0, classes),
+    of logits' shape without the last axis. Labels get no gradient."""
+    logits = _float_input(logits, "SparseSoftmaxCrossEntropyWithLogits")
+    labels = convert_to_tensor(labels)
+    if not labels.dtype.is_integer:
+        raise TypeError(f"sparse_softmax_cross_entropy_with_logits: labels must be int32 or int64"
+                        f" class indices, got {labels.dtype.name} (shape {labels.shape}); use "
+                        "softmax_cross_entropy_with_logits for probability labels.")
+    return execute(SPARSE_SOFTMAX_CE, (logits, labels), name=name)[0]
+
+
+# -- sigmoid cross-entropy, l2_loss ---------------------------------------------------------------
+def _sigmoid_ce_kernel(logits, labels):
+    return (np.maximum(logits, _zero(logits)) - logits * labels
+            + np.log1p(np.exp(-np.abs(logits))))
+
+
+def _sigmoid_ce_grad(op, g):
+    logits, labels = op.inputs
+    d_logits = g * (sigmoid(logits) - labels) if 0 not in op.skip_input_indices else None
+    d_labels = g * -logits if 1 not in op.skip_input_indices else None
+    return d_logits, d_labels
+
+
+def _sigmoid_ce_rule(logits, labels):
+    shapes.check_float(logits, "logits")
+    shapes.check_same_dtype(logits, labels)
+    if not logits.shape.is_compatible_with(labels.shape):
+        raise InvalidArgumentError(f"logits and labels must have the same shape: logits shape "
+                                   f"{logits.shape}, labels shape {labels.shape}.")
+    return logits.shape.merge_with(labels.shape), logits.dtype
+
+
+def _sigmoid_ce_jvp(primals, tangents, outputs):
+    (logits, labels), (dx, dz) = primals, tangents
+    out = dx * (sigmoid(logits) - labels) if dx is not None else None
+    if dz is not None:
+        out = -dz * logits if out is None else out - dz * logits
+    return out
+
+
+SIGMOID_CE = defop("SigmoidCrossEntropyWithLogits", _sigmoid_ce_kernel, shape=_sigmoid_ce_rule,
+                   grad=_sigmoid_ce_grad, jvp=_sigmoid_ce_jvp)
+
+
+def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
+    """Elementwise -z*log(sigmoid(x)) - (1-z)*log(1-sigmoid(x)), as
+    max(x, 0) - x*z + log(1 + exp(-|x|)) so that large |x| stays finite."""
+    if labels is None or logits is None:
+        raise ValueError("sigmoid_cross_entropy_with_logits: both labels and logits are needed.")
+    logits, labels = binary_operands(logits, labels, "SigmoidCrossEntropyWithLogits")
+    if not logits.shape.is_compatible_with(labels.shape):
+        raise ValueError(f"sigmoid_cross_entropy_with_logits: logits and labels must have the "
+                         f"same shape ({logits.shape} vs {labels.shape}).")
+    if not logits.dtype.is_floating:
+        raise TypeError(f"sigmoid_cross_entropy_with_logits: logits must be floating-point, "
+                        f"got {logits.dtype.name}; use cast(logits, float32).")
+    return execute(SIGMOID_CE, (logits, labels), name=name)
+
+
+L2_LOSS = defop("L2Loss", lambda t: np.asarray(np.sum(t * t) * t.dtype.type(0.5)),
+                shape=lambda t: (TensorShape(()), _float_rule(t)[1]),
+                grad=lambda op, g: g * op.inputs[0],
+                jvp=lambda primals, tangents, outputs: _sum_all(primals[0] * tangents[0]))
+
+
+def _sum_all(x):
+    from .reduce_ops import reduce_sum
+    return reduce_sum(x)
+
+
+def l2_loss(t, name=None):
+    """sum(t ** 2) / 2, a scalar."""
+    return execute(L2_LOSS, (_float_input(t, "L2Loss"),), name=name)
