@@ -1,0 +1,415 @@
+"""Convolutions: `conv2d`, `conv2d_transpose`, `depthwise_conv2d`, `conv1d` (TensorFlow's `tf.nn`).
+
+Layout (TensorFlow's): input [N, H, W, C] ("NHWC", or "NCHW": transposed in and out of the same
+kernels), filters [KH, KW, C, O]. With strides s, dilations d and a padded input xp,
+
+    y[n, p, q, o] = sum_{i, j, c} xp[n, p*s_h + i*d_h, q*s_w + j*d_w, c] * w[i, j, c, o].
+
+Output sizes follow TensorFlow: with the dilated kernel k' = (k - 1)*d + 1,
+"VALID" gives ceil((H - k' + 1) / s) and no padding; "SAME" gives ceil(H / s), padding with
+total = max((out - 1)*s + k' - H, 0) zeros, total // 2 before and the rest after; explicit
+paddings [[0, 0], [top, bottom], [left, right], [0, 0]] give (H + top + bottom - k') // s + 1.
+
+Kernel: im2col, a strided view of the windows [N, OH, OW, KH, KW, C] copied once into a matrix
+of N*OH*OW rows, then one matrix product with the filters as a [KH*KW*C, O] matrix.
+
+Derivatives (TensorFlow's op names; y is bilinear in x and w, so every gradient is one of three
+linear maps of the same geometry, and the three ops' gradients are each other):
+
+    Conv2D(x, w) = y:                     dx = Conv2DBackpropInput(shape(x), w, g)
+                                          dw = Conv2DBackpropFilter(x, shape(w), g)
+    Conv2DBackpropInput(sizes, w, dy):    d dy = Conv2D(gg, w)
+                                          dw = Conv2DBackpropFilter(gg, shape(w), dy)
+    Conv2DBackpropFilter(x, sizes, dy):   dx = Conv2DBackpropInput(shape(x), gg, dy)
+                                          d dy = Conv2D(x, gg)
+
+BackpropInput is the transpose of the convolution in x: each kernel offset (i, j) adds
+g @ w[i, j]^T into a strided slice of the padded input gradient (KH*KW slice-adds, no scatter);
+BackpropFilter is im2col(x)^T @ g. The depthwise ops (each input channel convolved with its own
+M filters [KH, KW, C, M], output channel c*M + m) have the same three-op structure, with
+elementwise products per offset in place of the matrix products. All of them are linear in each
+floating-point input, so their JVPs follow from the product rule (`jvp=multilinear`).
+`conv2d_transpose` is Conv2DBackpropInput; `conv1d` is conv2d over a height of 1.
+"""
+import numpy as np
+
+from ..autodiff.forward import multilinear
+from ..framework.errors import InvalidArgumentError
+from ..framework.execute import binary_operands, execute
+from ..framework.registry import defop
+from ..framework.tensor import Tensor, convert_to_tensor
+from ..framework.tensor_shape import TensorShape
+from . import shapes
+
+__all__ = ["conv2d", "conv2d_transpose", "depthwise_conv2d", "depthwise_conv2d_native", "conv1d",
+           "convolution"]
+
+from .conv_geometry import (check_window_fits, dims_nhwc, float_pair_rule, from_nhwc, geometry,
+                            merge_dim, offset_slices, pad_nhwc, padding_attrs, shape_from_nhwc,
+                            sizes_nhwc, sizes_tensor, spatial_pair, static_dims_nhwc, static_sizes,
+                            to_nhwc, windows)
+
+
+def _needs(op, i):
+    return i not in op.skip_input_indices
+
+
+# -- Conv2D and its two backprop ops ---------------------------------------------------------------
+def _im2col(x, khw, strides, padding, explicit_paddings, dilations):
+    """(patch matrix [N*OH*OW, KH*KW*C], (OH, OW)) of an NHWC input."""
+    out_hw, pads = geometry(x.shape[1:3], khw, strides, padding, explicit_paddings, dilations)
+    n, c = x.shape[0], x.shape[3]
+    if khw == (1, 1) and strides == (1, 1) and pads == ((0, 0), (0, 0)):
+        return x.reshape(-1, c), out_hw
+    patches = windows(pad_nhwc(x, pads), khw, out_hw, strides, dilations)
+    return np.ascontiguousarray(patches).reshape(n * out_hw[0] * out_hw[1], -1), out_hw
+
+
+def _conv2d_kernel(x, w, strides, padding, explicit_paddings, data_format, dilations):
+    x = to_nhwc(x, data_format)
+    kh, kw, c, o = w.shape
+    if x.ndim != 4 or c != x.shape[3]:
+        raise ValueError("channels differ")
+    cols, (oh, ow) = _im2col(x, (kh, kw), strides, padding, explicit_paddings, dilations)
+    y = np.matmul(cols, w.reshape(-1, o)).reshape(x.shape[0], oh, ow, o)
+    return from_nhwc(y, data_format)
+
+
+def _conv2d_backprop_input_kernel(input_sizes, w, dy, strides, padding, explicit_paddings,
+                                  data_format, dilations):
+    n, h, wd, c = sizes_nhwc(input_sizes, data_format)
+    dy = to_nhwc(dy, data_format)
+    kh, kw, wc, o = w.shape
+    out_hw, pads = geometry((h, wd), (kh, kw), strides, padding, explicit_paddings, dilations)
+    if wc != c or dy.shape != (n,) + out_hw + (o,):
+        raise ValueError("shapes differ")
+    (top, bottom), (left, right) = pads
+    dxp = np.zeros((n, h + top + bottom, wd + left + right, c), dtype=dy.dtype)
+    g = dy.reshape(-1, o)
+    for i, j, index in offset_slices((kh, kw), out_hw, strides, dilations):
+        dxp[index] += np.matmul(g, w[i, j].T).reshape(n, out_hw[0], out_hw[1], c)
+    return from_nhwc(dxp[:, top:top + h, left:left + wd], data_format)
+
+
+def _conv2d_backprop_filter_kernel(x, filter_sizes, dy, strides, padding, explicit_paddings,
+                                   data_format, dilations):
+    kh, kw, c, o = (int(v) for v in np.asarray(filter_sizes).reshape(-1))
+    x, dy = to_nhwc(x, data_format), to_nhwc(dy, data_format)
+    cols, out_hw = _im2col(x, (kh, kw), strides, padding, explicit_paddings, dilations)
+    if c != x.shape[3] or dy.shape != x.shape[:1] + out_hw + (o,):
+        raise ValueError("shapes differ")
+    return np.matmul(cols.T, dy.reshape(-1, o)).reshape(kh, kw, c, o)
+
+
+def _conv_out_dims(x_dims, w_dims, attrs, x_shape, out_channels):
+    hw = check_window_fits(x_dims[1:3], w_dims[:2], attrs["strides"], attrs["padding"],
+                           attrs["explicit_paddings"], attrs["dilations"], x_shape)
+    return [x_dims[0]] + hw + [out_channels]
+
+
+def _channel_error(x, w, depthwise=False):
+    kind = "filter" if depthwise else "filters"
+    verb = " expects " if depthwise else " expect "
+    return ("input has {a} channels but " + kind + verb + "{b} (input shape " + str(x.shape)
+            + ", " + kind + " shape " + str(w.shape) + "); the third filter dimension must "
+            "equal the input's channel dimension.")
+
+
+def _filter_dims(w):
+    if w.shape.rank is None:
+        return [None] * 4
+    if w.shape.rank != 4:
+        raise InvalidArgumentError(f"filters must have rank 4 [height, width, in_channels, "
+                                   f"out_channels], got shape {w.shape}.")
+    return list(w.shape)
+
+
+def _conv2d_rule(x, w, **attrs):
+    float_pair_rule(x, w)
+    fmt = attrs["data_format"]
+    x_dims, w_dims = dims_nhwc(x, fmt, "input"), _filter_dims(w)
+    merge_dim(x_dims[3], w_dims[2], _channel_error(x, w))
+    return shape_from_nhwc(_conv_out_dims(x_dims, w_dims, attrs, x.shape, w_dims[3]),
+                           fmt), x.dtype
+
+
+def _backprop_input_rule(input_sizes, w, dy, depthwise=False, **attrs):
+    shapes.check_float(w, "filter")
+    shapes.check_same_dtype(w, dy)
+    fmt = attrs["data_format"]
+    w_dims, dy_dims = _filter_dims(w), dims_nhwc(dy, fmt, "out_backprop")
+    dims = static_dims_nhwc(input_sizes, fmt, "input_sizes")
+    dims[0] = merge_dim(dims[0], dy_dims[0], "input_sizes batch {a} differs from out_backprop's "
+                        f"batch {{b}} (out_backprop shape {dy.shape}).")
+    dims[3] = merge_dim(dims[3], w_dims[2], "input_sizes (conv2d_transpose's output_shape) has "
+                        f"{{a}} channels but the filter of shape {w.shape} expects {{b}}.")
+    want_out = w_dims[3] * w_dims[2] if depthwise and None not in w_dims[2:] else \
+        None if depthwise else w_dims[3]
+    merge_dim(dy_dims[3], want_out, f"out_backprop has {{a}} channels but the filter of shape "
+              f"{w.shape} produces {{b}} (out_backprop shape {dy.shape}).")
+    return shape_from_nhwc(dims, fmt), w.dtype
+
+
+def _backprop_filter_rule(x, filter_sizes, dy, depthwise=False, **attrs):
+    float_pair_rule(x, dy)
+    fmt = attrs["data_format"]
+    x_dims = dims_nhwc(x, fmt, "input")
+    sizes = static_sizes(filter_sizes)
+    dims = list(sizes) if sizes is not None else [None] * 4
+    if len(dims) != 4:
+        raise InvalidArgumentError(f"filter_sizes must have 4 entries, got {sizes}.")
+    dims[2] = merge_dim(dims[2], x_dims[3], f"filter_sizes expects {{a}} input channels but the "
+                        f"input of shape {x.shape} has {{b}}.")
+    if not depthwise:
+        dims[3] = merge_dim(dims[3], dims_nhwc(dy, fmt, "out_backprop")[3],
+                            f"filter_sizes has {{a}} output channels but out_backprop of shape "
+                            f"{dy.shape} has {{b}}.")
+    return TensorShape(dims), x.dtype
+
+
+def _conv2d_grad(op, g):
+    x, w = op.inputs
+    dx = execute(CONV2D_BACKPROP_INPUT, (sizes_tensor(x), w, g), op.attrs) \
+        if _needs(op, 0) else None
+    dw = execute(CONV2D_BACKPROP_FILTER, (x, sizes_tensor(w), g), op.attrs) \
+        if _needs(op, 1) else None
+    return dx, dw
+
+
+def _backprop_input_grad(op, gg):
+    _, w, dy = op.inputs
+    dw = execute(CONV2D_BACKPROP_FILTER, (gg, sizes_tensor(w), dy), op.attrs) \
+        if _needs(op, 1) else None
+    ddy = execute(CONV2D, (gg, w), op.attrs) if _needs(op, 2) else None
+    return None, dw, ddy
+
+
+def _backprop_filter_grad(op, gg):
+    x, _, dy = op.inputs
+    dx = execute(CONV2D_BACKPROP_INPUT, (sizes_tensor(x), gg, dy), op.attrs) \
+        if _needs(op, 0) else None
+    ddy = execute(CONV2D, (x, gg), op.attrs) if _needs(op, 2) else None
+    return dx, None, ddy
+
+
+CONV2D = defop("Conv2D", _conv2d_kernel, shape=_conv2d_rule, grad=_conv2d_grad, jvp=multilinear)
+CONV2D_BACKPROP_INPUT = defop("Conv2DBackpropInput", _conv2d_backprop_input_kernel,
+                              shape=_backprop_input_rule, grad=_backprop_input_grad,
+                              jvp=multilinear)
+CONV2D_BACKPROP_FILTER = defop("Conv2DBackpropFilter", _conv2d_backprop_filter_kernel,
+                               shape=_backprop_filter_rule, grad=_backprop_filter_grad,
+                               jvp=multilinear)
+
+
+# -- depthwise -------------------------------------------------------------------------------------
+def _depthwise_kernel(x, w, strides, padding, explicit_paddings, data_format, dilations):
+    x = to_nhwc(x, data_format)
+    kh, kw, c, m = w.shape
+    if x.ndim != 4 or c != x.shape[3]:
+        raise ValueError("channels differ")
+    out_hw, pads = geometry(x.shape[1:3], (kh, kw), strides, padding, explicit_paddings,
+                            dilations)
+    xp = pad_nhwc(x, pads)
+    y = np.zeros((x.shape[0],) + out_hw + (c, m), dtype=x.dtype)
+    for i, j, index in offset_slices((kh, kw), out_hw, strides, dilations):
+        y += xp[index][..., None] * w[i, j]
+    return from_nhwc(y.reshape(y.shape[:3] + (c * m,)), data_format)
+
+
+def _depthwise_backprop_input_kernel(input_sizes, w, dy, strides, padding, explicit_paddings,
+                                     data_format, dilations):
+    n, h, wd, c = sizes_nhwc(input_sizes, data_format)
+    kh, kw, wc, m = w.shape
+    out_hw, pads = geometry((h, wd), (kh, kw), strides, padding, explicit_paddings, dilations)
+    dy = to_nhwc(dy, data_format)
+    if wc != c or dy.shape != (n,) + out_hw + (c * m,):
+        raise ValueError("shapes differ")
+    dy = dy.reshape((n,) + out_hw + (c, m))
+    (top, bottom), (left, right) = pads
+    dxp = np.zeros((n, h + top + bottom, wd + left + right, c), dtype=dy.dtype)
+    for i, j, index in offset_slices((kh, kw), out_hw, strides, dilations):
+        dxp[index] += np.einsum("nhwcm,cm->nhwc", dy, w[i, j])
+    return from_nhwc(dxp[:, top:top + h, left:left + wd], data_format)
+
+
+def _depthwise_backprop_filter_kernel(x, filter_sizes, dy, strides, padding, explicit_paddings,
+                                      data_format, dilations):
+    kh, kw, c, m = (int(v) for v in np.asarray(filter_sizes).reshape(-1))
+    x, dy = to_nhwc(x, data_format), to_nhwc(dy, data_format)
+    out_hw, pads = geometry(x.shape[1:3], (kh, kw), strides, padding, explicit_paddings,
+                            dilations)
+    if c != x.shape[3] or dy.shape != x.shape[:1] + out_hw + (c * m,):
+        raise ValueError("shapes differ")
+    dy = dy.reshape(dy.shape[:3] + (c, m))
+    xp = pad_nhwc(x, pads)
+    dw = np.empty((kh, kw, c, m), dtype=x.dtype)
+    for i, j, index in offset_slices((kh, kw), out_hw, strides, dilations):
+        dw[i, j] = np.einsum("nhwc,nhwcm->cm", xp[index], dy)
+    return dw
+
+
+def _depthwise_rule(x, w, **attrs):
+    float_pair_rule(x, w)
+    fmt = attrs["data_format"]
+    x_dims, w_dims = dims_nhwc(x, fmt, "input"), _filter_dims(w)
+    c = merge_dim(x_dims[3], w_dims[2], _channel_error(x, w, depthwise=True))
+    out_c = c * w_dims[3] if None not in (c, w_dims[3]) else None
+    return shape_from_nhwc(_conv_out_dims(x_dims, w_dims, attrs, x.shape, out_c), fmt), x.dtype
+
+
+def _depthwise_grad(op, g):
+    x, w = op.inputs
+    dx = execute(DEPTHWISE_BACKPROP_INPUT, (sizes_tensor(x), w, g), op.attrs) \
+        if _needs(op, 0) else None
+    dw = execute(DEPTHWISE_BACKPROP_FILTER, (x, sizes_tensor(w), g), op.attrs) \
+        if _needs(op, 1) else None
+    return dx, dw
+
+
+def _depthwise_input_grad(op, gg):
+    _, w, dy = op.inputs
+    dw = execute(DEPTHWISE_BACKPROP_FILTER, (gg, sizes_tensor(w), dy), op.attrs) \
+        if _needs(op, 1) else None
+    ddy = execute(DEPTHWISE, (gg, w), op.attrs) if _needs(op, 2) else None
+    return None, dw, ddy
+
+
+def _depthwise_filter_grad(op, gg):
+    x, _, dy = op.inputs
+    dx = execute(DEPTHWISE_BACKPROP_INPUT, (sizes_tensor(x), gg, dy), op.attrs) \
+        if _needs(op, 0) else None
+    ddy = execute(DEPTHWISE, (x, gg), op.attrs) if _needs(op, 2) else None
+    return dx, None, ddy
+
+
+DEPTHWISE = defop("DepthwiseConv2dNative", _depthwise_kernel, shape=_depthwise_rule,
+                  grad=_depthwise_grad, jvp=multilinear)
+DEPTHWISE_BACKPROP_INPUT = defop(
+    "DepthwiseConv2dNativeBackpropInput", _depthwise_backprop_input_kernel,
+    shape=lambda s, w, dy, **a: _backprop_input_rule(s, w, dy, depthwise=True, **a),
+    grad=_depthwise_input_grad, jvp=multilinear)
+DEPTHWISE_BACKPROP_FILTER = defop(
+    "DepthwiseConv2dNativeBackpropFilter", _depthwise_backprop_filter_kernel,
+    shape=lambda x, s, dy, **a: _backprop_filter_rule(x, s, dy, depthwise=True, **a),
+    grad=_depthwise_filter_grad, jvp=multilinear)
+
+
+# -- public functions ------------------------------------------------------------------------------
+def _conv_attrs(op_name, strides, padding, data_format, dilations):
+    if data_format is None:
+        data_format = "NHWC"
+    if data_format not in ("NHWC", "NCHW"):
+        raise ValueError(f"{op_name}: data_format must be 'NHWC' or 'NCHW', got {data_format!r}.")
+    try:
+        mode, explicit = padding_attrs(padding, data_format)
+        stride_pair = spatial_pair(strides, "strides", data_format)
+        dilation_pair = spatial_pair(dilations, "dilations", data_format)
+    except ValueError as err:
+        raise ValueError(f"{op_name}: {err}") from None
+    if min(stride_pair) < 1 or min(dilation_pair) < 1:
+        raise ValueError(f"{op_name}: strides and dilations must be >= 1, got strides "
+                         f"{strides!r} and dilations {dilations!r}.")
+    return {"strides": stride_pair, "padding": mode, "explicit_paddings": explicit,
+            "data_format": data_format, "dilations": dilation_pair}
+
+
+def _float_operands(x, w, op_type):
+    x, w = binary_operands(x, w, op_type)
+    if not x.dtype.is_floating:
+        raise TypeError(f"{op_type}: input and filters must be floating-point, got "
+                        f"{x.dtype.name} (shapes {x.shape} and {w.shape}); use cast(x, float32).")
+    return x, w
+
+
+def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,  # noqa: A002
+           name=None):
+    """2-D convolution (cross-correlation, as in TensorFlow) of a [N, H, W, C] input with
+    [KH, KW, C, O] filters; padding "SAME", "VALID" or explicit [[0, 0], [t, b], [l, r], [0, 0]]."""
+    x, w = _float_operands(input, filters, "Conv2D")
+    return execute(CONV2D, (x, w), _conv_attrs("Conv2D", strides, padding, data_format,
+                                                dilations), name)
+
+
+def _sizes_input(value, what):
+    if isinstance(value, Tensor) or hasattr(value, "op"):
+        t = convert_to_tensor(value)
+        if not t.dtype.is_integer:
+            raise TypeError(f"{what} must be an integer tensor, got {t.dtype.name}.")
+        return t
+    try:
+        array = np.asarray([int(v) for v in value], dtype=np.int32)
+    except (TypeError, ValueError):
+        raise TypeError(f"{what} must be a list of 4 ints or an int tensor, got {value!r}.") \
+            from None
+    if array.shape != (4,):
+        raise ValueError(f"{what} must have 4 entries (batch, height, width, channels in the "
+                         f"data_format's order), got {value!r}.")
+    return convert_to_tensor(array)
+
+
+def conv2d_transpose(input, filters, output_shape, strides, padding="SAME",  # noqa: A002
+                     data_format="NHWC", dilations=None, name=None):
+    """The transpose (gradient) of conv2d: maps a [N, OH, OW, O] input to `output_shape`
+    [N, H, W, C] with [KH, KW, C, O] filters (note: output channels third, input channels last)."""
+    x, w = _float_operands(input, filters, "Conv2DBackpropInput")
+    sizes = _sizes_input(output_shape, "conv2d_transpose: output_shape")
+    attrs = _conv_attrs("Conv2DBackpropInput", strides, padding, data_format, dilations)
+    return execute(CONV2D_BACKPROP_INPUT, (sizes, w, x), attrs, name)
+
+
+def depthwise_conv2d(input, filter, strides, padding, data_format=None,  # noqa: A002
+                     dilations=None, name=None):
+    """Each input channel c convolved with its own filters filter[:, :, c, :] ([KH, KW, C, M]);
+    the output has C*M channels, channel c*M + m from filter[:, :, c, m]."""
+    x, w = _float_operands(input, filter, "DepthwiseConv2dNative")
+    return execute(DEPTHWISE, (x, w), _conv_attrs("DepthwiseConv2dNative", strides, padding,
+                                                  data_format, dilations), name)
+
+
+def depthwise_conv2d_native(input, filter, strides, padding, data_format="NHWC",  # noqa: A002
+                            dilations=None, name=None):
+    """tf.nn.depthwise_conv2d_native: the op under depthwise_conv2d (4-entry strides)."""
+    return depthwise_conv2d(input, filter, strides, padding, data_format, dilations, name)
+
+
+def _width_entry(value, nchw):
+    """conv1d's stride/dilation: an int, [a], or [1, a, 1] ("NWC") / [1, 1, a] ("NCW")."""
+    if value is None:
+        return 1
+    values = [int(v) for v in np.asarray(value).reshape(-1)]
+    if len(values) == 1:
+        return values[0]
+    if len(values) == 3:
+        return values[2 if nchw else 1]
+    raise ValueError(f"conv1d: stride and dilations must be an int or 1 or 3 ints, got {value!r}.")
+
+
+def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None,  # noqa: A002
+           name=None):
+    """1-D convolution of a [N, W, C] input ("NWC"; "NCW" too) with [KW, C, O] filters: conv2d
+    over a height of 1."""
+    from .array_ops import expand_dims, squeeze
+    if data_format not in (None, "NWC", "NCW"):
+        raise ValueError(f"conv1d: data_format must be 'NWC' or 'NCW', got {data_format!r}.")
+    nchw = data_format == "NCW"
+    x, w = _float_operands(input, filters, "Conv2D")
+    for t, what in ((x, "input"), (w, "filters")):
+        if t.shape.rank not in (None, 3):
+            raise InvalidArgumentError(f"conv1d: {what} must have rank 3, got shape {t.shape}.")
+    stride, dilation = _width_entry(stride, nchw), _width_entry(dilations, nchw)
+    if not isinstance(padding, str):
+        raise ValueError(f"conv1d: padding must be 'SAME' or 'VALID', got {padding!r}.")
+    y = conv2d(expand_dims(x, 2 if nchw else 1), expand_dims(w, 0), (1, stride), padding,
+               "NCHW" if nchw else "NHWC", (1, dilation))
+    return squeeze(y, [2 if nchw else 1], name=name)
+
+
+def convolution(input, filters, strides=None, padding="VALID", data_format=None,  # noqa: A002
+                dilations=None, name=None):
+    """tf.nn.convolution for 1-D and 2-D inputs (rank 3 or 4)."""
+    rank = convert_to_tensor(input).shape.rank
+    if rank == 3:
+        return conv1d(input, filters, strides or 1, padding, data_format or "NWC", dilations,
+                      name)
+    return conv2d(input, filters, strides or 1, padding, data_format or "NHWC", dilations, name)
+
