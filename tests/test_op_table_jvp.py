@@ -40,6 +40,8 @@ SECOND_IDS = [f"{row.name}-{row.samples[i].name or i}" for row, i in SECOND]
 FALLBACK = {
     # control flow (functional ops: their tangents come through their gradient functions)
     "If", "Case", "While",
+    # fused batch norm: its tangents come through its gradient function
+    "FusedBatchNormV3", "FusedBatchNormGradV3",
 }
 # Differentiable op types no eager op-table computation runs through `execute` (so no
 # accumulator sees them), with where they are covered instead.

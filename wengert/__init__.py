@@ -42,6 +42,8 @@ from . import compat  # noqa: E402
 
 from . import debugging, viz  # noqa: E402
 from . import optimizers, train, datasets, keras, optimize  # noqa: E402  (scipy: lazily)
+from .framework.indexed_slices import IndexedSlices  # noqa: E402
+from . import random  # noqa: E402  tf.random: normal, uniform, truncated_normal, set_seed
 from .autodiff.explain import explain_gradients  # noqa: E402
 from . import autodiff, func, testing, test  # noqa: E402
 from .autodiff.custom import custom_gradient, grad_pass_through, recompute_grad  # noqa: E402

@@ -14,6 +14,10 @@ sources `xs` and seed gradients for the targets, it computes dys/dxs by the chai
    back to the input's shape, here and nowhere else.
 4. Gradients are dropped as soon as their tensor's producer has consumed them, so memory stays
    proportional to the live frontier, not to the whole history.
+5. Sparse gradients (`IndexedSlices`, from gather) stay sparse: they pass through variable reads
+   and identities, sum by concatenation (densely when mixed with a dense gradient), reach an eager
+   caller as they are, and are densified before any other gradient function sees them. Only the
+   tensors that received one are checked (`sparse`), so the dense path pays nothing for them.
 
 "No gradient" is None, never a zeros array, until the caller asks for zeros. Gradient functions are
 written in wengert ops, so this pass, run under an outer tape or inside a graph, is itself recorded
@@ -22,6 +26,7 @@ Everything is iterative; a chain of any length works.
 """
 from ..framework.context import state
 from ..framework.errors import InvalidArgumentError
+from ..framework.indexed_slices import PASSES_SPARSE, IndexedSlices, aggregate
 from ..framework.registry import _GRADIENTS, _MISSING, get_gradient_function
 from ..framework.tensor import Tensor
 from ..framework.variables import Variable
@@ -56,6 +61,7 @@ def backward(records, targets, sources, seeds, unconnected=UnconnectedGradients.
     source_ids = {id(s) for s in sources if s.dtype.is_floating}
     path, needed = _prune(records, targets, source_ids, stop_ids)
     grads = {}
+    sparse = set()  # ids of the tensors that received an IndexedSlices gradient
     for target, seed in zip(targets, seeds):
         grads.setdefault(id(target), []).append(seed)
     for op in path:  # everything per op is inlined: this loop is the reverse pass's cost
@@ -65,7 +71,10 @@ def backward(records, targets, sources, seeds, unconnected=UnconnectedGradients.
             parts = grads.get(key) if key in source_ids else grads.pop(key, None)
             if parts is None or key in stop_ids:
                 continue
-            out_grads = (parts[0] if len(parts) == 1 else array_core.sum_gradients(parts),)
+            if sparse and key in sparse:
+                out_grads = (_sparse_sum(op, parts),)
+            else:
+                out_grads = (parts[0] if len(parts) == 1 else array_core.sum_gradients(parts),)
         else:
             out_grads = _take_output_grads(op, grads, source_ids, stop_ids)
             if out_grads is None:
@@ -93,12 +102,14 @@ def backward(records, targets, sources, seeds, unconnected=UnconnectedGradients.
             if not (type(g) is Tensor and type(t) in _EAGER and g._value.shape == t._value.shape
                     and g._value.dtype == t._value.dtype):
                 g = _fit_to_input(op, t, g)
+                if type(g) is IndexedSlices:
+                    sparse.add(key)
             parts = grads.get(key)
             if parts is None:
                 grads[key] = [g]
             else:
                 parts.append(g)
-    return [_result(s, grads.get(id(s)), unconnected) for s in sources]
+    return [_result(s, grads.get(id(s)), unconnected, id(s) in sparse) for s in sources]
 
 
 def _prune(records, targets, source_ids, stop_ids):
@@ -147,7 +158,8 @@ def _take_output_grads(op, grads, source_ids, stop_ids):
         if parts is None or key in stop_ids:
             summed.append(None)
         else:
-            summed.append(parts[0] if len(parts) == 1 else array_core.sum_gradients(parts))
+            g = parts[0] if len(parts) == 1 else aggregate(parts)
+            summed.append(g._dense() if type(g) is IndexedSlices else g)
     if all(g is None for g in summed):
         return None
     return [g if g is not None else _zeros_for(out) for g, out in zip(summed, op.outputs)]
@@ -165,6 +177,8 @@ def _fit_to_input(op, t, g):
     if type(g) is Tensor and type(t) in _EAGER and g._value.dtype == t._value.dtype:
         # Eager, right dtype, other shape: the input was broadcast (e.g. a scalar times a vector).
         return array_core.unbroadcast_eager(g, t._value.shape, op)
+    if type(g) is IndexedSlices:
+        return _fit_slices(op, t, g)
     g = array_core.as_gradient(g, t)
     source, target = array_core.static_shape(g), array_core.static_shape(t)
     if source != target or source is None or None in source:
@@ -172,11 +186,38 @@ def _fit_to_input(op, t, g):
     return g
 
 
+def _fit_slices(op, t, g):
+    """A sparse gradient is kept sparse; it must have its input's dtype and row shape."""
+    if g.dtype != t.dtype:
+        raise InvalidArgumentError(
+            f"The gradient function of op '{op.name}' (type {op.type}) returned IndexedSlices "
+            f"of dtype {g.dtype.name} for an input of dtype {t.dtype.name}.", op)
+    if not g.shape.is_compatible_with(t.shape):
+        raise InvalidArgumentError(
+            f"The gradient function of op '{op.name}' (type {op.type}) returned IndexedSlices "
+            f"of dense shape {g.shape} for an input of shape {t.shape}.", op)
+    return g
+
+
+def _sparse_sum(op, parts):
+    """The summed gradient of an output some of whose parts are IndexedSlices, densified
+    unless `op`'s gradient function hands it on unchanged (a read or an identity)."""
+    g = aggregate(parts)
+    if type(g) is IndexedSlices and (op.gradient_override or op.type) not in PASSES_SPARSE:
+        return g._dense()
+    return g
+
+
 def _zeros_for(t):
     return array_core.zeros_like_gradient(t)
 
 
-def _result(source, parts, unconnected):
+def _result(source, parts, unconnected, has_sparse=False):
+    if parts and has_sparse:
+        g = aggregate(parts)
+        # In a graph (Session, traced function) the caller gets the dense gradient: fetching
+        # IndexedSlices is not supported there. Eagerly it is returned sparse, as TensorFlow does.
+        return g._dense() if type(g) is IndexedSlices and state.graph is not None else g
     if parts:
         return parts[0] if len(parts) == 1 else array_core.sum_gradients(parts)
     if unconnected == UnconnectedGradients.ZERO:

@@ -5,7 +5,10 @@ Each selects or moves elements, so each gradient puts the incoming gradient back
 elements came from, into zeros of the input's shape:
 - gather(params, indices): output element j is params[indices[j]], so d params is a scatter-add
   of the gradient rows to rows `indices` (`GatherGrad`; repeated indices add up). Its own
-  gradient is the gather again, which gives second order.
+  gradient is the gather again, which gives second order. Along axis 0 without batch dims (the
+  embedding case) the rule returns that scatter unevaluated, as `IndexedSlices(gradient rows,
+  indices, params' shape)` (framework/indexed_slices.py); the reverse pass densifies it with the
+  same GatherGrad when a dense gradient is needed.
 - gather_nd / scatter_nd: the same pair with index tuples; each is the other's gradient.
 - `x[begin:end:step]` (`StridedSlice`) and slice(x, begin, size): the gradient is written into
   zeros of the input's shape at the sliced positions (`StridedSliceGrad`, a zero pad for a
@@ -32,6 +35,7 @@ from ..autodiff.forward import linear
 from ..framework import dtypes
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
+from ..framework.indexed_slices import IndexedSlices
 from ..framework.registry import defop
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
@@ -103,10 +107,31 @@ def _gather_grad(op, grad):
     params, indices = op.inputs
     attrs = {"params_shape": static_shape(params), "axis": op.get_attr("axis"),
              "batch_dims": op.get_attr("batch_dims")}
+    if attrs["axis"] == 0 and attrs["batch_dims"] == 0:
+        slices = _sparse_gather_grad(params, indices, grad, attrs["params_shape"])
+        if slices is not None:
+            return slices, None
     if attrs["params_shape"] is None or None in attrs["params_shape"]:
         attrs["params_shape"] = None  # graph mode: read params' shape when the graph runs
         return execute(GATHER_GRAD, (grad, indices, params), attrs), None
     return execute(GATHER_GRAD, (grad, indices), attrs), None
+
+
+def _sparse_gather_grad(params, indices, grad, params_shape):
+    """The embedding case (axis 0, no batch dims): IndexedSlices of the gradient rows, flattened
+    to values [N] + params.shape[1:] and indices [N], as TensorFlow gives. None when the row
+    shape is not known when the graph is built (the dense GatherGrad then reads it at run time)."""
+    if params_shape is None or None in params_shape:
+        row = static_shape(params)
+        if row is None or None in row[1:]:
+            return None
+        params_shape, like = None, params
+    else:
+        like = None
+        row = params_shape
+    values = reshape(grad, (-1,) + tuple(row[1:]))
+    flat = indices if indices.ndim == 1 else reshape(indices, (-1,))
+    return IndexedSlices._of(values, flat, params_shape, like)
 
 
 def _gather_grad_kernel(grad, indices, like=None, *, params_shape, axis, batch_dims):

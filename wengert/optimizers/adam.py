@@ -7,13 +7,19 @@ With t the step number (1 for the first update), slots m and v starting at 0:
     w <- w - alpha * m / (sqrt(v) + epsilon)
 With amsgrad, a third slot keeps v_hat = max(v_hat, v) and the denominator uses v_hat.
 
+A sparse gradient (IndexedSlices of rows, each row once) updates the moments as Keras does: both
+decay densely, m <- m - m * (1 - beta_1), then receive (1 - beta_1) g and (1 - beta_2) g^2 in the
+gradient's rows by scatter; the variable update is the dense formula. The result equals the dense
+update; no dense gradient is built.
+
 AdamW is Adam with decoupled weight decay (Loshchilov and Hutter): before the Adam step each
 variable shrinks, w <- w - w * weight_decay * lr (the base class applies it).
 """
+from ..framework.indexed_slices import IndexedSlices
 from ..framework.tensor import constant
 from ..ops.math_ops import cast, maximum, pow as _pow
 from ..ops.unary_ops import sqrt
-from .optimizer import Optimizer
+from .optimizer import Optimizer, scatter_add
 
 __all__ = ["Adam", "AdamW"]
 
@@ -44,6 +50,19 @@ class Adam(Optimizer):
         alpha = self._step_constants[variable.dtype]
         m = slots["m"].assign_add((gradient - slots["m"]) * (1 - self.beta_1))
         v = slots["v"].assign_add((gradient * gradient - slots["v"]) * (1 - self.beta_2))
+        if self.amsgrad:
+            v = slots["vhat"].assign(maximum(slots["vhat"], v))
+        variable.assign_sub((m * alpha) / (sqrt(v) + self.epsilon), read_value=False)
+
+    def _update_step_sparse(self, slices, variable, lr):
+        slots = self._slots[id(variable)]
+        alpha = self._step_constants[variable.dtype]
+        values, rows = slices.values, slices.indices
+        m, v = slots["m"], slots["v"]
+        m.assign_sub(m * (1 - self.beta_1), read_value=False)
+        scatter_add(m, IndexedSlices._of(values * (1 - self.beta_1), rows, None))
+        v.assign_sub(v * (1 - self.beta_2), read_value=False)
+        scatter_add(v, IndexedSlices._of(values * values * (1 - self.beta_2), rows, None))
         if self.amsgrad:
             v = slots["vhat"].assign(maximum(slots["vhat"], v))
         variable.assign_sub((m * alpha) / (sqrt(v) + self.epsilon), read_value=False)

@@ -22,6 +22,14 @@
    refers to the array);
 7. increments `iterations`.
 
+Sparse gradients (`IndexedSlices`, the gradient of gather / embedding_lookup) are applied as
+Keras does: duplicate indices are summed first (so every row appears once), and the subclass's
+`_update_step_sparse(slices, variable, lr)` updates only the touched rows of the variable with
+scatter updates (`_scatter_add`); slots such as momentum or Adam's moments are decayed densely
+and then receive the new gradient rows by scatter, exactly the dense update's result. A subclass
+without a sparse step gets the dense gradient. Inside a traced function sparse gradients are
+densified (graph variables have no scatter updates).
+
 It runs eagerly or inside a traced `function`: there the assignments become stateful graph ops
 run in program order, and slot variables created during the first trace are lifted out of the
 graph (ordinary variables, initialized once), as in TensorFlow. For TensorFlow 1 graphs and
@@ -39,6 +47,7 @@ import numpy as np
 
 from ..autodiff.explain import describe_missing
 from ..framework.context import state
+from ..framework.indexed_slices import IndexedSlices
 from ..framework.tensor import convert_to_tensor
 from ..framework.variables import Variable
 from ..ops.math_ops import cast
@@ -231,7 +240,10 @@ class Optimizer:
         self._step_constants = {dtype: self._prepare_step(dtype, lr)
                                 for dtype, lr in lr_by_dtype.items()}
         for grad, var in zip(grads, variables):
-            self._update_step(grad, var, lr_by_dtype[var.dtype])
+            if type(grad) is IndexedSlices:
+                self._apply_sparse(grad, var, lr_by_dtype[var.dtype])
+            else:
+                self._update_step(grad, var, lr_by_dtype[var.dtype])
         self._step_constants = None
         return self._iterations.assign_add(1)
 
@@ -242,6 +254,14 @@ class Optimizer:
 
     def _update_step(self, gradient, variable, lr):
         raise NotImplementedError(f"{type(self).__name__} must implement _update_step.")
+
+    def _apply_sparse(self, slices, variable, lr):
+        """Eagerly: the subclass's sparse step on de-duplicated rows; else the dense step."""
+        step = getattr(self, "_update_step_sparse", None)
+        if step is None or state.graph is not None:
+            self._update_step(slices._dense(), variable, lr)
+        else:
+            step(deduplicate(slices), variable, lr)
 
     def minimize(self, loss, var_list, tape=None):
         """Compute the gradients of `loss` and apply them. `loss` is a zero-argument callable,
@@ -321,7 +341,8 @@ def _checked_pairs(grads_and_vars):
     for grad, var in pairs:
         if grad is None:
             continue
-        grad = convert_to_tensor(grad)
+        if type(grad) is not IndexedSlices:
+            grad = convert_to_tensor(grad)
         if not var.shape.is_compatible_with(grad.shape):
             raise ValueError(f"apply_gradients: the gradient for variable '{var.name}' has "
                              f"shape {grad.shape}, but the variable has shape {var.shape}; "
@@ -334,5 +355,38 @@ def _checked_pairs(grads_and_vars):
             grad = (grad, var.dtype)  # cast below, once everything is checked
         grads.append(grad)
         variables.append(var)
-    grads = [cast(*g) if isinstance(g, tuple) else g for g in grads]
+    grads = [_cast(*g) if isinstance(g, tuple) else g for g in grads]
     return grads, variables
+
+
+def _cast(grad, dtype):
+    if type(grad) is IndexedSlices:
+        return IndexedSlices._of(cast(grad.values, dtype), grad.indices, grad._static, grad._like)
+    return cast(grad, dtype)
+
+
+# -- sparse updates ---------------------------------------------------------------------------
+def deduplicate(slices):
+    """IndexedSlices with each index once, the values of repeated indices summed (eager)."""
+    indices = np.asarray(slices.indices._value).reshape(-1)
+    unique, position = np.unique(indices, return_inverse=True)
+    if len(unique) == len(indices):
+        return slices
+    values = slices.values._value
+    summed = np.zeros((len(unique),) + values.shape[1:], values.dtype)
+    np.add.at(summed, position.reshape(-1), values)
+    return IndexedSlices._of(convert_to_tensor(summed), convert_to_tensor(unique),
+                             slices._static, slices._like)
+
+
+def scatter_add(var, slices):
+    """var[indices] += values for the rows of de-duplicated IndexedSlices only (eager), in
+    place unless a tensor shares the variable's array (then on a copy: tensors never change)."""
+    values = slices.values._value
+    if values.dtype != var._value.dtype or values.shape[1:] != var._value.shape[1:]:
+        raise ValueError(f"scatter_add: rows of shape {values.shape[1:]} and dtype {values.dtype} "
+                         f"do not fit variable '{var.name}' of shape {var._value.shape} and "
+                         f"dtype {var._value.dtype}.")
+    if not var._owns_value():
+        var._value = var._value.copy()
+    var._value[slices.indices._value] += values

@@ -5,8 +5,13 @@ With momentum m (a velocity slot starting at 0):
     v <- m * v - lr * g
     w <- w + v                       (plain)
     w <- w + m * v - lr * g          (nesterov: a step from the look-ahead point)
+
+A sparse gradient (IndexedSlices of rows) updates only those rows of w without momentum; with
+momentum the velocity decays densely (v <- m * v) and then receives -lr * g in the gradient's rows
+by scatter, as Keras does: the same result as the dense update, without a dense gradient.
 """
-from .optimizer import Optimizer
+from ..framework.indexed_slices import IndexedSlices
+from .optimizer import Optimizer, scatter_add
 
 __all__ = ["SGD"]
 
@@ -33,6 +38,20 @@ class SGD(Optimizer):
         velocity = velocity.assign(velocity * self.momentum - gradient * lr)
         if self.nesterov:
             variable.assign_add(velocity * self.momentum - gradient * lr, read_value=False)
+        else:
+            variable.assign_add(velocity, read_value=False)
+
+    def _update_step_sparse(self, slices, variable, lr):
+        step = IndexedSlices._of(slices.values * -lr, slices.indices, slices._static)
+        if not self.momentum:
+            scatter_add(variable, step)
+            return
+        velocity = self._slots[id(variable)]["momentum"]
+        velocity.assign(velocity * self.momentum, read_value=False)
+        scatter_add(velocity, step)
+        if self.nesterov:
+            scatter_add(variable, step)
+            variable.assign_add(velocity * self.momentum, read_value=False)
         else:
             variable.assign_add(velocity, read_value=False)
 

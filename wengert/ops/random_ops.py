@@ -1,0 +1,341 @@
+"""Random numbers and dropout: `random.normal`, `random.uniform`, `random.truncated_normal`,
+`random.set_seed` and `nn.dropout`, with TensorFlow's seeds over NumPy Generators.
+
+Seeds (TensorFlow's rules, `tf.random.set_seed`): every random op runs with a pair
+(global seed, op seed), chosen when the op is created:
+- a global seed set and no op seed: the op seed comes from a counter-like sequence, a
+  `random.Random(global_seed)` drawing ints in [0, 2^31 - 1) eagerly (TensorFlow's own scheme), the
+  number of ops already in the graph when building one; so the same program gives the same numbers;
+- an op seed alone: the global seed is TensorFlow's default, 87654321;
+- neither: fresh entropy from the operating system, different every run.
+The pair (0, 0) becomes (0, 2^31 - 1), as in TensorFlow. A pair names a NumPy Generator,
+`np.random.default_rng([seed, seed2])` (PCG64 over a SeedSequence of the two ints), so the numbers
+can be reproduced with NumPy alone. Eagerly one Generator serves every op with the same pair, and
+`set_seed` forgets them: calling `normal(seed=1)` twice gives two different tensors, and calling
+`set_seed(s)` again replays the same sequence, as TensorFlow's cached eager kernels do. In a graph
+(Session or traced function) each op has its own Generator, advanced by each run.
+
+Kernels: RandomStandardNormal (Generator.standard_normal), RandomUniform (Generator.random, in
+[0, 1)), RandomUniformInt (Generator.integers, in [minval, maxval)), TruncatedNormal (standard
+normals redrawn until they lie within 2 standard deviations). The public functions scale and
+shift these with ordinary ops (normal = standard normal * stddev + mean), so, as in TensorFlow,
+gradients reach mean, stddev, minval and maxval through Mul and Add; the random ops themselves are
+not differentiable. They are not pure: graph executors never fold or merge them (their OpDefs say
+`pure = False`).
+
+Dropout is one fused op, `Dropout(x) -> (y, mask)`: the mask holds 0 where an element is dropped
+(probability `rate`, uniform draws u < rate) and 1 / (1 - rate) where it is kept, so
+y = x * mask keeps the expected value of each element. Its gradient is the same mask,
+dx = g * mask (the mask is an output of the op, so the reverse pass sees the mask that was drawn);
+it is piecewise constant in x, so the mask output contributes no gradient. `noise_shape` draws one
+decision per entry of a smaller shape, broadcast over the rest (None entries take x's size).
+"""
+import itertools
+import random as _pyrandom
+
+import numpy as np
+
+from ..framework import dtypes
+from ..framework.context import state
+from ..framework.errors import InvalidArgumentError
+from ..framework.execute import execute
+from ..framework.registry import defop
+from ..framework.tensor import Tensor, convert_to_tensor
+from ..framework.tensor_shape import TensorShape
+from .array_ops import _int_tuple
+from .math_ops import add, multiply, subtract
+
+__all__ = ["normal", "uniform", "truncated_normal", "set_seed", "get_seed", "dropout"]
+
+DEFAULT_GRAPH_SEED = 87654321
+_MAXINT32 = 2 ** 31 - 1
+
+
+class _Seeds:
+    """The global seed, the eager op-seed sequence, and the Generators in use."""
+
+    global_seed = None
+    op_seeds = None        # random.Random(global seed): eager op seeds
+    eager = {}             # (seed, seed2) -> Generator, reset by set_seed
+    graph = {}             # stream id of a graph op -> Generator
+    streams = itertools.count(1)
+    unseeded = np.random.default_rng()
+
+
+def set_seed(seed):
+    """Set the global random seed (in a graph being built: that graph's seed), making the
+    random ops created afterwards reproducible; resets the eager op-seed sequence."""
+    seed = None if seed is None else int(seed)
+    graph = state.graph
+    if graph is not None:
+        graph.seed = seed
+        return
+    _Seeds.global_seed = seed
+    _Seeds.op_seeds = None if seed is None else _pyrandom.Random(seed)
+    _Seeds.eager = {}
+
+
+def get_seed(op_seed):
+    """The (global seed, op seed) pair an op created now uses, TensorFlow's rules; (None, None)
+    when neither seed is set."""
+    graph = state.graph
+    global_seed = getattr(graph, "seed", None) if graph is not None else None
+    if global_seed is None:
+        global_seed = _Seeds.global_seed
+    if global_seed is not None:
+        if op_seed is None:
+            if graph is not None:
+                op_seed = len(getattr(graph, "_ops", ()))
+            else:
+                if _Seeds.op_seeds is None:  # a graph's seed, but building eagerly: restart
+                    _Seeds.op_seeds = _pyrandom.Random(global_seed)
+                op_seed = _Seeds.op_seeds.randint(0, _MAXINT32 - 1)
+        seeds = (int(global_seed), int(op_seed))
+    elif op_seed is not None:
+        seeds = (DEFAULT_GRAPH_SEED, int(op_seed))
+    else:
+        return None, None
+    return (0, _MAXINT32) if seeds == (0, 0) else seeds
+
+
+def _seed_attrs(seed):
+    """Attributes naming an op's Generator: its seed pair, and in a graph its own stream."""
+    seed, seed2 = get_seed(seed)
+    stream = next(_Seeds.streams) if state.graph is not None else 0
+    return {"seed": seed, "seed2": seed2, "stream": stream}
+
+
+def _generator(seed, seed2, stream):
+    if stream:
+        gen = _Seeds.graph.get(stream)
+        if gen is None:
+            gen = _Seeds.graph[stream] = np.random.default_rng(
+                None if seed is None else [seed, seed2])
+        return gen
+    if seed is None:
+        return _Seeds.unseeded
+    gen = _Seeds.eager.get((seed, seed2))
+    if gen is None:
+        gen = _Seeds.eager[(seed, seed2)] = np.random.default_rng([seed, seed2])
+    return gen
+
+
+# -- kernels ----------------------------------------------------------------------------------
+def _float_draw(draw, shape, dtype):
+    """`draw(shape, dtype)` for float32/float64; other float dtypes by casting float32 draws."""
+    np_dtype = np.dtype(dtype)
+    if np_dtype in (np.float32, np.float64):
+        return draw(shape, np_dtype)
+    return draw(shape, np.float32).astype(np_dtype)
+
+
+def _normal_kernel(*, shape, dtype, seed, seed2, stream):
+    gen = _generator(seed, seed2, stream)
+    return _float_draw(lambda s, d: gen.standard_normal(s, d), shape, dtype)
+
+
+def _uniform_kernel(*, shape, dtype, seed, seed2, stream):
+    gen = _generator(seed, seed2, stream)
+    return _float_draw(lambda s, d: gen.random(s, d), shape, dtype)
+
+
+def _truncated_kernel(*, shape, dtype, seed, seed2, stream):
+    gen = _generator(seed, seed2, stream)
+
+    def draw(s, d):
+        out = gen.standard_normal(s, d)
+        bad = np.abs(out) > 2
+        while bad.any():
+            out[bad] = gen.standard_normal(int(bad.sum()), d)
+            bad = np.abs(out) > 2
+        return out
+    return _float_draw(draw, shape, dtype)
+
+
+def _uniform_int_kernel(*, shape, dtype, minval, maxval, seed, seed2, stream):
+    return _generator(seed, seed2, stream).integers(minval, maxval, shape, np.dtype(dtype))
+
+
+def _float_rule(*, shape, dtype, **_):
+    dtype = dtypes.as_dtype(dtype)
+    if not dtype.is_floating:
+        raise InvalidArgumentError(f"dtype must be a floating-point type, got {dtype.name}.")
+    return TensorShape(shape), dtype
+
+
+def _int_rule(*, shape, dtype, minval, maxval, **_):
+    if minval >= maxval:
+        raise InvalidArgumentError(f"need minval < maxval, got minval={minval}, "
+                                   f"maxval={maxval}.")
+    return TensorShape(shape), dtypes.as_dtype(dtype)
+
+
+def _random_op(op_type, kernel, rule):
+    op_def = defop(op_type, kernel, shape=rule, grad=None)
+    op_def.pure = False  # executors never fold or merge it (graph/executor.py is_pure)
+    return op_def
+
+
+RANDOM_NORMAL = _random_op("RandomStandardNormal", _normal_kernel, _float_rule)
+RANDOM_UNIFORM = _random_op("RandomUniform", _uniform_kernel, _float_rule)
+RANDOM_UNIFORM_INT = _random_op("RandomUniformInt", _uniform_int_kernel, _int_rule)
+TRUNCATED_NORMAL = _random_op("TruncatedNormal", _truncated_kernel, _float_rule)
+
+
+# -- public functions ---------------------------------------------------------------------------
+def _shape(shape, what):
+    if isinstance(shape, Tensor) or hasattr(shape, "_as_tensor"):
+        value = getattr(convert_to_tensor(shape), "_value", None)
+        if value is None:
+            from .creation_ops import constant_value
+            value = constant_value(shape)
+        if value is None:
+            raise ValueError(f"{what}: the shape must be known when the op is created (a list "
+                             "of ints, or a constant tensor); got a tensor computed in the graph.")
+        shape = value.tolist()
+    return _int_tuple(shape, f"{what}: shape")
+
+
+def _draw(op_def, shape, dtype, seed, name, what):
+    dtype = dtypes.as_dtype(dtype)
+    if not dtype.is_floating:
+        raise InvalidArgumentError(f"{what}: dtype must be a floating-point type, got "
+                                   f"{dtype.name}.")
+    attrs = {"shape": _shape(shape, what), "dtype": dtype._np}
+    attrs.update(_seed_attrs(seed))
+    return execute(op_def, (), attrs, name)
+
+
+def _is_default(value, default):
+    return type(value) in (int, float) and value == default
+
+
+def _scaled(rnd, scale, shift, dtype):
+    """rnd * scale + shift, skipping the identity steps (a Python 1 and 0)."""
+    if not _is_default(scale, 1):
+        rnd = multiply(rnd, convert_to_tensor(scale, dtype=dtype))
+    if not _is_default(shift, 0):
+        rnd = add(rnd, convert_to_tensor(shift, dtype=dtype))
+    return rnd
+
+
+def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
+    """Normal draws of `shape`: standard normals * stddev + mean (differentiable in both)."""
+    rnd = _draw(RANDOM_NORMAL, shape, dtype, seed, name, "random.normal")
+    return _scaled(rnd, stddev, mean, dtype)
+
+
+def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
+    """Normal draws within two standard deviations of the mean (others are redrawn)."""
+    rnd = _draw(TRUNCATED_NORMAL, shape, dtype, seed, name, "random.truncated_normal")
+    return _scaled(rnd, stddev, mean, dtype)
+
+
+def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=None):
+    """Uniform draws in [minval, maxval) (maxval defaults to 1 for floats; integer dtypes need
+    it). Floats are u * (maxval - minval) + minval for u uniform in [0, 1)."""
+    dtype = dtypes.as_dtype(dtype)
+    if dtype.is_integer:
+        if maxval is None:
+            raise ValueError(f"random.uniform: maxval must be given for dtype {dtype.name}.")
+        attrs = {"shape": _shape(shape, "random.uniform"), "dtype": dtype._np,
+                 "minval": _int_bound(minval, "minval"), "maxval": _int_bound(maxval, "maxval")}
+        attrs.update(_seed_attrs(seed))
+        return execute(RANDOM_UNIFORM_INT, (), attrs, name)
+    if not dtype.is_floating:
+        raise ValueError(f"random.uniform: dtype must be a float or integer type, got "
+                         f"{dtype.name}.")
+    rnd = _draw(RANDOM_UNIFORM, shape, dtype, seed, name, "random.uniform")
+    maxval = 1 if maxval is None else maxval
+    if _is_default(minval, 0) and _is_default(maxval, 1):
+        return rnd
+    minval = convert_to_tensor(minval, dtype=dtype)
+    span = subtract(convert_to_tensor(maxval, dtype=dtype), minval)
+    return add(multiply(rnd, span), minval)
+
+
+def _int_bound(value, what):
+    value = np.asarray(getattr(value, "_value", value))
+    if value.ndim or value.dtype.kind not in "iu":
+        raise ValueError(f"random.uniform: {what} must be an integer scalar for integer dtypes, "
+                         f"got {value!r}.")
+    return int(value)
+
+
+# -- dropout --------------------------------------------------------------------------------------
+def _noise_shape(x_shape, noise_shape):
+    if noise_shape is None:
+        return tuple(x_shape)
+    return tuple(d if n is None else n for n, d in zip(noise_shape, x_shape))
+
+
+def _dropout_kernel(x, *, rate, noise_shape, seed, seed2, stream):
+    shape = _noise_shape(x.shape, noise_shape)
+    keep = _generator(seed, seed2, stream).random(shape) >= rate
+    mask = keep.astype(x.dtype) * x.dtype.type(1.0 / (1.0 - rate))
+    return x * mask, mask
+
+
+def _dropout_rule(x, *, rate, noise_shape, **_):
+    if not x.dtype.is_floating:
+        raise InvalidArgumentError(f"x must be a floating-point tensor, got {x.dtype.name}; "
+                                   "cast it first.")
+    if noise_shape is None:
+        return [(x.shape, x.dtype), (x.shape, x.dtype)]
+    if x.shape.rank is not None and x.shape.rank != len(noise_shape):
+        raise InvalidArgumentError(f"noise_shape {list(noise_shape)} must have the rank of x "
+                                   f"(shape {x.shape}).")
+    dims = x.shape.as_list() if x.shape.rank is not None else [None] * len(noise_shape)
+    for n, d in zip(noise_shape, dims):
+        if n is not None and d is not None and n not in (1, d):
+            raise InvalidArgumentError(f"noise_shape {list(noise_shape)} does not broadcast to "
+                                       f"x's shape {x.shape}: each entry must be 1 or x's size.")
+    return [(x.shape, x.dtype), (TensorShape(_noise_shape(dims, noise_shape)), x.dtype)]
+
+
+def _dropout_grad(op, grad, grad_mask):
+    return multiply(grad, op.outputs[1])  # the mask is piecewise constant: grad_mask adds 0
+
+
+def _dropout_jvp(primals, tangents, outputs, **_):
+    return multiply(tangents[0], outputs[1]), None
+
+
+DROPOUT = defop("Dropout", _dropout_kernel, shape=_dropout_rule, grad=_dropout_grad,
+                jvp=_dropout_jvp, num_outputs=2)
+DROPOUT.pure = False
+
+
+def dropout(x, rate, noise_shape=None, seed=None, name=None):
+    """Zero each element of `x` with probability `rate`, scaling the kept ones by
+    1 / (1 - rate) so the expected value is unchanged. `noise_shape` (broadcastable to x's
+    shape; None entries mean x's size) shares one decision along its size-1 axes."""
+    x = convert_to_tensor(x)
+    if not x.dtype.is_floating:
+        raise ValueError(f"nn.dropout: x must be a floating-point tensor, got {x.dtype.name} "
+                         f"(shape {x.shape}); cast it first.")
+    if isinstance(rate, Tensor) or hasattr(rate, "_as_tensor"):
+        rate = _constant_rate(rate)
+    if not isinstance(rate, (int, float, np.floating, np.integer)) or not 0 <= rate < 1:
+        raise ValueError(f"nn.dropout: rate must be a scalar in [0, 1), got {rate!r} (the "
+                         "probability that each element is dropped).")
+    if noise_shape is not None:
+        noise_shape = tuple(None if d is None else int(d) for d in _shape_list(noise_shape))
+    attrs = {"rate": float(rate), "noise_shape": noise_shape}
+    attrs.update(_seed_attrs(seed))
+    return execute(DROPOUT, (x,), attrs, name)[0]
+
+
+def _shape_list(noise_shape):
+    if isinstance(noise_shape, Tensor):
+        return _shape(noise_shape, "nn.dropout: noise_shape")
+    return list(noise_shape)
+
+
+def _constant_rate(rate):
+    from .creation_ops import constant_value
+    value = constant_value(convert_to_tensor(rate))
+    if value is None:
+        raise ValueError("nn.dropout: rate must be known when the op is created (a number, or "
+                         "a constant tensor).")
+    return float(value)
