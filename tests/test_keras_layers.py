@@ -132,16 +132,6 @@ def test_dropout_seeded_masks_repeat_and_rate_checked():
         layers.Dropout(1.0)
 
 
-def test_dropout_in_traced_function_is_an_error():
-    drop = layers.Dropout(0.5)
-
-    @tf.function
-    def f(x):
-        return drop(x, training=True)
-    with pytest.raises(NotImplementedError, match="traced"):
-        f(tf.constant(np.ones((2, 2), np.float32)))
-
-
 def test_activation_layer():
     x = np.linspace(-2, 2, 12).reshape(3, 4).astype(np.float32)
     np.testing.assert_allclose(layers.Activation("relu")(x).numpy(), np.maximum(x, 0))

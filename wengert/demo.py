@@ -18,7 +18,7 @@ from pathlib import Path
 
 import wengert as tf
 
-EXAMPLES = ("mnist_softmax_tf1", "mnist_softmax_tf2", "mnist_mlp_keras")
+EXAMPLES = ("mnist_softmax_tf1", "mnist_softmax_tf2", "mnist_mlp_keras", "mnist_cnn_keras")
 
 
 def classic_examples():
@@ -85,10 +85,15 @@ def training_examples():
     print(split.source)
     titles = {"mnist_softmax_tf1": "MNIST softmax regression, TensorFlow 1 style (Session)",
               "mnist_softmax_tf2": "The same model, TensorFlow 2 style (GradientTape + SGD)",
-              "mnist_mlp_keras": "A multilayer perceptron with Keras Sequential.fit"}
+              "mnist_mlp_keras": "A multilayer perceptron with Keras Sequential.fit",
+              "mnist_cnn_keras": "A convolutional network (two conv + pool blocks) with fit"}
     results = {}
     for name in EXAMPLES:
         heading(titles[name])
+        if name == "mnist_cnn_keras" and split[0][0].shape[1:] != (28, 28):
+            print("(skipped: the CNN is sized for 28x28 MNIST images; these are "
+                  f"{split[0][0].shape[1]}x{split[0][0].shape[2]})")
+            continue
         start = time.perf_counter()
         results[name] = load_example(name, directory).main(split=split, verbose=True)
         print(f"({time.perf_counter() - start:.1f} s; examples/{name}.py)")

@@ -43,8 +43,8 @@ def set_epsilon(value):
 
 def to_snake_case(name):
     """'Dense' -> 'dense', 'SparseCategoricalAccuracy' -> 'sparse_categorical_accuracy'."""
-    name = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
-    return re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name).lower()
+    name = re.sub(r"(.)([A-Z][a-z0-9]+)", r"\1_\2", name)  # Keras's rule: 'Conv2D' -> 'conv2d'
+    return re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()
 
 
 def unique_name(base, zero_based=True):

@@ -220,7 +220,7 @@ _BY_NAME = {"zeros": Zeros, "ones": Ones, "constant": Constant, "random_normal":
             "variance_scaling": VarianceScaling, "glorot_uniform": GlorotUniform,
             "glorot_normal": GlorotNormal, "he_normal": HeNormal, "he_uniform": HeUniform,
             "lecun_normal": LecunNormal, "lecun_uniform": LecunUniform, "identity": Identity,
-            "orthogonal": Orthogonal}
+            "orthogonal": Orthogonal, "uniform": RandomUniform, "normal": RandomNormal}
 
 
 def get(identifier):

@@ -1,8 +1,16 @@
 """`keras.layers`: the base Layer, Dense, Flatten, Dropout, Activation, Reshape, Lambda,
-Concatenate, Add, and the symbolic Input/InputLayer of functional models."""
+Concatenate, Add, convolution and pooling (Conv2D, MaxPooling2D, AveragePooling2D,
+GlobalAveragePooling2D), BatchNormalization, Embedding, and the symbolic Input/InputLayer of
+functional models."""
 from .base import InputSpec, Layer
+from .conv import (AveragePooling2D, AvgPool2D, Conv2D, Convolution2D, GlobalAveragePooling2D,
+                   GlobalAvgPool2D, MaxPool2D, MaxPooling2D)
 from .core import Activation, Add, Concatenate, Dense, Dropout, Flatten, Lambda, Reshape
+from .embedding import Embedding
 from .input_layer import Input, InputLayer, KerasTensor
+from .normalization import BatchNormalization
 
 __all__ = ["Layer", "InputSpec", "Dense", "Flatten", "Dropout", "Activation", "Reshape",
-           "Lambda", "Concatenate", "Add", "Input", "InputLayer", "KerasTensor"]
+           "Lambda", "Concatenate", "Add", "Conv2D", "Convolution2D", "MaxPooling2D", "MaxPool2D",
+           "AveragePooling2D", "AvgPool2D", "GlobalAveragePooling2D", "GlobalAvgPool2D",
+           "BatchNormalization", "Embedding", "Input", "InputLayer", "KerasTensor"]

@@ -2,10 +2,15 @@
 
 Dense computes activation(inputs @ kernel + bias) with kernel [in, units] (glorot_uniform) and
 bias [units] (zeros); inputs of rank > 2 contract their last axis with the kernel. Flatten keeps
-the batch axis and flattens the rest. Dropout, when training, multiplies its input by a constant
-mask m = keep / (1 - rate), keep ~ Bernoulli(1 - rate) drawn from the layer's own NumPy Generator
-(seeded from `seed`), so the expected output equals the input and the gradient is m * g; at
-inference it is the identity. Activation applies a named activation or a callable.
+the batch axis and flattens the rest. Dropout, when training, multiplies its input by a mask
+m = keep / (1 - rate), keep ~ Bernoulli(1 - rate), so the expected output equals the input and
+the gradient is m * g; at inference it is the identity. Eagerly the mask comes from the layer's
+own NumPy Generator (seeded from `seed`, so two layers with one seed drop alike, as in Keras).
+Inside Model.fit the mask is drawn the same way and fed to the compiled step as an argument
+(`make_mask`, training.py), so eager and compiled steps compute the same numbers. Called in any
+other traced function (wengert.function, a TF1 graph) it becomes the random op
+`nn.dropout(inputs, rate, noise_shape, seed)`, which draws a fresh mask on every run.
+Activation applies a named activation or a callable.
 """
 import math
 
@@ -19,6 +24,7 @@ from ...ops.array_ops import concat, reshape
 from ...ops.linalg_ops import matmul, tensordot
 from ...ops.math_ops import cast, multiply
 from ...ops.nn_ops import bias_add
+from ...ops.random_ops import dropout
 from .. import activations, backend, initializers
 from .base import Layer, call_context
 
@@ -142,14 +148,13 @@ class Dropout(Layer):
         fed = call_context.dropout_masks
         if fed is not None and id(self) in fed:
             return multiply(inputs, fed[id(self)])
-        if state.graph is not None:
-            raise NotImplementedError(
-                f"Dropout layer {self.name!r} was called with training=True inside a traced "
-                "function (wengert.function or a TF1 graph), where its random mask would be "
-                "drawn once at tracing time. Call it eagerly, or use Model.fit, which feeds "
-                "fresh masks to its compiled train step.")
-        mask = self.make_mask(tuple(inputs.shape), inputs.dtype.as_numpy_dtype)
-        return multiply(inputs, constant(mask))
+        if state.graph is None:  # eagerly: the layer's own generator, as Keras's seeded layers
+            mask = self.make_mask(tuple(inputs.shape), inputs.dtype.as_numpy_dtype)
+            return multiply(inputs, constant(mask))
+        # traced (wengert.function, a TF1 graph): a random op that draws a fresh mask every run,
+        # its op seed taken from the layer's generator so equally seeded layers agree
+        seed = int(self._rng.integers(0, 2**31 - 1))
+        return dropout(inputs, self.rate, noise_shape=self.noise_shape, seed=seed)
 
     def compute_output_shape(self, input_shape):
         return TensorShape(input_shape)

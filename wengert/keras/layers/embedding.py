@@ -1,0 +1,64 @@
+"""Embedding: integer ids -> rows of a trainable table.
+
+With the table E [input_dim, output_dim], an input of ids i (any shape) becomes E[i] (shape
+i.shape + [output_dim]) by `nn.embedding_lookup`. Its gradient with respect to E is sparse: only
+the looked-up rows get the incoming gradients (summed over repeats), returned as
+IndexedSlices(values, indices, dense_shape), which optimizers apply to those rows only. The
+table starts uniform in [-0.05, 0.05], as in Keras. Float inputs are cast to int32 ids (the
+layer does not cast its inputs to its float dtype).
+"""
+from ...framework import dtypes
+from ...framework.tensor import convert_to_tensor
+from ...framework.tensor_shape import TensorShape
+from ...ops.math_ops import cast
+from .. import initializers
+from .base import Layer
+
+__all__ = ["Embedding"]
+
+
+class Embedding(Layer):
+    """Turns non-negative integer ids into dense vectors: ids [...] -> [..., output_dim]."""
+
+    def __init__(self, input_dim, output_dim, embeddings_initializer="uniform",
+                 embeddings_regularizer=None, activity_regularizer=None,
+                 embeddings_constraint=None, mask_zero=False, input_length=None, **kwargs):
+        if input_length is not None and "input_shape" not in kwargs:
+            kwargs["input_shape"] = (input_length,)
+        kwargs.setdefault("autocast", False)
+        super().__init__(**kwargs)
+        from .core import _no_regularizers
+        _no_regularizers("Embedding", embeddings_regularizer=embeddings_regularizer,
+                         activity_regularizer=activity_regularizer,
+                         embeddings_constraint=embeddings_constraint)
+        if int(input_dim) <= 0 or int(output_dim) <= 0:
+            raise ValueError(f"Both `input_dim` and `output_dim` should be positive, received "
+                             f"input_dim={input_dim} and output_dim={output_dim}.")
+        if mask_zero:
+            raise NotImplementedError("Embedding: mask_zero (Keras masking) is not available.")
+        self.input_dim, self.output_dim = int(input_dim), int(output_dim)
+        self.input_length = input_length
+        if embeddings_initializer == "uniform":  # Keras's alias of RandomUniform(-0.05, 0.05)
+            embeddings_initializer = "random_uniform"
+        self.embeddings_initializer = initializers.get(embeddings_initializer)
+
+    def build(self, input_shape):
+        self.embeddings = self.add_weight("embeddings", (self.input_dim, self.output_dim),
+                                          initializer=self.embeddings_initializer)
+        self.built = True
+
+    def call(self, inputs):
+        from ...ops import embedding_ops
+        inputs = convert_to_tensor(inputs)
+        if not inputs.dtype.is_integer:
+            inputs = cast(inputs, dtypes.int32)
+        return embedding_ops.embedding_lookup(self.embeddings, inputs)
+
+    def compute_output_shape(self, input_shape):
+        return TensorShape(tuple(TensorShape(input_shape)) + (self.output_dim,))
+
+    def get_config(self):
+        config = super().get_config()
+        config.update(input_dim=self.input_dim, output_dim=self.output_dim,
+                      input_length=self.input_length)
+        return config
