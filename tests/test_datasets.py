@@ -181,7 +181,15 @@ def test_offline_error_names_the_files_and_the_folder(no_local_data):
 
 
 @needs_shared
+def _hide_sklearn(monkeypatch):
+    """Make `import sklearn` / `from sklearn.datasets import ...` fail, even when an earlier test
+    imported them (both names must be blocked: a submodule already imported is found directly)."""
+    for name in ("sklearn", "sklearn.datasets"):
+        monkeypatch.setitem(sys.modules, name, None)
+
+
 def test_download_checks_the_digest(no_local_data, monkeypatch):
+    _hide_sklearn(monkeypatch)
     official = {name: (SHARED / name).read_bytes() for name in mnist.TEST}
 
     class Response:
@@ -243,7 +251,7 @@ def test_auto_uses_digits_without_mnist_files(no_local_data, monkeypatch):
 
 
 def test_no_data_at_all_is_a_clear_error(no_local_data, monkeypatch):
-    monkeypatch.setitem(sys.modules, "sklearn", None)
+    _hide_sklearn(monkeypatch)
     with pytest.raises(ImportError, match=r"wengert\[sklearn\]"):
         mnist.load_split(source="digits")
     with pytest.raises(NotFoundError, match=r"(?s)t10k-images-idx3-ubyte.gz.*scikit-learn") as info:
