@@ -157,3 +157,18 @@ def test_graph_loop_is_one_op():
         x = v1.placeholder(tf.float32, [])
         square_until_100(x)
     assert [op.type for op in graph.get_operations()].count("While") == 1
+
+
+@pytest.mark.parametrize("traced", [False, True], ids=["eager", "traced"])
+def test_forward_mode_through_while_loop(traced):
+    """x^5 by a loop of five multiplications: the forward-mode derivative is 5 x^4."""
+    def power5(x):
+        _, y = tf.while_loop(lambda i, y: i < 5, lambda i, y: (i + 1, y * x),
+                             [tf.constant(0), tf.ones_like(x)])
+        return y
+    f = tf.function(power5) if traced else power5
+    x = tf.constant(1.3, tf.float64)
+    with tf.autodiff.ForwardAccumulator(x, tf.constant(1.0, tf.float64)) as acc:
+        y = f(x)
+    np.testing.assert_allclose(y.numpy(), 1.3 ** 5)
+    np.testing.assert_allclose(acc.jvp(y).numpy(), 5 * 1.3 ** 4)
