@@ -167,38 +167,48 @@ def _backprop_filter_rule(x, filter_sizes, dy, depthwise=False, **attrs):
     return TensorShape(dims), x.dtype
 
 
-def _conv2d_grad(op, g):
-    x, w = op.inputs
-    dx = execute(CONV2D_BACKPROP_INPUT, (sizes_tensor(x), w, g), op.attrs) \
-        if _needs(op, 0) else None
-    dw = execute(CONV2D_BACKPROP_FILTER, (x, sizes_tensor(w), g), op.attrs) \
-        if _needs(op, 1) else None
-    return dx, dw
+class _Bilinear:
+    """The gradient rules of one convolution family: the forward op y = conv(x, w) and its two
+    backprop ops, each the other two's adjoint (TensorFlow's nn_grad relations):
+        conv:            dx = BackpropInput(shape(x), w, g)   dw = BackpropFilter(x, shape(w), g)
+        BackpropInput:   dw = BackpropFilter(gg, shape(w), dy)   d(dy) = conv(gg, w)
+        BackpropFilter:  dx = BackpropInput(shape(x), gg, dy)    d(dy) = conv(x, gg)
+    The ops are filled in after they are declared (each rule names the others)."""
+
+    forward = input_op = filter_op = None
+
+    def forward_grad(self, op, g):
+        x, w = op.inputs
+        dx = execute(self.input_op, (sizes_tensor(x), w, g), op.attrs) if _needs(op, 0) else None
+        dw = execute(self.filter_op, (x, sizes_tensor(w), g), op.attrs) if _needs(op, 1) else None
+        return dx, dw
+
+    def input_grad(self, op, gg):
+        _, w, dy = op.inputs
+        dw = execute(self.filter_op, (gg, sizes_tensor(w), dy), op.attrs) \
+            if _needs(op, 1) else None
+        ddy = execute(self.forward, (gg, w), op.attrs) if _needs(op, 2) else None
+        return None, dw, ddy
+
+    def filter_grad(self, op, gg):
+        x, _, dy = op.inputs
+        dx = execute(self.input_op, (sizes_tensor(x), gg, dy), op.attrs) \
+            if _needs(op, 0) else None
+        ddy = execute(self.forward, (x, gg), op.attrs) if _needs(op, 2) else None
+        return dx, None, ddy
 
 
-def _backprop_input_grad(op, gg):
-    _, w, dy = op.inputs
-    dw = execute(CONV2D_BACKPROP_FILTER, (gg, sizes_tensor(w), dy), op.attrs) \
-        if _needs(op, 1) else None
-    ddy = execute(CONV2D, (gg, w), op.attrs) if _needs(op, 2) else None
-    return None, dw, ddy
-
-
-def _backprop_filter_grad(op, gg):
-    x, _, dy = op.inputs
-    dx = execute(CONV2D_BACKPROP_INPUT, (sizes_tensor(x), gg, dy), op.attrs) \
-        if _needs(op, 0) else None
-    ddy = execute(CONV2D, (x, gg), op.attrs) if _needs(op, 2) else None
-    return dx, None, ddy
-
-
-CONV2D = defop("Conv2D", _conv2d_kernel, shape=_conv2d_rule, grad=_conv2d_grad, jvp=multilinear)
+_CONV2D_GRADS = _Bilinear()
+CONV2D = defop("Conv2D", _conv2d_kernel, shape=_conv2d_rule,
+               grad=_CONV2D_GRADS.forward_grad, jvp=multilinear)
 CONV2D_BACKPROP_INPUT = defop("Conv2DBackpropInput", _conv2d_backprop_input_kernel,
-                              shape=_backprop_input_rule, grad=_backprop_input_grad,
+                              shape=_backprop_input_rule, grad=_CONV2D_GRADS.input_grad,
                               jvp=multilinear)
 CONV2D_BACKPROP_FILTER = defop("Conv2DBackpropFilter", _conv2d_backprop_filter_kernel,
-                               shape=_backprop_filter_rule, grad=_backprop_filter_grad,
+                               shape=_backprop_filter_rule, grad=_CONV2D_GRADS.filter_grad,
                                jvp=multilinear)
+_CONV2D_GRADS.forward, _CONV2D_GRADS.input_op, _CONV2D_GRADS.filter_op = (
+    CONV2D, CONV2D_BACKPROP_INPUT, CONV2D_BACKPROP_FILTER)
 
 
 # -- depthwise -------------------------------------------------------------------------------------
@@ -257,41 +267,21 @@ def _depthwise_rule(x, w, **attrs):
     return shape_from_nhwc(_conv_out_dims(x_dims, w_dims, attrs, x.shape, out_c), fmt), x.dtype
 
 
-def _depthwise_grad(op, g):
-    x, w = op.inputs
-    dx = execute(DEPTHWISE_BACKPROP_INPUT, (sizes_tensor(x), w, g), op.attrs) \
-        if _needs(op, 0) else None
-    dw = execute(DEPTHWISE_BACKPROP_FILTER, (x, sizes_tensor(w), g), op.attrs) \
-        if _needs(op, 1) else None
-    return dx, dw
-
-
-def _depthwise_input_grad(op, gg):
-    _, w, dy = op.inputs
-    dw = execute(DEPTHWISE_BACKPROP_FILTER, (gg, sizes_tensor(w), dy), op.attrs) \
-        if _needs(op, 1) else None
-    ddy = execute(DEPTHWISE, (gg, w), op.attrs) if _needs(op, 2) else None
-    return None, dw, ddy
-
-
-def _depthwise_filter_grad(op, gg):
-    x, _, dy = op.inputs
-    dx = execute(DEPTHWISE_BACKPROP_INPUT, (sizes_tensor(x), gg, dy), op.attrs) \
-        if _needs(op, 0) else None
-    ddy = execute(DEPTHWISE, (x, gg), op.attrs) if _needs(op, 2) else None
-    return dx, None, ddy
+_DEPTHWISE_GRADS = _Bilinear()
 
 
 DEPTHWISE = defop("DepthwiseConv2dNative", _depthwise_kernel, shape=_depthwise_rule,
-                  grad=_depthwise_grad, jvp=multilinear)
+                  grad=_DEPTHWISE_GRADS.forward_grad, jvp=multilinear)
 DEPTHWISE_BACKPROP_INPUT = defop(
     "DepthwiseConv2dNativeBackpropInput", _depthwise_backprop_input_kernel,
     shape=lambda s, w, dy, **a: _backprop_input_rule(s, w, dy, depthwise=True, **a),
-    grad=_depthwise_input_grad, jvp=multilinear)
+    grad=_DEPTHWISE_GRADS.input_grad, jvp=multilinear)
 DEPTHWISE_BACKPROP_FILTER = defop(
     "DepthwiseConv2dNativeBackpropFilter", _depthwise_backprop_filter_kernel,
     shape=lambda x, s, dy, **a: _backprop_filter_rule(x, s, dy, depthwise=True, **a),
-    grad=_depthwise_filter_grad, jvp=multilinear)
+    grad=_DEPTHWISE_GRADS.filter_grad, jvp=multilinear)
+_DEPTHWISE_GRADS.forward, _DEPTHWISE_GRADS.input_op, _DEPTHWISE_GRADS.filter_op = (
+    DEPTHWISE, DEPTHWISE_BACKPROP_INPUT, DEPTHWISE_BACKPROP_FILTER)
 
 
 # -- public functions ------------------------------------------------------------------------------
