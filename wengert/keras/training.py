@@ -388,6 +388,16 @@ class TrainingMixin:
         return history
 
     # -- evaluate / predict -------------------------------------------------------------------
+    def _batches_and_callbacks(self, n, batch_size, steps, verbose, callbacks):
+        """(batch size, number of batches, callbacks with a progress bar when verbose)."""
+        batch_size = batch_size or 32
+        total = steps or math.ceil(n / batch_size)
+        verbose = 1 if verbose == "auto" else verbose
+        cbs = ([callbacks_module.ProgbarLogger(verbose=verbose)] if verbose else []) + list(
+            callbacks or [])
+        cb = callbacks_module.CallbackList(cbs, self, {"verbose": verbose, "steps": total})
+        return batch_size, total, cb
+
     def evaluate(self, x=None, y=None, batch_size=None, verbose="auto", sample_weight=None,
                  steps=None, callbacks=None, return_dict=False, **kwargs):
         """The loss (and compiled metrics) over (x, y): a float, or [loss, metric, ...]."""
@@ -397,12 +407,8 @@ class TrainingMixin:
         dtype = self._data_dtype()
         x, y = _cast_floats(x, dtype), _cast_floats(y, dtype)
         n = _num_samples(x)
-        batch_size = batch_size or 32
-        total = steps or math.ceil(n / batch_size)
-        verbose = 1 if verbose == "auto" else verbose
-        cbs = ([callbacks_module.ProgbarLogger(verbose=verbose)] if verbose else []) + list(
-            callbacks or [])
-        cb = callbacks_module.CallbackList(cbs, self, {"verbose": verbose, "steps": total})
+        batch_size, total, cb = self._batches_and_callbacks(n, batch_size, steps, verbose,
+                                                            callbacks)
         self._reset_trackers()
         cb.on_test_begin()
         logs = {}
@@ -427,12 +433,8 @@ class TrainingMixin:
         self._prepare(x)
         x = _cast_floats(x, self._data_dtype())
         n = _num_samples(x)
-        batch_size = batch_size or 32
-        total = steps or math.ceil(n / batch_size)
-        verbose = 1 if verbose == "auto" else verbose
-        cbs = ([callbacks_module.ProgbarLogger(verbose=verbose)] if verbose else []) + list(
-            callbacks or [])
-        cb = callbacks_module.CallbackList(cbs, self, {"verbose": verbose, "steps": total})
+        batch_size, total, cb = self._batches_and_callbacks(n, batch_size, steps, verbose,
+                                                            callbacks)
         cb.on_predict_begin()
         outputs = []
         for step in range(total):
