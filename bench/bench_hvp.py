@@ -3,16 +3,16 @@
     f(x) = sum_i 100 (x[i+1] - x[i]^2)^2 + (1 - x[i])^2
 
 - wengert, forward over reverse: a ForwardAccumulator around a GradientTape; the tangent of the
-  gradient is H v (and `wengert.func.hvp`, the same thing through the transforms);
+  gradient is H v. Three ways: eagerly; the same Python function under `tf.function` (the
+  accumulator and the tape trace into one graph of primal, gradient and tangent ops, which the
+  executor prunes, folds and runs with buffers reused in place); and `wengert.func.hvp`, the
+  same computation through the transforms, eagerly;
 - NumPy, by hand: H is tridiagonal, diag_i = 1200 x_i^2 - 400 x_{i+1} + 2 (+ 200 for i > 0) and
   H[i, i+1] = H[i+1, i] = -400 x_i, so H v costs a few vector operations;
 - PyTorch, `torch.func.jvp(torch.func.grad(f), (x,), (v,))` (skipped if torch is missing).
 
 All in float64; results are checked against each other before timing. Prints the median time of
-each and the ratios. Run: python bench/bench_hvp.py [n] [repeats] [--pending-linear]
-
---pending-linear declares `jvp=linear` for StridedSlice and StridedSliceGrad first (their family
-file does not declare it yet, so they use the transposed-VJP fallback, a few extra ops each).
+each and the ratios. Run: python bench/bench_hvp.py [n] [repeats] [--default-malloc]
 
 Memory note: every fresh 800 KB array costs page faults, and glibc hands large freed blocks back
 to the system, so each call faults its arrays in again; where page faults are slow (some
@@ -42,6 +42,9 @@ def hvp_wengert(x, v):
             y = rosenbrock(x)
         g = tape.gradient(y, x)
     return acc.jvp(g)
+
+
+hvp_traced = tf.function(hvp_wengert)
 
 
 def hvp_func(x, v):
@@ -90,9 +93,11 @@ def main(n=100_000, repeats=50):
     want = hvp_numpy(x_np, v_np)
     np.testing.assert_allclose(hvp_wengert(x, v).numpy(), want, rtol=1e-10, atol=1e-8)
     np.testing.assert_allclose(hvp_func(x, v).numpy(), want, rtol=1e-10, atol=1e-8)
+    np.testing.assert_allclose(hvp_traced(x, v).numpy(), want, rtol=1e-10, atol=1e-8)
     results = {
         "numpy (by hand)": median_time(lambda: hvp_numpy(x_np, v_np), repeats),
         "wengert fwd-over-rev": median_time(lambda: hvp_wengert(x, v), repeats),
+        "wengert tf.function": median_time(lambda: hvp_traced(x, v), repeats),
         "wengert func.hvp": median_time(lambda: hvp_func(x, v), repeats),
     }
     torch_fn = torch_hvp()
@@ -104,11 +109,12 @@ def main(n=100_000, repeats=50):
     print(f"Hessian-vector product, Rosenbrock, n = {n:,}, float64, median of {repeats}")
     for name, seconds in results.items():
         print(f"  {name:24s} {seconds * 1e3:8.3f} ms")
-    ours = results["wengert fwd-over-rev"]
-    print(f"  wengert / numpy:  {ours / results['numpy (by hand)']:.2f}x  (target <= 3x)")
-    if "torch.func jvp(grad)" in results:
-        print(f"  wengert / torch:  {ours / results['torch.func jvp(grad)']:.2f}x  "
-              "(target < 1x)")
+    for name in ("wengert fwd-over-rev", "wengert tf.function"):
+        ours = results[name]
+        print(f"  {name} / numpy: {ours / results['numpy (by hand)']:.2f}x  (target <= 3x)")
+        if "torch.func jvp(grad)" in results:
+            print(f"  {name} / torch: {ours / results['torch.func jvp(grad)']:.2f}x  "
+                  "(target < 1x)")
     return results
 
 
@@ -125,16 +131,7 @@ def keep_freed_memory():
         libc.mallopt(m_trim_threshold, 1 << 30))
 
 
-def declare_pending_linear():
-    from wengert.autodiff.forward import linear
-    from wengert.framework.registry import get_op_def
-    for op_type in ("StridedSlice", "StridedSliceGrad"):
-        get_op_def(op_type).jvp = linear
-
-
 if __name__ == "__main__":
     if "--default-malloc" not in sys.argv:
         print("glibc keeps freed memory for reuse:", keep_freed_memory())
-    if "--pending-linear" in sys.argv:
-        declare_pending_linear()
     main(*(int(a) for a in sys.argv[1:] if a.isdigit()))

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import wengert as tf
-from wengert.autodiff.forward import ForwardAccumulator, linear
+from wengert.autodiff.forward import ForwardAccumulator, linear, linear_in, op_tangents
 from wengert.framework.context import state
 from wengert.framework.execute import execute
 from wengert.framework.registry import defop
@@ -148,3 +148,77 @@ def test_linear_marker_applies_the_op_to_tangents():
     np.testing.assert_allclose(acc.jvp(y).numpy(), [6.0, 8.0])
     with pytest.raises(TypeError, match="marker"):
         linear((), (), ())
+
+
+def test_linear_in_gives_no_tangent_when_only_a_reference_input_has_one():
+    """ReduceBroadcast(g, like) reads `like` for its shape only: a tangent on `like` alone gives
+    the output no tangent (no zeros computed and carried on)."""
+    from wengert.ops.reduce_ops import REDUCE_BROADCAST
+    assert type(REDUCE_BROADCAST.jvp) is linear_in and REDUCE_BROADCAST.jvp.indices == (0,)
+    g, like = tf.constant(2.0), tf.constant([1.0, 2.0, 3.0])
+    attrs = {"axis": None}
+    out = execute(REDUCE_BROADCAST, (g, like), attrs)
+    assert op_tangents(REDUCE_BROADCAST, [g, like], [None, tf.ones_like(like)], [out],
+                       attrs) == [None]
+    (tangent,) = op_tangents(REDUCE_BROADCAST, [g, like], [tf.constant(5.0), None], [out], attrs)
+    np.testing.assert_allclose(tangent.numpy(), [5.0, 5.0, 5.0])
+
+
+def test_seed_of_a_reverse_pass_carries_no_tangent():
+    """Forward over reverse: the gradient of sum(x * c) is c broadcast, which does not depend
+    on x, so it has no tangent at all (not a tangent of zeros)."""
+    x = tf.constant([1.0, 2.0], dtype=tf.float64)
+    with ForwardAccumulator(x, tf.constant([1.0, 1.0], dtype=tf.float64)) as acc:
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.reduce_sum(x * 3.0)
+        g = tape.gradient(y, x)
+    np.testing.assert_allclose(g.numpy(), [3.0, 3.0])
+    assert acc.jvp(g) is None
+
+
+def _rosenbrock(x):
+    head, tail = x[:-1], x[1:]
+    return tf.reduce_sum(100.0 * tf.square(tail - tf.square(head)) + tf.square(1.0 - head))
+
+
+def _hvp(x, v):
+    with ForwardAccumulator(x, v) as acc:
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = _rosenbrock(x)
+        g = tape.gradient(y, x)
+    return acc.jvp(g)
+
+
+def test_accumulator_inside_tf_function_matches_eager_hvp():
+    """An accumulator opened while tracing adds the tangent ops to the function's graph."""
+    rng = np.random.default_rng(3)
+    x, v = tf.constant(rng.uniform(-2, 2, 7)), tf.constant(rng.standard_normal(7))
+    traced = tf.function(_hvp)
+    want = _hvp(x, v).numpy()
+    np.testing.assert_allclose(traced(x, v).numpy(), want, rtol=1e-12)
+    xs, vs = x.numpy(), v.numpy()  # the tridiagonal Hessian, by hand
+    diag = np.zeros(7)
+    diag[:-1] = 1200 * xs[:-1] ** 2 - 400 * xs[1:] + 2
+    diag[1:] += 200
+    off = -400 * xs[:-1]
+    by_hand = diag * vs
+    by_hand[:-1] += off * vs[1:]
+    by_hand[1:] += off * vs[:-1]
+    np.testing.assert_allclose(want, by_hand, rtol=1e-10)
+
+
+def test_accumulator_in_a_tf1_graph_documented_example():
+    with tf.Graph().as_default():
+        v = tf.compat.v1.placeholder(tf.float64, [2])
+        with ForwardAccumulator(v, tf.constant([1.0, 0.0], dtype=tf.float64)) as acc:
+            with tf.GradientTape() as tape:
+                tape.watch(v)
+                y = tf.reduce_sum(v ** 3.0)
+            backward = tape.gradient(y, v)
+        jvp = acc.jvp(backward)
+        with tf.compat.v1.Session() as sess:
+            got_backward, got_jvp = sess.run([backward, jvp], {v: [1.0, 2.0]})
+    np.testing.assert_allclose(got_backward, [3.0, 12.0])
+    np.testing.assert_allclose(got_jvp, [6.0, 0.0])

@@ -15,6 +15,9 @@ Where the rule comes from, for an op type:
   **attrs)` returning the tangent of each output; a tangent is None where an input has none;
 - `jvp=linear`: the op is linear in its floating-point inputs, so J u is the op applied to the
   tangents (zeros standing in for missing ones; integer inputs such as indices are kept);
+- `jvp=linear_in(i, ...)`: linear in inputs i, ... only; the others are read for their shape or
+  as indices (a gradient op's `like` input), so they keep their primal values, and when none of
+  inputs i, ... has a tangent the output has none (no zeros are computed);
 - `jvp=multilinear`: linear in each floating-point input separately (Mul, MatMul, Einsum): the
   product rule gives J u = sum_i op(x_1, ..., u_i, ..., x_n);
 - otherwise, the *transposed VJP* fallback. The registered gradient function computes
@@ -46,13 +49,27 @@ from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.variables import Variable
 from ..util import nest
 
-__all__ = ["ForwardAccumulator", "linear", "multilinear", "op_tangents", "uses_fallback"]
+__all__ = ["ForwardAccumulator", "linear", "linear_in", "multilinear", "op_tangents",
+           "uses_fallback"]
 
 
 def linear(primals, tangents, outputs, **attrs):
     """Marker rule (`defop(..., jvp=linear)`): the op is linear in its floating-point inputs."""
     raise TypeError("`linear` is a marker for defop(jvp=...); the accumulator applies the op "
                     "itself to the tangents.")
+
+
+class linear_in:  # noqa: N801 (a marker used like `linear`)
+    """Marker rule (`defop(..., jvp=linear_in(0))`): linear in the listed inputs; the other
+    inputs are references (shapes, indices) that keep their primal values."""
+
+    __slots__ = ("indices",)
+
+    def __init__(self, *indices):
+        self.indices = indices
+
+    def __repr__(self):
+        return f"linear_in{self.indices}"
 
 
 def multilinear(primals, tangents, outputs, **attrs):
@@ -62,11 +79,15 @@ def multilinear(primals, tangents, outputs, **attrs):
 
 # -- computing output tangents ------------------------------------------------------------------
 def _is_float(t):
-    return t._value.dtype.kind == "f" if isinstance(t, (Tensor, Variable)) else t.dtype.is_floating
+    value = getattr(t, "_value", None)  # graph tensors have none
+    return value.dtype.kind == "f" if value is not None else t.dtype.is_floating
 
 
 def _zeros(t):
-    value = t._value
+    value = getattr(t, "_value", None)
+    if value is None or state.graph is not None:
+        from ..ops.array_core import zeros_like
+        return zeros_like(t)
     return Tensor(np.zeros(value.shape, value.dtype))
 
 
@@ -85,6 +106,12 @@ def op_tangents(op_def, inputs, tangents, outputs, attrs):
     if rule is linear:
         result = execute(op_def, [u if u is not None else _zeros(x) if _is_float(x) else x
                                   for x, u in zip(inputs, tangents)], attrs)
+    elif type(rule) is linear_in:
+        if all(tangents[i] is None for i in rule.indices):
+            return [None] * len(outputs)
+        result = execute(op_def, [(tangents[i] if tangents[i] is not None else _zeros(x))
+                                  if i in rule.indices else x
+                                  for i, x in enumerate(inputs)], attrs)
     elif rule is multilinear:
         result = _product_rule(op_def, inputs, tangents, attrs)
     elif rule is None:
@@ -115,10 +142,13 @@ def _fit(tangent, output):
         return None
     if not isinstance(tangent, Tensor):
         tangent = convert_to_tensor(tangent, dtype=output.dtype)
-    if tangent._value.shape != output._value.shape:
-        from ..ops.array_core import broadcast_to
-        tangent = broadcast_to(tangent, output._value.shape)
-    return tangent
+    from ..ops.array_core import broadcast_to, static_shape, zeros_like
+    have, want = static_shape(tangent), static_shape(output)
+    if have == want and want is not None and None not in want:
+        return tangent
+    if want is not None and None not in want:
+        return broadcast_to(tangent, want)
+    return tangent + zeros_like(output)  # graph mode, shape known when it runs
 
 
 def _transposed_vjp(op_def, inputs, tangents, outputs, attrs):
@@ -126,7 +156,11 @@ def _transposed_vjp(op_def, inputs, tangents, outputs, attrs):
     from ..ops.reduce_ops import reduce_sum
     from .backprop import _fit_to_input
     from .tape import GradientTape
-    op = Operation(op_def, tuple(inputs), tuple(outputs), attrs)
+    # In a graph, the op itself (its gradient function may change its attributes, e.g. a While
+    # starts keeping its history); eagerly, a record made for the occasion.
+    op = getattr(outputs[0], "_op", None) if outputs else None
+    if op is None or getattr(op, "graph", None) is None:
+        op = Operation(op_def, tuple(inputs), tuple(outputs), attrs)
     op.skip_input_indices = tuple(i for i, u in enumerate(tangents) if u is None)
     grad_fn = get_gradient_function(op)  # LookupError naming the op when it has no rule at all
     dummies = [_zeros(out) for out in outputs]

@@ -158,6 +158,9 @@ class Graph:
         self._by_name[op_name] = op
         if state.tapes:
             record_graph_op(state.tapes, op)
+        if state.observers:  # forward-mode accumulators built inside the graph add tangent ops
+            for hook in state.observers:
+                hook(op_def, inputs, op.outputs, attrs, op_name)
         if op_def.num_outputs == 0:
             return op
         return op.outputs[0] if op_def.num_outputs == 1 else op.outputs

@@ -10,7 +10,7 @@ import functools
 
 import numpy as np
 
-from ..autodiff.forward import linear
+from ..autodiff.forward import linear, linear_in
 from ..framework.context import state
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
@@ -71,7 +71,7 @@ def _sum_like_grad(op, grad):
 
 # Graph mode with unknown dimensions: the target shape is read from `like` when the graph runs.
 SUM_TO_SHAPE_OF = defop("SumToShapeOf", lambda x, like: _sum_to_shape(x, like.shape),
-                        shape=_sum_like_rule, grad=_sum_like_grad, jvp=linear)
+                        shape=_sum_like_rule, grad=_sum_like_grad, jvp=linear_in(0))
 
 
 def _broadcast_rule(x, shape):

@@ -198,10 +198,10 @@ def _is_zero(g):
     """True for a gradient that is known to be zeros and depends on nothing."""
     if g is None:
         return True
-    if isinstance(g, SymbolicTensor):
-        return g._op.type == "ZerosLike"
     if state.tapes or state.observers:  # it may be watched (e.g. a dummy cotangent): keep it
         return False
+    if isinstance(g, SymbolicTensor):
+        return g._op.type == "ZerosLike"
     return g._op is None and not np.any(g._value)
 
 

@@ -19,7 +19,7 @@ import builtins
 
 import numpy as np
 
-from ..autodiff.forward import linear
+from ..autodiff.forward import linear, linear_in
 from ..framework import dtypes
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
@@ -132,7 +132,8 @@ def _tile_kernel(x, multiples):
 
 TILE = defop("Tile", _tile_kernel, shape=_tile_rule, grad=_tile_grad, jvp=linear)
 TILE_GRAD = defop("TileGrad", _tile_grad_kernel, shape=_tile_grad_rule,
-                  grad=lambda op, grad: (tile(grad, op.get_attr("multiples")), None), jvp=linear)
+                  grad=lambda op, grad: (tile(grad, op.get_attr("multiples")), None),
+                  jvp=linear_in(0))
 
 
 def tile(input, multiples, name=None):  # noqa: A002

@@ -31,7 +31,7 @@ import functools
 
 import numpy as np
 
-from ..autodiff.forward import linear
+from ..autodiff.forward import linear, linear_in
 from ..framework import dtypes
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
@@ -164,7 +164,7 @@ def _gather_grad_grad(op, grad):
 
 GATHER = defop("GatherV2", _gather_kernel, shape=_gather_rule, grad=_gather_grad, jvp=linear)
 GATHER_GRAD = defop("GatherGrad", _gather_grad_kernel, shape=_gather_grad_rule,
-                    grad=_gather_grad_grad, jvp=linear)
+                    grad=_gather_grad_grad, jvp=linear_in(0))
 
 
 def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):
@@ -224,7 +224,7 @@ GATHER_ND = defop("GatherNd", lambda p, i: p[_nd_key(i, p.shape, "GatherNd")],
                   shape=_gather_nd_rule, grad=_gather_nd_grad, jvp=linear)
 SCATTER_ND = defop("ScatterNd", _scatter_nd_kernel, shape=_scatter_nd_rule,
                    grad=lambda op, grad: (None, gather_nd(grad, op.inputs[0]))
-                   + (None,) * (len(op.inputs) - 2), jvp=linear)
+                   + (None,) * (len(op.inputs) - 2), jvp=linear_in(1))
 
 
 def gather_nd(params, indices, batch_dims=0, name=None):
@@ -373,7 +373,7 @@ STRIDED_SLICE = defop(
 STRIDED_SLICE_GRAD = defop(
     "StridedSliceGrad", _strided_slice_grad_kernel, shape=_strided_slice_grad_rule,
     grad=lambda op, grad: (execute(STRIDED_SLICE, (grad,), {"spec": op.get_attr("spec")}),)
-    + (None,) * (len(op.inputs) - 1), jvp=linear)
+    + (None,) * (len(op.inputs) - 1), jvp=linear_in(0))
 
 
 _FULL = (None, None, None)

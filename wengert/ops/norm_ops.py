@@ -202,8 +202,10 @@ FUSED_BATCH_NORM_GRAD = defop("FusedBatchNormGradV3", _fbn_grad_kernel, shape=_f
 def _is_zero(t):
     """True when `t` is certainly zero and nothing differentiates through it (the reverse pass's
     filler for unused outputs, with no tape recording; a ZerosLike op in a graph)."""
+    if state.tapes:  # a tape may be differentiating with respect to it (forward mode's dummies)
+        return False
     if type(t) is Tensor:
-        return not state.tapes and not t._value.any()
+        return not t._value.any()
     op = getattr(t, "op", None)
     return op is not None and op.type == "ZerosLike"
 

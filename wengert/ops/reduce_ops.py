@@ -29,7 +29,7 @@ infinite where the variance is 0); any/all/argmax/argmin/count_nonzero have no g
 """
 import numpy as np
 
-from ..autodiff.forward import linear
+from ..autodiff.forward import linear, linear_in
 from ..framework import dtypes
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
@@ -107,7 +107,8 @@ def _reduce_broadcast_grad(op, grad):
 
 
 REDUCE_BROADCAST = defop("ReduceBroadcast", _reduce_broadcast_kernel,
-                         shape=_reduce_broadcast_rule, grad=_reduce_broadcast_grad, jvp=linear)
+                         shape=_reduce_broadcast_rule, grad=_reduce_broadcast_grad,
+                         jvp=linear_in(0))
 
 
 def _expand(g, op):
