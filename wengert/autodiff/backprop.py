@@ -45,12 +45,14 @@ class UnconnectedGradients:
 
 
 def backward(records, targets, sources, seeds, unconnected=UnconnectedGradients.NONE,
-             stop_ids=frozenset(), observer=None):
+             stop_ids=frozenset(), observer=None, batch_dims=0):
     """Gradients of `targets` with respect to `sources` (a list, one entry per source).
 
     records: op records in execution order. targets: tensors. sources: tensors or variables.
     seeds: one gradient per target (a tensor). stop_ids: ids of tensors treated as constants.
     observer(op, out_grads, in_grads): optional per-step callback (tracing, numeric checks).
+    batch_dims: leading dimensions every gradient carries beyond its tensor's shape (the
+    vectorized Jacobian's stacked seeds, autodiff/batched.py); 0 for an ordinary pass.
     """
     if observer is None and state.grad_observers:  # debugging.trace_backprop and friends
         hooks = state.grad_observers
@@ -101,7 +103,7 @@ def backward(records, targets, sources, seeds, unconnected=UnconnectedGradients.
             # An eager gradient of the input's shape and dtype needs no fitting.
             if not (type(g) is Tensor and type(t) in _EAGER and g._value.shape == t._value.shape
                     and g._value.dtype == t._value.dtype):
-                g = _fit_to_input(op, t, g)
+                g = _fit_to_input(op, t, g, batch_dims)
                 if type(g) is IndexedSlices:
                     sparse.add(key)
             parts = grads.get(key)
@@ -172,8 +174,11 @@ def _wrong_count(op, in_grads):
         "function must return one gradient (or None) per input.", op)
 
 
-def _fit_to_input(op, t, g):
+def _fit_to_input(op, t, g, batch_dims=0):
     """Convert a rule's result to a tensor of the input's shape, undoing broadcasting."""
+    if batch_dims:  # shape [B..., *input.shape] (autodiff/batched.py)
+        from .batched import fit
+        return fit(op, t, g, batch_dims)
     if type(g) is Tensor and type(t) in _EAGER and g._value.dtype == t._value.dtype:
         # Eager, right dtype, other shape: the input was broadcast (e.g. a scalar times a vector).
         return array_core.unbroadcast_eager(g, t._value.shape, op)

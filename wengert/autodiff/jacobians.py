@@ -15,6 +15,13 @@ in one pass, row j of all b per-example Jacobians, so only size(T) passes are ne
 
     batch_jacobian(y, x)[k, t, s] = dy[k, t] / dx[k, s]        shape [b, *T, *S]
 
+Vectorized (the default, TensorFlow's `experimental_use_pfor=True`): all rows in one reverse pass
+whose seed stacks every one-hot vector, the identity reshaped to [m, *T] (for batch_jacobian
+seed[j, k, ...] = e_j in every example k), and whose gradients all carry that leading m; see
+batched.py. The pass runs when every op on the pruned path has a batch-safe gradient rule;
+otherwise (custom gradients, control flow, graph mode, ops without one) it falls back to one pass
+per row, as `experimental_use_pfor=False` requests. `last_mode()` says which ran, and why.
+
 Rows are assembled with wengert ops (stack, reshape), so the result is itself recorded by any
 outer tape: a Hessian is the jacobian of a gradient computed under an outer tape.
 """
@@ -22,13 +29,21 @@ import numpy as np
 
 from ..framework.tensor import Tensor, constant
 from ..util import nest
-from . import backprop
+from . import backprop, batched
 from .backprop import UnconnectedGradients, backward
 
-__all__ = ["jacobian", "batch_jacobian"]
+__all__ = ["jacobian", "batch_jacobian", "last_mode"]
+
+_LAST = ["", None]  # how the latest jacobian ran: "vectorized" or "loop", and why a loop
 
 
-def jacobian(tape, target, sources, unconnected_gradients=UnconnectedGradients.NONE):
+def last_mode():
+    """("vectorized", None) or ("loop", reason) for the latest jacobian/batch_jacobian call."""
+    return tuple(_LAST)
+
+
+def jacobian(tape, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
+             experimental_use_pfor=True):
     """d(target)/d(sources), each of shape target.shape + source.shape, in sources' structure."""
     from .tape import _as_target, _check_sources
     unconnected = _unconnected_mode(unconnected_gradients)
@@ -40,19 +55,26 @@ def jacobian(tape, target, sources, unconnected_gradients=UnconnectedGradients.N
     try:
         connected = tape._connected(flat_sources)
         path = _pruned(records, [target], connected)
-        rows = [backward(path, [target], connected, [_one_hot(target, [i], size)])
-                for i in range(size)]
+        if _vectorize(path, target, size, experimental_use_pfor):
+            columns = batched.run(path, target, connected, _identity_rows(target, size), (size,))
+        else:
+            rows = [backward(path, [target], connected, [_one_hot(target, [i], size)])
+                    for i in range(size)]
+            columns = [[row[k] for row in rows] for k in range(len(flat_sources))]
     finally:
         tape._end_reverse_pass()
     results = []
-    for k, source in enumerate(flat_sources):
-        column = [row[k] for row in rows]
-        results.append(_assemble(column, source, target_shape, tuple(source.shape), 0,
-                                 unconnected))
+    for column, source in zip(columns, flat_sources):
+        if _LAST[0] == "vectorized":
+            results.append(_reshaped(column, source, target_shape, unconnected))
+        else:
+            results.append(_assemble(column, source, target_shape, tuple(source.shape), 0,
+                                     unconnected))
     return nest.pack_sequence_as(sources, results)
 
 
-def batch_jacobian(tape, target, source, unconnected_gradients=UnconnectedGradients.NONE):
+def batch_jacobian(tape, target, source, unconnected_gradients=UnconnectedGradients.NONE,
+                   experimental_use_pfor=True):
     """Per-example Jacobians of target [b, *T] w.r.t. source [b, *S]: shape [b, *T, *S]."""
     from .tape import _as_target, _check_sources
     unconnected = _unconnected_mode(unconnected_gradients)
@@ -62,18 +84,72 @@ def batch_jacobian(tape, target, source, unconnected_gradients=UnconnectedGradie
     _check_batch(target_shape, source_shape)
     batch = target_shape[0]
     size = int(np.prod(target_shape[1:], dtype=np.int64))
+    out_shape = (batch,) + target_shape[1:]
     records = tape._begin_reverse_pass()
     try:
         connected = tape._connected([source])
         path = _pruned(records, [target], connected)
+        if _vectorize(path, target, size, experimental_use_pfor):
+            (column,) = batched.run(path, target, connected,
+                                    _per_example_rows(target, size), (size,))
+            return _per_example(column, source, out_shape, unconnected)
         rows = []
         for j in range(size):
             seed = _one_hot(target, [b * size + j for b in range(batch)], batch * size)
             rows.append(backward(path, [target], connected, [seed])[0])
     finally:
         tape._end_reverse_pass()
-    out_shape = (batch,) + target_shape[1:]
     return _assemble(rows, source, out_shape, source_shape[1:], 1, unconnected)
+
+
+def _vectorize(path, target, size, use_pfor):
+    """Whether to run the batched pass; records the answer for last_mode()."""
+    reason = "experimental_use_pfor=False" if not use_pfor else (
+        "the target is empty" if size == 0 else batched.why_not(path, target))
+    _LAST[:] = ["vectorized", None] if reason is None else ["loop", reason]
+    return reason is None
+
+
+def _identity_rows(target, size):
+    """Seeds for rows start..stop of the Jacobian: the identity's rows, shaped [n, *T]."""
+    dtype, shape = target.dtype.as_numpy_dtype, tuple(target.shape)
+
+    def rows(start, stop):
+        seed = np.zeros((stop - start, size), dtype)
+        seed[np.arange(stop - start), np.arange(start, stop)] = 1
+        return seed.reshape((stop - start,) + shape)
+    return rows
+
+
+def _per_example_rows(target, size):
+    """batch_jacobian's seeds: seed[j, k, ...] = e_j in example k, shaped [n, b, *T']."""
+    dtype, shape = target.dtype.as_numpy_dtype, tuple(target.shape)
+
+    def rows(start, stop):
+        seed = np.zeros((stop - start, 1, size), dtype)
+        seed[np.arange(stop - start), 0, np.arange(start, stop)] = 1
+        return np.repeat(seed, shape[0], axis=1).reshape((stop - start,) + shape)
+    return rows
+
+
+def _reshaped(column, source, target_shape, unconnected):
+    """A vectorized column [m, *S] as the Jacobian block T + S."""
+    out_shape = tuple(target_shape) + tuple(source.shape)
+    if column is None:
+        return None if unconnected == UnconnectedGradients.NONE else _zeros(out_shape, source)
+    from ..ops.array_ops import reshape
+    return reshape(column, out_shape)
+
+
+def _per_example(column, source, out_shape, unconnected):
+    """batch_jacobian's column [m, b, *S'] as [b, *T', *S']."""
+    full = tuple(out_shape) + tuple(source.shape[1:])
+    if column is None:
+        return None if unconnected == UnconnectedGradients.NONE else _zeros(full, source)
+    from ..ops.array_ops import reshape, transpose
+    rank = len(column.shape)
+    swapped = transpose(column, (1, 0) + tuple(range(2, rank)))
+    return reshape(swapped, full)
 
 
 def _pruned(records, targets, sources):

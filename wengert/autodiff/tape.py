@@ -210,14 +210,14 @@ class GradientTape:
                  parallel_iterations=None, experimental_use_pfor=True):
         """Full Jacobian: result[s] has shape target.shape + source.shape."""
         from .jacobians import jacobian
-        return jacobian(self, target, sources, unconnected_gradients)
+        return jacobian(self, target, sources, unconnected_gradients, experimental_use_pfor)
 
     def batch_jacobian(self, target, source, unconnected_gradients=UnconnectedGradients.NONE,
                        parallel_iterations=None, experimental_use_pfor=True):
         """Per-example Jacobian: target [b, ...] and source [b, ...] give [b, *target[1:],
         *source[1:]] (assumes example i of the target depends only on example i of the source)."""
         from .jacobians import batch_jacobian
-        return batch_jacobian(self, target, source, unconnected_gradients)
+        return batch_jacobian(self, target, source, unconnected_gradients, experimental_use_pfor)
 
 
 class _Unwatched:

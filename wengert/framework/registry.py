@@ -1,10 +1,16 @@
 """The op registry: every op type declared once, and the gradient functions for op types.
 
-An op type is an `OpDef`: its NumPy kernel, its shape/dtype rule, its forward-mode (JVP) rule and
-its output count. Gradient (VJP) rules live in a separate table keyed by op type, because users
+An op type is an `OpDef`: its NumPy kernel, its shape/dtype rule, its forward-mode (JVP) rule,
+its output count, and whether its gradient rule is batch-safe (`batchable`). Gradient (VJP) rules
+live in a separate table keyed by op type, because users
 may add and override them: `RegisterGradient("Mul")` adds one, `no_gradient("Shape")` says the op
 has no gradient (its inputs get None), and a type absent from the table has no rule at all, which
 is an error (`LookupError`) only when the reverse pass actually needs to go through such an op.
+
+`batchable=True` declares that the op's registered rule is also right when every incoming gradient
+carries extra leading (batch) dimensions, [B..., *output.shape], as the vectorized Jacobian's
+reverse pass sends them (see autodiff/batched.py): typically because the rule combines the
+gradient with forward values only by NumPy-broadcast elementwise ops, which align trailing axes.
 
 A gradient function is `fn(op, *grads)`: `op` is the forward op record (`op.inputs`,
 `op.outputs`, `op.get_attr`), `grads` holds one incoming gradient per output, and it returns one
@@ -28,17 +34,20 @@ class OpDef:
     shape(*inputs, **attrs) -> (TensorShape, DType), or a list of them; inputs carry .shape and
         .dtype. Eager mode runs it only to explain a failed kernel; graph mode runs it per node.
     jvp(primals, tangents, outputs, **attrs) -> tangent of each output (forward mode).
+    batchable: the gradient rule is also correct for gradients with leading batch dimensions.
     """
 
-    __slots__ = ("type", "kernel", "shape", "jvp", "num_outputs", "module", "__dict__")
+    __slots__ = ("type", "kernel", "shape", "jvp", "num_outputs", "module", "batchable",
+                 "__dict__")
 
-    def __init__(self, op_type, kernel, shape, jvp, num_outputs, module=None):
+    def __init__(self, op_type, kernel, shape, jvp, num_outputs, module=None, batchable=False):
         self.type = op_type
         self.module = module  # the module that declared it (wengert's own, or a user's)
         self.kernel = kernel
         self.shape = shape
         self.jvp = jvp
         self.num_outputs = num_outputs
+        self.batchable = batchable
 
     @property
     def differentiable(self):
@@ -48,12 +57,14 @@ class OpDef:
         return f"<OpDef {self.type}>"
 
 
-def defop(op_type, kernel, *, grad=_MISSING, shape=None, jvp=None, num_outputs=1):
-    """Declare an op type. `grad=None` marks it not differentiable; a function registers it."""
+def defop(op_type, kernel, *, grad=_MISSING, shape=None, jvp=None, num_outputs=1,
+          batchable=False):
+    """Declare an op type. `grad=None` marks it not differentiable; a function registers it.
+    `batchable=True`: that function is batch-safe (see the module docstring)."""
     if op_type in _OP_DEFS:
         raise KeyError(f"Op type {op_type!r} is already declared; op types must be unique.")
     op_def = OpDef(op_type, kernel, shape, jvp, num_outputs,
-                   sys._getframe(1).f_globals.get("__name__"))
+                   sys._getframe(1).f_globals.get("__name__"), batchable)
     _OP_DEFS[op_type] = op_def
     if grad is None:
         no_gradient(op_type)

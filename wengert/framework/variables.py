@@ -28,7 +28,7 @@ def _read_grad(op, grad):
 
 
 READ_VARIABLE = defop("ReadVariableOp", lambda value: value, grad=_read_grad,
-                      shape=lambda var: (var.shape, var.dtype))
+                      shape=lambda var: (var.shape, var.dtype), batchable=True)
 
 
 class Variable:

@@ -84,7 +84,8 @@ def _broadcast_rule(x, shape):
 
 # The gradient has the output's (broadcast) shape; the reverse pass sums it back to x's shape.
 BROADCAST_TO = defop("BroadcastTo", lambda x, shape: np.broadcast_to(x, shape),
-                     shape=_broadcast_rule, grad=lambda op, grad: grad, jvp=linear)
+                     shape=_broadcast_rule, grad=lambda op, grad: grad, jvp=linear,
+                     batchable=True)
 
 
 def broadcast_to(input, shape, name=None):  # noqa: A002 (TensorFlow's argument name)
@@ -139,7 +140,7 @@ def _add_n_rule(*inputs):
 
 
 ADD_N = defop("AddN", _add_n_kernel, shape=_add_n_rule,
-              grad=lambda op, grad: [grad] * len(op.inputs), jvp=linear)
+              grad=lambda op, grad: [grad] * len(op.inputs), jvp=linear, batchable=True)
 
 
 def add_n(inputs, name=None):

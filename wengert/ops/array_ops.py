@@ -94,7 +94,8 @@ def _select_grad(op, grad):
     return None, dx, dy
 
 
-SELECT = defop("SelectV2", np.where, shape=_select_rule, grad=_select_grad, jvp=linear)
+SELECT = defop("SelectV2", np.where, shape=_select_rule, grad=_select_grad, jvp=linear,
+               batchable=True)
 
 
 def _where_indices_rule(condition):
@@ -466,7 +467,8 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
 
 
 # -- identity, stop_gradient ---------------------------------------------------------------------
-IDENTITY = defop("Identity", lambda x: x, shape=shapes.same, grad=lambda op, grad: grad, jvp=linear)
+IDENTITY = defop("Identity", lambda x: x, shape=shapes.same, grad=lambda op, grad: grad, jvp=linear,
+                  batchable=True)
 STOP_GRADIENT = defop("StopGradient", lambda x: x, shape=shapes.same, grad=None)
 
 

@@ -51,7 +51,8 @@ def _fill_kernel(value, dims):
     return np.full(dims, value)
 
 
-FILL = defop("Fill", _fill_kernel, shape=_fill_rule, grad=lambda op, grad: grad, jvp=linear)
+FILL = defop("Fill", _fill_kernel, shape=_fill_rule, grad=lambda op, grad: grad, jvp=linear,
+            batchable=True)
 
 
 def fill(dims, value, name=None):

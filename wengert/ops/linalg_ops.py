@@ -136,7 +136,7 @@ def _batch_matmul_grad(op, grad):
 
 MATMUL = defop("MatMul", _matmul_kernel, shape=_matmul_rule, grad=_matmul_grad, jvp=multilinear)
 BATCH_MATMUL = defop("BatchMatMulV2", _batch_matmul_kernel, shape=_batch_matmul_rule,
-                     grad=_batch_matmul_grad, jvp=multilinear)
+                     grad=_batch_matmul_grad, jvp=multilinear, batchable=True)
 
 
 _MATMUL_ATTRS = {(ta, tb): {"transpose_a": ta, "transpose_b": tb}
@@ -400,8 +400,9 @@ def _diag_rule(d):
 DIAG_PART = defop("MatrixDiagPart", _diag_part_kernel, shape=_diag_part_rule,
                   grad=_diag_part_grad, jvp=linear)
 DIAG = defop("MatrixDiag", _diag_kernel, shape=_diag_rule,
-             grad=lambda op, grad: execute(DIAG_PART, (grad,)), jvp=linear)
-SET_DIAG = defop("MatrixSetDiag", _set_diag_kernel, shape=_set_diag_rule, grad=_set_diag_grad, jvp=linear)
+             grad=lambda op, grad: execute(DIAG_PART, (grad,)), jvp=linear, batchable=True)
+SET_DIAG = defop("MatrixSetDiag", _set_diag_kernel, shape=_set_diag_rule, grad=_set_diag_grad,
+                 jvp=linear, batchable=True)
 
 
 def diag_part(input, name="diag_part", k=0):  # noqa: A002

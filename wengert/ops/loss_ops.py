@@ -181,7 +181,7 @@ def _sparse_ce_jvp(primals, tangents, outputs):
 
 SPARSE_SOFTMAX_CE = defop("SparseSoftmaxCrossEntropyWithLogits", _sparse_ce_kernel,
                           shape=_sparse_ce_rule, grad=_sparse_ce_grad, jvp=_sparse_ce_jvp,
-                          num_outputs=2)
+                          num_outputs=2, batchable=True)
 
 
 def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
@@ -227,7 +227,7 @@ def _sigmoid_ce_jvp(primals, tangents, outputs):
 
 
 SIGMOID_CE = defop("SigmoidCrossEntropyWithLogits", _sigmoid_ce_kernel, shape=_sigmoid_ce_rule,
-                   grad=_sigmoid_ce_grad, jvp=_sigmoid_ce_jvp)
+                   grad=_sigmoid_ce_grad, jvp=_sigmoid_ce_jvp, batchable=True)
 
 
 def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):

@@ -8,6 +8,8 @@ pass sums it back over broadcast axes. Derivatives used (g is the incoming gradi
     z = x ** y: dx = g*y*x^(y-1),  dy = g*z*log(x)  (0 where x <= 0 and the term would be NaN)
     z = max(x, y): g goes to x where x >= y, else to y (ties: x gets it, as TensorFlow does)
 
+When one factor of x * y is a scalar broadcast over the other (y * w[i], lr * g), its gradient
+sum(g * other) is one `MulSum` op (np.vdot) instead of a product and a sum back to the scalar.
 Each rule skips the inputs the reverse pass said it does not need (`op.skip_input_indices`).
 Forward mode (JVP, `jvp=`): + - and negation are linear and * is linear in each argument, so their
 tangents are the op applied to the tangents; the others are the differentials above read forwards,
@@ -19,9 +21,11 @@ import numpy as np
 
 from ..autodiff.forward import linear, multilinear
 from ..framework import dtypes
+from ..framework.errors import InvalidArgumentError
 from ..framework.execute import binary_operands, execute
 from ..framework.registry import defop
 from ..framework.tensor import Tensor, convert_to_tensor
+from ..framework.tensor_shape import TensorShape
 from ..framework.variables import Variable
 from . import shapes
 
@@ -53,7 +57,42 @@ def _mul_grad(op, grad):
     x, y = op.inputs
     if x is y:  # x * x: one op for 2x*g instead of two products and a sum
         return grad * (x + x), None
-    return (grad * y if _needs(op, 0) else None), (grad * x if _needs(op, 1) else None)
+    return (_product_grad(grad, y, x) if _needs(op, 0) else None,
+            _product_grad(grad, x, y) if _needs(op, 1) else None)
+
+
+def _product_grad(grad, other, this):
+    """d(this * other) / d(this) applied to grad. When `this` is a scalar broadcast over `other`
+    (y * w[i], a learning rate times a tensor) that is sum(grad * other), one MulSum op instead
+    of a product and the reverse pass's sum back to the scalar."""
+    if _shape_of(this) == () and _shape_of(grad) == _shape_of(other) != ():
+        return execute(MUL_SUM, (grad, other))
+    return grad * other
+
+
+def _shape_of(t):
+    """The fully known shape as a tuple, else None (graph tensors of partly unknown shape)."""
+    value = getattr(t, "_value", None)
+    if value is not None:
+        return value.shape
+    shape = t.shape
+    return None if shape.rank is None or None in tuple(shape) else tuple(shape)
+
+
+def _mul_sum_grad(op, grad):
+    a, b = op.inputs
+    return (grad * b if _needs(op, 0) else None), (grad * a if _needs(op, 1) else None)
+
+
+def _mul_sum_rule(a, b):
+    if not a.shape.is_compatible_with(b.shape):
+        raise InvalidArgumentError(f"MulSum needs two tensors of one shape, got {a.shape} and "
+                                   f"{b.shape}.")
+    return TensorShape(()), a.dtype
+
+
+# sum(a * b) over all elements of two same-shaped tensors (np.vdot flattens them).
+MUL_SUM = defop("MulSum", np.vdot, shape=_mul_sum_rule, grad=_mul_sum_grad, jvp=multilinear)
 
 
 def _div_grad(op, grad):
@@ -65,17 +104,22 @@ def _div_grad(op, grad):
 
 def _div_jvp(primals, tangents, outputs):
     """d(x / y) = dx / y - (x / y) dy / y."""
-    (x, y), (dx, dy), (z,) = primals, tangents, outputs
+    (_, y), (dx, dy), (z,) = primals, tangents, outputs
     out = dx / y if dx is not None else None
     if dy is not None:
         out = -(dy * z) / y if out is None else out - (dy * z) / y
     return out
 
 
-ADD = defop("AddV2", np.add, shape=shapes.broadcast, grad=_add_grad, jvp=linear)
-SUB = defop("Sub", np.subtract, shape=shapes.broadcast, grad=_sub_grad, jvp=linear)
-MUL = defop("Mul", np.multiply, shape=shapes.broadcast, grad=_mul_grad, jvp=multilinear)
-DIV = defop("RealDiv", np.true_divide, shape=shapes.broadcast, grad=_div_grad, jvp=_div_jvp)
+# Elementwise rules (here and below) combine g with forward values by broadcasting ops, so they
+# are right for gradients with leading batch dimensions too (batchable=True).
+ADD = defop("AddV2", np.add, shape=shapes.broadcast, grad=_add_grad, jvp=linear, batchable=True)
+SUB = defop("Sub", np.subtract, shape=shapes.broadcast, grad=_sub_grad, jvp=linear,
+            batchable=True)
+MUL = defop("Mul", np.multiply, shape=shapes.broadcast, grad=_mul_grad, jvp=multilinear,
+            batchable=True)
+DIV = defop("RealDiv", np.true_divide, shape=shapes.broadcast, grad=_div_grad, jvp=_div_jvp,
+            batchable=True)
 
 
 def add(x, y, name=None):
@@ -120,7 +164,7 @@ def _floor_mod_jvp(primals, tangents, outputs):
 
 
 FLOOR_MOD = defop("FloorMod", np.mod, shape=shapes.broadcast, grad=_floor_mod_grad,
-                  jvp=_floor_mod_jvp)
+                  jvp=_floor_mod_jvp, batchable=True)
 
 
 def floordiv(x, y, name=None):
@@ -137,10 +181,12 @@ mod = floormod
 
 
 # -- unary arithmetic ---------------------------------------------------------------------------
-NEG = defop("Neg", np.negative, shape=shapes.same, grad=lambda op, grad: -grad, jvp=linear)
+NEG = defop("Neg", np.negative, shape=shapes.same, grad=lambda op, grad: -grad, jvp=linear,
+            batchable=True)
 SQUARE = defop("Square", np.square, shape=shapes.same,
                grad=lambda op, grad: grad * (op.inputs[0] * 2),
-               jvp=lambda primals, tangents, outputs: tangents[0] * (primals[0] * 2))
+               jvp=lambda primals, tangents, outputs: tangents[0] * (primals[0] * 2),
+               batchable=True)
 
 
 def negative(x, name=None):
@@ -188,7 +234,8 @@ def _pow_jvp(primals, tangents, outputs):
     return out
 
 
-POW = defop("Pow", _pow_kernel, shape=shapes.broadcast, grad=_pow_grad, jvp=_pow_jvp)
+POW = defop("Pow", _pow_kernel, shape=shapes.broadcast, grad=_pow_grad, jvp=_pow_jvp,
+            batchable=True)
 
 
 def pow(x, y, name=None):  # noqa: A001 (TensorFlow's name)
@@ -216,10 +263,10 @@ def _select_jvp(x_wins, primals, tangents):
 
 MAXIMUM = defop("Maximum", np.maximum, shape=shapes.broadcast,
                 grad=lambda op, g: _select_grad(op, g, greater_equal(*op.inputs)),
-                jvp=lambda p, t, o: _select_jvp(greater_equal(*p), p, t))
+                jvp=lambda p, t, o: _select_jvp(greater_equal(*p), p, t), batchable=True)
 MINIMUM = defop("Minimum", np.minimum, shape=shapes.broadcast,
                 grad=lambda op, g: _select_grad(op, g, less_equal(*op.inputs)),
-                jvp=lambda p, t, o: _select_jvp(less_equal(*p), p, t))
+                jvp=lambda p, t, o: _select_jvp(less_equal(*p), p, t), batchable=True)
 
 
 def maximum(x, y, name=None):
@@ -338,7 +385,7 @@ def _cast_jvp(primals, tangents, outputs, dtype):
 
 
 CAST = defop("Cast", lambda x, dtype: x.astype(dtype), shape=_cast_rule, grad=_cast_grad,
-             jvp=_cast_jvp)
+             jvp=_cast_jvp, batchable=True)
 
 
 def cast(x, dtype, name=None):

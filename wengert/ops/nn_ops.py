@@ -94,9 +94,10 @@ def _linear_in_g(own_op):
 
 RELU_GRAD = defop("ReluGrad", lambda g, y: g * (y > 0), shape=_grad_helper_rule,
                   grad=lambda op, gg: (relu_grad(gg, op.inputs[1]), None),
-                  jvp=_linear_in_g(lambda: RELU_GRAD))
+                  jvp=_linear_in_g(lambda: RELU_GRAD), batchable=True)
 RELU = defop("Relu", lambda x: np.maximum(x, _zero(x)), shape=shapes.same,
-             grad=lambda op, g: relu_grad(g, op.outputs[0]), jvp=_helper_jvp(lambda: RELU_GRAD))
+             grad=lambda op, g: relu_grad(g, op.outputs[0]), jvp=_helper_jvp(lambda: RELU_GRAD),
+             batchable=True)
 
 
 def relu_grad(gradients, outputs):
@@ -119,10 +120,10 @@ def _relu6_kernel(x):
 
 RELU6_GRAD = defop("Relu6Grad", _relu6_grad_kernel, shape=_grad_helper_rule,
                    grad=lambda op, gg: (execute(RELU6_GRAD, (gg, op.inputs[1])), None),
-                   jvp=_linear_in_g(lambda: RELU6_GRAD))
+                   jvp=_linear_in_g(lambda: RELU6_GRAD), batchable=True)
 RELU6 = defop("Relu6", _relu6_kernel, shape=shapes.same,
               grad=lambda op, g: execute(RELU6_GRAD, (g, op.inputs[0])),
-              jvp=_helper_jvp(lambda: RELU6_GRAD, "input"))
+              jvp=_helper_jvp(lambda: RELU6_GRAD, "input"), batchable=True)
 
 
 def relu6(features, name=None):
@@ -138,11 +139,11 @@ def _leaky_grad_kernel(g, x, alpha):
 LEAKY_RELU_GRAD = defop("LeakyReluGrad", _leaky_grad_kernel, shape=_grad_helper_rule,
                         grad=lambda op, gg: (execute(LEAKY_RELU_GRAD, (gg, op.inputs[1]),
                                                      op.attrs), None),
-                        jvp=_linear_in_g(lambda: LEAKY_RELU_GRAD))
+                        jvp=_linear_in_g(lambda: LEAKY_RELU_GRAD), batchable=True)
 LEAKY_RELU = defop("LeakyRelu", lambda x, alpha: np.where(x > 0, x, x * x.dtype.type(alpha)),
                    shape=_float_rule,
                    grad=lambda op, g: execute(LEAKY_RELU_GRAD, (g, op.inputs[0]), op.attrs),
-                   jvp=_helper_jvp(lambda: LEAKY_RELU_GRAD, "input"))
+                   jvp=_helper_jvp(lambda: LEAKY_RELU_GRAD, "input"), batchable=True)
 
 
 def leaky_relu(features, alpha=0.2, name=None):
@@ -179,9 +180,9 @@ def _negative_side_jvp(own_op):
 
 ELU_GRAD = defop("EluGrad", lambda g, y: np.where(y < 0, g * (y + _one(y)), g),
                  shape=_grad_helper_rule, grad=_elu_grad_grad,
-                 jvp=_negative_side_jvp(lambda: ELU_GRAD))
+                 jvp=_negative_side_jvp(lambda: ELU_GRAD), batchable=True)
 ELU = defop("Elu", _elu_kernel, shape=_float_rule, grad=lambda op, g: elu_grad(g, op.outputs[0]),
-            jvp=_helper_jvp(lambda: ELU_GRAD))
+            jvp=_helper_jvp(lambda: ELU_GRAD), batchable=True)
 
 
 def _one(x):
@@ -212,10 +213,10 @@ def _selu_grad_kernel(g, y):
 SELU_GRAD = defop("SeluGrad", _selu_grad_kernel, shape=_grad_helper_rule,
                   grad=lambda op, gg: (execute(SELU_GRAD, (gg, op.inputs[1])),
                                        _negative_part(op.inputs[1], gg * op.inputs[0])),
-                  jvp=_negative_side_jvp(lambda: SELU_GRAD))
+                  jvp=_negative_side_jvp(lambda: SELU_GRAD), batchable=True)
 SELU = defop("Selu", _selu_kernel, shape=_float_rule,
              grad=lambda op, g: execute(SELU_GRAD, (g, op.outputs[0])),
-             jvp=_helper_jvp(lambda: SELU_GRAD))
+             jvp=_helper_jvp(lambda: SELU_GRAD), batchable=True)
 
 
 def selu(features, name=None):

@@ -302,7 +302,7 @@ def _dropout_jvp(primals, tangents, outputs, **_):
 
 
 DROPOUT = defop("Dropout", _dropout_kernel, shape=_dropout_rule, grad=_dropout_grad,
-                jvp=_dropout_jvp, num_outputs=2)
+                jvp=_dropout_jvp, num_outputs=2, batchable=True)
 DROPOUT.pure = False
 
 

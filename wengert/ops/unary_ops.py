@@ -101,7 +101,8 @@ def _numeric_unary(op_def, x, name):
 
 
 def _float_op(op_type, kernel, grad, jvp):
-    return defop(op_type, kernel, shape=_float_rule(op_type), grad=grad, jvp=jvp)
+    """Every rule here is g times a derivative, or a fused helper of (y, g): batch-safe."""
+    return defop(op_type, kernel, shape=_float_rule(op_type), grad=grad, jvp=jvp, batchable=True)
 
 
 # -- fused backward ops: kernel(y, dy) is the VJP given the forward output y -------------------
@@ -150,19 +151,19 @@ def _helper_jvp(own_op, y_partial):
 
 
 TANH_GRAD = defop("TanhGrad", lambda y, dy: dy * (_const(y, 1) - y * y),
-                  shape=shapes.broadcast, grad=_tanh_grad_grad,
+                  shape=shapes.broadcast, grad=_tanh_grad_grad, batchable=True,
                   jvp=_helper_jvp(lambda: TANH_GRAD, lambda y, dy, h: (dy * -2.0) * y))
 SIGMOID_GRAD = defop("SigmoidGrad", lambda y, dy: dy * y * (_const(y, 1) - y),
-                     shape=shapes.broadcast, grad=_sigmoid_grad_grad,
+                     shape=shapes.broadcast, grad=_sigmoid_grad_grad, batchable=True,
                      jvp=_helper_jvp(lambda: SIGMOID_GRAD, lambda y, dy, h: dy * (1.0 - 2.0 * y)))
 SQRT_GRAD = defop("SqrtGrad", lambda y, dy: dy * _const(y, 0.5) / y,
-                  shape=shapes.broadcast, grad=_sqrt_grad_grad,
+                  shape=shapes.broadcast, grad=_sqrt_grad_grad, batchable=True,
                   jvp=_helper_jvp(lambda: SQRT_GRAD, lambda y, dy, h: -h / y))
 RSQRT_GRAD = defop("RsqrtGrad", lambda y, dy: dy * _const(y, -0.5) * (y * y * y),
-                   shape=shapes.broadcast, grad=_rsqrt_grad_grad,
+                   shape=shapes.broadcast, grad=_rsqrt_grad_grad, batchable=True,
                    jvp=_helper_jvp(lambda: RSQRT_GRAD, lambda y, dy, h: (dy * -1.5) * square(y)))
 RECIPROCAL_GRAD = defop("ReciprocalGrad", lambda y, dy: -dy * (y * y),
-                        shape=shapes.broadcast, grad=_reciprocal_grad_grad,
+                        shape=shapes.broadcast, grad=_reciprocal_grad_grad, batchable=True,
                         jvp=_helper_jvp(lambda: RECIPROCAL_GRAD, lambda y, dy, h: (dy * -2.0) * y))
 
 
@@ -237,10 +238,11 @@ def log1p(x, name=None):
 
 # -- abs and sign (also for integers) --------------------------------------------------------------
 ABS = defop("Abs", np.abs, shape=_numeric_rule("Abs"),
-            grad=lambda op, grad: grad * sign(op.inputs[0]), jvp=_diagonal(lambda x, y: sign(x)))
+            grad=lambda op, grad: grad * sign(op.inputs[0]), jvp=_diagonal(lambda x, y: sign(x)),
+            batchable=True)
 SIGN = defop("Sign", np.sign, shape=_numeric_rule("Sign"),
              grad=lambda op, grad: zeros_like(op.inputs[0]),
-             jvp=lambda primals, tangents, outputs: zeros_like(tangents[0]))
+             jvp=lambda primals, tangents, outputs: zeros_like(tangents[0]), batchable=True)
 
 
 def abs(x, name=None):  # noqa: A001 (TensorFlow's name)
