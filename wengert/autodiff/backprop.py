@@ -45,7 +45,7 @@ class UnconnectedGradients:
 
 
 def backward(records, targets, sources, seeds, unconnected=UnconnectedGradients.NONE,
-             stop_ids=frozenset(), observer=None, batch_dims=0):
+             stop_ids=frozenset(), observer=None, batch_dims=0, reachable=None):
     """Gradients of `targets` with respect to `sources` (a list, one entry per source).
 
     records: op records in execution order. targets: tensors. sources: tensors or variables.
@@ -53,6 +53,9 @@ def backward(records, targets, sources, seeds, unconnected=UnconnectedGradients.
     observer(op, out_grads, in_grads): optional per-step callback (tracing, numeric checks).
     batch_dims: leading dimensions every gradient carries beyond its tensor's shape (the
     vectorized Jacobian's stacked seeds, autodiff/batched.py); 0 for an ordinary pass.
+    reachable: when the caller knows that every record depends on a source, the ids of the
+    sources and of every record's outputs (a tape whose watched roots are all sources); the
+    forward half of the pruning is then skipped.
     """
     if observer is None and state.grad_observers:  # debugging.trace_backprop and friends
         hooks = state.grad_observers
@@ -61,7 +64,7 @@ def backward(records, targets, sources, seeds, unconnected=UnconnectedGradients.
     if unconnected not in (UnconnectedGradients.NONE, UnconnectedGradients.ZERO):
         raise ValueError(f"unconnected_gradients must be 'none' or 'zero', got {unconnected!r}.")
     source_ids = {id(s) for s in sources if s.dtype.is_floating}
-    path, needed = _prune(records, targets, source_ids, stop_ids)
+    path, needed = _prune(records, targets, source_ids, stop_ids, reachable)
     grads = {}
     sparse = set()  # ids of the tensors that received an IndexedSlices gradient
     for target, seed in zip(targets, seeds):
@@ -114,10 +117,41 @@ def backward(records, targets, sources, seeds, unconnected=UnconnectedGradients.
     return [_result(s, grads.get(id(s)), unconnected, id(s) in sparse) for s in sources]
 
 
-def _prune(records, targets, source_ids, stop_ids):
+def _prune(records, targets, source_ids, stop_ids, reachable=None):
     """Ops on a path from a source to a target (in reverse execution order), and the ids of the
     floating-point tensors on such paths (the only ones that need a gradient). Sets each path
     op's `skip_input_indices` to the inputs whose gradient nobody needs."""
+    if reachable is not None:
+        forward, reached = records, reachable
+    else:
+        forward, reached = _reached_from(records, source_ids)
+    if stop_ids:
+        reached = reached - (stop_ids - source_ids)
+    needed = {id(t) for t in targets}
+    inputs_needed = set()  # floating-point inputs on the path (dtype checked once each)
+    path = []
+    for op in reversed(forward):
+        for out in op.outputs:
+            if id(out) in needed:
+                break
+        else:
+            continue
+        path.append(op)
+        skip = ()
+        for i, t in enumerate(op.inputs):
+            key = id(t)
+            if key in inputs_needed or key in reached and (
+                    t._value.dtype.kind == "f" if type(t) is Tensor else t.dtype.is_floating):
+                needed.add(key)
+                inputs_needed.add(key)
+            else:
+                skip += (i,)
+        op.skip_input_indices = skip
+    return path, needed
+
+
+def _reached_from(records, source_ids):
+    """The records that depend on a source (in order), and the ids of the tensors they reach."""
     reached = set(source_ids)
     reach = reached.add
     forward = []
@@ -129,25 +163,7 @@ def _prune(records, targets, source_ids, stop_ids):
                 for out in op.outputs:
                     reach(id(out))
                 break
-    if stop_ids:
-        reached -= stop_ids - source_ids
-    needed = {id(t) for t in targets}
-    path = []
-    for op in reversed(forward):
-        for out in op.outputs:
-            if id(out) in needed:
-                break
-        else:
-            continue
-        path.append(op)
-        skip = ()
-        for i, t in enumerate(op.inputs):
-            if id(t) in reached and t.dtype.is_floating:
-                needed.add(id(t))
-            else:
-                skip += (i,)
-        op.skip_input_indices = skip
-    return path, needed
+    return forward, reached
 
 
 def _take_output_grads(op, grads, source_ids, stop_ids):

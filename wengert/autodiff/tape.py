@@ -161,14 +161,29 @@ class GradientTape:
     def _backward(self, targets, seeds, sources, unconnected):
         """Run the reverse pass over this tape's records; release them if not persistent."""
         records = self._begin_reverse_pass()
+        reachable = self._watched if self._roots_among(sources) else None
         try:
             if state.graph is not None:  # building a graph: name the gradient nodes
                 with state.graph.name_scope("gradient_tape"):
                     return backward(records, targets, self._connected(sources), seeds,
-                                    unconnected)
-            return backward(records, targets, self._connected(sources), seeds, unconnected)
+                                    unconnected, reachable=reachable)
+            return backward(records, targets, self._connected(sources), seeds, unconnected,
+                            reachable=reachable)
         finally:
             self._end_reverse_pass()
+
+    def _roots_among(self, sources):
+        """True when every tensor or variable this tape watched directly is a floating-point
+        source. Then every record depends on a source (a record is made only for an op with a
+        watched input), and the watched set is exactly what they reach from the sources."""
+        ids = {id(s) for s in sources if s.dtype.is_floating}
+        for root in self._watched_vars:
+            if id(root) not in ids:
+                return False
+        for root in self._keep:
+            if id(root) not in ids:
+                return False
+        return True
 
     def _begin_reverse_pass(self):
         """The records to differentiate. A non-persistent tape stops recording here (its own

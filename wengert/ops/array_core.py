@@ -123,9 +123,16 @@ def unbroadcast(grad, like, op=None):
 
 
 def _add_n_kernel(*arrays):
+    total = np.add(arrays[0], arrays[1])
     if len(arrays) == 2:
-        return np.add(arrays[0], arrays[1])
-    return functools.reduce(np.add, arrays)
+        return total
+    if type(total) is not np.ndarray or any(a.shape != total.shape for a in arrays):
+        return functools.reduce(np.add, arrays[2:], total)  # scalars, or shapes to broadcast
+    if total.size * len(arrays) <= 1 << 16:  # many small parts: one stacked reduction
+        return np.add.reduce(np.stack(arrays), axis=0)
+    for a in arrays[2:]:  # large parts: accumulate in place, no temporaries
+        np.add(total, a, out=total)
+    return total
 
 
 def _add_n_rule(*inputs):
@@ -202,6 +209,8 @@ def ones_like_gradient(t):
     """The seed d(target)/d(target) = 1. Eagerly a plain constant: nothing needs to record it."""
     value = getattr(t, "_value", None)
     if value is not None and state.graph is None:
+        if not value.shape:  # a scalar loss: a NumPy scalar, as kernels return for 0-d results
+            return Tensor(value.dtype.type(1))
         return Tensor(np.ones(value.shape, value.dtype))
     return ones_like(t)
 

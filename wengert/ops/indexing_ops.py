@@ -369,7 +369,7 @@ def _strided_slice_grad_rule(grad, like=None, *, shape, spec):
 STRIDED_SLICE = defop(
     "StridedSlice", lambda x, spec: x[_to_key(spec)],
     shape=lambda x, spec: (_spec_shape(x.shape, spec), x.dtype),
-    grad=lambda op, grad: _strided_slice_grad(op.inputs[0], grad, op.get_attr("spec")), jvp=linear)
+    grad=lambda op, grad: _strided_slice_grad(op.inputs[0], grad, op.attrs["spec"]), jvp=linear)
 STRIDED_SLICE_GRAD = defop(
     "StridedSliceGrad", _strided_slice_grad_kernel, shape=_strided_slice_grad_rule,
     grad=lambda op, grad: (execute(STRIDED_SLICE, (grad,), {"spec": op.get_attr("spec")}),)
@@ -403,6 +403,8 @@ def _spec_entry(k):
 
 def _getitem(tensor, key):
     """`tensor[key]`, as TensorFlow and NumPy read it (see the module docstring)."""
+    if type(key) is int:  # the common x[i]
+        return execute(STRIDED_SLICE, (tensor,), {"spec": (key,)})
     if type(key) is not tuple:
         key = (key,)
     spec, advanced = [], None

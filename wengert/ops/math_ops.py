@@ -8,7 +8,8 @@ pass sums it back over broadcast axes. Derivatives used (g is the incoming gradi
     z = x ** y: dx = g*y*x^(y-1),  dy = g*z*log(x)  (0 where x <= 0 and the term would be NaN)
     z = max(x, y): g goes to x where x >= y, else to y (ties: x gets it, as TensorFlow does)
 
-When one factor of x * y is a scalar broadcast over the other (y * w[i], lr * g), its gradient
+x^2 and x * x share one fused gradient op, SquareGrad(x, g) = 2 x g (bilinear, so its own
+derivatives are SquareGrads again). When one factor of x * y is a scalar broadcast over the other (y * w[i], lr * g), its gradient
 sum(g * other) is one `MulSum` op (np.vdot) instead of a product and a sum back to the scalar.
 Each rule skips the inputs the reverse pass said it does not need (`op.skip_input_indices`).
 Forward mode (JVP, `jvp=`): + - and negation are linear and * is linear in each argument, so their
@@ -56,18 +57,22 @@ def _sub_grad(op, grad):
 def _mul_grad(op, grad):
     x, y = op.inputs
     if x is y:  # x * x: one op for 2x*g instead of two products and a sum
-        return grad * (x + x), None
-    return (_product_grad(grad, y, x) if _needs(op, 0) else None,
-            _product_grad(grad, x, y) if _needs(op, 1) else None)
+        return execute(SQUARE_GRAD, (x, grad)), None
+    skip = op.skip_input_indices
+    return (None if 0 in skip else _product_grad(grad, y, x),
+            None if 1 in skip else _product_grad(grad, x, y))
 
 
 def _product_grad(grad, other, this):
     """d(this * other) / d(this) applied to grad. When `this` is a scalar broadcast over `other`
     (y * w[i], a learning rate times a tensor) that is sum(grad * other), one MulSum op instead
-    of a product and the reverse pass's sum back to the scalar."""
-    if _shape_of(this) == () and _shape_of(grad) == _shape_of(other) != ():
-        return execute(MUL_SUM, (grad, other))
-    return grad * other
+    of a product and the reverse pass's sum back to the scalar. (x, y and the gradient share
+    one dtype, so the ops run without operand conversion.)"""
+    if _shape_of(this) == ():
+        shape = _shape_of(other)
+        if shape and _shape_of(grad) == shape:
+            return execute(MUL_SUM, (grad, other))
+    return execute(MUL, (grad, other))
 
 
 def _shape_of(t):
@@ -183,9 +188,21 @@ mod = floormod
 # -- unary arithmetic ---------------------------------------------------------------------------
 NEG = defop("Neg", np.negative, shape=shapes.same, grad=lambda op, grad: -grad, jvp=linear,
             batchable=True)
+def _square_grad_grad(op, grad):
+    x, dy = op.inputs
+    skip = op.skip_input_indices
+    return (None if 0 in skip else execute(SQUARE_GRAD, (dy, grad)),
+            None if 1 in skip else execute(SQUARE_GRAD, (x, grad)))
+
+
+# SquareGrad(x, dy) = 2 x dy: the VJP (and JVP) of x^2 and of x * x in one op. It is bilinear,
+# and its own gradients are SquareGrads again: d/dx = 2 dy g, d/d(dy) = 2 x g.
+SQUARE_GRAD = defop("SquareGrad", lambda x, dy: dy * (x + x), shape=shapes.broadcast,
+                    grad=_square_grad_grad, jvp=multilinear, batchable=True)
 SQUARE = defop("Square", np.square, shape=shapes.same,
-               grad=lambda op, grad: grad * (op.inputs[0] * 2),
-               jvp=lambda primals, tangents, outputs: tangents[0] * (primals[0] * 2),
+               grad=lambda op, grad: execute(SQUARE_GRAD, (op.inputs[0], grad)),
+               jvp=lambda primals, tangents, outputs: execute(SQUARE_GRAD,
+                                                              (primals[0], tangents[0])),
                batchable=True)
 
 

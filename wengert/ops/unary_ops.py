@@ -150,7 +150,7 @@ def _helper_jvp(own_op, y_partial):
     return jvp
 
 
-TANH_GRAD = defop("TanhGrad", lambda y, dy: dy * (_const(y, 1) - y * y),
+TANH_GRAD = defop("TanhGrad", lambda y, dy: dy * ((1.0 if y.ndim else _const(y, 1)) - y * y),
                   shape=shapes.broadcast, grad=_tanh_grad_grad, batchable=True,
                   jvp=_helper_jvp(lambda: TANH_GRAD, lambda y, dy, h: (dy * -2.0) * y))
 SIGMOID_GRAD = defop("SigmoidGrad", lambda y, dy: dy * y * (_const(y, 1) - y),
