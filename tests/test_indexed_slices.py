@@ -201,3 +201,53 @@ def test_shape_and_dtype_checks():
         tf.convert_to_tensor(s, dtype=tf.float64)
     assert (-s).values.numpy().tolist() == [[-1.0] * 3]
     assert "IndexedSlices" in repr(s)
+
+
+def _indexed_loop(w, y0, steps):
+    y = y0
+    for i in range(steps):
+        y = tf.tanh(y * w[i])
+    return tf.reduce_sum(y)
+
+
+def _indexed_loop_by_hand(w, y0):
+    """d sum(y_n) / dw for y_{i+1} = tanh(y_i * w[i]), by hand."""
+    ys = [y0]
+    for wi in w:
+        ys.append(np.tanh(ys[-1] * wi))
+    grad, g = np.zeros_like(w), np.ones_like(y0)
+    for i in range(len(w) - 1, -1, -1):
+        g = g * (1 - ys[i + 1] ** 2)
+        grad[i] = g @ ys[i]
+        g = g * w[i]
+    return grad
+
+
+def test_int_indexed_loop_gradient_is_dense_and_exact():
+    """w[i] in a loop (and two more reads of w): one dense gradient, as TensorFlow returns for
+    slices, summed over every read."""
+    rng = np.random.default_rng(0)
+    w0, y0 = rng.normal(size=30) * 0.5, rng.normal(size=8)
+    w = tf.Variable(w0)
+    with tf.GradientTape() as tape:
+        loss = _indexed_loop(w, tf.constant(y0), 30) + tf.reduce_sum(w[-1] * w[0])
+    g = tape.gradient(loss, w)
+    assert type(g) is tf.Tensor
+    want = _indexed_loop_by_hand(w0, y0)
+    want[0] += w0[-1]
+    want[-1] += w0[0]
+    np.testing.assert_allclose(g.numpy(), want, rtol=1e-12)
+
+
+def test_int_indexed_rows_of_a_matrix_and_second_order():
+    x = tf.constant(np.arange(6.0).reshape(3, 2))
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = tf.reduce_sum(x[1] * x[1]) + tf.reduce_sum(x[-1] ** 3)
+        g = inner.gradient(y, x)
+        assert type(g) is tf.Tensor
+        np.testing.assert_allclose(g.numpy(), [[0, 0], [4, 6], [48, 75]])
+        gg = tf.reduce_sum(g)
+    np.testing.assert_allclose(outer.gradient(gg, x).numpy(), [[0, 0], [2, 2], [24, 30]])

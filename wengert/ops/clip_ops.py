@@ -24,7 +24,6 @@ from ..framework.errors import InvalidArgumentError
 from ..framework.execute import binary_operands, execute
 from ..framework.registry import defop
 from ..framework.tensor import convert_to_tensor
-from ..framework.tensor_shape import TensorShape
 from . import shapes
 from .array_core import add_n, zeros_like
 from .math_ops import cast, divide, greater, less, logical_or, maximum, multiply

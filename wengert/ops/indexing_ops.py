@@ -366,8 +366,14 @@ def _strided_slice_grad_rule(grad, like=None, *, shape, spec):
     return (like.shape if like is not None else TensorShape(shape)), grad.dtype
 
 
+def _strided_slice_kernel(x, spec):
+    if len(spec) == 1 and type(spec[0]) is int:  # x[i]: the spec is the key
+        return x[spec[0]]
+    return x[_to_key(spec)]
+
+
 STRIDED_SLICE = defop(
-    "StridedSlice", lambda x, spec: x[_to_key(spec)],
+    "StridedSlice", _strided_slice_kernel,
     shape=lambda x, spec: (_spec_shape(x.shape, spec), x.dtype),
     grad=lambda op, grad: _strided_slice_grad(op.inputs[0], grad, op.attrs["spec"]), jvp=linear)
 STRIDED_SLICE_GRAD = defop(

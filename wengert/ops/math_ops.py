@@ -59,6 +59,13 @@ def _mul_grad(op, grad):
     if x is y:  # x * x: one op for 2x*g instead of two products and a sum
         return execute(SQUARE_GRAD, (x, grad)), None
     skip = op.skip_input_indices
+    if type(grad) is Tensor and type(x) is Tensor and type(y) is Tensor:  # eager: inlined
+        xs, ys, gs = x._value.shape, y._value.shape, grad._value.shape
+        dx = None if 0 in skip else execute(
+            MUL_SUM if not xs and ys and ys == gs else MUL, (grad, y))
+        dy = None if 1 in skip else execute(
+            MUL_SUM if not ys and xs and xs == gs else MUL, (grad, x))
+        return dx, dy
     return (None if 0 in skip else _product_grad(grad, y, x),
             None if 1 in skip else _product_grad(grad, x, y))
 

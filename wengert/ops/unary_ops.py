@@ -87,7 +87,9 @@ def _numeric_rule(op_type):
 def _float_unary(op_def, x, name):
     if type(x) is not Tensor:
         x = convert_to_tensor(x)
-    if not x.dtype.is_floating:
+        if not x.dtype.is_floating:
+            raise _not_float(op_def.type, x)
+    elif x._value.dtype.kind != "f":
         raise _not_float(op_def.type, x)
     return execute(op_def, (x,), name=name)
 
