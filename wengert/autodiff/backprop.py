@@ -5,11 +5,15 @@ sources `xs` and seed gradients for the targets, it computes dys/dxs by the chai
 
     grad(x) = sum over ops `op` that consumed x:  VJP_op(grad(outputs of op))[x's position]
 
-1. Prune, in two linear scans: forward from the sources (which ops depend on a source) and backward
-   from the targets (which of those a target depends on). Only ops on a source-to-target path run.
-2. Walk those ops in reverse execution order. Each op's outputs have received every contribution
-   by then (all their consumers ran later), so their gradients are summed once and handed to the
-   op's registered gradient function, which returns one gradient (or None) per input.
+1. Find what depends on a source: one forward scan marks every tensor reached from a source
+   (a tape whose watched roots are all sources already knows: its watched set).
+2. Walk the ops in reverse execution order. An op runs only when one of its outputs received a
+   gradient (so it leads to a target) and one of its floating-point inputs is reached from a
+   source; the other inputs are listed in `op.skip_input_indices` for its rule. Each op's outputs
+   have received every contribution by then (all their consumers ran later), so their gradients
+   are summed once and handed to the op's registered gradient function, which returns one
+   gradient (or None) per input. (`_prune` does both scans ahead of time for callers that run
+   many passes over one path: the rows of a Jacobian.)
 3. A gradient whose shape differs from its input's (the forward op broadcast the input) is summed
    back to the input's shape, here and nowhere else.
 4. Gradients are dropped as soon as their tensor's producer has consumed them, so memory stays
@@ -55,7 +59,7 @@ def backward(records, targets, sources, seeds, unconnected=UnconnectedGradients.
     vectorized Jacobian's stacked seeds, autodiff/batched.py); 0 for an ordinary pass.
     reachable: when the caller knows that every record depends on a source, the ids of the
     sources and of every record's outputs (a tape whose watched roots are all sources); the
-    forward half of the pruning is then skipped.
+    forward scan is then skipped.
     """
     if observer is None and state.grad_observers:  # debugging.trace_backprop and friends
         hooks = state.grad_observers
@@ -64,12 +68,15 @@ def backward(records, targets, sources, seeds, unconnected=UnconnectedGradients.
     if unconnected not in (UnconnectedGradients.NONE, UnconnectedGradients.ZERO):
         raise ValueError(f"unconnected_gradients must be 'none' or 'zero', got {unconnected!r}.")
     source_ids = {id(s) for s in sources if s.dtype.is_floating}
-    path, needed = _prune(records, targets, source_ids, stop_ids, reachable)
+    reached = reachable if reachable is not None else _reached_from(records, source_ids)[1]
+    if stop_ids:
+        reached = reached - (stop_ids - source_ids)
+    needed = set()  # floating-point inputs of the ops walked so far that reach a source
     grads = {}
     sparse = set()  # ids of the tensors that received an IndexedSlices gradient
     for target, seed in zip(targets, seeds):
         grads.setdefault(id(target), []).append(seed)
-    for op in path:  # everything per op is inlined: this loop is the reverse pass's cost
+    for op in reversed(records):  # everything per op is inlined: this loop is the pass's cost
         outputs = op.outputs
         if len(outputs) == 1:
             key = id(outputs[0])
@@ -84,6 +91,18 @@ def backward(records, targets, sources, seeds, unconnected=UnconnectedGradients.
             out_grads = _take_output_grads(op, grads, source_ids, stop_ids)
             if out_grads is None:
                 continue
+        inputs = op.inputs
+        skip = ()  # the inputs whose gradient nobody needs (integer, or not reaching a source)
+        for i, t in enumerate(inputs):
+            key = id(t)
+            if key in needed or key in reached and (
+                    t._value.dtype.kind == "f" if type(t) is Tensor else t.dtype.is_floating):
+                needed.add(key)
+            else:
+                skip += (i,)
+        if len(skip) == len(inputs):
+            continue
+        op.skip_input_indices = skip
         fn = _GRADIENTS.get(op.gradient_override or op.type, _MISSING)
         if fn is _MISSING:
             fn = get_gradient_function(op)  # raises LookupError naming the op and its type
@@ -92,7 +111,6 @@ def backward(records, targets, sources, seeds, unconnected=UnconnectedGradients.
         in_grads = fn(op, *out_grads)
         if type(in_grads) is not tuple and type(in_grads) is not list:
             in_grads = (in_grads,)
-        inputs = op.inputs
         if len(in_grads) != len(inputs):
             raise _wrong_count(op, in_grads)
         if observer is not None:
