@@ -19,6 +19,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import harness  # noqa: E402
 import wengert as tf  # noqa: E402
 
+# OpenMP threads that spin after PyTorch's work would take the CPU from whichever contender runs
+# next on this 2-core machine; passive waiting keeps the interleaved rounds independent.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 try:
     import torch
 except ImportError:  # PyTorch is optional: `pip install torch==2.13.0`

@@ -27,7 +27,8 @@ def execute(op_def, inputs, attrs=_NO_ATTRS, name=None):
         return st.graph.create_op(op_def, inputs, attrs, name)
     try:
         if attrs:
-            out = op_def.kernel(*[t._value for t in inputs], **attrs)
+            out = (op_def.kernel(inputs[0]._value, **attrs) if len(inputs) == 1 else
+                   op_def.kernel(*[t._value for t in inputs], **attrs))
         elif len(inputs) == 2:
             out = op_def.kernel(inputs[0]._value, inputs[1]._value)
         elif len(inputs) == 1:

@@ -349,7 +349,7 @@ def _spec_shape(shape, spec):
 
 def _strided_slice_grad_kernel(grad, like=None, *, shape, spec):
     out = np.zeros(shape if like is None else like.shape, grad.dtype)
-    out[_to_key(spec)] = grad
+    out[spec[0] if len(spec) == 1 and type(spec[0]) is int else _to_key(spec)] = grad
     return out
 
 
