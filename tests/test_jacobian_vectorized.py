@@ -7,8 +7,6 @@ projection, nested tapes), which puts the gradient ops themselves (TanhGrad, Red
 StridedSliceGrad, SumToShape, ...) on the batched path. Those two checks are what prove each
 `batchable=True` declaration and each variant in wengert/autodiff/batched.py.
 """
-import importlib
-import pkgutil
 
 import numpy as np
 import pytest
@@ -20,10 +18,7 @@ from wengert.framework.tensor import Tensor
 
 import op_table
 
-ROWS = []
-for _info in pkgutil.iter_modules(op_table.__path__):
-    if _info.name.endswith("_rows"):
-        ROWS.extend(importlib.import_module(f"op_table.{_info.name}").ROWS)
+ROWS = op_table.all_rows()
 CASES = [(row, i) for row in ROWS if row.grad for i in range(len(row.samples))]
 IDS = [f"{row.name}-{row.samples[i].name or i}" for row, i in CASES]
 

@@ -1,6 +1,4 @@
 """Checks every row of the op table (see tests/op_table/__init__.py)."""
-import importlib
-import pkgutil
 
 import numpy as np
 import pytest
@@ -13,10 +11,7 @@ from wengert.framework.tensor import Tensor
 
 import op_table
 
-ROWS = []
-for info in pkgutil.iter_modules(op_table.__path__):
-    if info.name.endswith("_rows"):
-        ROWS.extend(importlib.import_module(f"op_table.{info.name}").ROWS)
+ROWS = op_table.all_rows()
 
 CASES = [(row, i) for row in ROWS for i in range(len(row.samples))]
 IDS = [f"{row.name}-{row.samples[i].name or i}" for row, i in CASES]

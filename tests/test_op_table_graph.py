@@ -5,8 +5,6 @@ Each sample is built twice: with placeholders of the exact shapes, and with the 
 of every floating-point input unknown (None), as a batch dimension is. Integer and boolean inputs
 (indices, masks) stay constants: several ops need their values when the graph is built.
 """
-import importlib
-import pkgutil
 
 import numpy as np
 import pytest
@@ -18,10 +16,7 @@ import op_table
 
 v1 = tf.compat.v1
 
-ROWS = []
-for info in pkgutil.iter_modules(op_table.__path__):
-    if info.name.endswith("_rows"):
-        ROWS.extend(importlib.import_module(f"op_table.{info.name}").ROWS)
+ROWS = op_table.all_rows()
 
 CASES = [(row, i) for row in ROWS for i in range(len(row.samples))]
 IDS = [f"{row.name}-{row.samples[i].name or i}" for row, i in CASES]

@@ -12,8 +12,6 @@ Op types without a `jvp=` rule of their own get their tangents from the transpos
 differentiable op types without a rule, and that every one of them went through the fallback in
 some row's check (so each fallback is tested against finite differences).
 """
-import importlib
-import pkgutil
 
 import numpy as np
 import pytest
@@ -25,10 +23,7 @@ from wengert.framework.registry import _GRADIENTS, get_op_def, registered_op_typ
 
 import op_table
 
-ROWS = []
-for info in pkgutil.iter_modules(op_table.__path__):
-    if info.name.endswith("_rows"):
-        ROWS.extend(importlib.import_module(f"op_table.{info.name}").ROWS)
+ROWS = op_table.all_rows()
 
 CASES = [(row, i) for row in ROWS if row.grad for i in range(len(row.samples))]
 IDS = [f"{row.name}-{row.samples[i].name or i}" for row, i in CASES]

@@ -69,3 +69,14 @@ def ints(*shape, low=0, high=5):
 
 # Broadcasting shape pairs used by binary elementwise rows.
 BROADCAST_PAIRS = [((3, 4), (3, 4)), ((3, 4), (4,)), ((2, 1, 4), (3, 1)), ((), (2, 3))]
+
+
+def all_rows():
+    """Every row of every `*_rows.py` module in this package, in module order."""
+    import importlib
+    import pkgutil
+    rows = []
+    for info in pkgutil.iter_modules(__path__):
+        if info.name.endswith("_rows"):
+            rows.extend(importlib.import_module(f"{__name__}.{info.name}").ROWS)
+    return rows
