@@ -204,7 +204,14 @@ def _square_grad_grad(op, grad):
 
 # SquareGrad(x, dy) = 2 x dy: the VJP (and JVP) of x^2 and of x * x in one op. It is bilinear,
 # and its own gradients are SquareGrads again: d/dx = 2 dy g, d/d(dy) = 2 x g.
-SQUARE_GRAD = defop("SquareGrad", lambda x, dy: dy * (x + x), shape=shapes.broadcast,
+def _square_grad_kernel(x, dy):
+    twice = x + x
+    if type(twice) is np.ndarray and (type(dy) is not np.ndarray or dy.shape == twice.shape):
+        return np.multiply(twice, dy, out=twice)  # one allocation, not two
+    return twice * dy
+
+
+SQUARE_GRAD = defop("SquareGrad", _square_grad_kernel, shape=shapes.broadcast,
                     grad=_square_grad_grad, jvp=multilinear, batchable=True)
 SQUARE = defop("Square", np.square, shape=shapes.same,
                grad=lambda op, grad: execute(SQUARE_GRAD, (op.inputs[0], grad)),

@@ -152,19 +152,54 @@ def _helper_jvp(own_op, y_partial):
     return jvp
 
 
-TANH_GRAD = defop("TanhGrad", lambda y, dy: dy * ((1.0 if y.ndim else _const(y, 1)) - y * y),
+def _then(ufunc, temp, other):
+    """ufunc(temp, other), written into `temp` (a temporary the kernel just made) when the result
+    has its shape: a fused kernel then allocates one array, not one per step. For large arrays a
+    fresh allocation costs more than the arithmetic (page faults)."""
+    if type(temp) is np.ndarray and (type(other) is not np.ndarray or other.shape == temp.shape):
+        return ufunc(temp, other, out=temp)
+    return ufunc(temp, other)
+
+
+def _tanh_grad_kernel(y, dy):
+    t = y * y
+    if type(t) is not np.ndarray:
+        return dy * (_const(y, 1) - t)
+    np.subtract(1.0, t, out=t)
+    return _then(np.multiply, t, dy)
+
+
+def _sigmoid_grad_kernel(y, dy):
+    return _then(np.multiply, _then(np.multiply, _const(y, 1) - y, y), dy)
+
+
+def _sqrt_grad_kernel(y, dy):
+    return _then(np.divide, dy * _const(y, 0.5), y)
+
+
+def _rsqrt_grad_kernel(y, dy):
+    cube = _then(np.multiply, y * y, y)
+    return _then(np.multiply, _then(np.multiply, cube, _const(y, -0.5)), dy)
+
+
+def _reciprocal_grad_kernel(y, dy):
+    t = _then(np.multiply, y * y, dy)
+    return np.negative(t, out=t) if type(t) is np.ndarray else -t
+
+
+TANH_GRAD = defop("TanhGrad", _tanh_grad_kernel,
                   shape=shapes.broadcast, grad=_tanh_grad_grad, batchable=True,
                   jvp=_helper_jvp(lambda: TANH_GRAD, lambda y, dy, h: (dy * -2.0) * y))
-SIGMOID_GRAD = defop("SigmoidGrad", lambda y, dy: dy * y * (_const(y, 1) - y),
+SIGMOID_GRAD = defop("SigmoidGrad", _sigmoid_grad_kernel,
                      shape=shapes.broadcast, grad=_sigmoid_grad_grad, batchable=True,
                      jvp=_helper_jvp(lambda: SIGMOID_GRAD, lambda y, dy, h: dy * (1.0 - 2.0 * y)))
-SQRT_GRAD = defop("SqrtGrad", lambda y, dy: dy * _const(y, 0.5) / y,
+SQRT_GRAD = defop("SqrtGrad", _sqrt_grad_kernel,
                   shape=shapes.broadcast, grad=_sqrt_grad_grad, batchable=True,
                   jvp=_helper_jvp(lambda: SQRT_GRAD, lambda y, dy, h: -h / y))
-RSQRT_GRAD = defop("RsqrtGrad", lambda y, dy: dy * _const(y, -0.5) * (y * y * y),
+RSQRT_GRAD = defop("RsqrtGrad", _rsqrt_grad_kernel,
                    shape=shapes.broadcast, grad=_rsqrt_grad_grad, batchable=True,
                    jvp=_helper_jvp(lambda: RSQRT_GRAD, lambda y, dy, h: (dy * -1.5) * square(y)))
-RECIPROCAL_GRAD = defop("ReciprocalGrad", lambda y, dy: -dy * (y * y),
+RECIPROCAL_GRAD = defop("ReciprocalGrad", _reciprocal_grad_kernel,
                         shape=shapes.broadcast, grad=_reciprocal_grad_grad, batchable=True,
                         jvp=_helper_jvp(lambda: RECIPROCAL_GRAD, lambda y, dy, h: (dy * -2.0) * y))
 
