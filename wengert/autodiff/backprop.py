@@ -76,11 +76,12 @@ def backward(records, targets, sources, seeds, unconnected=UnconnectedGradients.
     sparse = set()  # ids of the tensors that received an IndexedSlices gradient
     for target, seed in zip(targets, seeds):
         grads.setdefault(id(target), []).append(seed)
+    get, pop, needs = grads.get, grads.pop, needed.add
     for op in reversed(records):  # everything per op is inlined: this loop is the pass's cost
         outputs = op.outputs
         if len(outputs) == 1:
             key = id(outputs[0])
-            parts = grads.get(key) if key in source_ids else grads.pop(key, None)
+            parts = get(key) if key in source_ids else pop(key, None)
             if parts is None or key in stop_ids:
                 continue
             if sparse and key in sparse:
@@ -93,14 +94,16 @@ def backward(records, targets, sources, seeds, unconnected=UnconnectedGradients.
                 continue
         inputs = op.inputs
         skip = ()  # the inputs whose gradient nobody needs (integer, or not reaching a source)
-        for i, t in enumerate(inputs):
+        i = 0
+        for t in inputs:
             key = id(t)
             if key in needed or key in reached and (
                     t._value.dtype.kind == "f" if type(t) is Tensor else t.dtype.is_floating):
-                needed.add(key)
+                needs(key)
             else:
                 skip += (i,)
-        if len(skip) == len(inputs):
+            i += 1
+        if skip and len(skip) == len(inputs):
             continue
         op.skip_input_indices = skip
         fn = _GRADIENTS.get(op.gradient_override or op.type, _MISSING)
@@ -121,13 +124,14 @@ def backward(records, targets, sources, seeds, unconnected=UnconnectedGradients.
             key = id(t)
             if key not in needed:
                 continue
-            # An eager gradient of the input's shape and dtype needs no fitting.
+            # An eager gradient of the input's shape and dtype needs no fitting. (NumPy's
+            # builtin dtypes are singletons: `is` decides; `_fit_to_input` settles the rest.)
             if not (type(g) is Tensor and type(t) in _EAGER and g._value.shape == t._value.shape
-                    and g._value.dtype == t._value.dtype):
+                    and g._value.dtype is t._value.dtype):
                 g = _fit_to_input(op, t, g, batch_dims)
                 if type(g) is IndexedSlices:
                     sparse.add(key)
-            parts = grads.get(key)
+            parts = get(key)
             if parts is None:
                 grads[key] = [g]
             else:
