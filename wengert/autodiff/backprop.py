@@ -111,7 +111,7 @@ def backward(records, targets, sources, seeds, unconnected=UnconnectedGradients.
             fn = get_gradient_function(op)  # raises LookupError naming the op and its type
         if fn is None:
             continue
-        in_grads = fn(op, *out_grads)
+        in_grads = fn(op, out_grads[0]) if len(out_grads) == 1 else fn(op, *out_grads)
         if type(in_grads) is not tuple and type(in_grads) is not list:
             in_grads = (in_grads,)
         if len(in_grads) != len(inputs):

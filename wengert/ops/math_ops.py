@@ -467,17 +467,17 @@ def _matmul(a, b):
 def _install_fast_paths():
     """Tensor.__mul__ etc. are hot: bind the common Tensor-Tensor case without lambdas."""
     def mul(self, other):
-        if type(other) is Tensor and self._value.dtype == other._value.dtype:
+        if type(other) is Tensor and self._value.dtype is other._value.dtype:
             return execute(MUL, (self, other))
         return _binary(MUL, self, other, None)
 
     def add_(self, other):
-        if type(other) is Tensor and self._value.dtype == other._value.dtype:
+        if type(other) is Tensor and self._value.dtype is other._value.dtype:
             return execute(ADD, (self, other))
         return _binary(ADD, self, other, None)
 
     def sub(self, other):
-        if type(other) is Tensor and self._value.dtype == other._value.dtype:
+        if type(other) is Tensor and self._value.dtype is other._value.dtype:
             return execute(SUB, (self, other))
         return _binary(SUB, self, other, None)
     Tensor.__mul__, Tensor.__add__, Tensor.__sub__ = mul, add_, sub
