@@ -97,8 +97,7 @@ def backward(records, targets, sources, seeds, unconnected=UnconnectedGradients.
         i = 0
         for t in inputs:
             key = id(t)
-            if key in needed or key in reached and (
-                    t._value.dtype.kind == "f" if type(t) is Tensor else t.dtype.is_floating):
+            if key in needed or key in reached and _floating(t):
                 needs(key)
             else:
                 skip += (i,)
@@ -139,18 +138,14 @@ def backward(records, targets, sources, seeds, unconnected=UnconnectedGradients.
     return [_result(s, grads.get(id(s)), unconnected, id(s) in sparse) for s in sources]
 
 
-def _prune(records, targets, source_ids, stop_ids, reachable=None):
+def _prune(records, targets, source_ids, stop_ids):
     """Ops on a path from a source to a target (in reverse execution order), and the ids of the
     floating-point tensors on such paths (the only ones that need a gradient). Sets each path
     op's `skip_input_indices` to the inputs whose gradient nobody needs."""
-    if reachable is not None:
-        forward, reached = records, reachable
-    else:
-        forward, reached = _reached_from(records, source_ids)
+    forward, reached = _reached_from(records, source_ids)
     if stop_ids:
         reached = reached - (stop_ids - source_ids)
     needed = {id(t) for t in targets}
-    inputs_needed = set()  # floating-point inputs on the path (dtype checked once each)
     path = []
     for op in reversed(forward):
         for out in op.outputs:
@@ -161,15 +156,17 @@ def _prune(records, targets, source_ids, stop_ids, reachable=None):
         path.append(op)
         skip = ()
         for i, t in enumerate(op.inputs):
-            key = id(t)
-            if key in inputs_needed or key in reached and (
-                    t._value.dtype.kind == "f" if type(t) is Tensor else t.dtype.is_floating):
-                needed.add(key)
-                inputs_needed.add(key)
+            if id(t) in reached and _floating(t):
+                needed.add(id(t))
             else:
                 skip += (i,)
         op.skip_input_indices = skip
     return path, needed
+
+
+def _floating(t):
+    """Whether t is a floating-point tensor (eagerly read off the array, no DType lookup)."""
+    return t._value.dtype.kind == "f" if type(t) is Tensor else t.dtype.is_floating
 
 
 def _reached_from(records, source_ids):

@@ -143,12 +143,10 @@ def _fit(tangent, output):
     if not isinstance(tangent, Tensor):
         tangent = convert_to_tensor(tangent, dtype=output.dtype)
     from ..ops.array_core import broadcast_to, static_shape, zeros_like
-    have, want = static_shape(tangent), static_shape(output)
-    if have == want and want is not None and None not in want:
-        return tangent
-    if want is not None and None not in want:
-        return broadcast_to(tangent, want)
-    return tangent + zeros_like(output)  # graph mode, shape known when it runs
+    want = static_shape(output)
+    if want is None or None in want:
+        return tangent + zeros_like(output)  # graph mode, shape known when it runs
+    return tangent if static_shape(tangent) == want else broadcast_to(tangent, want)
 
 
 def _transposed_vjp(op_def, inputs, tangents, outputs, attrs):

@@ -55,7 +55,8 @@ def jacobian(tape, target, sources, unconnected_gradients=UnconnectedGradients.N
     try:
         connected = tape._connected(flat_sources)
         path = _pruned(records, [target], connected)
-        if _vectorize(path, target, size, experimental_use_pfor):
+        vectorized = _vectorize(path, target, size, experimental_use_pfor)
+        if vectorized:
             columns = batched.run(path, target, connected, _identity_rows(target, size), (size,))
         else:
             rows = [backward(path, [target], connected, [_one_hot(target, [i], size)])
@@ -65,7 +66,7 @@ def jacobian(tape, target, sources, unconnected_gradients=UnconnectedGradients.N
         tape._end_reverse_pass()
     results = []
     for column, source in zip(columns, flat_sources):
-        if _LAST[0] == "vectorized":
+        if vectorized:
             results.append(_reshaped(column, source, target_shape, unconnected))
         else:
             results.append(_assemble(column, source, target_shape, tuple(source.shape), 0,

@@ -2,10 +2,10 @@
 
 An op type is an `OpDef`: its NumPy kernel, its shape/dtype rule, its forward-mode (JVP) rule,
 its output count, and whether its gradient rule is batch-safe (`batchable`). Gradient (VJP) rules
-live in a separate table keyed by op type, because users
-may add and override them: `RegisterGradient("Mul")` adds one, `no_gradient("Shape")` says the op
-has no gradient (its inputs get None), and a type absent from the table has no rule at all, which
-is an error (`LookupError`) only when the reverse pass actually needs to go through such an op.
+live in a separate table keyed by op type, because users may add and override them:
+`RegisterGradient("Mul")` adds one, `no_gradient("Shape")` says the op has no gradient (its inputs
+get None), and a type absent from the table has no rule at all, which is an error (`LookupError`)
+only when the reverse pass actually needs to go through such an op.
 
 `batchable=True` declares that the op's registered rule is also right when every incoming gradient
 carries extra leading (batch) dimensions, [B..., *output.shape], as the vectorized Jacobian's

@@ -314,6 +314,11 @@ def _to_key(spec):
     return tuple(_pyslice(*s) if type(s) is tuple else s for s in spec)
 
 
+def _key(spec):
+    """`_to_key`, with x[i] (a one-int spec, the common case) answered without the cache."""
+    return spec[0] if len(spec) == 1 and type(spec[0]) is int else _to_key(spec)
+
+
 def _spec_shape(shape, spec):
     """The shape `x[spec]` has for x of `shape` (None dims stay unknown where they matter)."""
     consumed = sum(1 for s in spec if s is not None and s is not Ellipsis)
@@ -349,7 +354,7 @@ def _spec_shape(shape, spec):
 
 def _strided_slice_grad_kernel(grad, like=None, *, shape, spec):
     out = np.zeros(shape if like is None else like.shape, grad.dtype)
-    out[spec[0] if len(spec) == 1 and type(spec[0]) is int else _to_key(spec)] = grad
+    out[_key(spec)] = grad
     return out
 
 
@@ -366,14 +371,8 @@ def _strided_slice_grad_rule(grad, like=None, *, shape, spec):
     return (like.shape if like is not None else TensorShape(shape)), grad.dtype
 
 
-def _strided_slice_kernel(x, spec):
-    if len(spec) == 1 and type(spec[0]) is int:  # x[i]: the spec is the key
-        return x[spec[0]]
-    return x[_to_key(spec)]
-
-
 STRIDED_SLICE = defop(
-    "StridedSlice", _strided_slice_kernel,
+    "StridedSlice", lambda x, spec: x[_key(spec)],
     shape=lambda x, spec: (_spec_shape(x.shape, spec), x.dtype),
     grad=lambda op, grad: _strided_slice_grad(op.inputs[0], grad, op.attrs["spec"]), jvp=linear)
 STRIDED_SLICE_GRAD = defop(

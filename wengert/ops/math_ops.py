@@ -9,8 +9,9 @@ pass sums it back over broadcast axes. Derivatives used (g is the incoming gradi
     z = max(x, y): g goes to x where x >= y, else to y (ties: x gets it, as TensorFlow does)
 
 x^2 and x * x share one fused gradient op, SquareGrad(x, g) = 2 x g (bilinear, so its own
-derivatives are SquareGrads again). When one factor of x * y is a scalar broadcast over the other (y * w[i], lr * g), its gradient
-sum(g * other) is one `MulSum` op (np.vdot) instead of a product and a sum back to the scalar.
+derivatives are SquareGrads again). When one factor of x * y is a scalar broadcast over the
+other (y * w[i], lr * g), its gradient sum(g * other) is one `MulSum` op (np.vdot) instead of a
+product and a sum back to the scalar.
 Each rule skips the inputs the reverse pass said it does not need (`op.skip_input_indices`).
 Forward mode (JVP, `jvp=`): + - and negation are linear and * is linear in each argument, so their
 tangents are the op applied to the tangents; the others are the differentials above read forwards,
@@ -29,6 +30,7 @@ from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.variables import Variable
 from . import shapes
+from .array_core import static_shape
 
 __all__ = ["add", "subtract", "multiply", "divide", "truediv", "floordiv", "floormod", "mod",
            "negative", "square", "pow", "maximum", "minimum", "equal", "not_equal", "less",
@@ -59,13 +61,6 @@ def _mul_grad(op, grad):
     if x is y:  # x * x: one op for 2x*g instead of two products and a sum
         return execute(SQUARE_GRAD, (x, grad)), None
     skip = op.skip_input_indices
-    if type(grad) is Tensor and type(x) is Tensor and type(y) is Tensor:  # eager: inlined
-        xs, ys, gs = x._value.shape, y._value.shape, grad._value.shape
-        dx = None if 0 in skip else execute(
-            MUL_SUM if not xs and ys and ys == gs else MUL, (grad, y))
-        dy = None if 1 in skip else execute(
-            MUL_SUM if not ys and xs and xs == gs else MUL, (grad, x))
-        return dx, dy
     return (None if 0 in skip else _product_grad(grad, y, x),
             None if 1 in skip else _product_grad(grad, x, y))
 
@@ -75,20 +70,11 @@ def _product_grad(grad, other, this):
     (y * w[i], a learning rate times a tensor) that is sum(grad * other), one MulSum op instead
     of a product and the reverse pass's sum back to the scalar. (x, y and the gradient share
     one dtype, so the ops run without operand conversion.)"""
-    if _shape_of(this) == ():
-        shape = _shape_of(other)
-        if shape and _shape_of(grad) == shape:
+    if static_shape(this) == ():
+        shape = static_shape(other)
+        if shape and None not in shape and static_shape(grad) == shape:
             return execute(MUL_SUM, (grad, other))
     return execute(MUL, (grad, other))
-
-
-def _shape_of(t):
-    """The fully known shape as a tuple, else None (graph tensors of partly unknown shape)."""
-    value = getattr(t, "_value", None)
-    if value is not None:
-        return value.shape
-    shape = t.shape
-    return None if shape.rank is None or None in tuple(shape) else tuple(shape)
 
 
 def _mul_sum_grad(op, grad):
@@ -195,6 +181,8 @@ mod = floormod
 # -- unary arithmetic ---------------------------------------------------------------------------
 NEG = defop("Neg", np.negative, shape=shapes.same, grad=lambda op, grad: -grad, jvp=linear,
             batchable=True)
+
+
 def _square_grad_grad(op, grad):
     x, dy = op.inputs
     skip = op.skip_input_indices
@@ -202,16 +190,19 @@ def _square_grad_grad(op, grad):
             None if 1 in skip else execute(SQUARE_GRAD, (x, grad)))
 
 
+def into_temporary(ufunc, temp, other):
+    """ufunc(temp, other), written into `temp` (a temporary the kernel just made) when the result
+    has its shape: a fused kernel then allocates one array, not one per step. For large arrays a
+    fresh allocation costs more than the arithmetic (page faults)."""
+    if type(temp) is np.ndarray and (type(other) is not np.ndarray or other.shape == temp.shape):
+        return ufunc(temp, other, out=temp)
+    return ufunc(temp, other)
+
+
 # SquareGrad(x, dy) = 2 x dy: the VJP (and JVP) of x^2 and of x * x in one op. It is bilinear,
 # and its own gradients are SquareGrads again: d/dx = 2 dy g, d/d(dy) = 2 x g.
-def _square_grad_kernel(x, dy):
-    twice = x + x
-    if type(twice) is np.ndarray and (type(dy) is not np.ndarray or dy.shape == twice.shape):
-        return np.multiply(twice, dy, out=twice)  # one allocation, not two
-    return twice * dy
-
-
-SQUARE_GRAD = defop("SquareGrad", _square_grad_kernel, shape=shapes.broadcast,
+SQUARE_GRAD = defop("SquareGrad", lambda x, dy: into_temporary(np.multiply, x + x, dy),
+                    shape=shapes.broadcast,
                     grad=_square_grad_grad, jvp=multilinear, batchable=True)
 SQUARE = defop("Square", np.square, shape=shapes.same,
                grad=lambda op, grad: execute(SQUARE_GRAD, (op.inputs[0], grad)),

@@ -41,7 +41,7 @@ from ..framework.registry import defop
 from ..framework.tensor import Tensor, convert_to_tensor
 from . import shapes
 from .array_core import zeros_like
-from .math_ops import square
+from .math_ops import into_temporary as _into, square
 
 __all__ = ["sqrt", "rsqrt", "reciprocal", "exp", "expm1", "log", "log1p", "abs", "sign", "sin",
            "cos", "tan", "tanh", "sigmoid", "softplus", "erf"]
@@ -152,38 +152,29 @@ def _helper_jvp(own_op, y_partial):
     return jvp
 
 
-def _then(ufunc, temp, other):
-    """ufunc(temp, other), written into `temp` (a temporary the kernel just made) when the result
-    has its shape: a fused kernel then allocates one array, not one per step. For large arrays a
-    fresh allocation costs more than the arithmetic (page faults)."""
-    if type(temp) is np.ndarray and (type(other) is not np.ndarray or other.shape == temp.shape):
-        return ufunc(temp, other, out=temp)
-    return ufunc(temp, other)
-
-
 def _tanh_grad_kernel(y, dy):
     t = y * y
     if type(t) is not np.ndarray:
         return dy * (_const(y, 1) - t)
     np.subtract(1.0, t, out=t)
-    return _then(np.multiply, t, dy)
+    return _into(np.multiply, t, dy)
 
 
 def _sigmoid_grad_kernel(y, dy):
-    return _then(np.multiply, _then(np.multiply, _const(y, 1) - y, y), dy)
+    return _into(np.multiply, _into(np.multiply, _const(y, 1) - y, y), dy)
 
 
 def _sqrt_grad_kernel(y, dy):
-    return _then(np.divide, dy * _const(y, 0.5), y)
+    return _into(np.divide, dy * _const(y, 0.5), y)
 
 
 def _rsqrt_grad_kernel(y, dy):
-    cube = _then(np.multiply, y * y, y)
-    return _then(np.multiply, _then(np.multiply, cube, _const(y, -0.5)), dy)
+    cube = _into(np.multiply, y * y, y)
+    return _into(np.multiply, _into(np.multiply, cube, _const(y, -0.5)), dy)
 
 
 def _reciprocal_grad_kernel(y, dy):
-    t = _then(np.multiply, y * y, dy)
+    t = _into(np.multiply, y * y, dy)
     return np.negative(t, out=t) if type(t) is np.ndarray else -t
 
 
