@@ -247,3 +247,24 @@ def test_variable_read_record():
         r = v.read_value()
     assert r.op.type == "ReadVariableOp" and r.op.inputs[0] is v
     close(tape.gradient(r, v), [1.0, 1.0])
+
+
+def test_scalar_factor_gradient_is_one_mulsum_and_checks_shapes():
+    """y * s for a scalar s: ds = sum(g * y) is one MulSum op (seen by an outer tape); the op
+    refuses mismatched shapes with an error naming both (graph mode runs its shape rule)."""
+    from wengert.ops.math_ops import MUL_SUM
+    y, s = tf.constant(np.arange(3.0)), tf.constant(2.0, dtype=tf.float64)
+    g = tf.constant([1.0, 2.0, 3.0], dtype=tf.float64)
+    with tf.GradientTape() as outer:
+        outer.watch(y)
+        with tf.GradientTape() as tape:
+            tape.watch(s)
+            out = y * s
+        ds = tape.gradient(out, s, output_gradients=g)
+    assert ds.op.type == "MulSum"
+    np.testing.assert_allclose(ds.numpy(), 0 * 1 + 1 * 2 + 2 * 3)
+    with tf.Graph().as_default():
+        a = tf.compat.v1.placeholder(tf.float64, [3])
+        b = tf.compat.v1.placeholder(tf.float64, [4])
+        with pytest.raises(tf.errors.InvalidArgumentError, match=r"MulSum.*\(3,\).*\(4,\)"):
+            execute(MUL_SUM, (a, b))
