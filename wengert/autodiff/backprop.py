@@ -97,7 +97,8 @@ def backward(records, targets, sources, seeds, unconnected=UnconnectedGradients.
         i = 0
         for t in inputs:
             key = id(t)
-            if key in needed or key in reached and _floating(t):
+            if key in needed or key in reached and (  # a floating-point input (inline test)
+                    t._value.dtype.kind == "f" if type(t) is Tensor else t.dtype.is_floating):
                 needs(key)
             else:
                 skip += (i,)

@@ -80,9 +80,8 @@ def _relu_grad(step, args, g):  # the kernel: g * (y > 0)
     return np.multiply, [args[0], f"({args[1]} > 0)"], (0,)
 
 
-def _tanh_grad(step, args, g):  # the kernel: dy * (1 - y * y)
-    one = g(step.op.outputs[0].dtype.as_numpy_dtype(1), "a")
-    return f"{args[1]} * ({one} - {args[0]} * {args[0]})"
+def _tanh_grad(step, args, g):  # the kernel: dy - (dy * y) * y
+    return f"{args[1]} - {args[1]} * {args[0]} * {args[0]}"
 
 
 def _strided_slice(step, args, g):

@@ -122,16 +122,36 @@ def unbroadcast(grad, like, op=None):
     return execute(SUM_TO_SHAPE, (grad,), {"shape": target})
 
 
+# Parts are summed by stacking them and reducing (one pass in C) in blocks of at most this many
+# elements; larger parts are accumulated in place (stacking them would copy them all).
+ADD_N_BLOCK_ELEMENTS = 1 << 16
+
+
 def _add_n_kernel(*arrays):
     total = np.add(arrays[0], arrays[1])
     if len(arrays) == 2:
         return total
-    if type(total) is not np.ndarray or any(a.shape != total.shape for a in arrays):
-        return functools.reduce(np.add, arrays[2:], total)  # scalars, or shapes to broadcast
-    if total.size * len(arrays) <= 1 << 16:  # many small parts: one stacked reduction
-        return np.add.reduce(np.stack(arrays), axis=0)
-    for a in arrays[2:]:  # large parts: accumulate in place, no temporaries
-        np.add(total, a, out=total)
+    per_block = ADD_N_BLOCK_ELEMENTS // max(np.size(total), 1)
+    if per_block < 2:  # large parts: accumulate in place, no temporaries
+        return _accumulate(total, arrays[2:])
+    try:
+        for start in range(2, len(arrays), per_block):
+            # np.array raises ValueError when the parts' shapes differ (they broadcast)
+            block = np.array(arrays[start:start + per_block])
+            total = total + np.add.reduce(block, axis=0)
+    except ValueError:
+        return functools.reduce(np.add, arrays)
+    return total
+
+
+def _accumulate(total, arrays):
+    """total += each array (total is a fresh temporary); broadcasting parts fall back to
+    plain sums."""
+    for a in arrays:
+        if type(total) is np.ndarray and np.shape(a) == total.shape:
+            np.add(total, a, out=total)
+        else:
+            total = np.add(total, a)
     return total
 
 
@@ -194,7 +214,8 @@ def _cast_to(x, dtype):
 
 # -- used by the reverse pass -------------------------------------------------------------------
 def sum_gradients(parts):
-    return add_n(parts)
+    """The sum of a tensor's gradient parts (all Tensors of its dtype): one AddN op."""
+    return execute(ADD_N, parts) if state.graph is None else add_n(parts)
 
 
 def zeros_like_gradient(t):

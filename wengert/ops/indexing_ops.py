@@ -271,7 +271,7 @@ def _slice_grad(op, grad):
     """Zeros of the input's shape holding the gradient in the sliced block (a zero pad)."""
     spec = tuple((b, None if s == -1 else b + s, None)
                  for b, s in zip(op.get_attr("begin"), op.get_attr("size")))
-    return _strided_slice_grad(op.inputs[0], grad, spec)
+    return _into_zeros(op.inputs[0], grad, spec)
 
 
 SLICE = defop("Slice", _slice_kernel, grad=_slice_grad,
@@ -314,11 +314,6 @@ def _to_key(spec):
     return tuple(_pyslice(*s) if type(s) is tuple else s for s in spec)
 
 
-def _key(spec):
-    """`_to_key`, with x[i] (a one-int spec, the common case) answered without the cache."""
-    return spec[0] if len(spec) == 1 and type(spec[0]) is int else _to_key(spec)
-
-
 def _spec_shape(shape, spec):
     """The shape `x[spec]` has for x of `shape` (None dims stay unknown where they matter)."""
     consumed = sum(1 for s in spec if s is not None and s is not Ellipsis)
@@ -352,16 +347,21 @@ def _spec_shape(shape, spec):
     return TensorShape(out)
 
 
+def _strided_slice_kernel(x, spec):
+    return x[spec[0] if len(spec) == 1 and type(spec[0]) is int else _to_key(spec)]
+
+
 def _strided_slice_grad_kernel(grad, like=None, *, shape, spec):
     out = np.zeros(shape if like is None else like.shape, grad.dtype)
-    out[_key(spec)] = grad
+    out[spec[0] if len(spec) == 1 and type(spec[0]) is int else _to_key(spec)] = grad
     return out
 
 
-def _strided_slice_grad(x, grad, spec):
+def _into_zeros(x, grad, spec):
     """Zeros of x's shape holding `grad` at x[spec] (x itself is passed when its shape is known
     only when the graph runs)."""
-    shape = static_shape(x)
+    value = getattr(x, "_value", None)  # eager: the shape is the array's
+    shape = value.shape if value is not None else static_shape(x)
     if shape is None or None in shape:
         return execute(STRIDED_SLICE_GRAD, (grad, x), {"shape": None, "spec": spec})
     return execute(STRIDED_SLICE_GRAD, (grad,), {"shape": shape, "spec": spec})
@@ -372,9 +372,9 @@ def _strided_slice_grad_rule(grad, like=None, *, shape, spec):
 
 
 STRIDED_SLICE = defop(
-    "StridedSlice", lambda x, spec: x[_key(spec)],
+    "StridedSlice", _strided_slice_kernel,
     shape=lambda x, spec: (_spec_shape(x.shape, spec), x.dtype),
-    grad=lambda op, grad: _strided_slice_grad(op.inputs[0], grad, op.attrs["spec"]), jvp=linear)
+    grad=lambda op, grad: _into_zeros(op.inputs[0], grad, op.attrs["spec"]), jvp=linear)
 STRIDED_SLICE_GRAD = defop(
     "StridedSliceGrad", _strided_slice_grad_kernel, shape=_strided_slice_grad_rule,
     grad=lambda op, grad: (execute(STRIDED_SLICE, (grad,), {"spec": op.get_attr("spec")}),)

@@ -65,11 +65,20 @@ def _mul_grad(op, grad):
             None if 1 in skip else _product_grad(grad, x, y))
 
 
+_EAGER = (Tensor, Variable)  # types whose `_value` is the array itself
+
+
 def _product_grad(grad, other, this):
     """d(this * other) / d(this) applied to grad. When `this` is a scalar broadcast over `other`
     (y * w[i], a learning rate times a tensor) that is sum(grad * other), one MulSum op instead
     of a product and the reverse pass's sum back to the scalar. (x, y and the gradient share
     one dtype, so the ops run without operand conversion.)"""
+    if type(grad) is Tensor and type(this) in _EAGER and type(other) in _EAGER:
+        # eager: the shapes are the arrays'
+        spread = other._value  # what the scalar `this` was broadcast over, if it is one
+        if this._value.ndim == 0 and spread.ndim and spread.shape == grad._value.shape:
+            return execute(MUL_SUM, (grad, other))
+        return execute(MUL, (grad, other))
     if static_shape(this) == ():
         shape = static_shape(other)
         if shape and None not in shape and static_shape(grad) == shape:
@@ -190,11 +199,18 @@ def _square_grad_grad(op, grad):
             None if 1 in skip else execute(SQUARE_GRAD, (x, grad)))
 
 
+# Below this many elements a fresh result is cheaper than NumPy's `out=` handling; above it
+# (32 KB of float64) reusing a temporary avoids an allocation that costs more than the arithmetic
+# (page faults for fresh large arrays).
+IN_PLACE_MIN_SIZE = 4096
+
+
 def into_temporary(ufunc, temp, other):
-    """ufunc(temp, other), written into `temp` (a temporary the kernel just made) when the result
-    has its shape: a fused kernel then allocates one array, not one per step. For large arrays a
-    fresh allocation costs more than the arithmetic (page faults)."""
-    if type(temp) is np.ndarray and (type(other) is not np.ndarray or other.shape == temp.shape):
+    """ufunc(temp, other), written into `temp` (a temporary the kernel just made) when it is a
+    large array of the result's shape: a fused kernel then allocates one array, not one per
+    step."""
+    if (type(temp) is np.ndarray and temp.size >= IN_PLACE_MIN_SIZE
+            and (type(other) is not np.ndarray or other.shape == temp.shape)):
         return ufunc(temp, other, out=temp)
     return ufunc(temp, other)
 

@@ -41,7 +41,7 @@ from ..framework.registry import defop
 from ..framework.tensor import Tensor, convert_to_tensor
 from . import shapes
 from .array_core import zeros_like
-from .math_ops import into_temporary as _into, square
+from .math_ops import IN_PLACE_MIN_SIZE, into_temporary as _into, square
 
 __all__ = ["sqrt", "rsqrt", "reciprocal", "exp", "expm1", "log", "log1p", "abs", "sign", "sin",
            "cos", "tan", "tanh", "sigmoid", "softplus", "erf"]
@@ -153,11 +153,14 @@ def _helper_jvp(own_op, y_partial):
 
 
 def _tanh_grad_kernel(y, dy):
-    t = y * y
-    if type(t) is not np.ndarray:
-        return dy * (_const(y, 1) - t)
-    np.subtract(1.0, t, out=t)
-    return _into(np.multiply, t, dy)
+    """dy (1 - y^2), as dy - (dy y) y: a scalar operand would cost NumPy more than the
+    arithmetic on small arrays. dy y has the broadcast shape of both, so large results are
+    computed in place in it."""
+    t = dy * y
+    if t.size < IN_PLACE_MIN_SIZE:  # (a NumPy scalar's size is 1)
+        return dy - t * y
+    np.multiply(t, y, out=t)
+    return np.subtract(dy, t, out=t)
 
 
 def _sigmoid_grad_kernel(y, dy):
