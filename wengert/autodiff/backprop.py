@@ -85,49 +85,52 @@ def backward(records, targets, sources, seeds, unconnected=UnconnectedGradients.
             if parts is None or key in stop_ids:
                 continue
             if sparse and key in sparse:
-                out_grads = (_sparse_sum(op, parts),)
+                grad = _sparse_sum(op, parts)
             else:
-                out_grads = (parts[0] if len(parts) == 1 else array_core.sum_gradients(parts),)
+                grad = parts[0] if len(parts) == 1 else array_core.sum_gradients(parts)
+            out_grads = None  # one output, whose gradient is `grad`
         else:
             out_grads = _take_output_grads(op, grads, source_ids, stop_ids)
             if out_grads is None:
                 continue
         inputs = op.inputs
         skip = ()  # the inputs whose gradient nobody needs (integer, or not reaching a source)
-        i = 0
         for t in inputs:
             key = id(t)
             if key in needed or key in reached and (  # a floating-point input (inline test)
                     t._value.dtype.kind == "f" if type(t) is Tensor else t.dtype.is_floating):
                 needs(key)
             else:
-                skip += (i,)
-            i += 1
-        if skip and len(skip) == len(inputs):
-            continue
+                skip = None  # listed once all are marked
+        if skip is None:
+            skip = tuple(i for i, t in enumerate(inputs) if id(t) not in needed)
+            if len(skip) == len(inputs):
+                continue
         op.skip_input_indices = skip
         fn = _GRADIENTS.get(op.gradient_override or op.type, _MISSING)
         if fn is _MISSING:
             fn = get_gradient_function(op)  # raises LookupError naming the op and its type
         if fn is None:
             continue
-        in_grads = fn(op, out_grads[0]) if len(out_grads) == 1 else fn(op, *out_grads)
+        in_grads = fn(op, grad) if out_grads is None else fn(op, *out_grads)
         if type(in_grads) is not tuple and type(in_grads) is not list:
             in_grads = (in_grads,)
         if len(in_grads) != len(inputs):
             raise _wrong_count(op, in_grads)
         if observer is not None:
-            observer(op, out_grads, in_grads)
+            observer(op, (grad,) if out_grads is None else out_grads, in_grads)
         for t, g in zip(inputs, in_grads):
-            if g is None:
-                continue
             key = id(t)
-            if key not in needed:
+            if g is None or key not in needed:
                 continue
             # An eager gradient of the input's shape and dtype needs no fitting. (NumPy's
             # builtin dtypes are singletons: `is` decides; `_fit_to_input` settles the rest.)
-            if not (type(g) is Tensor and type(t) in _EAGER and g._value.shape == t._value.shape
-                    and g._value.dtype is t._value.dtype):
+            if type(g) is Tensor and type(t) in _EAGER:
+                value, like = g._value, t._value
+                fits = value.shape == like.shape and value.dtype is like.dtype
+            else:
+                fits = False
+            if not fits:
                 g = _fit_to_input(op, t, g, batch_dims)
                 if type(g) is IndexedSlices:
                     sparse.add(key)

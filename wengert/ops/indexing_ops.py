@@ -310,8 +310,11 @@ def reverse(tensor, axis, name=None):
 # (start, stop, step) triple for a slice; slices themselves are not hashable attributes.
 @functools.lru_cache(maxsize=1024)
 def _to_key(spec):
-    """The NumPy index for a spec (cached: a training loop indexes with the same few specs)."""
-    return tuple(_pyslice(*s) if type(s) is tuple else s for s in spec)
+    """The NumPy index for a spec (cached: a training loop indexes with the same few specs).
+    It always holds an Ellipsis, so indexing gives an array even where every axis is indexed by
+    an int (NumPy would return a scalar there, and a scalar operand costs every later op more)."""
+    key = tuple(_pyslice(*s) if type(s) is tuple else s for s in spec)
+    return key if Ellipsis in spec else key + (Ellipsis,)
 
 
 def _spec_shape(shape, spec):
@@ -348,7 +351,7 @@ def _spec_shape(shape, spec):
 
 
 def _strided_slice_kernel(x, spec):
-    return x[spec[0] if len(spec) == 1 and type(spec[0]) is int else _to_key(spec)]
+    return x[spec[0], ...] if len(spec) == 1 and type(spec[0]) is int else x[_to_key(spec)]
 
 
 def _strided_slice_grad_kernel(grad, like=None, *, shape, spec):

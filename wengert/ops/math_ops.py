@@ -98,8 +98,14 @@ def _mul_sum_rule(a, b):
     return TensorShape(()), a.dtype
 
 
-# sum(a * b) over all elements of two same-shaped tensors (np.vdot flattens them).
-MUL_SUM = defop("MulSum", np.vdot, shape=_mul_sum_rule, grad=_mul_sum_grad, jvp=multilinear)
+def _mul_sum_kernel(a, b):
+    """sum(a * b) over all elements of two same-shaped arrays (np.vdot flattens them; a vector's
+    own dot method is the cheaper call)."""
+    return a.dot(b) if a.ndim == 1 else np.vdot(a, b)
+
+
+MUL_SUM = defop("MulSum", _mul_sum_kernel, shape=_mul_sum_rule, grad=_mul_sum_grad,
+                jvp=multilinear)
 
 
 def _div_grad(op, grad):
