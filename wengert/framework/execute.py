@@ -56,6 +56,19 @@ def execute(op_def, inputs, attrs=_NO_ATTRS, name=None):
 
 def record_op(tapes, op_def, inputs, outputs, attrs, name=None):
     """Append the op to each tape that watches one of its inputs; returns the record or None."""
+    if len(tapes) == 1:  # the common case, written flat
+        watched = tapes[0]._watched
+        for t in inputs:
+            if id(t) in watched:
+                break
+        else:
+            return None
+        op = Operation(op_def, tuple(inputs), outputs, attrs, name)
+        tapes[0]._records.append(op)
+        for t in outputs:
+            t._op = op
+            watched.add(id(t))
+        return op
     op = None
     for tape in tapes:
         watched = tape._watched
