@@ -23,6 +23,20 @@ def test_numpy_shape_dtype_ndim():
     assert t.numpy()[0, 0] == 1.0
 
 
+def test_op_results_have_every_field_set():
+    """`execute` builds an op's result without Tensor.__init__; every field must be set, as the
+    constructor would set it (a field added to Tensor and forgotten there fails here)."""
+    x = tf.constant([1.0, 2.0])
+    fields = [f for f in tf.Tensor.__slots__ if f != "__weakref__"]
+    built, by_init = tf.tanh(x), tf.Tensor(np.tanh(x.numpy()))
+    assert [getattr(built, f) for f in fields][1:] == [getattr(by_init, f) for f in fields][1:]
+    close(built, by_init)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.tanh(x)
+    assert y.op is not None and y.op.type == "Tanh" and y.value_index == 0
+
+
 def test_scalar_numpy_is_numpy_scalar():
     s = tf.constant(2.5)
     assert s.shape == () and s.ndim == 0

@@ -18,6 +18,7 @@ from .tensor import Tensor, to_array
 __all__ = ["execute", "binary_operands", "record_op", "record_graph_op"]
 
 _NO_ATTRS = {}
+_new = object.__new__
 
 
 def execute(op_def, inputs, attrs=_NO_ATTRS, name=None):
@@ -41,7 +42,10 @@ def execute(op_def, inputs, attrs=_NO_ATTRS, name=None):
         raise explain_failure(op_def, inputs, attrs, name, exc) from None
     # Kernels return NumPy arrays or NumPy scalars (0-d results); both serve as a tensor's value.
     if op_def.num_outputs == 1:
-        result = Tensor(out)
+        result = _new(Tensor)  # Tensor(out), without the __init__ call (the hot path)
+        result._value = out
+        result._op = None
+        result._value_index = 0
         outputs = (result,)
     else:
         outputs = tuple(Tensor(v, None, i) for i, v in enumerate(out))

@@ -25,6 +25,8 @@ class Tensor:
     __array_priority__ = 100  # NumPy defers `ndarray * Tensor` to Tensor.__rmul__
 
     def __init__(self, value, op=None, value_index=0):
+        # `execute` builds single-output results without this call (its hot path): a new field
+        # must be set there too (tests/test_tensor.py checks that every field is).
         self._value = value
         self._op = op
         self._value_index = value_index
