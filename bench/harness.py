@@ -2,7 +2,9 @@
 
 The machine is shared and noisy, so every round times each contender once (in rotating order)
 and the report uses the median over rounds. Only ratios are meaningful; absolute times are shown
-for context. Never used by tests.
+for context. Python's cyclic garbage collector is paused while a contender runs, as `timeit`
+does, so a collection another contender's garbage triggered is not charged to it. Never used by
+tests.
 """
 import gc
 import statistics
