@@ -6,8 +6,10 @@ import pytest
 
 import wengert as tf
 from wengert.framework.errors import InvalidArgumentError
+from wengert.framework.execute import execute
 from wengert.framework.tensor_shape import TensorShape
 from wengert.ops import array_ops, creation_ops, indexing_ops
+from wengert.ops.array_core import ADD_N
 
 
 def grad_of(fn, *xs):
@@ -359,3 +361,33 @@ def test_other_bad_arguments():
 def test_builtins_are_not_shadowed():
     assert tf.range is not range and tf.slice is not slice
     assert array_ops._pyrange is range and indexing_ops._pyslice is slice
+
+
+# -- summing many gradient parts; scalar indexing -----------------------------------------------
+@pytest.mark.parametrize("count,shape", [(3, (4,)), (300, (300,)), (5, (200, 400)), (40, ())])
+def test_add_n_of_many_parts_matches_numpy(count, shape):
+    """AddN stacks small parts in blocks and accumulates large ones in place; both sum exactly
+    what NumPy sums (the blocks of 65,536 elements split 300 parts of 300)."""
+    rng = np.random.default_rng(count)
+    parts = [rng.normal(size=shape) for _ in range(count)]
+    np.testing.assert_allclose(tf.add_n([tf.constant(p) for p in parts]).numpy(),
+                               np.sum(parts, axis=0), rtol=1e-12, atol=1e-12)
+
+
+def test_add_n_broadcasting_parts_fall_back_to_pairwise_sums():
+    rng = np.random.default_rng(1)
+    a, b, c = rng.normal(size=(3, 1)), rng.normal(size=(3, 1)), rng.normal(size=(3, 4))
+    for parts in ([a, b, c, a], [a, b, c, c]):  # a mixed block, and a uniform one of another shape
+        out = execute(ADD_N, [tf.constant(p) for p in parts])
+        np.testing.assert_allclose(out.numpy(), sum(parts), rtol=1e-12)
+
+
+def test_indexing_a_vector_by_an_int_gives_a_rank_0_array():
+    """x[i] of a vector is a 0-d array (not a NumPy scalar), and its gradient flows as before."""
+    v = tf.Variable([1.0, 2.0, 3.0], dtype=tf.float64)
+    with tf.GradientTape() as tape:
+        s = v[1]
+        loss = s * s * tf.constant([1.0, 2.0], dtype=tf.float64)
+        loss = tf.reduce_sum(loss)
+    assert type(s._value) is np.ndarray and s.shape == () and s.numpy() == 2.0
+    np.testing.assert_allclose(tape.gradient(loss, v).numpy(), [0.0, 12.0, 0.0])
