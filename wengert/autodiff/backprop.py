@@ -33,12 +33,10 @@ from ..framework.errors import InvalidArgumentError
 from ..framework.indexed_slices import PASSES_SPARSE, IndexedSlices, aggregate
 from ..framework.registry import _GRADIENTS, _MISSING, get_gradient_function
 from ..framework.tensor import Tensor
-from ..framework.variables import Variable
+from ..framework.variables import EAGER_TYPES as _EAGER
 from ..ops import array_core
 
 __all__ = ["backward", "UnconnectedGradients"]
-
-_EAGER = (Tensor, Variable)  # types whose `_value` is the array itself
 
 
 class UnconnectedGradients:

@@ -229,6 +229,10 @@ class Variable:
         return iter(self.read_value())
 
 
+# Types whose `_value` is the array itself (an eager tensor, or a variable's current value).
+EAGER_TYPES = (Tensor, Variable)
+
+
 def watch_on_read(var):
     """Tapes that watch accessed variables start watching a trainable variable when it is read."""
     key = id(var)

@@ -8,10 +8,13 @@ specialized line computes exactly what the op's kernel computes (tested: optimiz
 unoptimized plans give equal results). Unoptimized plans (`Session(optimize=False)`) use none
 of this.
 """
-import operator
 import sys
 
 import numpy as np
+
+# Operator kernels are written as the ufuncs they call on arrays, so they too may write into
+# a dying input.
+from ..ops.math_ops import OPERATOR_UFUNCS
 
 __all__ = ["fast_line", "fuse_scatter_sums", "unshared"]
 
@@ -111,11 +114,6 @@ def _sum_to_shape(step, args, g):  # the kernel with its axes worked out now
     return f"{g(np.add.reduce, 'k')}({args[0]}, axis={g(axes, 'a')}).reshape({g(shape, 'a')})"
 
 
-# Kernels that are Python's operators (cheaper than a ufunc call on NumPy scalars), as the ufuncs
-# they call on arrays, so that they too may write into a dying input.
-_UFUNCS = {operator.add: np.add, operator.sub: np.subtract, operator.mul: np.multiply,
-           operator.truediv: np.true_divide}
-
 _SPECIAL = {"Relu": _relu, "ReluGrad": _relu_grad, "TanhGrad": _tanh_grad,
             "StridedSlice": _strided_slice, "SumToShape": _sum_to_shape}
 
@@ -130,7 +128,7 @@ def fast_line(step, ref, global_name):
     special = _SPECIAL.get(op.type)
     if special is not None:
         form = special(step, args, global_name)
-    elif isinstance(ufunc := _UFUNCS.get(step.kernel, step.kernel), np.ufunc) and (
+    elif isinstance(ufunc := OPERATOR_UFUNCS.get(step.kernel, step.kernel), np.ufunc) and (
             not step.attrs and ufunc.nout == 1):
         form = ufunc, args, tuple(range(len(args)))
     else:

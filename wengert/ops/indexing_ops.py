@@ -356,15 +356,14 @@ def _strided_slice_kernel(x, spec):
 
 def _strided_slice_grad_kernel(grad, like=None, *, shape, spec):
     out = np.zeros(shape if like is None else like.shape, grad.dtype)
-    out[spec[0] if len(spec) == 1 and type(spec[0]) is int else _to_key(spec)] = grad
+    out[_to_key(spec)] = grad
     return out
 
 
 def _into_zeros(x, grad, spec):
     """Zeros of x's shape holding `grad` at x[spec] (x itself is passed when its shape is known
     only when the graph runs)."""
-    value = getattr(x, "_value", None)  # eager: the shape is the array's
-    shape = value.shape if value is not None else static_shape(x)
+    shape = static_shape(x)
     if shape is None or None in shape:
         return execute(STRIDED_SLICE_GRAD, (grad, x), {"shape": None, "spec": spec})
     return execute(STRIDED_SLICE_GRAD, (grad,), {"shape": shape, "spec": spec})

@@ -30,7 +30,7 @@ from ..framework.execute import binary_operands, execute
 from ..framework.registry import defop
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
-from ..framework.variables import Variable
+from ..framework.variables import EAGER_TYPES as _EAGER, Variable
 from . import shapes
 from .array_core import static_shape
 
@@ -65,9 +65,6 @@ def _mul_grad(op, grad):
     skip = op.skip_input_indices
     return (None if 0 in skip else _product_grad(grad, y, x),
             None if 1 in skip else _product_grad(grad, x, y))
-
-
-_EAGER = (Tensor, Variable)  # types whose `_value` is the array itself
 
 
 def _product_grad(grad, other, this):
@@ -217,8 +214,10 @@ def _square_grad_grad(op, grad):
 IN_PLACE_MIN_SIZE = 4096
 
 
-_OPERATORS = {np.add: operator.add, np.subtract: operator.sub, np.multiply: operator.mul,
-              np.divide: operator.truediv}
+# Python's operators and the ufuncs they call on arrays (the kernels of AddV2, Sub, Mul, RealDiv).
+OPERATOR_UFUNCS = {operator.add: np.add, operator.sub: np.subtract, operator.mul: np.multiply,
+                   operator.truediv: np.true_divide}
+_OPERATORS = {ufunc: op for op, ufunc in OPERATOR_UFUNCS.items()}
 
 
 def into_temporary(ufunc, temp, other):
