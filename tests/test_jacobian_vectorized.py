@@ -5,7 +5,7 @@ every op on the path is declared batch-safe (or has a batched variant) the vecto
 actually have run. The same is done for the Jacobian of each row's gradient (the Hessian of a
 projection, nested tapes), which puts the gradient ops themselves (TanhGrad, ReduceBroadcast,
 StridedSliceGrad, SumToShape, ...) on the batched path. Those two checks are what prove each
-`batchable=True` declaration and each variant in wengert/autodiff/batched.py.
+`batch=` declaration ("safe", "negative_axis", or a batched variant beside the rule).
 """
 
 import numpy as np
@@ -33,10 +33,9 @@ MUST_BATCH = {"AddV2", "Sub", "Mul", "RealDiv", "Neg", "Square", "Pow", "Maximum
 
 
 def _declared(op_type):
-    """Batch-safe as declared: a batched variant, a negative-axis rule, `batchable=True`, or
+    """Batch-safe as declared: a batched variant, a negative-axis rule, `batch="safe"`, or
     no gradient at all (nothing runs)."""
-    return (op_type in batched.VARIANTS or op_type in batched.NEGATIVE_AXIS
-            or get_op_def(op_type).batchable or _GRADIENTS.get(op_type, 0) is None)
+    return get_op_def(op_type).batch is not None or _GRADIENTS.get(op_type, 0) is None
 
 
 def test_typical_model_ops_are_declared_batch_safe():

@@ -30,8 +30,8 @@ Everything is iterative; a chain of any length works.
 """
 from ..framework.context import state
 from ..framework.errors import InvalidArgumentError
-from ..framework.indexed_slices import PASSES_SPARSE, IndexedSlices, aggregate
-from ..framework.registry import _GRADIENTS, _MISSING, get_gradient_function
+from ..framework.indexed_slices import IndexedSlices, aggregate
+from ..framework.registry import _GRADIENTS, _MISSING, _OP_DEFS, get_gradient_function
 from ..framework.tensor import Tensor
 from ..framework.variables import EAGER_TYPES as _EAGER
 from ..ops import array_core
@@ -245,9 +245,17 @@ def _sparse_sum(op, parts):
     """The summed gradient of an output some of whose parts are IndexedSlices, densified
     unless `op`'s gradient function hands it on unchanged (a read or an identity)."""
     g = aggregate(parts)
-    if type(g) is IndexedSlices and (op.gradient_override or op.type) not in PASSES_SPARSE:
+    if type(g) is IndexedSlices and not _passes_sparse(op):
         return g._dense()
     return g
+
+
+def _passes_sparse(op):
+    """Whether op's gradient rule (an override's, if any) hands IndexedSlices on unchanged."""
+    if op.gradient_override is None:
+        return op.op_def.passes_sparse
+    override = _OP_DEFS.get(op.gradient_override)
+    return override is not None and override.passes_sparse
 
 
 def _zeros_for(t):

@@ -44,37 +44,14 @@ import numpy as np
 from ..framework.context import state
 from ..framework.execute import execute
 from ..framework.operation import Operation
-from ..framework.registry import _GRADIENTS, _MISSING, get_gradient_function
+from ..framework.registry import (_GRADIENTS, _MISSING, get_gradient_function, linear,  # noqa: F401
+                                 linear_in, multilinear)
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.variables import Variable
 from ..util import nest
 
 __all__ = ["ForwardAccumulator", "linear", "linear_in", "multilinear", "op_tangents",
            "uses_fallback"]
-
-
-def linear(primals, tangents, outputs, **attrs):
-    """Marker rule (`defop(..., jvp=linear)`): the op is linear in its floating-point inputs."""
-    raise TypeError("`linear` is a marker for defop(jvp=...); the accumulator applies the op "
-                    "itself to the tangents.")
-
-
-class linear_in:  # noqa: N801 (a marker used like `linear`)
-    """Marker rule (`defop(..., jvp=linear_in(0))`): linear in the listed inputs; the other
-    inputs are references (shapes, indices) that keep their primal values."""
-
-    __slots__ = ("indices",)
-
-    def __init__(self, *indices):
-        self.indices = indices
-
-    def __repr__(self):
-        return f"linear_in{self.indices}"
-
-
-def multilinear(primals, tangents, outputs, **attrs):
-    """Marker rule: the op is linear in each floating-point input separately (product rule)."""
-    raise TypeError("`multilinear` is a marker for defop(jvp=...).")
 
 
 # -- computing output tangents ------------------------------------------------------------------

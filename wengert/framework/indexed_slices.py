@@ -26,11 +26,7 @@ from . import dtypes
 from .tensor import Tensor, convert_to_tensor
 from .tensor_shape import TensorShape
 
-__all__ = ["IndexedSlices", "aggregate", "PASSES_SPARSE"]
-
-# Op types whose gradient function hands its gradient on unchanged, so an IndexedSlices may go
-# through it without being densified (TensorFlow passes them through reads and identities too).
-PASSES_SPARSE = {"ReadVariableOp", "Identity"}
+__all__ = ["IndexedSlices", "aggregate"]
 
 
 class IndexedSlices:

@@ -1,53 +1,85 @@
-"""The op registry: every op type declared once, and the gradient functions for op types.
+"""The op registry: every op type declared once (`OpDef`), and the gradient functions for op types.
 
-An op type is an `OpDef`: its NumPy kernel, its shape/dtype rule, its forward-mode (JVP) rule,
-its output count, and whether its gradient rule is batch-safe (`batchable`). Gradient (VJP) rules
-live in a separate table keyed by op type, because users may add and override them:
-`RegisterGradient("Mul")` adds one, `no_gradient("Shape")` says the op has no gradient (its inputs
-get None), and a type absent from the table has no rule at all, which is an error (`LookupError`)
-only when the reverse pass actually needs to go through such an op.
+An op type is one `OpDef`, declared by `defop` in the file of its family (ops/*_ops.py). It is the
+only record of the op: every part of wengert that needs a fact about an op type (the executor,
+the vectorized-Jacobian pass, the sparse-gradient path, forward mode, exporters) asks the OpDef,
+and nothing outside the family file keeps a table keyed by the op's type name. Its fields:
 
-`batchable=True` declares that the op's registered rule is also right when every incoming gradient
-carries extra leading (batch) dimensions, [B..., *output.shape], as the vectorized Jacobian's
-reverse pass sends them (see autodiff/batched.py): typically because the rule combines the
-gradient with forward values only by NumPy-broadcast elementwise ops, which align trailing axes.
+    kernel(*arrays, **attrs)   the NumPy computation: an ndarray, or a tuple for several outputs
+    shape(*inputs, **attrs)    (TensorShape, DType) per output; inputs carry .shape and .dtype
+    jvp                        forward-mode rule jvp(primals, tangents, outputs, **attrs), or a
+                               marker: `linear`, `linear_in(i, ...)`, `multilinear` (below)
+    num_outputs                outputs per op (ops with a variable count say so in their kernel)
+    batch                      how the vectorized Jacobian batches the gradient rule:
+                               None        no batched form (one reverse pass per row);
+                               "safe"      the rule is right as written for gradients with extra
+                                           leading dimensions (elementwise broadcasting);
+                               "negative_axis"  right once its `axis` attribute counts from the
+                                           end (softmax-like rules);
+                               fn(op, *grads)  a batched variant of the rule, beside the rule,
+                                           used when `batch_accepts(op)` is None or says True
+    stateful                   the kernel reads or writes variables: executors hand it the
+                               variable store as its first argument
+    pure                       equal inputs always give equal outputs and running it changes
+                               nothing (random ops, placeholders, reads, prints are impure):
+                               executors may merge duplicates and fold constants only if pure
+    passes_sparse              the gradient rule hands an IndexedSlices gradient on unchanged
+                               (a variable read, an identity), so it stays sparse through the op
+    returns_view               the kernel's result may share memory with an input (reshape,
+                               transpose, slicing, identity): executors never write into it
+                               while the input lives, nor into the input while it lives
+    inplace                    optional kernel(*arrays, out=array, **attrs) that writes its
+                               result into `out` (an input that dies at this op); executors use
+                               it for large arrays when the plan's liveness allows
+
+Gradient (VJP) rules live in a separate table keyed by op type, because users may add and override
+them: `RegisterGradient("Mul")` adds one, `no_gradient("Shape")` says the op has no gradient (its
+inputs get None), and a type absent from the table has no rule at all, which is an error
+(`LookupError`) only when the reverse pass actually needs to go through such an op.
 
 A gradient function is `fn(op, *grads)`: `op` is the forward op record (`op.inputs`,
-`op.outputs`, `op.get_attr`), `grads` holds one incoming gradient per output, and it returns one
-gradient (or None) per input: the vector-Jacobian product of the op.
+`op.outputs`, `op.get_attr`, and `op.skip_input_indices`, the inputs whose gradient nobody needs
+in this pass: `needs_grad(op, i)` asks), `grads` holds one incoming gradient per output, and it
+returns one gradient (or None) per input: the vector-Jacobian product of the op.
 """
 
 import sys
 
 __all__ = ["OpDef", "defop", "RegisterGradient", "no_gradient", "NotDifferentiable",
-           "get_gradient_function", "registered_op_types", "get_op_def"]
+           "get_gradient_function", "registered_op_types", "get_op_def", "linear", "linear_in",
+           "multilinear", "needs_grad", "batched_rule_name"]
 
 _OP_DEFS = {}     # op type -> OpDef
 _GRADIENTS = {}   # op type -> gradient function, or None for "not differentiable"
 _MISSING = object()
+_BATCH_MARKERS = (None, "safe", "negative_axis")
 
 
 class OpDef:
-    """The declaration of one op type: kernel, shape rule, JVP rule, number of outputs.
+    """The declaration of one op type (see the module docstring for each field)."""
 
-    kernel(*arrays, **attrs) -> ndarray, or a tuple of ndarrays when num_outputs > 1.
-    shape(*inputs, **attrs) -> (TensorShape, DType), or a list of them; inputs carry .shape and
-        .dtype. Eager mode runs it only to explain a failed kernel; graph mode runs it per node.
-    jvp(primals, tangents, outputs, **attrs) -> tangent of each output (forward mode).
-    batchable: the gradient rule is also correct for gradients with leading batch dimensions.
-    """
+    __slots__ = ("type", "kernel", "shape", "jvp", "num_outputs", "module", "batch",
+                 "batch_accepts", "stateful", "pure", "passes_sparse", "returns_view", "inplace")
 
-    __slots__ = ("type", "kernel", "shape", "jvp", "num_outputs", "module", "batchable",
-                 "__dict__")
-
-    def __init__(self, op_type, kernel, shape, jvp, num_outputs, module=None, batchable=False):
+    def __init__(self, op_type, kernel, shape=None, jvp=None, num_outputs=1, module=None, *,
+                 batch=None, batch_accepts=None, stateful=False, pure=True,
+                 passes_sparse=False, returns_view=False, inplace=None):
+        if batch not in _BATCH_MARKERS and not callable(batch):
+            raise ValueError(f"OpDef {op_type}: batch must be None, 'safe', 'negative_axis' or "
+                             f"a batched gradient function, got {batch!r}.")
         self.type = op_type
         self.module = module  # the module that declared it (wengert's own, or a user's)
         self.kernel = kernel
         self.shape = shape
         self.jvp = jvp
         self.num_outputs = num_outputs
-        self.batchable = batchable
+        self.batch = batch
+        self.batch_accepts = batch_accepts
+        self.stateful = stateful
+        self.pure = pure and not stateful
+        self.passes_sparse = passes_sparse
+        self.returns_view = returns_view
+        self.inplace = inplace
 
     @property
     def differentiable(self):
@@ -57,20 +89,59 @@ class OpDef:
         return f"<OpDef {self.type}>"
 
 
-def defop(op_type, kernel, *, grad=_MISSING, shape=None, jvp=None, num_outputs=1,
-          batchable=False):
-    """Declare an op type. `grad=None` marks it not differentiable; a function registers it.
-    `batchable=True`: that function is batch-safe (see the module docstring)."""
+def defop(op_type, kernel, *, grad=_MISSING, shape=None, jvp=None, num_outputs=1, **fields):
+    """Declare an op type; `fields` are the OpDef's (batch, stateful, pure, passes_sparse,
+    returns_view, inplace...). `grad=None` marks it not differentiable; a function registers it."""
     if op_type in _OP_DEFS:
         raise KeyError(f"Op type {op_type!r} is already declared; op types must be unique.")
     op_def = OpDef(op_type, kernel, shape, jvp, num_outputs,
-                   sys._getframe(1).f_globals.get("__name__"), batchable)
+                   sys._getframe(1).f_globals.get("__name__"), **fields)
     _OP_DEFS[op_type] = op_def
     if grad is None:
         no_gradient(op_type)
     elif grad is not _MISSING:
         RegisterGradient(op_type)(grad)
+    if callable(op_def.batch):  # reached through the override mechanism (autodiff/batched.py)
+        RegisterGradient(batched_rule_name(op_type))(op_def.batch)
     return op_def
+
+
+def batched_rule_name(op_type):
+    """The gradient name of an op type's batched variant (`defop(..., batch=fn)`)."""
+    return f"{op_type}/batched"
+
+
+# -- forward-mode markers: defop(..., jvp=linear) and friends ---------------------------------------
+# Forward mode (autodiff/forward.py) applies these itself; they are never called.
+def linear(primals, tangents, outputs, **attrs):
+    """Marker rule (`defop(..., jvp=linear)`): the op is linear in its floating-point inputs, so
+    its JVP is the op applied to the tangents."""
+    raise TypeError("`linear` is a marker for defop(jvp=...); the accumulator applies the op "
+                    "itself to the tangents.")
+
+
+class linear_in:  # noqa: N801 (a marker used like `linear`)
+    """Marker rule (`defop(..., jvp=linear_in(0))`): linear in the listed inputs; the other
+    inputs are references (shapes, indices) that keep their primal values."""
+
+    __slots__ = ("indices",)
+
+    def __init__(self, *indices):
+        self.indices = indices
+
+    def __repr__(self):
+        return f"linear_in{self.indices}"
+
+
+def multilinear(primals, tangents, outputs, **attrs):
+    """Marker rule: the op is linear in each floating-point input separately (product rule)."""
+    raise TypeError("`multilinear` is a marker for defop(jvp=...).")
+
+
+def needs_grad(op, i):
+    """Whether the reverse pass wants a gradient for input `i` of `op` (a rule may skip the
+    work for the others; their gradient is ignored)."""
+    return i not in op.skip_input_indices
 
 
 class RegisterGradient:

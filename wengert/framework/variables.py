@@ -28,7 +28,8 @@ def _read_grad(op, grad):
 
 
 READ_VARIABLE = defop("ReadVariableOp", lambda value: value, grad=_read_grad,
-                      shape=lambda var: (var.shape, var.dtype), batchable=True)
+                      shape=lambda var: (var.shape, var.dtype), batch="safe",
+                      pure=False, passes_sparse=True, returns_view=True)
 
 
 class Variable:

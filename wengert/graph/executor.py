@@ -34,18 +34,6 @@ from .plan_fast import fast_line, fuse_scatter_sums, unshared  # noqa: F401 (uns
 
 __all__ = ["Plan", "Step", "compile_plan"]
 
-# Op types whose outputs are not a pure function of their inputs: never merged or folded.
-_IMPURE = {"Placeholder", "ReadVariableOp", "AssignVariableOp", "AssignAddVariableOp",
-           "AssignSubVariableOp", "NoOp", "RandomStandardNormal", "RandomUniform",
-           "RandomUniformInt", "TruncatedNormal", "Multinomial", "RandomShuffle", "Dropout"}
-
-
-def is_pure(op_def):
-    """True when equal inputs always give equal outputs and running it changes nothing."""
-    if getattr(op_def, "stateful", False) or getattr(op_def, "pure", True) is False:
-        return False
-    return op_def.type not in _IMPURE and not op_def.type.startswith("Random")
-
 
 class Step:
     """One op of a plan: `inputs` are slot numbers (or Variables), `frees` the slots that die
@@ -60,7 +48,7 @@ class Step:
         self.inputs = inputs
         self.outputs = outputs
         self.frees = ()
-        self.stateful = getattr(op.op_def, "stateful", False)
+        self.stateful = op.op_def.stateful
 
     def __repr__(self):
         return f"<Step {self.op.name} {self.inputs} -> {self.outputs} frees {self.frees}>"
@@ -237,9 +225,9 @@ def compile_plan(graph, fetch_tensors, fetch_ops, fed_tensors, optimize=True):
                 alias[id(op.outputs[0])] = earlier
                 continue
             reads[id(inputs[0])] = op.outputs[0]
-        elif reads and getattr(op.op_def, "stateful", False):
+        elif reads and op.op_def.stateful:
             reads.clear()  # it may write variables: later reads must run again
-        if optimize and is_pure(op.op_def) and op.op_def.num_outputs:
+        if optimize and op.op_def.pure and op.op_def.num_outputs:
             key = _signature(op, inputs)
             twin = signatures.get(key) if key is not None else None
             if twin is not None:

@@ -198,7 +198,7 @@ def _replay_one(op, inputs):
         return execute(op.op_def, inputs, op.attrs, op.name) if state.graph is not None else None
     if op.type == "ReadVariableOp":
         return inputs[0]._as_tensor(None)
-    stateful = getattr(op.op_def, "stateful", False)
+    stateful = op.op_def.stateful
     if stateful and state.graph is None:  # an assign, run now on the live variable
         var, value = inputs
         return Tensor(op.op_def.kernel(LIVE_VARIABLES, var, value._value))

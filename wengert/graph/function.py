@@ -248,7 +248,7 @@ class ConcreteFunction:
         self.graph = graph
         self.structured_outputs = structured_outputs
         fetches = [t for t in flat_outputs if t is not None]
-        stateful = [op for op in graph._ops if getattr(op.op_def, "stateful", False)]
+        stateful = [op for op in graph._ops if op.op_def.stateful]
         self._flat_outputs = flat_outputs
         self._plan = compile_plan(graph, fetches, stateful, graph.inputs)
         self._replay_ops = needed_ops(graph, fetches, stateful)

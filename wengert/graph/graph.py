@@ -34,7 +34,7 @@ def _const_rule(value, dtype=None):
     return TensorShape(np.shape(value)), dtypes.as_dtype(np.asarray(value).dtype)
 
 
-CONST = defop("Const", lambda value: value, shape=_const_rule, grad=None)
+CONST = defop("Const", lambda value: value, shape=_const_rule, grad=None, returns_view=True)
 
 
 def _placeholder_kernel(dtype, shape):
@@ -43,8 +43,8 @@ def _placeholder_kernel(dtype, shape):
 
 PLACEHOLDER = defop("Placeholder", _placeholder_kernel,
                     shape=lambda dtype, shape: (TensorShape(shape), dtypes.as_dtype(dtype)),
-                    grad=None)
-NO_OP = defop("NoOp", lambda: None, shape=lambda: [], grad=None, num_outputs=0)
+                    grad=None, pure=False)
+NO_OP = defop("NoOp", lambda: None, shape=lambda: [], grad=None, num_outputs=0, pure=False)
 
 
 class Graph:

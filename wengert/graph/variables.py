@@ -31,9 +31,7 @@ def _assign_rule(var, value):
 
 
 def _stateful(op_type, kernel):
-    op_def = defop(op_type, kernel, shape=_assign_rule, grad=None)
-    op_def.stateful = True
-    return op_def
+    return defop(op_type, kernel, shape=_assign_rule, grad=None, stateful=True)
 
 
 def _assign_kernel(store, var, value):

@@ -10,7 +10,7 @@ import functools
 
 import numpy as np
 
-from ..autodiff.forward import linear, linear_in
+from ..framework.registry import linear, linear_in
 from ..framework.context import state
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
@@ -44,6 +44,21 @@ def fits_by_broadcasting(source, target):
     return True
 
 
+# -- batched gradient rules (the vectorized Jacobian's pass, autodiff/batched.py) ---------------
+def batch_rank(grad, out):
+    """How many leading batch dimensions `grad` carries beyond its tensor `out`'s shape."""
+    return len(grad.shape) - len(out.shape)
+
+
+def batch_zero_filled(op, grads):
+    """A multi-output op's batched gradients, where outputs that got none were given unbatched
+    zeros: those are broadcast to the others' batch shape. Returns (grads, batch rank)."""
+    nb = max(batch_rank(g, o) for g, o in zip(grads, op.outputs))
+    batch = next(tuple(g.shape[:nb]) for g, o in zip(grads, op.outputs) if batch_rank(g, o) == nb)
+    return [g if batch_rank(g, o) == nb else broadcast_to(g, batch + tuple(o.shape))
+            for g, o in zip(grads, op.outputs)], nb
+
+
 def _sum_to_shape_rule(x, shape):
     return TensorShape(shape), x.dtype
 
@@ -56,8 +71,18 @@ def _sum_to_shape_grad(op, grad):
     return broadcast_to(grad, x.shape)
 
 
+def _sum_to_shape_batched(op, grad):
+    from .array_ops import reshape
+    x = op.inputs[0]
+    nb = batch_rank(grad, op.outputs[0])
+    batch, shape = tuple(grad.shape[:nb]), tuple(op.get_attr("shape"))
+    padded = batch + (1,) * (len(x.shape) - len(shape)) + shape
+    g = reshape(grad, padded) if padded != tuple(grad.shape) else grad
+    return broadcast_to(g, batch + tuple(x.shape))
+
+
 SUM_TO_SHAPE = defop("SumToShape", _sum_to_shape, shape=_sum_to_shape_rule,
-                     grad=_sum_to_shape_grad, jvp=linear)
+                     grad=_sum_to_shape_grad, jvp=linear, batch=_sum_to_shape_batched)
 
 
 def _sum_like_rule(x, like):
@@ -85,7 +110,7 @@ def _broadcast_rule(x, shape):
 # The gradient has the output's (broadcast) shape; the reverse pass sums it back to x's shape.
 BROADCAST_TO = defop("BroadcastTo", lambda x, shape: np.broadcast_to(x, shape),
                      shape=_broadcast_rule, grad=lambda op, grad: grad, jvp=linear,
-                     batchable=True)
+                     batch="safe")
 
 
 def broadcast_to(input, shape, name=None):  # noqa: A002 (TensorFlow's argument name)
@@ -167,7 +192,7 @@ def _add_n_rule(*inputs):
 
 
 ADD_N = defop("AddN", _add_n_kernel, shape=_add_n_rule,
-              grad=lambda op, grad: [grad] * len(op.inputs), jvp=linear, batchable=True)
+              grad=lambda op, grad: [grad] * len(op.inputs), jvp=linear, batch="safe")
 
 
 def add_n(inputs, name=None):

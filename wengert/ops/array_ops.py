@@ -22,7 +22,7 @@ import operator
 
 import numpy as np
 
-from ..autodiff.forward import linear
+from ..framework.registry import linear
 from ..framework import dtypes
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import binary_operands, execute
@@ -30,7 +30,7 @@ from ..framework.registry import defop
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from . import shapes
-from .array_core import static_shape, zeros_like
+from .array_core import batch_rank, batch_zero_filled, static_shape, zeros_like
 
 __all__ = ["where", "reshape", "transpose", "expand_dims", "squeeze", "concat", "stack",
            "unstack", "split", "identity", "stop_gradient", "newaxis"]
@@ -95,7 +95,7 @@ def _select_grad(op, grad):
 
 
 SELECT = defop("SelectV2", np.where, shape=_select_rule, grad=_select_grad, jvp=linear,
-               batchable=True)
+               batch="safe")
 
 
 def _where_indices_rule(condition):
@@ -172,7 +172,16 @@ def _reshape_kernel(x, like=None, *, shape):
     return x.reshape(shape if like is None else like.shape)
 
 
-RESHAPE = defop("Reshape", _reshape_kernel, shape=_reshape_rule, grad=_reshape_back, jvp=linear)
+def _reshape_batched(op, grad):
+    nb = batch_rank(grad, op.outputs[0])
+    return reshape(grad, tuple(grad.shape[:nb]) + tuple(op.inputs[0].shape))
+
+
+def _one_input(op):
+    return len(op.inputs) == 1
+
+
+RESHAPE = defop("Reshape", _reshape_kernel, shape=_reshape_rule, grad=_reshape_back, jvp=linear, batch=_reshape_batched, batch_accepts=_one_input)
 
 
 def reshape(tensor, shape, name=None):
@@ -198,7 +207,7 @@ def _expand_dims_kernel(x, axis):
 
 
 EXPAND_DIMS = defop("ExpandDims", _expand_dims_kernel,
-                    shape=_expand_dims_rule, grad=_reshape_back, jvp=linear)
+                    shape=_expand_dims_rule, grad=_reshape_back, jvp=linear, batch=_reshape_batched, batch_accepts=_one_input)
 
 
 def expand_dims(input, axis, name=None):  # noqa: A002 (TensorFlow's argument name)
@@ -223,7 +232,7 @@ def _squeeze_rule(x, axis):
 
 
 SQUEEZE = defop("Squeeze", lambda x, axis: np.squeeze(x, axis), shape=_squeeze_rule,
-                grad=_reshape_back, jvp=linear)
+                grad=_reshape_back, jvp=linear, batch=_reshape_batched, batch_accepts=_one_input)
 
 
 def squeeze(input, axis=None, name=None):  # noqa: A002
@@ -245,8 +254,14 @@ def _transpose_grad(op, grad):
     return transpose(grad, tuple(int(i) for i in np.argsort(op.get_attr("perm"))))
 
 
+def _transpose_batched(op, grad):
+    nb = batch_rank(grad, op.outputs[0])
+    back = np.argsort(op.get_attr("perm"))
+    return transpose(grad, tuple(range(nb)) + tuple(nb + int(i) for i in back))
+
+
 TRANSPOSE = defop("Transpose", lambda x, perm: x.transpose(perm), shape=_transpose_rule,
-                  grad=_transpose_grad, jvp=linear)
+                  grad=_transpose_grad, jvp=linear, batch=_transpose_batched)
 
 
 def transpose(a, perm=None, conjugate=False, name="transpose"):
@@ -300,8 +315,15 @@ def _concat_grad(op, grad):
     return list(execute(SPLIT_V, (grad,), {"size_splits": sizes, "axis": axis}))
 
 
+def _concat_batched(op, grad):
+    nb = batch_rank(grad, op.outputs[0])
+    sizes = tuple(t.shape[op.get_attr("axis")] for t in op.inputs)
+    attrs = {"size_splits": sizes, "axis": op.get_attr("axis") + nb}
+    return list(execute(SPLIT_V, (grad,), attrs))
+
+
 CONCAT = defop("ConcatV2", lambda *xs, axis: np.concatenate(xs, axis), shape=_concat_rule,
-               grad=_concat_grad, jvp=linear)
+               grad=_concat_grad, jvp=linear, batch=_concat_batched)
 
 
 def concat(values, axis, name="concat"):
@@ -330,8 +352,13 @@ def _pack_rule(*inputs, axis):
     return TensorShape(dims), inputs[0].dtype
 
 
+def _pack_batched(op, grad):
+    nb = batch_rank(grad, op.outputs[0])
+    return unstack(grad, len(op.inputs), op.get_attr("axis") + nb)
+
+
 PACK = defop("Pack", lambda *xs, axis: np.stack(xs, axis), shape=_pack_rule,
-             grad=lambda op, grad: unstack(grad, len(op.inputs), op.get_attr("axis")), jvp=linear)
+             grad=lambda op, grad: unstack(grad, len(op.inputs), op.get_attr("axis")), jvp=linear, batch=_pack_batched)
 
 
 def stack(values, axis=0, name="stack"):
@@ -359,8 +386,13 @@ def _unpack_rule(x, num, axis):
     return [(TensorShape(dims), x.dtype)] * num
 
 
+def _unpack_batched(op, *grads):
+    grads, nb = batch_zero_filled(op, grads)
+    return stack(grads, op.get_attr("axis") + nb)
+
+
 UNPACK = defop("Unpack", _unpack_kernel, shape=_unpack_rule, num_outputs=None,
-               grad=lambda op, *grads: stack(grads, op.get_attr("axis")), jvp=linear)
+               grad=lambda op, *grads: stack(grads, op.get_attr("axis")), jvp=linear, batch=_unpack_batched)
 
 
 def unstack(value, num=None, axis=0, name="unstack"):
@@ -419,7 +451,13 @@ def _split_grad(op, *grads):
     return [concat(grads, op.get_attr("axis"))] + [None] * (len(op.inputs) - 1)
 
 
-SPLIT_V = defop("SplitV", _split_kernel, shape=_split_rule, grad=_split_grad, num_outputs=None, jvp=linear)
+def _split_batched(op, *grads):
+    grads, nb = batch_zero_filled(op, grads)
+    axis = op.get_attr("axis")
+    return [concat(grads, axis + nb)] + [None] * (len(op.inputs) - 1)
+
+
+SPLIT_V = defop("SplitV", _split_kernel, shape=_split_rule, grad=_split_grad, num_outputs=None, jvp=linear, batch=_split_batched, batch_accepts=_one_input)
 
 
 def _split_equal_kernel(x, num_split, axis):
@@ -438,7 +476,7 @@ def _split_equal_rule(x, num_split, axis):
 
 
 SPLIT = defop("Split", _split_equal_kernel, shape=_split_equal_rule, grad=_split_grad,
-              num_outputs=None, jvp=linear)
+              num_outputs=None, jvp=linear, batch=_split_batched, batch_accepts=_one_input)
 
 
 def split(value, num_or_size_splits, axis=0, num=None, name="split"):
@@ -468,8 +506,9 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
 
 # -- identity, stop_gradient ---------------------------------------------------------------------
 IDENTITY = defop("Identity", lambda x: x, shape=shapes.same, grad=lambda op, grad: grad, jvp=linear,
-                  batchable=True)
-STOP_GRADIENT = defop("StopGradient", lambda x: x, shape=shapes.same, grad=None)
+                 batch="safe", passes_sparse=True, returns_view=True)
+STOP_GRADIENT = defop("StopGradient", lambda x: x, shape=shapes.same, grad=None,
+                      returns_view=True)
 
 
 def identity(input, name=None):  # noqa: A002

@@ -70,7 +70,7 @@ def _clip_jvp(primals, tangents, outputs):
 
 
 CLIP_BY_VALUE = defop("ClipByValue", _clip_kernel, shape=_clip_rule, grad=_clip_grad,
-                      jvp=_clip_jvp, batchable=True)
+                      jvp=_clip_jvp, batch="safe")
 
 
 def clip_by_value(t, clip_value_min, clip_value_max, name=None):

@@ -43,10 +43,7 @@ from ..graph.symbolic import SymbolicTensor
 from ..util import nest
 from . import array_core, math_ops
 
-try:  # forward mode (autodiff/forward.py): the history ops are linear in their float inputs
-    from ..autodiff.forward import linear as _linear
-except ImportError:  # pragma: no cover - forward mode not available
-    _linear = None
+from ..framework.registry import linear as _linear  # the history ops: linear in float inputs
 
 __all__ = ["cond", "case", "switch_case", "while_loop"]
 

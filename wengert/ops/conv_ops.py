@@ -33,7 +33,7 @@ floating-point input, so their JVPs follow from the product rule (`jvp=multiline
 """
 import numpy as np
 
-from ..autodiff.forward import multilinear
+from ..framework.registry import multilinear
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import binary_operands, execute
 from ..framework.registry import defop

@@ -19,7 +19,7 @@ import builtins
 
 import numpy as np
 
-from ..autodiff.forward import linear, linear_in
+from ..framework.registry import linear, linear_in
 from ..framework import dtypes
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
@@ -27,7 +27,7 @@ from ..framework.registry import defop
 from ..framework.tensor import Tensor, convert_to_tensor, to_array
 from ..framework.tensor_shape import TensorShape
 from . import shapes
-from .array_core import SUM_TO_SHAPE, _like_source, static_shape
+from .array_core import SUM_TO_SHAPE, _like_source, batch_rank, static_shape
 from .array_ops import _axis, _int_tuple, reshape
 from .indexing_ops import STRIDED_SLICE, _check_index_dtype
 
@@ -52,7 +52,7 @@ def _fill_kernel(value, dims):
 
 
 FILL = defop("Fill", _fill_kernel, shape=_fill_rule, grad=lambda op, grad: grad, jvp=linear,
-            batchable=True)
+            batch="safe")
 
 
 def fill(dims, value, name=None):
@@ -131,10 +131,29 @@ def _tile_kernel(x, multiples):
     return np.tile(x, multiples)
 
 
-TILE = defop("Tile", _tile_kernel, shape=_tile_rule, grad=_tile_grad, jvp=linear)
+def _tile_batched(op, grad):
+    """Sum the copies: view g as [B, m0, d0, m1, d1, ...] and sum the m axes."""
+    nb, x_shape = batch_rank(grad, op.outputs[0]), tuple(op.inputs[0].shape)
+    batch, multiples = tuple(grad.shape[:nb]), op.get_attr("multiples")
+    split = batch + tuple(v for m, d in zip(multiples, x_shape) for v in (m, d))
+    summed = batch + tuple(v for d in x_shape for v in (1, d))
+    g = execute(SUM_TO_SHAPE, (reshape(grad, split),), {"shape": summed})
+    return reshape(g, batch + x_shape)
+
+
+def _tile_grad_batched(op, grad):
+    nb = batch_rank(grad, op.outputs[0])
+    return tile(grad, (1,) * nb + tuple(op.get_attr("multiples"))), None
+
+
+def _known_input_shape(op):
+    return None not in tuple(op.inputs[0].shape)
+
+
+TILE = defop("Tile", _tile_kernel, shape=_tile_rule, grad=_tile_grad, jvp=linear, batch=_tile_batched, batch_accepts=_known_input_shape)
 TILE_GRAD = defop("TileGrad", _tile_grad_kernel, shape=_tile_grad_rule,
                   grad=lambda op, grad: (tile(grad, op.get_attr("multiples")), None),
-                  jvp=linear_in(0))
+                  jvp=linear_in(0), batch=_tile_grad_batched)
 
 
 def tile(input, multiples, name=None):  # noqa: A002
@@ -175,7 +194,17 @@ def _pad_jvp(primals, tangents, outputs, paddings, constant_values):
     return execute(PAD, (tangents[0],), {"paddings": paddings, "constant_values": 0})
 
 
-PAD = defop("PadV2", _pad_kernel, shape=_pad_rule, grad=_interior, jvp=_pad_jvp)
+def _padding_of(op, grad):
+    return ((0, 0),) * batch_rank(grad, op.outputs[0]) + tuple(
+        tuple(p) for p in op.get_attr("paddings"))
+
+
+def _pad_batched(op, grad):
+    spec = tuple((before, -after or None, None) for before, after in _padding_of(op, grad))
+    return execute(STRIDED_SLICE, (grad,), {"spec": spec})
+
+
+PAD = defop("PadV2", _pad_kernel, shape=_pad_rule, grad=_interior, jvp=_pad_jvp, batch=_pad_batched)
 
 
 def _mirror_pad_rule(x, paddings, mode):
@@ -212,8 +241,16 @@ def _mirror_pad_grad_rule(g, paddings, mode):
                         for d, (a, b) in zip(g.shape, paddings)]), g.dtype
 
 
+def _mirror_pad_grad_batched(op, grad):
+    return execute(MIRROR_PAD, (grad,), dict(op.attrs, paddings=_padding_of(op, grad)))
+
+
+def _mirror_pad_batched(op, grad):
+    return execute(MIRROR_PAD_GRAD, (grad,), dict(op.attrs, paddings=_padding_of(op, grad)))
+
+
 MIRROR_PAD_GRAD = defop("MirrorPadGrad", _fold_mirror, shape=_mirror_pad_grad_rule,
-                        grad=lambda op, grad: execute(MIRROR_PAD, (grad,), op.attrs), jvp=linear)
+                        grad=lambda op, grad: execute(MIRROR_PAD, (grad,), op.attrs), jvp=linear, batch=_mirror_pad_grad_batched)
 
 
 def _mirror_pad_kernel(x, paddings, mode):
@@ -224,7 +261,7 @@ def _mirror_pad_kernel(x, paddings, mode):
 
 
 MIRROR_PAD = defop("MirrorPad", _mirror_pad_kernel, shape=_mirror_pad_rule,
-                   grad=lambda op, grad: execute(MIRROR_PAD_GRAD, (grad,), op.attrs), jvp=linear)
+                   grad=lambda op, grad: execute(MIRROR_PAD_GRAD, (grad,), op.attrs), jvp=linear, batch=_mirror_pad_batched)
 
 
 def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):

@@ -31,7 +31,7 @@ import functools
 
 import numpy as np
 
-from ..autodiff.forward import linear, linear_in
+from ..framework.registry import linear, linear_in
 from ..framework import dtypes
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
@@ -39,7 +39,7 @@ from ..framework.indexed_slices import IndexedSlices
 from ..framework.registry import defop
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
-from .array_core import static_shape
+from .array_core import batch_rank, static_shape
 from .array_ops import _axis, _int_tuple, _prod, reshape, where
 
 __all__ = ["gather", "gather_nd", "scatter_nd", "slice", "strided_slice", "boolean_mask",
@@ -162,9 +162,27 @@ def _gather_grad_grad(op, grad):
     return (again, None) + (None,) * (len(op.inputs) - 2)
 
 
-GATHER = defop("GatherV2", _gather_kernel, shape=_gather_rule, grad=_gather_grad, jvp=linear)
+def _plain_gather(op):
+    return op.get_attr("batch_dims") == 0 and len(op.inputs) == 2
+
+
+def _gather_batched(op, grad):
+    """Dense (GatherGrad), not IndexedSlices: the rows of the gradient carry the batch."""
+    params, indices = op.inputs
+    nb = batch_rank(grad, op.outputs[0])
+    attrs = {"params_shape": tuple(grad.shape[:nb]) + tuple(params.shape),
+             "axis": op.get_attr("axis") + nb, "batch_dims": 0}
+    return execute(GATHER_GRAD, (grad, indices), attrs), None
+
+
+GATHER = defop("GatherV2", _gather_kernel, shape=_gather_rule, grad=_gather_grad, jvp=linear, batch=_gather_batched, batch_accepts=_plain_gather)
+def _gather_grad_batched(op, grad):
+    nb = batch_rank(grad, op.outputs[0])
+    return gather(grad, op.inputs[1], axis=op.get_attr("axis") + nb), None
+
+
 GATHER_GRAD = defop("GatherGrad", _gather_grad_kernel, shape=_gather_grad_rule,
-                    grad=_gather_grad_grad, jvp=linear_in(0))
+                    grad=_gather_grad_grad, jvp=linear_in(0), batch=_gather_grad_batched, batch_accepts=_plain_gather)
 
 
 def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):
@@ -274,9 +292,15 @@ def _slice_grad(op, grad):
     return _into_zeros(op.inputs[0], grad, spec)
 
 
+def _slice_batched(op, grad):
+    spec = tuple((b, None if s == -1 else b + s, None)
+                 for b, s in zip(op.get_attr("begin"), op.get_attr("size")))
+    return _sliced_back(op.inputs[0], grad, spec, batch_rank(grad, op.outputs[0]))
+
+
 SLICE = defop("Slice", _slice_kernel, grad=_slice_grad,
               shape=lambda x, begin, size: (TensorShape(_slice_sizes(x.shape, begin, size)),
-                                            x.dtype), jvp=linear)
+                                            x.dtype), jvp=linear, batch=_slice_batched)
 
 
 def slice(input_, begin, size, name=None):  # noqa: A001 (TensorFlow's name)
@@ -293,8 +317,13 @@ def _reverse_rule(x, axis):
     return x.shape, x.dtype
 
 
+def _reverse_batched(op, grad):
+    nb = batch_rank(grad, op.outputs[0])
+    return reverse(grad, tuple(a + nb for a in op.get_attr("axis")))
+
+
 REVERSE = defop("ReverseV2", lambda x, axis: np.flip(x, axis), shape=_reverse_rule,
-                grad=lambda op, grad: reverse(grad, op.get_attr("axis")), jvp=linear)
+                grad=lambda op, grad: reverse(grad, op.get_attr("axis")), jvp=linear, batch=_reverse_batched)
 
 
 def reverse(tensor, axis, name=None):
@@ -373,14 +402,34 @@ def _strided_slice_grad_rule(grad, like=None, *, shape, spec):
     return (like.shape if like is not None else TensorShape(shape)), grad.dtype
 
 
+def _sliced_back(x, grad, spec, nb):
+    """Zeros of [B, *x.shape] holding grad at [..., spec]."""
+    full = (_FULL,) * nb + tuple(spec)
+    shape = tuple(grad.shape[:nb]) + tuple(x.shape)
+    return execute(STRIDED_SLICE_GRAD, (grad,), {"shape": shape, "spec": full})
+
+
+def _strided_slice_batched(op, grad):
+    return _sliced_back(op.inputs[0], grad, op.get_attr("spec"), batch_rank(grad, op.outputs[0]))
+
+
+def _strided_slice_grad_batched(op, grad):
+    full = (_FULL,) * batch_rank(grad, op.outputs[0]) + tuple(op.get_attr("spec"))
+    return execute(STRIDED_SLICE, (grad,), {"spec": full})
+
+
+def _one_input(op):
+    return len(op.inputs) == 1
+
+
 STRIDED_SLICE = defop(
     "StridedSlice", _strided_slice_kernel,
     shape=lambda x, spec: (_spec_shape(x.shape, spec), x.dtype),
-    grad=lambda op, grad: _into_zeros(op.inputs[0], grad, op.attrs["spec"]), jvp=linear)
+    grad=lambda op, grad: _into_zeros(op.inputs[0], grad, op.attrs["spec"]), jvp=linear, batch=_strided_slice_batched)
 STRIDED_SLICE_GRAD = defop(
     "StridedSliceGrad", _strided_slice_grad_kernel, shape=_strided_slice_grad_rule,
     grad=lambda op, grad: (execute(STRIDED_SLICE, (grad,), {"spec": op.get_attr("spec")}),)
-    + (None,) * (len(op.inputs) - 1), jvp=linear_in(0))
+    + (None,) * (len(op.inputs) - 1), jvp=linear_in(0), batch=_strided_slice_grad_batched, batch_accepts=_one_input)
 
 
 _FULL = (None, None, None)

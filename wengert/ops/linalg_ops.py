@@ -25,15 +25,18 @@ diagonal of zeros; its gradient is diag_part of g. `trace` sums a diagonal. `nor
 euclidean/Frobenius norm (gradient x / norm, NaN where the norm is 0, as in TensorFlow), or the
 1- and inf-norms (sums and maxima of |x|).
 """
+import string
+
 import numpy as np
 
-from ..autodiff.forward import linear, multilinear
+from ..framework.registry import linear, multilinear
 from ..framework.errors import InvalidArgumentError, UnimplementedError
 from ..framework.execute import binary_operands, execute
 from ..framework.registry import defop
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from . import shapes
+from .array_core import batch_rank, ones_like
 from .reduce_ops import reduce_euclidean_norm, reduce_max, reduce_sum
 
 __all__ = ["matmul", "einsum", "tensordot", "matvec", "matrix_transpose", "diag_part",
@@ -134,9 +137,17 @@ def _batch_matmul_grad(op, grad):
         op.get_attr("adj_x"), op.get_attr("adj_y"))
 
 
-MATMUL = defop("MatMul", _matmul_kernel, shape=_matmul_rule, grad=_matmul_grad, jvp=multilinear)
+def _matmul_batched(op, grad):
+    """MatMul's rule transposes with `.T`; the batched product swaps only the last two axes."""
+    def product(x, y, tx, ty):
+        return execute(BATCH_MATMUL, (x, y), {"adj_x": tx, "adj_y": ty})
+    return _product_grads(op, grad, product, op.get_attr("transpose_a"),
+                          op.get_attr("transpose_b"))
+
+
+MATMUL = defop("MatMul", _matmul_kernel, shape=_matmul_rule, grad=_matmul_grad, jvp=multilinear, batch=_matmul_batched)
 BATCH_MATMUL = defop("BatchMatMulV2", _batch_matmul_kernel, shape=_batch_matmul_rule,
-                     grad=_batch_matmul_grad, jvp=multilinear, batchable=True)
+                     grad=_batch_matmul_grad, jvp=multilinear, batch="safe")
 
 
 _MATMUL_ATTRS = {(ta, tb): {"transpose_a": ta, "transpose_b": tb}
@@ -262,7 +273,35 @@ def _einsum_operand_grad(op, grad, subs, out, i):
     return execute(EINSUM, tensors, {"equation": equation})
 
 
-EINSUM = defop("Einsum", _einsum_kernel, shape=_einsum_rule, grad=_einsum_grad, jvp=multilinear)
+def _unique_subscripts(op):
+    subs, _ = _parse_equation(op.get_attr("equation"), len(op.inputs))
+    return all(len(set(s)) == len(s) for s in subs)
+
+
+def _einsum_batched(op, grad):
+    """The ordinary rule with fresh letters for the batch axes leading the gradient's and each
+    result's subscripts."""
+    subs, out = _parse_equation(op.get_attr("equation"), len(op.inputs))
+    used = set(op.get_attr("equation"))
+    lead = "".join([c for c in string.ascii_letters if c not in used]
+                   [:batch_rank(grad, op.outputs[0])])
+    return [_einsum_batched_operand(op, grad, subs, lead + out, lead, i)
+            if i not in op.skip_input_indices else None for i in range(len(op.inputs))]
+
+
+def _einsum_batched_operand(op, grad, subs, out, lead, i):
+    target, x = subs[i], op.inputs[i]
+    others = [s for j, s in enumerate(subs) if j != i]
+    tensors = [grad] + [t for j, t in enumerate(op.inputs) if j != i]
+    if any(c not in set(out).union(*others) for c in target):  # summed within operand i
+        others.append(target)
+        tensors.append(ones_like(x))
+    if _ELLIPSIS not in target and _ELLIPSIS in out + "".join(others):
+        target = _ELLIPSIS + target
+    return execute(EINSUM, tensors, {"equation": _join([out] + others, lead + target)})
+
+
+EINSUM = defop("Einsum", _einsum_kernel, shape=_einsum_rule, grad=_einsum_grad, jvp=multilinear, batch=_einsum_batched, batch_accepts=_unique_subscripts)
 
 
 def einsum(equation, *inputs, **kwargs):
@@ -397,12 +436,20 @@ def _diag_rule(d):
     return TensorShape(tuple(d.shape) + (d.shape[-1],)), d.dtype
 
 
+def _diag_part_batched(op, grad):
+    from ..framework.tensor import Tensor
+    x = op.inputs[0]
+    nb = batch_rank(grad, op.outputs[0])
+    zeros = Tensor(np.zeros(tuple(grad.shape[:nb]) + tuple(x.shape), x.dtype.as_numpy_dtype))
+    return execute(SET_DIAG, (zeros, grad))
+
+
 DIAG_PART = defop("MatrixDiagPart", _diag_part_kernel, shape=_diag_part_rule,
-                  grad=_diag_part_grad, jvp=linear)
+                  grad=_diag_part_grad, jvp=linear, batch=_diag_part_batched)
 DIAG = defop("MatrixDiag", _diag_kernel, shape=_diag_rule,
-             grad=lambda op, grad: execute(DIAG_PART, (grad,)), jvp=linear, batchable=True)
+             grad=lambda op, grad: execute(DIAG_PART, (grad,)), jvp=linear, batch="safe")
 SET_DIAG = defop("MatrixSetDiag", _set_diag_kernel, shape=_set_diag_rule, grad=_set_diag_grad,
-                 jvp=linear, batchable=True)
+                 jvp=linear, batch="safe")
 
 
 def diag_part(input, name="diag_part", k=0):  # noqa: A002

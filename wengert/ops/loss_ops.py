@@ -110,7 +110,7 @@ def _dense_ce_jvp(primals, tangents, outputs, axis):
 
 
 SOFTMAX_CE = defop("SoftmaxCrossEntropyWithLogits", _dense_ce_kernel, shape=_dense_ce_rule,
-                   grad=_dense_ce_grad, jvp=_dense_ce_jvp, num_outputs=2)
+                   grad=_dense_ce_grad, jvp=_dense_ce_jvp, num_outputs=2, batch="negative_axis")
 
 
 def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
@@ -181,7 +181,7 @@ def _sparse_ce_jvp(primals, tangents, outputs):
 
 SPARSE_SOFTMAX_CE = defop("SparseSoftmaxCrossEntropyWithLogits", _sparse_ce_kernel,
                           shape=_sparse_ce_rule, grad=_sparse_ce_grad, jvp=_sparse_ce_jvp,
-                          num_outputs=2, batchable=True)
+                          num_outputs=2, batch="safe")
 
 
 def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
@@ -227,7 +227,7 @@ def _sigmoid_ce_jvp(primals, tangents, outputs):
 
 
 SIGMOID_CE = defop("SigmoidCrossEntropyWithLogits", _sigmoid_ce_kernel, shape=_sigmoid_ce_rule,
-                   grad=_sigmoid_ce_grad, jvp=_sigmoid_ce_jvp, batchable=True)
+                   grad=_sigmoid_ce_grad, jvp=_sigmoid_ce_jvp, batch="safe")
 
 
 def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
@@ -245,10 +245,17 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
     return execute(SIGMOID_CE, (logits, labels), name=name)
 
 
+def _l2_loss_batched(op, grad):
+    from .array_ops import reshape
+    x = op.inputs[0]
+    nb = len(grad.shape) - len(op.outputs[0].shape)
+    return reshape(grad, tuple(grad.shape[:nb]) + (1,) * len(x.shape)) * x
+
+
 L2_LOSS = defop("L2Loss", lambda t: np.asarray(np.sum(t * t) * t.dtype.type(0.5)),
                 shape=lambda t: (TensorShape(()), _float_rule(t)[1]),
                 grad=lambda op, g: g * op.inputs[0],
-                jvp=lambda primals, tangents, outputs: _sum_all(primals[0] * tangents[0]))
+                jvp=lambda primals, tangents, outputs: _sum_all(primals[0] * tangents[0]), batch=_l2_loss_batched)
 
 
 def _sum_all(x):

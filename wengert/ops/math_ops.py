@@ -23,7 +23,7 @@ import operator
 
 import numpy as np
 
-from ..autodiff.forward import linear, multilinear
+from ..framework.registry import linear, multilinear
 from ..framework import dtypes
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import binary_operands, execute
@@ -32,7 +32,7 @@ from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.variables import EAGER_TYPES as _EAGER, Variable
 from . import shapes
-from .array_core import static_shape
+from .array_core import batch_rank, static_shape
 
 __all__ = ["add", "subtract", "multiply", "divide", "truediv", "floordiv", "floormod", "mod",
            "negative", "square", "pow", "maximum", "minimum", "equal", "not_equal", "less",
@@ -103,8 +103,18 @@ def _mul_sum_kernel(a, b):
     return a.dot(b) if a.ndim == 1 else np.vdot(a, b)
 
 
+def _mul_sum_batched(op, grad):
+    """sum(a * b) is a scalar: its gradient [B] gets a size-1 axis per axis of a and b."""
+    from .array_ops import reshape
+    a, b = op.inputs
+    nb = batch_rank(grad, op.outputs[0])
+    g = reshape(grad, tuple(grad.shape[:nb]) + (1,) * len(a.shape))
+    skip = op.skip_input_indices
+    return (g * b if 0 not in skip else None), (g * a if 1 not in skip else None)
+
+
 MUL_SUM = defop("MulSum", _mul_sum_kernel, shape=_mul_sum_rule, grad=_mul_sum_grad,
-                jvp=multilinear)
+                jvp=multilinear, batch=_mul_sum_batched)
 
 
 def _div_grad(op, grad):
@@ -124,18 +134,18 @@ def _div_jvp(primals, tangents, outputs):
 
 
 # Elementwise rules (here and below) combine g with forward values by broadcasting ops, so they
-# are right for gradients with leading batch dimensions too (batchable=True).
+# are right for gradients with leading batch dimensions too (batch="safe").
 # Their kernels are Python's operators: on arrays they call the same ufuncs, and on NumPy scalars
 # (the 0-d results of reductions and of scalar products) they take NumPy's scalar fast path,
 # several times cheaper than a ufunc call.
 ADD = defop("AddV2", operator.add, shape=shapes.broadcast, grad=_add_grad, jvp=linear,
-            batchable=True)
+            batch="safe")
 SUB = defop("Sub", operator.sub, shape=shapes.broadcast, grad=_sub_grad, jvp=linear,
-            batchable=True)
+            batch="safe")
 MUL = defop("Mul", operator.mul, shape=shapes.broadcast, grad=_mul_grad, jvp=multilinear,
-            batchable=True)
+            batch="safe")
 DIV = defop("RealDiv", operator.truediv, shape=shapes.broadcast, grad=_div_grad, jvp=_div_jvp,
-            batchable=True)
+            batch="safe")
 
 
 def add(x, y, name=None):
@@ -180,7 +190,7 @@ def _floor_mod_jvp(primals, tangents, outputs):
 
 
 FLOOR_MOD = defop("FloorMod", np.mod, shape=shapes.broadcast, grad=_floor_mod_grad,
-                  jvp=_floor_mod_jvp, batchable=True)
+                  jvp=_floor_mod_jvp, batch="safe")
 
 
 def floordiv(x, y, name=None):
@@ -198,7 +208,7 @@ mod = floormod
 
 # -- unary arithmetic ---------------------------------------------------------------------------
 NEG = defop("Neg", np.negative, shape=shapes.same, grad=lambda op, grad: -grad, jvp=linear,
-            batchable=True)
+            batch="safe")
 
 
 def _square_grad_grad(op, grad):
@@ -234,12 +244,12 @@ def into_temporary(ufunc, temp, other):
 # and its own gradients are SquareGrads again: d/dx = 2 dy g, d/d(dy) = 2 x g.
 SQUARE_GRAD = defop("SquareGrad", lambda x, dy: into_temporary(np.multiply, x + x, dy),
                     shape=shapes.broadcast,
-                    grad=_square_grad_grad, jvp=multilinear, batchable=True)
+                    grad=_square_grad_grad, jvp=multilinear, batch="safe")
 SQUARE = defop("Square", np.square, shape=shapes.same,
                grad=lambda op, grad: execute(SQUARE_GRAD, (op.inputs[0], grad)),
                jvp=lambda primals, tangents, outputs: execute(SQUARE_GRAD,
                                                               (primals[0], tangents[0])),
-               batchable=True)
+               batch="safe")
 
 
 def negative(x, name=None):
@@ -288,7 +298,7 @@ def _pow_jvp(primals, tangents, outputs):
 
 
 POW = defop("Pow", _pow_kernel, shape=shapes.broadcast, grad=_pow_grad, jvp=_pow_jvp,
-            batchable=True)
+            batch="safe")
 
 
 def pow(x, y, name=None):  # noqa: A001 (TensorFlow's name)
@@ -316,10 +326,10 @@ def _select_jvp(x_wins, primals, tangents):
 
 MAXIMUM = defop("Maximum", np.maximum, shape=shapes.broadcast,
                 grad=lambda op, g: _select_grad(op, g, greater_equal(*op.inputs)),
-                jvp=lambda p, t, o: _select_jvp(greater_equal(*p), p, t), batchable=True)
+                jvp=lambda p, t, o: _select_jvp(greater_equal(*p), p, t), batch="safe")
 MINIMUM = defop("Minimum", np.minimum, shape=shapes.broadcast,
                 grad=lambda op, g: _select_grad(op, g, less_equal(*op.inputs)),
-                jvp=lambda p, t, o: _select_jvp(less_equal(*p), p, t), batchable=True)
+                jvp=lambda p, t, o: _select_jvp(less_equal(*p), p, t), batch="safe")
 
 
 def maximum(x, y, name=None):
@@ -438,7 +448,7 @@ def _cast_jvp(primals, tangents, outputs, dtype):
 
 
 CAST = defop("Cast", lambda x, dtype: x.astype(dtype), shape=_cast_rule, grad=_cast_grad,
-             jvp=_cast_jvp, batchable=True)
+             jvp=_cast_jvp, batch="safe")
 
 
 def cast(x, dtype, name=None):

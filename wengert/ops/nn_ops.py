@@ -29,14 +29,14 @@ linear.
 """
 import numpy as np
 
-from ..autodiff.forward import linear
+from ..framework.registry import linear
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import binary_operands, execute
 from ..framework.registry import defop
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from . import shapes
-from .array_core import zeros_like
+from .array_core import batch_rank, broadcast_to, zeros_like
 from .math_ops import multiply
 from .unary_ops import sigmoid, softplus, tanh
 
@@ -94,10 +94,10 @@ def _linear_in_g(own_op):
 
 RELU_GRAD = defop("ReluGrad", lambda g, y: g * (y > 0), shape=_grad_helper_rule,
                   grad=lambda op, gg: (relu_grad(gg, op.inputs[1]), None),
-                  jvp=_linear_in_g(lambda: RELU_GRAD), batchable=True)
+                  jvp=_linear_in_g(lambda: RELU_GRAD), batch="safe")
 RELU = defop("Relu", lambda x: np.maximum(x, _zero(x)), shape=shapes.same,
              grad=lambda op, g: relu_grad(g, op.outputs[0]), jvp=_helper_jvp(lambda: RELU_GRAD),
-             batchable=True)
+             batch="safe")
 
 
 def relu_grad(gradients, outputs):
@@ -120,10 +120,10 @@ def _relu6_kernel(x):
 
 RELU6_GRAD = defop("Relu6Grad", _relu6_grad_kernel, shape=_grad_helper_rule,
                    grad=lambda op, gg: (execute(RELU6_GRAD, (gg, op.inputs[1])), None),
-                   jvp=_linear_in_g(lambda: RELU6_GRAD), batchable=True)
+                   jvp=_linear_in_g(lambda: RELU6_GRAD), batch="safe")
 RELU6 = defop("Relu6", _relu6_kernel, shape=shapes.same,
               grad=lambda op, g: execute(RELU6_GRAD, (g, op.inputs[0])),
-              jvp=_helper_jvp(lambda: RELU6_GRAD, "input"), batchable=True)
+              jvp=_helper_jvp(lambda: RELU6_GRAD, "input"), batch="safe")
 
 
 def relu6(features, name=None):
@@ -139,11 +139,11 @@ def _leaky_grad_kernel(g, x, alpha):
 LEAKY_RELU_GRAD = defop("LeakyReluGrad", _leaky_grad_kernel, shape=_grad_helper_rule,
                         grad=lambda op, gg: (execute(LEAKY_RELU_GRAD, (gg, op.inputs[1]),
                                                      op.attrs), None),
-                        jvp=_linear_in_g(lambda: LEAKY_RELU_GRAD), batchable=True)
+                        jvp=_linear_in_g(lambda: LEAKY_RELU_GRAD), batch="safe")
 LEAKY_RELU = defop("LeakyRelu", lambda x, alpha: np.where(x > 0, x, x * x.dtype.type(alpha)),
                    shape=_float_rule,
                    grad=lambda op, g: execute(LEAKY_RELU_GRAD, (g, op.inputs[0]), op.attrs),
-                   jvp=_helper_jvp(lambda: LEAKY_RELU_GRAD, "input"), batchable=True)
+                   jvp=_helper_jvp(lambda: LEAKY_RELU_GRAD, "input"), batch="safe")
 
 
 def leaky_relu(features, alpha=0.2, name=None):
@@ -180,9 +180,9 @@ def _negative_side_jvp(own_op):
 
 ELU_GRAD = defop("EluGrad", lambda g, y: np.where(y < 0, g * (y + _one(y)), g),
                  shape=_grad_helper_rule, grad=_elu_grad_grad,
-                 jvp=_negative_side_jvp(lambda: ELU_GRAD), batchable=True)
+                 jvp=_negative_side_jvp(lambda: ELU_GRAD), batch="safe")
 ELU = defop("Elu", _elu_kernel, shape=_float_rule, grad=lambda op, g: elu_grad(g, op.outputs[0]),
-            jvp=_helper_jvp(lambda: ELU_GRAD), batchable=True)
+            jvp=_helper_jvp(lambda: ELU_GRAD), batch="safe")
 
 
 def _one(x):
@@ -213,10 +213,10 @@ def _selu_grad_kernel(g, y):
 SELU_GRAD = defop("SeluGrad", _selu_grad_kernel, shape=_grad_helper_rule,
                   grad=lambda op, gg: (execute(SELU_GRAD, (gg, op.inputs[1])),
                                        _negative_part(op.inputs[1], gg * op.inputs[0])),
-                  jvp=_negative_side_jvp(lambda: SELU_GRAD), batchable=True)
+                  jvp=_negative_side_jvp(lambda: SELU_GRAD), batch="safe")
 SELU = defop("Selu", _selu_kernel, shape=_float_rule,
              grad=lambda op, g: execute(SELU_GRAD, (g, op.outputs[0])),
-             jvp=_helper_jvp(lambda: SELU_GRAD), batchable=True)
+             jvp=_helper_jvp(lambda: SELU_GRAD), batch="safe")
 
 
 def selu(features, name=None):
@@ -303,9 +303,9 @@ def _log_softmax_jvp(primals, tangents, outputs, axis):
 
 
 SOFTMAX = defop("Softmax", _softmax_kernel, shape=_axis_rule, grad=_softmax_grad,
-                jvp=_softmax_jvp)
+                jvp=_softmax_jvp, batch="negative_axis")
 LOG_SOFTMAX = defop("LogSoftmax", _log_softmax_kernel, shape=_axis_rule, grad=_log_softmax_grad,
-                    jvp=_log_softmax_jvp)
+                    jvp=_log_softmax_jvp, batch="negative_axis")
 
 
 def softmax(logits, axis=None, name=None):
@@ -364,12 +364,40 @@ def _bias_add_grad_rule(g, data_format):
 
 # The adjoint of summing over the non-channel axes is broadcasting along them: adding the bias
 # gradient to zeros of g's shape.
+def _channel(op, rank):
+    """The channel axis of BiasAdd's value (of rank `rank`) counted from the end."""
+    fmt = op.get_attr("data_format")
+    return -1 if not (fmt and fmt.startswith("NC")) else 1 - rank
+
+
+def _bias_add_batched(op, grad):
+    value = op.inputs[0]
+    nb, rank = batch_rank(grad, op.outputs[0]), len(value.shape)
+    channel = nb + rank + _channel(op, rank)
+    axes = [a for a in range(nb, nb + rank) if a != channel]
+    d_bias = None
+    if 1 not in op.skip_input_indices:
+        from .reduce_ops import SUM
+        d_bias = execute(SUM, (grad,), {"axis": tuple(axes), "keepdims": False})
+    return grad, d_bias
+
+
+def _bias_add_grad_batched(op, grad):
+    from .array_ops import reshape
+    g = op.inputs[0]
+    nb, rank = batch_rank(grad, op.outputs[0]), len(g.shape)
+    kept = [1] * rank
+    kept[rank + _channel(op, rank)] = g.shape[rank + _channel(op, rank)]
+    batch = tuple(grad.shape[:nb])
+    return broadcast_to(reshape(grad, batch + tuple(kept)), batch + tuple(g.shape))
+
+
 BIAS_ADD_GRAD = defop("BiasAddGrad", _bias_add_grad_kernel, shape=_bias_add_grad_rule,
                       grad=lambda op, gg: execute(BIAS_ADD, (zeros_like(op.inputs[0]), gg),
-                                                  op.attrs), jvp=linear)
+                                                  op.attrs), jvp=linear, batch=_bias_add_grad_batched)
 BIAS_ADD = defop("BiasAdd", _bias_add_kernel, shape=_bias_add_rule,
                  grad=lambda op, g: (g, execute(BIAS_ADD_GRAD, (g,), op.attrs)
-                                     if 1 not in op.skip_input_indices else None), jvp=linear)
+                                     if 1 not in op.skip_input_indices else None), jvp=linear, batch=_bias_add_batched)
 
 
 def bias_add(value, bias, data_format=None, name=None):

@@ -21,7 +21,7 @@ normals redrawn until they lie within 2 standard deviations). The public functio
 shift these with ordinary ops (normal = standard normal * stddev + mean), so, as in TensorFlow,
 gradients reach mean, stddev, minval and maxval through Mul and Add; the random ops themselves are
 not differentiable. They are not pure: graph executors never fold or merge them (their OpDefs say
-`pure = False`).
+`pure=False`).
 
 Dropout is one fused op, `Dropout(x) -> (y, mask)`: the mask holds 0 where an element is dropped
 (probability `rate`, uniform draws u < rate) and 1 / (1 - rate) where it is kept, so
@@ -171,9 +171,7 @@ def _int_rule(*, shape, dtype, minval, maxval, **_):
 
 
 def _random_op(op_type, kernel, rule):
-    op_def = defop(op_type, kernel, shape=rule, grad=None)
-    op_def.pure = False  # executors never fold or merge it (graph/executor.py is_pure)
-    return op_def
+    return defop(op_type, kernel, shape=rule, grad=None, pure=False)
 
 
 RANDOM_NORMAL = _random_op("RandomStandardNormal", _normal_kernel, _float_rule)
@@ -302,8 +300,7 @@ def _dropout_jvp(primals, tangents, outputs, **_):
 
 
 DROPOUT = defop("Dropout", _dropout_kernel, shape=_dropout_rule, grad=_dropout_grad,
-                jvp=_dropout_jvp, num_outputs=2, batchable=True)
-DROPOUT.pure = False
+                jvp=_dropout_jvp, num_outputs=2, batch="safe", pure=False)
 
 
 def dropout(x, rate, noise_shape=None, seed=None, name=None):

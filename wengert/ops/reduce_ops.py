@@ -29,7 +29,7 @@ infinite where the variance is 0); any/all/argmax/argmin/count_nonzero have no g
 """
 import numpy as np
 
-from ..autodiff.forward import linear, linear_in
+from ..framework.registry import linear, linear_in
 from ..framework import dtypes
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
@@ -37,6 +37,7 @@ from ..framework.registry import defop
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from . import shapes
+from .array_core import batch_rank, broadcast_to, ones_like
 
 __all__ = ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod",
            "reduce_logsumexp", "reduce_euclidean_norm", "reduce_variance", "reduce_std",
@@ -106,9 +107,17 @@ def _reduce_broadcast_grad(op, grad):
     return execute(SUM, (grad,), {"axis": op.get_attr("axis"), "keepdims": keepdims}), None
 
 
+def _reduce_broadcast_batched(op, grad):
+    g, like = op.inputs
+    nb = batch_rank(grad, op.outputs[0])
+    axes = tuple(a + nb for a in op.get_attr("axis"))
+    keepdims = len(g.shape) == len(like.shape)
+    return execute(SUM, (grad,), {"axis": axes, "keepdims": keepdims}), None
+
+
 REDUCE_BROADCAST = defop("ReduceBroadcast", _reduce_broadcast_kernel,
                          shape=_reduce_broadcast_rule, grad=_reduce_broadcast_grad,
-                         jvp=linear_in(0))
+                         jvp=linear_in(0), batch=_reduce_broadcast_batched)
 
 
 def _expand(g, op):
@@ -152,9 +161,38 @@ def _mean_grad(op, grad):
     return _expand(grad / count, op)
 
 
+def _reduced_back(g, op, nb):
+    """A reduction's batched gradient g [B, *y] broadcast back over the reduced axes: [B, *x]."""
+    from .array_ops import reshape
+    x = op.inputs[0]
+    batch = tuple(g.shape[:nb])
+    kept = _kept_shape(tuple(x.shape), op.get_attr("axis"))
+    if tuple(g.shape[nb:]) != kept:
+        g = reshape(g, batch + kept)
+    return broadcast_to(g, batch + tuple(x.shape))
+
+
+def _sum_batched(op, grad):
+    return _reduced_back(grad, op, batch_rank(grad, op.outputs[0]))
+
+
+def _slope_times_batched(rule):
+    """The batched rule of a reduction whose rule is slope(x) * b(g): the slope is the ordinary
+    rule at g = 1."""
+    def batched(op, grad):
+        slope = rule(op, ones_like(op.outputs[0]))
+        return slope * _reduced_back(grad, op, batch_rank(grad, op.outputs[0]))
+    return batched
+
+
 SUM = defop("Sum", _sum_kernel, shape=shapes.reduced, grad=lambda op, grad: _expand(grad, op),
-            jvp=linear)
-MEAN = defop("Mean", _mean_kernel, shape=shapes.reduced, grad=_mean_grad, jvp=linear)
+            jvp=linear, batch=_sum_batched)
+def _mean_batched(op, grad):
+    count = _count(tuple(op.inputs[0].shape), op.get_attr("axis"))
+    return _reduced_back(grad / max(count, 1), op, batch_rank(grad, op.outputs[0]))
+
+
+MEAN = defop("Mean", _mean_kernel, shape=shapes.reduced, grad=_mean_grad, jvp=linear, batch=_mean_batched)
 
 
 def _partials_jvp(own_op, partials):
@@ -192,10 +230,10 @@ def _extremum_grad(op, grad):
 
 MAX = defop("Max", lambda x, axis, keepdims: np.max(x, axis=axis, keepdims=keepdims),
             shape=shapes.reduced, grad=_extremum_grad,
-            jvp=_partials_jvp(lambda: MAX, _extremum_grad))
+            jvp=_partials_jvp(lambda: MAX, _extremum_grad), batch=_slope_times_batched(_extremum_grad))
 MIN = defop("Min", lambda x, axis, keepdims: np.min(x, axis=axis, keepdims=keepdims),
             shape=shapes.reduced, grad=_extremum_grad,
-            jvp=_partials_jvp(lambda: MIN, _extremum_grad))
+            jvp=_partials_jvp(lambda: MIN, _extremum_grad), batch=_slope_times_batched(_extremum_grad))
 
 
 def reduce_max(input_tensor, axis=None, keepdims=False, name=None):
@@ -227,7 +265,7 @@ def _prod_grad(op, grad):
 
 PROD = defop("Prod", lambda x, axis, keepdims: np.prod(x, axis=axis, keepdims=keepdims,
                                                        dtype=x.dtype),
-             shape=shapes.reduced, grad=_prod_grad, jvp=_partials_jvp(lambda: PROD, _prod_grad))
+             shape=shapes.reduced, grad=_prod_grad, jvp=_partials_jvp(lambda: PROD, _prod_grad), batch=_slope_times_batched(_prod_grad))
 
 
 def reduce_prod(input_tensor, axis=None, keepdims=False, name=None):
@@ -262,10 +300,10 @@ def _euclidean_norm_grad(op, grad):
 
 
 LOGSUMEXP = defop("ReduceLogSumExp", _logsumexp_kernel, shape=shapes.reduced,
-                  grad=_logsumexp_grad, jvp=_partials_jvp(lambda: LOGSUMEXP, _logsumexp_grad))
+                  grad=_logsumexp_grad, jvp=_partials_jvp(lambda: LOGSUMEXP, _logsumexp_grad), batch=_slope_times_batched(_logsumexp_grad))
 EUCLIDEAN_NORM = defop("EuclideanNorm", _euclidean_norm_kernel, shape=shapes.reduced,
                        grad=_euclidean_norm_grad,
-                       jvp=_partials_jvp(lambda: EUCLIDEAN_NORM, _euclidean_norm_grad))
+                       jvp=_partials_jvp(lambda: EUCLIDEAN_NORM, _euclidean_norm_grad), batch=_slope_times_batched(_euclidean_norm_grad))
 
 
 def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
@@ -395,8 +433,14 @@ def _cumsum_grad(op, grad):
     return execute(CUMSUM, (grad,), attrs)
 
 
+def _cumsum_batched(op, grad):
+    nb = batch_rank(grad, op.outputs[0])
+    attrs = dict(op.attrs, axis=op.get_attr("axis") + nb, reverse=not op.get_attr("reverse"))
+    return execute(CUMSUM, (grad,), attrs)
+
+
 CUMSUM = defop("Cumsum", _cumsum_kernel, shape=lambda x, **_: (x.shape, x.dtype),
-               grad=_cumsum_grad, jvp=linear)
+               grad=_cumsum_grad, jvp=linear, batch=_cumsum_batched)
 
 
 def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):

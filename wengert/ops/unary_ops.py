@@ -11,8 +11,9 @@ Every op maps each element on its own, so its vector-Jacobian product is the inc
     erf:    g * 2/sqrt(pi) * exp(-x^2)
     abs:    g * sign(x)  (0 at 0)    sign:   0 everywhere (TensorFlow returns zeros, not None)
 
-Forward mode: the Jacobian of an elementwise op is diagonal, so its JVP multiplies the tangent du
-by the same derivative (sqrt: SqrtGrad(y, du), tanh: TanhGrad(y, du), exp: du * y, ...). The
+Each op states its derivative once (`elementwise.unary(..., derivative)` or `fused=`), which
+builds both rules. Forward mode: the Jacobian of an elementwise op is diagonal, so its JVP
+multiplies the tangent du by the same derivative (sqrt: SqrtGrad(y, du), tanh: TanhGrad(y, du), exp: du * y, ...). The
 fused helpers are linear in dy and depend on y; e.g. d TanhGrad(y, dy) = TanhGrad(y, d dy)
 - 2 dy y dy_tangent.
 
@@ -39,7 +40,7 @@ from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
 from ..framework.registry import defop
 from ..framework.tensor import Tensor, convert_to_tensor
-from . import shapes
+from . import elementwise, shapes
 from .array_core import zeros_like
 from .math_ops import IN_PLACE_MIN_SIZE, into_temporary as _into, square
 
@@ -102,9 +103,10 @@ def _numeric_unary(op_def, x, name):
     return execute(op_def, (x,), name=name)
 
 
-def _float_op(op_type, kernel, grad, jvp):
-    """Every rule here is g times a derivative, or a fused helper of (y, g): batch-safe."""
-    return defop(op_type, kernel, shape=_float_rule(op_type), grad=grad, jvp=jvp, batchable=True)
+def _float_op(op_type, kernel, derivative=None, fused=None):
+    """A float-only elementwise op from its derivative f'(x, y) or fused helper h(y, g)."""
+    return elementwise.unary(op_type, kernel, derivative, fused=fused,
+                             shape=_float_rule(op_type))
 
 
 # -- fused backward ops: kernel(y, dy) is the VJP given the forward output y -------------------
@@ -182,43 +184,26 @@ def _reciprocal_grad_kernel(y, dy):
 
 
 TANH_GRAD = defop("TanhGrad", _tanh_grad_kernel,
-                  shape=shapes.broadcast, grad=_tanh_grad_grad, batchable=True,
+                  shape=shapes.broadcast, grad=_tanh_grad_grad, batch="safe",
                   jvp=_helper_jvp(lambda: TANH_GRAD, lambda y, dy, h: (dy * -2.0) * y))
 SIGMOID_GRAD = defop("SigmoidGrad", _sigmoid_grad_kernel,
-                     shape=shapes.broadcast, grad=_sigmoid_grad_grad, batchable=True,
+                     shape=shapes.broadcast, grad=_sigmoid_grad_grad, batch="safe",
                      jvp=_helper_jvp(lambda: SIGMOID_GRAD, lambda y, dy, h: dy * (1.0 - 2.0 * y)))
 SQRT_GRAD = defop("SqrtGrad", _sqrt_grad_kernel,
-                  shape=shapes.broadcast, grad=_sqrt_grad_grad, batchable=True,
+                  shape=shapes.broadcast, grad=_sqrt_grad_grad, batch="safe",
                   jvp=_helper_jvp(lambda: SQRT_GRAD, lambda y, dy, h: -h / y))
 RSQRT_GRAD = defop("RsqrtGrad", _rsqrt_grad_kernel,
-                   shape=shapes.broadcast, grad=_rsqrt_grad_grad, batchable=True,
+                   shape=shapes.broadcast, grad=_rsqrt_grad_grad, batch="safe",
                    jvp=_helper_jvp(lambda: RSQRT_GRAD, lambda y, dy, h: (dy * -1.5) * square(y)))
 RECIPROCAL_GRAD = defop("ReciprocalGrad", _reciprocal_grad_kernel,
-                        shape=shapes.broadcast, grad=_reciprocal_grad_grad, batchable=True,
+                        shape=shapes.broadcast, grad=_reciprocal_grad_grad, batch="safe",
                         jvp=_helper_jvp(lambda: RECIPROCAL_GRAD, lambda y, dy, h: (dy * -2.0) * y))
 
 
-def _fused_grad(grad_op):
-    """The rule of an op whose VJP is grad_op(y, g), y being the op's output."""
-    return lambda op, grad: execute(grad_op, (op.outputs[0], grad))
-
-
-def _fused_jvp(grad_op):
-    """Its JVP: the Jacobian is diagonal, so the same helper applies to the tangent."""
-    return lambda primals, tangents, outputs: execute(grad_op, (outputs[0], tangents[0]))
-
-
-def _diagonal(derivative):
-    """JVP of an elementwise op: du * f'(x), derivative(x, y) giving f'(x) (y = f(x))."""
-    return lambda primals, tangents, outputs: tangents[0] * derivative(primals[0], outputs[0])
-
-
 # -- roots and reciprocal ---------------------------------------------------------------------
-SQRT = _float_op("Sqrt", np.sqrt, _fused_grad(SQRT_GRAD), _fused_jvp(SQRT_GRAD))
-RSQRT = _float_op("Rsqrt", lambda x: _const(x, 1) / np.sqrt(x), _fused_grad(RSQRT_GRAD),
-                  _fused_jvp(RSQRT_GRAD))
-RECIPROCAL = _float_op("Reciprocal", np.reciprocal, _fused_grad(RECIPROCAL_GRAD),
-                       _fused_jvp(RECIPROCAL_GRAD))
+SQRT = _float_op("Sqrt", np.sqrt, fused=SQRT_GRAD)
+RSQRT = _float_op("Rsqrt", lambda x: _const(x, 1) / np.sqrt(x), fused=RSQRT_GRAD)
+RECIPROCAL = _float_op("Reciprocal", np.reciprocal, fused=RECIPROCAL_GRAD)
 
 
 def sqrt(x, name=None):
@@ -237,14 +222,10 @@ def reciprocal(x, name=None):
 
 
 # -- exponentials and logarithms ------------------------------------------------------------------
-EXP = _float_op("Exp", np.exp, lambda op, grad: grad * op.outputs[0],
-                _diagonal(lambda x, y: y))
-EXPM1 = _float_op("Expm1", np.expm1, lambda op, grad: grad * exp(op.inputs[0]),
-                  _diagonal(lambda x, y: y + 1.0))
-LOG = _float_op("Log", np.log, lambda op, grad: grad / op.inputs[0],
-                lambda primals, tangents, outputs: tangents[0] / primals[0])
-LOG1P = _float_op("Log1p", np.log1p, lambda op, grad: grad / (op.inputs[0] + 1.0),
-                  lambda primals, tangents, outputs: tangents[0] / (primals[0] + 1.0))
+EXP = _float_op("Exp", np.exp, lambda x, y: y)
+EXPM1 = _float_op("Expm1", np.expm1, lambda x, y: y + 1.0)
+LOG = _float_op("Log", np.log, lambda x, y: reciprocal(x))
+LOG1P = _float_op("Log1p", np.log1p, lambda x, y: reciprocal(x + 1.0))
 
 
 def exp(x, name=None):
@@ -268,12 +249,10 @@ def log1p(x, name=None):
 
 
 # -- abs and sign (also for integers) --------------------------------------------------------------
-ABS = defop("Abs", np.abs, shape=_numeric_rule("Abs"),
-            grad=lambda op, grad: grad * sign(op.inputs[0]), jvp=_diagonal(lambda x, y: sign(x)),
-            batchable=True)
+ABS = elementwise.unary("Abs", np.abs, lambda x, y: sign(x), shape=_numeric_rule("Abs"))
 SIGN = defop("Sign", np.sign, shape=_numeric_rule("Sign"),
              grad=lambda op, grad: zeros_like(op.inputs[0]),
-             jvp=lambda primals, tangents, outputs: zeros_like(tangents[0]), batchable=True)
+             jvp=lambda primals, tangents, outputs: zeros_like(tangents[0]), batch="safe")
 
 
 def abs(x, name=None):  # noqa: A001 (TensorFlow's name)
@@ -287,12 +266,9 @@ def sign(x, name=None):
 
 
 # -- trigonometry -----------------------------------------------------------------------------
-SIN = _float_op("Sin", np.sin, lambda op, grad: grad * cos(op.inputs[0]),
-                _diagonal(lambda x, y: cos(x)))
-COS = _float_op("Cos", np.cos, lambda op, grad: -grad * sin(op.inputs[0]),
-                _diagonal(lambda x, y: -sin(x)))
-TAN = _float_op("Tan", np.tan, lambda op, grad: grad * (square(op.outputs[0]) + 1.0),
-                _diagonal(lambda x, y: square(y) + 1.0))
+SIN = _float_op("Sin", np.sin, lambda x, y: cos(x))
+COS = _float_op("Cos", np.cos, lambda x, y: -sin(x))
+TAN = _float_op("Tan", np.tan, lambda x, y: square(y) + 1.0)
 
 
 def sin(x, name=None):
@@ -326,12 +302,9 @@ def _softplus_kernel(x):
     return np.log1p(np.exp(-np.abs(x))) + np.maximum(x, _const(x, 0))
 
 
-TANH = _float_op("Tanh", np.tanh, _fused_grad(TANH_GRAD), _fused_jvp(TANH_GRAD))
-SIGMOID = _float_op("Sigmoid", _sigmoid_kernel, _fused_grad(SIGMOID_GRAD),
-                    _fused_jvp(SIGMOID_GRAD))
-SOFTPLUS = _float_op("Softplus", _softplus_kernel,
-                     lambda op, grad: grad * sigmoid(op.inputs[0]),
-                     _diagonal(lambda x, y: sigmoid(x)))
+TANH = _float_op("Tanh", np.tanh, fused=TANH_GRAD)
+SIGMOID = _float_op("Sigmoid", _sigmoid_kernel, fused=SIGMOID_GRAD)
+SOFTPLUS = _float_op("Softplus", _softplus_kernel, lambda x, y: sigmoid(x))
 
 
 def tanh(x, name=None):
@@ -414,9 +387,7 @@ def _erf_kernel(x):
 
 
 _TWO_OVER_SQRT_PI = 2.0 * _ONE_OVER_SQRT_PI
-ERF = _float_op("Erf", _erf_kernel,
-                lambda op, grad: grad * (exp(-square(op.inputs[0])) * _TWO_OVER_SQRT_PI),
-                _diagonal(lambda x, y: exp(-square(x)) * _TWO_OVER_SQRT_PI))
+ERF = _float_op("Erf", _erf_kernel, lambda x, y: exp(-square(x)) * _TWO_OVER_SQRT_PI)
 
 
 def erf(x, name=None):

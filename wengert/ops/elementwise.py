@@ -1,0 +1,70 @@
+"""Declaring elementwise ops from their derivatives, stated once.
+
+An elementwise op maps each element on its own, so its Jacobian is diagonal and both directions
+of differentiation multiply by the same derivative. For y = f(x):
+
+    VJP (reverse mode):   x_bar = g * f'(x)          JVP (forward mode):   y_dot = x_dot * f'(x)
+
+and for z = f(x, y), with the partial derivatives f_x and f_y:
+
+    VJP:   (g * f_x, g * f_y)                           JVP:   x_dot * f_x + y_dot * f_y
+
+(the reverse pass sums a broadcast input's gradient back to its shape, in one place). So an op
+declares `derivative(x, y) -> f'(x)` (y is the op's output, often the cheaper form: exp' = y) or
+`partials(x, y, z) -> (f_x, f_y)`, written in wengert ops, and `unary` / `binary` build both
+rules from it, as JAX's `defjvp` and autograd's `defvjp` tables do. Because the rules are wengert
+ops, they differentiate again: higher orders come for free.
+
+Ops whose backward step is one fused op h(y, g) = g * f'(x) given the output y (TensorFlow's
+TanhGrad, SigmoidGrad, SqrtGrad, ...) declare `fused=H` instead: VJP h(y, g), JVP h(y, x_dot).
+
+Either form is right for gradients with extra leading (batch) dimensions, since elementwise
+products broadcast over trailing axes: the ops are declared `batch="safe"`.
+"""
+from ..framework.execute import execute
+from ..framework.registry import defop, needs_grad
+from . import shapes
+
+__all__ = ["unary", "binary"]
+
+
+def unary(op_type, kernel, derivative=None, *, fused=None, shape=shapes.same, **fields):
+    """Declare the unary elementwise op `op_type` with `kernel` and either `derivative(x, y)`
+    (f'(x) as a tensor; y = f(x)) or `fused`, the OpDef of h(y, g) = g * f'(x)."""
+    if (derivative is None) == (fused is None):
+        raise ValueError(f"{op_type}: give exactly one of derivative= and fused=.")
+    if fused is not None:
+        def grad(op, g):
+            return execute(fused, (op.outputs[0], g))
+
+        def jvp(primals, tangents, outputs):
+            return execute(fused, (outputs[0], tangents[0]))
+    else:
+        def grad(op, g):
+            return g * derivative(op.inputs[0], op.outputs[0])
+
+        def jvp(primals, tangents, outputs):
+            return tangents[0] * derivative(primals[0], outputs[0])
+    fields.setdefault("batch", "safe")
+    return defop(op_type, kernel, shape=shape, grad=grad, jvp=jvp, **fields)
+
+
+def binary(op_type, kernel, partials, *, shape=shapes.broadcast, **fields):
+    """Declare the binary elementwise op `op_type` with `kernel` and `partials(x, y, z)` giving
+    (dz/dx, dz/dy) as tensors (z is the op's output; either may be None: no gradient)."""
+    def grad(op, g):
+        x, y = op.inputs
+        d_x, d_y = partials(x, y, op.outputs[0])
+        return (g * d_x if d_x is not None and needs_grad(op, 0) else None,
+                g * d_y if d_y is not None and needs_grad(op, 1) else None)
+
+    def jvp(primals, tangents, outputs):
+        (x, y), (t_x, t_y) = primals, tangents
+        d_x, d_y = partials(x, y, outputs[0])
+        terms = [t * d for t, d in ((t_x, d_x), (t_y, d_y)) if t is not None and d is not None]
+        if not terms:
+            return None
+        return terms[0] if len(terms) == 1 else terms[0] + terms[1]
+
+    fields.setdefault("batch", "safe")
+    return defop(op_type, kernel, shape=shape, grad=grad, jvp=jvp, **fields)
