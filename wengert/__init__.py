@@ -37,6 +37,13 @@ from .graph.graph import (Graph, control_dependencies, get_default_graph, name_s
 from .autodiff.gradients import gradients, hessians  # noqa: E402
 from .graph.function import TensorSpec, function  # noqa: E402
 from .graph.func_graph import init_scope  # noqa: E402
+# -- issue 16: the tf.math and array ops TensorFlow also has at the top level --------------------
+from .ops.trig_ops import acos, acosh, asin, asinh, atan, atan2, atanh, cosh, sinh  # noqa: E402
+from .ops.rounding_ops import floor, round, truncatediv, truncatemod  # noqa: E402,A004
+from .ops.binary_math_ops import divide_no_nan, multiply_no_nan, squared_difference  # noqa: E402
+from .ops.misc_math_ops import realdiv, scalar_mul  # noqa: E402
+from .ops.histogram_ops import histogram_fixed_width, histogram_fixed_width_bins  # noqa: E402
+from . import bitwise  # noqa: E402  tf.bitwise
 from . import math, nn, linalg  # noqa: E402  TensorFlow's namespaces
 from . import compat  # noqa: E402
 

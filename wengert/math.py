@@ -4,3 +4,13 @@ from .ops.math_ops import *  # noqa: F403
 from .ops.unary_ops import *  # noqa: F403
 from .ops.reduce_ops import *  # noqa: F403
 from .ops.nn_ops import log_softmax, softmax  # noqa: F401  (tf.math.softmax too)
+
+# -- issue 16: tf.math's elementwise functions, scans, segments, sorting -----------------------
+from .ops.trig_ops import *  # noqa: F401,F403,E402
+from .ops.rounding_ops import *  # noqa: F401,F403,E402
+from .ops.binary_math_ops import *  # noqa: F401,F403,E402
+from .ops.special_math_ops import *  # noqa: F401,F403,E402
+from .ops.misc_math_ops import *  # noqa: F401,F403,E402
+from .ops.histogram_ops import bincount, confusion_matrix  # noqa: F401,E402
+from .ops.bessel_ops import bessel_i0, bessel_i0e, bessel_i1, bessel_i1e  # noqa: F401,E402
+from . import _math_special as special  # noqa: F401,E402  tf.math.special

@@ -16,7 +16,8 @@ from ..framework import dtypes
 from ..framework.tensor import Tensor, constant
 from ..framework.variables import Variable
 from ..ops.array_ops import squeeze
-from ..ops.math_ops import cast, divide_no_nan, equal, greater, multiply
+from ..ops.binary_math_ops import divide_no_nan
+from ..ops.math_ops import cast, equal, greater, multiply
 from ..ops.reduce_ops import argmax, reduce_mean, reduce_sum
 from . import backend
 from .losses import (_squeeze_or_expand, binary_crossentropy, categorical_crossentropy,

@@ -37,7 +37,7 @@ from .array_core import batch_rank, static_shape
 __all__ = ["add", "subtract", "multiply", "divide", "truediv", "floordiv", "floormod", "mod",
            "negative", "square", "pow", "maximum", "minimum", "equal", "not_equal", "less",
            "less_equal", "greater", "greater_equal", "logical_and", "logical_or", "logical_not",
-           "logical_xor", "cast", "multiply_no_nan", "divide_no_nan", "squared_difference"]
+           "logical_xor", "cast"]
 
 
 def _needs(op, i):
@@ -340,32 +340,6 @@ def maximum(x, y, name=None):
 def minimum(x, y, name=None):
     """Elementwise min(x, y); at ties the gradient goes to x."""
     return _binary(MINIMUM, x, y, name)
-
-
-def squared_difference(x, y, name=None):
-    """(x - y)^2 elementwise."""
-    return square(subtract(x, y), name=name)
-
-
-def multiply_no_nan(x, y, name=None):
-    """x * y, but 0 where y == 0 even if x is inf or NaN."""
-    from .array_ops import where
-    x, y = binary_operands(x, y, "MulNoNan")
-    return where(equal(y, 0), zeros_of(x, y), multiply(x, y), name=name)
-
-
-def divide_no_nan(x, y, name=None):
-    """x / y, but 0 where y == 0 (and the gradient is finite there)."""
-    from .array_ops import where
-    x, y = binary_operands(x, y, "DivNoNan")
-    zero = equal(y, 0)
-    safe_y = where(zero, y + 1, y)
-    return where(zero, zeros_of(x, y), divide(x, safe_y), name=name)
-
-
-def zeros_of(x, y):
-    from .array_core import zeros_like
-    return zeros_like(x * y)
 
 
 # -- comparisons and logic (no gradient) ------------------------------------------------------------

@@ -38,7 +38,8 @@ from ..framework.registry import defop
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from .array_ops import reshape, squeeze
-from .math_ops import add, cast, multiply, squared_difference, subtract
+from .binary_math_ops import squared_difference
+from .math_ops import add, cast, multiply, subtract
 from .reduce_ops import reduce_mean, reduce_sum
 from .unary_ops import rsqrt
 
