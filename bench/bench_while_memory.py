@@ -16,7 +16,7 @@ import tracemalloc
 import numpy as np
 
 import wengert as tf
-from wengert.ops.control_flow_ops import while_loop
+from wengert.graph.while_loop_ops import while_loop
 
 
 def make_step(n):

@@ -28,10 +28,15 @@ from .ops.math_ops import *  # noqa: F403
 from .ops.unary_ops import *  # noqa: F403
 from .ops.reduce_ops import *  # noqa: F403
 from .ops.array_ops import *  # noqa: F403
+from .ops.indexing_ops import *  # noqa: F403  gather, slices, boolean_mask, reverse
+from .ops.creation_ops import *  # noqa: F403  fill, zeros, tile, pad, range, shape, ...
 from .ops.linalg_ops import *  # noqa: F403
+from .ops import operators as _operators  # noqa: F401  Tensor's + - * / @ [] ...
+from .ops import indexed_slices_ops as _indexed_slices_ops  # noqa: F401  densifying, summing
 
 from .ops.clip_ops import *  # noqa: F403
-from .ops.control_flow_ops import *  # noqa: F403,E402  cond, case, switch_case, while_loop
+from .graph.control_flow_ops import *  # noqa: F403,E402  cond, case, switch_case
+from .graph.while_loop_ops import while_loop  # noqa: E402
 from .graph.graph import (Graph, control_dependencies, get_default_graph, name_scope,  # noqa: E402
                           reset_default_graph)
 from .autodiff.gradients import gradients, hessians  # noqa: E402
@@ -56,3 +61,4 @@ from . import autodiff, func, testing, test  # noqa: E402
 from .autodiff.custom import custom_gradient, grad_pass_through, recompute_grad  # noqa: E402
 
 __version__ = "0.1.0"
+compat.v1._include_top_level(globals())  # tf.compat.v1 holds every name tf. holds

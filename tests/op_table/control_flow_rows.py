@@ -1,4 +1,4 @@
-"""Op-table rows for control flow (wengert/ops/control_flow_ops.py).
+"""Op-table rows for control flow (wengert/graph/control_flow_ops.py).
 
 Eagerly cond/while_loop run plain Python, so each row calls them inside a traced `function`: then
 the If/Case/While ops are built, and the checks (run under tapes) execute them op by op, so their
@@ -8,7 +8,8 @@ import numpy as np
 
 import wengert as tf
 from wengert.framework.execute import execute
-from wengert.ops import control_flow_ops as cf
+from wengert.graph import control_flow_ops as cf
+from wengert.graph.while_loop_ops import while_loop
 from op_table import OpInfo, Sample, rand
 
 
@@ -33,7 +34,7 @@ def _ref_switch(x):
 
 @tf.function
 def _loop(x, w):
-    _, y = cf.while_loop(lambda i, y: i < 3, lambda i, y: (i + 1, tf.tanh(y * w) + x),
+    _, y = while_loop(lambda i, y: i < 3, lambda i, y: (i + 1, tf.tanh(y * w) + x),
                          (tf.constant(0), x))
     return y
 

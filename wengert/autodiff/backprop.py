@@ -30,11 +30,12 @@ Everything is iterative; a chain of any length works.
 """
 from ..framework.context import state
 from ..framework.errors import InvalidArgumentError
-from ..framework.indexed_slices import IndexedSlices, aggregate
+from ..framework.indexed_slices import IndexedSlices
 from ..framework.registry import _GRADIENTS, _MISSING, _OP_DEFS, get_gradient_function
 from ..framework.tensor import Tensor
 from ..framework.variables import EAGER_TYPES as _EAGER
 from ..ops import array_core
+from ..ops.indexed_slices_ops import aggregate
 
 __all__ = ["backward", "UnconnectedGradients"]
 

@@ -18,6 +18,7 @@ reaches it through the ordinary override mechanism: the path's op is replaced by
 its record) whose `gradient_override` names the variant. Softmax-like rules that only need a
 negative axis get a view whose `axis` attribute counts from the end.
 
+jacobians.py runs the pass over `view(op)` of each op on the path, in blocks of rows.
 Broadcasting in the forward pass is undone by `fit`: a rule's result of shape [m, *s] is summed to
 [m] + input.shape, aligning the input's shape with the trailing axes of s (backprop calls it from
 its one fitting helper when `batch_dims` > 0).
@@ -27,19 +28,16 @@ Hessian as the Jacobian of a gradient works vectorized when the gradient's ops a
 `why_not(path)` says why a path cannot be batched (an op with neither a batch-safe rule nor a
 variant, custom gradients, control flow, graph mode, ...); the caller then runs one pass per row.
 """
-import numpy as np
-
 from ..framework.context import state
 from ..framework.errors import InvalidArgumentError
 from ..framework.operation import Operation
 from ..framework.registry import _GRADIENTS, _MISSING, batched_rule_name
 from ..framework.indexed_slices import IndexedSlices
 from ..framework.tensor import Tensor, convert_to_tensor
-from ..ops import array_core, array_ops
-from ..ops.array_core import broadcast_to
-from ..ops.array_ops import reshape
+from ..ops import array_core
+from ..ops.array_core import reshape
 
-__all__ = ["why_not", "run", "fit", "ROW_BLOCK_ELEMENTS"]
+__all__ = ["why_not", "view", "fit", "ROW_BLOCK_ELEMENTS"]
 
 ROW_BLOCK_ELEMENTS = 1 << 24   # rows per pass are capped so m * (largest tensor) stays below this
 
@@ -77,7 +75,7 @@ def _op_reason(op):
     return f"{label} has no batch-safe gradient rule"
 
 
-def _view(op):
+def view(op):
     """The record the batched pass walks in place of `op`."""
     batch = op.op_def.batch
     if callable(batch):
@@ -93,51 +91,6 @@ def _copy(op, attrs):
     view = Operation(op.op_def, op.inputs, op.outputs, attrs, op._name, op.graph)
     view.traceback = op.traceback
     return view
-
-
-# -- running it ---------------------------------------------------------------------------------
-def run(path, target, sources, seed_rows, lead_shape):
-    """Gradients of `target` for each source, each [m, *source.shape] (or None if unconnected),
-    from seeds seed_rows(start, stop) -> array [stop - start, *lead_shape[1:]...] in blocks."""
-    from .backprop import backward
-    views = [_view(op) for op in path]
-    rows = lead_shape[0]
-    block = max(1, ROW_BLOCK_ELEMENTS // max(1, _largest(path, target)))
-    parts = []
-    for start in range(0, rows, block):
-        seed = Tensor(seed_rows(start, min(rows, start + block)))
-        parts.append(backward(views, [target], sources, [seed], batch_dims=1))
-    return [_join([p[k] for p in parts], s, rows) for k, s in enumerate(sources)]
-
-
-def _largest(path, target):
-    sizes = [int(np.prod(target.shape, dtype=np.int64))]
-    for op in path:
-        for t in op.inputs + op.outputs:
-            value = getattr(t, "_value", None)
-            if value is not None:
-                sizes.append(np.size(value))
-    return max(sizes)
-
-
-def _join(blocks, source, rows):
-    """One source's blocks of rows concatenated along the batch axis (None: unconnected)."""
-    if all(b is None for b in blocks):
-        return None
-    shape = (-1,) + tuple(source.shape)
-    full = []
-    for b, count in zip(blocks, _block_sizes(rows, len(blocks))):
-        if b is None:
-            b = Tensor(np.zeros((count,) + tuple(source.shape), source.dtype.as_numpy_dtype))
-        elif len(b.shape) == len(source.shape):  # a rule gave an unbatched (zero) gradient
-            b = broadcast_to(b, (count,) + tuple(source.shape))
-        full.append(reshape(b, shape) if len(b.shape) != len(shape) else b)
-    return full[0] if len(full) == 1 else array_ops.concat(full, 0)
-
-
-def _block_sizes(rows, count):
-    size = -(-rows // count)
-    return [min(size, rows - i * size) for i in range(count)]
 
 
 # -- undoing broadcasting with batch dimensions ---------------------------------------------------

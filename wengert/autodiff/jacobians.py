@@ -20,7 +20,8 @@ whose seed stacks every one-hot vector, the identity reshaped to [m, *T] (for ba
 seed[j, k, ...] = e_j in every example k), and whose gradients all carry that leading m; see
 batched.py. The pass runs when every op on the pruned path has a batch-safe gradient rule;
 otherwise (custom gradients, control flow, graph mode, ops without one) it falls back to one pass
-per row, as `experimental_use_pfor=False` requests. `last_mode()` says which ran, and why.
+per row, as `experimental_use_pfor=False` requests. The rows run in blocks (`_batched_rows`) so that
+m times the largest tensor stays bounded. `last_mode()` says which ran, and why.
 
 Rows are assembled with wengert ops (stack, reshape), so the result is itself recorded by any
 outer tape: a Hessian is the jacobian of a gradient computed under an outer tape.
@@ -28,9 +29,12 @@ outer tape: a Hessian is the jacobian of a gradient computed under an outer tape
 import numpy as np
 
 from ..framework.tensor import Tensor, constant
+from ..ops.array_core import broadcast_to, reshape, zeros_like
+from ..ops.array_ops import concat, stack, transpose
 from ..util import nest
 from . import backprop, batched
 from .backprop import UnconnectedGradients, backward
+from .targets import as_target, check_sources
 
 __all__ = ["jacobian", "batch_jacobian", "last_mode"]
 
@@ -45,10 +49,9 @@ def last_mode():
 def jacobian(tape, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
              experimental_use_pfor=True):
     """d(target)/d(sources), each of shape target.shape + source.shape, in sources' structure."""
-    from .tape import _as_target, _check_sources
     unconnected = _unconnected_mode(unconnected_gradients)
-    target = _as_target(target)
-    flat_sources = _check_sources(sources)
+    target = as_target(target)
+    flat_sources = check_sources(sources)
     target_shape = tuple(target.shape)
     size = int(np.prod(target_shape, dtype=np.int64))
     records = tape._begin_reverse_pass()
@@ -57,7 +60,7 @@ def jacobian(tape, target, sources, unconnected_gradients=UnconnectedGradients.N
         path = _pruned(records, [target], connected)
         vectorized = _vectorize(path, target, size, experimental_use_pfor)
         if vectorized:
-            columns = batched.run(path, target, connected, _identity_rows(target, size), (size,))
+            columns = _batched_rows(path, target, connected, _identity_rows(target, size), (size,))
         else:
             rows = [backward(path, [target], connected, [_one_hot(target, [i], size)])
                     for i in range(size)]
@@ -77,10 +80,9 @@ def jacobian(tape, target, sources, unconnected_gradients=UnconnectedGradients.N
 def batch_jacobian(tape, target, source, unconnected_gradients=UnconnectedGradients.NONE,
                    experimental_use_pfor=True):
     """Per-example Jacobians of target [b, *T] w.r.t. source [b, *S]: shape [b, *T, *S]."""
-    from .tape import _as_target, _check_sources
     unconnected = _unconnected_mode(unconnected_gradients)
-    target = _as_target(target)
-    (source,) = _check_sources([source])
+    target = as_target(target)
+    (source,) = check_sources([source])
     target_shape, source_shape = tuple(target.shape), tuple(source.shape)
     _check_batch(target_shape, source_shape)
     batch = target_shape[0]
@@ -91,7 +93,7 @@ def batch_jacobian(tape, target, source, unconnected_gradients=UnconnectedGradie
         connected = tape._connected([source])
         path = _pruned(records, [target], connected)
         if _vectorize(path, target, size, experimental_use_pfor):
-            (column,) = batched.run(path, target, connected,
+            (column,) = _batched_rows(path, target, connected,
                                     _per_example_rows(target, size), (size,))
             return _per_example(column, source, out_shape, unconnected)
         rows = []
@@ -138,7 +140,6 @@ def _reshaped(column, source, target_shape, unconnected):
     out_shape = tuple(target_shape) + tuple(source.shape)
     if column is None:
         return None if unconnected == UnconnectedGradients.NONE else _zeros(out_shape, source)
-    from ..ops.array_ops import reshape
     return reshape(column, out_shape)
 
 
@@ -147,7 +148,6 @@ def _per_example(column, source, out_shape, unconnected):
     full = tuple(out_shape) + tuple(source.shape[1:])
     if column is None:
         return None if unconnected == UnconnectedGradients.NONE else _zeros(full, source)
-    from ..ops.array_ops import reshape, transpose
     rank = len(column.shape)
     swapped = transpose(column, (1, 0) + tuple(range(2, rank)))
     return reshape(swapped, full)
@@ -178,8 +178,6 @@ def _assemble(rows, source, lead_shape, tail_shape, axis, unconnected):
         return _zeros(out_shape, source)
     if not rows:
         return _zeros(out_shape, source)
-    from ..ops.array_core import zeros_like
-    from ..ops.array_ops import reshape, stack
     rows = [r if r is not None else zeros_like(source) for r in rows]
     stacked = stack(rows, axis=axis)
     return reshape(stacked, out_shape)
@@ -187,6 +185,51 @@ def _assemble(rows, source, lead_shape, tail_shape, axis, unconnected):
 
 def _zeros(shape, source):
     return constant(np.zeros(shape, dtype=source.dtype.as_numpy_dtype))
+
+
+# -- the vectorized pass (batched.py) --------------------------------------------------------------
+def _batched_rows(path, target, sources, seed_rows, lead_shape):
+    """Gradients of `target` for each source, each [m, *source.shape] (or None if unconnected),
+    from seeds seed_rows(start, stop) -> array [stop - start, *lead_shape[1:]...], in blocks of
+    rows small enough that m * (largest tensor) < batched.ROW_BLOCK_ELEMENTS."""
+    views = [batched.view(op) for op in path]
+    rows = lead_shape[0]
+    block = max(1, batched.ROW_BLOCK_ELEMENTS // max(1, _largest(path, target)))
+    parts = []
+    for start in range(0, rows, block):
+        seed = Tensor(seed_rows(start, min(rows, start + block)))
+        parts.append(backward(views, [target], sources, [seed], batch_dims=1))
+    return [_join([p[k] for p in parts], s, rows) for k, s in enumerate(sources)]
+
+
+def _largest(path, target):
+    sizes = [int(np.prod(target.shape, dtype=np.int64))]
+    for op in path:
+        for t in op.inputs + op.outputs:
+            value = getattr(t, "_value", None)
+            if value is not None:
+                sizes.append(np.size(value))
+    return max(sizes)
+
+
+def _join(blocks, source, rows):
+    """One source's blocks of rows concatenated along the batch axis (None: unconnected)."""
+    if all(b is None for b in blocks):
+        return None
+    shape = (-1,) + tuple(source.shape)
+    full = []
+    for b, count in zip(blocks, _block_sizes(rows, len(blocks))):
+        if b is None:
+            b = Tensor(np.zeros((count,) + tuple(source.shape), source.dtype.as_numpy_dtype))
+        elif len(b.shape) == len(source.shape):  # a rule gave an unbatched (zero) gradient
+            b = broadcast_to(b, (count,) + tuple(source.shape))
+        full.append(reshape(b, shape) if len(b.shape) != len(shape) else b)
+    return full[0] if len(full) == 1 else concat(full, 0)
+
+
+def _block_sizes(rows, count):
+    size = -(-rows // count)
+    return [min(size, rows - i * size) for i in range(count)]
 
 
 def _unconnected_mode(value):

@@ -20,6 +20,8 @@ from ..framework.variables import Variable
 from ..ops import array_core
 from ..util import nest
 from .backprop import UnconnectedGradients, backward
+from .jacobians import batch_jacobian, jacobian
+from .targets import as_target, check_sources
 
 __all__ = ["GradientTape"]
 
@@ -138,7 +140,7 @@ class GradientTape:
                 isinstance(s, (Tensor, Variable)) for s in sources):  # a flat list: no nesting
             grads = self._backward(targets, seeds, list(sources), unconnected_gradients)
             return grads if type(sources) is list else tuple(grads)
-        flat_sources = _check_sources(sources)
+        flat_sources = check_sources(sources)
         grads = self._backward(targets, seeds, flat_sources, unconnected_gradients)
         return nest.pack_sequence_as(sources, grads)
 
@@ -146,7 +148,7 @@ class GradientTape:
         if self._released:
             raise RuntimeError(_RELEASED)
         targets = [target] if type(target) is Tensor else [
-            _as_target(t) for t in nest.flatten(target)]
+            as_target(t) for t in nest.flatten(target)]
         if output_gradients is None:
             seeds = [None] * len(targets)
         elif not nest.is_nested(target):
@@ -224,14 +226,12 @@ class GradientTape:
     def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
                  parallel_iterations=None, experimental_use_pfor=True):
         """Full Jacobian: result[s] has shape target.shape + source.shape."""
-        from .jacobians import jacobian
         return jacobian(self, target, sources, unconnected_gradients, experimental_use_pfor)
 
     def batch_jacobian(self, target, source, unconnected_gradients=UnconnectedGradients.NONE,
                        parallel_iterations=None, experimental_use_pfor=True):
         """Per-example Jacobian: target [b, ...] and source [b, ...] give [b, *target[1:],
         *source[1:]] (assumes example i of the target depends only on example i of the source)."""
-        from .jacobians import batch_jacobian
         return batch_jacobian(self, target, source, unconnected_gradients, experimental_use_pfor)
 
 
@@ -255,24 +255,6 @@ class _Unwatched:
     @property
     def _value(self):  # lets zeros_like build zeros for unconnected_gradients="zero"
         return self.source._value
-
-
-def _check_sources(sources):
-    flat = nest.flatten(sources)
-    for s in flat:
-        if not isinstance(s, (Tensor, Variable)):
-            raise ValueError(f"GradientTape.gradient: sources must be Tensors or Variables, got "
-                             f"{type(s).__name__}. Watch a constant with tape.watch(x) first.")
-    return flat
-
-
-def _as_target(t):
-    if isinstance(t, (Tensor, Variable)):
-        return t
-    if t is None:
-        raise ValueError("GradientTape.gradient: the target is None; return a tensor from the "
-                         "computation you want to differentiate.")
-    return convert_to_tensor(t)
 
 
 def _seed(target, given):

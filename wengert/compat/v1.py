@@ -1,6 +1,8 @@
 """`wengert.compat.v1`: the TensorFlow 1 style names (placeholders, Session, initializers).
 
-Everything at wengert's top level is here too, so `import wengert.compat.v1 as tf` runs TF 1 code.
+Everything at wengert's top level is here too, so `import wengert.compat.v1 as tf` runs TF 1 code:
+wengert/__init__.py adds its names when it has defined them all (`_include_top_level`), so this
+module never imports the package that imports it.
 """
 from ..framework.context import state
 from ..graph import graph as _graph_module
@@ -8,7 +10,6 @@ from ..graph.graph import PLACEHOLDER, get_default_graph, reset_default_graph  #
 from ..graph.session import InteractiveSession, Session, get_default_session  # noqa: F401
 from ..graph.variables import (global_variables, global_variables_initializer,  # noqa: F401
                                trainable_variables, variables_initializer)
-from .. import *  # noqa: F401,F403,E402
 from .. import train  # noqa: F401,E402  (compat.v1.train: the TF 1 optimizers)
 from ..framework import dtypes as _dtypes
 
@@ -53,3 +54,12 @@ enable_v2_behavior = enable_eager_execution
 
 def executing_eagerly():
     return state.graph is None
+
+
+def _include_top_level(namespace):
+    """Add wengert's public top-level names (`namespace`: wengert/__init__.py's globals) that
+    this module does not define itself."""
+    here = globals()
+    for name, value in namespace.items():
+        if not name.startswith("_") and name not in here:
+            here[name] = value

@@ -15,7 +15,8 @@ How it moves through wengert, as in TensorFlow:
   unchanged (variable reads, identity) and reaches the source as it is; summing sparse gradients
   concatenates their values and indices; summing with a dense gradient densifies (`add_n`);
 - every other gradient function receives it densified (`_dense()`: one `GatherGrad`, a scatter-add
-  into zeros whose gradient is a gather, so higher orders work);
+  into zeros whose gradient is a gather, so higher orders work: see ops/indexed_slices_ops.py,
+  which installs `_dense`, `__neg__` and `_shape_of_like` here, since they need ops);
 - `convert_to_tensor(slices)` (and any op given it) densifies it, through the `_as_tensor`
   protocol variables use too;
 - the TF2 optimizers apply it with scatter updates of the touched rows (optimizers/optimizer.py).
@@ -26,7 +27,7 @@ from . import dtypes
 from .tensor import Tensor, convert_to_tensor
 from .tensor_shape import TensorShape
 
-__all__ = ["IndexedSlices", "aggregate"]
+__all__ = ["IndexedSlices"]
 
 
 class IndexedSlices:
@@ -83,8 +84,7 @@ class IndexedSlices:
             if self._static is not None:
                 self._dense_shape = convert_to_tensor(np.array(self._static, np.int64))
             elif self._like is not None:
-                from ..ops.creation_ops import shape as shape_of
-                self._dense_shape = shape_of(self._like, out_type=dtypes.int64)
+                self._dense_shape = self._shape_of_like()
         return self._dense_shape
 
     @property
@@ -115,24 +115,7 @@ class IndexedSlices:
     def device(self):
         return self._values.device
 
-    # -- densifying -----------------------------------------------------------------------------
-    def _dense(self):
-        """The dense tensor: a scatter-add of the values into zeros (`GatherGrad`)."""
-        from ..ops import indexing_ops
-        attrs = {"params_shape": self._static, "axis": 0, "batch_dims": 0}
-        if self._static is not None:
-            return indexing_ops.execute(indexing_ops.GATHER_GRAD, (self._values, self._indices),
-                                        attrs)
-        if self._like is not None:
-            return indexing_ops.execute(indexing_ops.GATHER_GRAD,
-                                        (self._values, self._indices, self._like), attrs)
-        if self._dense_shape is not None:
-            from ..ops.array_ops import expand_dims
-            return indexing_ops.scatter_nd(expand_dims(self._indices, -1), self._values,
-                                           self._dense_shape)
-        raise ValueError("IndexedSlices with an unknown dense_shape cannot be converted to a "
-                         "dense tensor; give dense_shape when creating it.")
-
+    # -- densifying (`_dense`, `__neg__`, `_shape_of_like`: installed by ops/indexed_slices_ops.py)
     def _as_tensor(self, dtype=None):
         if dtype is not None and dtypes.as_dtype(dtype) is not self.dtype:
             raise ValueError(f"IndexedSlices of dtype {self.dtype.name} cannot be converted to "
@@ -146,10 +129,6 @@ class IndexedSlices:
     def __array__(self, dtype=None, copy=None):
         return np.asarray(self.numpy(), dtype=dtype)
 
-    def __neg__(self):
-        from ..ops.math_ops import negative
-        return IndexedSlices._of(negative(self._values), self._indices, self._static, self._like)
-
     def __repr__(self):
         if type(self._values) is Tensor:  # eager: show the numbers
             return (f"IndexedSlices(indices={self._indices!r}, values={self._values!r}, "
@@ -161,20 +140,3 @@ class IndexedSlices:
         raise TypeError("IndexedSlices are not picklable; convert_to_tensor(slices).numpy() "
                         "gives the dense value.")
 
-
-def aggregate(parts):
-    """The sum of gradients some of which are IndexedSlices: dense if any part is dense (the
-    sparse ones are densified, as TensorFlow's add_n does), else one IndexedSlices whose values
-    and indices concatenate the parts'."""
-    from ..ops.array_core import add_n
-    if len(parts) == 1:
-        return parts[0]
-    if any(type(p) is not IndexedSlices for p in parts):
-        return add_n([p._dense() if type(p) is IndexedSlices else p for p in parts])
-    from ..ops.array_ops import concat
-    from ..ops.math_ops import cast
-    first = parts[0]
-    kinds = {p._indices.dtype for p in parts}
-    indices = [p._indices if len(kinds) == 1 else cast(p._indices, dtypes.int64) for p in parts]
-    return IndexedSlices._of(concat([p._values for p in parts], 0), concat(indices, 0),
-                             first._static, first._like)

@@ -5,6 +5,8 @@ pass, and its attributes. A tape keeps these records in execution order; a Graph
 creation order; the one reverse pass in `autodiff.backprop` walks either list backwards.
 """
 
+from .context import default_session
+
 __all__ = ["Operation"]
 
 
@@ -52,8 +54,8 @@ class Operation:
                 "input": [getattr(t, "name", "?") for t in self.inputs]}
 
     def run(self, feed_dict=None, session=None):
-        from ..graph.session import get_default_session  # graph mode (later issue)
-        (session or get_default_session()).run(self, feed_dict)
+        """Run this graph op in `session` (default: the default session)."""
+        (session or default_session()).run(self, feed_dict)
 
     def __repr__(self):
         return f"<wengert.Operation '{self.name}' type={self.type}>"

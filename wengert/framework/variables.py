@@ -8,6 +8,9 @@ trainable and the tape has `watch_accessed_variables=True`, or when `tape.watch(
 
 Assignments replace the stored array after checking shape and dtype, so an invalid assign raises
 and leaves the value untouched, and values a tape saved from earlier reads stay as they were.
+In a graph or a traced function, reads and assignments are ops declared here (ReadVariableOp,
+AssignVariableOp, AssignAddVariableOp, AssignSubVariableOp); their kernels reach the values
+through the store the executor hands them.
 """
 import sys
 
@@ -15,6 +18,7 @@ import numpy as np
 
 from . import dtypes
 from .context import state
+from .errors import InvalidArgumentError
 from .execute import record_op
 from .registry import defop
 from .tensor import Tensor, _Reference, to_array
@@ -32,17 +36,48 @@ READ_VARIABLE = defop("ReadVariableOp", lambda value: value, grad=_read_grad,
                       pure=False, passes_sparse=True, returns_view=True)
 
 
+# -- assignments in graphs and traced functions: stateful ops whose kernel gets the store --------
+def _assign_rule(var, value):
+    if value.dtype != var.dtype:
+        raise InvalidArgumentError(f"cannot assign a {value.dtype.name} value to variable "
+                                   f"'{var.name}' of dtype {var.dtype.name}; cast it first.")
+    if not var.shape.is_compatible_with(value.shape):
+        raise InvalidArgumentError(f"cannot assign a value of shape {value.shape} to variable "
+                                   f"'{var.name}' of shape {var.shape}.")
+    return var.shape, var.dtype
+
+
+def _stateful(op_type, kernel):
+    return defop(op_type, kernel, shape=_assign_rule, grad=None, stateful=True)
+
+
+def _assign_kernel(store, var, value):
+    store.write(var, value)
+    return store.read(var)
+
+
+# `store.update` (graph/session.py) changes the variable's array in place when nothing else refers
+# to it (no tensor, fetched value or live slot of a running plan), else replaces it with one.
+ASSIGN = _stateful("AssignVariableOp", _assign_kernel)
+ASSIGN_ADD = _stateful("AssignAddVariableOp",
+                       lambda store, var, value: store.update(var, np.add, value))
+ASSIGN_SUB = _stateful("AssignSubVariableOp",
+                       lambda store, var, value: store.update(var, np.subtract, value))
+
+
 class Variable:
     """A mutable tensor-valued state, e.g. a weight matrix."""
 
     __array_priority__ = 100
     __hash__ = object.__hash__  # identity; `ref()` is the TF 2 spelling
+    # What `Variable(...)` makes while a graph that does not lift variables is being built (TF 1
+    # style): graph/variables.py sets its GraphVariable here (graph/ sits above framework/).
+    graph_variable_class = None
 
     def __new__(cls, *args, **kwargs):
         graph = state.graph
         if cls is Variable and graph is not None and not getattr(graph, "lifts_variables", False):
-            from ..graph.variables import GraphVariable  # built into a graph, TF 1 style
-            cls = GraphVariable
+            cls = Variable.graph_variable_class
         return object.__new__(cls)
 
     def __init__(self, initial_value=None, trainable=True, validate_shape=True, name=None,
@@ -184,9 +219,7 @@ class Variable:
 
     def _graph_update(self, kind, value, name, read_value):
         """In a traced function, an assignment is a stateful op that runs with the graph."""
-        from ..graph import variables as graph_variables
-        op_def = {"assign": graph_variables.ASSIGN, "assign_add": graph_variables.ASSIGN_ADD,
-                  "assign_sub": graph_variables.ASSIGN_SUB}[kind]
+        op_def = {"assign": ASSIGN, "assign_add": ASSIGN_ADD, "assign_sub": ASSIGN_SUB}[kind]
         return state.graph.update_variable(self, op_def, value, name, read_value)
 
     def assign(self, value, use_locking=None, name=None, read_value=True):

@@ -173,8 +173,6 @@ def _scatter_sum(*grads, shape, dtype, keys):
 def fuse_scatter_sums(steps, fetch_slots):
     """Replace AddN(StridedSliceGrad(g_0, ...), ..., StridedSliceGrad(g_n, ...)) (the gradient of
     a variable read by many slices, as in `w[i]` in a loop) by one `_scatter_sum` step."""
-    from .executor import Step  # executor imports this module
-
     uses = {}
     for step in steps:
         for slot in step.inputs:
@@ -197,7 +195,8 @@ def fuse_scatter_sums(steps, fetch_slots):
         keys = [_scatter_key(p, out[0]) for p in parts]
         if any(k is None for k in keys):
             continue
-        fused = Step(step.op, [p.inputs[0] for p in parts], step.outputs)
+        # a Step (executor.py, which imports this module, defines the class)
+        fused = type(step)(step.op, [p.inputs[0] for p in parts], step.outputs)
         fused.kernel = _scatter_sum
         fused.attrs = {"shape": out[0], "dtype": out[1], "keys": tuple(keys)}
         steps[index] = fused

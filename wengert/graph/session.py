@@ -5,10 +5,9 @@ list/tuple/dict nesting of them, and returns NumPy values in the same structure 
 Feeds are checked against the fed tensor's static shape and dtype before anything runs. The plan
 for each (fetches, feeds) combination is compiled once and cached (see executor.py).
 """
-import threading
-
 import numpy as np
 
+from ..framework.context import default_session, state
 from ..framework.errors import InvalidArgumentError
 from ..framework.operation import Operation
 from ..framework.tensor import Tensor, to_array
@@ -21,15 +20,7 @@ from .variables import GraphVariable
 
 __all__ = ["Session", "get_default_session", "InteractiveSession"]
 
-_local = threading.local()
-
-
-def get_default_session():
-    stack = getattr(_local, "stack", [])
-    if not stack:
-        raise ValueError("No default session: use `with Session() as sess:` or pass "
-                         "session= explicitly.")
-    return stack[-1]
+get_default_session = default_session  # the stack lives in framework.context.state
 
 
 class _Store:
@@ -101,14 +92,14 @@ class Session:
         self._graph_ctx = None
 
     def __enter__(self):
-        _local.stack = getattr(_local, "stack", []) + [self]
+        state.sessions += (self,)
         self._graph_ctx = self.graph.as_default()
         self._graph_ctx.__enter__()
         return self
 
     def __exit__(self, *exc):
         self._graph_ctx.__exit__(*exc)
-        _local.stack = [s for s in _local.stack if s is not self]
+        state.sessions = tuple(s for s in state.sessions if s is not self)
         self.close()
         return False
 
@@ -206,11 +197,11 @@ class _DefaultSession:
         self.session = session
 
     def __enter__(self):
-        _local.stack = getattr(_local, "stack", []) + [self.session]
+        state.sessions += (self.session,)
         return self.session
 
     def __exit__(self, *exc):
-        _local.stack = [s for s in _local.stack if s is not self.session]
+        state.sessions = tuple(s for s in state.sessions if s is not self.session)
         return False
 
 

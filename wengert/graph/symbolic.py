@@ -5,6 +5,7 @@ It is a `Tensor`, so every op accepts it and every operator works; anything that
 `cond`/`while_loop` for control flow that depends on it.
 """
 from ..framework import dtypes
+from ..framework.context import default_session
 from ..framework.tensor import Tensor
 from ..framework.tensor_shape import TensorShape
 from ..ops import math_ops
@@ -49,8 +50,7 @@ class SymbolicTensor(Tensor):
         self._shape = self._shape.merge_with(TensorShape(shape))
 
     def eval(self, feed_dict=None, session=None):
-        from .session import get_default_session
-        return (session or get_default_session()).run(self, feed_dict)
+        return (session or default_session()).run(self, feed_dict)
 
     def numpy(self):
         raise NotImplementedError(

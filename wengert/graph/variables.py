@@ -9,43 +9,14 @@ FailedPreconditionError that says to run the initializer.
 import numpy as np
 
 from ..framework import dtypes
-from ..framework.context import state
-from ..framework.errors import InvalidArgumentError
-from ..framework.registry import defop
+from ..framework.context import default_session, state
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
-from ..framework.variables import READ_VARIABLE, Variable
+from ..framework.variables import ASSIGN, ASSIGN_ADD, ASSIGN_SUB, READ_VARIABLE, Variable
+from .graph import NO_OP, get_default_graph
 
 __all__ = ["GraphVariable", "global_variables", "trainable_variables", "variables_initializer",
            "global_variables_initializer"]
-
-
-def _assign_rule(var, value):
-    if value.dtype != var.dtype:
-        raise InvalidArgumentError(f"cannot assign a {value.dtype.name} value to variable "
-                                   f"'{var.name}' of dtype {var.dtype.name}; cast it first.")
-    if not var.shape.is_compatible_with(value.shape):
-        raise InvalidArgumentError(f"cannot assign a value of shape {value.shape} to variable "
-                                   f"'{var.name}' of shape {var.shape}.")
-    return var.shape, var.dtype
-
-
-def _stateful(op_type, kernel):
-    return defop(op_type, kernel, shape=_assign_rule, grad=None, stateful=True)
-
-
-def _assign_kernel(store, var, value):
-    store.write(var, value)
-    return store.read(var)
-
-
-# `store.update` changes the variable's array in place when nothing else refers to it (no
-# tensor, fetched value or live slot of a running plan), else replaces it with a new array.
-ASSIGN = _stateful("AssignVariableOp", _assign_kernel)
-ASSIGN_ADD = _stateful("AssignAddVariableOp",
-                       lambda store, var, value: store.update(var, np.add, value))
-ASSIGN_SUB = _stateful("AssignSubVariableOp",
-                       lambda store, var, value: store.update(var, np.subtract, value))
 
 
 class GraphVariable(Variable):
@@ -154,31 +125,26 @@ class GraphVariable(Variable):
         return self._update(ASSIGN_SUB, delta, name)
 
     def eval(self, session=None):
-        from .session import get_default_session
-        return (session or get_default_session()).run(self)
+        return (session or default_session()).run(self)
 
     def load(self, value, session=None):
-        from .session import get_default_session
-        (session or get_default_session())._store.write(self, np.asarray(value))
+        (session or default_session())._store.write(self, np.asarray(value))
 
 
-def _graph():
-    from .graph import get_default_graph
-    return get_default_graph()
+Variable.graph_variable_class = GraphVariable
 
 
 def global_variables():
-    return _graph().get_collection("variables")
+    return get_default_graph().get_collection("variables")
 
 
 def trainable_variables():
-    return _graph().get_collection("trainable_variables")
+    return get_default_graph().get_collection("trainable_variables")
 
 
 def variables_initializer(var_list, name="init"):
     """One op that runs the initializers of `var_list`."""
-    from .graph import NO_OP
-    graph = _graph()
+    graph = get_default_graph()
     with graph.control_dependencies([v.initializer for v in var_list]):
         return graph.create_op(NO_OP, (), {}, name)
 

@@ -17,9 +17,9 @@ labels whose rank differs from the predictions' by a trailing axis of size 1 are
 """
 import numpy as np
 
-from .. import nn
 from ..framework.tensor import Tensor, constant, convert_to_tensor
 from ..ops.array_ops import reshape, squeeze
+from ..ops import loss_ops
 from ..ops.clip_ops import clip_by_value
 from ..ops.math_ops import cast, multiply, square, subtract
 from ..ops.reduce_ops import reduce_mean, reduce_sum
@@ -89,7 +89,7 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=
         classes = y_pred.shape[axis]
         y_true = y_true * (1.0 - label_smoothing) + label_smoothing / classes
     if from_logits:
-        return nn.softmax_cross_entropy_with_logits(labels=y_true, logits=y_pred, axis=axis)
+        return loss_ops.softmax_cross_entropy_with_logits(labels=y_true, logits=y_pred, axis=axis)
     eps = _eps(y_pred.dtype)
     y_pred = y_pred / reduce_sum(y_pred, axis, keepdims=True)
     y_pred = clip_by_value(y_pred, eps, 1.0 - eps)
@@ -116,10 +116,10 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, axis=-1,
         y_pred = log(clip_by_value(y_pred, eps, 1.0 - eps))  # log_softmax(log p) normalizes p
     if rank is not None and rank > 2:
         batch_shape = tuple(y_pred.shape)[:-1]
-        losses = nn.sparse_softmax_cross_entropy_with_logits(
+        losses = loss_ops.sparse_softmax_cross_entropy_with_logits(
             labels=reshape(y_true, [-1]), logits=reshape(y_pred, [-1, y_pred.shape[-1]]))
         return reshape(losses, [-1 if d is None else d for d in batch_shape])
-    return nn.sparse_softmax_cross_entropy_with_logits(labels=y_true, logits=y_pred)
+    return loss_ops.sparse_softmax_cross_entropy_with_logits(labels=y_true, logits=y_pred)
 
 
 def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, axis=-1):
@@ -128,7 +128,7 @@ def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, 
     if label_smoothing:
         y_true = y_true * (1.0 - label_smoothing) + 0.5 * label_smoothing
     if from_logits:
-        losses = nn.sigmoid_cross_entropy_with_logits(labels=y_true, logits=y_pred)
+        losses = loss_ops.sigmoid_cross_entropy_with_logits(labels=y_true, logits=y_pred)
     else:
         eps = _eps(y_pred.dtype)
         p = clip_by_value(y_pred, eps, 1.0 - eps)

@@ -12,8 +12,9 @@ A model is a Layer (weights, get/set_weights, checkpoints) with the training API
 training.py and `summary()`, a table of layers, output shapes and parameter counts.
 """
 from ..framework.tensor_shape import TensorShape
-from .layers.base import Layer, _is_shape_list
-from .layers.input_layer import InputLayer, KerasTensor
+from .layers.base import Layer
+from .layers.input_layer import InputLayer
+from .layers.keras_tensor import KerasTensor, is_shape_list
 from .training import TrainingMixin
 
 __all__ = ["Model", "Sequential"]
@@ -141,7 +142,7 @@ class Model(TrainingMixin, Layer):
             raise ValueError("You must provide an `input_shape` argument.")
         Layer.build(self, input_shape)
         if type(self).call is not Model.call:
-            shape = [TensorShape(s) for s in input_shape] if _is_shape_list(input_shape) else \
+            shape = [TensorShape(s) for s in input_shape] if is_shape_list(input_shape) else \
                 TensorShape(input_shape)
             self._build_input_shape = shape
             self._output_shape = Layer.compute_output_shape(self, shape)

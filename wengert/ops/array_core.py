@@ -1,25 +1,31 @@
-"""The few ops the reverse pass itself needs: summing gradients, seeding, undoing broadcasting.
+"""The ops every family's gradient rules build on: summing gradients, undoing broadcasting,
+zeros and ones, reshape and cast.
 
 Broadcasting in the forward pass (`x + b` with b of shape [n] against x of shape [m, n]) means the
 gradient reaching `b` has x's shape; the chain rule sums it over the broadcast axes. `SumToShape`
 does that, and `BroadcastTo` is its adjoint: each is the other's gradient. The reverse pass calls
-`unbroadcast` whenever a rule's result is larger than its input, so rules never have to.
-All of these ops are linear, so their forward-mode rule (`jvp=linear`) applies them to tangents.
+`unbroadcast` whenever a rule's result is larger than its input, so rules never have to. `AddN`
+sums the gradient parts of a tensor used several times. Reshape's gradient is a reshape back to
+the input's shape; Cast's is a cast back to the input's (floating) dtype. All of these ops are
+linear, so their forward-mode rule (`jvp=linear`) applies them to tangents.
+
+This is the lowest op family: it imports no other (ops/ is a DAG: see tests/test_layers.py).
 """
 import functools
 
 import numpy as np
 
-from ..framework.registry import linear, linear_in
+from ..framework import dtypes
 from ..framework.context import state
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
-from ..framework.registry import defop
+from ..framework.registry import defop, linear, linear_in
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from . import shapes
+from .shapes import int_tuple, prod
 
-__all__ = ["add_n", "zeros_like", "ones_like", "broadcast_to"]
+__all__ = ["add_n", "zeros_like", "ones_like", "broadcast_to", "reshape", "cast"]
 
 
 def _sum_to_shape(x, shape):
@@ -72,7 +78,6 @@ def _sum_to_shape_grad(op, grad):
 
 
 def _sum_to_shape_batched(op, grad):
-    from .array_ops import reshape
     x = op.inputs[0]
     nb = batch_rank(grad, op.outputs[0])
     batch, shape = tuple(grad.shape[:nb]), tuple(op.get_attr("shape"))
@@ -90,8 +95,7 @@ def _sum_like_rule(x, like):
 
 
 def _sum_like_grad(op, grad):
-    from .math_ops import add
-    return add(grad, zeros_like(op.inputs[0])), None  # broadcast back to x's run-time shape
+    return grad + zeros_like(op.inputs[0]), None  # broadcast back to x's run-time shape
 
 
 # Graph mode with unknown dimensions: the target shape is read from `like` when the graph runs.
@@ -213,14 +217,14 @@ def zeros_like(input, dtype=None, name=None):  # noqa: A002
     """Zeros of `input`'s shape (and dtype, unless given)."""
     x = _like_source(input)
     out = execute(ZEROS_LIKE, (x,), name=name)
-    return out if dtype is None else _cast_to(out, dtype)
+    return out if dtype is None else cast(out, dtype)
 
 
 def ones_like(input, dtype=None, name=None):  # noqa: A002
     """Ones of `input`'s shape (and dtype, unless given)."""
     x = _like_source(input)
     out = execute(ONES_LIKE, (x,), name=name)
-    return out if dtype is None else _cast_to(out, dtype)
+    return out if dtype is None else cast(out, dtype)
 
 
 def _like_source(x):
@@ -232,9 +236,107 @@ def _like_source(x):
     return convert_to_tensor(x)
 
 
-def _cast_to(x, dtype):
-    from .math_ops import cast
-    return cast(x, dtype)
+# -- reshape ---------------------------------------------------------------------------------------
+def _reshape_rule(x, like=None, *, shape):
+    if like is not None:  # the shape of `like`, read when the graph runs
+        total, want = x.shape.num_elements(), like.shape.num_elements()
+        if total is not None and want is not None and total != want:
+            raise InvalidArgumentError(f"cannot reshape a tensor with {total} elements (shape "
+                                       f"{x.shape}) to the shape {like.shape} of another.")
+        return like.shape, x.dtype
+    dims = list(shape)
+    if dims.count(-1) > 1 or any(d < -1 for d in dims):
+        raise InvalidArgumentError(f"shape {list(shape)} may hold at most one -1 and no other "
+                                   "negative sizes.")
+    total = x.shape.num_elements()
+    if -1 in dims:
+        known = prod(d for d in dims if d != -1)
+        inferred = None
+        if total is not None and known:
+            if total % known:
+                raise InvalidArgumentError(
+                    f"cannot reshape a tensor with {total} elements (shape {x.shape}) to "
+                    f"{list(shape)}: {total} is not a multiple of {known}, the product of the "
+                    "known dimensions.")
+            inferred = total // known
+        elif total == 0 and not known:
+            raise InvalidArgumentError(f"cannot infer the -1 in {list(shape)} for a tensor with "
+                                       "0 elements: the other dimensions multiply to 0.")
+        dims[dims.index(-1)] = inferred
+    elif total is not None and prod(dims) != total:
+        raise InvalidArgumentError(f"cannot reshape a tensor with {total} elements (shape "
+                                   f"{x.shape}) to {list(shape)}, which has {prod(dims)}.")
+    return TensorShape(dims), x.dtype
+
+
+def reshape_like(x, like):
+    """`x` reshaped to the shape of `like`: an attribute when that shape is fully known, else
+    read from `like` when the graph runs."""
+    shape = static_shape(like)
+    if shape is not None and None not in shape:
+        return execute(RESHAPE, (x,), {"shape": shape})
+    return execute(RESHAPE, (x, like), {"shape": None})
+
+
+def reshape_back(op, grad):
+    back = reshape_like(grad, op.inputs[0])
+    return back if len(op.inputs) == 1 else (back, None)
+
+
+def _reshape_kernel(x, like=None, *, shape):
+    return x.reshape(shape if like is None else like.shape)
+
+
+def reshape_batched(op, grad):
+    nb = batch_rank(grad, op.outputs[0])
+    return reshape(grad, tuple(grad.shape[:nb]) + tuple(op.inputs[0].shape))
+
+
+def has_one_input(op):
+    """`batch_accepts` of ops whose optional "like" input (graph mode) the batched rule cannot
+    handle."""
+    return len(op.inputs) == 1
+
+
+RESHAPE = defop("Reshape", _reshape_kernel, shape=_reshape_rule, grad=reshape_back, jvp=linear,
+                batch=reshape_batched, batch_accepts=has_one_input)
+
+
+def reshape(tensor, shape, name=None):
+    """`tensor` with the same elements in a new shape; one dimension may be -1 (inferred)."""
+    return execute(RESHAPE, (convert_to_tensor(tensor),),
+                   {"shape": int_tuple(shape, "reshape: shape")}, name)
+
+
+# -- cast ---------------------------------------------------------------------------------------
+def _cast_grad(op, grad):
+    source = op.inputs[0].dtype
+    if not (source.is_floating and grad.dtype.is_floating):
+        return None
+    return cast(grad, source)
+
+
+def _cast_rule(x, dtype):
+    return x.shape, dtypes.as_dtype(dtype)
+
+
+def _cast_jvp(primals, tangents, outputs, dtype):
+    if not (primals[0].dtype.is_floating and np.dtype(dtype).kind == "f"):
+        return None
+    return cast(tangents[0], dtype)
+
+
+CAST = defop("Cast", lambda x, dtype: x.astype(dtype), shape=_cast_rule, grad=_cast_grad,
+             jvp=_cast_jvp, batch="safe")
+
+
+def cast(x, dtype, name=None):
+    """`x` converted to `dtype` (floats truncate toward zero when cast to integers)."""
+    x = convert_to_tensor(x)
+    dtype = dtypes.as_dtype(dtype)
+    if x.dtype is dtype:
+        return x
+    return execute(CAST, (x,), {"dtype": dtype.as_numpy_dtype}, name)
 
 
 # -- used by the reverse pass -------------------------------------------------------------------

@@ -18,7 +18,6 @@ slicing and reversing live in `indexing_ops`; creation ops (fill, zeros, eye, ra
 tile, pad) and shape queries in `creation_ops`; both are re-exported here.
 """
 import builtins
-import operator
 
 import numpy as np
 
@@ -27,54 +26,18 @@ from ..framework import dtypes
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import binary_operands, execute
 from ..framework.registry import defop
-from ..framework.tensor import Tensor, convert_to_tensor
+from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from . import shapes
-from .array_core import batch_rank, batch_zero_filled, static_shape, zeros_like
+from .array_core import (RESHAPE, batch_rank, batch_zero_filled, has_one_input,  # noqa: F401
+                         reshape, reshape_back, reshape_batched, reshape_like, zeros_like)
+from .shapes import int_tuple, normalize_axis
 
 __all__ = ["where", "reshape", "transpose", "expand_dims", "squeeze", "concat", "stack",
            "unstack", "split", "identity", "stop_gradient", "newaxis"]
 
 _pyrange = builtins.range  # this module exports `range`
 newaxis = None
-
-
-def _prod(dims):
-    n = 1
-    for d in dims:
-        n *= d
-    return n
-
-
-def _axis(axis, rank, what="axis"):
-    """`axis` as a non-negative int for a tensor of `rank` (InvalidArgumentError if out of range)."""
-    axis = int(axis)
-    if rank is None:
-        return axis
-    if not -rank <= axis < rank:
-        raise InvalidArgumentError(f"{what} {axis} is out of range for a tensor of rank {rank}; "
-                                   f"expected a value in [{-rank}, {rank}).")
-    return axis % rank
-
-
-def _int_tuple(values, what):
-    """A tuple of Python ints from a list, tuple, TensorShape, ndarray or (eager) int tensor."""
-    if isinstance(values, Tensor) or hasattr(values, "_as_tensor"):
-        values = convert_to_tensor(values)
-        if not values.dtype.is_integer:
-            raise TypeError(f"{what} must be integers, got a {values.dtype.name} tensor.")
-        values = values._value
-    if isinstance(values, (int, np.integer)):
-        return (int(values),)
-    if type(values) in (list, tuple, TensorShape):
-        try:
-            return tuple(operator.index(v) for v in values)
-        except TypeError:
-            pass  # nested lists, NumPy scalars of other kinds: the general path below
-    try:
-        return tuple(int(v) for v in np.asarray(values).reshape(-1))
-    except (TypeError, ValueError):
-        raise TypeError(f"{what} must be a list of integers, got {values!r}.") from None
 
 
 # -- where (Select) ------------------------------------------------------------------------------
@@ -122,78 +85,11 @@ def where(condition, x=None, y=None, name=None):
 
 
 # -- reshape, expand_dims, squeeze, transpose ----------------------------------------------------
-def _reshape_rule(x, like=None, *, shape):
-    if like is not None:  # the shape of `like`, read when the graph runs
-        total, want = x.shape.num_elements(), like.shape.num_elements()
-        if total is not None and want is not None and total != want:
-            raise InvalidArgumentError(f"cannot reshape a tensor with {total} elements (shape "
-                                       f"{x.shape}) to the shape {like.shape} of another.")
-        return like.shape, x.dtype
-    dims = list(shape)
-    if dims.count(-1) > 1 or any(d < -1 for d in dims):
-        raise InvalidArgumentError(f"shape {list(shape)} may hold at most one -1 and no other "
-                                   "negative sizes.")
-    total = x.shape.num_elements()
-    if -1 in dims:
-        known = _prod(d for d in dims if d != -1)
-        inferred = None
-        if total is not None and known:
-            if total % known:
-                raise InvalidArgumentError(
-                    f"cannot reshape a tensor with {total} elements (shape {x.shape}) to "
-                    f"{list(shape)}: {total} is not a multiple of {known}, the product of the "
-                    "known dimensions.")
-            inferred = total // known
-        elif total == 0 and not known:
-            raise InvalidArgumentError(f"cannot infer the -1 in {list(shape)} for a tensor with "
-                                       "0 elements: the other dimensions multiply to 0.")
-        dims[dims.index(-1)] = inferred
-    elif total is not None and _prod(dims) != total:
-        raise InvalidArgumentError(f"cannot reshape a tensor with {total} elements (shape "
-                                   f"{x.shape}) to {list(shape)}, which has {_prod(dims)}.")
-    return TensorShape(dims), x.dtype
-
-
-def reshape_like(x, like):
-    """`x` reshaped to the shape of `like`: an attribute when that shape is fully known, else
-    read from `like` when the graph runs."""
-    shape = static_shape(like)
-    if shape is not None and None not in shape:
-        return execute(RESHAPE, (x,), {"shape": shape})
-    return execute(RESHAPE, (x, like), {"shape": None})
-
-
-def _reshape_back(op, grad):
-    back = reshape_like(grad, op.inputs[0])
-    return back if len(op.inputs) == 1 else (back, None)
-
-
-def _reshape_kernel(x, like=None, *, shape):
-    return x.reshape(shape if like is None else like.shape)
-
-
-def _reshape_batched(op, grad):
-    nb = batch_rank(grad, op.outputs[0])
-    return reshape(grad, tuple(grad.shape[:nb]) + tuple(op.inputs[0].shape))
-
-
-def _one_input(op):
-    return len(op.inputs) == 1
-
-
-RESHAPE = defop("Reshape", _reshape_kernel, shape=_reshape_rule, grad=_reshape_back, jvp=linear, batch=_reshape_batched, batch_accepts=_one_input)
-
-
-def reshape(tensor, shape, name=None):
-    """`tensor` with the same elements in a new shape; one dimension may be -1 (inferred)."""
-    return execute(RESHAPE, (convert_to_tensor(tensor),),
-                   {"shape": _int_tuple(shape, "reshape: shape")}, name)
-
 
 def _expand_dims_rule(x, axis):
     if x.shape.rank is None:
         return TensorShape(None), x.dtype
-    axis = _axis(axis, x.shape.rank + 1)
+    axis = normalize_axis(axis, x.shape.rank + 1)
     dims = list(x.shape)
     dims.insert(axis, 1)
     return TensorShape(dims), x.dtype
@@ -207,7 +103,7 @@ def _expand_dims_kernel(x, axis):
 
 
 EXPAND_DIMS = defop("ExpandDims", _expand_dims_kernel,
-                    shape=_expand_dims_rule, grad=_reshape_back, jvp=linear, batch=_reshape_batched, batch_accepts=_one_input)
+                    shape=_expand_dims_rule, grad=reshape_back, jvp=linear, batch=reshape_batched, batch_accepts=has_one_input)
 
 
 def expand_dims(input, axis, name=None):  # noqa: A002 (TensorFlow's argument name)
@@ -223,7 +119,7 @@ def _squeeze_rule(x, axis):
         if None in x.shape:
             return TensorShape(None), x.dtype
         return TensorShape([d for d in x.shape if d != 1]), x.dtype
-    axes = {_axis(a, rank) for a in axis}
+    axes = {normalize_axis(a, rank) for a in axis}
     for a in axes:
         if x.shape[a] not in (1, None):
             raise InvalidArgumentError(f"cannot squeeze axis {a} of shape {x.shape}: its size "
@@ -232,12 +128,12 @@ def _squeeze_rule(x, axis):
 
 
 SQUEEZE = defop("Squeeze", lambda x, axis: np.squeeze(x, axis), shape=_squeeze_rule,
-                grad=_reshape_back, jvp=linear, batch=_reshape_batched, batch_accepts=_one_input)
+                grad=reshape_back, jvp=linear, batch=reshape_batched, batch_accepts=has_one_input)
 
 
 def squeeze(input, axis=None, name=None):  # noqa: A002
     """`input` without its size-1 axes (only those in `axis`, when given)."""
-    axis = None if axis is None else _int_tuple(axis, "squeeze: axis")
+    axis = None if axis is None else int_tuple(axis, "squeeze: axis")
     return execute(SQUEEZE, (convert_to_tensor(input),), {"axis": axis}, name)
 
 
@@ -271,7 +167,7 @@ def transpose(a, perm=None, conjugate=False, name="transpose"):
         perm = tuple(_pyrange(a.ndim - 1, -1, -1))
     else:
         perm = tuple(p % a.ndim if -a.ndim <= p < 0 else p
-                     for p in _int_tuple(perm, "transpose: perm"))
+                     for p in int_tuple(perm, "transpose: perm"))
     return execute(TRANSPOSE, (a,), {"perm": perm}, None if name == "transpose" else name)
 
 
@@ -291,7 +187,7 @@ def _concat_rule(*inputs, axis):
         return TensorShape(None), inputs[0].dtype
     if rank == 0:
         raise InvalidArgumentError("cannot concatenate scalars; use stack instead.")
-    axis = _axis(axis, rank)
+    axis = normalize_axis(axis, rank)
     dims = list(inputs[0].shape)
     for t in inputs[1:]:
         for i, (a, b) in enumerate(zip(dims, t.shape)):
@@ -333,7 +229,7 @@ def concat(values, axis, name="concat"):
         raise ValueError("concat: values must be a non-empty list of tensors.")
     if len(tensors) == 1:
         return identity(tensors[0])
-    axis = _axis(axis, tensors[0].ndim, "concat: axis") if tensors[0].ndim else int(axis)
+    axis = normalize_axis(axis, tensors[0].ndim, "concat: axis") if tensors[0].ndim else int(axis)
     return execute(CONCAT, tensors, {"axis": axis}, None if name == "concat" else name)
 
 
@@ -348,7 +244,7 @@ def _pack_rule(*inputs, axis):
     if out.rank is None:
         return TensorShape(None), inputs[0].dtype
     dims = list(out)
-    dims.insert(_axis(axis, out.rank + 1), len(inputs))
+    dims.insert(normalize_axis(axis, out.rank + 1), len(inputs))
     return TensorShape(dims), inputs[0].dtype
 
 
@@ -366,7 +262,7 @@ def stack(values, axis=0, name="stack"):
     tensors = [convert_to_tensor(v) for v in values]
     if not tensors:
         raise ValueError("stack: values must be a non-empty list of tensors.")
-    axis = _axis(axis, tensors[0].ndim + 1, "stack: axis")
+    axis = normalize_axis(axis, tensors[0].ndim + 1, "stack: axis")
     return execute(PACK, tensors, {"axis": axis}, None if name == "stack" else name)
 
 
@@ -400,7 +296,7 @@ def unstack(value, num=None, axis=0, name="unstack"):
     value = convert_to_tensor(value)
     if value.ndim == 0:
         raise ValueError("unstack: cannot unstack a scalar (rank 0) tensor.")
-    axis = _axis(axis, value.ndim, "unstack: axis")
+    axis = normalize_axis(axis, value.ndim, "unstack: axis")
     size = value.shape[axis]
     if num is not None and size is not None and num != size:
         raise ValueError(f"unstack: num={num} does not match dimension {axis} of shape "
@@ -429,7 +325,7 @@ def _split_rule(x, *likes, size_splits, axis):
         size_splits = tuple(t.shape[axis] if t.shape.rank is not None else None for t in likes)
     if x.shape.rank is None:
         return [(TensorShape(None), x.dtype)] * len(size_splits)
-    dim = x.shape[_axis(axis, x.shape.rank)]
+    dim = x.shape[normalize_axis(axis, x.shape.rank)]
     known = [s for s in size_splits if s is not None and s != -1]
     if -1 in size_splits and dim is not None:
         size_splits = tuple(dim - sum(known) if s == -1 else s for s in size_splits)
@@ -457,7 +353,7 @@ def _split_batched(op, *grads):
     return [concat(grads, axis + nb)] + [None] * (len(op.inputs) - 1)
 
 
-SPLIT_V = defop("SplitV", _split_kernel, shape=_split_rule, grad=_split_grad, num_outputs=None, jvp=linear, batch=_split_batched, batch_accepts=_one_input)
+SPLIT_V = defop("SplitV", _split_kernel, shape=_split_rule, grad=_split_grad, num_outputs=None, jvp=linear, batch=_split_batched, batch_accepts=has_one_input)
 
 
 def _split_equal_kernel(x, num_split, axis):
@@ -476,14 +372,14 @@ def _split_equal_rule(x, num_split, axis):
 
 
 SPLIT = defop("Split", _split_equal_kernel, shape=_split_equal_rule, grad=_split_grad,
-              num_outputs=None, jvp=linear, batch=_split_batched, batch_accepts=_one_input)
+              num_outputs=None, jvp=linear, batch=_split_batched, batch_accepts=has_one_input)
 
 
 def split(value, num_or_size_splits, axis=0, num=None, name="split"):
     """`value` cut along `axis` into `num_or_size_splits` equal parts, or parts of the given
     sizes (one size may be -1: the rest)."""
     value = convert_to_tensor(value)
-    axis = _axis(axis, value.ndim, "split: axis")
+    axis = normalize_axis(axis, value.ndim, "split: axis")
     dim = value.shape[axis]
     name = None if name == "split" else name
     if isinstance(num_or_size_splits, (int, np.integer)):
@@ -493,7 +389,7 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
                                        f"{value.shape} (size {dim}) into {parts} equal parts; "
                                        "pass a list of sizes instead.")
         return list(execute(SPLIT, (value,), {"num_split": parts, "axis": axis}, name))
-    sizes = list(_int_tuple(num_or_size_splits, "split: num_or_size_splits"))
+    sizes = list(int_tuple(num_or_size_splits, "split: num_or_size_splits"))
     if sizes.count(-1) == 1 and dim is not None:
         sizes[sizes.index(-1)] = dim - (sum(sizes) + 1)
     if (dim is not None and sum(sizes) != dim) or any(s < 0 for s in sizes if s != -1) or \
@@ -520,10 +416,3 @@ def stop_gradient(input, name=None):  # noqa: A002
     """`input` unchanged, but gradients do not flow through it (it acts as a constant)."""
     return execute(STOP_GRADIENT, (convert_to_tensor(input),), name=name)
 
-
-from .indexing_ops import *  # noqa: E402,F401,F403  gather, slices, boolean_mask, reverse
-from .indexing_ops import __all__ as _indexing_all  # noqa: E402
-from .creation_ops import *  # noqa: E402,F401,F403  fill, zeros, tile, pad, range, shape, ...
-from .creation_ops import __all__ as _creation_all  # noqa: E402
-
-__all__ += _indexing_all + _creation_all

@@ -25,8 +25,12 @@ from ..framework.execute import binary_operands, execute
 from ..framework.registry import defop
 from ..framework.tensor import convert_to_tensor
 from . import shapes
-from .array_core import add_n, zeros_like
-from .math_ops import cast, divide, greater, less, logical_or, maximum, multiply
+from .array_core import add_n, cast, zeros_like
+from .array_ops import where
+from .loss_ops import l2_loss
+from .math_ops import divide, greater, less, logical_or, maximum, multiply
+from .reduce_ops import reduce_sum
+from .unary_ops import sqrt
 
 __all__ = ["clip_by_value", "clip_by_norm", "global_norm", "clip_by_global_norm"]
 
@@ -49,7 +53,6 @@ def _clip_rule(t, lo, hi):
 
 
 def _clip_grad(op, g):
-    from .array_ops import where
     t, lo, hi = op.inputs
     below, above = less(t, lo), greater(t, hi)
     zeros = zeros_like(g)
@@ -61,7 +64,6 @@ def _clip_grad(op, g):
 
 
 def _clip_jvp(primals, tangents, outputs):
-    from .array_ops import where
     (t, lo, hi), (dt, dlo, dhi) = primals, tangents
     zeros = zeros_like(t)
     inside = dt if dt is not None else zeros
@@ -84,9 +86,6 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
 def clip_by_norm(t, clip_norm, axes=None, name=None):
     """t * clip_norm / max(l2norm(t, axes), clip_norm): t scaled so its L2 norm is at most
     clip_norm. The gradient is finite at t = 0."""
-    from .array_ops import where
-    from .reduce_ops import reduce_sum
-    from .unary_ops import sqrt
     t = convert_to_tensor(t)
     if not t.dtype.is_floating:
         raise TypeError(f"clip_by_norm: t must be floating-point, got {t.dtype.name} (shape "
@@ -108,8 +107,6 @@ def _present_tensors(t_list, caller):
 
 def global_norm(t_list, name=None):
     """sqrt(sum of the squared L2 norms of all tensors in t_list); None entries are ignored."""
-    from .nn_ops import l2_loss
-    from .unary_ops import sqrt
     tensors = _present_tensors(t_list, "global_norm")
     if not tensors:
         raise ValueError("global_norm: t_list holds no tensors (all entries are None).")

@@ -14,6 +14,7 @@ from ..framework.errors import InvalidArgumentError
 from ..framework.tensor import Tensor
 from ..framework.tensor_shape import TensorShape
 from . import shapes
+from .creation_ops import shape
 
 _as_strided = np.lib.stride_tricks.as_strided
 
@@ -209,5 +210,4 @@ def sizes_tensor(t):
     value = getattr(t, "_value", None)
     if value is not None:
         return Tensor(np.array(value.shape, dtype=np.int32))
-    from .creation_ops import shape
     return shape(t)

@@ -48,6 +48,7 @@ from .conv_geometry import (check_window_fits, dims_nhwc, float_pair_rule, from_
                             merge_dim, offset_slices, pad_nhwc, padding_attrs, shape_from_nhwc,
                             sizes_nhwc, sizes_tensor, spatial_pair, static_dims_nhwc, static_sizes,
                             to_nhwc, windows)
+from .array_ops import expand_dims, squeeze
 
 
 def _needs(op, i):
@@ -378,7 +379,6 @@ def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None,  
            name=None):
     """1-D convolution of a [N, W, C] input ("NWC"; "NCW" too) with [KW, C, O] filters: conv2d
     over a height of 1."""
-    from .array_ops import expand_dims, squeeze
     if data_format not in (None, "NWC", "NCW"):
         raise ValueError(f"conv1d: data_format must be 'NWC' or 'NCW', got {data_format!r}.")
     nchw = data_format == "NCW"

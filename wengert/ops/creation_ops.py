@@ -27,9 +27,9 @@ from ..framework.registry import defop
 from ..framework.tensor import Tensor, convert_to_tensor, to_array
 from ..framework.tensor_shape import TensorShape
 from . import shapes
-from .array_core import SUM_TO_SHAPE, _like_source, batch_rank, static_shape
-from .array_ops import _axis, _int_tuple, reshape
+from .array_core import SUM_TO_SHAPE, _like_source, batch_rank, cast, reshape, static_shape
 from .indexing_ops import STRIDED_SLICE, _check_index_dtype
+from .shapes import int_tuple, normalize_axis
 
 __all__ = ["fill", "zeros", "ones", "eye", "tile", "pad", "range", "one_hot", "shape", "size",
            "rank"]
@@ -57,7 +57,7 @@ FILL = defop("Fill", _fill_kernel, shape=_fill_rule, grad=lambda op, grad: grad,
 
 def fill(dims, value, name=None):
     """A tensor of shape `dims` whose every element is the scalar `value`."""
-    return execute(FILL, (convert_to_tensor(value),), {"dims": _int_tuple(dims, "fill: dims")},
+    return execute(FILL, (convert_to_tensor(value),), {"dims": int_tuple(dims, "fill: dims")},
                    name)
 
 
@@ -86,7 +86,7 @@ EYE = defop("Eye", _eye_kernel, shape=_eye_rule, grad=None)
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name=None):
     """An identity matrix [num_rows, num_columns] (or a batch of them)."""
     num_columns = num_rows if num_columns is None else num_columns
-    batch = () if batch_shape is None else _int_tuple(batch_shape, "eye: batch_shape")
+    batch = () if batch_shape is None else int_tuple(batch_shape, "eye: batch_shape")
     return execute(EYE, (), {"num_rows": int(num_rows), "num_columns": int(num_columns),
                              "batch_shape": batch, "dtype": dtypes.as_dtype(dtype)._np}, name)
 
@@ -159,7 +159,7 @@ TILE_GRAD = defop("TileGrad", _tile_grad_kernel, shape=_tile_grad_rule,
 def tile(input, multiples, name=None):  # noqa: A002
     """`input` repeated `multiples[i]` times along each axis i."""
     return execute(TILE, (convert_to_tensor(input),),
-                   {"multiples": _int_tuple(multiples, "tile: multiples")}, name)
+                   {"multiples": int_tuple(multiples, "tile: multiples")}, name)
 
 
 # -- pad: the input inside a border of constants or mirrored copies --------------------------------
@@ -268,7 +268,7 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
     """`tensor` padded with `paddings[i] = [before, after]` elements along each axis i: with
     `constant_values` (CONSTANT), or mirrored without (REFLECT) or with (SYMMETRIC) the edge."""
     tensor = convert_to_tensor(tensor)
-    flat = _int_tuple(paddings, "pad: paddings")
+    flat = int_tuple(paddings, "pad: paddings")
     pairs = tuple(zip(flat[0::2], flat[1::2]))
     mode = mode.upper()
     if mode == "CONSTANT":
@@ -367,7 +367,6 @@ def _as_bound(value, dtype):
     value = convert_to_tensor(value)
     if value.dtype == dtype:
         return value
-    from .math_ops import cast
     return cast(value, dtype)
 
 
@@ -403,7 +402,7 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     np_dtype = dtypes.as_dtype(dtype)._np
     on = 1 if on_value is None else np.asarray(on_value).item()
     off = 0 if off_value is None else np.asarray(off_value).item()
-    axis = indices.ndim if axis is None or axis == -1 else _axis(axis, indices.ndim + 1)
+    axis = indices.ndim if axis is None or axis == -1 else normalize_axis(axis, indices.ndim + 1)
     return execute(ONE_HOT, (indices,), {"depth": int(depth), "on_value": on, "off_value": off,
                                          "axis": axis, "dtype": np_dtype}, name)
 

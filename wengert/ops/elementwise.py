@@ -20,12 +20,19 @@ TanhGrad, SigmoidGrad, SqrtGrad, ...) declare `fused=H` instead: VJP h(y, g), JV
 
 Either form is right for gradients with extra leading (batch) dimensions, since elementwise
 products broadcast over trailing axes: the ops are declared `batch="safe"`.
+
+Fused kernels share one allocation helper, `into_temporary`: a step of a kernel writes into the
+temporary the previous step made, when that is large enough for the saved allocation to matter.
 """
+import operator
+
+import numpy as np
+
 from ..framework.execute import execute
 from ..framework.registry import defop, needs_grad
 from . import shapes
 
-__all__ = ["unary", "binary"]
+__all__ = ["unary", "binary", "into_temporary", "IN_PLACE_MIN_SIZE", "OPERATOR_UFUNCS"]
 
 
 def unary(op_type, kernel, derivative=None, *, fused=None, shape=shapes.same, **fields):
@@ -68,3 +75,26 @@ def binary(op_type, kernel, partials, *, shape=shapes.broadcast, **fields):
 
     fields.setdefault("batch", "safe")
     return defop(op_type, kernel, shape=shape, grad=grad, jvp=jvp, **fields)
+
+
+# -- kernels that reuse their temporaries ---------------------------------------------------
+# Below this many elements a fresh result is cheaper than NumPy's `out=` handling; above it
+# (32 KB of float64) reusing a temporary avoids an allocation that costs more than the arithmetic
+# (page faults for fresh large arrays).
+IN_PLACE_MIN_SIZE = 4096
+
+
+# Python's operators and the ufuncs they call on arrays (the kernels of AddV2, Sub, Mul, RealDiv).
+OPERATOR_UFUNCS = {operator.add: np.add, operator.sub: np.subtract, operator.mul: np.multiply,
+                   operator.truediv: np.true_divide}
+_OPERATORS = {ufunc: op for op, ufunc in OPERATOR_UFUNCS.items()}
+
+
+def into_temporary(ufunc, temp, other):
+    """ufunc(temp, other), written into `temp` (a temporary the kernel just made) when it is a
+    large array of the result's shape: a fused kernel then allocates one array, not one per
+    step."""
+    if (type(temp) is np.ndarray and temp.size >= IN_PLACE_MIN_SIZE
+            and (type(other) is not np.ndarray or other.shape == temp.shape)):
+        return ufunc(temp, other, out=temp)
+    return _OPERATORS.get(ufunc, ufunc)(temp, other)  # (cheaper on NumPy scalars)

@@ -20,9 +20,9 @@ take that shape from an attribute when it is fully known (eagerly it always is),
 forward input itself, passed as an extra "like" input whose shape the kernel reads when the graph
 runs.
 
-`Tensor.__getitem__` is installed here: ints, slices (any step), Ellipsis and `newaxis` make one
-`StridedSlice` op (a NumPy view); a list or int tensor on one axis gathers along it; a bool mask
-applies `boolean_mask`. Unlike NumPy, gather raises on an index outside [0, size), as TensorFlow
+`getitem` is `Tensor.__getitem__` (operators.py installs it): ints, slices (any step), Ellipsis
+and `newaxis` make one `StridedSlice` op (a NumPy view); a list or int tensor on one axis gathers
+along it; a bool mask applies `boolean_mask`. Unlike NumPy, gather raises on an index outside [0, size), as TensorFlow
 does on CPU.
 """
 import builtins
@@ -39,8 +39,9 @@ from ..framework.indexed_slices import IndexedSlices
 from ..framework.registry import defop
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
-from .array_core import batch_rank, static_shape
-from .array_ops import _axis, _int_tuple, _prod, reshape, where
+from .array_core import batch_rank, has_one_input, reshape, static_shape
+from .array_ops import where
+from .shapes import int_tuple, normalize_axis, prod
 
 __all__ = ["gather", "gather_nd", "scatter_nd", "slice", "strided_slice", "boolean_mask",
            "reverse"]
@@ -68,7 +69,7 @@ def _check_range(op_type, indices, size, axis):
 # -- gather and its scatter-add gradient ---------------------------------------------------------
 def _batched(params_shape, indices, axis, batch_dims):
     """Views for batched gathers: batch dims flattened to one, gathered axis moved to 1."""
-    count = _prod(params_shape[:batch_dims])
+    count = prod(params_shape[:batch_dims])
     idx = indices.reshape((count,) + indices.shape[batch_dims:])
     rows = np.arange(count).reshape((count,) + (1,) * (idx.ndim - 1))
     return count, idx, rows, axis - batch_dims + 1
@@ -193,7 +194,7 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     indices = convert_to_tensor(indices)
     if batch_dims < 0:
         batch_dims += indices.ndim
-    axis = batch_dims if axis is None else _axis(axis, params.ndim, "gather: axis")
+    axis = batch_dims if axis is None else normalize_axis(axis, params.ndim, "gather: axis")
     return execute(GATHER, (params, indices), {"axis": axis, "batch_dims": batch_dims}, name)
 
 
@@ -255,7 +256,7 @@ def gather_nd(params, indices, batch_dims=0, name=None):
 
 def scatter_nd(indices, updates, shape, name=None):
     """Zeros of `shape` with `updates` added at the index tuples in `indices` (repeats add)."""
-    shape = _int_tuple(shape, "scatter_nd: shape")
+    shape = int_tuple(shape, "scatter_nd: shape")
     return execute(SCATTER_ND, (convert_to_tensor(indices), convert_to_tensor(updates)),
                    {"shape": shape}, name)
 
@@ -306,14 +307,14 @@ SLICE = defop("Slice", _slice_kernel, grad=_slice_grad,
 def slice(input_, begin, size, name=None):  # noqa: A001 (TensorFlow's name)
     """The block of `input_` starting at `begin` with extent `size` (-1: to the end)."""
     return execute(SLICE, (convert_to_tensor(input_),),
-                   {"begin": _int_tuple(begin, "slice: begin"),
-                    "size": _int_tuple(size, "slice: size")}, name)
+                   {"begin": int_tuple(begin, "slice: begin"),
+                    "size": int_tuple(size, "slice: size")}, name)
 
 
 # -- reverse ------------------------------------------------------------------------------------
 def _reverse_rule(x, axis):
     for a in axis:
-        _axis(a, x.shape.rank)
+        normalize_axis(a, x.shape.rank)
     return x.shape, x.dtype
 
 
@@ -329,7 +330,7 @@ REVERSE = defop("ReverseV2", lambda x, axis: np.flip(x, axis), shape=_reverse_ru
 def reverse(tensor, axis, name=None):
     """`tensor` with the order of its elements reversed along each axis in `axis`."""
     tensor = convert_to_tensor(tensor)
-    axes = tuple(_axis(a, tensor.ndim) for a in _int_tuple(axis, "reverse: axis"))
+    axes = tuple(normalize_axis(a, tensor.ndim) for a in int_tuple(axis, "reverse: axis"))
     return execute(REVERSE, (tensor,), {"axis": axes}, name)
 
 
@@ -418,10 +419,6 @@ def _strided_slice_grad_batched(op, grad):
     return execute(STRIDED_SLICE, (grad,), {"spec": full})
 
 
-def _one_input(op):
-    return len(op.inputs) == 1
-
-
 STRIDED_SLICE = defop(
     "StridedSlice", _strided_slice_kernel,
     shape=lambda x, spec: (_spec_shape(x.shape, spec), x.dtype),
@@ -429,7 +426,7 @@ STRIDED_SLICE = defop(
 STRIDED_SLICE_GRAD = defop(
     "StridedSliceGrad", _strided_slice_grad_kernel, shape=_strided_slice_grad_rule,
     grad=lambda op, grad: (execute(STRIDED_SLICE, (grad,), {"spec": op.get_attr("spec")}),)
-    + (None,) * (len(op.inputs) - 1), jvp=linear_in(0), batch=_strided_slice_grad_batched, batch_accepts=_one_input)
+    + (None,) * (len(op.inputs) - 1), jvp=linear_in(0), batch=_strided_slice_grad_batched, batch_accepts=has_one_input)
 
 
 _FULL = (None, None, None)
@@ -457,7 +454,7 @@ def _spec_entry(k):
     return NotImplemented
 
 
-def _getitem(tensor, key):
+def getitem(tensor, key):
     """`tensor[key]`, as TensorFlow and NumPy read it (see the module docstring)."""
     if type(key) is int:  # the common x[i]
         return execute(STRIDED_SLICE, (tensor,), {"spec": (key,)})
@@ -503,8 +500,8 @@ def _output_axis(spec, position, rank):
 def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, ellipsis_mask=0,
                   new_axis_mask=0, shrink_axis_mask=0, name=None):
     """`input_[begin:end:strides]` with TensorFlow's bit masks (bit i refers to entry i)."""
-    begin, end = _int_tuple(begin, "begin"), _int_tuple(end, "end")
-    strides = (1,) * len(begin) if strides is None else _int_tuple(strides, "strides")
+    begin, end = int_tuple(begin, "begin"), int_tuple(end, "end")
+    strides = (1,) * len(begin) if strides is None else int_tuple(strides, "strides")
     spec = []
     for i, (b, e, s) in enumerate(zip(begin, end, strides)):
         bit = 1 << i
@@ -527,7 +524,7 @@ def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
     mask = convert_to_tensor(mask, dtype_hint=dtypes.bool)
     if not mask.dtype.is_bool:
         raise TypeError(f"boolean_mask: mask must be bool, got {mask.dtype.name}.")
-    axis = 0 if axis is None else _axis(axis, tensor.ndim, "boolean_mask: axis")
+    axis = 0 if axis is None else normalize_axis(axis, tensor.ndim, "boolean_mask: axis")
     k = mask.ndim
     if k == 0 or not tensor.shape[axis:axis + k].is_compatible_with(mask.shape):
         raise InvalidArgumentError(f"boolean_mask: mask shape {mask.shape} must be non-scalar "
@@ -548,4 +545,3 @@ def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
 
 
 # -- Python indexing on Tensor and Variable ------------------------------------------------------
-Tensor.__getitem__ = _getitem

@@ -29,15 +29,16 @@ import string
 
 import numpy as np
 
-from ..framework.registry import linear, multilinear
 from ..framework.errors import InvalidArgumentError, UnimplementedError
 from ..framework.execute import binary_operands, execute
-from ..framework.registry import defop
-from ..framework.tensor import convert_to_tensor
+from ..framework.registry import defop, linear, multilinear
+from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from . import shapes
-from .array_core import batch_rank, ones_like
+from .array_core import batch_rank, ones_like, zeros_like
+from .array_ops import transpose
 from .reduce_ops import reduce_euclidean_norm, reduce_max, reduce_sum
+from .unary_ops import abs as abs_
 
 __all__ = ["matmul", "einsum", "tensordot", "matvec", "matrix_transpose", "diag_part",
            "set_diag", "diag", "trace", "norm"]
@@ -264,9 +265,8 @@ def _einsum_operand_grad(op, grad, subs, out, i):
     present = set(out).union(*others)
     missing = [c for c in target if c not in present]
     if missing:  # summed within operand i only: broadcast the gradient along them with ones
-        from .array_core import ones_like  # of x's shape, which may be known only at run time
         others.append(target)
-        tensors.append(ones_like(x))
+        tensors.append(ones_like(x))  # of x's shape, which may be known only at run time
     if _ELLIPSIS not in target and _ELLIPSIS in out + "".join(others):
         target = _ELLIPSIS + target  # NumPy needs it; the reverse pass sums the extra axes
     equation = _join([out] + others, target)
@@ -295,7 +295,7 @@ def _einsum_batched_operand(op, grad, subs, out, lead, i):
     tensors = [grad] + [t for j, t in enumerate(op.inputs) if j != i]
     if any(c not in set(out).union(*others) for c in target):  # summed within operand i
         others.append(target)
-        tensors.append(ones_like(x))
+        tensors.append(ones_like(x))  # of x's shape, which may be known only at run time
     if _ELLIPSIS not in target and _ELLIPSIS in out + "".join(others):
         target = _ELLIPSIS + target
     return execute(EINSUM, tensors, {"equation": _join([out] + others, lead + target)})
@@ -367,7 +367,6 @@ def matrix_transpose(a, name="matrix_transpose", conjugate=False):
     if a.shape.rank is not None and a.shape.rank < 2:
         raise InvalidArgumentError(f"matrix_transpose: input must have rank >= 2, got shape "
                                    f"{a.shape}.")
-    from .array_ops import transpose
     rank = a.shape.rank
     perm = tuple(range(rank - 2)) + (rank - 1, rank - 2)
     return transpose(a, perm, name=name)
@@ -407,14 +406,12 @@ def _set_diag_rule(x, diagonal):
 
 
 def _diag_part_grad(op, grad):
-    from .array_core import zeros_like
     return execute(SET_DIAG, (zeros_like(op.inputs[0]), grad))
 
 
 def _set_diag_grad(op, grad):
     d_input = d_diagonal = None
     if _needs(op, 0):
-        from .array_core import zeros_like
         d_input = execute(SET_DIAG, (grad, zeros_like(op.inputs[1])))
     if _needs(op, 1):
         d_diagonal = execute(DIAG_PART, (grad,))
@@ -437,7 +434,6 @@ def _diag_rule(d):
 
 
 def _diag_part_batched(op, grad):
-    from ..framework.tensor import Tensor
     x = op.inputs[0]
     nb = batch_rank(grad, op.outputs[0])
     zeros = Tensor(np.zeros(tuple(grad.shape[:nb]) + tuple(x.shape), x.dtype.as_numpy_dtype))
@@ -508,7 +504,6 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa:
 
 
 def _vector_norm(x, ord, axis, keepdims, name):  # noqa: A002
-    from .unary_ops import abs as abs_
     if ord == 1:
         return reduce_sum(abs_(x), axis, keepdims, name=name)
     if ord == np.inf:
@@ -521,7 +516,6 @@ def _vector_norm(x, ord, axis, keepdims, name):  # noqa: A002
 
 
 def _matrix_norm(x, ord, axis, keepdims, name):  # noqa: A002
-    from .unary_ops import abs as abs_
     rows, cols = axis
     if ord == 1:      # largest column sum
         sums, top = rows, cols

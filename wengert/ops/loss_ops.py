@@ -23,8 +23,11 @@ from ..framework.registry import defop
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from . import shapes
-from .unary_ops import sigmoid
+from .array_core import reshape
+from .array_ops import expand_dims
 from .nn_ops import _float_input, _float_rule, _one, _zero, log_softmax, softmax
+from .reduce_ops import reduce_sum
+from .unary_ops import sigmoid
 
 __all__ = ["softmax_cross_entropy_with_logits", "sparse_softmax_cross_entropy_with_logits", "sigmoid_cross_entropy_with_logits", "l2_loss"]
 
@@ -70,13 +73,11 @@ def _maybe_zero(t):
 
 def _softmax_vjp_of(gg, logits, axis):
     """The VJP of softmax at `logits` applied to gg: how backprop = softmax - labels moves."""
-    from .reduce_ops import reduce_sum
     p = softmax(logits, axis)
     return (gg - reduce_sum(gg * p, axis, keepdims=True)) * p
 
 
 def _expand(g, axis):
-    from .array_ops import expand_dims
     return expand_dims(g, axis)
 
 
@@ -98,7 +99,6 @@ def _dense_ce_grad(op, grad_loss, grad_backprop):
 def _dense_ce_jvp(primals, tangents, outputs, axis):
     """d loss = sum(backprop * dx) - sum(log_softmax(x) * dp); d backprop = softmax'(x) dx - dp
     (the same convention as the VJP, which takes each row of labels to sum to 1)."""
-    from .reduce_ops import reduce_sum
     logits, (dx, dp), backprop = primals[0], tangents, outputs[1]
     d_loss = reduce_sum(backprop * dx, axis) if dx is not None else None
     d_backprop = _softmax_vjp_of(dx, logits, axis) if dx is not None else None
@@ -172,7 +172,6 @@ def _sparse_ce_grad(op, grad_loss, grad_backprop):
 
 
 def _sparse_ce_jvp(primals, tangents, outputs):
-    from .reduce_ops import reduce_sum
     dx = tangents[0]
     if dx is None:
         return None, None
@@ -246,7 +245,6 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
 
 
 def _l2_loss_batched(op, grad):
-    from .array_ops import reshape
     x = op.inputs[0]
     nb = len(grad.shape) - len(op.outputs[0].shape)
     return reshape(grad, tuple(grad.shape[:nb]) + (1,) * len(x.shape)) * x
@@ -259,7 +257,6 @@ L2_LOSS = defop("L2Loss", lambda t: np.asarray(np.sum(t * t) * t.dtype.type(0.5)
 
 
 def _sum_all(x):
-    from .reduce_ops import reduce_sum
     return reduce_sum(x)
 
 

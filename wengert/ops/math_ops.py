@@ -1,4 +1,4 @@
-"""Elementwise arithmetic: + - * / ** and friends, comparisons, logical ops, cast.
+"""Elementwise arithmetic: + - * / ** and friends, comparisons, logical ops.
 
 Binary ops broadcast like NumPy; their gradient rules return the full-size gradient and the reverse
 pass sums it back over broadcast axes. Derivatives used (g is the incoming gradient):
@@ -8,31 +8,33 @@ pass sums it back over broadcast axes. Derivatives used (g is the incoming gradi
     z = x ** y: dx = g*y*x^(y-1),  dy = g*z*log(x)  (0 where x <= 0 and the term would be NaN)
     z = max(x, y): g goes to x where x >= y, else to y (ties: x gets it, as TensorFlow does)
 
-x^2 and x * x share one fused gradient op, SquareGrad(x, g) = 2 x g (bilinear, so its own
-derivatives are SquareGrads again). When one factor of x * y is a scalar broadcast over the
+x * x has the gradient of x^2, one fused op SquareGrad(x, g) = 2 x g (unary_ops.py). When one factor of x * y is a scalar broadcast over the
 other (y * w[i], lr * g), its gradient sum(g * other) is one `MulSum` op (np.vdot) instead of a
 product and a sum back to the scalar.
 Each rule skips the inputs the reverse pass said it does not need (`op.skip_input_indices`).
 Forward mode (JVP, `jvp=`): + - and negation are linear and * is linear in each argument, so their
 tangents are the op applied to the tangents; the others are the differentials above read forwards,
 e.g. d(x / y) = dx / y - z dy / y and d(x ** y) = y x^(y-1) dx + z log(x) dy.
-Comparisons and logical ops have no gradient. The Python operators of Tensor and Variable are
-installed here.
+Comparisons and logical ops have no gradient. `cast` (array_core.py) and `square`
+(unary_ops.py) are exported here too, as in TensorFlow's math_ops; the Python operators of
+Tensor and Variable that call these ops are installed by operators.py.
 """
 import operator
 
 import numpy as np
 
-from ..framework.registry import linear, multilinear
 from ..framework import dtypes
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import binary_operands, execute
-from ..framework.registry import defop
+from ..framework.registry import defop, linear, multilinear
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
-from ..framework.variables import EAGER_TYPES as _EAGER, Variable
+from ..framework.variables import EAGER_TYPES as _EAGER
 from . import shapes
-from .array_core import batch_rank, static_shape
+from .array_core import batch_rank, cast, reshape, static_shape, zeros_like
+from .array_ops import where
+from .elementwise import OPERATOR_UFUNCS  # noqa: F401 (the traced executor reads it here)
+from .unary_ops import SQUARE_GRAD, log, square
 
 __all__ = ["add", "subtract", "multiply", "divide", "truediv", "floordiv", "floormod", "mod",
            "negative", "square", "pow", "maximum", "minimum", "equal", "not_equal", "less",
@@ -44,7 +46,8 @@ def _needs(op, i):
     return i not in op.skip_input_indices
 
 
-def _binary(op_def, x, y, name):
+def call_binary(op_def, x, y, name):
+    """`op_def` applied to x and y after TensorFlow's operand conversion (binary_operands)."""
     x, y = binary_operands(x, y, op_def.type)
     return execute(op_def, (x, y), name=name)
 
@@ -105,7 +108,6 @@ def _mul_sum_kernel(a, b):
 
 def _mul_sum_batched(op, grad):
     """sum(a * b) is a scalar: its gradient [B] gets a size-1 axis per axis of a and b."""
-    from .array_ops import reshape
     a, b = op.inputs
     nb = batch_rank(grad, op.outputs[0])
     g = reshape(grad, tuple(grad.shape[:nb]) + (1,) * len(a.shape))
@@ -150,17 +152,17 @@ DIV = defop("RealDiv", operator.truediv, shape=shapes.broadcast, grad=_div_grad,
 
 def add(x, y, name=None):
     """x + y, elementwise with broadcasting."""
-    return _binary(ADD, x, y, name)
+    return call_binary(ADD, x, y, name)
 
 
 def subtract(x, y, name=None):
     """x - y, elementwise with broadcasting."""
-    return _binary(SUB, x, y, name)
+    return call_binary(SUB, x, y, name)
 
 
 def multiply(x, y, name=None):
     """x * y, elementwise with broadcasting."""
-    return _binary(MUL, x, y, name)
+    return call_binary(MUL, x, y, name)
 
 
 def divide(x, y, name=None):
@@ -195,12 +197,12 @@ FLOOR_MOD = defop("FloorMod", np.mod, shape=shapes.broadcast, grad=_floor_mod_gr
 
 def floordiv(x, y, name=None):
     """floor(x / y) elementwise (not differentiable)."""
-    return _binary(FLOOR_DIV, x, y, name)
+    return call_binary(FLOOR_DIV, x, y, name)
 
 
 def floormod(x, y, name=None):
     """x - floor(x / y) * y, with the sign of y (Python's %)."""
-    return _binary(FLOOR_MOD, x, y, name)
+    return call_binary(FLOOR_MOD, x, y, name)
 
 
 mod = floormod
@@ -211,61 +213,13 @@ NEG = defop("Neg", np.negative, shape=shapes.same, grad=lambda op, grad: -grad, 
             batch="safe")
 
 
-def _square_grad_grad(op, grad):
-    x, dy = op.inputs
-    skip = op.skip_input_indices
-    return (None if 0 in skip else execute(SQUARE_GRAD, (dy, grad)),
-            None if 1 in skip else execute(SQUARE_GRAD, (x, grad)))
-
-
-# Below this many elements a fresh result is cheaper than NumPy's `out=` handling; above it
-# (32 KB of float64) reusing a temporary avoids an allocation that costs more than the arithmetic
-# (page faults for fresh large arrays).
-IN_PLACE_MIN_SIZE = 4096
-
-
-# Python's operators and the ufuncs they call on arrays (the kernels of AddV2, Sub, Mul, RealDiv).
-OPERATOR_UFUNCS = {operator.add: np.add, operator.sub: np.subtract, operator.mul: np.multiply,
-                   operator.truediv: np.true_divide}
-_OPERATORS = {ufunc: op for op, ufunc in OPERATOR_UFUNCS.items()}
-
-
-def into_temporary(ufunc, temp, other):
-    """ufunc(temp, other), written into `temp` (a temporary the kernel just made) when it is a
-    large array of the result's shape: a fused kernel then allocates one array, not one per
-    step."""
-    if (type(temp) is np.ndarray and temp.size >= IN_PLACE_MIN_SIZE
-            and (type(other) is not np.ndarray or other.shape == temp.shape)):
-        return ufunc(temp, other, out=temp)
-    return _OPERATORS.get(ufunc, ufunc)(temp, other)  # (cheaper on NumPy scalars)
-
-
-# SquareGrad(x, dy) = 2 x dy: the VJP (and JVP) of x^2 and of x * x in one op. It is bilinear,
-# and its own gradients are SquareGrads again: d/dx = 2 dy g, d/d(dy) = 2 x g.
-SQUARE_GRAD = defop("SquareGrad", lambda x, dy: into_temporary(np.multiply, x + x, dy),
-                    shape=shapes.broadcast,
-                    grad=_square_grad_grad, jvp=multilinear, batch="safe")
-SQUARE = defop("Square", np.square, shape=shapes.same,
-               grad=lambda op, grad: execute(SQUARE_GRAD, (op.inputs[0], grad)),
-               jvp=lambda primals, tangents, outputs: execute(SQUARE_GRAD,
-                                                              (primals[0], tangents[0])),
-               batch="safe")
-
-
 def negative(x, name=None):
     """-x."""
     return execute(NEG, (convert_to_tensor(x),), name=name)
 
 
-def square(x, name=None):
-    """x * x."""
-    return execute(SQUARE, (convert_to_tensor(x),), name=name)
-
-
 # -- pow, maximum, minimum ----------------------------------------------------------------------
 def _pow_grad(op, grad):
-    from .array_ops import where
-    from .unary_ops import log
     x, y = op.inputs
     z = op.outputs[0]
     dx = dy = None
@@ -286,8 +240,6 @@ def _pow_kernel(x, y):
 
 def _pow_jvp(primals, tangents, outputs):
     """d(x^y) = y x^(y-1) dx + x^y log(x) dy (the dy term is 0 where x <= 0)."""
-    from .array_ops import where
-    from .unary_ops import log
     (x, y), (dx, dy), (z,) = primals, tangents, outputs
     out = dx * y * pow(x, y - 1) if dx is not None else None
     if dy is not None:
@@ -303,12 +255,11 @@ POW = defop("Pow", _pow_kernel, shape=shapes.broadcast, grad=_pow_grad, jvp=_pow
 
 def pow(x, y, name=None):  # noqa: A001 (TensorFlow's name)
     """x ** y elementwise."""
-    return _binary(POW, x, y, name)
+    return call_binary(POW, x, y, name)
 
 
 def _select_grad(op, grad, x_wins):
     """Route `grad` to x where `x_wins`, else to y (shared by Maximum and Minimum)."""
-    from .array_ops import where
     zeros = grad * 0
     dx = where(x_wins, grad, zeros) if _needs(op, 0) else None
     dy = where(x_wins, zeros, grad) if _needs(op, 1) else None
@@ -317,8 +268,6 @@ def _select_grad(op, grad, x_wins):
 
 def _select_jvp(x_wins, primals, tangents):
     """The tangent of x where x won, of y elsewhere (shared by Maximum and Minimum)."""
-    from .array_ops import where
-    from .array_core import zeros_like
     (x, y), (dx, dy) = primals, tangents
     return where(x_wins, dx if dx is not None else zeros_like(x),
                  dy if dy is not None else zeros_like(y))
@@ -334,12 +283,12 @@ MINIMUM = defop("Minimum", np.minimum, shape=shapes.broadcast,
 
 def maximum(x, y, name=None):
     """Elementwise max(x, y); at ties the gradient goes to x."""
-    return _binary(MAXIMUM, x, y, name)
+    return call_binary(MAXIMUM, x, y, name)
 
 
 def minimum(x, y, name=None):
     """Elementwise min(x, y); at ties the gradient goes to x."""
-    return _binary(MINIMUM, x, y, name)
+    return call_binary(MINIMUM, x, y, name)
 
 
 # -- comparisons and logic (no gradient) ------------------------------------------------------------
@@ -347,7 +296,7 @@ def _comparison(op_type, kernel, doc):
     op_def = defop(op_type, kernel, shape=shapes.bool_out, grad=None)
 
     def compare(x, y, name=None):
-        return _binary(op_def, x, y, name)
+        return call_binary(op_def, x, y, name)
     compare.__name__ = compare.__qualname__ = doc[0]
     compare.__doc__ = doc[1]
     return compare
@@ -365,7 +314,6 @@ greater_equal = _comparison("GreaterEqual", np.greater_equal,
 def _bool_binary(x, y, **_):
     for t in (x, y):
         if not t.dtype.is_bool:
-            from ..framework.errors import InvalidArgumentError
             raise InvalidArgumentError(f"logical ops need bool inputs, got {t.dtype.name}.")
     return shapes.bool_out(x, y)
 
@@ -401,97 +349,3 @@ def logical_not(x, name=None):
     if not x.dtype.is_bool:
         raise TypeError(f"LogicalNot: input must be a bool tensor, got {x.dtype.name}.")
     return execute(LOGICAL_NOT, (x,), name=name)
-
-
-# -- cast ---------------------------------------------------------------------------------------
-def _cast_grad(op, grad):
-    source = op.inputs[0].dtype
-    if not (source.is_floating and grad.dtype.is_floating):
-        return None
-    return cast(grad, source)
-
-
-def _cast_rule(x, dtype):
-    return x.shape, dtypes.as_dtype(dtype)
-
-
-def _cast_jvp(primals, tangents, outputs, dtype):
-    if not (primals[0].dtype.is_floating and np.dtype(dtype).kind == "f"):
-        return None
-    return cast(tangents[0], dtype)
-
-
-CAST = defop("Cast", lambda x, dtype: x.astype(dtype), shape=_cast_rule, grad=_cast_grad,
-             jvp=_cast_jvp, batch="safe")
-
-
-def cast(x, dtype, name=None):
-    """`x` converted to `dtype` (floats truncate toward zero when cast to integers)."""
-    x = convert_to_tensor(x)
-    dtype = dtypes.as_dtype(dtype)
-    if x.dtype is dtype:
-        return x
-    return execute(CAST, (x,), {"dtype": dtype.as_numpy_dtype}, name)
-
-
-# -- Python operators on Tensor and Variable ----------------------------------------------------
-def _install_operators(cls):
-    def reflected(fn):
-        return lambda self, other: fn(other, self)
-    binary = {"add": add, "sub": subtract, "mul": multiply, "truediv": divide,
-              "floordiv": floordiv, "mod": floormod, "pow": pow}
-    for stem, fn in binary.items():
-        setattr(cls, f"__{stem}__", lambda self, other, fn=fn: fn(self, other))
-        setattr(cls, f"__r{stem}__", reflected(fn))
-    comparisons = {"eq": equal, "ne": not_equal, "lt": less, "le": less_equal,
-                   "gt": greater, "ge": greater_equal}
-    for stem, fn in comparisons.items():
-        setattr(cls, f"__{stem}__", lambda self, other, fn=fn: fn(self, other))
-    cls.__neg__ = lambda self: negative(self)
-    cls.__pos__ = lambda self: self if isinstance(self, Tensor) else self.read_value()
-    cls.__abs__ = lambda self: _abs(self)
-    cls.__and__ = lambda self, other: logical_and(self, other)
-    cls.__rand__ = lambda self, other: logical_and(other, self)
-    cls.__or__ = lambda self, other: logical_or(self, other)
-    cls.__ror__ = lambda self, other: logical_or(other, self)
-    cls.__xor__ = lambda self, other: logical_xor(self, other)
-    cls.__invert__ = lambda self: logical_not(self)
-    cls.__matmul__ = lambda self, other: _matmul(self, other)
-    cls.__rmatmul__ = lambda self, other: _matmul(other, self)
-
-
-def _abs(x):
-    from .unary_ops import abs as abs_
-    return abs_(x)
-
-
-def _matmul(a, b):
-    from .linalg_ops import matmul
-    return matmul(a, b)
-
-
-def _install_fast_paths():
-    """Tensor.__mul__ etc. are hot: bind the common Tensor-Tensor case without lambdas."""
-    def mul(self, other):
-        if type(other) is Tensor and self._value.dtype is other._value.dtype:
-            return execute(MUL, (self, other))
-        return _binary(MUL, self, other, None)
-
-    def add_(self, other):
-        if type(other) is Tensor and self._value.dtype is other._value.dtype:
-            return execute(ADD, (self, other))
-        return _binary(ADD, self, other, None)
-
-    def sub(self, other):
-        if type(other) is Tensor and self._value.dtype is other._value.dtype:
-            return execute(SUB, (self, other))
-        return _binary(SUB, self, other, None)
-    Tensor.__mul__, Tensor.__add__, Tensor.__sub__ = mul, add_, sub
-
-
-_install_operators(Tensor)
-_install_operators(Variable)
-Variable.__eq__ = object.__eq__  # variables compare by identity (use read_value() == ...)
-Variable.__ne__ = object.__ne__
-Variable.__hash__ = object.__hash__
-_install_fast_paths()

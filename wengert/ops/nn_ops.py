@@ -16,8 +16,8 @@ depend on y: d/dy [g*(y + c)] = g on the negative side.
 softmax(x)_i = exp(x_i) / sum_j exp(x_j), computed after subtracting the max (stable); its VJP is
 (g - sum(g*y)) * y. log_softmax(x) = x - logsumexp(x), VJP g - sum(g) * exp(y).
 
-The losses (softmax, sparse softmax and sigmoid cross-entropy, l2_loss) are in loss_ops.py and
-re-exported here. bias_add adds a [C] vector along the channel axis; the
+The losses (softmax, sparse softmax and sigmoid cross-entropy, l2_loss) are in loss_ops.py, which
+wengert.nn exports too. bias_add adds a [C] vector along the channel axis; the
 bias gradient (BiasAddGrad) sums over the other axes, and its own gradient broadcasts back.
 gelu and l2_normalize are compositions of other ops.
 
@@ -29,21 +29,20 @@ linear.
 """
 import numpy as np
 
-from ..framework.registry import linear
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import binary_operands, execute
-from ..framework.registry import defop
+from ..framework.registry import defop, linear
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from . import shapes
-from .array_core import batch_rank, broadcast_to, zeros_like
-from .math_ops import multiply
-from .unary_ops import sigmoid, softplus, tanh
+from .array_core import batch_rank, broadcast_to, reshape, zeros_like
+from .array_ops import where
+from .math_ops import maximum, multiply
+from .reduce_ops import SUM, reduce_sum
+from .unary_ops import erf, exp, rsqrt, sigmoid, softplus, tanh
 
 __all__ = ["relu", "relu6", "leaky_relu", "elu", "selu", "gelu", "silu", "swish", "sigmoid",
-           "tanh", "softplus", "softmax", "log_softmax", "softmax_cross_entropy_with_logits",
-           "sparse_softmax_cross_entropy_with_logits", "sigmoid_cross_entropy_with_logits",
-           "l2_loss", "bias_add", "l2_normalize"]
+           "tanh", "softplus", "softmax", "log_softmax", "bias_add", "l2_normalize"]
 
 _SELU_SCALE = 1.0507009873554804934193349852946
 _SELU_ALPHA = 1.6732632423543772848170429916717
@@ -162,7 +161,6 @@ def _elu_grad_grad(op, gg):
 
 
 def _negative_part(y, value):
-    from .array_ops import where
     return where(y < 0, value, zeros_like(value))
 
 
@@ -231,7 +229,6 @@ def gelu(features, approximate=False, name=None):
     if approximate:
         inner = (x + x * x * x * 0.044715) * 0.7978845608028654
         return multiply(x * 0.5, tanh(inner) + 1.0, name=name)
-    from .unary_ops import erf
     return multiply(x * 0.5, erf(x * 0.7071067811865476) + 1.0, name=name)
 
 
@@ -246,9 +243,6 @@ swish = silu
 
 def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
     """x / sqrt(max(sum(x^2, axis), epsilon)) along `axis` (all axes when None)."""
-    from .math_ops import maximum
-    from .reduce_ops import reduce_sum
-    from .unary_ops import rsqrt
     x = _float_input(x, "L2Normalize")
     axis = dim if axis is None else axis
     square_sum = reduce_sum(x * x, axis, keepdims=True)
@@ -278,26 +272,20 @@ def _axis_rule(x, axis, **_):
 
 
 def _softmax_grad(op, g):
-    from .reduce_ops import reduce_sum
     y = op.outputs[0]
     return (g - reduce_sum(g * y, op.attrs["axis"], keepdims=True)) * y
 
 
 def _log_softmax_grad(op, g):
-    from .reduce_ops import reduce_sum
-    from .unary_ops import exp
     return g - reduce_sum(g, op.attrs["axis"], keepdims=True) * exp(op.outputs[0])
 
 
 def _softmax_jvp(primals, tangents, outputs, axis):
-    from .reduce_ops import reduce_sum
     (u,), (y,) = tangents, outputs
     return (u - reduce_sum(u * y, axis, keepdims=True)) * y
 
 
 def _log_softmax_jvp(primals, tangents, outputs, axis):
-    from .reduce_ops import reduce_sum
-    from .unary_ops import exp
     u = tangents[0]
     return u - reduce_sum(exp(outputs[0]) * u, axis, keepdims=True)
 
@@ -377,13 +365,11 @@ def _bias_add_batched(op, grad):
     axes = [a for a in range(nb, nb + rank) if a != channel]
     d_bias = None
     if 1 not in op.skip_input_indices:
-        from .reduce_ops import SUM
         d_bias = execute(SUM, (grad,), {"axis": tuple(axes), "keepdims": False})
     return grad, d_bias
 
 
 def _bias_add_grad_batched(op, grad):
-    from .array_ops import reshape
     g = op.inputs[0]
     nb, rank = batch_rank(grad, op.outputs[0]), len(g.shape)
     kept = [1] * rank
@@ -408,5 +394,3 @@ def bias_add(value, bias, data_format=None, name=None):
     value, bias = binary_operands(value, bias, "BiasAdd")
     return execute(BIAS_ADD, (value, bias), {"data_format": data_format}, name)
 
-
-from .loss_ops import *  # noqa: E402,F401,F403  (the losses, in wengert.nn too)

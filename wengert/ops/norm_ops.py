@@ -22,10 +22,14 @@ on the last axis (NHWC) or axis 1 (NCHW), statistics over the other axes (n valu
   r = 1 / sqrt(variance + eps); the gradient is composed of ordinary ops (so it has every order),
   and, unlike TensorFlow, mean and variance get theirs as well: d mean = -sum(g) scale r,
   d variance = -1/2 sum(g (x - mean)) scale r^3.
-Second order in training: the gradient of FusedBatchNormGradV3 is the vector-Jacobian product of
-the same backward formula written in ordinary ops (`_backward_composite`), taken with a nested
-GradientTape inside its gradient function; with the reserve outputs' gradients flowing back into
-FusedBatchNormV3 (above) this is the exact second derivative.
+Second order in training: the gradient of FusedBatchNormGradV3 is the chain rule through that
+backward formula. With upstream gradients a, b, c of dx, d scale, d offset, k = scale r / n,
+A = sum a, AX = sum a xhat and K = n sum(a g) - A d offset - AX d scale (the slope in k):
+    d g = k (n a - A - xhat AX) + b xhat + c,     d scale = K r / n,
+    d x = H r  with  H = (b - k AX) g - k d scale a   (the slope in xhat),
+    d mu = -r sum H,     d s2 = -r^3 / 2 (sum H (x - mu) + K scale / n);
+with the reserve outputs' gradients flowing back into FusedBatchNormV3 (above) this is the exact
+second derivative.
 A float16 x with float32 parameters is computed in float32 and cast back.
 """
 import numpy as np
@@ -42,6 +46,7 @@ from .binary_math_ops import squared_difference
 from .math_ops import add, cast, multiply, subtract
 from .reduce_ops import reduce_mean, reduce_sum
 from .unary_ops import rsqrt
+from .creation_ops import shape, size
 
 __all__ = ["moments", "batch_normalization", "fused_batch_norm"]
 
@@ -170,30 +175,28 @@ def _count(x, c):
     dims = x.shape.as_list()
     if None not in dims:
         return int(np.prod(dims)) // max(dims[c], 1)
-    from .creation_ops import shape, size
     return cast(size(x), x.dtype) / cast(shape(x)[c], x.dtype)
 
 
-def _backward_composite(g, x, scale, mean, variance, epsilon, data_format):
-    """FusedBatchNormGradV3's formula in ordinary ops (differentiable to any order)."""
-    axes, c = _layout(x.shape.rank, data_format)
-    n = _count(x, c)
-    inv = rsqrt(variance + epsilon)
-    xhat = (x - _broadcastable(mean, x, c)) * _broadcastable(inv, x, c)
-    doffset = reduce_sum(g, axes)
-    dscale = reduce_sum(g * xhat, axes)
-    dx = (g * n - _broadcastable(doffset, x, c) - xhat * _broadcastable(dscale, x, c)) * \
-        _broadcastable(scale * inv / n, x, c)
-    return dx, dscale, doffset
-
-
-def _fbn_grad_grad(op, gdx, gdscale, gdoffset):
-    from ..autodiff.tape import GradientTape
-    inputs = list(op.inputs)
-    with GradientTape(watch_accessed_variables=False) as tape:
-        tape.watch(inputs)
-        outs = _backward_composite(*inputs, op.get_attr("epsilon"), op.get_attr("data_format"))
-    return tape.gradient(list(outs), inputs, output_gradients=[gdx, gdscale, gdoffset])
+def _fbn_grad_grad(op, a, b, c):
+    """The VJP of FusedBatchNormGradV3 for upstream gradients (a, b, c) of (dx, d scale,
+    d offset): the chain rule through the backward formula (see the module docstring)."""
+    g, x, scale, mean, variance = op.inputs
+    axes, ch = _layout(x.shape.rank, op.get_attr("data_format"))
+    n = _count(x, ch)
+    r = rsqrt(variance + op.get_attr("epsilon"))
+    k = scale * r / n
+    centered = x - _broadcastable(mean, x, ch)
+    xhat = centered * _broadcastable(r, x, ch)
+    d_offset, d_scale = reduce_sum(g, axes), reduce_sum(g * xhat, axes)
+    a_sum, a_xhat = reduce_sum(a, axes), reduce_sum(a * xhat, axes)
+    slope = reduce_sum(a * g, axes) * n - d_offset * a_sum - d_scale * a_xhat  # d L / d k
+    at_xhat = g * _broadcastable(b - k * a_xhat, x, ch) - a * _broadcastable(k * d_scale, x, ch)
+    dg = (a * n - _broadcastable(a_sum, x, ch) - xhat * _broadcastable(a_xhat, x, ch)) * \
+        _broadcastable(k, x, ch) + xhat * _broadcastable(b, x, ch) + _broadcastable(c, x, ch)
+    d_r = reduce_sum(at_xhat * centered, axes) + slope * scale / n
+    return (dg, at_xhat * _broadcastable(r, x, ch), slope * r / n,
+            -r * reduce_sum(at_xhat, axes), d_r * (r * r * r) * -0.5)
 
 
 FUSED_BATCH_NORM_GRAD = defop("FusedBatchNormGradV3", _fbn_grad_kernel, shape=_fbn_grad_rule,

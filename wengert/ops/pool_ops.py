@@ -34,6 +34,7 @@ from . import shapes
 from .conv_geometry import (check_window_fits, dims_nhwc, from_nhwc, geometry, merge_dim,
                        offset_slices, pad_nhwc, padding_attrs, shape_from_nhwc, sizes_nhwc,
                        sizes_tensor, spatial_pair, static_dims_nhwc, to_nhwc)
+from .array_ops import expand_dims, squeeze
 
 __all__ = ["max_pool2d", "avg_pool2d", "max_pool", "avg_pool", "max_pool1d", "avg_pool1d"]
 
@@ -258,7 +259,6 @@ def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  
 
 
 def _pool1d(pool2d, input, ksize, strides, padding, data_format, name):  # noqa: A002
-    from .array_ops import expand_dims, squeeze
     if data_format not in (None, "NWC", "NCW"):
         raise ValueError(f"data_format must be 'NWC' or 'NCW', got {data_format!r}.")
     nchw = data_format == "NCW"

@@ -42,8 +42,9 @@ from ..framework.execute import execute
 from ..framework.registry import defop
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
-from .array_ops import _int_tuple
+from .creation_ops import constant_value
 from .math_ops import add, multiply, subtract
+from .shapes import int_tuple
 
 __all__ = ["normal", "uniform", "truncated_normal", "set_seed", "get_seed", "dropout"]
 
@@ -185,13 +186,12 @@ def _shape(shape, what):
     if isinstance(shape, Tensor) or hasattr(shape, "_as_tensor"):
         value = getattr(convert_to_tensor(shape), "_value", None)
         if value is None:
-            from .creation_ops import constant_value
             value = constant_value(shape)
         if value is None:
             raise ValueError(f"{what}: the shape must be known when the op is created (a list "
                              "of ints, or a constant tensor); got a tensor computed in the graph.")
         shape = value.tolist()
-    return _int_tuple(shape, f"{what}: shape")
+    return int_tuple(shape, f"{what}: shape")
 
 
 def _draw(op_def, shape, dtype, seed, name, what):
@@ -330,7 +330,6 @@ def _shape_list(noise_shape):
 
 
 def _constant_rate(rate):
-    from .creation_ops import constant_value
     value = constant_value(convert_to_tensor(rate))
     if value is None:
         raise ValueError("nn.dropout: rate must be known when the op is created (a number, or "

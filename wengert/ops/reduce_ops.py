@@ -29,15 +29,19 @@ infinite where the variance is 0); any/all/argmax/argmin/count_nonzero have no g
 """
 import numpy as np
 
-from ..framework.registry import linear, linear_in
 from ..framework import dtypes
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
-from ..framework.registry import defop
+from ..framework.operation import Operation
+from ..framework.registry import defop, linear, linear_in
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from . import shapes
-from .array_core import batch_rank, broadcast_to, ones_like
+from .array_core import batch_rank, broadcast_to, cast, ones_like, reshape
+from .array_ops import where
+from .creation_ops import size
+from .math_ops import equal, not_equal
+from .unary_ops import exp, sqrt, square
 
 __all__ = ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod",
            "reduce_logsumexp", "reduce_euclidean_norm", "reduce_variance", "reduce_std",
@@ -155,15 +159,12 @@ def _mean_grad(op, grad):
     x, axis = op.inputs[0], op.get_attr("axis")
     count = _count(x.shape, axis)
     if count is None:  # unknown dimensions (graph mode): ratio of the element counts
-        from .array_ops import size
-        from .math_ops import cast
         count = cast(size(x), grad.dtype) / cast(size(op.outputs[0]), grad.dtype)
     return _expand(grad / count, op)
 
 
 def _reduced_back(g, op, nb):
     """A reduction's batched gradient g [B, *y] broadcast back over the reduced axes: [B, *x]."""
-    from .array_ops import reshape
     x = op.inputs[0]
     batch = tuple(g.shape[:nb])
     kept = _kept_shape(tuple(x.shape), op.get_attr("axis"))
@@ -199,8 +200,6 @@ def _partials_jvp(own_op, partials):
     """JVP of a reduction y = r(x): the sum over the reduced axes of dy/dx * u, where
     dy/dx = partials(op, ones) elementwise (the op's VJP of a seed of ones)."""
     def jvp(primals, tangents, outputs, axis, keepdims):
-        from ..framework.operation import Operation
-        from .array_core import ones_like
         attrs = {"axis": axis, "keepdims": keepdims}
         op = Operation(own_op(), tuple(primals), tuple(outputs), attrs)
         slopes = partials(op, ones_like(outputs[0]))
@@ -221,7 +220,6 @@ def reduce_mean(input_tensor, axis=None, keepdims=False, name=None):
 # -- max, min ------------------------------------------------------------------------------------
 def _extremum_grad(op, grad):
     """g split evenly among the entries equal to the extremum (TensorFlow's rule)."""
-    from .math_ops import cast, equal
     x, y = op.inputs[0], op.outputs[0]
     hits = cast(equal(x, _expand(y, op)), grad.dtype)
     ties = execute(SUM, (hits,), {"axis": op.get_attr("axis"), "keepdims": True})
@@ -249,8 +247,6 @@ def reduce_min(input_tensor, axis=None, keepdims=False, name=None):
 # -- prod ------------------------------------------------------------------------------------
 def _prod_grad(op, grad):
     """dy/dx_i = product of the other entries, exact where x has zeros (see module docstring)."""
-    from .array_ops import where
-    from .math_ops import cast, equal
     x = op.inputs[0]
     keep = {"axis": op.get_attr("axis"), "keepdims": True}
     is_zero = equal(x, 0)
@@ -287,7 +283,6 @@ def _logsumexp_kernel(x, axis, keepdims):
 
 
 def _logsumexp_grad(op, grad):
-    from .unary_ops import exp
     return exp(op.inputs[0] - _expand(op.outputs[0], op)) * _expand(grad, op)
 
 
@@ -323,7 +318,6 @@ def reduce_euclidean_norm(input_tensor, axis=None, keepdims=False, name=None):
 # -- variance, std ---------------------------------------------------------------------------------
 def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
     """Mean squared deviation from the mean over `axis` (the population variance)."""
-    from .math_ops import square
     x = convert_to_tensor(input_tensor)
     _floating(x, "reduce_variance")
     mean = reduce_mean(x, axis, keepdims=True)
@@ -332,7 +326,6 @@ def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
 
 def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
     """Square root of `reduce_variance`; the gradient is infinite where the variance is 0."""
-    from .unary_ops import sqrt
     x = convert_to_tensor(input_tensor)
     _floating(x, "reduce_std")
     return sqrt(reduce_variance(x, axis, keepdims), name=name)
@@ -365,7 +358,6 @@ def reduce_all(input_tensor, axis=None, keepdims=False, name=None):
 
 def count_nonzero(input, axis=None, keepdims=None, dtype=dtypes.int64, name=None):  # noqa: A002
     """Number of non-zero (or True) entries over `axis`, as `dtype` (int64 by default)."""
-    from .math_ops import cast, not_equal
     x = convert_to_tensor(input)
     nonzero = cast(not_equal(x, False if x.dtype.is_bool else 0), dtypes.int64)
     out = reduce_sum(nonzero, axis, bool(keepdims))

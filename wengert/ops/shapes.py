@@ -1,4 +1,4 @@
-"""Shape/dtype rules shared by many ops.
+"""Shape/dtype rules shared by many ops, and the helpers that read shape and axis arguments.
 
 A shape rule takes the op's inputs (anything with `.shape` and `.dtype`: eager tensors, graph
 tensors, variables) and its attributes, and returns `(TensorShape, DType)` for each output. Unknown
@@ -6,12 +6,17 @@ dimensions are None. A rule raises `InvalidArgumentError` saying what is wrong a
 caller prefixes the op's type and name. Graph mode runs rules for every node it builds; eager
 mode runs them only to explain why a kernel failed.
 """
+import operator
+
+import numpy as np
+
 from ..framework import dtypes
 from ..framework.errors import InvalidArgumentError
+from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 
 __all__ = ["same", "broadcast", "broadcast_shapes", "reduced", "normalize_axes", "bool_out",
-           "check_same_dtype", "check_float"]
+           "check_same_dtype", "check_float", "normalize_axis", "int_tuple", "prod"]
 
 
 def same(x, **_):
@@ -96,3 +101,44 @@ def reduced(x, axis=None, keepdims=False, **_):
     else:
         dims = [d for i, d in enumerate(x.shape) if i not in axes]
     return TensorShape(dims), x.dtype
+
+
+# -- reading shape and axis arguments ------------------------------------------------------------
+def prod(dims):
+    """The product of some dimensions (1 for none): an element count."""
+    n = 1
+    for d in dims:
+        n *= d
+    return n
+
+
+def normalize_axis(axis, rank, what="axis"):
+    """`axis` as a non-negative int for a tensor of `rank` (InvalidArgumentError if out of range;
+    unchanged when the rank is unknown)."""
+    axis = int(axis)
+    if rank is None:
+        return axis
+    if not -rank <= axis < rank:
+        raise InvalidArgumentError(f"{what} {axis} is out of range for a tensor of rank {rank}; "
+                                   f"expected a value in [{-rank}, {rank}).")
+    return axis % rank
+
+
+def int_tuple(values, what):
+    """A tuple of Python ints from a list, tuple, TensorShape, ndarray or (eager) int tensor."""
+    if isinstance(values, Tensor) or hasattr(values, "_as_tensor"):
+        values = convert_to_tensor(values)
+        if not values.dtype.is_integer:
+            raise TypeError(f"{what} must be integers, got a {values.dtype.name} tensor.")
+        values = values._value
+    if isinstance(values, (int, np.integer)):
+        return (int(values),)
+    if type(values) in (list, tuple, TensorShape):
+        try:
+            return tuple(operator.index(v) for v in values)
+        except TypeError:
+            pass  # nested lists, NumPy scalars of other kinds: the general path below
+    try:
+        return tuple(int(v) for v in np.asarray(values).reshape(-1))
+    except (TypeError, ValueError):
+        raise TypeError(f"{what} must be a list of integers, got {values!r}.") from None

@@ -3,7 +3,8 @@
 Every op maps each element on its own, so its vector-Jacobian product is the incoming gradient
 `g` times the derivative at that element. Derivatives used (y is the op's output):
 
-    sqrt:   g * 0.5 / y              rsqrt:  g * -0.5 * y^3        reciprocal:  g * -y^2
+    square: g * 2x (SquareGrad)      reciprocal:  g * -y^2
+    sqrt:   g * 0.5 / y              rsqrt:  g * -0.5 * y^3
     exp:    g * y                    expm1:  g * exp(x)
     log:    g / x                    log1p:  g / (1 + x)
     sin:    g * cos(x)               cos:    -g * sin(x)            tan:  g * (1 + y^2)
@@ -38,14 +39,14 @@ import numpy as np
 
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
-from ..framework.registry import defop
+from ..framework.registry import defop, multilinear
 from ..framework.tensor import Tensor, convert_to_tensor
 from . import elementwise, shapes
 from .array_core import zeros_like
-from .math_ops import IN_PLACE_MIN_SIZE, into_temporary as _into, square
+from .elementwise import IN_PLACE_MIN_SIZE, into_temporary as _into
 
-__all__ = ["sqrt", "rsqrt", "reciprocal", "exp", "expm1", "log", "log1p", "abs", "sign", "sin",
-           "cos", "tan", "tanh", "sigmoid", "softplus", "erf"]
+__all__ = ["square", "sqrt", "rsqrt", "reciprocal", "exp", "expm1", "log", "log1p", "abs", "sign",
+           "sin", "cos", "tan", "tanh", "sigmoid", "softplus", "erf"]
 
 
 def _needs(op, i):
@@ -107,6 +108,31 @@ def _float_op(op_type, kernel, derivative=None, fused=None):
     """A float-only elementwise op from its derivative f'(x, y) or fused helper h(y, g)."""
     return elementwise.unary(op_type, kernel, derivative, fused=fused,
                              shape=_float_rule(op_type))
+
+
+# -- square: x^2 and x * x share one gradient op (math_ops' Mul uses it too) ------------------
+def _square_grad_grad(op, grad):
+    x, dy = op.inputs
+    skip = op.skip_input_indices
+    return (None if 0 in skip else execute(SQUARE_GRAD, (dy, grad)),
+            None if 1 in skip else execute(SQUARE_GRAD, (x, grad)))
+
+
+# SquareGrad(x, dy) = 2 x dy: the VJP (and JVP) of x^2 and of x * x in one op. It is bilinear,
+# and its own gradients are SquareGrads again: d/dx = 2 dy g, d/d(dy) = 2 x g.
+SQUARE_GRAD = defop("SquareGrad", lambda x, dy: _into(np.multiply, x + x, dy),
+                    shape=shapes.broadcast,
+                    grad=_square_grad_grad, jvp=multilinear, batch="safe")
+SQUARE = defop("Square", np.square, shape=shapes.same,
+               grad=lambda op, grad: execute(SQUARE_GRAD, (op.inputs[0], grad)),
+               jvp=lambda primals, tangents, outputs: execute(SQUARE_GRAD,
+                                                              (primals[0], tangents[0])),
+               batch="safe")
+
+
+def square(x, name=None):
+    """x * x."""
+    return execute(SQUARE, (convert_to_tensor(x),), name=name)
 
 
 # -- fused backward ops: kernel(y, dy) is the VJP given the forward output y -------------------

@@ -27,6 +27,7 @@ from ...framework.tensor_shape import TensorShape
 from ...framework.variables import Variable
 from ...ops.math_ops import cast
 from .. import backend, initializers
+from .keras_tensor import KerasTensor, is_shape_list, symbolic_call
 
 __all__ = ["Layer", "InputSpec"]
 
@@ -259,7 +260,7 @@ class Layer:
         (unknown dimensions taken as 1) and putting an unknown batch dimension back."""
         zeros = lambda s: constant(np.zeros([1 if d is None else d for d in s],  # noqa: E731
                                             self._dtype.as_numpy_dtype))
-        multi = _is_shape_list(input_shape)
+        multi = is_shape_list(input_shape)
         probe = [zeros(s) for s in input_shape] if multi else zeros(input_shape)
         out = self(probe, training=False)
         batch_unknown = len((input_shape[0] if multi else input_shape) or ()) > 0 and (
@@ -311,7 +312,6 @@ class Layer:
         return cast_one(inputs)
 
     def __call__(self, inputs, *args, **kwargs):
-        from .input_layer import KerasTensor, symbolic_call
         training = kwargs.pop("training", None)
         if isinstance(inputs, KerasTensor) or (isinstance(inputs, (list, tuple)) and any(
                 isinstance(x, KerasTensor) for x in inputs)):
@@ -404,12 +404,6 @@ def _as_tuple(shape):
     if isinstance(shape, (list, tuple)) and shape and isinstance(shape[0], TensorShape):
         return [tuple(s) for s in shape]
     return shape
-
-
-def _is_shape_list(shape):
-    """True for a list of shapes (a multi-input layer), False for one shape."""
-    return isinstance(shape, (list, tuple)) and len(shape) > 0 and isinstance(
-        shape[0], (list, tuple))
 
 
 def _output_shapes(outputs, batch_unknown):

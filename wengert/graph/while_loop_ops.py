@@ -12,8 +12,8 @@ from ..framework.context import state
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.variables import Variable
-from ..graph.control_flow_graph import output_tensor, trace
 from ..util import nest
+from .control_flow_graph import output_tensor, trace
 from .control_flow_ops import _eager_pred, _eager_value, _structure, _while_op
 
 __all__ = ["while_loop"]

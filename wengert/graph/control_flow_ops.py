@@ -1,11 +1,12 @@
-"""Control flow with gradients: `cond`, `case`, `switch_case` and `while_loop`.
+"""Control flow with gradients: `cond`, `case`, `switch_case`, and the `While` op behind
+`while_loop` (which while_loop_ops.py builds from the user's functions).
 
 Eagerly these are plain Python: `cond` calls the branch the predicate selects, `while_loop` runs a
 Python loop. The ops the chosen code runs are recorded on the tapes as usual, so gradients follow
 the path the data took and need nothing new.
 
 In graph mode (a Session graph or a traced `function`) each is ONE op holding its code as
-sub-graphs (graph/control_flow_graph.py); tensors of the enclosing graph that the code uses become
+sub-graphs (control_flow_graph.py); tensors of the enclosing graph that the code uses become
 extra inputs of the op.
 
 - `If(pred, *inputs)` runs `then_branch` or `else_branch` on the inputs (`Case(index, *inputs)`
@@ -32,20 +33,17 @@ from ..framework import dtypes
 from ..framework.context import state
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
-from ..framework.registry import OpDef, defop
+from ..framework.registry import OpDef, defop, linear
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.variables import Variable
-from ..graph.control_flow_graph import (as_bool_scalar, check_compatible,
-                                        most_specific_common_shape, output_tensor, spec_of,
-                                        trace, vjp_graph, vjp_ops)
-from ..graph.symbolic import SymbolicTensor
+from ..ops import array_core, math_ops
 from ..util import nest
-from . import array_core, math_ops
+from .control_flow_graph import (as_bool_scalar, check_compatible, most_specific_common_shape,
+                                 output_tensor, spec_of, trace, vjp_graph, vjp_ops)
+from .symbolic import SymbolicTensor
 
-from ..framework.registry import linear as _linear  # the history ops: linear in float inputs
-
-__all__ = ["cond", "case", "switch_case", "while_loop"]
+__all__ = ["cond", "case", "switch_case"]
 
 
 # -- ops with a variable number of outputs --------------------------------------------------------
@@ -291,10 +289,10 @@ def _history_scatter_grad(op, grad):
 
 
 HISTORY_GET = defop("WhileHistoryGet", _history_get_kernel, shape=_history_get_rule,
-                    grad=_history_get_grad, jvp=_linear)
+                    grad=_history_get_grad, jvp=linear)
 HISTORY_SCATTER = defop("WhileHistoryScatter", _history_scatter_kernel,
                         shape=lambda grad, like, index: (like.shape, like.dtype),
-                        grad=_history_scatter_grad, jvp=_linear)
+                        grad=_history_scatter_grad, jvp=linear)
 
 
 def _history_get(stack, index):
@@ -445,5 +443,3 @@ def _structure(x):
         return f"[{inner}]" if isinstance(x, list) else f"({inner}{',' if len(x) == 1 else ''})"
     return "T"
 
-
-from .while_loop_ops import while_loop  # noqa: E402,F401  (public; defined there)

@@ -1,0 +1,82 @@
+"""`KerasTensor`: a symbolic input or output of a functional model, and the `Node` that records
+one layer call on such tensors.
+
+Calling a layer on KerasTensors (`symbolic_call`, reached from `Layer.__call__`) builds the layer
+from their shapes and returns new KerasTensors whose history is that call; a functional
+`Model(inputs, outputs)` replays the nodes in order on real tensors (see models.py).
+"""
+from ...framework import dtypes
+from ...framework.tensor_shape import TensorShape
+
+__all__ = ["KerasTensor", "Node", "symbolic_call", "is_shape_list"]
+
+
+def is_shape_list(shape):
+    """True for a list of shapes (a multi-input layer), False for one shape."""
+    return isinstance(shape, (list, tuple)) and len(shape) > 0 and isinstance(
+        shape[0], (list, tuple))
+
+
+class KerasTensor:
+    """A symbolic tensor of a functional model under construction: shape, dtype, history."""
+
+    def __init__(self, shape, dtype, history=None, name=None):
+        self.shape = TensorShape(shape)
+        self.dtype = dtypes.as_dtype(dtype)
+        self._keras_history = history  # (layer, node, output index)
+        self.name = name
+
+    @property
+    def node(self):
+        return self._keras_history[1] if self._keras_history else None
+
+    def __repr__(self):
+        layer = self._keras_history[0].name if self._keras_history else None
+        return (f"<KerasTensor: shape={self.shape} dtype={self.dtype.name} "
+                f"(created by layer {layer!r})>")
+
+    def _unsupported(self, *_args, **_kwargs):
+        raise TypeError("Arithmetic on symbolic Keras inputs is not available; wrap the "
+                        "computation in a layer (e.g. keras.layers.Lambda) instead.")
+
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _unsupported
+    __truediv__ = __matmul__ = __neg__ = __getitem__ = _unsupported
+
+
+class Node:
+    """One call of a layer in a functional model."""
+
+    def __init__(self, layer, inputs, args, kwargs, training, outputs):
+        self.layer, self.inputs, self.outputs = layer, inputs, outputs
+        self.args, self.kwargs, self.training = args, kwargs, training
+
+    @property
+    def input_tensors(self):
+        return list(self.inputs) if isinstance(self.inputs, (list, tuple)) else [self.inputs]
+
+    @property
+    def output_tensors(self):
+        return list(self.outputs) if isinstance(self.outputs, (list, tuple)) else [self.outputs]
+
+
+def symbolic_call(layer, inputs, args, kwargs, training):
+    """`layer(inputs)` on KerasTensors: build the layer, record a Node, return KerasTensors."""
+    multi = isinstance(inputs, (list, tuple))
+    for x in (inputs if multi else [inputs]):
+        if not isinstance(x, KerasTensor):
+            raise TypeError(f"Layer {layer.name!r} was called on a mix of symbolic Keras inputs "
+                            f"and other values ({x!r}); a functional model's layers take only "
+                            "KerasTensors.")
+    shapes = [x.shape for x in inputs] if multi else inputs.shape
+    layer._build_from_shape(shapes)
+    out_shape = layer.compute_output_shape(shapes)
+    if layer._output_shape is None:
+        layer._output_shape = out_shape
+    node = Node(layer, inputs, args, kwargs, training, None)
+    if is_shape_list(out_shape):
+        outputs = [KerasTensor(s, layer.dtype, (layer, node, i)) for i, s in enumerate(out_shape)]
+    else:
+        outputs = KerasTensor(out_shape, layer.dtype, (layer, node, 0))
+    node.outputs = outputs
+    layer._inbound_nodes.append(node)
+    return outputs
