@@ -31,7 +31,8 @@ import numpy as np
 
 from ..framework.registry import _GRADIENTS, _MISSING
 from ..framework.tensor import Tensor
-from ..framework.variables import Variable
+from ..framework.variables import READ_VARIABLE, Variable
+from ..ops.array_ops import STOP_GRADIENT
 from ..util import nest
 
 __all__ = ["GradientReport", "SourceExplanation", "ExplainMixin", "explain_tape",
@@ -226,7 +227,7 @@ def _blocked(blockers, stop_ids=frozenset()):
     if not blockers:
         return NON_DIFFERENTIABLE, ("A path to the target exists, but a gradient function on "
                                     "it returned None for the input on that path."), None
-    stops = [op for op in blockers if op.type in ("StopGradient", "PreventGradient")]
+    stops = [op for op in blockers if op.op_def is STOP_GRADIENT]
     if stops:
         return STOPPED, (f"Every path to the target passes through stop_gradient: op "
                          f"{_op_label(stops[0])}."), stops[0]
@@ -367,7 +368,7 @@ def _graph_cause(graph, index, ys, x):
         return OTHER_TAPE, "It belongs to another graph.", None
     source = x
     if isinstance(x, Variable):
-        reads = [op for op in index.records if op.type == "ReadVariableOp" and op.inputs[0] is x]
+        reads = [op for op in index.records if op.op_def is READ_VARIABLE and op.inputs[0] is x]
         if not reads:
             return NOT_USED, "The graph never reads this variable.", None
     upstream = index.backward_from(ys)

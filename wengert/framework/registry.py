@@ -94,8 +94,8 @@ def defop(op_type, kernel, *, grad=_MISSING, shape=None, jvp=None, num_outputs=1
     returns_view, inplace...). `grad=None` marks it not differentiable; a function registers it."""
     if op_type in _OP_DEFS:
         raise KeyError(f"Op type {op_type!r} is already declared; op types must be unique.")
-    op_def = OpDef(op_type, kernel, shape, jvp, num_outputs,
-                   sys._getframe(1).f_globals.get("__name__"), **fields)
+    op_def = OpDef(op_type, kernel, shape, jvp, num_outputs, _declaring_module(sys._getframe(1)),
+                   **fields)
     _OP_DEFS[op_type] = op_def
     if grad is None:
         no_gradient(op_type)
@@ -104,6 +104,20 @@ def defop(op_type, kernel, *, grad=_MISSING, shape=None, jvp=None, num_outputs=1
     if callable(op_def.batch):  # reached through the override mechanism (autodiff/batched.py)
         RegisterGradient(batched_rule_name(op_type))(op_def.batch)
     return op_def
+
+
+def _declaring_module(frame):
+    """The module whose code declares an op: the nearest module-level code up the stack from
+    `frame` (defop's caller), passing over wengert's functions that declare ops for their caller
+    (elementwise.unary, a family's wrapper); the first function of anyone else's is the
+    declaring one (a user's op, made at run time)."""
+    caller = frame.f_globals.get("__name__")
+    while frame is not None:
+        name = frame.f_globals.get("__name__", "")
+        if frame.f_code.co_name == "<module>" or not name.startswith("wengert."):
+            return name
+        frame = frame.f_back
+    return caller
 
 
 def batched_rule_name(op_type):

@@ -41,7 +41,6 @@ from ..ops import array_core, math_ops
 from ..util import nest
 from .control_flow_graph import (as_bool_scalar, check_compatible, most_specific_common_shape,
                                  output_tensor, spec_of, trace, vjp_graph, vjp_ops)
-from .symbolic import SymbolicTensor
 
 __all__ = ["cond", "case", "switch_case"]
 
@@ -173,7 +172,7 @@ def _while_grad(op, *grads):
     finals, count, stacks = op.outputs[:n], op.outputs[n], op.outputs[n + 1:]
     g_finals = [grads[k] if grads[k] is not None else array_core.zeros_like(finals[k])
                 for k in floats]
-    g_stacks = [k for k in floats if not _is_zero(grads[n + 1 + k])]
+    g_stacks = [k for k in floats if not array_core.is_zero_gradient(grads[n + 1 + k])]
     gcond, gbody = _backward_loop_graphs(body, n, floats, need_caps, g_stacks)
     start = math_ops.subtract(count, np.int32(1))
     accs = [array_core.zeros_like(caps[c]) for c in need_caps]
@@ -187,17 +186,6 @@ def _while_grad(op, *grads):
     for j, c in enumerate(need_caps):
         result[1 + n + c] = out[1 + len(floats) + j]
     return result
-
-
-def _is_zero(g):
-    """True for a gradient that is known to be zeros and depends on nothing."""
-    if g is None:
-        return True
-    if state.tapes or state.observers:  # it may be watched (e.g. a dummy cotangent): keep it
-        return False
-    if isinstance(g, SymbolicTensor):
-        return g._op.type == "ZerosLike"
-    return g._op is None and not np.any(g._value)
 
 
 WHILE = defop("While", _while_kernel, shape=_while_rule, grad=_while_grad)

@@ -29,7 +29,8 @@ import numpy as np
 from ..framework.errors import FailedPreconditionError, InvalidArgumentError, OpError
 from ..framework.execute import explain_failure
 from ..framework.tensor import Tensor
-from ..framework.variables import Variable
+from ..framework.variables import READ_VARIABLE, Variable
+from .graph import NO_OP, PLACEHOLDER
 from .plan_fast import fast_line, fuse_scatter_sums, unshared  # noqa: F401 (unshared: re-exported)
 
 __all__ = ["Plan", "Step", "compile_plan"]
@@ -153,7 +154,7 @@ def _step_line(step, ref, global_name):
         target = f"{outs[:-2]} = "
     else:  # a tuple of outputs (possibly of one, for ops with a variable number of outputs)
         target = f"{outs}= " if outs else ""
-    if op.type == "ReadVariableOp" and type(step.inputs[0]) is not int:
+    if op.op_def is READ_VARIABLE and type(step.inputs[0]) is not int:
         return f"{target}{ref(step.inputs[0])}"
     kernel = global_name(step.kernel, "k")
     if step.stateful:  # gets the store and the variables themselves, to write them
@@ -177,7 +178,7 @@ def _needed_ops(ops, fetch_tensors, fetch_ops, fed):
             id(o) in need_tensor and id(o) not in fed for o in op.outputs)
         if not wanted:
             continue
-        if op.type == "Placeholder":
+        if op.op_def is PLACEHOLDER:
             out = op.outputs[0]
             raise _unfed(op, out)
         chosen.append(op)
@@ -219,7 +220,7 @@ def compile_plan(graph, fetch_tensors, fetch_ops, fed_tensors, optimize=True):
             continue  # fed: it was needed only as a control input; TensorFlow runs nothing
         inputs = [t if isinstance(t, Variable) else slot_of(alias.get(id(t), t))
                   for t in op.inputs]
-        if optimize and op.type == "ReadVariableOp" and isinstance(inputs[0], Variable):
+        if optimize and op.op_def is READ_VARIABLE and isinstance(inputs[0], Variable):
             earlier = reads.get(id(inputs[0]))
             if earlier is not None:  # no write since that read: the same value
                 alias[id(op.outputs[0])] = earlier
@@ -240,7 +241,7 @@ def compile_plan(graph, fetch_tensors, fetch_ops, fed_tensors, optimize=True):
                                              for i in inputs):
                 if _fold(op, inputs, constants, slot_of):
                     continue
-        if op.type == "NoOp":
+        if op.op_def is NO_OP:
             continue  # its control inputs were scheduled; it computes nothing
         steps.append(Step(op, inputs, [None if id(o) in fed else slot_of(o)
                                        for o in op.outputs]))

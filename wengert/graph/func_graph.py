@@ -28,7 +28,7 @@ from ..framework.execute import execute
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.variables import READ_VARIABLE, Variable
 from .executor import compile_plan, unshared
-from .graph import Graph
+from .graph import PLACEHOLDER, Graph
 from .symbolic import SymbolicTensor
 
 __all__ = ["FuncGraph", "init_scope", "replay", "needed_ops", "LIVE_VARIABLES"]
@@ -181,7 +181,7 @@ def replay(graph, ops, placeholders, args):
     for original, const in graph._captured.values():
         values[id(const)] = original
     for op in ops:
-        if op.type == "Placeholder" or id(op.outputs[0] if op.outputs else op) in values:
+        if op.op_def is PLACEHOLDER or id(op.outputs[0] if op.outputs else op) in values:
             continue
         inputs = tuple(t if isinstance(t, Variable) else values[id(t)] for t in op.inputs)
         out = _replay_one(op, inputs)
@@ -196,7 +196,7 @@ def replay(graph, ops, placeholders, args):
 def _replay_one(op, inputs):
     if not op.outputs:  # NoOp, a grouping of control inputs: order is already creation order
         return execute(op.op_def, inputs, op.attrs, op.name) if state.graph is not None else None
-    if op.type == "ReadVariableOp":
+    if op.op_def is READ_VARIABLE:
         return inputs[0]._as_tensor(None)
     stateful = op.op_def.stateful
     if stateful and state.graph is None:  # an assign, run now on the live variable
@@ -216,7 +216,6 @@ def _replay_one(op, inputs):
 
 def placeholder_for(graph, dtype, shape, name):
     """A placeholder of `graph` for one tensor argument."""
-    from .graph import PLACEHOLDER
     dtype = dtypes.as_dtype(dtype)
     shape = None if shape is None or shape.rank is None else tuple(shape)
     return graph.create_op(PLACEHOLDER, (), {"dtype": dtype.as_numpy_dtype, "shape": shape}, name)

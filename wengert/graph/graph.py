@@ -24,17 +24,11 @@ from ..framework.operation import Operation
 from ..framework.registry import defop
 from ..framework.tensor import Tensor, to_array
 from ..framework.tensor_shape import TensorShape
+from ..ops.creation_ops import CONST
 from .symbolic import SymbolicTensor
 
 __all__ = ["Graph", "get_default_graph", "reset_default_graph", "name_scope",
            "control_dependencies"]
-
-
-def _const_rule(value, dtype=None):
-    return TensorShape(np.shape(value)), dtypes.as_dtype(np.asarray(value).dtype)
-
-
-CONST = defop("Const", lambda value: value, shape=_const_rule, grad=None, returns_view=True)
 
 
 def _placeholder_kernel(dtype, shape):

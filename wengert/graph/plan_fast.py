@@ -12,9 +12,13 @@ import sys
 
 import numpy as np
 
+from ..ops.array_core import ADD_N, SUM_TO_SHAPE
+from ..ops.indexing_ops import STRIDED_SLICE, STRIDED_SLICE_GRAD
 # Operator kernels are written as the ufuncs they call on arrays, so they too may write into
 # a dying input.
 from ..ops.math_ops import OPERATOR_UFUNCS
+from ..ops.nn_ops import RELU, RELU_GRAD
+from ..ops.unary_ops import TANH_GRAD
 
 __all__ = ["fast_line", "fuse_scatter_sums", "unshared"]
 
@@ -114,8 +118,8 @@ def _sum_to_shape(step, args, g):  # the kernel with its axes worked out now
     return f"{g(np.add.reduce, 'k')}({args[0]}, axis={g(axes, 'a')}).reshape({g(shape, 'a')})"
 
 
-_SPECIAL = {"Relu": _relu, "ReluGrad": _relu_grad, "TanhGrad": _tanh_grad,
-            "StridedSlice": _strided_slice, "SumToShape": _sum_to_shape}
+_SPECIAL = {RELU: _relu, RELU_GRAD: _relu_grad, TANH_GRAD: _tanh_grad,
+            STRIDED_SLICE: _strided_slice, SUM_TO_SHAPE: _sum_to_shape}
 
 
 def fast_line(step, ref, global_name):
@@ -125,7 +129,7 @@ def fast_line(step, ref, global_name):
             type(i) is not int for i in step.inputs):
         return None
     args = [ref(i) for i in step.inputs]
-    special = _SPECIAL.get(op.type)
+    special = _SPECIAL.get(op.op_def)
     if special is not None:
         form = special(step, args, global_name)
     elif isinstance(ufunc := OPERATOR_UFUNCS.get(step.kernel, step.kernel), np.ufunc) and (
@@ -180,10 +184,10 @@ def fuse_scatter_sums(steps, fetch_slots):
     for slot in fetch_slots:
         uses[slot] = uses.get(slot, 0) + 2
     producer = {step.outputs[0]: step for step in steps
-                if step.op.type == "StridedSliceGrad" and len(step.outputs) == 1}
+                if step.op.op_def is STRIDED_SLICE_GRAD and len(step.outputs) == 1}
     drop = set()
     for index, step in enumerate(steps):
-        if step.op.type != "AddN" or len(step.inputs) < 2:
+        if step.op.op_def is not ADD_N or len(step.inputs) < 2:
             continue
         parts = [producer.get(slot) for slot in step.inputs]
         if any(p is None or uses.get(p.outputs[0]) != 1 for p in parts):

@@ -353,6 +353,21 @@ def zeros_like_gradient(t):
     return zeros_like(t)
 
 
+def is_zero_gradient(t):
+    """True when the gradient `t` is certainly zero and nothing differentiates through it: None,
+    or the zeros the reverse pass hands an output that got no gradient (eagerly a value no op
+    made; in a graph a ZerosLike op), while no tape or accumulator is watching. Rules skip the
+    work such a gradient would add (TensorFlow's `_IsZeros` test)."""
+    if t is None:
+        return True
+    if state.tapes or state.observers:  # it may be watched (forward mode's dummy cotangents)
+        return False
+    if type(t) is Tensor:
+        return t._op is None and not t._value.any()
+    op = getattr(t, "op", None)
+    return op is not None and op.op_def is ZEROS_LIKE
+
+
 def ones_like_gradient(t):
     """The seed d(target)/d(target) = 1. Eagerly a plain constant: nothing needs to record it."""
     value = getattr(t, "_value", None)

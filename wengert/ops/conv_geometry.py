@@ -14,7 +14,7 @@ from ..framework.errors import InvalidArgumentError
 from ..framework.tensor import Tensor
 from ..framework.tensor_shape import TensorShape
 from . import shapes
-from .creation_ops import shape
+from .creation_ops import CONST, SHAPE, shape
 
 _as_strided = np.lib.stride_tricks.as_strided
 
@@ -158,9 +158,9 @@ def static_sizes(t):
     op = getattr(t, "op", None)
     if op is None:
         return None
-    if op.type == "Const":
+    if op.op_def is CONST:
         return [int(v) for v in np.asarray(op.get_attr("value")).reshape(-1)]
-    if op.type == "Shape" and op.inputs[0].shape.rank is not None:
+    if op.op_def is SHAPE and op.inputs[0].shape.rank is not None:
         return list(op.inputs[0].shape)
     return None
 

@@ -1,5 +1,5 @@
-"""Ops that create tensors: from a value or attributes (fill, zeros, ones, eye, range, one_hot),
-from copies of an input (tile, pad), and shape queries (shape, size, rank).
+"""Ops that create tensors: from a value or attributes (a graph's Const, fill, zeros, ones, eye,
+range, one_hot), from copies of an input (tile, pad), and shape queries (shape, size, rank).
 
 `fill(dims, value)` broadcasts a scalar, so the value's gradient is the sum of the incoming
 gradient (the reverse pass sums it back to the scalar). A tile copies x `m` times along each
@@ -327,6 +327,14 @@ RANGE = defop("Range", _range_kernel, shape=_range_rule, grad=None)
 _RANGE_DTYPES = (dtypes.int32, dtypes.int64, dtypes.float16, dtypes.float32, dtypes.float64)
 
 
+def _const_rule(value, dtype=None):
+    return TensorShape(np.shape(value)), dtypes.as_dtype(np.asarray(value).dtype)
+
+
+# A graph's constant (Graph.constant makes one for every eager value a graph captures).
+CONST = defop("Const", lambda value: value, shape=_const_rule, grad=None, returns_view=True)
+
+
 def constant_value(t):
     """The value of `t` when it is known without running anything (an eager tensor or a graph
     constant), else None."""
@@ -334,7 +342,7 @@ def constant_value(t):
     if value is not None:
         return value
     op = getattr(t, "op", None)
-    if op is not None and op.type == "Const":
+    if op is not None and op.op_def is CONST:
         return np.asarray(op.get_attr("value"))
     return None
 

@@ -16,14 +16,13 @@ dx - dp; l2_loss: sum(t dt).
 """
 import numpy as np
 
-from ..framework.context import state
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import binary_operands, execute
 from ..framework.registry import defop
-from ..framework.tensor import Tensor, convert_to_tensor
+from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from . import shapes
-from .array_core import reshape
+from .array_core import is_zero_gradient, reshape
 from .array_ops import expand_dims
 from .nn_ops import _float_input, _float_rule, _one, _zero, log_softmax, softmax
 from .reduce_ops import reduce_sum
@@ -62,15 +61,6 @@ def _without_axis(shape, axis):
     return TensorShape([d for i, d in enumerate(shape) if i != axis])
 
 
-def _maybe_zero(t):
-    """True when `t` is certainly zero and nothing differentiates through it: a reverse pass run
-    with no tape recording, or a zeros op in a graph (TensorFlow's `_is_zeros_tensor` test)."""
-    if type(t) is Tensor:
-        return not state.tapes and not t._value.any()
-    op = getattr(t, "op", None)
-    return op is not None and op.type == "ZerosLike"
-
-
 def _softmax_vjp_of(gg, logits, axis):
     """The VJP of softmax at `logits` applied to gg: how backprop = softmax - labels moves."""
     p = softmax(logits, axis)
@@ -88,7 +78,7 @@ def _dense_ce_grad(op, grad_loss, grad_backprop):
     need_logits, need_labels = (i not in op.skip_input_indices for i in (0, 1))
     d_logits = g * op.outputs[1] if need_logits else None
     d_labels = g * -log_softmax(logits, axis) if need_labels else None
-    if not _maybe_zero(grad_backprop):
+    if not is_zero_gradient(grad_backprop):
         if need_logits:
             d_logits = d_logits + _softmax_vjp_of(grad_backprop, logits, axis)
         if need_labels:
@@ -166,7 +156,7 @@ def _sparse_ce_rule(logits, labels):
 def _sparse_ce_grad(op, grad_loss, grad_backprop):
     logits = op.inputs[0]
     d_logits = _expand(grad_loss, -1) * op.outputs[1]
-    if not _maybe_zero(grad_backprop):
+    if not is_zero_gradient(grad_backprop):
         d_logits = d_logits + _softmax_vjp_of(grad_backprop, logits, -1)
     return d_logits, None
 

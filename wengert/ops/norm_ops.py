@@ -35,18 +35,18 @@ A float16 x with float32 parameters is computed in float32 and cast back.
 import numpy as np
 
 from ..framework import dtypes
-from ..framework.context import state
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
 from ..framework.registry import defop
-from ..framework.tensor import Tensor, convert_to_tensor
+from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
-from .array_ops import reshape, squeeze
+from .array_core import is_zero_gradient, reshape
+from .array_ops import squeeze
 from .binary_math_ops import squared_difference
+from .creation_ops import shape, size
 from .math_ops import add, cast, multiply, subtract
 from .reduce_ops import reduce_mean, reduce_sum
 from .unary_ops import rsqrt
-from .creation_ops import shape, size
 
 __all__ = ["moments", "batch_normalization", "fused_batch_norm"]
 
@@ -203,17 +203,6 @@ FUSED_BATCH_NORM_GRAD = defop("FusedBatchNormGradV3", _fbn_grad_kernel, shape=_f
                               grad=_fbn_grad_grad, num_outputs=3)
 
 
-def _is_zero(t):
-    """True when `t` is certainly zero and nothing differentiates through it (the reverse pass's
-    filler for unused outputs, with no tape recording; a ZerosLike op in a graph)."""
-    if state.tapes:  # a tape may be differentiating with respect to it (forward mode's dummies)
-        return False
-    if type(t) is Tensor:
-        return not t._value.any()
-    op = getattr(t, "op", None)
-    return op is not None and op.type == "ZerosLike"
-
-
 def _fbn_grad(op, gy, g_mean, g_var, g_saved_mean, g_saved_var):
     x, scale, offset, mean, variance = op.inputs
     epsilon, data_format = op.get_attr("epsilon"), op.get_attr("data_format")
@@ -222,7 +211,7 @@ def _fbn_grad(op, gy, g_mean, g_var, g_saved_mean, g_saved_var):
     _, _, _, saved_mean, saved_var = op.outputs
     dx, dscale, doffset = execute(FUSED_BATCH_NORM_GRAD, (gy, x, scale, saved_mean, saved_var),
                                   {"epsilon": epsilon, "data_format": data_format})
-    if not all(_is_zero(t) for t in (g_mean, g_var, g_saved_mean, g_saved_var)):
+    if not all(is_zero_gradient(t) for t in (g_mean, g_var, g_saved_mean, g_saved_var)):
         _, c = _layout(x.shape.rank, data_format)
         n = _count(x, c)
         g_mu = g_mean + g_saved_mean

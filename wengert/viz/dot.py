@@ -25,6 +25,8 @@ import sys
 
 from ..framework.context import state
 from ..framework.variables import Variable
+from ..graph.graph import PLACEHOLDER
+from ..ops.creation_ops import CONST
 
 __all__ = ["draw", "Drawing"]
 
@@ -141,15 +143,15 @@ def _draw_graph(graph, gradients, title):
 
 
 def _graph_kind(op):
-    if op.type == "Placeholder":
+    if op.op_def is PLACEHOLDER:
         return "placeholder"
-    if op.type == "Const":
+    if op.op_def is CONST:
         return "constant"
     return "forward"
 
 
 def _op_label(op):
-    if op.type == "Placeholder":
+    if op.op_def is PLACEHOLDER:
         return f"Placeholder\n{op.name}\n{_spec(op.outputs[0])}"
     if op.name == op.type or op.name.endswith("/" + op.type):
         return op.name

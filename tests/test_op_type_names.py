@@ -1,0 +1,91 @@
+"""An op's facts live in its OpDef (DESIGN.md): no code outside the op's family file keeps a table
+of op type names or tests an op by its name.
+
+The check reads every module of wengert/ (not the tests) and fails on a string that equals a
+registered op type name, outside the module that declared that op type, when it is
+- an operand of a comparison: `op.type == "Placeholder"`, `op.type in ("A", "B")` (the
+  elements of a tuple, list or set compared against count),
+- a key of a dict literal or an element of a set literal (a table keyed by op type), or
+- the argument of `startswith` / `endswith` on something's `.type`.
+Elsewhere such strings are names of other things (Keras' `Dropout` layer, a default op name
+`"Const"`, the op named in an error message) and pass. Code that needs to know what an op is asks
+its OpDef: `op.op_def is PLACEHOLDER`, or a field such as `op.op_def.stateful`.
+"""
+import ast
+import pathlib
+
+from wengert.framework.registry import _OP_DEFS
+
+ROOT = pathlib.Path(__file__).resolve().parents[1] / "wengert"
+
+
+def _module_name(path):
+    parts = ("wengert",) + path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _literals(node):
+    """The string constants of `node`, looking into tuple, list and set literals."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node]
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        return [c for element in node.elts for c in _literals(element)]
+    return []
+
+
+def _suspects(tree):
+    """String constants in the positions the module docstring lists."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare):
+            for operand in [node.left, *node.comparators]:
+                yield from _literals(operand)
+        elif isinstance(node, ast.Dict):
+            for key in node.keys:
+                if key is not None:
+                    yield from _literals(key)
+        elif isinstance(node, ast.Set):
+            yield from _literals(node)
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+              and node.func.attr in ("startswith", "endswith")
+              and isinstance(node.func.value, ast.Attribute) and node.func.value.attr == "type"):
+            for arg in node.args:
+                yield from _literals(arg)
+
+
+def op_name_uses(declared_in):
+    """(file:line, op type, declaring module) for each op type name used outside its module."""
+    found = []
+    for path in sorted(ROOT.rglob("*.py")):
+        module = _module_name(path)
+        for constant in _suspects(ast.parse(path.read_text(), str(path))):
+            home = declared_in.get(constant.value)
+            if home is not None and home != module:
+                found.append((f"{path.relative_to(ROOT.parent)}:{constant.lineno}",
+                              constant.value, home))
+    return sorted(set(found))
+
+
+def test_op_type_names_stay_in_their_family_file():
+    declared_in = {t: d.module for t, d in _OP_DEFS.items() if (d.module or "").startswith("wengert.")}
+    uses = op_name_uses(declared_in)
+    assert not uses, ("op type names used outside the file that declares the op (compare "
+                      "OpDefs instead, `op.op_def is X`, or add a field to OpDef):\n  "
+                      + "\n  ".join(f"{where}: {name!r} (declared in {home})"
+                                    for where, name, home in uses))
+
+
+def test_declaring_module_is_the_family_file():
+    """Ops declared through helpers (elementwise.unary, a family's own wrapper) belong to the
+    module whose code declares them, not to the helper's."""
+    assert _OP_DEFS["Sin"].module == "wengert.ops.unary_ops"
+    assert _OP_DEFS["Equal"].module == "wengert.ops.math_ops"
+    assert _OP_DEFS["AddV2"].module == "wengert.ops.math_ops"
+    assert not any(d.module == "wengert.ops.elementwise" for d in _OP_DEFS.values())
+
+
+def test_the_scan_finds_what_it_should():
+    tree = ast.parse('if op.type == "Relu" or op.type in ("Tanh", x):\n'
+                     '    table = {"Sigmoid": 1}\n'
+                     'ok = op.type.startswith("Random")\n'
+                     'names = ["Relu"]  # a plain list: not a comparison or a table\n')
+    assert sorted(c.value for c in _suspects(tree)) == ["Random", "Relu", "Sigmoid", "Tanh"]
