@@ -188,3 +188,50 @@ def test_integer_division_by_zero_raises():
 def test_round_is_bankers_rounding():
     np.testing.assert_array_equal(tf.round([0.5, 1.5, 2.5, -0.5, -1.5]).numpy(),
                                   [0.0, 2.0, 2.0, -0.0, -2.0])
+
+
+# -- scans -----------------------------------------------------------------------------------------
+@pytest.mark.parametrize("exclusive,reverse,want", [
+    (False, False, [-0.44020022, -0.32135211, 0.87369962, 0.08785271]),
+    (False, True, [0.15329077, -0.04658851, -0.51298784, 0.60628557]),
+    (True, False, [-1.46850949, 0.11859156, 0.54991792, 0.0]),
+    (True, True, [0.0, 0.04039615, -0.87969108, 0.33929493])])
+def test_cumulative_logsumexp_gradient_matches_tensorflow(exclusive, reverse, want):
+    """TensorFlow 2.21, x = [0.5, -1, 2, 0.3], upstream [1, -2, 0.5, 0.7] (float64)."""
+    x = tf.constant([0.5, -1.0, 2.0, 0.3], tf.float64)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.math.cumulative_logsumexp(x, exclusive=exclusive, reverse=reverse)
+    g = tape.gradient(y, x, output_gradients=tf.constant([1.0, -2.0, 0.5, 0.7], tf.float64))
+    np.testing.assert_allclose(g.numpy(), want, rtol=1e-7, atol=1e-12)
+
+
+def test_cumprod_gradient_is_exact_at_zeros():
+    """y = cumprod([2, 0, 3, 4]): dsum(y)/dx = [1, 2 + 6 + 24, 0, 0]. (TensorFlow 2.21's rule,
+    div_no_nan(cumsum(g y), x), gives [1, 0, 0, 0].)"""
+    x = tf.constant([2.0, 0.0, 3.0, 4.0], tf.float64)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.math.cumprod(x)
+    np.testing.assert_allclose(tape.gradient(y, x).numpy(), [1.0, 32.0, 0.0, 0.0])
+
+
+def test_cumprod_gradient_matches_tensorflow_without_zeros():
+    x = tf.constant([[2.0, 0.5, 3.0], [1.5, -1.0, 2.0]], tf.float64)
+    for exclusive in (False, True):
+        for reverse in (False, True):
+            with tf.GradientTape() as tape:
+                tape.watch(x)
+                y = tf.math.cumprod(x, axis=1, exclusive=exclusive, reverse=reverse)
+            got = tape.gradient(y, x).numpy()
+            xs = x.numpy()
+            want = np.zeros_like(xs)
+            for r in range(2):
+                for k in range(3):
+                    for i in range(3):
+                        members = [j for j in range(3) if (j < i if exclusive else j <= i)] \
+                            if not reverse else [j for j in range(3) if (j > i if exclusive
+                                                                         else j >= i)]
+                        if k in members:
+                            want[r, k] += np.prod([xs[r, j] for j in members if j != k])
+            np.testing.assert_allclose(got, want)

@@ -14,3 +14,8 @@ from .ops.misc_math_ops import *  # noqa: F401,F403,E402
 from .ops.histogram_ops import bincount, confusion_matrix  # noqa: F401,E402
 from .ops.bessel_ops import bessel_i0, bessel_i0e, bessel_i1, bessel_i1e  # noqa: F401,E402
 from . import _math_special as special  # noqa: F401,E402  tf.math.special
+from .ops.scan_ops import *  # noqa: F401,F403,E402
+from .ops.segment_ops import (segment_max, segment_mean, segment_min, segment_prod,  # noqa: E402
+                              segment_sum, unsorted_segment_max, unsorted_segment_mean,
+                              unsorted_segment_min, unsorted_segment_prod,
+                              unsorted_segment_sqrt_n, unsorted_segment_sum)

@@ -42,6 +42,7 @@ from ..framework.tensor_shape import TensorShape
 from .array_core import batch_rank, has_one_input, reshape, static_shape
 from .array_ops import where
 from .shapes import int_tuple, normalize_axis, prod
+from .segment_kernels import scatter_add
 
 __all__ = ["gather", "gather_nd", "scatter_nd", "slice", "strided_slice", "boolean_mask",
            "reverse"]
@@ -137,6 +138,10 @@ def _sparse_gather_grad(params, indices, grad, params_shape):
 
 def _gather_grad_kernel(grad, indices, like=None, *, params_shape, axis, batch_dims):
     params_shape = like.shape if like is not None else params_shape
+    if batch_dims == 0 and axis == 0 and indices.size:  # the embedding case: rows into rows
+        _check_range("GatherGrad", indices, params_shape[0], 0)
+        return scatter_add(indices.reshape(-1), grad.reshape((indices.size,) + tuple(
+            params_shape[1:])), params_shape[0])
     out = np.zeros(params_shape, grad.dtype)
     if batch_dims == 0:
         moved = np.moveaxis(grad, list(_pyrange(axis, axis + indices.ndim)),

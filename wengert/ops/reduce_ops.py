@@ -226,10 +226,24 @@ def _extremum_grad(op, grad):
     return hits * (_expand(grad, op) / ties)
 
 
-MAX = defop("Max", lambda x, axis, keepdims: np.max(x, axis=axis, keepdims=keepdims),
+def _extremum_kernel(reduce, empty_is_lowest):
+    """np.max / np.min; an empty slice reduces to the dtype's lowest (for max) or highest (for
+    min) value, as in TensorFlow, instead of NumPy's error."""
+    def kernel(x, axis, keepdims):
+        if x.size:
+            return reduce(x, axis=axis, keepdims=keepdims)
+        if x.dtype.kind == "f":
+            limit = -np.inf if empty_is_lowest else np.inf
+        else:
+            limit = np.iinfo(x.dtype).min if empty_is_lowest else np.iinfo(x.dtype).max
+        return reduce(x, axis=axis, keepdims=keepdims, initial=limit)
+    return kernel
+
+
+MAX = defop("Max", _extremum_kernel(np.max, True),
             shape=shapes.reduced, grad=_extremum_grad,
             jvp=_partials_jvp(lambda: MAX, _extremum_grad), batch=_slope_times_batched(_extremum_grad))
-MIN = defop("Min", lambda x, axis, keepdims: np.min(x, axis=axis, keepdims=keepdims),
+MIN = defop("Min", _extremum_kernel(np.min, False),
             shape=shapes.reduced, grad=_extremum_grad,
             jvp=_partials_jvp(lambda: MIN, _extremum_grad), batch=_slope_times_batched(_extremum_grad))
 
@@ -271,6 +285,8 @@ def reduce_prod(input_tensor, axis=None, keepdims=False, name=None):
 
 # -- logsumexp, euclidean norm -------------------------------------------------------------------
 def _logsumexp_kernel(x, axis, keepdims):
+    if not x.size:  # the sum of no exponentials is 0: log 0 = -inf
+        return np.full(np.sum(x, axis=axis, keepdims=keepdims).shape, -np.inf, x.dtype)
     top = np.max(x, axis=axis, keepdims=True)
     top = np.where(np.isfinite(top), top, x.dtype.type(0))
     total = np.sum(np.exp(x - top), axis=axis, keepdims=True)
@@ -287,7 +303,8 @@ def _logsumexp_grad(op, grad):
 
 
 def _euclidean_norm_kernel(x, axis, keepdims):
-    return np.sqrt(np.sum(x * x, axis=axis, keepdims=keepdims))
+    norm = np.sqrt(np.sum(x * x, axis=axis, keepdims=keepdims))
+    return norm if x.dtype.kind == "f" else norm.astype(x.dtype)  # integers truncate, as in TF
 
 
 def _euclidean_norm_grad(op, grad):
@@ -309,9 +326,10 @@ def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
 
 
 def reduce_euclidean_norm(input_tensor, axis=None, keepdims=False, name=None):
-    """sqrt(sum(x^2)) over `axis`; its gradient x / norm is NaN where the norm is 0."""
+    """sqrt(sum(x^2)) over `axis` (integers: truncated); its gradient x / norm is NaN where the
+    norm is 0."""
     x = convert_to_tensor(input_tensor)
-    _floating(x, "EuclideanNorm")
+    _numeric(x, "EuclideanNorm")
     return _reduction(EUCLIDEAN_NORM, x, axis, keepdims, name)
 
 
@@ -382,8 +400,8 @@ def _arg_reduction(op_def, input, axis, output_type, name):  # noqa: A002
     x = convert_to_tensor(input)
     _numeric(x, op_def.type)
     output_type = dtypes.as_dtype(output_type)
-    if output_type not in (dtypes.int32, dtypes.int64):
-        raise TypeError(f"{op_def.type}: output_type must be int32 or int64, got "
+    if output_type not in (dtypes.int16, dtypes.int32, dtypes.int64):
+        raise TypeError(f"{op_def.type}: output_type must be int16, int32 or int64, got "
                         f"{output_type.name}.")
     if x.shape.rank == 0:
         raise InvalidArgumentError(f"{op_def.type}: input must have rank >= 1, got a scalar.")
