@@ -180,7 +180,6 @@ def test_offline_error_names_the_files_and_the_folder(no_local_data):
     assert str(no_local_data) in message and "could not be downloaded" in message
 
 
-@needs_shared
 def _hide_sklearn(monkeypatch):
     """Make `import sklearn` / `from sklearn.datasets import ...` fail, even when an earlier test
     imported them (both names must be blocked: a submodule already imported is found directly)."""
@@ -188,6 +187,7 @@ def _hide_sklearn(monkeypatch):
         monkeypatch.setitem(sys.modules, name, None)
 
 
+@needs_shared
 def test_download_checks_the_digest(no_local_data, monkeypatch):
     _hide_sklearn(monkeypatch)
     official = {name: (SHARED / name).read_bytes() for name in mnist.TEST}

@@ -146,10 +146,34 @@ def test_gradient_after_assign_uses_read_values():
     close(tape.gradient(y, v), 2 * 3.0 + 2 * 2.0)
 
 
-def test_variable_as_dict_key_and_ref():
+def test_variable_is_keyed_by_ref_and_unhashable():
     v = tf.Variable(1.0)
-    assert {v: 1}[v] == 1
+    assert {v.ref(): 1}[v.ref()] == 1
     assert v.ref().deref() is v
+    with pytest.raises(TypeError, match=r"unhashable.*ref\(\)"):
+        {v: 1}
+    with tf.Graph().as_default():  # TF 1 graphs: identity and id hashing, as in TensorFlow
+        g = tf.Variable(1.0)
+        assert {g: 1}[g] == 1 and (g == g) is True and (g == tf.Variable(1.0)) is False
+
+
+def test_variable_equality_is_elementwise():
+    """`==`/`!=` on variables compare values elementwise, as on tensors (issue 22 item 3)."""
+    v = tf.Variable([0.0, 2.0])
+    np.testing.assert_array_equal((v != 0.0).numpy(), [False, True])
+    np.testing.assert_array_equal((v == tf.Variable([1.0, 2.0])).numpy(), [False, True])
+    np.testing.assert_array_equal(tf.where(v != 0.0, v, -1.0).numpy(), [-1.0, 2.0])
+    assert (v == None) is False and (v != None) is True  # noqa: E711
+    mismatch = v == tf.Variable([1.0, 2.0, 3.0])  # shapes that cannot broadcast: a scalar False
+    assert mismatch.shape == () and not bool(mismatch) and bool(v != tf.constant([1.0, 2, 3]))
+    assert v in [v] and v not in [tf.Variable([5.0, 6.0, 7.0])]
+
+    @tf.function
+    def masked(x):
+        return tf.where(v != 0.0, x, 0.0), x == x
+    kept, same = masked(tf.constant([3.0, 4.0]))
+    np.testing.assert_array_equal(kept.numpy(), [0.0, 4.0])
+    np.testing.assert_array_equal(same.numpy(), [True, True])
 
 
 def test_variable_indexing():

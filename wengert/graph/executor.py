@@ -246,7 +246,8 @@ def compile_plan(graph, fetch_tensors, fetch_ops, fed_tensors, optimize=True):
         steps.append(Step(op, inputs, [None if id(o) in fed else slot_of(o)
                                        for o in op.outputs]))
     fetch_slots = [slot_of(alias.get(id(t), t)) for t in fetch_tensors]
-    used = set(fetch_slots).union(*(step.inputs for step in steps))
+    used = set(fetch_slots).union(*((i for i in step.inputs if type(i) is int)  # not variables
+                                    for step in steps))
     constants = {slot: v for slot, v in constants.items() if slot in used}  # folded away
     if optimize:
         steps = fuse_scatter_sums(steps, fetch_slots)

@@ -180,7 +180,8 @@ def fuse_scatter_sums(steps, fetch_slots):
     uses = {}
     for step in steps:
         for slot in step.inputs:
-            uses[slot] = uses.get(slot, 0) + 1
+            if type(slot) is int:  # not a Variable (read and assign steps take those)
+                uses[slot] = uses.get(slot, 0) + 1
     for slot in fetch_slots:
         uses[slot] = uses.get(slot, 0) + 2
     producer = {step.outputs[0]: step for step in steps

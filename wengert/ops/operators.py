@@ -6,14 +6,20 @@
     == != < <= > >=  the comparisons (elementwise, bool results)
     & | ^ ~  logical_and, logical_or, logical_xor, logical_not (bool tensors)
 
-Reflected forms (`2.0 * x`) swap the operands. Variables compare by identity (`==` on a
-Variable is not elementwise; use `read_value() == ...`), so they stay hashable. The classes live
+Reflected forms (`2.0 * x`) swap the operands. `==` and `!=` follow TensorFlow 2 on tensors and
+variables alike: elementwise, a scalar False (True for !=) when the shapes cannot broadcast, False
+against None; so neither is hashable (key dicts by `x.ref()`), except while a TensorFlow 1 graph
+is built, where they compare and hash by identity as in TF 1. The classes live
 in framework/, below the ops, so the ops install the operators here, once, when wengert is
 imported. `a * b`, `a + b` and `a - b` of two eager tensors of one dtype are the hot path of
 eager code: they call `execute` directly, without the operand conversion of `multiply`.
 """
-from ..framework.execute import execute
-from ..framework.tensor import Tensor
+import numpy as np
+
+from ..framework.context import state
+from ..framework.execute import binary_operands, execute
+from ..framework.tensor import Tensor, constant
+from ..framework.tensor_shape import TensorShape
 from ..framework.variables import Variable
 from . import indexing_ops, linalg_ops, math_ops, unary_ops
 from .math_ops import ADD, MUL, SUB
@@ -68,10 +74,54 @@ def _install_fast_paths():
     Tensor.__mul__, Tensor.__add__, Tensor.__sub__ = mul, add_, sub
 
 
+# -- == and != : TensorFlow 2's tensor_equals -----------------------------------------------------
+def _identity_semantics():
+    """True while a TensorFlow 1 graph is being built (not a traced function): there, as in TF,
+    `==` on tensors and variables is Python identity and they hash by id (feed_dict keys)."""
+    graph = state.graph
+    return graph is not None and not getattr(graph, "lifts_variables", False)
+
+
+def _shapes_broadcast(x, y):
+    """False when the static shapes of x and y certainly do not broadcast together."""
+    a, b = TensorShape(x.shape), TensorShape(y.shape)
+    if a.rank is None or b.rank is None:
+        return True
+    for m, n in zip(reversed(a.as_list()), reversed(b.as_list())):
+        if m is not None and n is not None and m != n and m != 1 and n != 1:
+            return False
+    return True
+
+
+def _tensor_equals(self, other, negate=False):
+    """`self == other` as TF 2 defines it: elementwise `equal`, a scalar False when the shapes
+    cannot broadcast (TF's incompatible_shape_error=False), False against None; while a TF 1
+    graph is built, identity. `negate`: the same for `!=`."""
+    if other is None:
+        return negate
+    if _identity_semantics():
+        return (self is other) != negate
+    x, y = binary_operands(self, other, "NotEqual" if negate else "Equal")
+    if not _shapes_broadcast(x, y):
+        return constant(np.bool_(negate))
+    return (math_ops.not_equal if negate else math_ops.equal)(x, y)
+
+
+def _tensor_not_equals(self, other):
+    return _tensor_equals(self, other, negate=True)
+
+
+def _variable_hash(self):
+    if _identity_semantics():
+        return id(self)
+    raise TypeError(f"Variable is unhashable. Instead, use variable.ref() as the key. "
+                    f"(Variable: {self!r})")
+
+
 _install_operators(Tensor)
 _install_operators(Variable)
-Variable.__eq__ = object.__eq__  # variables compare by identity (use read_value() == ...)
-Variable.__ne__ = object.__ne__
-Variable.__hash__ = object.__hash__
+for _cls in (Tensor, Variable):
+    _cls.__eq__, _cls.__ne__ = _tensor_equals, _tensor_not_equals
+Variable.__hash__ = _variable_hash  # TF 2: unhashable; key dicts and sets by `v.ref()`
 _install_fast_paths()
 Tensor.__getitem__ = indexing_ops.getitem
