@@ -48,6 +48,7 @@ from .ops.rounding_ops import floor, round, truncatediv, truncatemod  # noqa: E4
 from .ops.binary_math_ops import divide_no_nan, multiply_no_nan, squared_difference  # noqa: E402
 from .ops.misc_math_ops import realdiv, scalar_mul  # noqa: E402
 from .ops.histogram_ops import histogram_fixed_width, histogram_fixed_width_bins  # noqa: E402
+from .ops.sort_ops import argsort, searchsorted, sort, unique, unique_with_counts  # noqa: E402
 from . import bitwise, sparse  # noqa: E402  tf.bitwise, tf.sparse (segment reductions)
 from . import math, nn, linalg  # noqa: E402  TensorFlow's namespaces
 from . import compat  # noqa: E402

@@ -19,3 +19,4 @@ from .ops.segment_ops import (segment_max, segment_mean, segment_min, segment_pr
                               segment_sum, unsorted_segment_max, unsorted_segment_mean,
                               unsorted_segment_min, unsorted_segment_prod,
                               unsorted_segment_sqrt_n, unsorted_segment_sum)
+from .ops.sort_ops import approx_max_k, approx_min_k, in_top_k, top_k  # noqa: F401,E402

@@ -6,3 +6,4 @@ from .ops.pool_ops import *  # noqa: F403,E402  (max_pool2d, avg_pool2d, ...)
 from .ops.norm_ops import *  # noqa: F403,E402  (moments, batch_normalization, fused_batch_norm)
 from .ops.embedding_ops import *  # noqa: F403,E402  (embedding_lookup)
 from .ops.random_ops import dropout  # noqa: F401,E402
+from .ops.sort_ops import in_top_k, top_k  # noqa: F401,E402  (issue 16: tf.nn aliases)
