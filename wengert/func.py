@@ -30,8 +30,7 @@ import numpy as np
 
 from .autodiff.forward import ForwardAccumulator
 from .autodiff.tape import GradientTape
-from .framework.tensor import Tensor, convert_to_tensor
-from .framework.variables import Variable
+from .framework.tensor import Tensor, TensorLike, convert_to_tensor
 from .util import nest
 
 __all__ = ["grad", "value_and_grad", "vjp", "jvp", "jacfwd", "jacrev", "hessian", "hvp"]
@@ -50,7 +49,7 @@ def _argnums(argnums, nargs, who):
 
 def _differentiable(x, who, where):
     """`x` as a floating-point tensor (variables kept), or a TypeError explaining the fix."""
-    if not isinstance(x, (Tensor, Variable)):
+    if not isinstance(x, TensorLike):
         try:
             x = convert_to_tensor(x)
         except (TypeError, ValueError) as err:
@@ -99,7 +98,7 @@ def _scalar_output(value, who):
         raise TypeError(f"Gradient only defined for scalar-output functions. Output was a "
                         f"{type(value).__name__} of {len(value)} items. If the function returns "
                         "(value, auxiliary data), pass has_aux=True.")
-    if not isinstance(value, (Tensor, Variable)):
+    if not isinstance(value, TensorLike):
         try:
             value = convert_to_tensor(value)
         except (TypeError, ValueError):

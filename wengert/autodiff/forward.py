@@ -46,7 +46,7 @@ from ..framework.execute import execute
 from ..framework.operation import Operation
 from ..framework.registry import (_GRADIENTS, _MISSING, get_gradient_function, linear,  # noqa: F401
                                  linear_in, multilinear)
-from ..framework.tensor import Tensor, convert_to_tensor
+from ..framework.tensor import Tensor, TensorLike, convert_to_tensor
 from ..framework.variables import Variable
 from ..util import nest
 
@@ -187,7 +187,7 @@ class ForwardAccumulator:
             self._watch(primal, tangent)
 
     def _watch(self, primal, tangent):
-        if not isinstance(primal, (Tensor, Variable)):
+        if not isinstance(primal, TensorLike):
             raise TypeError(f"ForwardAccumulator: primals must be Tensors or Variables, got "
                             f"{type(primal).__name__}; convert it with constant() first.")
         if id(primal) in self._table:
@@ -236,7 +236,7 @@ class ForwardAccumulator:
         flat = nest.flatten(primals)
         results = []
         for t in flat:
-            if not isinstance(t, (Tensor, Variable)):
+            if not isinstance(t, TensorLike):
                 raise TypeError(f"ForwardAccumulator.jvp expects tensors, got "
                                 f"{type(t).__name__}.")
             tangent = self._tangent_of(t)

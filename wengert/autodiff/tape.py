@@ -15,7 +15,7 @@ import sys
 
 
 from ..framework.context import state
-from ..framework.tensor import Tensor, convert_to_tensor
+from ..framework.tensor import Tensor, TensorLike, convert_to_tensor
 from ..framework.variables import Variable
 from ..ops import array_core
 from ..util import nest
@@ -134,10 +134,10 @@ class GradientTape:
             targets, seeds = [target], [array_core.ones_like_gradient(target)]  # the usual case
         else:
             targets, seeds = self._targets_and_seeds(target, output_gradients)
-        if isinstance(sources, (Tensor, Variable)):  # the common single-source case
+        if isinstance(sources, TensorLike):  # the common single-source case
             return self._backward(targets, seeds, [sources], unconnected_gradients)[0]
         if type(sources) in (list, tuple) and all(
-                isinstance(s, (Tensor, Variable)) for s in sources):  # a flat list: no nesting
+                isinstance(s, TensorLike) for s in sources):  # a flat list: no nesting
             grads = self._backward(targets, seeds, list(sources), unconnected_gradients)
             return grads if type(sources) is list else tuple(grads)
         flat_sources = check_sources(sources)

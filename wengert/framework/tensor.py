@@ -1,8 +1,10 @@
 """`Tensor`: an immutable n-dimensional value over a NumPy array, and conversion to tensors.
 
 An eager Tensor wraps the ndarray its op produced (`_value`) and, when a tape recorded that op,
-the op record (`_op`). Arithmetic operators, comparisons and indexing are installed by the op
-families (`ops.math`, `ops.array`), so `a * b` is the `Mul` op with its gradient.
+the op record (`_op`). It shares `TensorLike` with graph tensors (graph/symbolic.py), variables
+(variables.py) and graph variables: a shape, a dtype, a name, and Python's operators, which
+ops/operators.py installs (the ops sit above framework/), so `a * b` is the `Mul` op with its
+gradient.
 
 Conversion follows TensorFlow: Python floats become float32 and ints int32 unless a dtype is asked
 for; NumPy arrays keep their dtype; a float cannot silently become an integer.
@@ -13,16 +15,45 @@ from . import dtypes
 from .context import state
 from .tensor_shape import TensorShape
 
-__all__ = ["Tensor", "constant", "convert_to_tensor", "is_tensor"]
+__all__ = ["TensorLike", "Tensor", "constant", "convert_to_tensor", "is_tensor"]
 
 _DEVICE = "/job:localhost/replica:0/task:0/device:CPU:0"
 
 
-class Tensor:
+class TensorLike:
+    """What tensors and variables share, eager or in a graph: each has `shape` (a TensorShape),
+    `dtype` (a DType) and `name`; Python's operators (+ - * / @ [] == < ...) are ops on any of
+    them (installed by ops/operators.py)."""
+
+    __slots__ = ()
+    __array_priority__ = 100  # NumPy defers `ndarray * x` to x.__rmul__
+
+    def get_shape(self):
+        return self.shape
+
+    @property
+    def ndim(self):
+        """The rank (None when a graph does not know it)."""
+        return self.shape.rank
+
+    @property
+    def device(self):
+        return _DEVICE
+
+    @property
+    def graph(self):
+        """The graph this belongs to (None eagerly)."""
+        return None
+
+    def ref(self):
+        """A hashable reference (tensors compare elementwise, so are unhashable)."""
+        return _Reference(self)
+
+
+class Tensor(TensorLike):
     """An eager tensor. Use `constant` or an op to make one, `.numpy()` to read it."""
 
     __slots__ = ("_value", "_op", "_value_index", "__weakref__")
-    __array_priority__ = 100  # NumPy defers `ndarray * Tensor` to Tensor.__rmul__
 
     def __init__(self, value, op=None, value_index=0):
         # `execute` builds single-output results without this call (its hot path): a new field
@@ -36,16 +67,13 @@ class Tensor:
     def shape(self):
         return TensorShape(self._value.shape)
 
-    def get_shape(self):
-        return self.shape
-
     @property
     def dtype(self):
         return dtypes.FROM_NUMPY[self._value.dtype]
 
     @property
     def ndim(self):
-        return self._value.ndim
+        return self._value.ndim  # (what TensorLike.ndim gives, without building a TensorShape)
 
     @property
     def op(self):
@@ -60,14 +88,6 @@ class Tensor:
     def name(self):
         return f"{self._op.name}:{self._value_index}" if self._op is not None else "Tensor"
 
-    @property
-    def device(self):
-        return _DEVICE
-
-    @property
-    def graph(self):
-        return None
-
     def numpy(self):
         """A NumPy copy of the value (a NumPy scalar for a 0-d tensor)."""
         value = self._value
@@ -77,10 +97,6 @@ class Tensor:
         if copy:
             return np.array(self._value, dtype=dtype, copy=True)
         return np.asarray(self._value, dtype=dtype)
-
-    def ref(self):
-        """A hashable reference to this tensor (tensors compare elementwise, so are unhashable)."""
-        return _Reference(self)
 
     # -- Python protocols ----------------------------------------------------------------------
     def __len__(self):

@@ -21,7 +21,7 @@ from .context import state
 from .errors import InvalidArgumentError
 from .execute import record_op
 from .registry import defop
-from .tensor import Tensor, _Reference, to_array
+from .tensor import Tensor, TensorLike, to_array
 from .tensor_shape import TensorShape
 
 __all__ = ["Variable"]
@@ -65,10 +65,9 @@ ASSIGN_SUB = _stateful("AssignSubVariableOp",
                        lambda store, var, value: store.update(var, np.subtract, value))
 
 
-class Variable:
+class Variable(TensorLike):
     """A mutable tensor-valued state, e.g. a weight matrix."""
 
-    __array_priority__ = 100
     __hash__ = object.__hash__  # identity; `ref()` is the TF 2 spelling
     # What `Variable(...)` makes while a graph that does not lift variables is being built (TF 1
     # style): graph/variables.py sets its GraphVariable here (graph/ sits above framework/).
@@ -112,23 +111,13 @@ class Variable:
     def shape(self):
         return self._shape
 
-    def get_shape(self):
-        return self._shape
-
     @property
     def dtype(self):
         return dtypes.FROM_NUMPY[self._value.dtype]
 
     @property
     def ndim(self):
-        return self._value.ndim
-
-    @property
-    def device(self):
-        return "/job:localhost/replica:0/task:0/device:CPU:0"
-
-    def ref(self):
-        return _Reference(self)
+        return self._value.ndim  # (TensorLike.ndim without building a TensorShape)
 
     def numpy(self):
         if state.graph is not None and getattr(state.graph, "lifts_variables", False):
@@ -192,7 +181,7 @@ class Variable:
 
         A tensor's array is used as is (tensors are immutable); anything else is copied, so a
         caller who later changes their NumPy array does not change the variable."""
-        if isinstance(value, (Tensor, Variable)):
+        if isinstance(value, TensorLike):
             array = getattr(value, "_value", None)
             if array is not None and array.dtype != self._value.dtype:
                 raise TypeError(f"Variable '{self.name}'.{what}: value has dtype "

@@ -33,7 +33,7 @@ from ..framework import dtypes
 from ..framework.context import state
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
-from ..framework.registry import OpDef, defop, linear
+from ..framework.registry import defop, linear, needs_grad, OpDef
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.variables import Variable
@@ -94,7 +94,7 @@ def _branches_grad(op, grads, branches, rebuild):
     """Gradient of If/Case: the same selection over the branches' VJP sub-graphs."""
     xs = op.inputs[1:]
     needed = tuple(i for i, x in enumerate(xs)
-                   if x.dtype.is_floating and i + 1 not in op.skip_input_indices)
+                   if x.dtype.is_floating and needs_grad(op, i + 1))
     if not needed:
         return [None] * len(op.inputs)
     seeds = [g if g is not None else array_core.zeros_like(t)
@@ -164,7 +164,7 @@ def _while_grad(op, *grads):
     xs, caps = op.inputs[1:1 + n], op.inputs[1 + n:]
     floats = [k for k in range(n) if xs[k].dtype.is_floating]
     need_caps = [c for c, t in enumerate(caps)
-                 if t.dtype.is_floating and 1 + n + c not in op.skip_input_indices]
+                 if t.dtype.is_floating and needs_grad(op, 1 + n + c)]
     if not floats:
         return [None] * len(op.inputs)
     if op.graph is not None:  # from now on the forward loop keeps its history
@@ -181,7 +181,7 @@ def _while_grad(op, *grads):
     out = _while_op(gcond, gbody, -1, carried, invariants, keep_history=False)
     result = [None] * len(op.inputs)
     for j, k in enumerate(floats):
-        if 1 + k not in op.skip_input_indices:
+        if needs_grad(op, 1 + k):
             result[1 + k] = out[1 + j]
     for j, c in enumerate(need_caps):
         result[1 + n + c] = out[1 + len(floats) + j]

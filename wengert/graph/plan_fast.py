@@ -12,7 +12,7 @@ import sys
 
 import numpy as np
 
-from ..ops.array_core import ADD_N, SUM_TO_SHAPE
+from ..ops.array_core import ADD_N, SUM_TO_SHAPE, static_shape
 from ..ops.indexing_ops import STRIDED_SLICE, STRIDED_SLICE_GRAD
 # Operator kernels are written as the ufuncs they call on arrays, so they too may write into
 # a dying input.
@@ -61,10 +61,10 @@ def _own(array):
 
 def _static(tensor):
     """(shape tuple, numpy dtype) when the shape is fully known, else None."""
-    shape = tensor.shape
-    if shape.rank is None or not shape.is_fully_defined():
+    shape = static_shape(tensor)
+    if shape is None or None in shape:
         return None
-    return tuple(shape.as_list()), tensor.dtype.as_numpy_dtype
+    return shape, tensor.dtype.as_numpy_dtype
 
 
 def _slice_key(spec, shape, kernel):

@@ -35,7 +35,7 @@ class SymbolicTensor(Tensor):
 
     @property
     def ndim(self):
-        return self._shape.rank
+        return self._shape.rank  # (Tensor's reads the eager value this class does not have)
 
     @property
     def graph(self):

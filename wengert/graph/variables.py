@@ -51,7 +51,7 @@ class GraphVariable(Variable):
 
     @property
     def ndim(self):
-        return self._shape.rank
+        return self._shape.rank  # (Variable's reads the eager value this class does not have)
 
     @property
     def graph(self):

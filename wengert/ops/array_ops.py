@@ -21,7 +21,7 @@ import builtins
 
 import numpy as np
 
-from ..framework.registry import linear
+from ..framework.registry import linear, needs_grad
 from ..framework import dtypes
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import binary_operands, execute
@@ -52,8 +52,8 @@ def _select_rule(condition, x, y):
 def _select_grad(op, grad):
     condition = op.inputs[0]
     zeros = zeros_like(grad)
-    dx = where(condition, grad, zeros) if 1 not in op.skip_input_indices else None
-    dy = where(condition, zeros, grad) if 2 not in op.skip_input_indices else None
+    dx = where(condition, grad, zeros) if needs_grad(op, 1) else None
+    dy = where(condition, zeros, grad) if needs_grad(op, 2) else None
     return None, dx, dy
 
 

@@ -22,7 +22,7 @@ import numpy as np
 
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import binary_operands, execute
-from ..framework.registry import defop
+from ..framework.registry import defop, needs_grad
 from ..framework.tensor import convert_to_tensor
 from . import shapes
 from .array_core import add_n, cast, zeros_like
@@ -56,10 +56,9 @@ def _clip_grad(op, g):
     t, lo, hi = op.inputs
     below, above = less(t, lo), greater(t, hi)
     zeros = zeros_like(g)
-    skip = op.skip_input_indices
-    d_t = where(logical_or(below, above), zeros, g) if 0 not in skip else None
-    d_lo = where(below, g, zeros) if 1 not in skip else None
-    d_hi = where(above, g, zeros) if 2 not in skip else None
+    d_t = where(logical_or(below, above), zeros, g) if needs_grad(op, 0) else None
+    d_lo = where(below, g, zeros) if needs_grad(op, 1) else None
+    d_hi = where(above, g, zeros) if needs_grad(op, 2) else None
     return d_t, d_lo, d_hi
 
 

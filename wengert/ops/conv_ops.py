@@ -33,10 +33,9 @@ floating-point input, so their JVPs follow from the product rule (`jvp=multiline
 """
 import numpy as np
 
-from ..framework.registry import multilinear
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import binary_operands, execute
-from ..framework.registry import defop
+from ..framework.registry import defop, multilinear, needs_grad
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from . import shapes
@@ -49,10 +48,6 @@ from .conv_geometry import (check_window_fits, dims_nhwc, float_pair_rule, from_
                             sizes_nhwc, sizes_tensor, spatial_pair, static_dims_nhwc, static_sizes,
                             to_nhwc, windows)
 from .array_ops import expand_dims, squeeze
-
-
-def _needs(op, i):
-    return i not in op.skip_input_indices
 
 
 # -- Conv2D and its two backprop ops ---------------------------------------------------------------
@@ -180,22 +175,22 @@ class _Bilinear:
 
     def forward_grad(self, op, g):
         x, w = op.inputs
-        dx = execute(self.input_op, (sizes_tensor(x), w, g), op.attrs) if _needs(op, 0) else None
-        dw = execute(self.filter_op, (x, sizes_tensor(w), g), op.attrs) if _needs(op, 1) else None
+        dx = execute(self.input_op, (sizes_tensor(x), w, g), op.attrs) if needs_grad(op, 0) else None
+        dw = execute(self.filter_op, (x, sizes_tensor(w), g), op.attrs) if needs_grad(op, 1) else None
         return dx, dw
 
     def input_grad(self, op, gg):
         _, w, dy = op.inputs
         dw = execute(self.filter_op, (gg, sizes_tensor(w), dy), op.attrs) \
-            if _needs(op, 1) else None
-        ddy = execute(self.forward, (gg, w), op.attrs) if _needs(op, 2) else None
+            if needs_grad(op, 1) else None
+        ddy = execute(self.forward, (gg, w), op.attrs) if needs_grad(op, 2) else None
         return None, dw, ddy
 
     def filter_grad(self, op, gg):
         x, _, dy = op.inputs
         dx = execute(self.input_op, (sizes_tensor(x), gg, dy), op.attrs) \
-            if _needs(op, 0) else None
-        ddy = execute(self.forward, (x, gg), op.attrs) if _needs(op, 2) else None
+            if needs_grad(op, 0) else None
+        ddy = execute(self.forward, (x, gg), op.attrs) if needs_grad(op, 2) else None
         return dx, None, ddy
 
 

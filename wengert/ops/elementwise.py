@@ -17,9 +17,15 @@ ops, they differentiate again: higher orders come for free.
 
 Ops whose backward step is one fused op h(y, g) = g * f'(x) given the output y (TensorFlow's
 TanhGrad, SigmoidGrad, SqrtGrad, ...) declare `fused=H` instead: VJP h(y, g), JVP h(y, x_dot).
+Such an h is linear in g, so its own JVP (`fused_grad_jvp`) is h applied to g's tangent, plus a
+term for its dependence on y: d h(y, g) = h(y, g_dot) + (dh/dy) y_dot.
 
 Either form is right for gradients with extra leading (batch) dimensions, since elementwise
 products broadcast over trailing axes: the ops are declared `batch="safe"`.
+
+Most elementwise math is defined for floating-point tensors only: `float_op` declares such an op
+with a shape rule that refuses other dtypes (`float_rule`), and `call_float` is the body of its
+public function, which refuses them eagerly with the same message.
 
 Fused kernels share one allocation helper, `into_temporary`: a step of a kernel writes into the
 temporary the previous step made, when that is large enough for the saved allocation to matter.
@@ -28,11 +34,15 @@ import operator
 
 import numpy as np
 
+from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
 from ..framework.registry import defop, needs_grad
+from ..framework.tensor import Tensor, convert_to_tensor
 from . import shapes
 
-__all__ = ["unary", "binary", "into_temporary", "IN_PLACE_MIN_SIZE", "OPERATOR_UFUNCS"]
+__all__ = ["unary", "binary", "fused_grad_jvp", "float_op", "float_rule", "call_float",
+           "numeric_rule", "call_numeric", "into_temporary", "IN_PLACE_MIN_SIZE",
+           "OPERATOR_UFUNCS"]
 
 
 def unary(op_type, kernel, derivative=None, *, fused=None, shape=shapes.same, **fields):
@@ -75,6 +85,83 @@ def binary(op_type, kernel, partials, *, shape=shapes.broadcast, **fields):
 
     fields.setdefault("batch", "safe")
     return defop(op_type, kernel, shape=shape, grad=grad, jvp=jvp, **fields)
+
+
+def fused_grad_jvp(own_op, grad_at, forward_term=None):
+    """JVP of a fused gradient op h (TanhGrad(y, dy), ReluGrad(g, y), ...), linear in its
+    incoming-gradient input, which is input `grad_at` (TensorFlow puts it first in ReluGrad,
+    second in TanhGrad): h applied to that input's tangent, plus forward_term(forward, grad, h,
+    tangent of forward) for h's dependence on its forward input (None: zero almost everywhere,
+    as for ReluGrad). `own_op()` gives the OpDef of h."""
+    forward_at = 1 - grad_at
+
+    def jvp(primals, tangents, outputs, **attrs):
+        t_grad, t_forward = tangents[grad_at], tangents[forward_at]
+        out = None
+        if t_grad is not None:
+            args = (primals[0], t_grad) if grad_at else (t_grad, primals[1])
+            out = execute(own_op(), args, attrs)
+        if t_forward is not None and forward_term is not None:
+            term = forward_term(primals[forward_at], primals[grad_at], outputs[0], t_forward)
+            out = term if out is None else out + term
+        return out
+    return jvp
+
+
+# -- float-only and numeric ops -----------------------------------------------------------------
+def _not_float(op_type, x):
+    return InvalidArgumentError(
+        f"{op_type} needs a floating-point tensor, got {x.dtype.name} (shape {x.shape}). Cast it "
+        f"first, e.g. cast(x, float32), or pass a float literal such as 2.0 instead of 2.")
+
+
+def float_rule(op_type):
+    """The shape rule of a float-only elementwise op: x's shape and dtype, if that is floating."""
+    def rule(x, **_):
+        if not x.dtype.is_floating:
+            raise _not_float(op_type, x)
+        return x.shape, x.dtype
+    return rule
+
+
+def _not_numeric(op_type, x):
+    return InvalidArgumentError(f"{op_type} needs a numeric tensor, got bool (shape {x.shape}); "
+                                "cast it to an integer or float dtype first.")
+
+
+def numeric_rule(op_type):
+    """The shape rule of an elementwise op on numbers of any kind (not bools)."""
+    def rule(x, **_):
+        if x.dtype.is_bool:
+            raise _not_numeric(op_type, x)
+        return x.shape, x.dtype
+    return rule
+
+
+def call_float(op_def, x, name):
+    """Run the float-only unary op `op_def` on x (the body of sqrt(), tanh(), ...)."""
+    if type(x) is not Tensor:
+        x = convert_to_tensor(x)
+        if not x.dtype.is_floating:
+            raise _not_float(op_def.type, x)
+    elif x._value.dtype.kind != "f":
+        raise _not_float(op_def.type, x)
+    return execute(op_def, (x,), name=name)
+
+
+def call_numeric(op_def, x, name):
+    """Run the unary op `op_def`, defined for every numeric dtype, on x (abs(), sign())."""
+    if type(x) is not Tensor:
+        x = convert_to_tensor(x)
+    if x.dtype.is_bool:
+        raise _not_numeric(op_def.type, x)
+    return execute(op_def, (x,), name=name)
+
+
+def float_op(op_type, kernel, derivative=None, fused=None):
+    """Declare a float-only unary elementwise op from its derivative f'(x, y) or fused helper
+    h(y, g) (see `unary`)."""
+    return unary(op_type, kernel, derivative, fused=fused, shape=float_rule(op_type))
 
 
 # -- kernels that reuse their temporaries ---------------------------------------------------

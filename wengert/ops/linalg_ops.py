@@ -31,7 +31,7 @@ import numpy as np
 
 from ..framework.errors import InvalidArgumentError, UnimplementedError
 from ..framework.execute import binary_operands, execute
-from ..framework.registry import defop, linear, multilinear
+from ..framework.registry import defop, linear, multilinear, needs_grad
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from . import shapes
@@ -42,10 +42,6 @@ from .unary_ops import abs as abs_
 
 __all__ = ["matmul", "einsum", "tensordot", "matvec", "matrix_transpose", "diag_part",
            "set_diag", "diag", "trace", "norm"]
-
-
-def _needs(op, i):
-    return i not in op.skip_input_indices
 
 
 def _prefixed(op_type, rule, *args):
@@ -123,7 +119,7 @@ def _product_grads(op, grad, product, ta, tb):
         pairs = ((b, grad, False, True), (a, grad, False, False))
     else:
         pairs = ((b, grad, True, True), (grad, a, True, True))
-    return [product(*args) if _needs(op, i) else None for i, args in enumerate(pairs)]
+    return [product(*args) if needs_grad(op, i) else None for i, args in enumerate(pairs)]
 
 
 def _matmul_grad(op, grad):
@@ -249,7 +245,7 @@ def _einsum_rule(*inputs, equation):
 
 def _einsum_grad(op, grad):
     subs, out = _parse_equation(op.get_attr("equation"), len(op.inputs))
-    return [_einsum_operand_grad(op, grad, subs, out, i) if _needs(op, i) else None
+    return [_einsum_operand_grad(op, grad, subs, out, i) if needs_grad(op, i) else None
             for i in range(len(op.inputs))]
 
 
@@ -286,7 +282,7 @@ def _einsum_batched(op, grad):
     lead = "".join([c for c in string.ascii_letters if c not in used]
                    [:batch_rank(grad, op.outputs[0])])
     return [_einsum_batched_operand(op, grad, subs, lead + out, lead, i)
-            if i not in op.skip_input_indices else None for i in range(len(op.inputs))]
+            if needs_grad(op, i) else None for i in range(len(op.inputs))]
 
 
 def _einsum_batched_operand(op, grad, subs, out, lead, i):
@@ -411,9 +407,9 @@ def _diag_part_grad(op, grad):
 
 def _set_diag_grad(op, grad):
     d_input = d_diagonal = None
-    if _needs(op, 0):
+    if needs_grad(op, 0):
         d_input = execute(SET_DIAG, (grad, zeros_like(op.inputs[1])))
-    if _needs(op, 1):
+    if needs_grad(op, 1):
         d_diagonal = execute(DIAG_PART, (grad,))
     return d_input, d_diagonal
 

@@ -18,13 +18,14 @@ import numpy as np
 
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import binary_operands, execute
-from ..framework.registry import defop
+from ..framework.registry import defop, needs_grad
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from . import shapes
 from .array_core import is_zero_gradient, reshape
 from .array_ops import expand_dims
-from .nn_ops import _float_input, _float_rule, _one, _zero, log_softmax, softmax
+from .elementwise import float_rule
+from .nn_ops import _float_input, _one, _zero, log_softmax, softmax
 from .reduce_ops import reduce_sum
 from .unary_ops import sigmoid
 
@@ -75,7 +76,7 @@ def _dense_ce_grad(op, grad_loss, grad_backprop):
     logits, labels = op.inputs
     axis = op.attrs["axis"]
     g = _expand(grad_loss, axis)
-    need_logits, need_labels = (i not in op.skip_input_indices for i in (0, 1))
+    need_logits, need_labels = needs_grad(op, 0), needs_grad(op, 1)
     d_logits = g * op.outputs[1] if need_logits else None
     d_labels = g * -log_softmax(logits, axis) if need_labels else None
     if not is_zero_gradient(grad_backprop):
@@ -193,8 +194,8 @@ def _sigmoid_ce_kernel(logits, labels):
 
 def _sigmoid_ce_grad(op, g):
     logits, labels = op.inputs
-    d_logits = g * (sigmoid(logits) - labels) if 0 not in op.skip_input_indices else None
-    d_labels = g * -logits if 1 not in op.skip_input_indices else None
+    d_logits = g * (sigmoid(logits) - labels) if needs_grad(op, 0) else None
+    d_labels = g * -logits if needs_grad(op, 1) else None
     return d_logits, d_labels
 
 
@@ -241,7 +242,7 @@ def _l2_loss_batched(op, grad):
 
 
 L2_LOSS = defop("L2Loss", lambda t: np.asarray(np.sum(t * t) * t.dtype.type(0.5)),
-                shape=lambda t: (TensorShape(()), _float_rule(t)[1]),
+                shape=lambda t: (TensorShape(()), float_rule("L2Loss")(t)[1]),
                 grad=lambda op, g: g * op.inputs[0],
                 jvp=lambda primals, tangents, outputs: _sum_all(primals[0] * tangents[0]), batch=_l2_loss_batched)
 

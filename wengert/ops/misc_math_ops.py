@@ -23,21 +23,22 @@ from ..framework.tensor_shape import TensorShape
 from .array_core import add_n
 from .array_ops import reshape
 from .array_core import zeros_like
+from .elementwise import call_float, float_op
 from .math_ops import DIV, MUL, cast, equal, greater, greater_equal, negative, square
 from .reduce_ops import reduce_all, reduce_mean
-from .unary_ops import _float_op, _float_unary, abs as abs_, reciprocal, softplus
+from .unary_ops import abs as abs_, reciprocal, softplus
 
 __all__ = ["softsign", "log_sigmoid", "scalar_mul", "realdiv", "polyval", "accumulate_n",
            "zero_fraction", "invert_permutation", "is_non_decreasing", "is_strictly_increasing"]
 
 
-SOFTSIGN = _float_op("Softsign", lambda x: x / (x.dtype.type(1) + np.abs(x)),
+SOFTSIGN = float_op("Softsign", lambda x: x / (x.dtype.type(1) + np.abs(x)),
                      lambda x, y: reciprocal(square(1.0 + abs_(x))))
 
 
 def softsign(features, name=None):
     """features / (1 + |features|)."""
-    return _float_unary(SOFTSIGN, features, name)
+    return call_float(SOFTSIGN, features, name)
 
 
 def log_sigmoid(x, name=None):

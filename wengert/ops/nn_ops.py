@@ -31,12 +31,13 @@ import numpy as np
 
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import binary_operands, execute
-from ..framework.registry import defop, linear
+from ..framework.registry import defop, linear, needs_grad
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from . import shapes
 from .array_core import batch_rank, broadcast_to, reshape, zeros_like
 from .array_ops import where
+from .elementwise import float_rule, fused_grad_jvp
 from .math_ops import maximum, multiply
 from .reduce_ops import SUM, reduce_sum
 from .unary_ops import erf, exp, rsqrt, sigmoid, softplus, tanh
@@ -56,11 +57,6 @@ def _float_input(x, op_type):
     return x
 
 
-def _float_rule(x, **_):
-    shapes.check_float(x)
-    return x.shape, x.dtype
-
-
 def _grad_helper_rule(g, x, **_):
     """Gradient helpers: (incoming gradient, forward input or output), same shape and dtype."""
     shapes.check_same_dtype(g, x)
@@ -76,7 +72,7 @@ def _zero(x):
 
 # -- relu and relu6 -------------------------------------------------------------------------------
 # g * (y > 0), as TensorFlow computes it (a NaN gradient stays NaN); 10x faster than np.where.
-def _helper_jvp(own_op, on_forward="output"):
+def _activation_jvp(own_op, on_forward="output"):
     """JVP of an activation (`on_forward` says whether its helper reads the op's "output" or
     "input"): the helper applied to the tangent."""
     def jvp(primals, tangents, outputs, **attrs):
@@ -85,17 +81,11 @@ def _helper_jvp(own_op, on_forward="output"):
     return jvp
 
 
-def _linear_in_g(own_op):
-    """JVP of a helper h(g, x) linear in g whose slope in x is zero almost everywhere."""
-    return lambda primals, tangents, outputs, **attrs: (
-        execute(own_op(), (tangents[0], primals[1]), attrs) if tangents[0] is not None else None)
-
-
 RELU_GRAD = defop("ReluGrad", lambda g, y: g * (y > 0), shape=_grad_helper_rule,
                   grad=lambda op, gg: (relu_grad(gg, op.inputs[1]), None),
-                  jvp=_linear_in_g(lambda: RELU_GRAD), batch="safe")
+                  jvp=fused_grad_jvp(lambda: RELU_GRAD, 0), batch="safe")
 RELU = defop("Relu", lambda x: np.maximum(x, _zero(x)), shape=shapes.same,
-             grad=lambda op, g: relu_grad(g, op.outputs[0]), jvp=_helper_jvp(lambda: RELU_GRAD),
+             grad=lambda op, g: relu_grad(g, op.outputs[0]), jvp=_activation_jvp(lambda: RELU_GRAD),
              batch="safe")
 
 
@@ -119,10 +109,10 @@ def _relu6_kernel(x):
 
 RELU6_GRAD = defop("Relu6Grad", _relu6_grad_kernel, shape=_grad_helper_rule,
                    grad=lambda op, gg: (execute(RELU6_GRAD, (gg, op.inputs[1])), None),
-                   jvp=_linear_in_g(lambda: RELU6_GRAD), batch="safe")
+                   jvp=fused_grad_jvp(lambda: RELU6_GRAD, 0), batch="safe")
 RELU6 = defop("Relu6", _relu6_kernel, shape=shapes.same,
               grad=lambda op, g: execute(RELU6_GRAD, (g, op.inputs[0])),
-              jvp=_helper_jvp(lambda: RELU6_GRAD, "input"), batch="safe")
+              jvp=_activation_jvp(lambda: RELU6_GRAD, "input"), batch="safe")
 
 
 def relu6(features, name=None):
@@ -138,11 +128,11 @@ def _leaky_grad_kernel(g, x, alpha):
 LEAKY_RELU_GRAD = defop("LeakyReluGrad", _leaky_grad_kernel, shape=_grad_helper_rule,
                         grad=lambda op, gg: (execute(LEAKY_RELU_GRAD, (gg, op.inputs[1]),
                                                      op.attrs), None),
-                        jvp=_linear_in_g(lambda: LEAKY_RELU_GRAD), batch="safe")
+                        jvp=fused_grad_jvp(lambda: LEAKY_RELU_GRAD, 0), batch="safe")
 LEAKY_RELU = defop("LeakyRelu", lambda x, alpha: np.where(x > 0, x, x * x.dtype.type(alpha)),
-                   shape=_float_rule,
+                   shape=float_rule("LeakyRelu"),
                    grad=lambda op, g: execute(LEAKY_RELU_GRAD, (g, op.inputs[0]), op.attrs),
-                   jvp=_helper_jvp(lambda: LEAKY_RELU_GRAD, "input"), batch="safe")
+                   jvp=_activation_jvp(lambda: LEAKY_RELU_GRAD, "input"), batch="safe")
 
 
 def leaky_relu(features, alpha=0.2, name=None):
@@ -166,21 +156,15 @@ def _negative_part(y, value):
 
 def _negative_side_jvp(own_op):
     """JVP of EluGrad/SeluGrad h(g, y), linear in g, with slope g in y where y < 0."""
-    def jvp(primals, tangents, outputs):
-        (g, y), (dg, dy) = primals, tangents
-        out = execute(own_op(), (dg, y)) if dg is not None else None
-        if dy is not None:
-            term = _negative_part(y, g * dy)
-            out = term if out is None else out + term
-        return out
-    return jvp
+    return fused_grad_jvp(own_op, 0, lambda y, g, h, dy: _negative_part(y, g * dy))
 
 
 ELU_GRAD = defop("EluGrad", lambda g, y: np.where(y < 0, g * (y + _one(y)), g),
                  shape=_grad_helper_rule, grad=_elu_grad_grad,
                  jvp=_negative_side_jvp(lambda: ELU_GRAD), batch="safe")
-ELU = defop("Elu", _elu_kernel, shape=_float_rule, grad=lambda op, g: elu_grad(g, op.outputs[0]),
-            jvp=_helper_jvp(lambda: ELU_GRAD), batch="safe")
+ELU = defop("Elu", _elu_kernel, shape=float_rule("Elu"),
+            grad=lambda op, g: elu_grad(g, op.outputs[0]), jvp=_activation_jvp(lambda: ELU_GRAD),
+            batch="safe")
 
 
 def _one(x):
@@ -212,9 +196,9 @@ SELU_GRAD = defop("SeluGrad", _selu_grad_kernel, shape=_grad_helper_rule,
                   grad=lambda op, gg: (execute(SELU_GRAD, (gg, op.inputs[1])),
                                        _negative_part(op.inputs[1], gg * op.inputs[0])),
                   jvp=_negative_side_jvp(lambda: SELU_GRAD), batch="safe")
-SELU = defop("Selu", _selu_kernel, shape=_float_rule,
+SELU = defop("Selu", _selu_kernel, shape=float_rule("Selu"),
              grad=lambda op, g: execute(SELU_GRAD, (g, op.outputs[0])),
-             jvp=_helper_jvp(lambda: SELU_GRAD), batch="safe")
+             jvp=_activation_jvp(lambda: SELU_GRAD), batch="safe")
 
 
 def selu(features, name=None):
@@ -364,7 +348,7 @@ def _bias_add_batched(op, grad):
     channel = nb + rank + _channel(op, rank)
     axes = [a for a in range(nb, nb + rank) if a != channel]
     d_bias = None
-    if 1 not in op.skip_input_indices:
+    if needs_grad(op, 1):
         d_bias = execute(SUM, (grad,), {"axis": tuple(axes), "keepdims": False})
     return grad, d_bias
 
@@ -383,7 +367,8 @@ BIAS_ADD_GRAD = defop("BiasAddGrad", _bias_add_grad_kernel, shape=_bias_add_grad
                                                   op.attrs), jvp=linear, batch=_bias_add_grad_batched)
 BIAS_ADD = defop("BiasAdd", _bias_add_kernel, shape=_bias_add_rule,
                  grad=lambda op, g: (g, execute(BIAS_ADD_GRAD, (g,), op.attrs)
-                                     if 1 not in op.skip_input_indices else None), jvp=linear, batch=_bias_add_batched)
+                                     if needs_grad(op, 1) else None), jvp=linear,
+                 batch=_bias_add_batched)
 
 
 def bias_add(value, bias, data_format=None, name=None):

@@ -18,7 +18,7 @@ import numpy as np
 
 from ..framework.context import state
 from ..framework.execute import binary_operands, execute
-from ..framework.tensor import Tensor, constant
+from ..framework.tensor import Tensor, TensorLike, constant
 from ..framework.tensor_shape import TensorShape
 from ..framework.variables import Variable
 from . import indexing_ops, linalg_ops, math_ops, unary_ops
@@ -118,10 +118,8 @@ def _variable_hash(self):
                     f"(Variable: {self!r})")
 
 
-_install_operators(Tensor)
-_install_operators(Variable)
-for _cls in (Tensor, Variable):
-    _cls.__eq__, _cls.__ne__ = _tensor_equals, _tensor_not_equals
+_install_operators(TensorLike)  # Tensor, Variable and their graph forms
+TensorLike.__getitem__ = indexing_ops.getitem  # (Variable's own first slices the variable)
+TensorLike.__eq__, TensorLike.__ne__ = _tensor_equals, _tensor_not_equals
 Variable.__hash__ = _variable_hash  # TF 2: unhashable; key dicts and sets by `v.ref()`
 _install_fast_paths()
-Tensor.__getitem__ = indexing_ops.getitem

@@ -157,7 +157,7 @@ def _uniform_int_kernel(*, shape, dtype, minval, maxval, seed, seed2, stream):
     return _generator(seed, seed2, stream).integers(minval, maxval, shape, np.dtype(dtype))
 
 
-def _float_rule(*, shape, dtype, **_):
+def _samples_rule(*, shape, dtype, **_):
     dtype = dtypes.as_dtype(dtype)
     if not dtype.is_floating:
         raise InvalidArgumentError(f"dtype must be a floating-point type, got {dtype.name}.")
@@ -175,10 +175,10 @@ def _random_op(op_type, kernel, rule):
     return defop(op_type, kernel, shape=rule, grad=None, pure=False)
 
 
-RANDOM_NORMAL = _random_op("RandomStandardNormal", _normal_kernel, _float_rule)
-RANDOM_UNIFORM = _random_op("RandomUniform", _uniform_kernel, _float_rule)
+RANDOM_NORMAL = _random_op("RandomStandardNormal", _normal_kernel, _samples_rule)
+RANDOM_UNIFORM = _random_op("RandomUniform", _uniform_kernel, _samples_rule)
 RANDOM_UNIFORM_INT = _random_op("RandomUniformInt", _uniform_int_kernel, _int_rule)
-TRUNCATED_NORMAL = _random_op("TruncatedNormal", _truncated_kernel, _float_rule)
+TRUNCATED_NORMAL = _random_op("TruncatedNormal", _truncated_kernel, _samples_rule)
 
 
 # -- public functions ---------------------------------------------------------------------------

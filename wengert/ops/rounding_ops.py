@@ -25,7 +25,7 @@ from ..framework.registry import defop
 from ..framework.tensor import convert_to_tensor
 from . import shapes
 from .array_core import zeros_like
-from .unary_ops import _float_rule, _float_unary
+from .elementwise import call_float, float_rule
 
 __all__ = ["round", "rint", "floor", "ceil", "is_nan", "is_inf", "is_finite", "truncatediv",
            "truncatemod", "nextafter", "approximate_equal"]
@@ -33,9 +33,9 @@ __all__ = ["round", "rint", "floor", "ceil", "is_nan", "is_inf", "is_finite", "t
 
 # -- round, rint, floor, ceil: no gradient -----------------------------------------------------
 ROUND = defop("Round", np.round, shape=shapes.same, grad=None, batch="safe")
-RINT = defop("Rint", np.rint, shape=_float_rule("Rint"), grad=None, batch="safe")
-FLOOR = defop("Floor", np.floor, shape=_float_rule("Floor"), grad=None, batch="safe")
-CEIL = defop("Ceil", np.ceil, shape=_float_rule("Ceil"), grad=None, batch="safe")
+RINT = defop("Rint", np.rint, shape=float_rule("Rint"), grad=None, batch="safe")
+FLOOR = defop("Floor", np.floor, shape=float_rule("Floor"), grad=None, batch="safe")
+CEIL = defop("Ceil", np.ceil, shape=float_rule("Ceil"), grad=None, batch="safe")
 
 
 def round(x, name=None):  # noqa: A001 (TensorFlow's name)
@@ -51,17 +51,17 @@ def round(x, name=None):  # noqa: A001 (TensorFlow's name)
 
 def rint(x, name=None):
     """x rounded to the nearest integer, halves to even (a float result). Not differentiable."""
-    return _float_unary(RINT, x, name)
+    return call_float(RINT, x, name)
 
 
 def floor(x, name=None):
     """The largest integer not greater than x (a float result). Not differentiable."""
-    return _float_unary(FLOOR, x, name)
+    return call_float(FLOOR, x, name)
 
 
 def ceil(x, name=None):
     """The smallest integer not less than x (a float result). Not differentiable."""
-    return _float_unary(CEIL, x, name)
+    return call_float(CEIL, x, name)
 
 
 # -- is_nan, is_inf, is_finite ------------------------------------------------------------------

@@ -33,9 +33,10 @@ from ..framework.registry import defop, needs_grad
 from ..framework.tensor import Tensor, convert_to_tensor
 from . import shapes
 from .binary_math_ops import xlog1py, xlogy
+from .elementwise import call_float, float_op
 from .math_ops import square
 from .reduce_ops import reduce_sum
-from .unary_ops import _float_op, _float_unary, exp, log
+from .unary_ops import exp, log
 
 __all__ = ["erfc", "erfinv", "ndtri", "erfcinv", "lgamma", "digamma", "polygamma", "igamma",
            "igammac", "betainc", "zeta", "lbeta"]
@@ -96,27 +97,27 @@ def float_operands(op_type, *values):
 
 
 # -- error function family -----------------------------------------------------------------------
-ERFC = _float_op("Erfc", scipy_kernel("erfc"),
+ERFC = float_op("Erfc", scipy_kernel("erfc"),
                  lambda x, y: exp(-square(x)) * (-2.0 / _SQRT_PI))
-ERFINV = _float_op("Erfinv", scipy_kernel("erfinv"),
+ERFINV = float_op("Erfinv", scipy_kernel("erfinv"),
                    lambda x, y: exp(square(y)) * (_SQRT_PI / 2.0))
-NDTRI = _float_op("Ndtri", scipy_kernel("ndtri"),
+NDTRI = float_op("Ndtri", scipy_kernel("ndtri"),
                   lambda x, y: exp(square(y) * 0.5) * _SQRT_2PI)
 
 
 def erfc(x, name=None):
     """The complementary error function 1 - erf(x), accurate where erf(x) is near 1."""
-    return _float_unary(ERFC, x, name)
+    return call_float(ERFC, x, name)
 
 
 def erfinv(x, name=None):
     """The inverse of erf on (-1, 1) (+-inf at +-1)."""
-    return _float_unary(ERFINV, x, name)
+    return call_float(ERFINV, x, name)
 
 
 def ndtri(x, name=None):
     """The inverse of the standard normal CDF, the quantile function, on (0, 1)."""
-    return _float_unary(NDTRI, x, name)
+    return call_float(NDTRI, x, name)
 
 
 def erfcinv(x, name=None):
@@ -137,8 +138,8 @@ def _polygamma_kernel(n, x):
     return out.astype(x.dtype, copy=False)
 
 
-LGAMMA = _float_op("Lgamma", scipy_kernel("gammaln"), lambda x, y: digamma(x))
-DIGAMMA = _float_op("Digamma", scipy_kernel("psi"),
+LGAMMA = float_op("Lgamma", scipy_kernel("gammaln"), lambda x, y: digamma(x))
+DIGAMMA = float_op("Digamma", scipy_kernel("psi"),
                     lambda x, y: polygamma(np.ones((), x.dtype.as_numpy_dtype), x))
 
 
@@ -158,12 +159,12 @@ POLYGAMMA = defop("Polygamma", _polygamma_kernel, shape=float_rule("Polygamma"),
 
 def lgamma(x, name=None):
     """log |Gamma(x)|."""
-    return _float_unary(LGAMMA, x, name)
+    return call_float(LGAMMA, x, name)
 
 
 def digamma(x, name=None):
     """psi(x) = d/dx log Gamma(x)."""
-    return _float_unary(DIGAMMA, x, name)
+    return call_float(DIGAMMA, x, name)
 
 
 def polygamma(a, x, name=None):

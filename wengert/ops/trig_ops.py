@@ -20,8 +20,9 @@ import numpy as np
 
 from ..framework.execute import binary_operands, execute
 from . import elementwise, shapes
+from .elementwise import call_float, float_op
 from .math_ops import square
-from .unary_ops import _float_op, _float_unary, reciprocal, rsqrt
+from .unary_ops import reciprocal, rsqrt
 
 __all__ = ["sinh", "cosh", "asin", "acos", "atan", "asinh", "acosh", "atanh", "atan2"]
 
@@ -30,54 +31,54 @@ def _one_minus_square(x):
     return 1.0 - square(x)
 
 
-SINH = _float_op("Sinh", np.sinh, lambda x, y: cosh(x))
-COSH = _float_op("Cosh", np.cosh, lambda x, y: sinh(x))
-ASIN = _float_op("Asin", np.arcsin, lambda x, y: rsqrt(_one_minus_square(x)))
-ACOS = _float_op("Acos", np.arccos, lambda x, y: -rsqrt(_one_minus_square(x)))
-ATAN = _float_op("Atan", np.arctan, lambda x, y: reciprocal(1.0 + square(x)))
-ASINH = _float_op("Asinh", np.arcsinh, lambda x, y: reciprocal(cosh(y)))
-ACOSH = _float_op("Acosh", np.arccosh, lambda x, y: reciprocal(sinh(y)))
-ATANH = _float_op("Atanh", np.arctanh, lambda x, y: reciprocal(_one_minus_square(x)))
+SINH = float_op("Sinh", np.sinh, lambda x, y: cosh(x))
+COSH = float_op("Cosh", np.cosh, lambda x, y: sinh(x))
+ASIN = float_op("Asin", np.arcsin, lambda x, y: rsqrt(_one_minus_square(x)))
+ACOS = float_op("Acos", np.arccos, lambda x, y: -rsqrt(_one_minus_square(x)))
+ATAN = float_op("Atan", np.arctan, lambda x, y: reciprocal(1.0 + square(x)))
+ASINH = float_op("Asinh", np.arcsinh, lambda x, y: reciprocal(cosh(y)))
+ACOSH = float_op("Acosh", np.arccosh, lambda x, y: reciprocal(sinh(y)))
+ATANH = float_op("Atanh", np.arctanh, lambda x, y: reciprocal(_one_minus_square(x)))
 
 
 def sinh(x, name=None):
     """Hyperbolic sine (e^x - e^-x) / 2."""
-    return _float_unary(SINH, x, name)
+    return call_float(SINH, x, name)
 
 
 def cosh(x, name=None):
     """Hyperbolic cosine (e^x + e^-x) / 2."""
-    return _float_unary(COSH, x, name)
+    return call_float(COSH, x, name)
 
 
 def asin(x, name=None):
     """Inverse sine, in [-pi/2, pi/2] (NaN outside [-1, 1])."""
-    return _float_unary(ASIN, x, name)
+    return call_float(ASIN, x, name)
 
 
 def acos(x, name=None):
     """Inverse cosine, in [0, pi] (NaN outside [-1, 1])."""
-    return _float_unary(ACOS, x, name)
+    return call_float(ACOS, x, name)
 
 
 def atan(x, name=None):
     """Inverse tangent, in (-pi/2, pi/2)."""
-    return _float_unary(ATAN, x, name)
+    return call_float(ATAN, x, name)
 
 
 def asinh(x, name=None):
     """Inverse hyperbolic sine."""
-    return _float_unary(ASINH, x, name)
+    return call_float(ASINH, x, name)
 
 
 def acosh(x, name=None):
     """Inverse hyperbolic cosine (NaN below 1)."""
-    return _float_unary(ACOSH, x, name)
+    return call_float(ACOSH, x, name)
 
 
 def atanh(x, name=None):
     """Inverse hyperbolic tangent (+-inf at +-1, NaN outside [-1, 1])."""
-    return _float_unary(ATANH, x, name)
+    return call_float(ATANH, x, name)
 
 
 def _atan2_partials(y, x, z):

@@ -37,20 +37,16 @@ with an error that suggests `cast`, as TensorFlow refuses sqrt of an int32 tenso
 """
 import numpy as np
 
-from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
-from ..framework.registry import defop, multilinear
-from ..framework.tensor import Tensor, convert_to_tensor
+from ..framework.registry import defop, multilinear, needs_grad
+from ..framework.tensor import convert_to_tensor
 from . import elementwise, shapes
 from .array_core import zeros_like
-from .elementwise import IN_PLACE_MIN_SIZE, into_temporary as _into
+from .elementwise import (IN_PLACE_MIN_SIZE, call_float, call_numeric, float_op, fused_grad_jvp,
+                          into_temporary as _into, numeric_rule)
 
 __all__ = ["square", "sqrt", "rsqrt", "reciprocal", "exp", "expm1", "log", "log1p", "abs", "sign",
            "sin", "cos", "tan", "tanh", "sigmoid", "softplus", "erf"]
-
-
-def _needs(op, i):
-    return i not in op.skip_input_indices
 
 
 def _const(x, value):
@@ -58,64 +54,11 @@ def _const(x, value):
     return x.dtype.type(value)
 
 
-# -- dtype checks ------------------------------------------------------------------------------
-def _not_float(op_type, x):
-    return InvalidArgumentError(
-        f"{op_type} needs a floating-point tensor, got {x.dtype.name} (shape {x.shape}). Cast it "
-        f"first, e.g. cast(x, float32), or pass a float literal such as 2.0 instead of 2.")
-
-
-def _float_rule(op_type):
-    def rule(x, **_):
-        if not x.dtype.is_floating:
-            raise _not_float(op_type, x)
-        return x.shape, x.dtype
-    return rule
-
-
-def _not_numeric(op_type, x):
-    return InvalidArgumentError(f"{op_type} needs a numeric tensor, got bool (shape {x.shape}); "
-                                "cast it to an integer or float dtype first.")
-
-
-def _numeric_rule(op_type):
-    def rule(x, **_):
-        if x.dtype.is_bool:
-            raise _not_numeric(op_type, x)
-        return x.shape, x.dtype
-    return rule
-
-
-def _float_unary(op_def, x, name):
-    if type(x) is not Tensor:
-        x = convert_to_tensor(x)
-        if not x.dtype.is_floating:
-            raise _not_float(op_def.type, x)
-    elif x._value.dtype.kind != "f":
-        raise _not_float(op_def.type, x)
-    return execute(op_def, (x,), name=name)
-
-
-def _numeric_unary(op_def, x, name):
-    if type(x) is not Tensor:
-        x = convert_to_tensor(x)
-    if x.dtype.is_bool:
-        raise _not_numeric(op_def.type, x)
-    return execute(op_def, (x,), name=name)
-
-
-def _float_op(op_type, kernel, derivative=None, fused=None):
-    """A float-only elementwise op from its derivative f'(x, y) or fused helper h(y, g)."""
-    return elementwise.unary(op_type, kernel, derivative, fused=fused,
-                             shape=_float_rule(op_type))
-
-
 # -- square: x^2 and x * x share one gradient op (math_ops' Mul uses it too) ------------------
 def _square_grad_grad(op, grad):
     x, dy = op.inputs
-    skip = op.skip_input_indices
-    return (None if 0 in skip else execute(SQUARE_GRAD, (dy, grad)),
-            None if 1 in skip else execute(SQUARE_GRAD, (x, grad)))
+    return (execute(SQUARE_GRAD, (dy, grad)) if needs_grad(op, 0) else None,
+            execute(SQUARE_GRAD, (x, grad)) if needs_grad(op, 1) else None)
 
 
 # SquareGrad(x, dy) = 2 x dy: the VJP (and JVP) of x^2 and of x * x in one op. It is bilinear,
@@ -138,46 +81,33 @@ def square(x, name=None):
 # -- fused backward ops: kernel(y, dy) is the VJP given the forward output y -------------------
 def _tanh_grad_grad(op, grad):
     y, dy = op.inputs
-    return ((grad * -2.0) * dy * y if _needs(op, 0) else None,
-            execute(TANH_GRAD, (y, grad)) if _needs(op, 1) else None)
+    return ((grad * -2.0) * dy * y if needs_grad(op, 0) else None,
+            execute(TANH_GRAD, (y, grad)) if needs_grad(op, 1) else None)
 
 
 def _sigmoid_grad_grad(op, grad):
     y, dy = op.inputs
-    return (grad * dy * (1.0 - 2.0 * y) if _needs(op, 0) else None,
-            execute(SIGMOID_GRAD, (y, grad)) if _needs(op, 1) else None)
+    return (grad * dy * (1.0 - 2.0 * y) if needs_grad(op, 0) else None,
+            execute(SIGMOID_GRAD, (y, grad)) if needs_grad(op, 1) else None)
 
 
 def _sqrt_grad_grad(op, grad):
     y = op.inputs[0]
     scaled = grad / y
-    return (-scaled * op.outputs[0] if _needs(op, 0) else None,
-            scaled * 0.5 if _needs(op, 1) else None)
+    return (-scaled * op.outputs[0] if needs_grad(op, 0) else None,
+            scaled * 0.5 if needs_grad(op, 1) else None)
 
 
 def _rsqrt_grad_grad(op, grad):
     y, dy = op.inputs
-    return ((grad * -1.5) * dy * square(y) if _needs(op, 0) else None,
-            execute(RSQRT_GRAD, (y, grad)) if _needs(op, 1) else None)
+    return ((grad * -1.5) * dy * square(y) if needs_grad(op, 0) else None,
+            execute(RSQRT_GRAD, (y, grad)) if needs_grad(op, 1) else None)
 
 
 def _reciprocal_grad_grad(op, grad):
     y, dy = op.inputs
-    return ((grad * -2.0) * dy * y if _needs(op, 0) else None,
-            execute(RECIPROCAL_GRAD, (y, grad)) if _needs(op, 1) else None)
-
-
-def _helper_jvp(own_op, y_partial):
-    """JVP of a fused helper h(y, dy), linear in dy: h(y, d_dy) + (dh/dy) d_y, where
-    y_partial(y, dy, out) gives dh/dy."""
-    def jvp(primals, tangents, outputs):
-        (y, dy), (t_y, t_dy) = primals, tangents
-        out = execute(own_op(), (y, t_dy)) if t_dy is not None else None
-        if t_y is not None:
-            term = t_y * y_partial(y, dy, outputs[0])
-            out = term if out is None else out + term
-        return out
-    return jvp
+    return ((grad * -2.0) * dy * y if needs_grad(op, 0) else None,
+            execute(RECIPROCAL_GRAD, (y, grad)) if needs_grad(op, 1) else None)
 
 
 def _tanh_grad_kernel(y, dy):
@@ -209,107 +139,112 @@ def _reciprocal_grad_kernel(y, dy):
     return np.negative(t, out=t) if type(t) is np.ndarray else -t
 
 
+# Each is linear in dy; fused_grad_jvp's last argument gives the term t dh/dy of y's tangent t.
 TANH_GRAD = defop("TanhGrad", _tanh_grad_kernel,
                   shape=shapes.broadcast, grad=_tanh_grad_grad, batch="safe",
-                  jvp=_helper_jvp(lambda: TANH_GRAD, lambda y, dy, h: (dy * -2.0) * y))
+                  jvp=fused_grad_jvp(lambda: TANH_GRAD, 1,
+                                     lambda y, dy, h, t: t * ((dy * -2.0) * y)))
 SIGMOID_GRAD = defop("SigmoidGrad", _sigmoid_grad_kernel,
                      shape=shapes.broadcast, grad=_sigmoid_grad_grad, batch="safe",
-                     jvp=_helper_jvp(lambda: SIGMOID_GRAD, lambda y, dy, h: dy * (1.0 - 2.0 * y)))
+                     jvp=fused_grad_jvp(lambda: SIGMOID_GRAD, 1,
+                                        lambda y, dy, h, t: t * (dy * (1.0 - 2.0 * y))))
 SQRT_GRAD = defop("SqrtGrad", _sqrt_grad_kernel,
                   shape=shapes.broadcast, grad=_sqrt_grad_grad, batch="safe",
-                  jvp=_helper_jvp(lambda: SQRT_GRAD, lambda y, dy, h: -h / y))
+                  jvp=fused_grad_jvp(lambda: SQRT_GRAD, 1, lambda y, dy, h, t: t * (-h / y)))
 RSQRT_GRAD = defop("RsqrtGrad", _rsqrt_grad_kernel,
                    shape=shapes.broadcast, grad=_rsqrt_grad_grad, batch="safe",
-                   jvp=_helper_jvp(lambda: RSQRT_GRAD, lambda y, dy, h: (dy * -1.5) * square(y)))
+                   jvp=fused_grad_jvp(lambda: RSQRT_GRAD, 1,
+                                      lambda y, dy, h, t: t * ((dy * -1.5) * square(y))))
 RECIPROCAL_GRAD = defop("ReciprocalGrad", _reciprocal_grad_kernel,
                         shape=shapes.broadcast, grad=_reciprocal_grad_grad, batch="safe",
-                        jvp=_helper_jvp(lambda: RECIPROCAL_GRAD, lambda y, dy, h: (dy * -2.0) * y))
+                        jvp=fused_grad_jvp(lambda: RECIPROCAL_GRAD, 1,
+                                           lambda y, dy, h, t: t * ((dy * -2.0) * y)))
 
 
 # -- roots and reciprocal ---------------------------------------------------------------------
-SQRT = _float_op("Sqrt", np.sqrt, fused=SQRT_GRAD)
-RSQRT = _float_op("Rsqrt", lambda x: _const(x, 1) / np.sqrt(x), fused=RSQRT_GRAD)
-RECIPROCAL = _float_op("Reciprocal", np.reciprocal, fused=RECIPROCAL_GRAD)
+SQRT = float_op("Sqrt", np.sqrt, fused=SQRT_GRAD)
+RSQRT = float_op("Rsqrt", lambda x: _const(x, 1) / np.sqrt(x), fused=RSQRT_GRAD)
+RECIPROCAL = float_op("Reciprocal", np.reciprocal, fused=RECIPROCAL_GRAD)
 
 
 def sqrt(x, name=None):
     """Square root of x elementwise (NaN for x < 0)."""
-    return _float_unary(SQRT, x, name)
+    return call_float(SQRT, x, name)
 
 
 def rsqrt(x, name=None):
     """1 / sqrt(x) elementwise."""
-    return _float_unary(RSQRT, x, name)
+    return call_float(RSQRT, x, name)
 
 
 def reciprocal(x, name=None):
     """1 / x elementwise."""
-    return _float_unary(RECIPROCAL, x, name)
+    return call_float(RECIPROCAL, x, name)
 
 
 # -- exponentials and logarithms ------------------------------------------------------------------
-EXP = _float_op("Exp", np.exp, lambda x, y: y)
-EXPM1 = _float_op("Expm1", np.expm1, lambda x, y: y + 1.0)
-LOG = _float_op("Log", np.log, lambda x, y: reciprocal(x))
-LOG1P = _float_op("Log1p", np.log1p, lambda x, y: reciprocal(x + 1.0))
+EXP = float_op("Exp", np.exp, lambda x, y: y)
+EXPM1 = float_op("Expm1", np.expm1, lambda x, y: y + 1.0)
+LOG = float_op("Log", np.log, lambda x, y: reciprocal(x))
+LOG1P = float_op("Log1p", np.log1p, lambda x, y: reciprocal(x + 1.0))
 
 
 def exp(x, name=None):
     """e ** x elementwise."""
-    return _float_unary(EXP, x, name)
+    return call_float(EXP, x, name)
 
 
 def expm1(x, name=None):
     """exp(x) - 1, accurate for small x."""
-    return _float_unary(EXPM1, x, name)
+    return call_float(EXPM1, x, name)
 
 
 def log(x, name=None):
     """Natural logarithm (-inf at 0, NaN below)."""
-    return _float_unary(LOG, x, name)
+    return call_float(LOG, x, name)
 
 
 def log1p(x, name=None):
     """log(1 + x), accurate for small x."""
-    return _float_unary(LOG1P, x, name)
+    return call_float(LOG1P, x, name)
 
 
 # -- abs and sign (also for integers) --------------------------------------------------------------
-ABS = elementwise.unary("Abs", np.abs, lambda x, y: sign(x), shape=_numeric_rule("Abs"))
-SIGN = defop("Sign", np.sign, shape=_numeric_rule("Sign"),
+ABS = elementwise.unary("Abs", np.abs, lambda x, y: sign(x), shape=numeric_rule("Abs"))
+SIGN = defop("Sign", np.sign, shape=numeric_rule("Sign"),
              grad=lambda op, grad: zeros_like(op.inputs[0]),
              jvp=lambda primals, tangents, outputs: zeros_like(tangents[0]), batch="safe")
 
 
 def abs(x, name=None):  # noqa: A001 (TensorFlow's name)
     """|x| elementwise; its gradient at 0 is 0."""
-    return _numeric_unary(ABS, x, name)
+    return call_numeric(ABS, x, name)
 
 
 def sign(x, name=None):
     """-1, 0 or 1 by the sign of x; its gradient is zero everywhere."""
-    return _numeric_unary(SIGN, x, name)
+    return call_numeric(SIGN, x, name)
 
 
 # -- trigonometry -----------------------------------------------------------------------------
-SIN = _float_op("Sin", np.sin, lambda x, y: cos(x))
-COS = _float_op("Cos", np.cos, lambda x, y: -sin(x))
-TAN = _float_op("Tan", np.tan, lambda x, y: square(y) + 1.0)
+SIN = float_op("Sin", np.sin, lambda x, y: cos(x))
+COS = float_op("Cos", np.cos, lambda x, y: -sin(x))
+TAN = float_op("Tan", np.tan, lambda x, y: square(y) + 1.0)
 
 
 def sin(x, name=None):
     """Sine (radians)."""
-    return _float_unary(SIN, x, name)
+    return call_float(SIN, x, name)
 
 
 def cos(x, name=None):
     """Cosine (radians)."""
-    return _float_unary(COS, x, name)
+    return call_float(COS, x, name)
 
 
 def tan(x, name=None):
     """Tangent (radians)."""
-    return _float_unary(TAN, x, name)
+    return call_float(TAN, x, name)
 
 
 # -- activations ------------------------------------------------------------------------------
@@ -328,24 +263,24 @@ def _softplus_kernel(x):
     return np.log1p(np.exp(-np.abs(x))) + np.maximum(x, _const(x, 0))
 
 
-TANH = _float_op("Tanh", np.tanh, fused=TANH_GRAD)
-SIGMOID = _float_op("Sigmoid", _sigmoid_kernel, fused=SIGMOID_GRAD)
-SOFTPLUS = _float_op("Softplus", _softplus_kernel, lambda x, y: sigmoid(x))
+TANH = float_op("Tanh", np.tanh, fused=TANH_GRAD)
+SIGMOID = float_op("Sigmoid", _sigmoid_kernel, fused=SIGMOID_GRAD)
+SOFTPLUS = float_op("Softplus", _softplus_kernel, lambda x, y: sigmoid(x))
 
 
 def tanh(x, name=None):
     """Hyperbolic tangent."""
-    return _float_unary(TANH, x, name)
+    return call_float(TANH, x, name)
 
 
 def sigmoid(x, name=None):
     """1 / (1 + exp(-x)), computed without overflow for any x."""
-    return _float_unary(SIGMOID, x, name)
+    return call_float(SIGMOID, x, name)
 
 
 def softplus(features, name=None):
     """log(1 + exp(features)), computed without overflow for any input."""
-    return _float_unary(SOFTPLUS, features, name)
+    return call_float(SOFTPLUS, features, name)
 
 
 # -- erf (W. J. Cody's rational approximations) -------------------------------------------------
@@ -413,9 +348,9 @@ def _erf_kernel(x):
 
 
 _TWO_OVER_SQRT_PI = 2.0 * _ONE_OVER_SQRT_PI
-ERF = _float_op("Erf", _erf_kernel, lambda x, y: exp(-square(x)) * _TWO_OVER_SQRT_PI)
+ERF = float_op("Erf", _erf_kernel, lambda x, y: exp(-square(x)) * _TWO_OVER_SQRT_PI)
 
 
 def erf(x, name=None):
     """The Gauss error function 2/sqrt(pi) * integral from 0 to x of exp(-t^2) dt."""
-    return _float_unary(ERF, x, name)
+    return call_float(ERF, x, name)

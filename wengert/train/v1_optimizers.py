@@ -30,7 +30,7 @@ import numpy as np
 
 from ..autodiff.explain import describe_missing
 from ..framework.context import state
-from ..framework.tensor import Tensor, convert_to_tensor
+from ..framework.tensor import Tensor, TensorLike, convert_to_tensor
 from ..framework.variables import Variable
 from ..ops.math_ops import cast
 from ..ops.unary_ops import sqrt
@@ -57,7 +57,7 @@ def _group(graph, items, name):
 def _hyper(value, dtype):
     """A hyperparameter for a variable of `dtype`: numbers stay numbers (they take the other
     operand's dtype), tensors and callables' results are cast."""
-    if callable(value) and not isinstance(value, (Tensor, Variable)):
+    if callable(value) and not isinstance(value, TensorLike):
         value = value()
     if isinstance(value, (int, float, np.number)):
         return float(value)
@@ -397,7 +397,7 @@ class RMSPropOptimizer(Optimizer):
 
 def _value(x):
     """The value of a hyperparameter given as a number, an eager tensor or a callable."""
-    if callable(x) and not isinstance(x, (Tensor, Variable)):
+    if callable(x) and not isinstance(x, TensorLike):
         x = x()
     return np.asarray(x.numpy() if isinstance(x, Tensor) else x)
 
