@@ -1,4 +1,8 @@
-"""`minimize(fn, x0, method=...)`: SciPy's optimizers with exact derivatives from wengert.
+"""`wengert.optimize`: SciPy's optimizers (`scipy.optimize.minimize`) with exact derivatives from
+wengert, for solving a whole minimization problem in one call: `minimize(fn, x0, method=...)`.
+Not to be confused with `wengert.optimizers` (TensorFlow 2 / Keras optimizer objects that update
+Variables one training step at a time) or `wengert.train` (TensorFlow 1's optimizers, whose
+`minimize` adds update ops to a graph, and checkpoints).
 
     def rosenbrock(x):
         return tf.reduce_sum(100 * (x[1:] - x[:-1] ** 2) ** 2 + (1 - x[:-1]) ** 2)

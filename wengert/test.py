@@ -1,4 +1,6 @@
-"""`tf.test.compute_gradient`: theoretical and numerical Jacobians, side by side.
+"""`wengert.test` (TensorFlow's `tf.test`): `compute_gradient`, theoretical and numerical
+Jacobians side by side, as TensorFlow's tests use them. (`wengert.testing` is wengert's own
+derivative checker, `check_grads`, for users' ops and functions.)
 
     theoretical, numerical = tf.test.compute_gradient(f, [x])
     np.testing.assert_allclose(theoretical[0], numerical[0], rtol=1e-3)

@@ -1,4 +1,6 @@
-"""Checking derivatives: `check_grads`, for users' own ops, gradient rules and functions.
+"""`wengert.testing`: checking derivatives with `check_grads`, for users' own ops, gradient rules
+and functions (wengert's own, after JAX's `check_grads`; TensorFlow's `tf.test.compute_gradient`
+is `wengert.test`).
 
     from wengert.testing import check_grads
     check_grads(my_fn, [np.random.randn(3, 4)], order=2, modes=("fwd", "rev"))

@@ -3,7 +3,9 @@
 SGD (momentum, Nesterov), Adam (amsgrad), AdamW, RMSprop and Adagrad share the `Optimizer` base:
 `apply_gradients(zip(grads, variables))`, `minimize(loss, var_list, tape=None)`, gradient clipping
 (clipnorm, clipvalue, global_clipnorm), weight decay, and learning-rate schedules
-(`optimizers.schedules`). `get("adam")` makes one by name.
+(`optimizers.schedules`). `get("adam")` makes one by name. Each `apply_gradients` call is one
+training step. TensorFlow 1's optimizers (`compat.v1.train.AdamOptimizer`, `minimize` building
+graph ops) are in `wengert.train`; SciPy's whole-problem minimizers are `wengert.optimize`.
 """
 from . import schedules
 from .adagrad import Adagrad
