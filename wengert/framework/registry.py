@@ -31,6 +31,11 @@ and nothing outside the family file keeps a table keyed by the op's type name. I
     inplace                    optional kernel(*arrays, out=array, **attrs) that writes its
                                result into `out` (an input that dies at this op); executors use
                                it for large arrays when the plan's liveness allows
+    onnx                       how the op lowers to ONNX (wengert/onnx): the name of the ONNX
+                               operator it maps to one-to-one (same inputs, outputs and no
+                               attributes), or a rule fn(ctx, op, *input_names) returning the
+                               output names, built with ctx.node(...) / ctx.const(...); None means
+                               it has no lowering and exporting a graph holding it fails naming it
 
 Gradient (VJP) rules live in a separate table keyed by op type, because users may add and override
 them: `RegisterGradient("Mul")` adds one, `no_gradient("Shape")` says the op has no gradient (its
@@ -59,11 +64,12 @@ class OpDef:
     """The declaration of one op type (see the module docstring for each field)."""
 
     __slots__ = ("type", "kernel", "shape", "jvp", "num_outputs", "module", "batch",
-                 "batch_accepts", "stateful", "pure", "passes_sparse", "returns_view", "inplace")
+                 "batch_accepts", "stateful", "pure", "passes_sparse", "returns_view", "inplace",
+                 "onnx")
 
     def __init__(self, op_type, kernel, shape=None, jvp=None, num_outputs=1, module=None, *,
                  batch=None, batch_accepts=None, stateful=False, pure=True,
-                 passes_sparse=False, returns_view=False, inplace=None):
+                 passes_sparse=False, returns_view=False, inplace=None, onnx=None):
         if batch not in _BATCH_MARKERS and not callable(batch):
             raise ValueError(f"OpDef {op_type}: batch must be None, 'safe', 'negative_axis' or "
                              f"a batched gradient function, got {batch!r}.")
@@ -80,6 +86,10 @@ class OpDef:
         self.passes_sparse = passes_sparse
         self.returns_view = returns_view
         self.inplace = inplace
+        if onnx is not None and not (isinstance(onnx, str) or callable(onnx)):
+            raise ValueError(f"OpDef {op_type}: onnx must be an ONNX operator name or a "
+                             f"lowering function, got {onnx!r}.")
+        self.onnx = onnx
 
     @property
     def differentiable(self):
@@ -91,7 +101,7 @@ class OpDef:
 
 def defop(op_type, kernel, *, grad=_MISSING, shape=None, jvp=None, num_outputs=1, **fields):
     """Declare an op type; `fields` are the OpDef's (batch, stateful, pure, passes_sparse,
-    returns_view, inplace...). `grad=None` marks it not differentiable; a function registers it."""
+    returns_view, inplace, onnx...). `grad=None` marks it not differentiable; a function registers it."""
     if op_type in _OP_DEFS:
         raise KeyError(f"Op type {op_type!r} is already declared; op types must be unique.")
     op_def = OpDef(op_type, kernel, shape, jvp, num_outputs, _declaring_module(sys._getframe(1)),
