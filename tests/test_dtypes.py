@@ -52,7 +52,7 @@ def test_inequality():
     assert tf.float32 != object()
 
 
-@pytest.mark.parametrize("bad", ["complex", np.complex64, "string", object()])
+@pytest.mark.parametrize("bad", ["complex", np.complex64, "qint8", object()])
 def test_as_dtype_rejects_unknown(bad):
     with pytest.raises(TypeError):
         tf.as_dtype(bad)
@@ -61,8 +61,28 @@ def test_as_dtype_rejects_unknown(bad):
 def test_unsupported_values_rejected():
     with pytest.raises(TypeError):
         tf.constant(np.array([1 + 2j]))
-    with pytest.raises(TypeError):
-        tf.constant("text")
+    with pytest.raises(TypeError, match="strings.to_number"):
+        tf.constant("text", tf.float32)
+    with pytest.raises(TypeError, match="do not mix"):
+        tf.constant(np.array(["a", 1], dtype=object))
+
+
+def test_item_8_reprs_formats_and_enums():
+    """What TensorFlow's guides print (issue 14 item 8)."""
+    assert repr(tf.float32) == "tf.float32" and str(tf.float32) == "<dtype: 'float32'>"
+    assert tf.as_dtype(1) is tf.float32 and tf.as_dtype(9) is tf.int64
+    assert tf.float64.as_datatype_enum == 2 and tf.string.as_datatype_enum == 7
+    assert tf.zeros(1, 1).dtype is tf.float32  # tf.zeros(shape, dtype enum)
+    with pytest.raises(TypeError, match="enum"):
+        tf.as_dtype(1000)
+    assert repr(tf.constant([1.0, 2.0])) == (
+        "<tf.Tensor: shape=(2,), dtype=float32, numpy=array([1., 2.], dtype=float32)>")
+    assert repr(tf.constant([[1, 2], [3, 4]])).endswith(
+        "numpy=\narray([[1, 2],\n       [3, 4]], dtype=int32)>")
+    assert repr(tf.constant(b"x")) == "<tf.Tensor: shape=(), dtype=string, numpy=b'x'>"
+    assert str(tf.constant([1.0, 2.0])) == "tf.Tensor([1. 2.], shape=(2,), dtype=float32)"
+    assert f"{tf.constant(3.14159):.3f}" == "3.142" and f"{tf.constant(7):d}" == "7"
+    assert repr(tf.Variable([1.0, 2.0])).endswith("numpy=array([1., 2.], dtype=float32)>")
 
 
 def test_tensor_dtype_is_dtype_object():

@@ -358,18 +358,20 @@ def _small_graph_with_gradients():
 def test_as_graph_def_is_plain_data():
     g, gw = _small_graph_with_gradients()
     gd = g.as_graph_def()
-    nodes = {n["name"]: n for n in gd["node"]}
-    assert [n["name"] for n in gd["node"]] == [op.name for op in g.get_operations()]
-    assert nodes["x"]["op"] == "Placeholder"
-    assert nodes["x"]["output"] == [{"dtype": "float32", "shape": [None, 3]}]
-    assert nodes["MatMul"]["input"] == ["x:0", "w/read:0"]
-    assert nodes["w/read"]["input"] == ["w"]
-    assert nodes["init"]["control_input"] == ["w/Assign"]
-    assert nodes["loss"]["op"] == "Sum"
-    grad_nodes = [n for n in gd["node"] if n["name"].startswith("gradients/")]
-    assert grad_nodes and {"TanhGrad", "MatMul"} <= {n["op"] for n in grad_nodes}
+    assert [n.name for n in gd.node] == [op.name for op in g.get_operations()]
+    nodes = {n.name: n for n in gd.node}
+    assert nodes["x"].op == "Placeholder" and nodes["x"].attr["dtype"] == "float32"
+    assert nodes["MatMul"].input == ["x", "w/read"]  # TensorFlow's names: output 0 unsuffixed
+    assert nodes["init"].input == ["^w/Assign"]      # control inputs start with ^
+    assert nodes["loss"].op == "Sum"
+    plain = gd.as_dict()
+    by_name = {n["name"]: n for n in plain["node"]}
+    assert by_name["x"]["output"] == [{"dtype": "float32", "shape": [None, 3]}]
+    assert by_name["w/read"]["input"] == ["w"]
+    grad_nodes = [n for n in gd.node if n.name.startswith("gradients/")]
+    assert grad_nodes and {"TanhGrad", "MatMul"} <= {n.op for n in grad_nodes}
     assert gw.op.name.startswith("gradients/")
-    assert _is_plain(gd)
+    assert _is_plain(plain)
 
 
 def _is_plain(obj):
@@ -391,9 +393,9 @@ def test_graph_def_summarizes_big_constants():
     with g.as_default():
         tf.constant(np.zeros((10, 10)), name="big")
         tf.constant([1.0, 2.0], name="small")
-    nodes = {n["name"]: n for n in graph_def(g)["node"]}
-    assert nodes["small"]["attr"]["value"] == [1.0, 2.0]
-    assert "10, 10" in nodes["big"]["attr"]["value"]
+    nodes = {n.name: n for n in graph_def(g).node}
+    assert nodes["small"].attr["value"] == [1.0, 2.0]
+    assert "10, 10" in nodes["big"].attr["value"]
 
 
 def test_describe_lists_every_op_including_gradient_nodes():
@@ -402,7 +404,7 @@ def test_describe_lists_every_op_including_gradient_nodes():
     lines = text.splitlines()
     assert len(lines) == len(g.get_operations())
     assert lines[0] == "x = Placeholder() -> float32[None, 3]"
-    assert "MatMul = MatMul(x:0, w/read:0) -> float32[None, 1]" in lines
+    assert "MatMul = MatMul(x, w/read) -> float32[None, 1]" in lines
     assert any(line.startswith("gradients/") and "TanhGrad(" in line for line in lines)
     assert any(line.startswith("init = NoOp()") and "w/Assign" in line for line in lines)
 

@@ -257,3 +257,12 @@ def test_in_place_update_never_writes_into_a_tensor_the_variable_was_assigned_fr
     v.assign_add(np.ones(3))
     np.testing.assert_array_equal(t.numpy()[0], [0.0, 1.0, 2.0])
     np.testing.assert_array_equal(v.numpy(), [1.0, 2.0, 3.0])
+
+
+def test_gradient_of_a_variable_itself_is_one():
+    """`tape.gradient(v0, [v0, v1])` as in TensorFlow's autodiff guide: 1.0 and None."""
+    v0, v1 = tf.Variable(2.0), tf.Variable(3.0)
+    with tf.GradientTape() as tape:
+        _ = v0 * v1
+    g0, g1 = tape.gradient(v0, [v0, v1])
+    assert float(g0) == 1.0 and g1 is None

@@ -61,5 +61,8 @@ from .autodiff.explain import explain_gradients  # noqa: E402
 from . import autodiff, func, testing, test  # noqa: E402
 from .autodiff.custom import custom_gradient, grad_pass_through, recompute_grad  # noqa: E402
 
+# -- issue 14: the runtime around the ops (tf.Module, tf.data, tf.random, tf.config, strings) ---
+from .framework.dtypes import string  # noqa: E402
+
 __version__ = "0.1.0"
 compat.v1._include_top_level(globals())  # tf.compat.v1 holds every name tf. holds

@@ -25,11 +25,16 @@ class DType:
 
     @property
     def is_numeric(self):
-        return not self.is_bool
+        return self._np.kind in "fiuc"
 
     @property
     def size(self):
-        return self._np.itemsize
+        return 0 if self._np.kind == "O" else self._np.itemsize
+
+    @property
+    def as_datatype_enum(self):
+        """TensorFlow's DataType enum number (DT_FLOAT = 1, ...)."""
+        return DATATYPE_ENUMS[self.name]
 
     @property
     def min(self):
@@ -60,7 +65,8 @@ class DType:
     def __repr__(self):
         return "tf." + self.name
 
-    __str__ = __repr__
+    def __str__(self):
+        return f"<dtype: '{self.name}'>"
 
     def __reduce__(self):
         return as_dtype, (self.name,)
@@ -84,18 +90,46 @@ _BY_NAME.update(half=float16, double=float64, float=float32)
 
 
 def as_dtype(value):
-    """Return the DType for a DType, NumPy dtype/type, or name such as "float32"."""
+    """Return the DType for a DType, NumPy dtype/type, name such as "float32", or TensorFlow's
+    DataType enum number (1 is float32, as `tf.zeros(1, 1)` passes it)."""
     if isinstance(value, DType):
         return value
+    if type(value) is int:
+        return _from_enum(value)
     if isinstance(value, str):
         if value in _BY_NAME:
             return _BY_NAME[value]
         raise TypeError(f"Unknown dtype name {value!r}; use one of {sorted(_BY_NAME)}.")
     try:
-        found = FROM_NUMPY.get(np.dtype(value))
+        np_dtype = np.dtype(value)
+        found = FROM_NUMPY.get(np_dtype) or (string if np_dtype.kind in "USO" else None)
     except TypeError:
         found = None
     if found is None:
         raise TypeError(f"Cannot interpret {value!r} as a wengert dtype; supported: "
                         f"{', '.join(d.name for d in _ALL)}.")
     return found
+
+
+# -- TensorFlow's DataType enum numbers (types.proto), for as_dtype(1) and as_datatype_enum -----
+DATATYPE_ENUMS = {"float32": 1, "float64": 2, "int32": 3, "uint8": 4, "int16": 5, "int8": 6,
+                  "string": 7, "complex64": 8, "int64": 9, "bool": 10, "bfloat16": 14,
+                  "uint16": 17, "complex128": 18, "float16": 19, "resource": 20, "variant": 21,
+                  "uint32": 22, "uint64": 23}
+
+
+def _from_enum(number):
+    for name, enum in DATATYPE_ENUMS.items():
+        if enum == number and name in _BY_NAME:
+            return _BY_NAME[name]
+    raise TypeError(f"Cannot interpret {number!r} as a dtype: it is not the DataType enum "
+                    f"number of a supported dtype ({', '.join(d.name for d in _ALL)}).")
+
+
+# -- tf.string: variable-length byte strings, held as NumPy object arrays of `bytes` ------------
+# (no gradient, no arithmetic but + and comparisons; see ops/string_ops.py)
+string = DType("string", np.object_)
+_ALL += (string,)
+FROM_NUMPY[string._np] = string
+_BY_NAME["string"] = string
+__all__.append("string")

@@ -131,6 +131,13 @@ class Tensor(TensorLike):
 
     __hash__ = None  # `==` is elementwise, as in TF 2; use `.ref()` as a dict key
 
+    def __format__(self, format_spec):
+        """`f"{t:.3f}"` formats the value as NumPy does (a scalar like a Python number)."""
+        if not format_spec:
+            return str(self)
+        value = self._value
+        return format(value[()] if value.ndim == 0 else value, format_spec)
+
     def __repr__(self):
         return (f"<tf.Tensor: shape={self.shape}, dtype={self.dtype.name}, "
                 f"numpy={_array_repr(self._value)}>")
@@ -161,17 +168,21 @@ class _Reference:
 
 
 def _array_repr(value):
+    """The `numpy=` part of a tensor's repr, as TensorFlow prints it: NumPy's repr (on a new line
+    when it spans several), or the bare value of a scalar."""
     if value.ndim == 0:
-        return str(value[()])
-    text = np.array2string(value, separator=", ", threshold=50)
-    return text if value.ndim == 0 else "\n" + text if value.ndim > 1 else text
+        item = value[()]
+        return repr(item) if isinstance(item, bytes) else str(item)
+    text = repr(value)
+    return "\n" + text if "\n" in text else text
 
 
 def _array_str(value):
     if value.ndim == 0:
-        return str(value[()])
-    text = np.array2string(value, threshold=50)
-    return text if value.ndim < 2 else "\n" + text
+        item = value[()]
+        return repr(item) if isinstance(item, bytes) else str(item)
+    text = str(value)
+    return "\n" + text if "\n" in text else text
 
 
 def is_tensor(x):
@@ -189,6 +200,8 @@ def to_array(value, dtype=None):
     if dtype is not None:
         return _cast_value(value, dtypes.as_dtype(dtype), from_numpy)
     array = np.array(value)
+    if array.dtype.kind in "USO":
+        return string_array(array, value)
     if array.dtype not in dtypes.FROM_NUMPY:
         raise TypeError(f"Cannot convert {_short(value)} (NumPy dtype {array.dtype}) to a tensor; "
                         "supported dtypes are float16/32/64, int8/16/32/64, uint8 and bool.")
@@ -203,6 +216,11 @@ def to_array(value, dtype=None):
 def _cast_value(value, dtype, from_numpy):
     target = dtype._np
     source = np.asarray(value)
+    if target.kind == "O" or source.dtype.kind in "USO":
+        if target.kind != "O":
+            raise TypeError(f"Cannot convert {_short(value)} to a tensor of dtype {dtype.name}"
+                            " (strings convert to numbers with strings.to_number).")
+        return string_array(source, value)
     if source.dtype.kind in "fc" and target.kind in "iub":
         raise TypeError(f"Cannot convert {_short(value)} to a tensor of dtype {dtype.name}: "
                         "floating-point values do not implicitly become integers; use "
@@ -210,6 +228,24 @@ def _cast_value(value, dtype, from_numpy):
     if source.dtype.kind not in "fiub":
         raise TypeError(f"Cannot convert {_short(value)} to a tensor of dtype {dtype.name}.")
     return np.array(source, dtype=target)
+
+
+# -- tf.string values: object arrays of bytes ---------------------------------------------------
+def string_array(array, value=None):
+    """`array` (of str, bytes or NumPy strings) as a tf.string value: an object array of `bytes`,
+    Python strings encoded as UTF-8; TypeError naming the value for anything else."""
+    out = np.empty(array.shape, dtype=object)
+    flat, source = out.reshape(-1), array.reshape(-1)
+    for i, item in enumerate(source.tolist()):
+        if isinstance(item, str):
+            flat[i] = item.encode("utf-8")
+        elif isinstance(item, bytes):
+            flat[i] = item
+        else:
+            raise TypeError(f"Cannot convert {_short(array if value is None else value)} to a "
+                            f"tensor: {item!r} is a {type(item).__name__}, and a tensor holds "
+                            "one dtype (strings and numbers do not mix).")
+    return out
 
 
 def _short(value):
