@@ -20,7 +20,8 @@ LAYERS = [
     ("ops",),
     ("autodiff",),
     ("graph",),
-    ("data", "datasets", "debugging", "distribute", "onnx", "saved_model", "summary", "viz"),
+    ("data", "datasets", "debugging", "distribute", "module", "onnx", "saved_model", "summary",
+     "viz"),
     ("keras", "optimizers", "train"),
 ]
 NAMESPACE_PACKAGES = ("compat",)  # TensorFlow's namespaces that are packages (tf.compat.v1)

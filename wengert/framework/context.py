@@ -17,6 +17,7 @@ class _State(threading.local):
     grad_observers = ()  # per-step hooks of the reverse pass (debugging.trace_backprop)
     eager_disabled = False  # compat.v1.disable_eager_execution()
     sessions = ()       # default Sessions (`with session:`, `session.as_default()`), innermost last
+    scope_name = ""     # the eager name scope ("outer/inner/"): tf.name_scope outside graphs
 
 
 state = _State()

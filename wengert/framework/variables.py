@@ -96,6 +96,8 @@ class Variable(TensorLike):
         self._value = to_array(initial_value, dtype).copy()
         self._trainable = bool(trainable)
         self._name = (name or "Variable")
+        if graph is None and state.scope_name:  # tf.name_scope eagerly names variables
+            self._name = state.scope_name + self._name
         self._shape = TensorShape(self._value.shape if shape is None or validate_shape else shape)
 
     # -- what it is ------------------------------------------------------------------------------

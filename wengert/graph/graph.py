@@ -28,7 +28,7 @@ from ..ops.creation_ops import CONST
 from .symbolic import SymbolicTensor
 
 __all__ = ["Graph", "get_default_graph", "reset_default_graph", "name_scope",
-           "control_dependencies"]
+           "control_dependencies", "current_scope_name"]
 
 
 def _placeholder_kernel(dtype, shape):
@@ -266,18 +266,51 @@ def reset_default_graph():
         type(state).graph = _DEFAULT[0]
 
 
-@contextlib.contextmanager
-def name_scope(name, default_name=None, values=None):
-    """`with name_scope("layer1"):` prefixes ops built in graph mode (no-op eagerly). TF 1's
-    `name_scope(None, default_name="dense")` uses the default name."""
-    if name is None:
-        name = default_name
+class name_scope:  # noqa: N801 (TensorFlow's public name)
+    """`with tf.name_scope("layer1") as scope:` prefixes the names of what is built inside.
+
+    Building a graph, op names get the prefix (a second scope "a" becomes "a_1", as in TF).
+    Eagerly, as in TensorFlow 2, the scope names variables ("layer1/w:0") and `scope` is the
+    full prefix "layer1/", nested scopes appending to it; a name ending in "/" is absolute. TF 1's
+    `name_scope(None, default_name="dense")` uses the default name. `.name` is the name given;
+    the object can be entered again (tf.Module keeps one)."""
+
+    def __init__(self, name, default_name=None, values=None):
+        if name is None:
+            name = default_name
+        if name is not None and not isinstance(name, str):
+            raise TypeError(f"name_scope: name must be a string, got {name!r}.")
+        self.name = name
+        self._exits = []
+
+    def __enter__(self):
+        graph = state.graph
+        if graph is None:
+            previous = state.scope_name
+            name = self.name
+            if not name:
+                scope = ""
+            elif name.endswith("/"):
+                scope = name
+            else:
+                scope = f"{previous}{name}/"
+            state.scope_name = scope
+            self._exits.append(lambda: setattr(state, "scope_name", previous))
+            return scope
+        context = graph.name_scope(self.name)
+        scope = context.__enter__()
+        self._exits.append(lambda: context.__exit__(None, None, None))
+        return scope
+
+    def __exit__(self, *exc):
+        self._exits.pop()()
+        return False
+
+
+def current_scope_name():
+    """The name prefix in effect now ("a/b/" or ""): the graph's while building one."""
     graph = state.graph
-    if graph is None:
-        yield name
-        return
-    with graph.name_scope(name) as scope:
-        yield scope
+    return graph._scope if graph is not None else state.scope_name
 
 
 def control_dependencies(control_inputs):

@@ -5,8 +5,9 @@
     ckpt.restore(train.latest_checkpoint("/tmp/run")).assert_consumed()
 
 What is saved is a tree of objects: each keyword object is a Variable, or a trackable, an object
-whose `_checkpoint_children()` returns an ordered {name: Variable or trackable} (Keras models and
-layers, optimizers, another Checkpoint). Every variable is saved under its path from the root,
+whose `_checkpoint_children()` returns an ordered {name: Variable or trackable} (tf.Modules,
+keyed by attribute name and list position; Keras models and layers, optimizers, another
+Checkpoint). Every variable is saved under its path from the root,
 names joined with "/" ("model/dense/kernel", "optimizer/slots/0/m"), plus the Checkpoint's own
 `save_counter`.
 

@@ -25,6 +25,7 @@ from ...framework import dtypes
 from ...framework.tensor import Tensor, constant
 from ...framework.tensor_shape import TensorShape
 from ...framework.variables import Variable
+from ...module import Module
 from ...ops.math_ops import cast
 from .. import backend, initializers
 from .keras_tensor import KerasTensor, is_shape_list, symbolic_call
@@ -58,8 +59,13 @@ def _shape_of(x):
     return x.shape if hasattr(x, "shape") else TensorShape(np.shape(x))
 
 
-class Layer:
-    """Base class of layers: override `build(input_shape)` and `call(inputs, training=None)`."""
+class Layer(Module):
+    """Base class of layers: override `build(input_shape)` and `call(inputs, training=None)`.
+
+    A Layer is a `tf.Module` (name_scope, submodules, with_name_scope), with Keras' own
+    tracking of weights and sublayers."""
+
+    _TF_MODULE_IGNORED_PROPERTIES = frozenset(_UNTRACKED)
 
     def __init__(self, trainable=True, name=None, dtype=None, **kwargs):
         unknown = set(kwargs) - _ALLOWED_KWARGS
@@ -216,6 +222,19 @@ class Layer:
     @property
     def variables(self):
         return self.weights
+
+    @property
+    def submodules(self):
+        """Every layer under this one (not itself), depth first in tracking order."""
+        out, seen, stack = [], {id(self)}, list(reversed(self._sublayers))
+        while stack:
+            layer = stack.pop()
+            if id(layer) in seen:
+                continue
+            seen.add(id(layer))
+            out.append(layer)
+            stack.extend(reversed(layer._sublayers))
+        return tuple(out)
 
     @property
     def losses(self):
