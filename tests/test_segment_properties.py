@@ -112,3 +112,46 @@ def test_empty_input_gives_empty_or_filled_segments():
 def test_bad_segmentations_are_refused_with_the_reason(call, message):
     with pytest.raises(tf.errors.InvalidArgumentError, match=message):
         call()
+
+
+# -- scatter ops ----------------------------------------------------------------------------------
+def _scatter_case(rng):
+    shape = (int(rng.integers(1, 6)), int(rng.integers(1, 4)))
+    count = int(rng.integers(0, 8))
+    indices = rng.integers(0, shape[0], (count, 1)).astype(np.int32)   # repeats likely
+    tensor = rng.integers(-3, 4, shape).astype(np.float64)
+    updates = rng.integers(-3, 4, (count, shape[1])).astype(np.float64)
+    return tensor, indices, updates
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("kind,combine", [("add", np.add), ("sub", np.subtract),
+                                          ("max", np.maximum), ("min", np.minimum)])
+def test_tensor_scatter_matches_a_loop(kind, combine, seed):
+    tensor, indices, updates = _scatter_case(np.random.default_rng(400 + seed))
+    want = tensor.copy()
+    for (i,), row in zip(indices, updates):
+        want[i] = combine(want[i], row)
+    got = getattr(tf, f"tensor_scatter_nd_{kind}")(tensor, indices, updates).numpy()
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_scatter_nd_is_an_unsorted_segment_sum(seed):
+    tensor, indices, updates = _scatter_case(np.random.default_rng(500 + seed))
+    a = tf.scatter_nd(indices, updates, tensor.shape).numpy()
+    b = tf.math.unsorted_segment_sum(updates, indices[:, 0], tensor.shape[0]).numpy()
+    np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_scatter_add_gradients(seed):
+    tensor, indices, updates = _scatter_case(np.random.default_rng(600 + seed))
+    t, u = tf.constant(tensor), tf.constant(updates)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch([t, u])
+        out = tf.tensor_scatter_nd_add(t, indices, u)
+    g = np.random.default_rng(seed).standard_normal(tensor.shape)
+    dt, du = tape.gradient(out, [t, u], output_gradients=tf.constant(g))
+    np.testing.assert_array_equal(dt.numpy(), g)
+    np.testing.assert_array_equal(du.numpy(), g[indices[:, 0]].reshape(updates.shape))

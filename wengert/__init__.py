@@ -49,6 +49,14 @@ from .ops.binary_math_ops import divide_no_nan, multiply_no_nan, squared_differe
 from .ops.misc_math_ops import realdiv, scalar_mul  # noqa: E402
 from .ops.histogram_ops import histogram_fixed_width, histogram_fixed_width_bins  # noqa: E402
 from .ops.sort_ops import argsort, searchsorted, sort, unique, unique_with_counts  # noqa: E402
+from .ops.shape_ops import (broadcast_dynamic_shape, broadcast_static_shape,  # noqa: E402
+                            get_static_value, guarantee_const, identity_n, linspace, meshgrid,
+                            parallel_stack, repeat, saturate_cast, sequence_mask, shape_n,
+                            unravel_index)
+from .ops.manip_ops import reverse_sequence, roll  # noqa: E402
+from .ops.space_ops import batch_to_space, space_to_batch, space_to_batch_nd  # noqa: E402
+from .ops.scatter_ops import *  # noqa: F401,F403,E402  tensor_scatter_nd_*
+from .ops.partition_ops import dynamic_partition, dynamic_stitch  # noqa: E402
 from . import bitwise, sparse  # noqa: E402  tf.bitwise, tf.sparse (segment reductions)
 from . import math, nn, linalg  # noqa: E402  TensorFlow's namespaces
 from . import compat  # noqa: E402

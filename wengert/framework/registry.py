@@ -28,6 +28,9 @@ and nothing outside the family file keeps a table keyed by the op's type name. I
     returns_view               the kernel's result may share memory with an input (reshape,
                                transpose, slicing, identity): executors never write into it
                                while the input lives, nor into the input while it lives
+    reads_shape_only           the kernel reads only its inputs' shapes and dtypes, never their
+                               values (shape, size, rank): static shapes alone evaluate it
+                               (framework/static_value.py folds it while a graph is built)
     inplace                    optional kernel(*arrays, out=array, **attrs) that writes its
                                result into `out` (an input that dies at this op); executors use
                                it for large arrays when the plan's liveness allows
@@ -65,11 +68,12 @@ class OpDef:
 
     __slots__ = ("type", "kernel", "shape", "jvp", "num_outputs", "module", "batch",
                  "batch_accepts", "stateful", "pure", "passes_sparse", "returns_view", "inplace",
-                 "onnx")
+                 "onnx", "reads_shape_only")
 
     def __init__(self, op_type, kernel, shape=None, jvp=None, num_outputs=1, module=None, *,
                  batch=None, batch_accepts=None, stateful=False, pure=True,
-                 passes_sparse=False, returns_view=False, inplace=None, onnx=None):
+                 passes_sparse=False, returns_view=False, inplace=None, onnx=None,
+                 reads_shape_only=False):
         if batch not in _BATCH_MARKERS and not callable(batch):
             raise ValueError(f"OpDef {op_type}: batch must be None, 'safe', 'negative_axis' or "
                              f"a batched gradient function, got {batch!r}.")
@@ -90,6 +94,7 @@ class OpDef:
             raise ValueError(f"OpDef {op_type}: onnx must be an ONNX operator name or a "
                              f"lowering function, got {onnx!r}.")
         self.onnx = onnx
+        self.reads_shape_only = reads_shape_only
 
     @property
     def differentiable(self):

@@ -6,6 +6,7 @@ It is a `Tensor`, so every op accepts it and every operator works; anything that
 """
 from ..framework import dtypes
 from ..framework.context import default_session
+from ..framework.static_value import static_value
 from ..framework.tensor import Tensor
 from ..framework.tensor_shape import TensorShape
 from ..ops import math_ops
@@ -75,10 +76,20 @@ class SymbolicTensor(Tensor):
         self._no_python_value("float")
 
     def __int__(self):
-        self._no_python_value("int")
+        return self._known_integer("int")
 
     def __index__(self):
-        self._no_python_value("index")
+        return self._known_integer("index")
+
+    def _known_integer(self, what):
+        """An integer scalar whose value is known while the graph is built (a constant, the
+        size of a fully known dimension: framework/static_value.py) serves as a Python int, so
+        shapes and indices computed from tf.shape work in graphs; any other raises."""
+        if self.dtype.is_integer and self._shape.rank == 0:
+            value = static_value(self)
+            if value is not None:
+                return int(value)
+        self._no_python_value(what)
 
     def __len__(self):
         if self._shape.rank is None or self._shape.rank == 0 or self._shape[0] is None:

@@ -23,7 +23,7 @@ from ..framework.registry import defop, linear, linear_in
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from . import shapes
-from .shapes import int_tuple, prod
+from .shapes import prod, resolve_shape, shape_arg, static_shape_arg
 
 __all__ = ["add_n", "zeros_like", "ones_like", "broadcast_to", "reshape", "cast"]
 
@@ -103,27 +103,32 @@ SUM_TO_SHAPE_OF = defop("SumToShapeOf", lambda x, like: _sum_to_shape(x, like.sh
                         shape=_sum_like_rule, grad=_sum_like_grad, jvp=linear_in(0))
 
 
-def _broadcast_rule(x, shape):
-    target = TensorShape(shape)
+def _broadcast_rule(x, *extra, shape):
+    target = static_shape_arg(shape, extra) if extra else TensorShape(shape)
+    if target.rank is None:
+        return target, x.dtype
     out = shapes.broadcast_shapes(x.shape, target)
-    if tuple(out) != tuple(target):
+    if not out.is_compatible_with(target) or out.rank != target.rank:
         raise InvalidArgumentError(f"cannot broadcast shape {x.shape} to {target}.")
     return target, x.dtype
 
 
+def _broadcast_to_kernel(x, *extra, shape):
+    return np.broadcast_to(x, resolve_shape(shape, extra) if extra else shape)
+
+
 # The gradient has the output's (broadcast) shape; the reverse pass sums it back to x's shape.
-BROADCAST_TO = defop("BroadcastTo", lambda x, shape: np.broadcast_to(x, shape),
-                     shape=_broadcast_rule, grad=lambda op, grad: grad, jvp=linear,
-                     batch="safe")
+BROADCAST_TO = defop("BroadcastTo", _broadcast_to_kernel, shape=_broadcast_rule, jvp=linear,
+                     batch="safe", grad=lambda op, grad: (grad,) + (None,) * (len(op.inputs) - 1))
 
 
 def broadcast_to(input, shape, name=None):  # noqa: A002 (TensorFlow's argument name)
-    """`input` broadcast to `shape` (NumPy rules)."""
+    """`input` broadcast to `shape` (NumPy rules); in a graph `shape` may be computed."""
     x = convert_to_tensor(input)
-    shape = tuple(int(d) for d in shape)
-    if tuple(x.shape) == shape:
+    attr, extra = shape_arg(shape, "broadcast_to: shape")
+    if not extra and tuple(x.shape) == attr:
         return x
-    return execute(BROADCAST_TO, (x,), {"shape": shape}, name)
+    return execute(BROADCAST_TO, (x,) + extra, {"shape": attr}, name)
 
 
 def unbroadcast_eager(grad, target, op=None):
@@ -237,18 +242,24 @@ def _like_source(x):
 
 
 # -- reshape ---------------------------------------------------------------------------------------
-def _reshape_rule(x, like=None, *, shape):
-    if like is not None:  # the shape of `like`, read when the graph runs
+def _reshape_rule(x, *extra, shape):
+    if shape is None:  # the shape of `like`, read when the graph runs
+        like = extra[0]
         total, want = x.shape.num_elements(), like.shape.num_elements()
         if total is not None and want is not None and total != want:
             raise InvalidArgumentError(f"cannot reshape a tensor with {total} elements (shape "
                                        f"{x.shape}) to the shape {like.shape} of another.")
         return like.shape, x.dtype
-    dims = list(shape)
-    if dims.count(-1) > 1 or any(d < -1 for d in dims):
-        raise InvalidArgumentError(f"shape {list(shape)} may hold at most one -1 and no other "
+    wanted = static_shape_arg(shape, extra)
+    if wanted.rank is None:
+        return wanted, x.dtype
+    dims = list(wanted)
+    if dims.count(-1) > 1 or any(d is not None and d < -1 for d in dims):
+        raise InvalidArgumentError(f"shape {dims} may hold at most one -1 and no other "
                                    "negative sizes.")
     total = x.shape.num_elements()
+    if None in dims:  # entries known when the graph runs: -1 stays unknown too
+        return TensorShape([None if d == -1 else d for d in dims]), x.dtype
     if -1 in dims:
         known = prod(d for d in dims if d != -1)
         inferred = None
@@ -256,16 +267,16 @@ def _reshape_rule(x, like=None, *, shape):
             if total % known:
                 raise InvalidArgumentError(
                     f"cannot reshape a tensor with {total} elements (shape {x.shape}) to "
-                    f"{list(shape)}: {total} is not a multiple of {known}, the product of the "
+                    f"{dims}: {total} is not a multiple of {known}, the product of the "
                     "known dimensions.")
             inferred = total // known
         elif total == 0 and not known:
-            raise InvalidArgumentError(f"cannot infer the -1 in {list(shape)} for a tensor with "
+            raise InvalidArgumentError(f"cannot infer the -1 in {dims} for a tensor with "
                                        "0 elements: the other dimensions multiply to 0.")
         dims[dims.index(-1)] = inferred
     elif total is not None and prod(dims) != total:
         raise InvalidArgumentError(f"cannot reshape a tensor with {total} elements (shape "
-                                   f"{x.shape}) to {list(shape)}, which has {prod(dims)}.")
+                                   f"{x.shape}) to {dims}, which has {prod(dims)}.")
     return TensorShape(dims), x.dtype
 
 
@@ -280,11 +291,15 @@ def reshape_like(x, like):
 
 def reshape_back(op, grad):
     back = reshape_like(grad, op.inputs[0])
-    return back if len(op.inputs) == 1 else (back, None)
+    return back if len(op.inputs) == 1 else (back,) + (None,) * (len(op.inputs) - 1)
 
 
-def _reshape_kernel(x, like=None, *, shape):
-    return x.reshape(shape if like is None else like.shape)
+def _reshape_kernel(x, *extra, shape):
+    """x reshaped to `shape`; with extra inputs (graph mode), to the shape of `like` (shape
+    None) or to a shape read from them (shapes.shape_arg)."""
+    if not extra:
+        return x.reshape(shape)
+    return x.reshape(extra[0].shape if shape is None else resolve_shape(shape, extra))
 
 
 def reshape_batched(op, grad):
@@ -303,9 +318,11 @@ RESHAPE = defop("Reshape", _reshape_kernel, shape=_reshape_rule, grad=reshape_ba
 
 
 def reshape(tensor, shape, name=None):
-    """`tensor` with the same elements in a new shape; one dimension may be -1 (inferred)."""
-    return execute(RESHAPE, (convert_to_tensor(tensor),),
-                   {"shape": int_tuple(shape, "reshape: shape")}, name)
+    """`tensor` with the same elements in a new shape; one dimension may be -1 (inferred). In a
+    graph the shape may be computed (tf.shape(y), [tf.shape(x)[0], -1]) and known only when the
+    graph runs."""
+    attr, extra = shape_arg(shape, "reshape: shape")
+    return execute(RESHAPE, (convert_to_tensor(tensor),) + extra, {"shape": attr}, name)
 
 
 # -- cast ---------------------------------------------------------------------------------------

@@ -25,11 +25,12 @@ from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
 from ..framework.registry import defop
 from ..framework.tensor import Tensor, convert_to_tensor, to_array
+from ..framework.static_value import static_value
 from ..framework.tensor_shape import TensorShape
 from . import shapes
 from .array_core import SUM_TO_SHAPE, _like_source, batch_rank, cast, reshape, static_shape
 from .indexing_ops import STRIDED_SLICE, _check_index_dtype
-from .shapes import int_tuple, normalize_axis
+from .shapes import int_tuple, normalize_axis, resolve_shape, shape_arg, static_shape_arg
 
 __all__ = ["fill", "zeros", "ones", "eye", "tile", "pad", "range", "one_hot", "shape", "size",
            "rank"]
@@ -38,27 +39,31 @@ _pyrange = builtins.range  # this module exports `range`
 
 
 # -- fill, zeros, ones, eye -----------------------------------------------------------------------
-def _fill_rule(value, dims):
+def _fill_rule(value, *extra, dims):
     if value.shape.rank not in (0, None):
         raise InvalidArgumentError(f"value must be a scalar, got shape {value.shape}.")
-    return TensorShape(dims), value.dtype
+    shape = static_shape_arg(dims, extra)
+    if any(d is not None and d < 0 for d in (shape if shape.rank is not None else ())):
+        raise InvalidArgumentError(f"dims {list(shape)} must be non-negative.")
+    return shape, value.dtype
 
 
 # The output broadcasts the scalar value; the reverse pass sums the gradient back to it.
-def _fill_kernel(value, dims):
+def _fill_kernel(value, *extra, dims):
     if value.ndim:
         raise ValueError("value must be a scalar")
-    return np.full(dims, value)
+    return np.full(resolve_shape(dims, extra) if extra else dims, value)
 
 
-FILL = defop("Fill", _fill_kernel, shape=_fill_rule, grad=lambda op, grad: grad, jvp=linear,
-            batch="safe")
+FILL = defop("Fill", _fill_kernel, shape=_fill_rule, jvp=linear, batch="safe",
+             grad=lambda op, grad: (grad,) + (None,) * (len(op.inputs) - 1))
 
 
 def fill(dims, value, name=None):
-    """A tensor of shape `dims` whose every element is the scalar `value`."""
-    return execute(FILL, (convert_to_tensor(value),), {"dims": int_tuple(dims, "fill: dims")},
-                   name)
+    """A tensor of shape `dims` whose every element is the scalar `value` (in a graph, `dims`
+    may be computed and known only when it runs: tf.fill(tf.shape(x), 0.0))."""
+    attr, extra = shape_arg(dims, "fill: dims")
+    return execute(FILL, (convert_to_tensor(value),) + extra, {"dims": attr}, name)
 
 
 def zeros(shape, dtype=dtypes.float32, name=None):
@@ -336,15 +341,10 @@ CONST = defop("Const", lambda value: value, shape=_const_rule, grad=None, return
 
 
 def constant_value(t):
-    """The value of `t` when it is known without running anything (an eager tensor or a graph
-    constant), else None."""
-    value = getattr(t, "_value", None)
-    if value is not None:
-        return value
-    op = getattr(t, "op", None)
-    if op is not None and op.op_def is CONST:
-        return np.asarray(op.get_attr("value"))
-    return None
+    """The value of `t` when it is known without running anything (an eager tensor, a graph
+    constant, or pure ops over them and over fully known shapes: framework/static_value.py),
+    else None."""
+    return static_value(t)
 
 
 def _range(start, limit=None, delta=1, dtype=None, name="range"):
@@ -418,7 +418,8 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
 # -- shape queries -------------------------------------------------------------------------------
 def _query(op_type, kernel, out_shape):
     op_def = defop(op_type, kernel,
-                   shape=lambda x, out_type: (out_shape(x), dtypes.as_dtype(out_type)), grad=None)
+                   shape=lambda x, out_type: (out_shape(x), dtypes.as_dtype(out_type)), grad=None,
+                   reads_shape_only=True)
 
     def query(input, out_type=dtypes.int32, name=None):  # noqa: A002
         x = _like_source(input)

@@ -40,8 +40,8 @@ from ..framework.registry import defop
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from .array_core import batch_rank, has_one_input, reshape, static_shape
-from .array_ops import where
-from .shapes import int_tuple, normalize_axis, prod
+from .array_ops import concat, where
+from .shapes import UnknownWhileBuilding, int_tuple, normalize_axis, prod, shape_source
 from .segment_kernels import scatter_add
 
 __all__ = ["gather", "gather_nd", "scatter_nd", "slice", "strided_slice", "boolean_mask",
@@ -252,18 +252,51 @@ SCATTER_ND = defop("ScatterNd", _scatter_nd_kernel, shape=_scatter_nd_rule,
 
 
 def gather_nd(params, indices, batch_dims=0, name=None):
-    """Elements or slices of `params` at the index tuples in the last axis of `indices`."""
-    if batch_dims != 0:
-        raise NotImplementedError("gather_nd: only batch_dims=0 is supported; use gather with "
-                                  "batch_dims for batched lookups.")
-    return execute(GATHER_ND, (convert_to_tensor(params), convert_to_tensor(indices)), name=name)
+    """Elements or slices of `params` at the index tuples in the last axis of `indices`. With
+    batch_dims = b, the first b dimensions of params and indices are batch dimensions: each
+    batch element's index tuples address its own slice of params."""
+    params, indices = convert_to_tensor(params), convert_to_tensor(indices)
+    if batch_dims:
+        return _batched_gather_nd(params, indices, int(batch_dims), name)
+    return execute(GATHER_ND, (params, indices), name=name)
+
+
+def _batched_gather_nd(params, indices, batch_dims, name):
+    """gather_nd over the flattened batch: each index tuple gets its batch element's position
+    as a leading coordinate, then one GatherNd (whose gradient, a ScatterNd, serves as is)."""
+    p_shape, i_shape = static_shape(params), static_shape(indices)
+    if p_shape is None or i_shape is None or None in p_shape[:batch_dims] + i_shape:
+        raise UnknownWhileBuilding("gather_nd with batch_dims needs the batch dimensions and the "
+                                   "shape of indices known while the graph is built.")
+    if not 0 < batch_dims < len(i_shape) or batch_dims >= len(p_shape) or \
+            p_shape[:batch_dims] != i_shape[:batch_dims]:
+        raise InvalidArgumentError(f"gather_nd: batch_dims={batch_dims} must be smaller than the "
+                                   f"ranks of params {p_shape} and indices {i_shape}, whose "
+                                   "first batch_dims dimensions must agree.")
+    batch = prod(p_shape[:batch_dims])
+    depth = i_shape[-1]
+    tuples = prod(i_shape[batch_dims:-1])
+    flat_params = reshape(params, (batch,) + tuple(p_shape[batch_dims:]))
+    flat_indices = reshape(indices, (batch, tuples, depth))
+    position = np.broadcast_to(np.arange(batch).reshape(batch, 1, 1), (batch, tuples, 1))
+    full = concat([convert_to_tensor(position.astype(indices.dtype.as_numpy_dtype)),
+                   flat_indices], axis=-1)
+    out = execute(GATHER_ND, (flat_params, full))
+    return reshape(out, tuple(i_shape[:-1]) + tuple(p_shape[batch_dims + depth:]), name=name)
 
 
 def scatter_nd(indices, updates, shape, name=None):
-    """Zeros of `shape` with `updates` added at the index tuples in `indices` (repeats add)."""
-    shape = int_tuple(shape, "scatter_nd: shape")
-    return execute(SCATTER_ND, (convert_to_tensor(indices), convert_to_tensor(updates)),
-                   {"shape": shape}, name)
+    """Zeros of `shape` with `updates` added at the index tuples in `indices` (repeats add). In
+    a graph, `shape` may be tf.shape(t) of a tensor whose shape is known only when it runs."""
+    indices, updates = convert_to_tensor(indices), convert_to_tensor(updates)
+    try:
+        shape = int_tuple(shape, "scatter_nd: shape")
+    except UnknownWhileBuilding:
+        like = shape_source(shape)
+        if like is None:
+            raise
+        return execute(SCATTER_ND, (indices, updates, like), {"shape": None}, name)
+    return execute(SCATTER_ND, (indices, updates), {"shape": shape}, name)
 
 
 # -- slice (begin, size) -------------------------------------------------------------------------

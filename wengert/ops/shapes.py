@@ -13,10 +13,13 @@ import numpy as np
 from ..framework import dtypes
 from ..framework.errors import InvalidArgumentError
 from ..framework.tensor import Tensor, convert_to_tensor
+from ..framework.static_value import static_value
 from ..framework.tensor_shape import TensorShape
 
 __all__ = ["same", "broadcast", "broadcast_shapes", "reduced", "normalize_axes", "bool_out",
-           "check_same_dtype", "check_float", "normalize_axis", "int_tuple", "prod"]
+           "check_same_dtype", "check_float", "normalize_axis", "int_tuple", "prod",
+           "UnknownWhileBuilding", "SHAPE_VECTOR", "shape_arg", "resolve_shape",
+           "static_shape_arg", "shape_source"]
 
 
 def same(x, **_):
@@ -124,21 +127,109 @@ def normalize_axis(axis, rank, what="axis"):
     return axis % rank
 
 
+class UnknownWhileBuilding(TypeError):
+    """A shape or index argument depends on a value a graph only knows when it runs."""
+
+
+def _known_int_array(t, what):
+    """The value of an integer tensor known while a graph is built (static_value), or raise."""
+    t = convert_to_tensor(t)
+    if not t.dtype.is_integer:
+        raise TypeError(f"{what} must be integers, got a {t.dtype.name} tensor.")
+    value = static_value(t)
+    if value is None:
+        raise UnknownWhileBuilding(
+            f"{what} must be known while the graph is built, but {t.name} depends on a value "
+            "known only when the graph runs (a placeholder's unknown dimension, a variable). "
+            "Give the shape as numbers, or build the graph with fully known input shapes.")
+    return value
+
+
 def int_tuple(values, what):
-    """A tuple of Python ints from a list, tuple, TensorShape, ndarray or (eager) int tensor."""
+    """A tuple of Python ints from a list, tuple, TensorShape, ndarray or int tensor; tensors
+    (also inside a list) may be graph tensors whose value is known while the graph is built
+    (`tf.shape(x)` of a fully known x, a stack of such numbers): else UnknownWhileBuilding."""
     if isinstance(values, Tensor) or hasattr(values, "_as_tensor"):
-        values = convert_to_tensor(values)
-        if not values.dtype.is_integer:
-            raise TypeError(f"{what} must be integers, got a {values.dtype.name} tensor.")
-        values = values._value
+        values = _known_int_array(values, what)
     if isinstance(values, (int, np.integer)):
         return (int(values),)
     if type(values) in (list, tuple, TensorShape):
         try:
             return tuple(operator.index(v) for v in values)
         except TypeError:
-            pass  # nested lists, NumPy scalars of other kinds: the general path below
+            if any(isinstance(v, Tensor) or hasattr(v, "_as_tensor") for v in values):
+                return tuple(int(_known_int_array(v, what)) if isinstance(v, Tensor) or hasattr(
+                    v, "_as_tensor") else int(v) for v in values)
     try:
         return tuple(int(v) for v in np.asarray(values).reshape(-1))
     except (TypeError, ValueError):
         raise TypeError(f"{what} must be a list of integers, got {values!r}.") from None
+
+# -- shapes known only when a graph runs ------------------------------------------------------------
+SHAPE_VECTOR = "vector"   # attribute value: the op's extra input is the whole shape, a vector
+
+
+def shape_arg(values, what):
+    """A shape argument as (attribute, extra inputs). Known while the graph is built: a tuple of
+    ints and no inputs. Else either (SHAPE_VECTOR, (vector,)) for a shape tensor, or, for a list
+    whose entries are partly tensors known only when the graph runs, a tuple with None at those
+    entries and the entries (int scalars) as inputs, in order."""
+    try:
+        return int_tuple(values, what), ()
+    except UnknownWhileBuilding:
+        pass
+    if isinstance(values, Tensor) or hasattr(values, "_as_tensor"):
+        vector = convert_to_tensor(values)
+        if vector.shape.rank not in (1, None):
+            raise InvalidArgumentError(f"{what} must be a vector, got shape {vector.shape}.")
+        return SHAPE_VECTOR, (vector,)
+    dims, inputs = [], []
+    for v in values:
+        if isinstance(v, Tensor) or hasattr(v, "_as_tensor"):
+            v = convert_to_tensor(v)
+            known = static_value(v)
+            if known is None:
+                if v.shape.rank not in (0, None) or not v.dtype.is_integer:
+                    raise InvalidArgumentError(f"{what}: each entry must be an integer scalar, "
+                                               f"got {v.dtype.name} of shape {v.shape}.")
+                dims.append(None)
+                inputs.append(v)
+                continue
+            v = known
+        dims.append(int(v))
+    return tuple(dims), tuple(inputs)
+
+
+def resolve_shape(attr, extra):
+    """The shape an op's kernel uses, from its attribute and extra input arrays (shape_arg)."""
+    if attr == SHAPE_VECTOR:
+        return tuple(int(d) for d in extra[0])
+    entries = iter(extra)
+    return tuple(int(next(entries)) if d is None else d for d in attr)
+
+
+def shape_source(vector):
+    """The tensor y when `vector` is tf.shape(y) (its kernel reads only y's shape), else None:
+    an op can then take y itself and read its shape when the graph runs."""
+    op = getattr(vector, "op", None)
+    if op is not None and op.op_def.reads_shape_only and len(op.inputs) == 1 and \
+            getattr(vector, "shape", TensorShape(None)).rank == 1:
+        return op.inputs[0]
+    return None
+
+
+def static_shape_arg(attr, extra):
+    """What a shape rule knows of such a shape while the graph is built: a TensorShape with None
+    where an entry is only known when the graph runs (-1 entries are left to the op)."""
+    if attr != SHAPE_VECTOR:
+        return TensorShape(list(attr))
+    vector = extra[0]
+    known = static_value(vector)
+    if known is not None:
+        return TensorShape([int(d) for d in known])
+    source = shape_source(vector)
+    if source is not None:
+        return source.shape          # tf.shape(y): y's static shape
+    if vector.shape.rank == 1 and vector.shape[0] is not None:
+        return TensorShape([None] * vector.shape[0])
+    return TensorShape(None)
