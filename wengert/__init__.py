@@ -74,6 +74,7 @@ from .autodiff.custom import custom_gradient, grad_pass_through, recompute_grad 
 # -- issue 14: the runtime around the ops (tf.Module, tf.data, tf.random, tf.config, strings) ---
 from .framework.dtypes import string  # noqa: E402
 from .module import Module  # noqa: E402
+from . import raw_ops  # noqa: E402  tf.raw_ops (issue 16)
 
 __version__ = "0.1.0"
 compat.v1._include_top_level(globals())  # tf.compat.v1 holds every name tf. holds
