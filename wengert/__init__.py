@@ -69,6 +69,7 @@ from .framework.indexed_slices import IndexedSlices  # noqa: E402
 from . import random  # noqa: E402  tf.random: normal, uniform, truncated_normal, set_seed
 from .autodiff.explain import explain_gradients  # noqa: E402
 from . import autodiff, func, testing, test  # noqa: E402
+from . import summary  # noqa: E402  tf.summary: TensorBoard event files
 from .autodiff.custom import custom_gradient, grad_pass_through, recompute_grad  # noqa: E402
 
 # -- issue 14: the runtime around the ops (tf.Module, tf.data, tf.random, tf.config, strings) ---

@@ -7,7 +7,8 @@ First TensorFlow's classic GradientTape examples, then the classic MNIST softmax
 a GradientTape and SGD), then a multilayer perceptron trained with Keras `fit`. The training code
 is the three scripts in the repository's examples/ folder, run here in turn on one data split
 (`wengert.datasets.mnist.load_split()`: MNIST when its files are found, else a built-in substitute;
-the demo says which). Well under a minute on a laptop.
+the demo says which). The Keras MLP's run is logged for TensorBoard in demo_output/logs
+(`tensorboard --logdir demo_output/logs`). Well under a minute on a laptop.
 """
 import importlib.util
 import os
@@ -19,6 +20,7 @@ from pathlib import Path
 import wengert as tf
 
 EXAMPLES = ("mnist_softmax_tf1", "mnist_softmax_tf2", "mnist_mlp_keras", "mnist_cnn_keras")
+LOG_DIR = os.path.join("demo_output", "logs")
 
 
 def classic_examples():
@@ -95,8 +97,13 @@ def training_examples():
                   f"{split[0][0].shape[1]}x{split[0][0].shape[2]})")
             continue
         start = time.perf_counter()
-        results[name] = load_example(name, directory).main(split=split, verbose=True)
+        extra = {"log_dir": LOG_DIR} if name == "mnist_mlp_keras" else {}
+        results[name] = load_example(name, directory).main(split=split, verbose=True, **extra)
         print(f"({time.perf_counter() - start:.1f} s; examples/{name}.py)")
+        if extra:
+            print(f"TensorBoard log of this run: {LOG_DIR}/ (train/ and validation/); see it "
+                  f"with `pip install tensorboard && tensorboard --logdir {LOG_DIR}`, then open "
+                  "http://localhost:6006")
         sys.stdout.flush()
     heading("Summary")
     print(f"data: {split.source}")

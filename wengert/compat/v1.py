@@ -11,6 +11,7 @@ from ..graph.session import InteractiveSession, Session, get_default_session  # 
 from ..graph.variables import (global_variables, global_variables_initializer,  # noqa: F401
                                trainable_variables, variables_initializer)
 from .. import train  # noqa: F401,E402  (compat.v1.train: the TF 1 optimizers)
+from ..summary import v1 as summary  # noqa: F401  (compat.v1.summary.FileWriter)
 from ..framework import dtypes as _dtypes
 
 

@@ -199,9 +199,9 @@ def _replay_one(op, inputs):
     if op.op_def is READ_VARIABLE:
         return inputs[0]._as_tensor(None)
     stateful = op.op_def.stateful
-    if stateful and state.graph is None:  # an assign, run now on the live variable
-        var, value = inputs
-        return Tensor(op.op_def.kernel(LIVE_VARIABLES, var, value._value))
+    if stateful and state.graph is None:  # an assign (or a summary), run now on live variables
+        arrays = [x if isinstance(x, Variable) else x._value for x in inputs]
+        return Tensor(op.op_def.kernel(LIVE_VARIABLES, *arrays, **op.attrs))
     graph = state.graph
     if op.gradient_override is not None and graph is not None:
         with graph.gradient_override_map({op.type: op.gradient_override}):

@@ -53,7 +53,10 @@ from .executor import compile_plan
 from .func_graph import LIVE_VARIABLES, FuncGraph, needed_ops, placeholder_for, replay
 from .symbolic import SymbolicTensor
 
-__all__ = ["function", "TensorSpec", "Function", "ConcreteFunction"]
+__all__ = ["function", "TensorSpec", "Function", "ConcreteFunction", "CALL_OBSERVERS"]
+
+#: functions f(concrete_function) told of every call of a trace (tf.summary.trace_on uses it)
+CALL_OBSERVERS = []
 
 
 class TensorSpec:
@@ -279,6 +282,9 @@ class ConcreteFunction:
                            for i, (a, p) in enumerate(zip(args, self.graph.inputs))])
 
     def _call(self, args):
+        if CALL_OBSERVERS:
+            for observe in CALL_OBSERVERS:
+                observe(self)
         st = state
         if st.tapes or st.observers or st.graph is not None:
             return self._call_by_replay(args)
@@ -354,6 +360,10 @@ class Function:
     def experimental_get_tracing_count(self):
         """How many times the Python function was traced."""
         return self._tracing_count
+
+    def _list_all_concrete_functions(self):
+        """The traces made so far, in the order they were made."""
+        return list(self._cache.values())
 
     # -- methods: one Function per instance ---------------------------------------------------
     def __get__(self, instance, owner=None):
