@@ -75,6 +75,10 @@ from .autodiff.custom import custom_gradient, grad_pass_through, recompute_grad 
 # -- issue 14: the runtime around the ops (tf.Module, tf.data, tf.random, tf.config, strings) ---
 from .framework.dtypes import string  # noqa: E402
 from .module import Module  # noqa: E402
+from .ops.init_ops import (constant_initializer, ones_initializer,  # noqa: E402
+                           random_normal_initializer, random_uniform_initializer,
+                           zeros_initializer)
+from .keras import initializers  # noqa: E402  tf.initializers (Keras' in TensorFlow 2)
 from . import raw_ops  # noqa: E402  tf.raw_ops (issue 16)
 
 __version__ = "0.1.0"

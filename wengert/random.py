@@ -1,6 +1,32 @@
-"""`wengert.random`: TensorFlow's `tf.random` namespace (random draws and the global seed).
+"""`wengert.random`: TensorFlow's `tf.random` namespace.
 
-See wengert/ops/random_ops.py for the seed rules and the NumPy Generators behind them."""
+Seeded draws with TensorFlow's global/op seed rules (ops/random_ops.py, random_dist_ops.py),
+stateless draws that are pure functions of a seed tensor (ops/random_stateless_ops.py), and
+`Generator`, whose state lives in a Variable (ops/random_generator.py).
+"""
+import types as _types
+
 from .ops.random_ops import normal, set_seed, truncated_normal, uniform
+from .ops.random_dist_ops import (categorical, gamma, poisson, shuffle,
+                                  uniform_candidate_sampler)
+from .ops.random_stateless_ops import (stateless_binomial, stateless_categorical,
+                                       stateless_fold_in, stateless_gamma, stateless_normal,
+                                       stateless_poisson, stateless_split,
+                                       stateless_truncated_normal, stateless_uniform)
+from .ops.random_generator import (Algorithm, Generator, create_rng_state,
+                                   get_global_generator, set_global_generator)
 
-__all__ = ["normal", "uniform", "truncated_normal", "set_seed"]
+fold_in = stateless_fold_in
+split = stateless_split
+
+experimental = _types.SimpleNamespace(
+    Algorithm=Algorithm, Generator=Generator, create_rng_state=create_rng_state,
+    get_global_generator=get_global_generator, set_global_generator=set_global_generator,
+    stateless_fold_in=stateless_fold_in, stateless_split=stateless_split)
+
+__all__ = ["normal", "uniform", "truncated_normal", "set_seed", "categorical", "gamma",
+           "poisson", "shuffle", "uniform_candidate_sampler", "stateless_normal",
+           "stateless_uniform", "stateless_truncated_normal", "stateless_categorical",
+           "stateless_binomial", "stateless_gamma", "stateless_poisson", "Generator",
+           "Algorithm", "create_rng_state", "get_global_generator", "set_global_generator",
+           "fold_in", "split", "experimental"]
