@@ -88,3 +88,10 @@ def test_unknown_shapes_say_what_to_do():
         x = v1.placeholder(tf.float32, [None, 3])
         with pytest.raises(TypeError, match="known while the graph is built"):
             tf.tile(x, [tf.shape(x)[0], 1])
+
+
+def test_required_space_to_batch_paddings():
+    """TensorFlow 2.21: input [5, 7], block [2, 4] -> paddings [[0, 1], [0, 1]], crops the same."""
+    paddings, crops = tf.required_space_to_batch_paddings([5, 7], [2, 4])
+    assert paddings.numpy().tolist() == [[0, 1], [0, 1]]
+    assert crops.numpy().tolist() == [[0, 1], [0, 1]]

@@ -54,7 +54,8 @@ from .ops.shape_ops import (broadcast_dynamic_shape, broadcast_static_shape,  # 
                             parallel_stack, repeat, saturate_cast, sequence_mask, shape_n,
                             unravel_index)
 from .ops.manip_ops import reverse_sequence, roll  # noqa: E402
-from .ops.space_ops import batch_to_space, space_to_batch, space_to_batch_nd  # noqa: E402
+from .ops.space_ops import (batch_to_space, required_space_to_batch_paddings,  # noqa: E402
+                            space_to_batch, space_to_batch_nd)
 from .ops.scatter_ops import *  # noqa: F401,F403,E402  tensor_scatter_nd_*
 from .ops.partition_ops import dynamic_partition, dynamic_stitch  # noqa: E402
 from . import bitwise, sparse  # noqa: E402  tf.bitwise, tf.sparse (segment reductions)

@@ -37,4 +37,9 @@ ROWS = [
            lambda x: np.all(np.diff(x.reshape(-1)) > 0),
            [Sample((np.array([1.0, 1.0, 2.0]),)), Sample((np.array([1.0, 2.0, 5.0]),))],
            grad=False),
+    OpInfo("sobol_sample", lambda: tf.math.sobol_sample(3, 6, skip=2),
+           lambda: np.array([[0.25, 0.75, 0.75], [0.375, 0.375, 0.625], [0.875, 0.875, 0.125],
+                             [0.625, 0.125, 0.875], [0.125, 0.625, 0.375],
+                             [0.1875, 0.3125, 0.9375]]),
+           [Sample(())], grad=False, float32=False),
 ]

@@ -11,6 +11,8 @@ from their parts:
     zero_fraction(v) = mean(v == 0)
 invert_permutation(p) is the permutation q with q[p[i]] = i ("InvertPermutation", integers, no
 gradient); is_non_decreasing / is_strictly_increasing compare neighbours of the flattened input.
+sobol_sample draws points of the (unscrambled) Sobol' low-discrepancy sequence with SciPy's
+Joe-Kuo direction numbers, leaving out its first point (the origin) as TensorFlow does.
 """
 import numpy as np
 
@@ -18,6 +20,7 @@ from ..framework import dtypes
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import binary_operands, execute
 from ..framework.registry import defop
+from ..framework.static_value import static_value
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from .array_core import add_n
@@ -29,7 +32,8 @@ from .reduce_ops import reduce_all, reduce_mean
 from .unary_ops import abs as abs_, reciprocal, softplus
 
 __all__ = ["softsign", "log_sigmoid", "scalar_mul", "realdiv", "polyval", "accumulate_n",
-           "zero_fraction", "invert_permutation", "is_non_decreasing", "is_strictly_increasing"]
+           "zero_fraction", "invert_permutation", "is_non_decreasing", "is_strictly_increasing",
+           "sobol_sample"]
 
 
 SOFTSIGN = float_op("Softsign", lambda x: x / (x.dtype.type(1) + np.abs(x)),
@@ -143,3 +147,30 @@ def is_non_decreasing(x, name=None):
 def is_strictly_increasing(x, name=None):
     """Whether x[i] < x[i + 1] for all i of the flattened x (True for fewer than 2 elements)."""
     return _neighbours(x, greater, "is_strictly_increasing")
+
+
+def _sobol_kernel(dim, num_results, skip, dtype):
+    import scipy.stats  # SciPy is imported when first needed
+    engine = scipy.stats.qmc.Sobol(int(dim), scramble=False)
+    engine.fast_forward(1 + int(skip))
+    return engine.random(int(num_results)).astype(dtype)
+
+
+def _sobol_rule(dim, num_results, skip, dtype):
+    rows, columns = static_value(num_results), static_value(dim)
+    return TensorShape([None if rows is None else int(rows),
+                        None if columns is None else int(columns)]), dtypes.as_dtype(dtype)
+
+
+SOBOL_SAMPLE = defop("SobolSample", _sobol_kernel, shape=_sobol_rule, grad=None)
+
+
+def sobol_sample(dim, num_results, skip=0, dtype=dtypes.float32, name=None):
+    """num_results points of the dim-dimensional Sobol' sequence in [0, 1)^dim, after skipping
+    `skip` points (and, as TensorFlow does, the initial origin)."""
+    dtype = dtypes.as_dtype(dtype)
+    if not dtype.is_floating:
+        raise TypeError(f"sobol_sample: dtype must be floating, got {dtype.name}.")
+    args = [convert_to_tensor(v, dtype=dtypes.int32) if not hasattr(v, "dtype") else v
+            for v in (dim, num_results, skip)]
+    return execute(SOBOL_SAMPLE, tuple(args), {"dtype": dtype.as_numpy_dtype}, name)
