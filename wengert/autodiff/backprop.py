@@ -9,13 +9,16 @@ sources `xs` and seed gradients for the targets, it computes dys/dxs by the chai
    (a tape whose watched roots are all sources already knows: its watched set).
 2. Walk the ops in reverse execution order. An op runs only when one of its outputs received a
    gradient (so it leads to a target) and one of its floating-point inputs is reached from a
-   source; the other inputs are listed in `op.skip_input_indices` for its rule. Each op's outputs
-   have received every contribution by then (all their consumers ran later), so their gradients
-   are summed once and handed to the op's registered gradient function, which returns one
-   gradient (or None) per input. (`_prune` does both scans ahead of time for callers that run
-   many passes over one path: the rows of a Jacobian.)
+   source. Each op's outputs have received every contribution by then (all their consumers ran
+   later), so their parts are summed once (`_total`, the one way parts are summed) and handed
+   to the op's registered gradient function, which returns one gradient (or None) per input.
+   Which inputs this pass skips is per-pass state: the rule gets a `PassView` of the record
+   carrying `skip_input_indices` when there are some, the record itself otherwise; records are
+   never written. (`_prune` does the scans ahead of time for callers that run many passes over
+   one path: the rows of a Jacobian.)
 3. A gradient whose shape differs from its input's (the forward op broadcast the input) is summed
-   back to the input's shape, here and nowhere else.
+   back to the input's shape by `fit_to_input`, through `array_core.unbroadcast`, here and
+   nowhere else (the batched pass of vectorized Jacobians included).
 4. Gradients are dropped as soon as their tensor's producer has consumed them, so memory stays
    proportional to the live frontier, not to the whole history.
 5. Sparse gradients (`IndexedSlices`, from gather) stay sparse: they pass through variable reads
@@ -48,89 +51,68 @@ class UnconnectedGradients:
 
 
 def backward(records, targets, sources, seeds, unconnected=UnconnectedGradients.NONE,
-             stop_ids=frozenset(), observer=None, batch_dims=0, reachable=None):
+             stop_ids=frozenset(), reachable=None, batch_dims=0):
     """Gradients of `targets` with respect to `sources` (a list, one entry per source).
 
     records: op records in execution order. targets: tensors. sources: tensors or variables.
-    seeds: one gradient per target (a tensor). stop_ids: ids of tensors treated as constants.
-    observer(op, out_grads, in_grads): optional per-step callback (tracing, numeric checks).
-    batch_dims: leading dimensions every gradient carries beyond its tensor's shape (the
-    vectorized Jacobian's stacked seeds, autodiff/batched.py); 0 for an ordinary pass.
-    reachable: when the caller knows that every record depends on a source, the ids of the
-    sources and of every record's outputs (a tape whose watched roots are all sources); the
-    forward scan is then skipped.
+    seeds: one gradient per target. stop_ids: ids of tensors treated as constants.
+    reachable: the ids of the sources and of every record's outputs, when the caller knows that
+    every record depends on a source (a tape whose watched roots are all sources); the forward
+    scan is then skipped. batch_dims: leading dimensions every gradient carries beyond its
+    tensor's shape (the vectorized Jacobian's stacked seeds, batched.py); 0 otherwise.
     """
-    if observer is None and state.grad_observers:  # debugging.trace_backprop and friends
-        hooks = state.grad_observers
-        observer = hooks[0] if len(hooks) == 1 else (
-            lambda op, out_grads, in_grads: [h(op, out_grads, in_grads) for h in hooks])
     if unconnected not in (UnconnectedGradients.NONE, UnconnectedGradients.ZERO):
         raise ValueError(f"unconnected_gradients must be 'none' or 'zero', got {unconnected!r}.")
+    observer = _observer()
     source_ids = {id(s) for s in sources if s.dtype.is_floating}
     reached = reachable if reachable is not None else _reached_from(records, source_ids)[1]
     if stop_ids:
         reached = reached - (stop_ids - source_ids)
-    needed = set()  # floating-point inputs of the ops walked so far that reach a source
-    grads = {}
+    needed = set()  # ids of the tensors whose gradient some op walked so far wants
+    grads = {}      # id(tensor) -> its gradient parts received so far
     sparse = set()  # ids of the tensors that received an IndexedSlices gradient
     for target, seed in zip(targets, seeds):
         grads.setdefault(id(target), []).append(seed)
-    get, pop, needs = grads.get, grads.pop, needed.add
-    for op in reversed(records):  # everything per op is inlined: this loop is the pass's cost
+    get, pop = grads.get, grads.pop
+    for op in reversed(records):  # the loop is the pass's cost: its common case is inline
         outputs = op.outputs
         if len(outputs) == 1:
             key = id(outputs[0])
             parts = get(key) if key in source_ids else pop(key, None)
             if parts is None or key in stop_ids:
-                continue
-            if sparse and key in sparse:
-                grad = _sparse_sum(op, parts)
-            else:
-                grad = parts[0] if len(parts) == 1 else array_core.sum_gradients(parts)
+                continue  # no gradient reaches this op's output
+            grad = parts[0] if len(parts) == 1 and key not in sparse else _total(
+                parts, key in sparse, key in sparse and _passes_sparse(op))
             out_grads = None  # one output, whose gradient is `grad`
         else:
-            out_grads = _take_output_grads(op, grads, source_ids, stop_ids)
+            out_grads = _take_output_grads(op, grads, source_ids, stop_ids, sparse)
             if out_grads is None:
                 continue
-        inputs = op.inputs
-        skip = ()  # the inputs whose gradient nobody needs (integer, or not reaching a source)
-        for t in inputs:
-            key = id(t)
-            if key in needed or key in reached and (  # a floating-point input (inline test)
-                    t._value.dtype.kind == "f" if type(t) is Tensor else t.dtype.is_floating):
-                needs(key)
-            else:
-                skip = None  # listed once all are marked
+        skip = _skipped_inputs(op.inputs, needed, reached)
         if skip is None:
-            skip = tuple(i for i, t in enumerate(inputs) if id(t) not in needed)
-            if len(skip) == len(inputs):
-                continue
-        op.skip_input_indices = skip
+            continue  # no input needs a gradient
         fn = _GRADIENTS.get(op.gradient_override or op.type, _MISSING)
         if fn is _MISSING:
             fn = get_gradient_function(op)  # raises LookupError naming the op and its type
         if fn is None:
-            continue
-        in_grads = fn(op, grad) if out_grads is None else fn(op, *out_grads)
+            continue  # not differentiable: its inputs get no gradient from it
+        rule_op = PassView(op, skip) if skip else op
+        in_grads = fn(rule_op, grad) if out_grads is None else fn(rule_op, *out_grads)
         if type(in_grads) is not tuple and type(in_grads) is not list:
             in_grads = (in_grads,)
-        if len(in_grads) != len(inputs):
+        if len(in_grads) != len(op.inputs):
             raise _wrong_count(op, in_grads)
         if observer is not None:
             observer(op, (grad,) if out_grads is None else out_grads, in_grads)
-        for t, g in zip(inputs, in_grads):
+        for t, g in zip(op.inputs, in_grads):
             key = id(t)
             if g is None or key not in needed:
                 continue
-            # An eager gradient of the input's shape and dtype needs no fitting. (NumPy's
-            # builtin dtypes are singletons: `is` decides; `_fit_to_input` settles the rest.)
-            if type(g) is Tensor and type(t) in _EAGER:
-                value, like = g._value, t._value
-                fits = value.shape == like.shape and value.dtype is like.dtype
-            else:
-                fits = False
-            if not fits:
-                g = _fit_to_input(op, t, g, batch_dims)
+            # An eager gradient of its input's shape and dtype is ready (NumPy's builtin dtypes
+            # are singletons: `is` decides; fit_to_input settles the rest).
+            if type(g) is not Tensor or type(t) not in _EAGER or (
+                    g._value.shape != t._value.shape or g._value.dtype is not t._value.dtype):
+                g = fit_to_input(op, t, g, batch_dims)
                 if type(g) is IndexedSlices:
                     sparse.add(key)
             parts = get(key)
@@ -141,10 +123,62 @@ def backward(records, targets, sources, seeds, unconnected=UnconnectedGradients.
     return [_result(s, grads.get(id(s)), unconnected, id(s) in sparse) for s in sources]
 
 
+def _observer():
+    """The per-step hook of debugging.trace_backprop and friends (`state.grad_observers`)."""
+    hooks = state.grad_observers
+    if not hooks:
+        return None
+    return hooks[0] if len(hooks) == 1 else (
+        lambda op, out_grads, in_grads: [h(op, out_grads, in_grads) for h in hooks])
+
+
+def _skipped_inputs(inputs, needed, reached):
+    """Adds to `needed` the inputs that want a gradient (floating point, reached from a source)
+    and returns the positions of the others: () when every input wants one, None when none does."""
+    skip = ()
+    for t in inputs:
+        key = id(t)
+        if key in needed or key in reached and (  # a floating-point input (inline test)
+                t._value.dtype.kind == "f" if type(t) is Tensor else t.dtype.is_floating):
+            needed.add(key)
+        else:
+            skip = None  # listed once all are marked
+    if skip is None:
+        skip = tuple(i for i, t in enumerate(inputs) if id(t) not in needed)
+        if len(skip) == len(inputs):
+            return None
+    return skip
+
+
+class PassView:
+    """An op record as one reverse pass's gradient rule sees it: every field of the record, plus
+    `skip_input_indices`, the inputs whose gradient this pass does not need (`needs_grad(op, i)`
+    reads it). The pass makes one only for an op with such inputs and hands the rule the record
+    itself otherwise (whose class default is `()`), so records shared by tapes, graphs and
+    passes are never written. Setting another attribute sets the record's."""
+
+    __slots__ = ("_record", "skip_input_indices")
+
+    def __init__(self, record, skip_input_indices):
+        _set_slot(self, "_record", record)
+        _set_slot(self, "skip_input_indices", skip_input_indices)
+
+    def __getattr__(self, name):
+        return getattr(self._record, name)
+
+    def __setattr__(self, name, value):
+        setattr(self._record, name, value)
+
+    def __repr__(self):
+        return repr(self._record)
+
+
+_set_slot = object.__setattr__
+
+
 def _prune(records, targets, source_ids, stop_ids):
     """Ops on a path from a source to a target (in reverse execution order), and the ids of the
-    floating-point tensors on such paths (the only ones that need a gradient). Sets each path
-    op's `skip_input_indices` to the inputs whose gradient nobody needs."""
+    floating-point tensors on such paths (the only ones that need a gradient)."""
     forward, reached = _reached_from(records, source_ids)
     if stop_ids:
         reached = reached - (stop_ids - source_ids)
@@ -157,13 +191,9 @@ def _prune(records, targets, source_ids, stop_ids):
         else:
             continue
         path.append(op)
-        skip = ()
-        for i, t in enumerate(op.inputs):
+        for t in op.inputs:
             if id(t) in reached and _floating(t):
                 needed.add(id(t))
-            else:
-                skip += (i,)
-        op.skip_input_indices = skip
     return path, needed
 
 
@@ -188,7 +218,7 @@ def _reached_from(records, source_ids):
     return forward, reached
 
 
-def _take_output_grads(op, grads, source_ids, stop_ids):
+def _take_output_grads(op, grads, source_ids, stop_ids, sparse):
     """For a multi-output op: the summed gradient of each output (zeros for outputs that got
     none), or None when no output received a gradient. Sources' gradients stay in `grads`."""
     summed = []
@@ -198,11 +228,28 @@ def _take_output_grads(op, grads, source_ids, stop_ids):
         if parts is None or key in stop_ids:
             summed.append(None)
         else:
-            g = parts[0] if len(parts) == 1 else aggregate(parts)
-            summed.append(g._dense() if type(g) is IndexedSlices else g)
+            summed.append(_total(parts, key in sparse, False))
     if all(g is None for g in summed):
         return None
     return [g if g is not None else _zeros_for(out) for g, out in zip(summed, op.outputs)]
+
+
+def _total(parts, has_sparse, keep_sparse):
+    """The one way a tensor's gradient parts are summed: one AddN op. When some parts are
+    IndexedSlices (`has_sparse`) they sum sparsely (by concatenation; densely when mixed with
+    dense parts), and a sparse total is densified unless `keep_sparse`."""
+    if not has_sparse:
+        return parts[0] if len(parts) == 1 else array_core.sum_gradients(parts)
+    g = aggregate(parts)
+    return g._dense() if type(g) is IndexedSlices and not keep_sparse else g
+
+
+def _passes_sparse(op):
+    """Whether op's gradient rule (an override's, if any) hands IndexedSlices on unchanged."""
+    if op.gradient_override is None:
+        return op.op_def.passes_sparse
+    override = _OP_DEFS.get(op.gradient_override)
+    return override is not None and override.passes_sparse
 
 
 def _wrong_count(op, in_grads):
@@ -212,21 +259,17 @@ def _wrong_count(op, in_grads):
         "function must return one gradient (or None) per input.", op)
 
 
-def _fit_to_input(op, t, g, batch_dims=0):
-    """Convert a rule's result to a tensor of the input's shape, undoing broadcasting."""
-    if batch_dims:  # shape [B..., *input.shape] (autodiff/batched.py)
-        from .batched import fit
-        return fit(op, t, g, batch_dims)
-    if type(g) is Tensor and type(t) in _EAGER and g._value.dtype == t._value.dtype:
-        # Eager, right dtype, other shape: the input was broadcast (e.g. a scalar times a vector).
-        return array_core.unbroadcast_eager(g, t._value.shape, op)
+def fit_to_input(op, t, g, batch_dims=0):
+    """A rule's result `g` as the gradient of `op`'s input `t`: a tensor of t's dtype, summed
+    over the axes along which the forward op broadcast t (`array_core.unbroadcast`, the one
+    place that undoes broadcasting), with `batch_dims` leading dimensions kept; or IndexedSlices
+    of t's dtype and shape, kept sparse (densified in a batched pass)."""
     if type(g) is IndexedSlices:
-        return _fit_slices(op, t, g)
-    g = array_core.as_gradient(g, t)
-    source, target = array_core.static_shape(g), array_core.static_shape(t)
-    if source != target or source is None or None in source:
-        g = array_core.unbroadcast(g, t, op)
-    return g
+        if not batch_dims:
+            return _fit_slices(op, t, g)
+        g = g._dense()
+    g = array_core.as_gradient(g, t, op)
+    return array_core.unbroadcast(g, t, op, batch_dims)
 
 
 def _fit_slices(op, t, g):
@@ -242,35 +285,15 @@ def _fit_slices(op, t, g):
     return g
 
 
-def _sparse_sum(op, parts):
-    """The summed gradient of an output some of whose parts are IndexedSlices, densified
-    unless `op`'s gradient function hands it on unchanged (a read or an identity)."""
-    g = aggregate(parts)
-    if type(g) is IndexedSlices and not _passes_sparse(op):
-        return g._dense()
-    return g
-
-
-def _passes_sparse(op):
-    """Whether op's gradient rule (an override's, if any) hands IndexedSlices on unchanged."""
-    if op.gradient_override is None:
-        return op.op_def.passes_sparse
-    override = _OP_DEFS.get(op.gradient_override)
-    return override is not None and override.passes_sparse
-
-
 def _zeros_for(t):
     return array_core.zeros_like_gradient(t)
 
 
-def _result(source, parts, unconnected, has_sparse=False):
-    if parts and has_sparse:
-        g = aggregate(parts)
-        # In a graph (Session, traced function) the caller gets the dense gradient: fetching
-        # IndexedSlices is not supported there. Eagerly it is returned sparse, as TensorFlow does.
-        return g._dense() if type(g) is IndexedSlices and state.graph is not None else g
+def _result(source, parts, unconnected, has_sparse):
+    """A source's gradient. Eagerly a sparse one is returned sparse, as TensorFlow does; in a
+    graph (Session, traced function) densely: fetching IndexedSlices is not supported there."""
     if parts:
-        return parts[0] if len(parts) == 1 else array_core.sum_gradients(parts)
+        return _total(parts, has_sparse, state.graph is None)
     if unconnected == UnconnectedGradients.ZERO:
         return _zeros_for(source)
     return None

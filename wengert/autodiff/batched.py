@@ -19,9 +19,9 @@ its record) whose `gradient_override` names the variant. Softmax-like rules that
 negative axis get a view whose `axis` attribute counts from the end.
 
 jacobians.py runs the pass over `view(op)` of each op on the path, in blocks of rows.
-Broadcasting in the forward pass is undone by `fit`: a rule's result of shape [m, *s] is summed to
-[m] + input.shape, aligning the input's shape with the trailing axes of s (backprop calls it from
-its one fitting helper when `batch_dims` > 0).
+Broadcasting in the forward pass is undone where the unbatched pass undoes it
+(`array_core.unbroadcast` with `batch_dims`): a rule's result of shape [m, *s] is summed to
+[m] + input.shape, aligning the input's shape with the trailing axes of s.
 
 The variants are written in wengert ops, like every rule, so an outer tape records the pass: the
 Hessian as the Jacobian of a gradient works vectorized when the gradient's ops are batch-safe too.
@@ -29,15 +29,11 @@ Hessian as the Jacobian of a gradient works vectorized when the gradient's ops a
 variant, custom gradients, control flow, graph mode, ...); the caller then runs one pass per row.
 """
 from ..framework.context import state
-from ..framework.errors import InvalidArgumentError
 from ..framework.operation import Operation
 from ..framework.registry import _GRADIENTS, _MISSING, batched_rule_name
-from ..framework.indexed_slices import IndexedSlices
-from ..framework.tensor import Tensor, convert_to_tensor
-from ..ops import array_core
-from ..ops.array_core import reshape
+from ..framework.tensor import Tensor
 
-__all__ = ["why_not", "view", "fit", "ROW_BLOCK_ELEMENTS"]
+__all__ = ["why_not", "view", "ROW_BLOCK_ELEMENTS"]
 
 ROW_BLOCK_ELEMENTS = 1 << 24   # rows per pass are capped so m * (largest tensor) stays below this
 
@@ -91,27 +87,3 @@ def _copy(op, attrs):
     view = Operation(op.op_def, op.inputs, op.outputs, attrs, op._name, op.graph)
     view.traceback = op.traceback
     return view
-
-
-# -- undoing broadcasting with batch dimensions ---------------------------------------------------
-def fit(op, t, g, batch_dims):
-    """Sum a rule's result g, [B..., *s], to [B...] + t.shape (t was broadcast to s in the
-    forward pass). A result without the batch dimensions (a rule that returns zeros of t's shape
-    whatever the gradient) is fitted as in the unbatched pass."""
-    if type(g) is IndexedSlices:
-        g = g._dense()
-    elif not isinstance(g, Tensor):
-        g = convert_to_tensor(g, dtype=t.dtype)
-    if g.dtype != t.dtype:
-        raise InvalidArgumentError(f"The gradient function of op '{op.name}' (type {op.type}) "
-                                   f"returned dtype {g.dtype.name} for an input of dtype "
-                                   f"{t.dtype.name}.", op)
-    shape, want = g._value.shape, tuple(t.shape)
-    if len(shape) < batch_dims + len(want):
-        return array_core.unbroadcast_eager(g, want, op)
-    batch, rest = shape[:batch_dims], shape[batch_dims:]
-    if rest == want:
-        return g
-    padded = batch + (1,) * (len(rest) - len(want)) + want
-    summed = array_core.unbroadcast_eager(g, padded, op)
-    return summed if padded == batch + want else reshape(summed, batch + want)

@@ -129,27 +129,27 @@ def _fit(tangent, output):
 def _transposed_vjp(op_def, inputs, tangents, outputs, attrs):
     """J u = d/dv <vjp(v), u>: the gradient function's VJP, differentiated in its cotangent v."""
     from ..ops.reduce_ops import reduce_sum
-    from .backprop import _fit_to_input
+    from .backprop import PassView, fit_to_input
     from .tape import GradientTape
     # In a graph, the op itself (its gradient function may change its attributes, e.g. a While
     # starts keeping its history); eagerly, a record made for the occasion.
     op = getattr(outputs[0], "_op", None) if outputs else None
     if op is None or getattr(op, "graph", None) is None:
         op = Operation(op_def, tuple(inputs), tuple(outputs), attrs)
-    op.skip_input_indices = tuple(i for i, u in enumerate(tangents) if u is None)
+    skip = tuple(i for i, u in enumerate(tangents) if u is None)
     grad_fn = get_gradient_function(op)  # LookupError naming the op when it has no rule at all
     dummies = [_zeros(out) for out in outputs]
     with GradientTape() as tape:
         for v in dummies:
             tape.watch(v)
-        in_grads = grad_fn(op, *dummies)
+        in_grads = grad_fn(PassView(op, skip) if skip else op, *dummies)
         if not isinstance(in_grads, (tuple, list)):
             in_grads = (in_grads,)
         total = None
         for x, g, u in zip(inputs, in_grads, tangents):
             if g is None or u is None:
                 continue
-            term = reduce_sum(_fit_to_input(op, x, g) * u)
+            term = reduce_sum(fit_to_input(op, x, g) * u)
             total = term if total is None else total + term
     if total is None:
         return [None] * len(outputs)

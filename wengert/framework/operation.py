@@ -13,8 +13,12 @@ __all__ = ["Operation"]
 class Operation:
     """One op: `.type`, `.name`, `.inputs`, `.outputs`, `.get_attr(name)`."""
 
-    __slots__ = ("op_def", "type", "inputs", "outputs", "attrs", "_name", "graph", "skip_input_indices",
+    __slots__ = ("op_def", "type", "inputs", "outputs", "attrs", "_name", "graph",
                  "gradient_override", "control_inputs", "traceback", "shared", "__weakref__")
+    # The inputs whose gradient a reverse pass does not need, as a gradient rule reads it. The
+    # record never holds its own: a pass hands the rule a view carrying the pass's (backprop.
+    # PassView) when there are some, and the record, with this default, when there are none.
+    skip_input_indices = ()
 
     def __init__(self, op_def, inputs, outputs, attrs, name=None, graph=None):
         self.op_def = op_def
@@ -24,7 +28,6 @@ class Operation:
         self.attrs = attrs
         self._name = name
         self.graph = graph
-        self.skip_input_indices = ()
         self.gradient_override = None
         self.control_inputs = ()
         self.traceback = None

@@ -131,29 +131,42 @@ def broadcast_to(input, shape, name=None):  # noqa: A002 (TensorFlow's argument 
     return execute(BROADCAST_TO, (x,) + extra, {"shape": attr}, name)
 
 
-def unbroadcast_eager(grad, target, op=None):
-    """`unbroadcast` for an eager gradient and a known target shape (the reverse pass's common
-    case); the kernel checks that the shapes fit."""
-    try:
-        return execute(SUM_TO_SHAPE, (grad,), {"shape": target})
-    except InvalidArgumentError:
-        where = f" from the gradient of op '{op.name}' (type {op.type})" if op else ""
-        raise InvalidArgumentError(f"A gradient of shape {grad.shape}{where} does not fit its "
-                                   f"input of shape {TensorShape(target)}.", op) from None
-
-
-def unbroadcast(grad, like, op=None):
-    """Sum `grad` over the axes along which `like` was broadcast, giving `like`'s shape."""
+def unbroadcast(grad, like, op=None, batch_dims=0):
+    """`grad` summed over the axes along which `like` was broadcast in the forward pass, giving
+    `like`'s shape: the one place the reverse pass undoes broadcasting. With `batch_dims`, grad
+    has shape [B..., *s] (the vectorized Jacobian's rows) and the result [B...] + like's shape;
+    a grad without those leading dimensions (a rule that returned zeros of like's shape) is
+    fitted unbatched. `op` is the op whose rule produced grad, for the error message."""
     source, target = static_shape(grad), static_shape(like)
     if source is None or target is None:  # unknown rank (graph mode): checked at run time
         return execute(SUM_TO_SHAPE_OF, (grad, like))
-    if not fits_by_broadcasting(source, target):
-        where = f" from the gradient of op '{op.name}' (type {op.type})" if op else ""
-        raise InvalidArgumentError(f"A gradient of shape {grad.shape}{where} does not fit its "
-                                   f"input of shape {like.shape}.", op)
+    if batch_dims and len(source) >= batch_dims + len(target):
+        batch, rest = tuple(source[:batch_dims]), tuple(source[batch_dims:])
+        if rest == tuple(target):
+            return grad
+        padded = batch + (1,) * (len(rest) - len(target)) + tuple(target)
+        summed = _sum_to(grad, source, padded, op)
+        return summed if padded == batch + tuple(target) else reshape(summed,
+                                                                      batch + tuple(target))
+    if source == target and None not in source:
+        return grad
     if None in target or None in source:  # graph mode, shapes known only at run time
+        if not fits_by_broadcasting(source, target):
+            raise _misfit(grad, like.shape, op)
         return execute(SUM_TO_SHAPE_OF, (grad, like))
-    return execute(SUM_TO_SHAPE, (grad,), {"shape": target})
+    return _sum_to(grad, source, target, op)
+
+
+def _sum_to(grad, source, target, op):
+    if not fits_by_broadcasting(source, target):
+        raise _misfit(grad, TensorShape(target), op)
+    return execute(SUM_TO_SHAPE, (grad,), {"shape": tuple(target)})
+
+
+def _misfit(grad, shape, op):
+    where = f" from the gradient of op '{op.name}' (type {op.type})" if op else ""
+    return InvalidArgumentError(f"A gradient of shape {grad.shape}{where} does not fit its "
+                                f"input of shape {shape}.", op)
 
 
 # Parts are summed by stacking them and reducing (one pass in C) in blocks of at most this many
@@ -405,14 +418,16 @@ def static_shape(t):
     return tuple(shape) if shape.rank is not None else None  # None: even the rank is unknown
 
 
-def as_gradient(g, like):
-    """A rule's result as a Tensor of `like`'s dtype (an error naming both when they differ)."""
+def as_gradient(g, like, op=None):
+    """A rule's result as a Tensor of `like`'s dtype (an error naming both, and the op whose rule
+    produced it, when they differ)."""
     if type(g) is Tensor and type(like) is Tensor and g._value.dtype == like._value.dtype:
         return g
     if not isinstance(g, Tensor):
         g = convert_to_tensor(g, dtype=like.dtype)
     elif g.dtype != like.dtype:
-        raise InvalidArgumentError(f"A gradient of dtype {g.dtype.name} was produced for an "
-                                   f"input of dtype {like.dtype.name}; gradient functions must "
-                                   "return the input's dtype.")
+        where = f" by the gradient of op '{op.name}' (type {op.type})" if op else ""
+        raise InvalidArgumentError(f"A gradient of dtype {g.dtype.name} was produced{where} for "
+                                   f"an input of dtype {like.dtype.name}; gradient functions "
+                                   "must return the input's dtype.", op)
     return g
