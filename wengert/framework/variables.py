@@ -33,7 +33,8 @@ def _read_grad(op, grad):
 
 READ_VARIABLE = defop("ReadVariableOp", lambda value: value, grad=_read_grad,
                       shape=lambda var: (var.shape, var.dtype), batch="safe",
-                      pure=False, passes_sparse=True, returns_view=True)
+                      pure=False, passes_sparse=True, returns_view=True,
+                      onnx="Identity")  # exporters store the variable's value
 
 
 # -- assignments in graphs and traced functions: stateful ops whose kernel gets the store --------

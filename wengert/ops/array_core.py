@@ -119,7 +119,9 @@ def _broadcast_to_kernel(x, *extra, shape):
 
 # The gradient has the output's (broadcast) shape; the reverse pass sums it back to x's shape.
 BROADCAST_TO = defop("BroadcastTo", _broadcast_to_kernel, shape=_broadcast_rule, jvp=linear,
-                     batch="safe", grad=lambda op, grad: (grad,) + (None,) * (len(op.inputs) - 1))
+                     batch="safe", grad=lambda op, grad: (grad,) + (None,) * (len(op.inputs) - 1),
+                     onnx=lambda ctx, op, x, *extra: ctx.node(
+                         "Expand", [x, ctx.shape_tensor(op.attrs["shape"], extra)]))
 
 
 def broadcast_to(input, shape, name=None):  # noqa: A002 (TensorFlow's argument name)
@@ -214,7 +216,8 @@ def _add_n_rule(*inputs):
 
 
 ADD_N = defop("AddN", _add_n_kernel, shape=_add_n_rule,
-              grad=lambda op, grad: [grad] * len(op.inputs), jvp=linear, batch="safe")
+              grad=lambda op, grad: [grad] * len(op.inputs), jvp=linear, batch="safe",
+              onnx="Sum")
 
 
 def add_n(inputs, name=None):
@@ -227,8 +230,18 @@ def add_n(inputs, name=None):
     return execute(ADD_N, tensors, name=name)
 
 
-ZEROS_LIKE = defop("ZerosLike", np.zeros_like, shape=shapes.same, grad=None)
-ONES_LIKE = defop("OnesLike", np.ones_like, shape=shapes.same, grad=None)
+def _filled_like_onnx(value):
+    """ONNX ConstantOfShape(Shape(x)) holding `value` in x's dtype."""
+    def lower(ctx, op, x):
+        fill = np.full((1,), value, op.inputs[0].dtype.as_numpy_dtype)
+        return ctx.node("ConstantOfShape", [ctx.node("Shape", [x])], value=fill)
+    return lower
+
+
+ZEROS_LIKE = defop("ZerosLike", np.zeros_like, shape=shapes.same, grad=None,
+                   onnx=_filled_like_onnx(0))
+ONES_LIKE = defop("OnesLike", np.ones_like, shape=shapes.same, grad=None,
+                  onnx=_filled_like_onnx(1))
 
 
 def zeros_like(input, dtype=None, name=None):  # noqa: A002
@@ -326,8 +339,19 @@ def has_one_input(op):
     return len(op.inputs) == 1
 
 
+def _reshape_onnx(ctx, op, x, *extra):
+    """ONNX Reshape; the target shape is the attribute, read from the extra inputs, or the
+    shape of the `like` input. A literal 0 means an empty axis (allowzero), as in TensorFlow."""
+    shape = op.attrs["shape"]
+    if shape is None:
+        return ctx.node("Reshape", [x, ctx.node("Shape", [extra[0]])])
+    target = ctx.shape_tensor(shape, extra)
+    zero = isinstance(shape, tuple) and 0 in shape
+    return ctx.node("Reshape", [x, target], allowzero=1 if zero else None)
+
+
 RESHAPE = defop("Reshape", _reshape_kernel, shape=_reshape_rule, grad=reshape_back, jvp=linear,
-                batch=reshape_batched, batch_accepts=has_one_input)
+                batch=reshape_batched, batch_accepts=has_one_input, onnx=_reshape_onnx)
 
 
 def reshape(tensor, shape, name=None):
@@ -357,7 +381,8 @@ def _cast_jvp(primals, tangents, outputs, dtype):
 
 
 CAST = defop("Cast", lambda x, dtype: x.astype(dtype), shape=_cast_rule, grad=_cast_grad,
-             jvp=_cast_jvp, batch="safe")
+             jvp=_cast_jvp, batch="safe",
+             onnx=lambda ctx, op, x: ctx.cast(x, op.attrs["dtype"]))
 
 
 def cast(x, dtype, name=None):

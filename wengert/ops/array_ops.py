@@ -58,7 +58,7 @@ def _select_grad(op, grad):
 
 
 SELECT = defop("SelectV2", np.where, shape=_select_rule, grad=_select_grad, jvp=linear,
-               batch="safe")
+               batch="safe", onnx="Where")
 
 
 def _where_indices_rule(condition):
@@ -66,7 +66,8 @@ def _where_indices_rule(condition):
 
 
 WHERE_INDICES = defop("Where", lambda c: np.argwhere(c).astype(np.int64),
-                      shape=_where_indices_rule, grad=None)
+                      shape=_where_indices_rule, grad=None,
+                      onnx=lambda ctx, op, c: ctx.transpose(ctx.node("NonZero", [c]), [1, 0]))
 
 
 def where(condition, x=None, y=None, name=None):
@@ -103,7 +104,8 @@ def _expand_dims_kernel(x, axis):
 
 
 EXPAND_DIMS = defop("ExpandDims", _expand_dims_kernel,
-                    shape=_expand_dims_rule, grad=reshape_back, jvp=linear, batch=reshape_batched, batch_accepts=has_one_input)
+                    shape=_expand_dims_rule, grad=reshape_back, jvp=linear, batch=reshape_batched, batch_accepts=has_one_input,
+                    onnx=lambda ctx, op, x: ctx.unsqueeze(x, [op.attrs["axis"]]))
 
 
 def expand_dims(input, axis, name=None):  # noqa: A002 (TensorFlow's argument name)
@@ -128,7 +130,9 @@ def _squeeze_rule(x, axis):
 
 
 SQUEEZE = defop("Squeeze", lambda x, axis: np.squeeze(x, axis), shape=_squeeze_rule,
-                grad=reshape_back, jvp=linear, batch=reshape_batched, batch_accepts=has_one_input)
+                grad=reshape_back, jvp=linear, batch=reshape_batched, batch_accepts=has_one_input,
+                onnx=lambda ctx, op, x: ctx.node("Squeeze", [x]) if op.attrs["axis"] is None
+                else ctx.squeeze(x, list(op.attrs["axis"])))
 
 
 def squeeze(input, axis=None, name=None):  # noqa: A002
@@ -157,7 +161,9 @@ def _transpose_batched(op, grad):
 
 
 TRANSPOSE = defop("Transpose", lambda x, perm: x.transpose(perm), shape=_transpose_rule,
-                  grad=_transpose_grad, jvp=linear, batch=_transpose_batched)
+                  grad=_transpose_grad, jvp=linear, batch=_transpose_batched,
+                  onnx=lambda ctx, op, x: ctx.node("Transpose", [x],
+                                                   perm=[int(p) for p in op.attrs["perm"]]))
 
 
 def transpose(a, perm=None, conjugate=False, name="transpose"):
@@ -219,7 +225,8 @@ def _concat_batched(op, grad):
 
 
 CONCAT = defop("ConcatV2", lambda *xs, axis: np.concatenate(xs, axis), shape=_concat_rule,
-               grad=_concat_grad, jvp=linear, batch=_concat_batched)
+               grad=_concat_grad, jvp=linear, batch=_concat_batched,
+               onnx=lambda ctx, op, *xs: ctx.node("Concat", xs, axis=op.attrs["axis"]))
 
 
 def concat(values, axis, name="concat"):
@@ -254,7 +261,9 @@ def _pack_batched(op, grad):
 
 
 PACK = defop("Pack", lambda *xs, axis: np.stack(xs, axis), shape=_pack_rule,
-             grad=lambda op, grad: unstack(grad, len(op.inputs), op.get_attr("axis")), jvp=linear, batch=_pack_batched)
+             grad=lambda op, grad: unstack(grad, len(op.inputs), op.get_attr("axis")), jvp=linear, batch=_pack_batched,
+             onnx=lambda ctx, op, *xs: ctx.node("Concat", [ctx.unsqueeze(x, [op.attrs["axis"]])
+                                                           for x in xs], axis=op.attrs["axis"]))
 
 
 def stack(values, axis=0, name="stack"):
@@ -287,8 +296,15 @@ def _unpack_batched(op, *grads):
     return stack(grads, op.get_attr("axis") + nb)
 
 
+def _unpack_onnx(ctx, op, x):
+    num, axis = op.attrs["num"], op.attrs["axis"]
+    parts = ctx.split(x, [1] * num, axis) if num > 1 else [x]
+    return [ctx.squeeze(p, [axis]) for p in parts]
+
+
 UNPACK = defop("Unpack", _unpack_kernel, shape=_unpack_rule, num_outputs=None,
-               grad=lambda op, *grads: stack(grads, op.get_attr("axis")), jvp=linear, batch=_unpack_batched)
+               grad=lambda op, *grads: stack(grads, op.get_attr("axis")), jvp=linear, batch=_unpack_batched,
+               onnx=_unpack_onnx)
 
 
 def unstack(value, num=None, axis=0, name="unstack"):
@@ -353,7 +369,46 @@ def _split_batched(op, *grads):
     return [concat(grads, axis + nb)] + [None] * (len(op.inputs) - 1)
 
 
-SPLIT_V = defop("SplitV", _split_kernel, shape=_split_rule, grad=_split_grad, num_outputs=None, jvp=linear, batch=_split_batched, batch_accepts=has_one_input)
+def _dim_onnx(ctx, name, axis):
+    """The size of axis `axis` of ONNX value `name`, as an int64 [1] vector."""
+    return ctx.node("Gather", [ctx.node("Shape", [name]), ctx.int64s([axis])], axis=0)
+
+
+def _split_v_onnx(ctx, op, x, *likes):
+    """ONNX Split with a sizes input: the attribute (a -1 entry is the rest of the axis), or
+    the likes' sizes along the axis."""
+    axis = normalize_axis(op.attrs["axis"], ctx.rank(op.inputs[0]))
+    sizes = op.attrs["size_splits"]
+    if likes:
+        sizes_value = ctx.node("Concat", [_dim_onnx(ctx, like, axis) for like in likes], axis=0)
+    elif -1 in sizes:
+        rest = ctx.node("Sub", [_dim_onnx(ctx, x, axis),
+                                ctx.int64s([sum(sizes) + 1])])
+        at = sizes.index(-1)
+        before = [ctx.int64s(sizes[:at])] if at else []
+        after = [ctx.int64s(sizes[at + 1:])] if at + 1 < len(sizes) else []
+        sizes_value = ctx.node("Concat", before + [rest] + after, axis=0)
+    else:
+        sizes_value = ctx.int64s(sizes)
+    count = len(likes) if likes else len(sizes)
+    out = ctx.node("Split", [x, sizes_value], outputs=count, axis=axis)
+    return [out] if count == 1 else out
+
+
+def _split_equal_onnx(ctx, op, x):
+    num, axis = op.attrs["num_split"], op.attrs["axis"]
+    if num == 1:
+        return [ctx.node("Identity", [x])]
+    if ctx.opset >= 18:
+        return ctx.node("Split", [x], outputs=num, axis=axis, num_outputs=num)
+    size = ctx.node("Div", [_dim_onnx(ctx, x, normalize_axis(axis, ctx.rank(op.inputs[0]))),
+                            ctx.int64s([num])])
+    return ctx.node("Split", [x, ctx.node("Tile", [size, ctx.int64s([num])])], outputs=num,
+                    axis=axis)
+
+
+SPLIT_V = defop("SplitV", _split_kernel, shape=_split_rule, grad=_split_grad, num_outputs=None, jvp=linear, batch=_split_batched, batch_accepts=has_one_input,
+                onnx=_split_v_onnx)
 
 
 def _split_equal_kernel(x, num_split, axis):
@@ -372,7 +427,8 @@ def _split_equal_rule(x, num_split, axis):
 
 
 SPLIT = defop("Split", _split_equal_kernel, shape=_split_equal_rule, grad=_split_grad,
-              num_outputs=None, jvp=linear, batch=_split_batched, batch_accepts=has_one_input)
+              num_outputs=None, jvp=linear, batch=_split_batched, batch_accepts=has_one_input,
+              onnx=_split_equal_onnx)
 
 
 def split(value, num_or_size_splits, axis=0, num=None, name="split"):
@@ -402,9 +458,9 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
 
 # -- identity, stop_gradient ---------------------------------------------------------------------
 IDENTITY = defop("Identity", lambda x: x, shape=shapes.same, grad=lambda op, grad: grad, jvp=linear,
-                 batch="safe", passes_sparse=True, returns_view=True)
+                 batch="safe", passes_sparse=True, returns_view=True, onnx="Identity")
 STOP_GRADIENT = defop("StopGradient", lambda x: x, shape=shapes.same, grad=None,
-                      returns_view=True)
+                      returns_view=True, onnx="Identity")
 
 
 def identity(input, name=None):  # noqa: A002

@@ -71,7 +71,9 @@ def _clip_jvp(primals, tangents, outputs):
 
 
 CLIP_BY_VALUE = defop("ClipByValue", _clip_kernel, shape=_clip_rule, grad=_clip_grad,
-                      jvp=_clip_jvp, batch="safe")
+                      jvp=_clip_jvp, batch="safe",
+                      onnx=lambda ctx, op, t, lo, hi: ctx.node("Max", [ctx.node("Min", [t, hi]),
+                                                                       lo]))
 
 
 def clip_by_value(t, clip_value_min, clip_value_max, name=None):

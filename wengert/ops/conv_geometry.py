@@ -61,6 +61,24 @@ def padding_attrs(padding, data_format="NHWC", allow_explicit=True):
     return "EXPLICIT", (pairs[h], pairs[w])
 
 
+def onnx_window_op(ctx, op, onnx_type, x, *weights, **attributes):
+    """An ONNX windowed op (Conv, MaxPool, AveragePool) on `x`: ONNX works in NCHW, so NHWC
+    data is transposed in and out; SAME padding is ONNX's SAME_UPPER (the odd pixel after),
+    explicit paddings are ONNX's pads [top, left, bottom, right]."""
+    channels_first = op.attrs["data_format"] == "NCHW"
+    if not channels_first:
+        x = ctx.transpose(x, [0, 3, 1, 2])
+    padding = op.attrs["padding"]
+    if padding == "EXPLICIT":
+        (top, bottom), (left, right) = op.attrs["explicit_paddings"]
+        attributes["pads"] = [top, left, bottom, right]
+    else:
+        attributes["auto_pad"] = "SAME_UPPER" if padding == "SAME" else "VALID"
+    attributes["strides"] = list(op.attrs["strides"])
+    y = ctx.node(onnx_type, [x, *weights], **attributes)
+    return y if channels_first else ctx.transpose(y, [0, 2, 3, 1])
+
+
 def output_size(size, k, s, d, padding, pads=(0, 0)):
     """(output size, pad before, pad after) along one spatial axis; None where unknown."""
     eff = (k - 1) * d + 1

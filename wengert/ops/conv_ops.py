@@ -44,8 +44,8 @@ __all__ = ["conv2d", "conv2d_transpose", "depthwise_conv2d", "depthwise_conv2d_n
            "convolution"]
 
 from .conv_geometry import (check_window_fits, dims_nhwc, float_pair_rule, from_nhwc, geometry,
-                            merge_dim, offset_slices, pad_nhwc, padding_attrs, shape_from_nhwc,
-                            sizes_nhwc, sizes_tensor, spatial_pair, static_dims_nhwc, static_sizes,
+                            merge_dim, offset_slices, onnx_window_op, pad_nhwc, padding_attrs,
+                            shape_from_nhwc, sizes_nhwc, sizes_tensor, spatial_pair, static_dims_nhwc, static_sizes,
                             to_nhwc, windows)
 from .array_ops import expand_dims, squeeze
 
@@ -195,8 +195,14 @@ class _Bilinear:
 
 
 _CONV2D_GRADS = _Bilinear()
+def _conv2d_onnx(ctx, op, x, w):
+    """ONNX Conv with the filter [KH, KW, C, O] transposed to ONNX's [O, C, KH, KW]."""
+    return onnx_window_op(ctx, op, "Conv", x, ctx.transpose(w, [3, 2, 0, 1]),
+                          dilations=list(op.attrs["dilations"]))
+
+
 CONV2D = defop("Conv2D", _conv2d_kernel, shape=_conv2d_rule,
-               grad=_CONV2D_GRADS.forward_grad, jvp=multilinear)
+               grad=_CONV2D_GRADS.forward_grad, jvp=multilinear, onnx=_conv2d_onnx)
 CONV2D_BACKPROP_INPUT = defop("Conv2DBackpropInput", _conv2d_backprop_input_kernel,
                               shape=_backprop_input_rule, grad=_CONV2D_GRADS.input_grad,
                               jvp=multilinear)
@@ -266,8 +272,19 @@ def _depthwise_rule(x, w, **attrs):
 _DEPTHWISE_GRADS = _Bilinear()
 
 
+def _depthwise_onnx(ctx, op, x, w):
+    """ONNX Conv in C groups: the filter [KH, KW, C, M] becomes [C*M, 1, KH, KW] (output
+    channel c*M + m, as TensorFlow orders them)."""
+    kh, kw, c, m = op.inputs[1].shape
+    if None in (kh, kw, c, m):
+        ctx.fail(f"needs a filter of known shape, got {op.inputs[1].shape}.")
+    w = ctx.transpose(ctx.node("Reshape", [w, ctx.int64s([kh, kw, 1, c * m])]), [3, 2, 0, 1])
+    return onnx_window_op(ctx, op, "Conv", x, w, group=int(c),
+                          dilations=list(op.attrs["dilations"]))
+
+
 DEPTHWISE = defop("DepthwiseConv2dNative", _depthwise_kernel, shape=_depthwise_rule,
-                  grad=_DEPTHWISE_GRADS.forward_grad, jvp=multilinear)
+                  grad=_DEPTHWISE_GRADS.forward_grad, jvp=multilinear, onnx=_depthwise_onnx)
 DEPTHWISE_BACKPROP_INPUT = defop(
     "DepthwiseConv2dNativeBackpropInput", _depthwise_backprop_input_kernel,
     shape=lambda s, w, dy, **a: _backprop_input_rule(s, w, dy, depthwise=True, **a),

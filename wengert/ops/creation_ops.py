@@ -56,7 +56,9 @@ def _fill_kernel(value, *extra, dims):
 
 
 FILL = defop("Fill", _fill_kernel, shape=_fill_rule, jvp=linear, batch="safe",
-             grad=lambda op, grad: (grad,) + (None,) * (len(op.inputs) - 1))
+             grad=lambda op, grad: (grad,) + (None,) * (len(op.inputs) - 1),
+             onnx=lambda ctx, op, value, *extra: ctx.node(
+                 "Expand", [value, ctx.shape_tensor(op.attrs["dims"], extra)]))
 
 
 def fill(dims, value, name=None):
@@ -155,7 +157,8 @@ def _known_input_shape(op):
     return None not in tuple(op.inputs[0].shape)
 
 
-TILE = defop("Tile", _tile_kernel, shape=_tile_rule, grad=_tile_grad, jvp=linear, batch=_tile_batched, batch_accepts=_known_input_shape)
+TILE = defop("Tile", _tile_kernel, shape=_tile_rule, grad=_tile_grad, jvp=linear, batch=_tile_batched, batch_accepts=_known_input_shape,
+             onnx=lambda ctx, op, x: ctx.node("Tile", [x, ctx.int64s(op.attrs["multiples"])]))
 TILE_GRAD = defop("TileGrad", _tile_grad_kernel, shape=_tile_grad_rule,
                   grad=lambda op, grad: (tile(grad, op.get_attr("multiples")), None),
                   jvp=linear_in(0), batch=_tile_grad_batched)
@@ -209,7 +212,15 @@ def _pad_batched(op, grad):
     return execute(STRIDED_SLICE, (grad,), {"spec": spec})
 
 
-PAD = defop("PadV2", _pad_kernel, shape=_pad_rule, grad=_interior, jvp=_pad_jvp, batch=_pad_batched)
+def _onnx_pads(paddings):
+    """ONNX's pads: every axis's `before`, then every axis's `after`."""
+    return [int(p[0]) for p in paddings] + [int(p[1]) for p in paddings]
+
+
+PAD = defop("PadV2", _pad_kernel, shape=_pad_rule, grad=_interior, jvp=_pad_jvp, batch=_pad_batched,
+            onnx=lambda ctx, op, x: ctx.node("Pad", [
+                x, ctx.int64s(_onnx_pads(op.attrs["paddings"])),
+                ctx.scalar_like(op.attrs["constant_values"], op.inputs[0])]))
 
 
 def _mirror_pad_rule(x, paddings, mode):
@@ -265,8 +276,16 @@ def _mirror_pad_kernel(x, paddings, mode):
     return np.pad(x, paddings, mode=mode)
 
 
+def _mirror_pad_onnx(ctx, op, x):
+    if op.attrs["mode"] != "reflect":
+        ctx.fail("ONNX's Pad reflects without repeating the edge; SYMMETRIC padding has no "
+                 "ONNX form.")
+    return ctx.node("Pad", [x, ctx.int64s(_onnx_pads(op.attrs["paddings"]))], mode="reflect")
+
+
 MIRROR_PAD = defop("MirrorPad", _mirror_pad_kernel, shape=_mirror_pad_rule,
-                   grad=lambda op, grad: execute(MIRROR_PAD_GRAD, (grad,), op.attrs), jvp=linear, batch=_mirror_pad_batched)
+                   grad=lambda op, grad: execute(MIRROR_PAD_GRAD, (grad,), op.attrs), jvp=linear, batch=_mirror_pad_batched,
+                   onnx=_mirror_pad_onnx)
 
 
 def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
@@ -327,7 +346,7 @@ def _range_rule(start, limit, delta):
     return TensorShape([count]), start.dtype
 
 
-RANGE = defop("Range", _range_kernel, shape=_range_rule, grad=None)
+RANGE = defop("Range", _range_kernel, shape=_range_rule, grad=None, onnx="Range")
 
 _RANGE_DTYPES = (dtypes.int32, dtypes.int64, dtypes.float16, dtypes.float32, dtypes.float64)
 
@@ -337,7 +356,8 @@ def _const_rule(value, dtype=None):
 
 
 # A graph's constant (Graph.constant makes one for every eager value a graph captures).
-CONST = defop("Const", lambda value: value, shape=_const_rule, grad=None, returns_view=True)
+CONST = defop("Const", lambda value: value, shape=_const_rule, grad=None, returns_view=True,
+              onnx=lambda ctx, op: ctx.const(np.asarray(op.attrs["value"])))
 
 
 def constant_value(t):
@@ -397,7 +417,18 @@ def _one_hot_rule(indices, depth, axis, dtype, **_):
     return TensorShape(dims), dtypes.as_dtype(dtype)
 
 
-ONE_HOT = defop("OneHot", _one_hot_kernel, shape=_one_hot_rule, grad=None)
+def _one_hot_onnx(ctx, op, indices):
+    """ONNX OneHot; negative indices (all off in TensorFlow, counted from the end in ONNX)
+    become `depth`, out of range."""
+    depth, dtype = op.attrs["depth"], op.attrs["dtype"]
+    index_zero = ctx.scalar_like(0, op.inputs[0])
+    indices = ctx.node("Where", [ctx.node("Less", [indices, index_zero]),
+                                 ctx.scalar_like(depth, op.inputs[0]), indices])
+    values = ctx.const(np.array([op.attrs["off_value"], op.attrs["on_value"]], dtype))
+    return ctx.node("OneHot", [indices, ctx.int64s([depth]), values], axis=op.attrs["axis"])
+
+
+ONE_HOT = defop("OneHot", _one_hot_kernel, shape=_one_hot_rule, grad=None, onnx=_one_hot_onnx)
 
 
 def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
@@ -416,10 +447,11 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
 
 
 # -- shape queries -------------------------------------------------------------------------------
-def _query(op_type, kernel, out_shape):
+def _query(op_type, kernel, out_shape, onnx):
     op_def = defop(op_type, kernel,
                    shape=lambda x, out_type: (out_shape(x), dtypes.as_dtype(out_type)), grad=None,
-                   reads_shape_only=True)
+                   reads_shape_only=True,
+                   onnx=lambda ctx, op, x: ctx.cast(onnx(ctx, x), op.attrs["out_type"]))
 
     def query(input, out_type=dtypes.int32, name=None):  # noqa: A002
         x = _like_source(input)
@@ -428,11 +460,13 @@ def _query(op_type, kernel, out_shape):
 
 
 SHAPE, shape = _query("Shape", lambda x, out_type: np.array(x.shape, dtype=out_type),
-                      lambda x: TensorShape([x.shape.rank]))
+                      lambda x: TensorShape([x.shape.rank]),
+                      lambda ctx, x: ctx.node("Shape", [x]))
 SIZE, size = _query("Size", lambda x, out_type: np.array(x.size, dtype=out_type),
-                    lambda x: TensorShape([]))
+                    lambda x: TensorShape([]), lambda ctx, x: ctx.node("Size", [x]))
 _RANK, _rank_query = _query("Rank", lambda x, out_type: np.array(x.ndim, dtype=out_type),
-                            lambda x: TensorShape([]))
+                            lambda x: TensorShape([]),
+                            lambda ctx, x: ctx.node("Size", [ctx.node("Shape", [x])]))
 shape.__name__, shape.__doc__ = "shape", "The shape of `input` as a 1-D integer tensor."
 size.__name__, size.__doc__ = "size", "The number of elements of `input` (a scalar)."
 

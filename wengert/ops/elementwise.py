@@ -158,10 +158,19 @@ def call_numeric(op_def, x, name):
     return execute(op_def, (x,), name=name)
 
 
-def float_op(op_type, kernel, derivative=None, fused=None):
+def float_op(op_type, kernel, derivative=None, fused=None, **fields):
     """Declare a float-only unary elementwise op from its derivative f'(x, y) or fused helper
-    h(y, g) (see `unary`)."""
-    return unary(op_type, kernel, derivative, fused=fused, shape=float_rule(op_type))
+    h(y, g) (see `unary`); `fields` are the OpDef's other fields (onnx=...)."""
+    return unary(op_type, kernel, derivative, fused=fused, shape=float_rule(op_type), **fields)
+
+
+def onnx_unary_then(onnx_op, combine, constant):
+    """An ONNX lowering `combine(onnx_op(x), constant)`, e.g. Expm1 = Sub(Exp(x), 1); with
+    onnx_op None, `combine(x, constant)` (the constant has x's dtype)."""
+    def lower(ctx, op, x):
+        first = ctx.node(onnx_op, [x]) if onnx_op else x
+        return ctx.node(combine, [first, ctx.scalar_like(constant, op.inputs[0])])
+    return lower
 
 
 # -- kernels that reuse their temporaries ---------------------------------------------------

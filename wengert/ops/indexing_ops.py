@@ -48,6 +48,7 @@ __all__ = ["gather", "gather_nd", "scatter_nd", "slice", "strided_slice", "boole
            "reverse"]
 
 _pyslice = builtins.slice  # this module exports `slice`
+INT64_MAX, INT64_MIN = np.iinfo(np.int64).max, np.iinfo(np.int64).min  # ONNX Slice's open ends
 _pyrange = builtins.range
 
 
@@ -181,7 +182,15 @@ def _gather_batched(op, grad):
     return execute(GATHER_GRAD, (grad, indices), attrs), None
 
 
-GATHER = defop("GatherV2", _gather_kernel, shape=_gather_rule, grad=_gather_grad, jvp=linear, batch=_gather_batched, batch_accepts=_plain_gather)
+def _gather_onnx(ctx, op, params, indices):
+    if op.attrs["batch_dims"]:
+        ctx.fail("gather with batch_dims > 0 has no ONNX lowering yet; gather per batch "
+                 "row with batch_dims=0 (tf.gather_nd) instead.")
+    return ctx.node("Gather", [params, indices], axis=op.attrs["axis"])
+
+
+GATHER = defop("GatherV2", _gather_kernel, shape=_gather_rule, grad=_gather_grad, jvp=linear, batch=_gather_batched, batch_accepts=_plain_gather,
+               onnx=_gather_onnx)
 def _gather_grad_batched(op, grad):
     nb = batch_rank(grad, op.outputs[0])
     return gather(grad, op.inputs[1], axis=op.get_attr("axis") + nb), None
@@ -245,7 +254,8 @@ def _gather_nd_grad(op, grad):
 
 
 GATHER_ND = defop("GatherNd", lambda p, i: p[_nd_key(i, p.shape, "GatherNd")],
-                  shape=_gather_nd_rule, grad=_gather_nd_grad, jvp=linear)
+                  shape=_gather_nd_rule, grad=_gather_nd_grad, jvp=linear,
+                  onnx=lambda ctx, op, p, i: ctx.node("GatherND", [p, ctx.cast(i, np.int64)]))
 SCATTER_ND = defop("ScatterNd", _scatter_nd_kernel, shape=_scatter_nd_rule,
                    grad=lambda op, grad: (None, gather_nd(grad, op.inputs[0]))
                    + (None,) * (len(op.inputs) - 2), jvp=linear_in(1))
@@ -337,7 +347,14 @@ def _slice_batched(op, grad):
     return _sliced_back(op.inputs[0], grad, spec, batch_rank(grad, op.outputs[0]))
 
 
-SLICE = defop("Slice", _slice_kernel, grad=_slice_grad,
+def _slice_onnx(ctx, op, x):
+    begin, size = op.attrs["begin"], op.attrs["size"]
+    ends = [INT64_MAX if s == -1 else b + s for b, s in zip(begin, size)]
+    return ctx.node("Slice", [x, ctx.int64s(begin), ctx.int64s(ends),
+                              ctx.int64s(range(len(begin)))])
+
+
+SLICE = defop("Slice", _slice_kernel, grad=_slice_grad, onnx=_slice_onnx,
               shape=lambda x, begin, size: (TensorShape(_slice_sizes(x.shape, begin, size)),
                                             x.dtype), jvp=linear, batch=_slice_batched)
 
@@ -361,8 +378,17 @@ def _reverse_batched(op, grad):
     return reverse(grad, tuple(a + nb for a in op.get_attr("axis")))
 
 
+def _reverse_onnx(ctx, op, x):
+    axes = list(op.attrs["axis"])
+    if not axes:
+        return ctx.node("Identity", [x])
+    return ctx.node("Slice", [x, ctx.int64s([-1] * len(axes)), ctx.int64s([INT64_MIN] * len(axes)),
+                              ctx.int64s(axes), ctx.int64s([-1] * len(axes))])
+
+
 REVERSE = defop("ReverseV2", lambda x, axis: np.flip(x, axis), shape=_reverse_rule,
-                grad=lambda op, grad: reverse(grad, op.get_attr("axis")), jvp=linear, batch=_reverse_batched)
+                grad=lambda op, grad: reverse(grad, op.get_attr("axis")), jvp=linear, batch=_reverse_batched,
+                onnx=_reverse_onnx)
 
 
 def reverse(tensor, axis, name=None):
@@ -457,8 +483,51 @@ def _strided_slice_grad_batched(op, grad):
     return execute(STRIDED_SLICE, (grad,), {"spec": full})
 
 
+def _full_spec(spec, rank):
+    """`spec` with its Ellipsis (or the missing trailing axes) spelled out as full slices."""
+    consumed = sum(1 for s in spec if s is not None and s is not Ellipsis)
+    fill = (_FULL,) * (rank - consumed)
+    if Ellipsis in spec:
+        at = spec.index(Ellipsis)
+        return spec[:at] + fill + spec[at + 1:]
+    return tuple(spec) + fill
+
+
+def _strided_slice_onnx(ctx, op, x):
+    """One ONNX Slice over the sliced and indexed axes, then Squeeze the indexed axes and
+    Unsqueeze the new ones (None entries)."""
+    starts, ends, axes, steps, squeezed, added = [], [], [], [], [], []
+    in_axis = out_axis = 0
+    for s in _full_spec(op.attrs["spec"], ctx.rank(op.inputs[0])):
+        if s is None:
+            added.append(out_axis)
+            out_axis += 1
+            continue
+        if type(s) is tuple:
+            start, stop, step = s
+            step = 1 if step is None else step
+            if not (start in (None, 0) and stop is None and step == 1):  # not a full slice
+                starts.append((0 if step > 0 else INT64_MAX) if start is None else start)
+                ends.append((INT64_MAX if step > 0 else INT64_MIN) if stop is None else stop)
+                axes.append(in_axis)
+                steps.append(step)
+            out_axis += 1
+        else:
+            starts.append(s)
+            ends.append(INT64_MAX if s == -1 else s + 1)
+            axes.append(in_axis)
+            steps.append(1)
+            squeezed.append(in_axis)
+        in_axis += 1
+    if axes:
+        x = ctx.node("Slice", [x, ctx.int64s(starts), ctx.int64s(ends), ctx.int64s(axes),
+                               ctx.int64s(steps)])
+    out = ctx.unsqueeze(ctx.squeeze(x, squeezed), added)
+    return out if squeezed or added or axes else ctx.node("Identity", [x])
+
+
 STRIDED_SLICE = defop(
-    "StridedSlice", _strided_slice_kernel,
+    "StridedSlice", _strided_slice_kernel, onnx=_strided_slice_onnx,
     shape=lambda x, spec: (_spec_shape(x.shape, spec), x.dtype),
     grad=lambda op, grad: _into_zeros(op.inputs[0], grad, op.attrs["spec"]), jvp=linear, batch=_strided_slice_batched)
 STRIDED_SLICE_GRAD = defop(

@@ -142,9 +142,25 @@ def _matmul_batched(op, grad):
                           op.get_attr("transpose_b"))
 
 
-MATMUL = defop("MatMul", _matmul_kernel, shape=_matmul_rule, grad=_matmul_grad, jvp=multilinear, batch=_matmul_batched)
+def _swap_last_two(ctx, name, tensor):
+    rank = ctx.rank(tensor)
+    return ctx.transpose(name, list(range(rank - 2)) + [rank - 1, rank - 2])
+
+
+def _matmul_onnx(ctx, op, a, b, flags=("transpose_a", "transpose_b")):
+    """ONNX MatMul, after transposing the last two axes of the flagged operands."""
+    if op.attrs[flags[0]]:
+        a = _swap_last_two(ctx, a, op.inputs[0])
+    if op.attrs[flags[1]]:
+        b = _swap_last_two(ctx, b, op.inputs[1])
+    return ctx.node("MatMul", [a, b])
+
+
+MATMUL = defop("MatMul", _matmul_kernel, shape=_matmul_rule, grad=_matmul_grad, jvp=multilinear, batch=_matmul_batched,
+               onnx=_matmul_onnx)
 BATCH_MATMUL = defop("BatchMatMulV2", _batch_matmul_kernel, shape=_batch_matmul_rule,
-                     grad=_batch_matmul_grad, jvp=multilinear, batch="safe")
+                     grad=_batch_matmul_grad, jvp=multilinear, batch="safe",
+                     onnx=lambda ctx, op, a, b: _matmul_onnx(ctx, op, a, b, ("adj_x", "adj_y")))
 
 
 _MATMUL_ATTRS = {(ta, tb): {"transpose_a": ta, "transpose_b": tb}
@@ -297,7 +313,8 @@ def _einsum_batched_operand(op, grad, subs, out, lead, i):
     return execute(EINSUM, tensors, {"equation": _join([out] + others, lead + target)})
 
 
-EINSUM = defop("Einsum", _einsum_kernel, shape=_einsum_rule, grad=_einsum_grad, jvp=multilinear, batch=_einsum_batched, batch_accepts=_unique_subscripts)
+EINSUM = defop("Einsum", _einsum_kernel, shape=_einsum_rule, grad=_einsum_grad, jvp=multilinear, batch=_einsum_batched, batch_accepts=_unique_subscripts,
+               onnx=lambda ctx, op, *xs: ctx.node("Einsum", xs, equation=op.attrs["equation"]))
 
 
 def einsum(equation, *inputs, **kwargs):

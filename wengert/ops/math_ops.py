@@ -136,13 +136,13 @@ def _div_jvp(primals, tangents, outputs):
 # (the 0-d results of reductions and of scalar products) they take NumPy's scalar fast path,
 # several times cheaper than a ufunc call.
 ADD = defop("AddV2", operator.add, shape=shapes.broadcast, grad=_add_grad, jvp=linear,
-            batch="safe")
+            batch="safe", onnx="Add")
 SUB = defop("Sub", operator.sub, shape=shapes.broadcast, grad=_sub_grad, jvp=linear,
-            batch="safe")
+            batch="safe", onnx="Sub")
 MUL = defop("Mul", operator.mul, shape=shapes.broadcast, grad=_mul_grad, jvp=multilinear,
-            batch="safe")
+            batch="safe", onnx="Mul")
 DIV = defop("RealDiv", operator.truediv, shape=shapes.broadcast, grad=_div_grad, jvp=_div_jvp,
-            batch="safe")
+            batch="safe", onnx="Div")
 
 
 def add(x, y, name=None):
@@ -176,7 +176,24 @@ def _floor_mod_grad(op, grad):
     return grad, (-grad * floordiv(x, y) if needs_grad(op, 1) else None)
 
 
-FLOOR_DIV = defop("FloorDiv", np.floor_divide, shape=shapes.broadcast, grad=None)
+def _floor_div_onnx(ctx, op, x, y):
+    """Floor(x / y) for floats; for integers (x - x mod y) / y, exact (ONNX's integer Div
+    truncates toward zero)."""
+    if op.inputs[0].dtype.is_floating:
+        return ctx.node("Floor", [ctx.node("Div", [x, y])])
+    return ctx.node("Div", [ctx.node("Sub", [x, _floor_mod_onnx(ctx, op, x, y)]), y])
+
+
+def _floor_mod_onnx(ctx, op, x, y):
+    """x mod y with the sign of y: ONNX Mod for integers, x - floor(x / y) * y for floats."""
+    if not op.inputs[0].dtype.is_floating:
+        return ctx.node("Mod", [x, y], fmod=0)
+    quotient = ctx.node("Floor", [ctx.node("Div", [x, y])])
+    return ctx.node("Sub", [x, ctx.node("Mul", [quotient, y])])
+
+
+FLOOR_DIV = defop("FloorDiv", np.floor_divide, shape=shapes.broadcast, grad=None,
+                  onnx=_floor_div_onnx)
 def _floor_mod_jvp(primals, tangents, outputs):
     """d(x mod y) = dx - floor(x / y) dy (away from the jumps)."""
     (x, y), (dx, dy) = primals, tangents
@@ -187,7 +204,7 @@ def _floor_mod_jvp(primals, tangents, outputs):
 
 
 FLOOR_MOD = defop("FloorMod", np.mod, shape=shapes.broadcast, grad=_floor_mod_grad,
-                  jvp=_floor_mod_jvp, batch="safe")
+                  jvp=_floor_mod_jvp, batch="safe", onnx=_floor_mod_onnx)
 
 
 def floordiv(x, y, name=None):
@@ -205,7 +222,7 @@ mod = floormod
 
 # -- unary arithmetic ---------------------------------------------------------------------------
 NEG = defop("Neg", np.negative, shape=shapes.same, grad=lambda op, grad: -grad, jvp=linear,
-            batch="safe")
+            batch="safe", onnx="Neg")
 
 
 def negative(x, name=None):
@@ -245,7 +262,7 @@ def _pow_jvp(primals, tangents, outputs):
 
 
 POW = defop("Pow", _pow_kernel, shape=shapes.broadcast, grad=_pow_grad, jvp=_pow_jvp,
-            batch="safe")
+            batch="safe", onnx="Pow")
 
 
 def pow(x, y, name=None):  # noqa: A001 (TensorFlow's name)
@@ -270,10 +287,12 @@ def _select_jvp(x_wins, primals, tangents):
 
 MAXIMUM = defop("Maximum", np.maximum, shape=shapes.broadcast,
                 grad=lambda op, g: _select_grad(op, g, greater_equal(*op.inputs)),
-                jvp=lambda p, t, o: _select_jvp(greater_equal(*p), p, t), batch="safe")
+                jvp=lambda p, t, o: _select_jvp(greater_equal(*p), p, t), batch="safe",
+                onnx="Max")
 MINIMUM = defop("Minimum", np.minimum, shape=shapes.broadcast,
                 grad=lambda op, g: _select_grad(op, g, less_equal(*op.inputs)),
-                jvp=lambda p, t, o: _select_jvp(less_equal(*p), p, t), batch="safe")
+                jvp=lambda p, t, o: _select_jvp(less_equal(*p), p, t), batch="safe",
+                onnx="Min")
 
 
 def maximum(x, y, name=None):
@@ -287,8 +306,8 @@ def minimum(x, y, name=None):
 
 
 # -- comparisons and logic (no gradient) ------------------------------------------------------------
-def _comparison(op_type, kernel, doc):
-    op_def = defop(op_type, kernel, shape=shapes.bool_out, grad=None)
+def _comparison(op_type, kernel, doc, onnx):
+    op_def = defop(op_type, kernel, shape=shapes.bool_out, grad=None, onnx=onnx)
 
     def compare(x, y, name=None):
         return call_binary(op_def, x, y, name)
@@ -297,13 +316,15 @@ def _comparison(op_type, kernel, doc):
     return compare
 
 
-equal = _comparison("Equal", np.equal, ("equal", "x == y elementwise (bool)."))
-not_equal = _comparison("NotEqual", np.not_equal, ("not_equal", "x != y elementwise (bool)."))
-less = _comparison("Less", np.less, ("less", "x < y elementwise (bool)."))
-less_equal = _comparison("LessEqual", np.less_equal, ("less_equal", "x <= y elementwise."))
-greater = _comparison("Greater", np.greater, ("greater", "x > y elementwise (bool)."))
+equal = _comparison("Equal", np.equal, ("equal", "x == y elementwise (bool)."), "Equal")
+not_equal = _comparison("NotEqual", np.not_equal, ("not_equal", "x != y elementwise (bool)."),
+                        lambda ctx, op, x, y: ctx.node("Not", [ctx.node("Equal", [x, y])]))
+less = _comparison("Less", np.less, ("less", "x < y elementwise (bool)."), "Less")
+less_equal = _comparison("LessEqual", np.less_equal, ("less_equal", "x <= y elementwise."),
+                         "LessOrEqual")
+greater = _comparison("Greater", np.greater, ("greater", "x > y elementwise (bool)."), "Greater")
 greater_equal = _comparison("GreaterEqual", np.greater_equal,
-                            ("greater_equal", "x >= y elementwise (bool)."))
+                            ("greater_equal", "x >= y elementwise (bool)."), "GreaterOrEqual")
 
 
 def _bool_binary(x, y, **_):
@@ -313,10 +334,10 @@ def _bool_binary(x, y, **_):
     return shapes.bool_out(x, y)
 
 
-LOGICAL_AND = defop("LogicalAnd", np.logical_and, shape=_bool_binary, grad=None)
-LOGICAL_OR = defop("LogicalOr", np.logical_or, shape=_bool_binary, grad=None)
-LOGICAL_XOR = defop("LogicalXor", np.logical_xor, shape=_bool_binary, grad=None)
-LOGICAL_NOT = defop("LogicalNot", np.logical_not, shape=shapes.same, grad=None)
+LOGICAL_AND = defop("LogicalAnd", np.logical_and, shape=_bool_binary, grad=None, onnx="And")
+LOGICAL_OR = defop("LogicalOr", np.logical_or, shape=_bool_binary, grad=None, onnx="Or")
+LOGICAL_XOR = defop("LogicalXor", np.logical_xor, shape=_bool_binary, grad=None, onnx="Xor")
+LOGICAL_NOT = defop("LogicalNot", np.logical_not, shape=shapes.same, grad=None, onnx="Not")
 
 
 def _bool_operands(x, y, op_type):

@@ -37,7 +37,7 @@ __all__ = ["softsign", "log_sigmoid", "scalar_mul", "realdiv", "polyval", "accum
 
 
 SOFTSIGN = float_op("Softsign", lambda x: x / (x.dtype.type(1) + np.abs(x)),
-                     lambda x, y: reciprocal(square(1.0 + abs_(x))))
+                     lambda x, y: reciprocal(square(1.0 + abs_(x))), onnx="Softsign")
 
 
 def softsign(features, name=None):

@@ -84,7 +84,7 @@ def _activation_jvp(own_op, on_forward="output"):
 RELU_GRAD = defop("ReluGrad", lambda g, y: g * (y > 0), shape=_grad_helper_rule,
                   grad=lambda op, gg: (relu_grad(gg, op.inputs[1]), None),
                   jvp=fused_grad_jvp(lambda: RELU_GRAD, 0), batch="safe")
-RELU = defop("Relu", lambda x: np.maximum(x, _zero(x)), shape=shapes.same,
+RELU = defop("Relu", lambda x: np.maximum(x, _zero(x)), shape=shapes.same, onnx="Relu",
              grad=lambda op, g: relu_grad(g, op.outputs[0]), jvp=_activation_jvp(lambda: RELU_GRAD),
              batch="safe")
 
@@ -111,6 +111,8 @@ RELU6_GRAD = defop("Relu6Grad", _relu6_grad_kernel, shape=_grad_helper_rule,
                    grad=lambda op, gg: (execute(RELU6_GRAD, (gg, op.inputs[1])), None),
                    jvp=fused_grad_jvp(lambda: RELU6_GRAD, 0), batch="safe")
 RELU6 = defop("Relu6", _relu6_kernel, shape=shapes.same,
+              onnx=lambda ctx, op, x: ctx.node("Clip", [x, ctx.scalar_like(0, op.inputs[0]),
+                                                         ctx.scalar_like(6, op.inputs[0])]),
               grad=lambda op, g: execute(RELU6_GRAD, (g, op.inputs[0])),
               jvp=_activation_jvp(lambda: RELU6_GRAD, "input"), batch="safe")
 
@@ -131,6 +133,7 @@ LEAKY_RELU_GRAD = defop("LeakyReluGrad", _leaky_grad_kernel, shape=_grad_helper_
                         jvp=fused_grad_jvp(lambda: LEAKY_RELU_GRAD, 0), batch="safe")
 LEAKY_RELU = defop("LeakyRelu", lambda x, alpha: np.where(x > 0, x, x * x.dtype.type(alpha)),
                    shape=float_rule("LeakyRelu"),
+                   onnx=lambda ctx, op, x: ctx.node("LeakyRelu", [x], alpha=op.attrs["alpha"]),
                    grad=lambda op, g: execute(LEAKY_RELU_GRAD, (g, op.inputs[0]), op.attrs),
                    jvp=_activation_jvp(lambda: LEAKY_RELU_GRAD, "input"), batch="safe")
 
@@ -162,7 +165,7 @@ def _negative_side_jvp(own_op):
 ELU_GRAD = defop("EluGrad", lambda g, y: np.where(y < 0, g * (y + _one(y)), g),
                  shape=_grad_helper_rule, grad=_elu_grad_grad,
                  jvp=_negative_side_jvp(lambda: ELU_GRAD), batch="safe")
-ELU = defop("Elu", _elu_kernel, shape=float_rule("Elu"),
+ELU = defop("Elu", _elu_kernel, shape=float_rule("Elu"), onnx="Elu",
             grad=lambda op, g: elu_grad(g, op.outputs[0]), jvp=_activation_jvp(lambda: ELU_GRAD),
             batch="safe")
 
@@ -196,7 +199,7 @@ SELU_GRAD = defop("SeluGrad", _selu_grad_kernel, shape=_grad_helper_rule,
                   grad=lambda op, gg: (execute(SELU_GRAD, (gg, op.inputs[1])),
                                        _negative_part(op.inputs[1], gg * op.inputs[0])),
                   jvp=_negative_side_jvp(lambda: SELU_GRAD), batch="safe")
-SELU = defop("Selu", _selu_kernel, shape=float_rule("Selu"),
+SELU = defop("Selu", _selu_kernel, shape=float_rule("Selu"), onnx="Selu",
              grad=lambda op, g: execute(SELU_GRAD, (g, op.outputs[0])),
              jvp=_activation_jvp(lambda: SELU_GRAD), batch="safe")
 
@@ -275,9 +278,11 @@ def _log_softmax_jvp(primals, tangents, outputs, axis):
 
 
 SOFTMAX = defop("Softmax", _softmax_kernel, shape=_axis_rule, grad=_softmax_grad,
-                jvp=_softmax_jvp, batch="negative_axis")
+                jvp=_softmax_jvp, batch="negative_axis",
+                onnx=lambda ctx, op, x: ctx.node("Softmax", [x], axis=op.attrs["axis"]))
 LOG_SOFTMAX = defop("LogSoftmax", _log_softmax_kernel, shape=_axis_rule, grad=_log_softmax_grad,
-                    jvp=_log_softmax_jvp, batch="negative_axis")
+                    jvp=_log_softmax_jvp, batch="negative_axis",
+                    onnx=lambda ctx, op, x: ctx.node("LogSoftmax", [x], axis=op.attrs["axis"]))
 
 
 def softmax(logits, axis=None, name=None):
@@ -365,7 +370,16 @@ def _bias_add_grad_batched(op, grad):
 BIAS_ADD_GRAD = defop("BiasAddGrad", _bias_add_grad_kernel, shape=_bias_add_grad_rule,
                       grad=lambda op, gg: execute(BIAS_ADD, (zeros_like(op.inputs[0]), gg),
                                                   op.attrs), jvp=linear, batch=_bias_add_grad_batched)
-BIAS_ADD = defop("BiasAdd", _bias_add_kernel, shape=_bias_add_rule,
+def _bias_add_onnx(ctx, op, value, bias):
+    """Add, with the bias reshaped to [C, 1, ...] when channels come first."""
+    rank = ctx.rank(op.inputs[0])
+    axis = _channel_axis(rank, op.attrs["data_format"])
+    if axis != rank - 1:
+        bias = ctx.node("Reshape", [bias, ctx.int64s([-1] + [1] * (rank - axis - 1))])
+    return ctx.node("Add", [value, bias])
+
+
+BIAS_ADD = defop("BiasAdd", _bias_add_kernel, shape=_bias_add_rule, onnx=_bias_add_onnx,
                  grad=lambda op, g: (g, execute(BIAS_ADD_GRAD, (g,), op.attrs)
                                      if needs_grad(op, 1) else None), jvp=linear,
                  batch=_bias_add_batched)

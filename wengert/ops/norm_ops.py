@@ -235,8 +235,27 @@ def _inference_grad(op, gy, g_mean, g_var):
     return dx, dscale, doffset, dmean, dvar
 
 
+def _fbn_onnx(ctx, op, x, scale, offset, mean, variance):
+    """Inference batch normalization as elementwise ONNX ops on the channel axis:
+    y = (x - mean) * scale / sqrt(variance + epsilon) + offset."""
+    if op.attrs["is_training"]:
+        ctx.fail("batch statistics (is_training=True) are not exported; export the model in "
+                 "inference mode (training=False).")
+    rank = ctx.rank(op.inputs[0])
+    _, c = _layout(rank, op.attrs["data_format"])
+    eps = ctx.scalar_like(op.attrs["epsilon"], op.inputs[3])
+    factor = ctx.node("Div", [scale, ctx.node("Sqrt", [ctx.node("Add", [variance, eps])])])
+    if c != rank - 1:
+        shape = ctx.int64s([-1] + [1] * (rank - c - 1))
+        factor, offset, centre = (ctx.node("Reshape", [v, shape]) for v in (factor, offset, mean))
+    else:
+        centre = mean
+    y = ctx.node("Add", [ctx.node("Mul", [ctx.node("Sub", [x, centre]), factor]), offset])
+    return [y, mean, variance, mean, variance]
+
+
 FUSED_BATCH_NORM = defop("FusedBatchNormV3", _fbn_kernel, shape=_fbn_rule, grad=_fbn_grad,
-                         num_outputs=5)
+                         num_outputs=5, onnx=_fbn_onnx)
 
 
 def fused_batch_norm(x, scale, offset, mean=None, variance=None, epsilon=0.001,

@@ -32,7 +32,7 @@ from ..framework.registry import defop
 from ..framework.tensor import convert_to_tensor
 from . import shapes
 from .conv_geometry import (check_window_fits, dims_nhwc, from_nhwc, geometry, merge_dim,
-                       offset_slices, pad_nhwc, padding_attrs, shape_from_nhwc, sizes_nhwc,
+                       offset_slices, onnx_window_op, pad_nhwc, padding_attrs, shape_from_nhwc, sizes_nhwc,
                        sizes_tensor, spatial_pair, static_dims_nhwc, to_nhwc)
 from .array_ops import expand_dims, squeeze
 
@@ -162,7 +162,9 @@ MAX_POOL_GRAD_GRAD = defop(
 MAX_POOL = defop(
     "MaxPool", _max_pool_kernel, shape=_max_pool_rule,
     grad=lambda op, g: execute(MAX_POOL_GRAD, (op.inputs[0], op.outputs[0], g), op.attrs),
-    jvp=_max_pool_jvp)
+    jvp=_max_pool_jvp,
+    onnx=lambda ctx, op, x: onnx_window_op(ctx, op, "MaxPool", x,
+                                           kernel_shape=list(op.attrs["ksize"])))
 
 
 # -- average pooling -------------------------------------------------------------------------------
@@ -220,7 +222,10 @@ AVG_POOL_GRAD = defop("AvgPoolGrad", _avg_pool_grad_kernel, shape=_avg_pool_grad
                       grad=lambda op, gg: (None, execute(AVG_POOL, (gg,), op.attrs)), jvp=linear)
 AVG_POOL = defop("AvgPool", _avg_pool_kernel, shape=_avg_pool_rule,
                  grad=lambda op, g: execute(AVG_POOL_GRAD, (sizes_tensor(op.inputs[0]), g),
-                                            op.attrs), jvp=linear)
+                                            op.attrs), jvp=linear,
+                 onnx=lambda ctx, op, x: onnx_window_op(  # padding is not counted, as in TF
+                     ctx, op, "AveragePool", x, kernel_shape=list(op.attrs["ksize"]),
+                     count_include_pad=0))
 
 
 # -- public functions ------------------------------------------------------------------------------

@@ -129,6 +129,21 @@ def _expand(g, op):
     return execute(REDUCE_BROADCAST, (g, op.inputs[0]), {"axis": op.get_attr("axis")})
 
 
+def _reduce_onnx(kind, via=None):
+    """The ONNX lowering of a reduction: Reduce<kind> over the op's `axis` (None: all; an
+    empty tuple reduces nothing); bools go through `via` (an integer dtype) and back."""
+    def lower(ctx, op, x):
+        axis = op.attrs["axis"]
+        axes = [] if axis is None else ctx.axes(axis, ctx.rank(op.inputs[0]))
+        if axis is not None and not axes:
+            return ctx.node("Identity", [x])
+        if via is not None:
+            x = ctx.cast(x, via)
+        out = ctx.reduce(kind, x, axes, op.attrs["keepdims"])
+        return ctx.cast(out, np.bool_) if via is not None else out
+    return lower
+
+
 # -- sum, mean ------------------------------------------------------------------------------
 # np.add.reduce is np.sum without its Python-level wrapper (this runs once per training step).
 def _sum_kernel(x, axis, keepdims):
@@ -187,13 +202,14 @@ def _slope_times_batched(rule):
 
 
 SUM = defop("Sum", _sum_kernel, shape=shapes.reduced, grad=lambda op, grad: _expand(grad, op),
-            jvp=linear, batch=_sum_batched)
+            jvp=linear, batch=_sum_batched, onnx=_reduce_onnx("Sum"))
 def _mean_batched(op, grad):
     count = _count(tuple(op.inputs[0].shape), op.get_attr("axis"))
     return _reduced_back(grad / max(count, 1), op, batch_rank(grad, op.outputs[0]))
 
 
-MEAN = defop("Mean", _mean_kernel, shape=shapes.reduced, grad=_mean_grad, jvp=linear, batch=_mean_batched)
+MEAN = defop("Mean", _mean_kernel, shape=shapes.reduced, grad=_mean_grad, jvp=linear, batch=_mean_batched,
+             onnx=_reduce_onnx("Mean"))
 
 
 def _partials_jvp(own_op, partials):
@@ -241,10 +257,10 @@ def _extremum_kernel(reduce, empty_is_lowest):
 
 
 MAX = defop("Max", _extremum_kernel(np.max, True),
-            shape=shapes.reduced, grad=_extremum_grad,
+            shape=shapes.reduced, grad=_extremum_grad, onnx=_reduce_onnx("Max"),
             jvp=_partials_jvp(lambda: MAX, _extremum_grad), batch=_slope_times_batched(_extremum_grad))
 MIN = defop("Min", _extremum_kernel(np.min, False),
-            shape=shapes.reduced, grad=_extremum_grad,
+            shape=shapes.reduced, grad=_extremum_grad, onnx=_reduce_onnx("Min"),
             jvp=_partials_jvp(lambda: MIN, _extremum_grad), batch=_slope_times_batched(_extremum_grad))
 
 
@@ -275,7 +291,8 @@ def _prod_grad(op, grad):
 
 PROD = defop("Prod", lambda x, axis, keepdims: np.prod(x, axis=axis, keepdims=keepdims,
                                                        dtype=x.dtype),
-             shape=shapes.reduced, grad=_prod_grad, jvp=_partials_jvp(lambda: PROD, _prod_grad), batch=_slope_times_batched(_prod_grad))
+             shape=shapes.reduced, grad=_prod_grad, jvp=_partials_jvp(lambda: PROD, _prod_grad), batch=_slope_times_batched(_prod_grad),
+             onnx=_reduce_onnx("Prod"))
 
 
 def reduce_prod(input_tensor, axis=None, keepdims=False, name=None):
@@ -312,8 +329,10 @@ def _euclidean_norm_grad(op, grad):
 
 
 LOGSUMEXP = defop("ReduceLogSumExp", _logsumexp_kernel, shape=shapes.reduced,
+                  onnx=_reduce_onnx("LogSumExp"),
                   grad=_logsumexp_grad, jvp=_partials_jvp(lambda: LOGSUMEXP, _logsumexp_grad), batch=_slope_times_batched(_logsumexp_grad))
 EUCLIDEAN_NORM = defop("EuclideanNorm", _euclidean_norm_kernel, shape=shapes.reduced,
+                       onnx=_reduce_onnx("L2"),
                        grad=_euclidean_norm_grad,
                        jvp=_partials_jvp(lambda: EUCLIDEAN_NORM, _euclidean_norm_grad), batch=_slope_times_batched(_euclidean_norm_grad))
 
@@ -351,9 +370,9 @@ def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
 
 # -- any, all, count_nonzero (not differentiable) -----------------------------------------------
 ANY = defop("Any", lambda x, axis, keepdims: np.any(x, axis=axis, keepdims=keepdims),
-            shape=shapes.reduced, grad=None)
+            shape=shapes.reduced, grad=None, onnx=_reduce_onnx("Max", np.int32))
 ALL = defop("All", lambda x, axis, keepdims: np.all(x, axis=axis, keepdims=keepdims),
-            shape=shapes.reduced, grad=None)
+            shape=shapes.reduced, grad=None, onnx=_reduce_onnx("Min", np.int32))
 
 
 def _logical_reduction(op_def, input_tensor, axis, keepdims, name):
@@ -390,10 +409,18 @@ def _arg_rule(x, axis, output_type):
     return TensorShape(dims), dtypes.as_dtype(output_type)
 
 
+def _arg_onnx(kind):
+    """ONNX ArgMax/ArgMin (int64, first index among ties, as NumPy), cast to output_type."""
+    def lower(ctx, op, x):
+        index = ctx.node(kind, [x], axis=op.attrs["axis"], keepdims=0)
+        return ctx.cast(index, op.attrs["output_type"])
+    return lower
+
+
 ARG_MAX = defop("ArgMax", lambda x, axis, output_type: np.argmax(x, axis=axis).astype(
-    output_type), shape=_arg_rule, grad=None)
+    output_type), shape=_arg_rule, grad=None, onnx=_arg_onnx("ArgMax"))
 ARG_MIN = defop("ArgMin", lambda x, axis, output_type: np.argmin(x, axis=axis).astype(
-    output_type), shape=_arg_rule, grad=None)
+    output_type), shape=_arg_rule, grad=None, onnx=_arg_onnx("ArgMin"))
 
 
 def _arg_reduction(op_def, input, axis, output_type, name):  # noqa: A002
@@ -450,7 +477,10 @@ def _cumsum_batched(op, grad):
 
 
 CUMSUM = defop("Cumsum", _cumsum_kernel, shape=lambda x, **_: (x.shape, x.dtype),
-               grad=_cumsum_grad, jvp=linear, batch=_cumsum_batched)
+               grad=_cumsum_grad, jvp=linear, batch=_cumsum_batched,
+               onnx=lambda ctx, op, x: ctx.node(
+                   "CumSum", [x, ctx.const(np.int64(op.attrs["axis"]))],
+                   exclusive=int(op.attrs["exclusive"]), reverse=int(op.attrs["reverse"])))
 
 
 def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):

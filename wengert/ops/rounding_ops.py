@@ -32,10 +32,11 @@ __all__ = ["round", "rint", "floor", "ceil", "is_nan", "is_inf", "is_finite", "t
 
 
 # -- round, rint, floor, ceil: no gradient -----------------------------------------------------
-ROUND = defop("Round", np.round, shape=shapes.same, grad=None, batch="safe")
-RINT = defop("Rint", np.rint, shape=float_rule("Rint"), grad=None, batch="safe")
-FLOOR = defop("Floor", np.floor, shape=float_rule("Floor"), grad=None, batch="safe")
-CEIL = defop("Ceil", np.ceil, shape=float_rule("Ceil"), grad=None, batch="safe")
+ROUND = defop("Round", np.round, shape=shapes.same, grad=None, batch="safe", onnx="Round")
+RINT = defop("Rint", np.rint, shape=float_rule("Rint"), grad=None, batch="safe", onnx="Round")
+FLOOR = defop("Floor", np.floor, shape=float_rule("Floor"), grad=None, batch="safe",
+              onnx="Floor")
+CEIL = defop("Ceil", np.ceil, shape=float_rule("Ceil"), grad=None, batch="safe", onnx="Ceil")
 
 
 def round(x, name=None):  # noqa: A001 (TensorFlow's name)

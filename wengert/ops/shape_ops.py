@@ -197,7 +197,8 @@ def shape_n(input, out_type=dtypes.int32, name=None):  # noqa: A002
 
 IDENTITY_N = defop("IdentityN", lambda *xs: tuple(xs), grad=lambda op, *grads: list(grads),
                    shape=lambda *xs: [(x.shape, x.dtype) for x in xs], jvp=linear,
-                   num_outputs=None, returns_view=True)
+                   num_outputs=None, returns_view=True,
+                   onnx=lambda ctx, op, *xs: [ctx.node("Identity", [x]) for x in xs])
 
 
 def identity_n(input, name=None):  # noqa: A002

@@ -146,8 +146,14 @@ def _top_k_jvp(primals, tangents, outputs, **_):
     return gather(t, outputs[1], axis=rank - 1, batch_dims=rank - 1), None
 
 
+def _top_k_onnx(ctx, op, x, k):
+    k = ctx.node("Reshape", [ctx.cast(k, np.int64), ctx.int64s([1])])
+    values, indices = ctx.node("TopK", [x, k], outputs=2, axis=-1, largest=1, sorted=1)
+    return values, ctx.cast(indices, op.attrs["index_type"])
+
+
 TOP_K = defop("TopKV2", _top_k_kernel, shape=_top_k_rule, grad=_top_k_grad, jvp=_top_k_jvp,
-              num_outputs=2)
+              num_outputs=2, onnx=_top_k_onnx)
 
 
 def top_k(input, k=1, sorted=True, index_type=dtypes.int32, name=None):  # noqa: A002

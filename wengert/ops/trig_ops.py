@@ -31,14 +31,15 @@ def _one_minus_square(x):
     return 1.0 - square(x)
 
 
-SINH = float_op("Sinh", np.sinh, lambda x, y: cosh(x))
-COSH = float_op("Cosh", np.cosh, lambda x, y: sinh(x))
-ASIN = float_op("Asin", np.arcsin, lambda x, y: rsqrt(_one_minus_square(x)))
-ACOS = float_op("Acos", np.arccos, lambda x, y: -rsqrt(_one_minus_square(x)))
-ATAN = float_op("Atan", np.arctan, lambda x, y: reciprocal(1.0 + square(x)))
-ASINH = float_op("Asinh", np.arcsinh, lambda x, y: reciprocal(cosh(y)))
-ACOSH = float_op("Acosh", np.arccosh, lambda x, y: reciprocal(sinh(y)))
-ATANH = float_op("Atanh", np.arctanh, lambda x, y: reciprocal(_one_minus_square(x)))
+SINH = float_op("Sinh", np.sinh, lambda x, y: cosh(x), onnx="Sinh")
+COSH = float_op("Cosh", np.cosh, lambda x, y: sinh(x), onnx="Cosh")
+ASIN = float_op("Asin", np.arcsin, lambda x, y: rsqrt(_one_minus_square(x)), onnx="Asin")
+ACOS = float_op("Acos", np.arccos, lambda x, y: -rsqrt(_one_minus_square(x)), onnx="Acos")
+ATAN = float_op("Atan", np.arctan, lambda x, y: reciprocal(1.0 + square(x)), onnx="Atan")
+ASINH = float_op("Asinh", np.arcsinh, lambda x, y: reciprocal(cosh(y)), onnx="Asinh")
+ACOSH = float_op("Acosh", np.arccosh, lambda x, y: reciprocal(sinh(y)), onnx="Acosh")
+ATANH = float_op("Atanh", np.arctanh, lambda x, y: reciprocal(_one_minus_square(x)),
+                 onnx="Atanh")
 
 
 def sinh(x, name=None):

@@ -67,6 +67,7 @@ SQUARE_GRAD = defop("SquareGrad", lambda x, dy: _into(np.multiply, x + x, dy),
                     shape=shapes.broadcast,
                     grad=_square_grad_grad, jvp=multilinear, batch="safe")
 SQUARE = defop("Square", np.square, shape=shapes.same,
+               onnx=lambda ctx, op, x: ctx.node("Mul", [x, x]),
                grad=lambda op, grad: execute(SQUARE_GRAD, (op.inputs[0], grad)),
                jvp=lambda primals, tangents, outputs: execute(SQUARE_GRAD,
                                                               (primals[0], tangents[0])),
@@ -162,9 +163,10 @@ RECIPROCAL_GRAD = defop("ReciprocalGrad", _reciprocal_grad_kernel,
 
 
 # -- roots and reciprocal ---------------------------------------------------------------------
-SQRT = float_op("Sqrt", np.sqrt, fused=SQRT_GRAD)
-RSQRT = float_op("Rsqrt", lambda x: _const(x, 1) / np.sqrt(x), fused=RSQRT_GRAD)
-RECIPROCAL = float_op("Reciprocal", np.reciprocal, fused=RECIPROCAL_GRAD)
+SQRT = float_op("Sqrt", np.sqrt, fused=SQRT_GRAD, onnx="Sqrt")
+RSQRT = float_op("Rsqrt", lambda x: _const(x, 1) / np.sqrt(x), fused=RSQRT_GRAD,
+                 onnx=lambda ctx, op, x: ctx.node("Reciprocal", [ctx.node("Sqrt", [x])]))
+RECIPROCAL = float_op("Reciprocal", np.reciprocal, fused=RECIPROCAL_GRAD, onnx="Reciprocal")
 
 
 def sqrt(x, name=None):
@@ -183,10 +185,13 @@ def reciprocal(x, name=None):
 
 
 # -- exponentials and logarithms ------------------------------------------------------------------
-EXP = float_op("Exp", np.exp, lambda x, y: y)
-EXPM1 = float_op("Expm1", np.expm1, lambda x, y: y + 1.0)
-LOG = float_op("Log", np.log, lambda x, y: reciprocal(x))
-LOG1P = float_op("Log1p", np.log1p, lambda x, y: reciprocal(x + 1.0))
+EXP = float_op("Exp", np.exp, lambda x, y: y, onnx="Exp")
+EXPM1 = float_op("Expm1", np.expm1, lambda x, y: y + 1.0,
+                 onnx=elementwise.onnx_unary_then("Exp", "Sub", 1))
+LOG = float_op("Log", np.log, lambda x, y: reciprocal(x), onnx="Log")
+LOG1P = float_op("Log1p", np.log1p, lambda x, y: reciprocal(x + 1.0),
+                 onnx=lambda ctx, op, x: ctx.node("Log", [elementwise.onnx_unary_then(
+                     None, "Add", 1)(ctx, op, x)]))
 
 
 def exp(x, name=None):
@@ -210,8 +215,9 @@ def log1p(x, name=None):
 
 
 # -- abs and sign (also for integers) --------------------------------------------------------------
-ABS = elementwise.unary("Abs", np.abs, lambda x, y: sign(x), shape=numeric_rule("Abs"))
-SIGN = defop("Sign", np.sign, shape=numeric_rule("Sign"),
+ABS = elementwise.unary("Abs", np.abs, lambda x, y: sign(x), shape=numeric_rule("Abs"),
+                        onnx="Abs")
+SIGN = defop("Sign", np.sign, shape=numeric_rule("Sign"), onnx="Sign",
              grad=lambda op, grad: zeros_like(op.inputs[0]),
              jvp=lambda primals, tangents, outputs: zeros_like(tangents[0]), batch="safe")
 
@@ -227,9 +233,9 @@ def sign(x, name=None):
 
 
 # -- trigonometry -----------------------------------------------------------------------------
-SIN = float_op("Sin", np.sin, lambda x, y: cos(x))
-COS = float_op("Cos", np.cos, lambda x, y: -sin(x))
-TAN = float_op("Tan", np.tan, lambda x, y: square(y) + 1.0)
+SIN = float_op("Sin", np.sin, lambda x, y: cos(x), onnx="Sin")
+COS = float_op("Cos", np.cos, lambda x, y: -sin(x), onnx="Cos")
+TAN = float_op("Tan", np.tan, lambda x, y: square(y) + 1.0, onnx="Tan")
 
 
 def sin(x, name=None):
@@ -263,9 +269,9 @@ def _softplus_kernel(x):
     return np.log1p(np.exp(-np.abs(x))) + np.maximum(x, _const(x, 0))
 
 
-TANH = float_op("Tanh", np.tanh, fused=TANH_GRAD)
-SIGMOID = float_op("Sigmoid", _sigmoid_kernel, fused=SIGMOID_GRAD)
-SOFTPLUS = float_op("Softplus", _softplus_kernel, lambda x, y: sigmoid(x))
+TANH = float_op("Tanh", np.tanh, fused=TANH_GRAD, onnx="Tanh")
+SIGMOID = float_op("Sigmoid", _sigmoid_kernel, fused=SIGMOID_GRAD, onnx="Sigmoid")
+SOFTPLUS = float_op("Softplus", _softplus_kernel, lambda x, y: sigmoid(x), onnx="Softplus")
 
 
 def tanh(x, name=None):
@@ -348,7 +354,8 @@ def _erf_kernel(x):
 
 
 _TWO_OVER_SQRT_PI = 2.0 * _ONE_OVER_SQRT_PI
-ERF = float_op("Erf", _erf_kernel, lambda x, y: exp(-square(x)) * _TWO_OVER_SQRT_PI)
+ERF = float_op("Erf", _erf_kernel, lambda x, y: exp(-square(x)) * _TWO_OVER_SQRT_PI,
+               onnx="Erf")
 
 
 def erf(x, name=None):
