@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import wengert as tf
-from wengert.framework.tensor import TensorLike
+from wengert.framework.tensor import TensorLike, array_of, is_eager_tensor
 from wengert.graph.symbolic import SymbolicTensor
 from wengert.graph.variables import GraphVariable
 
@@ -46,3 +46,19 @@ def test_equality_is_elementwise_and_hashing_goes_through_ref():
         with pytest.raises(TypeError):
             hash(x)
         assert {x.ref(): 1}[x.ref()] == 1
+
+
+def test_eager_predicate_and_array_accessor():
+    eager, variable, symbolic, graph_variable = _four()
+    assert is_eager_tensor(eager)
+    for x in (variable, symbolic, graph_variable, np.ones(2), 1.0, None):
+        assert not is_eager_tensor(x)
+    np.testing.assert_array_equal(array_of(eager), [[1.0, 2.0]])
+    assert array_of(eager) is array_of(eager)  # the array itself, not a copy
+    with tf.GradientTape() as tape:
+        np.testing.assert_array_equal(array_of(variable), [[1.0, 2.0]])
+    assert tape.watched_variables() == ()  # no read was recorded
+    variable.assign([[3.0, 4.0]])
+    np.testing.assert_array_equal(array_of(variable), [[3.0, 4.0]])  # the current value
+    for x in (symbolic, graph_variable, 1.0, np.ones(2)):
+        assert array_of(x) is None

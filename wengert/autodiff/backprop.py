@@ -109,7 +109,8 @@ def backward(records, targets, sources, seeds, unconnected=UnconnectedGradients.
             if g is None or key not in needed:
                 continue
             # An eager gradient of its input's shape and dtype is ready (NumPy's builtin dtypes
-            # are singletons: `is` decides; fit_to_input settles the rest).
+            # are singletons: `is` decides; fit_to_input settles the rest). is_eager_tensor
+            # and array_of are inline here and below: this is the reverse pass's inner loop.
             if type(g) is not Tensor or type(t) not in _EAGER or (
                     g._value.shape != t._value.shape or g._value.dtype is not t._value.dtype):
                 g = fit_to_input(op, t, g, batch_dims)
@@ -198,7 +199,8 @@ def _prune(records, targets, source_ids, stop_ids):
 
 
 def _floating(t):
-    """Whether t is a floating-point tensor (eagerly read off the array, no DType lookup)."""
+    """Whether t is a floating-point tensor (eagerly read off the array, no DType lookup:
+    is_eager_tensor and array_of inline, for every input of every op on the path)."""
     return t._value.dtype.kind == "f" if type(t) is Tensor else t.dtype.is_floating
 
 

@@ -31,7 +31,7 @@ variant, custom gradients, control flow, graph mode, ...); the caller then runs 
 from ..framework.context import state
 from ..framework.operation import Operation
 from ..framework.registry import _GRADIENTS, _MISSING, batched_rule_name
-from ..framework.tensor import Tensor
+from ..framework.tensor import is_eager_tensor
 
 __all__ = ["why_not", "view", "ROW_BLOCK_ELEMENTS"]
 
@@ -44,7 +44,7 @@ def why_not(path, target):
     sentence saying what prevents it."""
     if state.graph is not None:
         return "building a graph (vectorized jacobians run eagerly)"
-    if type(target) is not Tensor or not target.dtype.is_floating:
+    if not is_eager_tensor(target) or not target.dtype.is_floating:
         return "the target is not an eager floating-point tensor"
     for op in path:
         reason = _op_reason(op)

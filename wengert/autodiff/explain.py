@@ -30,7 +30,7 @@ says so (explain before `gradient()`, or use `persistent=True`).
 import numpy as np
 
 from ..framework.registry import _GRADIENTS, _MISSING
-from ..framework.tensor import Tensor
+from ..framework.tensor import Tensor, array_of
 from ..framework.variables import READ_VARIABLE, Variable
 from ..ops.array_ops import STOP_GRADIENT
 from ..util import nest
@@ -320,12 +320,12 @@ class _Index:
                     values.append((t, op))
         for item in candidates:
             const, consumer = item if isinstance(item, tuple) else (item, None)
-            c = getattr(const, "_value", None)
+            c = array_of(const)
             if c is None or not isinstance(c, np.ndarray) and not np.isscalar(c):
                 continue
             c = np.asarray(c)
             for t, op in values:
-                v = np.asarray(t._value)
+                v = np.asarray(array_of(t))
                 if v.shape == c.shape and v.size and (v is c or np.array_equal(v, c)):
                     return op, consumer
         return None

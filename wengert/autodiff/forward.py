@@ -46,7 +46,7 @@ from ..framework.execute import execute
 from ..framework.operation import Operation
 from ..framework.registry import (_GRADIENTS, _MISSING, get_gradient_function, linear,  # noqa: F401
                                  linear_in, multilinear)
-from ..framework.tensor import Tensor, TensorLike, convert_to_tensor
+from ..framework.tensor import Tensor, TensorLike, array_of, convert_to_tensor
 from ..framework.variables import Variable
 from ..util import nest
 
@@ -56,12 +56,12 @@ __all__ = ["ForwardAccumulator", "linear", "linear_in", "multilinear", "op_tange
 
 # -- computing output tangents ------------------------------------------------------------------
 def _is_float(t):
-    value = getattr(t, "_value", None)  # graph tensors have none
+    value = getattr(t, "_value", None)  # array_of(t), inline: per op; graph tensors have none
     return value.dtype.kind == "f" if value is not None else t.dtype.is_floating
 
 
 def _zeros(t):
-    value = getattr(t, "_value", None)
+    value = array_of(t)
     if value is None or state.graph is not None:
         from ..ops.array_core import zeros_like
         return zeros_like(t)
@@ -200,7 +200,7 @@ class ForwardAccumulator:
         self._keep.append(primal)
         self._table[id(primal)] = (weakref.ref(primal), tangent)
         if isinstance(primal, Variable):
-            self._arrays[id(primal._value)] = primal
+            self._arrays[id(array_of(primal))] = primal
 
     # -- context ---------------------------------------------------------------------------------
     def __enter__(self):
@@ -219,7 +219,8 @@ class ForwardAccumulator:
         entry = self._table.get(id(t))
         if entry is not None and entry[0]() is t:
             return entry[1]
-        if self._arrays and type(t) is Tensor:  # a read of a watched variable
+        # a read of a watched variable (is_eager_tensor and array_of, inline: per op input)
+        if self._arrays and type(t) is Tensor:
             var = self._arrays.get(id(t._value))
             if var is not None and var._value is t._value:
                 return self._table[id(var)][1]

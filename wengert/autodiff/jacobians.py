@@ -28,7 +28,7 @@ outer tape: a Hessian is the jacobian of a gradient computed under an outer tape
 """
 import numpy as np
 
-from ..framework.tensor import Tensor, constant
+from ..framework.tensor import Tensor, array_of, constant
 from ..ops.array_core import broadcast_to, reshape, zeros_like
 from ..ops.array_ops import concat, stack, transpose
 from ..util import nest
@@ -206,7 +206,7 @@ def _largest(path, target):
     sizes = [int(np.prod(target.shape, dtype=np.int64))]
     for op in path:
         for t in op.inputs + op.outputs:
-            value = getattr(t, "_value", None)
+            value = array_of(t)
             if value is not None:
                 sizes.append(np.size(value))
     return max(sizes)

@@ -15,7 +15,7 @@ import sys
 
 
 from ..framework.context import state
-from ..framework.tensor import Tensor, TensorLike, convert_to_tensor
+from ..framework.tensor import Tensor, TensorLike, convert_to_tensor, is_eager_tensor
 from ..framework.variables import Variable
 from ..ops import array_core
 from ..util import nest
@@ -101,7 +101,7 @@ class GradientTape:
     # -- watching ------------------------------------------------------------------------------
     def watch(self, tensor):
         """Watch a tensor, a variable, or a nested structure of them."""
-        if type(tensor) is Tensor:
+        if is_eager_tensor(tensor):
             self._watched.add(id(tensor))
             self._keep.append(tensor)
             return
@@ -130,6 +130,7 @@ class GradientTape:
                  unconnected_gradients=UnconnectedGradients.NONE):
         """d(target)/d(sources) in the structure of `sources`; a non-scalar target is summed
         (weighted by `output_gradients` when given)."""
+        # is_eager_tensor(target), inline: every gradient() call passes here
         if type(target) is Tensor and output_gradients is None and not self._released:
             targets, seeds = [target], [array_core.ones_like_gradient(target)]  # the usual case
         else:
@@ -147,7 +148,7 @@ class GradientTape:
     def _targets_and_seeds(self, target, output_gradients):
         if self._released:
             raise RuntimeError(_RELEASED)
-        targets = [target] if type(target) is Tensor else [
+        targets = [target] if is_eager_tensor(target) else [
             as_target(t) for t in nest.flatten(target)]
         if output_gradients is None:
             seeds = [None] * len(targets)

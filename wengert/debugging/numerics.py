@@ -29,7 +29,7 @@ from ..framework.context import state
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
 from ..framework.registry import defop
-from ..framework.tensor import convert_to_tensor
+from ..framework.tensor import array_of, convert_to_tensor
 from ..ops import shapes
 
 __all__ = ["enable_check_numerics", "disable_check_numerics", "check_numerics", "NumericsError",
@@ -77,7 +77,7 @@ def _check_op(op_def, inputs, outputs, attrs, name):
         op = out._op
         if op is not None and op.traceback is None:
             op.traceback = user_frame(2)
-        value = out._value
+        value = array_of(out)
         if value.dtype.kind in "fc" and not np.isfinite(value).all():
             raise _error(op_def, inputs, out, name)
 
@@ -85,7 +85,7 @@ def _check_op(op_def, inputs, outputs, attrs, name):
 def _error(op_def, inputs, out, name):
     op_name = name or op_def.type
     forward = _forward_op_in_backward_pass()
-    found = _describe_bad(out._value)
+    found = _describe_bad(array_of(out))
     ins = "\n".join(f"  input {i}: {describe_range(t)}" for i, t in enumerate(inputs))
     here = user_frame(3)
     if forward is None:
@@ -126,7 +126,7 @@ def _describe_bad(value):
 
 def describe_range(t):
     """`float32[3] range [0, 4]`: dtype, shape and the range of finite values (NaN/Inf counted)."""
-    value = getattr(t, "_value", None)
+    value = array_of(t)
     spec = f"{t.dtype.name}{list(t.shape)}"
     if value is None or not hasattr(value, "dtype"):
         return spec

@@ -22,6 +22,7 @@ import numpy as np
 
 from ..framework import registry
 from ..framework.context import state
+from ..framework.tensor import array_of
 
 __all__ = ["trace_backprop", "BackpropTrace"]
 
@@ -76,7 +77,7 @@ def _spec(t):
 def _grad_text(g):
     if g is None:
         return "None"
-    value = getattr(g, "_value", None)
+    value = array_of(g)
     if value is None or getattr(g, "graph", None) is not None:
         return f"{_spec(g)} |g|=?"
     norm = float(np.sqrt(np.sum(np.square(np.asarray(value, dtype=np.float64)))))

@@ -130,7 +130,7 @@ def binary_operands(x, y, op_type):
 
     Two tensors must share a dtype (no silent promotion). A non-tensor operand (Python number,
     list, NumPy array) takes the other operand's dtype."""
-    tx, ty = type(x) is Tensor, type(y) is Tensor
+    tx, ty = type(x) is Tensor, type(y) is Tensor  # is_eager_tensor, inline: every binary op
     if tx and ty:
         if x._value.dtype is not y._value.dtype and x._value.dtype != y._value.dtype:
             raise dtype_mismatch(op_type, x, y)

@@ -24,7 +24,7 @@ How it moves through wengert, as in TensorFlow:
 import numpy as np
 
 from . import dtypes
-from .tensor import Tensor, convert_to_tensor
+from .tensor import convert_to_tensor, is_eager_tensor
 from .tensor_shape import TensorShape
 
 __all__ = ["IndexedSlices"]
@@ -130,7 +130,7 @@ class IndexedSlices:
         return np.asarray(self.numpy(), dtype=dtype)
 
     def __repr__(self):
-        if type(self._values) is Tensor:  # eager: show the numbers
+        if is_eager_tensor(self._values):  # show the numbers
             return (f"IndexedSlices(indices={self._indices!r}, values={self._values!r}, "
                     f"dense_shape={self._static})")
         return (f"IndexedSlices(indices={self._indices}, values={self._values}, "

@@ -15,7 +15,8 @@ from . import dtypes
 from .context import state
 from .tensor_shape import TensorShape
 
-__all__ = ["TensorLike", "Tensor", "constant", "convert_to_tensor", "is_tensor"]
+__all__ = ["TensorLike", "Tensor", "constant", "convert_to_tensor", "is_tensor",
+           "is_eager_tensor", "array_of"]
 
 _DEVICE = "/job:localhost/replica:0/task:0/device:CPU:0"
 
@@ -187,6 +188,22 @@ def _array_str(value):
 
 def is_tensor(x):
     return isinstance(x, Tensor)
+
+
+def is_eager_tensor(x):
+    """True for an eager Tensor, whose value exists now (`array_of(x)`); False for a graph
+    tensor (graph/symbolic.py), a variable, IndexedSlices or a plain value. (The hottest loops
+    test `type(x) is Tensor` inline, with a comment naming this function.)"""
+    return type(x) is Tensor
+
+
+def array_of(x):
+    """The ndarray behind an eager Tensor or a Variable (the variable's current value): the
+    array itself, not a copy, and no read is recorded on any tape. None for a graph tensor, a
+    graph variable or anything else. Treat it as read-only: tensors are immutable, and variables
+    change only through `assign` and its kin. (Hot loops read `x._value` inline, with a comment
+    naming this function.)"""
+    return getattr(x, "_value", None)
 
 
 # -- conversion -------------------------------------------------------------------------------

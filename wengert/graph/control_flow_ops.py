@@ -34,7 +34,7 @@ from ..framework.context import state
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
 from ..framework.registry import defop, linear, needs_grad, OpDef
-from ..framework.tensor import Tensor, convert_to_tensor
+from ..framework.tensor import Tensor, array_of, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.variables import Variable
 from ..ops import array_core, math_ops
@@ -363,11 +363,8 @@ def _branch_list(branch_fns):
 
 
 def _eager_value(x):
-    if isinstance(x, Tensor):
-        return x._value
-    if isinstance(x, Variable):
-        return x._value
-    return x
+    array = array_of(x)
+    return x if array is None else array
 
 
 def _eager_pred(pred, what):

@@ -25,7 +25,7 @@ from ..framework import dtypes
 from ..framework.context import state
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
-from ..framework.tensor import Tensor, convert_to_tensor
+from ..framework.tensor import Tensor, array_of, convert_to_tensor
 from ..framework.variables import READ_VARIABLE, Variable
 from .executor import compile_plan, unshared
 from .graph import PLACEHOLDER, Graph
@@ -200,7 +200,7 @@ def _replay_one(op, inputs):
         return inputs[0]._as_tensor(None)
     stateful = op.op_def.stateful
     if stateful and state.graph is None:  # an assign (or a summary), run now on live variables
-        arrays = [x if isinstance(x, Variable) else x._value for x in inputs]
+        arrays = [x if isinstance(x, Variable) else array_of(x) for x in inputs]
         return Tensor(op.op_def.kernel(LIVE_VARIABLES, *arrays, **op.attrs))
     graph = state.graph
     if op.gradient_override is not None and graph is not None:

@@ -45,7 +45,7 @@ import numpy as np
 from ..framework import dtypes
 from ..framework.context import state
 from ..framework.operation import Operation
-from ..framework.tensor import Tensor, convert_to_tensor, to_array
+from ..framework.tensor import Tensor, array_of, convert_to_tensor, is_eager_tensor, to_array
 from ..framework.tensor_shape import TensorShape
 from ..framework.variables import Variable
 from ..util import nest
@@ -119,8 +119,8 @@ def _shape_key(shape, relax):
 
 
 def _leaf_key(x, tensors, relax):
-    if type(x) is Tensor or isinstance(x, np.ndarray):
-        value = x._value if type(x) is Tensor else x
+    if is_eager_tensor(x) or isinstance(x, np.ndarray):
+        value = array_of(x) if is_eager_tensor(x) else x
         tensors.append(x)
         return (value.dtype, (None,) * value.ndim if relax else value.shape)
     if isinstance(x, (Tensor, TensorSpec)):  # a graph tensor (nested call) or a spec
@@ -163,7 +163,7 @@ def _call_key(args, kwargs, relax):
     """(hashable signature of the call, its tensor arguments in order)."""
     tensors, key = [], []
     for a in args:
-        if type(a) is Tensor and not relax:  # the common case, inlined
+        if type(a) is Tensor and not relax:  # the common case, inlined (with array_of)
             value = a._value
             key.append((value.dtype, value.shape))
             tensors.append(a)
@@ -288,6 +288,7 @@ class ConcreteFunction:
         st = state
         if st.tapes or st.observers or st.graph is not None:
             return self._call_by_replay(args)
+        # array_of(a) if is_eager_tensor(a), inline: once per call of a traced function
         feeds = [a._value if type(a) is Tensor else np.array(a) for a in args]
         return self._pack(self._plan.run(feeds, LIVE_VARIABLES))
 
@@ -434,8 +435,8 @@ class Function:
             if relax and shape.rank is not None:
                 shape = TensorShape((None,) * shape.rank)
             specs.append((dtypes.as_dtype(t.dtype), shape, None))
-        eager = all(type(t) is Tensor or isinstance(t, np.ndarray) for t in tensors)
-        values = [t._value if type(t) is Tensor else t for t in tensors] if eager else None
+        eager = all(is_eager_tensor(t) or isinstance(t, np.ndarray) for t in tensors)
+        values = [array_of(t) if is_eager_tensor(t) else t for t in tensors] if eager else None
         concrete = self._build(specs, lambda placeholders: _substitute(
             args, kwargs, placeholders), values)
         self._cache[key] = concrete

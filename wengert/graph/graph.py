@@ -22,7 +22,7 @@ from ..framework.errors import InvalidArgumentError, OpError
 from ..framework.execute import record_graph_op
 from ..framework.operation import Operation
 from ..framework.registry import defop
-from ..framework.tensor import Tensor, to_array
+from ..framework.tensor import Tensor, array_of, to_array
 from ..framework.tensor_shape import TensorShape
 from ..ops.creation_ops import CONST
 from .symbolic import SymbolicTensor
@@ -182,7 +182,7 @@ class Graph:
         if isinstance(t, Tensor):  # an eager tensor: becomes a constant of this graph
             hit = self._captured.get(id(t))
             if hit is None:
-                hit = (t, self.constant(t._value, "Const"))
+                hit = (t, self.constant(array_of(t), "Const"))
                 self._captured[id(t)] = hit
             return hit[1]
         if isinstance(t, (np.ndarray, np.generic, int, float, bool)):  # a plain value

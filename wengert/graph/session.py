@@ -10,7 +10,7 @@ import numpy as np
 from ..framework.context import default_session, state
 from ..framework.errors import InvalidArgumentError
 from ..framework.operation import Operation
-from ..framework.tensor import Tensor, to_array
+from ..framework.tensor import Tensor, array_of, is_eager_tensor, to_array
 from ..framework.variables import Variable
 from ..util import nest
 from .executor import compile_plan, uninitialized, unshared
@@ -212,11 +212,11 @@ def _checked_feed(tensor, value):
         array = value.copy()  # the run owns its inputs (an assign may keep one)
     else:
         if isinstance(value, Tensor):
-            if not hasattr(value, "_value"):
+            if not is_eager_tensor(value):
                 raise TypeError(f"Cannot feed the symbolic tensor {value!r} to "
                                 f"'{tensor.name}': feed values must be NumPy arrays, Python "
                                 "values or eager tensors.")
-            value = value._value
+            value = array_of(value)
         try:
             array = to_array(value, dtype)
         except TypeError as err:

@@ -20,7 +20,7 @@ from ..framework.context import state
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
 from ..framework.registry import defop, linear, linear_in
-from ..framework.tensor import Tensor, convert_to_tensor
+from ..framework.tensor import Tensor, array_of, convert_to_tensor, is_eager_tensor
 from ..framework.tensor_shape import TensorShape
 from . import shapes
 from .shapes import prod, resolve_shape, shape_arg, static_shape_arg
@@ -261,7 +261,7 @@ def ones_like(input, dtype=None, name=None):  # noqa: A002
 def _like_source(x):
     if isinstance(x, Tensor):
         return x
-    value = getattr(x, "_value", None)  # a Variable: its shape, without recording a read
+    value = array_of(x)  # a Variable's: its shape, without recording a read
     if isinstance(value, np.ndarray):
         return Tensor(value)
     return convert_to_tensor(x)
@@ -402,7 +402,7 @@ def sum_gradients(parts):
 
 def zeros_like_gradient(t):
     """Zeros for an output that received no gradient. Eagerly a plain constant."""
-    value = getattr(t, "_value", None)
+    value = array_of(t)
     if value is not None and state.graph is None:
         return Tensor(np.zeros(value.shape, value.dtype))
     return zeros_like(t)
@@ -417,15 +417,15 @@ def is_zero_gradient(t):
         return True
     if state.tapes or state.observers:  # it may be watched (forward mode's dummy cotangents)
         return False
-    if type(t) is Tensor:
-        return t._op is None and not t._value.any()
+    if is_eager_tensor(t):
+        return t.op is None and not array_of(t).any()
     op = getattr(t, "op", None)
     return op is not None and op.op_def is ZEROS_LIKE
 
 
 def ones_like_gradient(t):
     """The seed d(target)/d(target) = 1. Eagerly a plain constant: nothing needs to record it."""
-    value = getattr(t, "_value", None)
+    value = array_of(t)
     if value is not None and state.graph is None:
         if not value.shape:  # a scalar loss: a NumPy scalar, as kernels return for 0-d results
             return Tensor(value.dtype.type(1))
@@ -436,7 +436,7 @@ def ones_like_gradient(t):
 def static_shape(t):
     """The shape as a plain tuple (None for unknown dimensions), without building a TensorShape
     for eager values: this is on the reverse pass's hot path."""
-    value = getattr(t, "_value", None)
+    value = getattr(t, "_value", None)  # array_of(t), inline: called for every op
     if value is not None:
         return value.shape
     shape = t.shape
@@ -446,6 +446,7 @@ def static_shape(t):
 def as_gradient(g, like, op=None):
     """A rule's result as a Tensor of `like`'s dtype (an error naming both, and the op whose rule
     produced it, when they differ)."""
+    # is_eager_tensor and array_of, inline: the reverse pass calls this for many ops
     if type(g) is Tensor and type(like) is Tensor and g._value.dtype == like._value.dtype:
         return g
     if not isinstance(g, Tensor):

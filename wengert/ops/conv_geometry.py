@@ -11,7 +11,7 @@ helpers accept unknown (None) dimensions and read sizes tensors' values when a g
 import numpy as np
 
 from ..framework.errors import InvalidArgumentError
-from ..framework.tensor import Tensor
+from ..framework.tensor import Tensor, array_of
 from ..framework.tensor_shape import TensorShape
 from . import shapes
 from .creation_ops import CONST, SHAPE, shape
@@ -170,7 +170,7 @@ def shape_from_nhwc(dims, data_format):
 def static_sizes(t):
     """The values of a 1-D sizes tensor when known while building (a constant, or the Shape of
     a tensor with a known rank: entries of that static shape); else None."""
-    value = getattr(t, "_value", None)
+    value = array_of(t)
     if value is not None:
         return [int(v) for v in np.asarray(value).reshape(-1)]
     op = getattr(t, "op", None)
@@ -225,7 +225,7 @@ def float_pair_rule(x, w):
 
 def sizes_tensor(t):
     """shape(t) as an int32 tensor (eagerly a constant, in a graph a Shape op)."""
-    value = getattr(t, "_value", None)
+    value = array_of(t)
     if value is not None:
         return Tensor(np.array(value.shape, dtype=np.int32))
     return shape(t)

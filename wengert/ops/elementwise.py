@@ -37,7 +37,7 @@ import numpy as np
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
 from ..framework.registry import defop, needs_grad
-from ..framework.tensor import Tensor, convert_to_tensor
+from ..framework.tensor import Tensor, convert_to_tensor, is_eager_tensor
 from . import shapes
 
 __all__ = ["unary", "binary", "fused_grad_jvp", "float_op", "float_rule", "call_float",
@@ -140,7 +140,7 @@ def numeric_rule(op_type):
 
 def call_float(op_def, x, name):
     """Run the float-only unary op `op_def` on x (the body of sqrt(), tanh(), ...)."""
-    if type(x) is not Tensor:
+    if type(x) is not Tensor:  # is_eager_tensor and array_of, inline: tanh is hot
         x = convert_to_tensor(x)
         if not x.dtype.is_floating:
             raise _not_float(op_def.type, x)
@@ -151,7 +151,7 @@ def call_float(op_def, x, name):
 
 def call_numeric(op_def, x, name):
     """Run the unary op `op_def`, defined for every numeric dtype, on x (abs(), sign())."""
-    if type(x) is not Tensor:
+    if not is_eager_tensor(x):
         x = convert_to_tensor(x)
     if x.dtype.is_bool:
         raise _not_numeric(op_def.type, x)

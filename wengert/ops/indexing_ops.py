@@ -37,7 +37,7 @@ from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
 from ..framework.indexed_slices import IndexedSlices
 from ..framework.registry import defop
-from ..framework.tensor import Tensor, convert_to_tensor
+from ..framework.tensor import Tensor, array_of, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from .array_core import batch_rank, has_one_input, reshape, static_shape
 from .array_ops import concat, where
@@ -557,7 +557,7 @@ def _spec_entry(k):
     if isinstance(k, (int, np.integer)):
         return int(k)
     if isinstance(k, Tensor) and k.ndim == 0 and k.dtype.is_integer:
-        return int(k._value)
+        return int(array_of(k))
     return NotImplemented
 
 

@@ -32,7 +32,7 @@ import numpy as np
 from ..framework.errors import InvalidArgumentError, UnimplementedError
 from ..framework.execute import binary_operands, execute
 from ..framework.registry import defop, linear, multilinear, needs_grad
-from ..framework.tensor import Tensor, convert_to_tensor
+from ..framework.tensor import Tensor, array_of, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from . import shapes
 from .array_core import batch_rank, ones_like, zeros_like
@@ -168,7 +168,7 @@ _MATMUL_ATTRS = {(ta, tb): {"transpose_a": ta, "transpose_b": tb}
 
 
 def _rank(t):
-    value = getattr(t, "_value", None)  # eager: the array's ndim, no TensorShape to build
+    value = array_of(t)  # eager: the array's ndim, no TensorShape to build
     return value.ndim if value is not None else t.shape.rank
 
 

@@ -72,7 +72,7 @@ def _product_grad(grad, other, this):
     of a product and the reverse pass's sum back to the scalar. (x, y and the gradient share
     one dtype, so the ops run without operand conversion.)"""
     if type(grad) is Tensor and type(this) in _EAGER and type(other) in _EAGER:
-        # eager: the shapes are the arrays'
+        # eager (is_eager_tensor, array_of inline: this rule is hot): the shapes are the arrays'
         spread = other._value  # what the scalar `this` was broadcast over, if it is one
         if this._value.ndim == 0 and spread.ndim and spread.shape == grad._value.shape:
             return execute(MUL_SUM, (grad, other))

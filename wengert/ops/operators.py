@@ -56,7 +56,8 @@ call_binary = math_ops.call_binary
 
 
 def _install_fast_paths():
-    """Tensor.__mul__ etc. are hot: bind the common Tensor-Tensor case without lambdas."""
+    """Tensor.__mul__ etc. are hot: bind the common Tensor-Tensor case without lambdas (and
+    test is_eager_tensor / read array_of inline)."""
     def mul(self, other):
         if type(other) is Tensor and self._value.dtype is other._value.dtype:
             return execute(MUL, (self, other))

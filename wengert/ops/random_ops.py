@@ -40,7 +40,7 @@ from ..framework.context import state
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
 from ..framework.registry import defop
-from ..framework.tensor import Tensor, convert_to_tensor
+from ..framework.tensor import Tensor, array_of, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from .creation_ops import constant_value
 from .math_ops import add, multiply, subtract
@@ -184,7 +184,7 @@ TRUNCATED_NORMAL = _random_op("TruncatedNormal", _truncated_kernel, _samples_rul
 # -- public functions ---------------------------------------------------------------------------
 def _shape(shape, what):
     if isinstance(shape, Tensor) or hasattr(shape, "_as_tensor"):
-        value = getattr(convert_to_tensor(shape), "_value", None)
+        value = array_of(convert_to_tensor(shape))
         if value is None:
             value = constant_value(shape)
         if value is None:
@@ -253,7 +253,8 @@ def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=
 
 
 def _int_bound(value, what):
-    value = np.asarray(getattr(value, "_value", value))
+    array = array_of(value)
+    value = np.asarray(value if array is None else array)
     if value.ndim or value.dtype.kind not in "iu":
         raise ValueError(f"random.uniform: {what} must be an integer scalar for integer dtypes, "
                          f"got {value!r}.")

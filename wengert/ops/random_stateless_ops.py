@@ -30,7 +30,7 @@ from ..framework import dtypes
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
 from ..framework.registry import defop
-from ..framework.tensor import convert_to_tensor
+from ..framework.tensor import array_of, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from .array_core import broadcast_to
 from .math_ops import add, cast, divide, multiply, subtract
@@ -339,7 +339,8 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32, 
 
 
 def _int_scalar(value, what):
-    value = np.asarray(getattr(value, "_value", value))
+    array = array_of(value)
+    value = np.asarray(value if array is None else array)
     if value.ndim or value.dtype.kind not in "iu":
         raise ValueError(f"stateless_uniform: {what} must be an integer scalar for integer "
                          f"dtypes, got {value!r}.")

@@ -48,7 +48,7 @@ import numpy as np
 from ..autodiff.explain import describe_missing
 from ..framework.context import state
 from ..framework.indexed_slices import IndexedSlices
-from ..framework.tensor import convert_to_tensor
+from ..framework.tensor import array_of, convert_to_tensor
 from ..framework.variables import Variable
 from ..ops.math_ops import cast
 from . import schedules
@@ -304,7 +304,7 @@ class Optimizer:
         return cls(**config)
 
     def __repr__(self):
-        return f"<{type(self).__name__} '{self.name}' iterations={self._iterations._value}>"
+        return f"<{type(self).__name__} '{self.name}' iterations={array_of(self._iterations)}>"
 
 
 def _is_schedule(value):
@@ -368,11 +368,11 @@ def _cast(grad, dtype):
 # -- sparse updates ---------------------------------------------------------------------------
 def deduplicate(slices):
     """IndexedSlices with each index once, the values of repeated indices summed (eager)."""
-    indices = np.asarray(slices.indices._value).reshape(-1)
+    indices = np.asarray(array_of(slices.indices)).reshape(-1)
     unique, position = np.unique(indices, return_inverse=True)
     if len(unique) == len(indices):
         return slices
-    values = slices.values._value
+    values = array_of(slices.values)
     summed = np.zeros((len(unique),) + values.shape[1:], values.dtype)
     np.add.at(summed, position.reshape(-1), values)
     return IndexedSlices._of(convert_to_tensor(summed), convert_to_tensor(unique),
@@ -382,7 +382,7 @@ def deduplicate(slices):
 def scatter_add(var, slices):
     """var[indices] += values for the rows of de-duplicated IndexedSlices only (eager), in
     place unless a tensor shares the variable's array (then on a copy: tensors never change)."""
-    values = slices.values._value
+    values = array_of(slices.values)
     if values.dtype != var._value.dtype or values.shape[1:] != var._value.shape[1:]:
         raise ValueError(f"scatter_add: rows of shape {values.shape[1:]} and dtype {values.dtype} "
                          f"do not fit variable '{var.name}' of shape {var._value.shape} and "

@@ -21,7 +21,7 @@ import numpy as np
 from ..framework import dtypes
 from ..framework.context import state
 from ..framework.registry import defop
-from ..framework.tensor import Tensor, convert_to_tensor
+from ..framework.tensor import Tensor, array_of, convert_to_tensor, is_eager_tensor
 from ..framework.tensor_shape import TensorShape
 from ..ops.math_ops import logical_and
 from . import encoders, protobuf
@@ -46,8 +46,8 @@ def _encode_event(wall_time, step, tag, metadata, make_tensor, data):
 
 
 def _array(data):
-    if type(data) is Tensor:
-        return data._value
+    if is_eager_tensor(data):
+        return array_of(data)
     return np.asarray(data)
 
 

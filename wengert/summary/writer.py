@@ -15,7 +15,7 @@ import threading
 
 import numpy as np
 
-from ..framework.tensor import Tensor, constant
+from ..framework.tensor import array_of, constant, is_eager_tensor
 from .records import EventFileWriter
 
 __all__ = ["SummaryWriter", "create_file_writer", "create_noop_writer", "flush",
@@ -201,7 +201,7 @@ def resolve_step(step):
                              "argument or through tf.summary.experimental.set_step()")
     if type(step) is int:
         return step
-    value = step._value if type(step) is Tensor else np.asarray(step)
+    value = array_of(step) if is_eager_tensor(step) else np.asarray(step)
     if value.shape != ():
         raise ValueError(f"A summary step must be a scalar, got shape {value.shape}.")
     return int(value)

@@ -22,7 +22,7 @@ from collections import OrderedDict
 import numpy as np
 
 from ...framework import dtypes
-from ...framework.tensor import Tensor, constant
+from ...framework.tensor import Tensor, array_of, constant
 from ...framework.tensor_shape import TensorShape
 from ...framework.variables import Variable
 from ...module import Module
@@ -242,7 +242,7 @@ class Layer(Module):
 
     def get_weights(self):
         """The weights' current values as NumPy arrays (in `weights` order)."""
-        return [np.array(v._value) for v in self.weights]
+        return [np.array(array_of(v)) for v in self.weights]
 
     def set_weights(self, weights):
         """Assign NumPy arrays to the weights (in `weights` order); checks every shape first."""
