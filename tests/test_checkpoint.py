@@ -7,7 +7,7 @@ import pytest
 
 import wengert as tf
 from wengert.framework.errors import DataLossError, InvalidArgumentError, NotFoundError
-from wengert.train import checkpoint_format as ckpt_module  # the file format: writes, reads
+from wengert.saved_model import checkpoint_format as ckpt_module  # the file format: writes, reads
 from wengert.train import (Checkpoint, CheckpointManager, latest_checkpoint, list_variables,
                            load_checkpoint)
 

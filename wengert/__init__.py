@@ -71,6 +71,7 @@ from . import random  # noqa: E402  tf.random: normal, uniform, truncated_normal
 from .autodiff.explain import explain_gradients  # noqa: E402
 from . import autodiff, func, testing, test  # noqa: E402
 from . import summary  # noqa: E402  tf.summary: TensorBoard event files
+from . import saved_model  # noqa: E402  tf.saved_model: save / load
 from .autodiff.custom import custom_gradient, grad_pass_through, recompute_grad  # noqa: E402
 
 # -- issue 14: the runtime around the ops (tf.Module, tf.data, tf.random, tf.config, strings) ---

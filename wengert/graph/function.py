@@ -266,6 +266,21 @@ class ConcreteFunction:
         return [t for t in self._flat_outputs if t is not None]
 
     @property
+    def structured_input_signature(self):
+        """(args, kwargs) of the traced call, each input placeholder as a TensorSpec named
+        after it; Python values as they were passed."""
+        args, kwargs = getattr(self.graph, "structured_input_signature", None) or ((), {})
+        inputs = {id(p) for p in self.graph.inputs}
+
+        def spec(x):
+            if id(x) in inputs:
+                return TensorSpec(x.shape, x.dtype, x.op.name)
+            return x
+        return (nest.pack_sequence_as(args, [spec(x) for x in nest.flatten(args)]),
+                {k: nest.pack_sequence_as(v, [spec(x) for x in nest.flatten(v)])
+                 for k, v in kwargs.items()})
+
+    @property
     def variables(self):
         return tuple(self.graph.variables)
 
@@ -434,7 +449,8 @@ class Function:
             shape = TensorShape(t.shape)
             if relax and shape.rank is not None:
                 shape = TensorShape((None,) * shape.rank)
-            specs.append((dtypes.as_dtype(t.dtype), shape, None))
+            name = t.name if isinstance(t, TensorSpec) else None  # a spec's name names its input
+            specs.append((dtypes.as_dtype(t.dtype), shape, name))
         eager = all(is_eager_tensor(t) or isinstance(t, np.ndarray) for t in tensors)
         values = [array_of(t) if is_eager_tensor(t) else t for t in tensors] if eager else None
         concrete = self._build(specs, lambda placeholders: _substitute(
@@ -453,6 +469,7 @@ class Function:
                                 for i, (dtype, shape, name) in enumerate(specs)]
                 graph.trace_values = trace_values
                 args, kwargs = arguments(graph.inputs)
+                graph.structured_input_signature = (tuple(args), dict(kwargs))
                 outputs = self._python_function(*args, **kwargs)
                 flat = [_output_tensor(graph, o, self._name) for o in nest.flatten(outputs)]
         finally:

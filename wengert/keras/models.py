@@ -15,9 +15,10 @@ from ..framework.tensor_shape import TensorShape
 from .layers.base import Layer
 from .layers.input_layer import InputLayer
 from .layers.keras_tensor import KerasTensor, is_shape_list
+from .saving import load_model, save_model, serving_functions
 from .training import TrainingMixin
 
-__all__ = ["Model", "Sequential"]
+__all__ = ["Model", "Sequential", "save_model", "load_model"]
 
 _NOT_BUILT = ("This model has not yet been built. Build the model first by calling `build()` "
               "or by calling the model on a batch of data.")
@@ -156,6 +157,16 @@ class Model(TrainingMixin, Layer):
         return children
 
     # -- saving ---------------------------------------------------------------------------------
+    # -- whole-model saving (saving.py): the SavedModel directory form ---------------------------
+    def save(self, filepath, overwrite=True, save_format=None, **kwargs):
+        save_model(self, filepath, overwrite=overwrite, save_format=save_format, **kwargs)
+
+    def _list_functions_for_serialization(self):
+        return {"__call__": serving_functions(self)[1]}
+
+    def _default_save_signature(self):
+        return serving_functions(self)[1][0]
+
     def save_weights(self, filepath, overwrite=True, save_format=None, options=None):
         """Write the weights to the checkpoint `filepath` (train.Checkpoint's format)."""
         from ..train import Checkpoint

@@ -11,7 +11,8 @@ Checkpoint). Every variable is saved under its path from the root,
 names joined with "/" ("model/dense/kernel", "optimizer/slots/0/m"), plus the Checkpoint's own
 `save_counter`.
 
-The format runs no code on load (no pickle): see checkpoint_format.py. A crash mid-save leaves the
+The format runs no code on load (no pickle): see saved_model/checkpoint_format.py (SavedModels
+store their variables in it too). A crash mid-save leaves the
 previous checkpoint and the state file pointing at it untouched; a truncated or corrupted file is a
 `DataLossError` naming it.
 
@@ -29,7 +30,7 @@ from ..framework.errors import InvalidArgumentError
 from ..framework.variables import Variable
 from ..graph.func_graph import init_scope
 from ..graph.variables import GraphVariable
-from .checkpoint_format import (CheckpointReader, DATA_SUFFIX, INDEX_SUFFIX, _exists, _read_state, _write_checkpoint, _write_state, latest_checkpoint, list_variables, load_checkpoint)  # noqa: F401
+from ..saved_model.checkpoint_format import (CheckpointReader, DATA_SUFFIX, INDEX_SUFFIX, _exists, _read_state, _write_checkpoint, _write_state, latest_checkpoint, list_variables, load_checkpoint)  # noqa: F401
 
 __all__ = ["Checkpoint", "CheckpointManager", "CheckpointReader", "latest_checkpoint",
            "load_checkpoint", "list_variables"]

@@ -1,4 +1,5 @@
-"""The checkpoint file format: writing files atomically, reading and verifying them.
+"""The checkpoint file format: writing files atomically, reading and verifying them. Both
+`train.Checkpoint` and SavedModels (their variables/ and constants) are written in it.
 
 A checkpoint `PATH` is two files:
   - `PATH.data-00000-of-00001`: the tensors' raw little-endian bytes, one after another;

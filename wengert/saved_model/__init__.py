@@ -1,0 +1,46 @@
+"""`tf.saved_model`: save an object's traced functions, variables and signatures to a directory,
+and load them back in any process without the Python code that built them.
+
+    tf.saved_model.save(module, "/tmp/export")            # or a Keras model, or a tf.function
+    loaded = tf.saved_model.load("/tmp/export")
+    loaded.signatures["serving_default"](x=batch)["output_0"]
+    loaded(batch)                                         # its __call__, if it had one
+
+The directory (wengert's own format, not TensorFlow's protobufs):
+
+    saved_model.json     {"format": "wengert-saved-model", "version": 1,
+                          "objects":    the object tree; node 0 is the root: {"children":
+                                        {name: node}, "functions": {name: [function ids]}} or
+                                        {"variable": key, "name", "trainable"},
+                          "functions":  traced graphs (graph_json.py): ops by TensorFlow op type,
+                                        inputs, attributes, argument and output structure,
+                          "signatures": {name: {"function", "inputs": [keyword names],
+                                                "outputs": [names]}},
+                          "variables":  {key: {"name", "trainable"}}}
+    variables/variables.index, variables/variables.data-00000-of-00001
+                         the checkpoint format (checkpoint_format.py): every variable's value
+                         ("variables/<n>") and every constant array of the graphs
+                         ("constants/<function>/<n>"), each with its SHA-256
+    assets/              (empty)
+
+Loading runs nothing stored in the directory (no pickle, no eval): see load.py.
+"""
+from .load import RestoredFunction, SignatureFunction, load
+from .save import save
+
+__all__ = ["save", "load", "SaveOptions", "LoadOptions", "RestoredFunction",
+           "SignatureFunction", "SERVING", "DEFAULT_SERVING_SIGNATURE_DEF_KEY"]
+
+SERVING = "serve"
+DEFAULT_SERVING_SIGNATURE_DEF_KEY = "serving_default"
+
+
+class SaveOptions:
+    """Accepted for TensorFlow compatibility; wengert's format has no options."""
+
+    def __init__(self, **options):
+        self.options = options
+
+
+class LoadOptions(SaveOptions):
+    """Accepted for TensorFlow compatibility; wengert's format has no options."""

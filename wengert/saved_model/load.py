@@ -1,0 +1,277 @@
+"""`tf.saved_model.load`: rebuild a saved object from its directory, in any process.
+
+Loading reads `saved_model.json` (plain JSON, checked: format, version, and every reference in
+range) and the variables checkpoint (every tensor's checksum verified), makes a fresh eager
+Variable per saved variable, rebuilds each traced function's graph op by op through wengert's
+own op registry (graph_json.py), then the object tree: each saved module becomes a restored
+object (a tf.Module, so `.variables` and `.trainable_variables` work and train.Checkpoint can
+save it) with its children as attributes (containers as lists or dicts) and its functions as
+`RestoredFunction`s, which call the saved trace whose argument structure, dtypes and shapes
+match. The root's `signatures` maps names to `SignatureFunction`s: keyword arguments in, a dict
+of outputs out. Everything restored is differentiable: a tape around a call records the traced
+ops as a freshly traced function's would.
+
+Nothing in the directory is executed: no pickle, no eval; an unknown op type, attribute tag,
+dtype or a reference out of range is a DataLossError, before any variable is made.
+"""
+import json
+import os
+
+from ..framework.errors import DataLossError, NotFoundError
+from ..framework.tensor import convert_to_tensor
+from ..framework.variables import Variable
+from ..graph.func_graph import init_scope
+from ..graph.function import TensorSpec
+from ..module.module import Module
+from ..util import nest
+from .checkpoint_format import CheckpointReader
+from .graph_json import decode_function
+from .save import FORMAT, JSON_FILE, VARIABLES, VERSION
+
+__all__ = ["load", "RestoredFunction", "SignatureFunction"]
+
+
+def _bad(what):
+    return DataLossError(f"SavedModel is corrupted or not a wengert SavedModel: {what}.")
+
+
+def _read_document(export_dir):
+    path = os.path.join(export_dir, JSON_FILE)
+    if not os.path.isfile(path):
+        raise NotFoundError(f"SavedModel file does not exist at: {export_dir}"
+                            f"{os.sep}{{{JSON_FILE}}}")
+    try:
+        with open(path, "rb") as f:
+            document = json.loads(f.read().decode("utf-8"))
+    except (ValueError, UnicodeDecodeError, RecursionError) as err:
+        raise _bad(f"'{path}' is not valid JSON ({type(err).__name__})") from None
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise _bad(f"'{path}' is not a {FORMAT} file")
+    if document.get("version") != VERSION:
+        raise _bad(f"unknown version {str(document.get('version'))[:20]!r}")
+    return document
+
+
+def load(export_dir, tags=None, options=None):
+    """The object saved in `export_dir` by `tf.saved_model.save` (see the module docstring)."""
+    export_dir = os.fspath(export_dir)
+    document = _read_document(export_dir)
+    reader = CheckpointReader(os.path.join(export_dir, VARIABLES))
+    try:
+        return _restore(document, reader)
+    except (KeyError, TypeError, IndexError, AttributeError, ValueError) as err:
+        if isinstance(err, DataLossError):
+            raise
+        raise _bad(f"{type(err).__name__}: {str(err)[:200]}") from None
+
+
+def _restore(document, reader):
+    saved = reader.get_variable_to_shape_map()
+    var_meta = document["variables"]
+    constants = [k for k in saved if k.startswith("constants/")]
+    arrays = reader.get_tensors(list(var_meta) + constants)
+    with init_scope():
+        variables = {key: Variable(arrays[key], trainable=bool(meta["trainable"]),
+                                   name=str(meta["name"]))
+                     for key, meta in var_meta.items()}
+    functions = [decode_function(f, variables, arrays, f"#{i}")
+                 for i, f in enumerate(document["functions"])]
+    objects = _restore_objects(document["objects"], variables, functions)
+    root = objects[0]
+    if not isinstance(root, _Restored):
+        raise _bad("the root object is not a module")
+    signatures = {}
+    for name, entry in document["signatures"].items():
+        signatures[str(name)] = SignatureFunction(
+            functions[_index(entry["function"], functions)],
+            [str(n) for n in entry["inputs"]], [str(n) for n in entry["outputs"]])
+    root.signatures = signatures
+    tracked = {id(v) for v in root.variables}
+    captured = [v for v in variables.values() if id(v) not in tracked]
+    if captured:
+        root._captured_variables = captured  # reached by .variables like any attribute
+    return root
+
+
+def _index(i, table):
+    if not isinstance(i, int) or not 0 <= i < len(table):
+        raise _bad(f"reference {str(i)[:20]} out of range")
+    return i
+
+
+def _restore_objects(nodes, variables, functions):
+    objects = []
+    for node in nodes:
+        if "variable" in node:
+            objects.append(variables[node["variable"]])
+        else:
+            objects.append(_Restored())
+    for obj, node in zip(objects, nodes):
+        if "variable" in node:
+            continue
+        children = {str(k): objects[_index(i, objects)] for k, i in node["children"].items()}
+        if node.get("container"):
+            obj._set_container(children)
+        else:
+            for name, child in children.items():
+                setattr(obj, name if name.isidentifier() else f"_{name}", child)
+        for name, ids in node["functions"].items():
+            fn = RestoredFunction(str(name), [functions[_index(i, functions)] for i in ids])
+            if name == "__call__":
+                obj._call_function = fn
+            else:
+                setattr(obj, str(name), fn)
+    for obj in objects:  # containers become lists or dicts in their parents
+        if isinstance(obj, _Restored):
+            for name, value in list(vars(obj).items()):
+                if isinstance(value, _Restored) and value._container is not None:
+                    setattr(obj, name, value._container)
+    return objects
+
+
+class _Restored(Module):
+    """An object rebuilt from a SavedModel: children and functions as attributes."""
+
+    def __init__(self):
+        super().__init__(name="restored")
+        self._call_function = None
+        self._container = None
+
+    def _set_container(self, children):
+        if all(k.isdigit() for k in children) and \
+                sorted(int(k) for k in children) == list(range(len(children))):
+            self._container = [children[str(i)] for i in range(len(children))]
+        else:
+            self._container = dict(children)
+
+    def __call__(self, *args, **kwargs):
+        if self._call_function is None:
+            raise TypeError("This restored object is not callable: the saved object had no "
+                            "__call__ tf.function. Use its signatures or functions.")
+        return self._call_function(*args, **kwargs)
+
+
+# -- calling restored functions ---------------------------------------------------------------------
+def _conformed(value, placeholder):
+    """`value` as a tensor for `placeholder`, or None if its dtype or shape does not fit."""
+    try:
+        tensor = convert_to_tensor(value, dtype=placeholder.dtype)
+    except (TypeError, ValueError):
+        return None
+    if tensor.dtype is not placeholder.dtype or \
+            not placeholder.shape.is_compatible_with(tensor.shape):
+        return None
+    return tensor
+
+
+def _same(saved, given):
+    return saved is given or (type(saved) is type(given) and saved == given)
+
+
+def _match(concrete, args, kwargs):
+    """The flat tensor arguments of `concrete` for this call, or None if it does not fit."""
+    graph = concrete.graph
+    sig_args, sig_kwargs = graph.structured_input_signature
+    if len(args) != len(sig_args) or set(kwargs) != set(sig_kwargs):
+        return None
+    index = {id(p): i for i, p in enumerate(graph.inputs)}
+    flat = [None] * len(graph.inputs)
+    pairs = list(zip(sig_args, args)) + [(sig_kwargs[k], kwargs[k]) for k in sorted(kwargs)]
+    for saved, given in pairs:
+        saved_leaves = nest.flatten(saved)
+        given_leaves = nest.flatten(given) if nest.is_nested(saved) else [given]
+        if len(saved_leaves) != len(given_leaves):
+            return None
+        for s, g in zip(saved_leaves, given_leaves):
+            if id(s) in index:
+                tensor = _conformed(g, s)
+                if tensor is None:
+                    return None
+                flat[index[id(s)]] = tensor
+            elif not _same(s, g):
+                return None
+    return flat
+
+
+class RestoredFunction:
+    """A saved tf.function: calls the saved trace that matches the arguments."""
+
+    def __init__(self, name, concrete_functions):
+        self.name = name
+        self.concrete_functions = list(concrete_functions)
+
+    def __call__(self, *args, **kwargs):
+        for concrete in self.concrete_functions:
+            flat = _match(concrete, args, kwargs)
+            if flat is not None:
+                return concrete._call(flat)
+        accepted = "; ".join(str(c.structured_input_signature) for c in self.concrete_functions)
+        raise TypeError(f"Restored function '{self.name}': no saved trace matches these "
+                        f"arguments. The saved traces accept: {accepted or 'nothing'}.")
+
+    def __repr__(self):
+        return f"<RestoredFunction {self.name}: {len(self.concrete_functions)} trace(s)>"
+
+
+class SignatureFunction:
+    """A SavedModel signature: keyword arguments in, a dict of named outputs out."""
+
+    def __init__(self, concrete, input_names, output_names):
+        if len(input_names) != len(concrete.inputs) or \
+                len(output_names) != len(concrete.outputs):
+            raise _bad("a signature's names do not match its function")
+        self._concrete = concrete
+        self.input_names, self.output_names = input_names, output_names
+
+    @property
+    def graph(self):
+        return self._concrete.graph
+
+    @property
+    def inputs(self):
+        return self._concrete.inputs
+
+    @property
+    def outputs(self):
+        return self._concrete.outputs
+
+    @property
+    def variables(self):
+        return self._concrete.variables
+
+    @property
+    def trainable_variables(self):
+        return self._concrete.trainable_variables
+
+    @property
+    def structured_input_signature(self):
+        return ((), {n: TensorSpec(p.shape, p.dtype, n)
+                     for n, p in zip(self.input_names, self._concrete.inputs)})
+
+    @property
+    def structured_outputs(self):
+        return {n: TensorSpec(t.shape, t.dtype, n)
+                for n, t in zip(self.output_names, self._concrete.outputs)}
+
+    def __call__(self, *args, **kwargs):
+        if args:
+            raise TypeError(f"A signature function takes keyword arguments only: "
+                            f"{', '.join(self.input_names)}; got {len(args)} positional.")
+        missing = [n for n in self.input_names if n not in kwargs]
+        extra = sorted(set(kwargs) - set(self.input_names))
+        if missing or extra:
+            raise TypeError(f"Signature arguments are {self.input_names}; missing {missing}, "
+                            f"unexpected {extra}.")
+        flat = []
+        for name, placeholder in zip(self.input_names, self._concrete.inputs):
+            tensor = _conformed(kwargs[name], placeholder)
+            if tensor is None:
+                raise TypeError(f"Signature argument {name!r} must be {placeholder.dtype.name} "
+                                f"of shape {placeholder.shape}; got {kwargs[name]!r:.80}.")
+            flat.append(tensor)
+        result = self._concrete._call(flat)
+        leaves = [t for t in nest.flatten(result) if t is not None]
+        return dict(zip(self.output_names, leaves))
+
+    def __repr__(self):
+        return f"<SignatureFunction ({', '.join(self.input_names)}) -> {self.output_names}>"

@@ -1,0 +1,209 @@
+"""`tf.saved_model.save`: an object's traced functions, variables and signatures in a directory.
+
+The directory (wengert's own format, documented in saved_model/__init__.py) holds
+`saved_model.json` and `variables/variables.{index,data-00000-of-00001}` (the checkpoint format).
+What is saved, starting from `obj`:
+- the object tree: a tf.Module's (or Keras model's) checkpoint children, walked with an explicit
+  stack; a Variable becomes a variable node, a module a node with named children;
+- on each object, its `tf.function` attributes (methods), every trace made so far (a function
+  with an input_signature is traced now if it was not yet), and what the object lists itself in
+  `_list_functions_for_serialization()` (Keras models: `__call__`); a plain `tf.function` saved
+  as the root is the loaded object's `__call__`;
+- the signatures: `signatures` (a function with an input_signature, a ConcreteFunction, or a
+  dict of them by name) or, by default, the object's `_default_save_signature()` (Keras models)
+  or its only `tf.function` with an input_signature, as `serving_default`. A signature is
+  called with keyword arguments named after the traced arguments (TensorSpec names where given)
+  and returns a dict: a dict output keeps its keys, other outputs are `output_0`, `output_1`...;
+- every variable a saved graph reads or writes, with its current value (variables outside the
+  object tree too), and every constant array of the graphs.
+The JSON file is written last (atomically), so an interrupted save leaves no loadable directory.
+"""
+import inspect
+import json
+import os
+
+from ..framework.variables import Variable
+from ..graph.function import ConcreteFunction, Function
+from ..module.module import TrackedContainer
+from ..util import nest
+from .checkpoint_format import _atomic_write, _write_checkpoint
+from .graph_json import encode_function
+
+__all__ = ["save", "FORMAT", "VERSION", "JSON_FILE", "VARIABLES"]
+
+FORMAT, VERSION = "wengert-saved-model", 1
+JSON_FILE = "saved_model.json"
+VARIABLES = os.path.join("variables", "variables")
+
+
+class _Saver:
+    def __init__(self):
+        self.objects, self.functions, self.arrays = [], [], {}
+        self.variables = {}      # id(var) -> (key, var)
+        self._function_ids = {}  # id(concrete) -> index
+
+    def variable_key(self, var, where=""):
+        hit = self.variables.get(id(var))
+        if hit is None:
+            if not hasattr(var, "numpy") or getattr(var, "graph", None) is not None:
+                raise TypeError(f"{where}: only eager variables can be saved.")
+            hit = (f"variables/{len(self.variables)}", var)
+            self.variables[id(var)] = hit
+        return hit[0]
+
+    def function_id(self, concrete):
+        hit = self._function_ids.get(id(concrete))
+        if hit is None:
+            hit = len(self.functions)
+            self._function_ids[id(concrete)] = hit
+            self.functions.append(None)  # placeholder: encoded below, in order
+            self.functions[hit] = encode_function(concrete, self.variable_key, self.arrays,
+                                                  f"constants/{hit}")
+        return hit
+
+
+def _concretes(function):
+    """Every trace of a Function (tracing its input_signature if it has none yet)."""
+    if isinstance(function, ConcreteFunction):
+        return [function]
+    if isinstance(function, (list, tuple)):
+        return [c for f in function for c in _concretes(f)]
+    traces = function._list_all_concrete_functions()
+    if not traces and function.input_signature is not None:
+        traces = [function.get_concrete_function()]
+    return traces
+
+
+def _function_attributes(obj):
+    """{name: Function or ConcreteFunctions} the object carries: tf.function attributes (bound
+    to it) and what it lists in `_list_functions_for_serialization()`."""
+    if isinstance(obj, (Function, ConcreteFunction)):
+        return {"__call__": obj}
+    out, names = {}, set()
+    for cls in type(obj).__mro__:
+        names.update(k for k, v in vars(cls).items() if isinstance(v, Function))
+    if hasattr(obj, "__dict__"):
+        names.update(k for k, v in vars(obj).items() if isinstance(v, Function))
+    for name in sorted(names):
+        out[name] = getattr(obj, name)
+    listed = getattr(obj, "_list_functions_for_serialization", None)
+    if callable(listed):
+        out.update(listed())
+    return out
+
+
+def _walk(saver, root):
+    """Fill saver.objects with the object tree under `root` (explicit stack)."""
+    ids = {id(root): 0}
+    saver.objects.append(None)
+    stack = [(root, 0)]
+    while stack:
+        obj, index = stack.pop()
+        if isinstance(obj, Variable):
+            saver.objects[index] = _variable_node(saver, obj)
+            continue
+        node = {"children": {}, "functions": {}}
+        if isinstance(obj, TrackedContainer):
+            node["container"] = True
+        children = obj._checkpoint_children() if hasattr(obj, "_checkpoint_children") else {}
+        for name, child in children.items():
+            if id(child) not in ids:
+                ids[id(child)] = len(saver.objects)
+                saver.objects.append(None)
+                stack.append((child, ids[id(child)]))
+            node["children"][str(name)] = ids[id(child)]
+        for name, function in _function_attributes(obj).items():
+            node["functions"][name] = [saver.function_id(c) for c in _concretes(function)]
+        saver.objects[index] = node
+
+
+def _variable_node(saver, var):
+    return {"variable": saver.variable_key(var), "name": var.name.rsplit(":", 1)[0],
+            "trainable": bool(var.trainable)}
+
+
+# -- signatures ------------------------------------------------------------------------------------
+def _signature_functions(obj, signatures):
+    """{signature name: ConcreteFunction, with the Python function when known}."""
+    if signatures is None:
+        default = getattr(obj, "_default_save_signature", None)
+        if callable(default):
+            found = default()
+            return {} if found is None else {"serving_default": found}
+        candidates = [f for f in _function_attributes(obj).values()
+                      if isinstance(f, Function) and f.input_signature is not None]
+        return {"serving_default": candidates[0]} if len(candidates) == 1 else {}
+    if not isinstance(signatures, dict):
+        signatures = {"serving_default": signatures}
+    for name, fn in signatures.items():
+        if isinstance(fn, Function) and fn.input_signature is None:
+            raise ValueError(f"Signature {name!r}: a tf.function used as a signature needs an "
+                             "input_signature; pass fn.get_concrete_function(...) instead.")
+        if not isinstance(fn, (Function, ConcreteFunction)):
+            raise ValueError(f"Signature {name!r} must be a tf.function with an "
+                             f"input_signature or a ConcreteFunction, got {fn!r:.60}.")
+    return dict(signatures)
+
+
+def _input_names(function, concrete):
+    """Keyword names of a signature's inputs: TensorSpec names, else the Python parameter's
+    name (with _0, _1... for the parts of a nested argument)."""
+    graph = concrete.graph
+    args, kwargs = getattr(graph, "structured_input_signature", None) or ((), {})
+    python = getattr(function, "python_function", None)
+    try:
+        params = [p.name for p in inspect.signature(python).parameters.values()] if python \
+            else []
+    except (TypeError, ValueError):
+        params = []
+    names = {}
+    positions = list(enumerate(args)) + [(k, v) for k, v in sorted(kwargs.items())]
+    for position, value in positions:
+        base = position if isinstance(position, str) else (
+            params[position] if position < len(params) else f"args_{position}")
+        leaves = nest.flatten(value)
+        for j, leaf in enumerate(leaves):
+            default = base if len(leaves) == 1 else f"{base}_{j}"
+            name = leaf.op.name if hasattr(leaf, "op") else None
+            names[id(leaf)] = default if name is None or name.startswith("args_") else name
+    return [names.get(id(p), p.op.name) for p in graph.inputs]
+
+
+def _output_names(concrete):
+    outputs = concrete.structured_outputs
+    if isinstance(outputs, dict) and all(isinstance(k, str) for k in outputs) and \
+            not any(nest.is_nested(v) for v in outputs.values()):
+        return sorted(outputs)  # flattened in sorted key order
+    return [f"output_{i}" for i in range(len(concrete.outputs))]
+
+
+def _encode_signatures(saver, obj, signatures):
+    out = {}
+    for name, fn in _signature_functions(obj, signatures).items():
+        concrete = fn if isinstance(fn, ConcreteFunction) else fn.get_concrete_function()
+        out[str(name)] = {"function": saver.function_id(concrete),
+                          "inputs": _input_names(fn, concrete),
+                          "outputs": _output_names(concrete)}
+    return out
+
+
+# -- save -------------------------------------------------------------------------------------------
+def save(obj, export_dir, signatures=None, options=None):
+    """Save `obj` (a tf.Module, a Keras model, or a tf.function) to the directory
+    `export_dir` (see the module docstring)."""
+    export_dir = os.fspath(export_dir)
+    saver = _Saver()
+    _walk(saver, obj)
+    encoded_signatures = _encode_signatures(saver, obj, signatures)
+    document = {"format": FORMAT, "version": VERSION, "objects": saver.objects,
+                "functions": saver.functions, "signatures": encoded_signatures,
+                "variables": {key: {"name": var.name.rsplit(":", 1)[0],
+                                    "trainable": bool(var.trainable)}
+                              for key, var in saver.variables.values()}}
+    arrays = {key: var.numpy() for key, var in saver.variables.values()}
+    arrays.update(saver.arrays)
+    os.makedirs(os.path.join(export_dir, "variables"), exist_ok=True)
+    os.makedirs(os.path.join(export_dir, "assets"), exist_ok=True)
+    _write_checkpoint(os.path.join(export_dir, VARIABLES), arrays)
+    text = json.dumps(document, indent=None, separators=(",", ":"), allow_nan=False)
+    _atomic_write(os.path.join(export_dir, JSON_FILE), [text.encode("utf-8")])
