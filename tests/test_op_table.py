@@ -1,5 +1,7 @@
 """Checks every row of the op table (see tests/op_table/__init__.py)."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -30,6 +32,12 @@ COVERED_ELSEWHERE = {
     "AssignAddVariableOp": "tests/test_session.py",
     "AssignSubVariableOp": "tests/test_session.py",
     "WriteSummary": "tests/test_summary.py",
+    # issue 14: graph-only stateful ops and dataset iterator ops
+    "PrintV2": "tests/test_host_calls.py",
+    "Assert": "tests/test_host_calls.py",
+    "AnonymousIteratorV3": "tests/test_data.py",
+    "IteratorGetNext": "tests/test_data.py",
+    "IteratorGetNextAsOptional": "tests/test_data.py",
 }
 
 
@@ -59,7 +67,10 @@ def test_forward_matches_numpy(row, index):
     assert len(got) == len(want)
     for g, w in zip(got, want):
         assert isinstance(g, Tensor)
-        np.testing.assert_allclose(g.numpy(), w, rtol=row.fwd_rtol, atol=1e-12)
+        if np.asarray(w).dtype.kind in "OSU":  # strings: exact
+            np.testing.assert_array_equal(g.numpy(), w)
+        else:
+            np.testing.assert_allclose(g.numpy(), w, rtol=row.fwd_rtol, atol=1e-12)
         assert g.shape == np.shape(w)
 
 
@@ -81,7 +92,8 @@ def test_shape_rule_matches_eager(row, index):
     """Each recorded op's shape rule predicts the shape and dtype its kernel produced."""
     sample = row.samples[index]
     args = _tensors(sample.args)
-    with tf.GradientTape(persistent=True) as tape:
+    with tf.GradientTape(persistent=True) as tape, warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # watching a string tensor warns (no gradient)
         for a in args:
             if isinstance(a, Tensor):
                 tape.watch(a)
@@ -98,7 +110,8 @@ def test_shape_rule_matches_eager(row, index):
             # Data-dependent dimensions (boolean_mask, where) are None in the rule.
             assert tf.TensorShape(shape).is_compatible_with(out.shape), \
                 f"{op.type}: rule {shape} vs {out.shape}"
-            assert tf.TensorShape(shape).rank == len(out.shape), f"{op.type}: rank differs"
+            if tf.TensorShape(shape).rank is not None:  # py_function: unknown, as in TF
+                assert tf.TensorShape(shape).rank == len(out.shape), f"{op.type}: rank differs"
             assert dtype == out.dtype, f"{op.type}: rule {dtype} vs {out.dtype}"
 
 

@@ -38,6 +38,8 @@ FALLBACK = {
     "If", "Case", "While",
     # fused batch norm: its tangents come through its gradient function
     "FusedBatchNormV3", "FusedBatchNormGradV3",
+    # py_function: its tangents come through its gradient (a py_function of the VJP)
+    "EagerPyFunc",
 }
 # Differentiable op types no eager op-table computation runs through `execute` (so no
 # accumulator sees them), with where they are covered instead.

@@ -81,6 +81,13 @@ from .ops.init_ops import (constant_initializer, ones_initializer,  # noqa: E402
                            random_normal_initializer, random_uniform_initializer,
                            zeros_initializer)
 from .keras import initializers  # noqa: E402  tf.initializers (Keras' in TensorFlow 2)
+from . import data  # noqa: E402  tf.data
+from .ops.script_ops import numpy_function, py_function  # noqa: E402
+from .ops.logging_ops import print_v2 as print  # noqa: E402,A004  tf.print
+from .ops.check_ops import (Assert, assert_equal, assert_greater, assert_less,  # noqa: E402
+                            assert_rank, ensure_shape)
+from . import nest, strings  # noqa: E402  tf.nest, tf.strings
+from .graph.function import type_spec_from_value  # noqa: E402
 from . import raw_ops  # noqa: E402  tf.raw_ops (issue 16)
 
 __version__ = "0.1.0"

@@ -12,12 +12,13 @@ derivatives. Tapes are per thread (see framework.context).
 """
 import contextlib
 import sys
+import warnings
 
 
 from ..framework.context import state
 from ..framework.tensor import Tensor, TensorLike, convert_to_tensor, is_eager_tensor
 from ..framework.variables import Variable
-from ..ops import array_core
+from ..ops import array_core, script_ops
 from ..util import nest
 from .backprop import UnconnectedGradients, backward
 from .jacobians import batch_jacobian, jacobian
@@ -101,7 +102,7 @@ class GradientTape:
     # -- watching ------------------------------------------------------------------------------
     def watch(self, tensor):
         """Watch a tensor, a variable, or a nested structure of them."""
-        if is_eager_tensor(tensor):
+        if is_eager_tensor(tensor) and tensor._value.dtype.kind != "O":
             self._watched.add(id(tensor))
             self._keep.append(tensor)
             return
@@ -109,6 +110,10 @@ class GradientTape:
             if isinstance(item, Variable):
                 self._watch_variable(item)
             elif isinstance(item, Tensor):
+                if item.dtype.name == "string":
+                    warnings.warn("GradientTape.watch: the dtype of the watched tensor must be "
+                                  "floating (e.g. tf.float32), got tf.string: strings are not "
+                                  "differentiable, so its gradient will be None.", stacklevel=2)
                 self._watched.add(id(item))
                 self._keep.append(item)
             else:
@@ -268,3 +273,4 @@ def _seed(target, given):
     return seed
 
 
+script_ops.TAPE[0] = GradientTape  # py_function's gradient re-runs its function under a tape

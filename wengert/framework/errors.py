@@ -6,7 +6,7 @@ and what to do about it.
 """
 
 __all__ = ["OpError", "InvalidArgumentError", "FailedPreconditionError", "UnimplementedError",
-           "NotFoundError", "DataLossError"]
+           "NotFoundError", "DataLossError", "OutOfRangeError"]
 
 
 class OpError(Exception):
@@ -36,3 +36,8 @@ class NotFoundError(OpError, LookupError):
 
 class DataLossError(OpError, IOError):
     """A file is truncated or corrupted."""
+
+
+class OutOfRangeError(OpError, IndexError):
+    """Past the end: an iterator's `get_next()` after its last element, a read beyond a
+    TensorArray's size."""

@@ -94,6 +94,12 @@ class TensorSpec:
         return f"TensorSpec(shape={self.shape}, dtype=tf.{self.dtype.name}, name={self.name!r})"
 
 
+def type_spec_from_value(value):
+    """The TensorSpec (dtype and shape) of a tensor, array or Python value."""
+    value = value if isinstance(value, Tensor) else convert_to_tensor(value)
+    return TensorSpec(value.shape, value.dtype)
+
+
 def function(func=None, input_signature=None, autograph=False, jit_compile=None,
              reduce_retracing=False, experimental_relax_shapes=None, name=None, **_ignored):
     """Compile `func` into a traced graph function (usable as `@function` or `@function(...)`).

@@ -24,7 +24,8 @@ import numpy as np
 from ..autodiff.tape import GradientTape
 from ..framework.tensor import Tensor, constant
 from ..graph.function import function
-from . import backend, callbacks as callbacks_module, losses as losses_module
+from . import backend, callbacks as callbacks_module, data_adapter, losses as losses_module
+from .data_adapter import _as_tensors, _cast_floats, _unpack_validation
 from . import metrics as metrics_module
 from .layers.base import call_context
 from .layers.core import Dropout
@@ -57,24 +58,6 @@ def _take(data, index):
     return data[index]
 
 
-def _as_tensors(data):
-    if data is None:
-        return None
-    if isinstance(data, list):
-        return [constant(d) for d in data]
-    return constant(data)
-
-
-def _cast_floats(data, dtype):
-    if data is None:
-        return None
-    if isinstance(data, list):
-        return [_cast_floats(d, dtype) for d in data]
-    if data.dtype.kind == "f" and data.dtype != dtype:
-        return data.astype(dtype)
-    return data
-
-
 def _split_validation(x, y, sw, split):
     if not 0.0 < split < 1.0:
         raise ValueError(f"validation_split must be in (0, 1), got {split}.")
@@ -86,14 +69,6 @@ def _split_validation(x, y, sw, split):
     first, last = slice(0, at), slice(at, n)
     return (_take(x, first), _take(y, first), _take(sw, first)), (
         _take(x, last), _take(y, last), _take(sw, last))
-
-
-def _unpack_validation(data):
-    if isinstance(data, (list, tuple)) and len(data) in (2, 3):
-        x, y = data[0], data[1]
-        return x, y, data[2] if len(data) == 3 else None
-    raise ValueError("validation_data must be a tuple (x_val, y_val) or (x_val, y_val, "
-                     f"val_sample_weight); got {type(data).__name__}.")
 
 
 # -- compiled steps ---------------------------------------------------------------------------
@@ -326,14 +301,21 @@ class TrainingMixin:
             sample_weight=None, initial_epoch=0, steps_per_epoch=None,
             validation_batch_size=None, validation_freq=1, **kwargs):
         """Train for `epochs` passes over (x, y) in batches; returns the History."""
-        if kwargs:
+        if set(kwargs) - {"validation_steps"}:
             raise TypeError(f"fit: unexpected arguments {sorted(kwargs)}.")
         if class_weight is not None:
             raise NotImplementedError("fit: class_weight is not available; pass sample_weight.")
         self._check_compiled()
+        if data_adapter.is_dataset(x):
+            if y is not None:
+                raise ValueError("fit: `y` must not be given when x is a dataset (its elements "
+                                 "are (x, y) batches).")
+            return data_adapter.fit_dataset(self, x, epochs, verbose, callbacks,
+                                            validation_data, initial_epoch, steps_per_epoch,
+                                            validation_freq, kwargs.get("validation_steps"))
         if x is None or y is None:
-            raise ValueError("fit needs arrays x and y (datasets and generators are not "
-                             "available).")
+            raise ValueError("fit needs arrays x and y, or a tf.data.Dataset of (x, y) "
+                             "batches.")
         x, y, sample_weight = _to_numpy(x), _to_numpy(y), _to_numpy(sample_weight)
         if validation_data is None and validation_split:
             (x, y, sample_weight), validation_data = _split_validation(
@@ -402,6 +384,8 @@ class TrainingMixin:
                  steps=None, callbacks=None, return_dict=False, **kwargs):
         """The loss (and compiled metrics) over (x, y): a float, or [loss, metric, ...]."""
         self._check_compiled()
+        if data_adapter.is_dataset(x):
+            return data_adapter.evaluate_dataset(self, x, verbose, callbacks, steps, return_dict)
         x, y, sample_weight = _to_numpy(x), _to_numpy(y), _to_numpy(sample_weight)
         self._prepare(x)
         dtype = self._data_dtype()
@@ -429,6 +413,8 @@ class TrainingMixin:
 
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None, **kwargs):
         """The model's outputs for x, computed in batches, as NumPy arrays."""
+        if data_adapter.is_dataset(x):
+            return data_adapter.predict_dataset(self, x, verbose, callbacks, steps)
         x = _to_numpy(x)
         self._prepare(x)
         x = _cast_floats(x, self._data_dtype())

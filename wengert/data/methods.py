@@ -1,0 +1,178 @@
+"""The transformations of `Dataset`, installed as its methods (their classes live in
+functional.py, batching.py and prefetch.py, which import dataset.py), plus
+`tf.data.experimental.assert_cardinality`."""
+import numpy as np
+
+from ..framework.errors import FailedPreconditionError
+from . import batching, functional, prefetch
+from .dataset import Dataset, Stage
+
+__all__ = ["assert_cardinality"]
+
+
+def _map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
+    """Apply `map_func` to each element (traced once; a tuple element is unpacked into
+    arguments). `num_parallel_calls` (or AUTOTUNE) runs calls on threads, in order unless
+    `deterministic=False`."""
+    return functional.MapDataset(self, map_func, num_parallel_calls, deterministic)
+
+
+def _filter(self, predicate, name=None):
+    """The elements for which `predicate` returns True."""
+    return functional.FilterDataset(self, predicate)
+
+
+def _flat_map(self, map_func, name=None):
+    """`map_func` returns a dataset per element; their elements, one dataset after another."""
+    return functional.InterleaveDataset(self, map_func, 1, 1, "Dataset.flat_map")
+
+
+def _interleave(self, map_func, cycle_length=None, block_length=None, num_parallel_calls=None,
+                deterministic=None, name=None):
+    """Like flat_map, taking `block_length` elements in turn from `cycle_length` datasets."""
+    return functional.InterleaveDataset(self, map_func, cycle_length, block_length or 1,
+                                        "Dataset.interleave")
+
+
+def _batch(self, batch_size, drop_remainder=False, num_parallel_calls=None, deterministic=None,
+           name=None):
+    """Stack `batch_size` consecutive elements (the last batch may be smaller unless
+    `drop_remainder`)."""
+    return batching.BatchDataset(self, batch_size, drop_remainder)
+
+
+def _padded_batch(self, batch_size, padded_shapes=None, padding_values=None,
+                  drop_remainder=False, name=None):
+    """Batch elements of different shapes, padding each component (with zeros, b"", or
+    `padding_values`) to the largest in the batch or to `padded_shapes`."""
+    return batching.PaddedBatchDataset(self, batch_size, padded_shapes, padding_values,
+                                       drop_remainder)
+
+
+def _unbatch(self, name=None):
+    """Split each element along its first dimension into elements."""
+    return batching.UnbatchDataset(self)
+
+
+def _rebatch(self, batch_size, drop_remainder=False, name=None):
+    return batching.rebatch(self, batch_size, drop_remainder)
+
+
+def _shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=True, name=None):
+    """Randomly shuffle the elements with a buffer of `buffer_size` (TensorFlow's buffer
+    semantics; a buffer as large as the dataset gives a uniform permutation)."""
+    return batching.ShuffleDataset(self, buffer_size, seed, reshuffle_each_iteration)
+
+
+def _repeat(self, count=None, name=None):
+    """The elements `count` times over (None: forever)."""
+    return batching.RepeatDataset(self, count)
+
+
+def _take(self, count, name=None):
+    return batching.TakeDataset(self, count)
+
+
+def _skip(self, count, name=None):
+    return batching.SkipDataset(self, count)
+
+
+def _shard(self, num_shards, index, name=None):
+    """Every `num_shards`-th element, starting at `index`."""
+    return batching.ShardDataset(self, num_shards, index)
+
+
+def _enumerate(self, start=0, name=None):
+    """(index, element) pairs, the index an int64 counting from `start`."""
+    return batching.EnumerateDataset(self, start)
+
+
+def _window(self, size, shift=None, stride=1, drop_remainder=False, name=None):
+    """Windows of `size` elements (each component a dataset), starting every `shift`."""
+    return batching.WindowDataset(self, size, shift, stride, drop_remainder)
+
+
+def _prefetch(self, buffer_size, name=None):
+    """Prepare up to `buffer_size` elements on a background thread (AUTOTUNE: 2)."""
+    return prefetch.PrefetchDataset(self, buffer_size)
+
+
+def _cache(self, filename="", name=None):
+    """Keep the elements of the first full pass (in memory, or in `filename`.npz)."""
+    return prefetch.CacheDataset(self, filename)
+
+
+def _scan(self, initial_state, scan_func, name=None):
+    """scan_func(state, element) -> (new_state, output): the outputs, carrying the state."""
+    return functional.ScanDataset(self, initial_state, scan_func)
+
+
+def _reduce(self, initial_state, reduce_func, name=None):
+    """The final state of reduce_func(state, element) folded over the elements."""
+    return functional.reduce_dataset(self, initial_state, reduce_func)
+
+
+def _apply(self, transformation_func):
+    """`transformation_func(self)`, which must return a Dataset."""
+    out = transformation_func(self)
+    if not isinstance(out, Dataset):
+        raise TypeError(f"Dataset.apply: the transformation must return a Dataset, got "
+                        f"{type(out).__name__}.")
+    return out
+
+
+def _with_options(self, options, name=None):
+    out = _Passthrough(self, self._cardinality)
+    out._options = options
+    return out
+
+
+for _name, _fn in list(globals().items()):
+    if _name.startswith("_") and callable(_fn) and _name[1:] in (
+            "map", "filter", "flat_map", "interleave", "batch", "padded_batch", "unbatch",
+            "rebatch", "shuffle", "repeat", "take", "skip", "shard", "enumerate", "window",
+            "prefetch", "cache", "scan", "reduce", "apply", "with_options"):
+        _fn.__name__ = _fn.__qualname__ = _name[1:]
+        setattr(Dataset, _name[1:], _fn)
+
+
+# -- a dataset that passes elements through (options, assert_cardinality) ---------------------------
+class _CountingStage(Stage):
+    def __init__(self, upstream, expected):
+        self._up, self._expected, self._seen = upstream, expected, 0
+
+    def __next__(self):
+        try:
+            out = next(self._up)
+        except StopIteration:
+            if self._expected >= 0 and self._seen != self._expected:
+                raise FailedPreconditionError(
+                    f"Input dataset was expected to contain {self._expected} elements but "
+                    f"contained only {self._seen} elements.") from None
+            raise
+        self._seen += 1
+        if 0 <= self._expected < self._seen:
+            raise FailedPreconditionError(f"Input dataset was expected to contain "
+                                          f"{self._expected} elements but contained at least "
+                                          f"{self._seen} elements.")
+        return out
+
+
+class _Passthrough(Dataset):
+    def __init__(self, dataset, cardinality, check=False):
+        self._input, self._check = dataset, check
+        super().__init__(dataset._structure, dataset._specs, cardinality, (dataset,))
+
+    def _rows(self):
+        return None if self._check else self._input._rows()
+
+    def _stage(self):
+        stage = self._input._stage()
+        return _CountingStage(stage, self._cardinality) if self._check else stage
+
+
+def assert_cardinality(expected_cardinality):
+    """A transformation (for `dataset.apply`) declaring the number of elements; iterating
+    raises FailedPreconditionError if the dataset has a different number."""
+    expected = int(np.asarray(getattr(expected_cardinality, "_value", expected_cardinality)))
+    return lambda dataset: _Passthrough(dataset, expected, check=True)
