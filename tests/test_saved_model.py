@@ -286,3 +286,30 @@ def test_truncated_json_and_variables(saved):
     (saved / "saved_model.json").write_text('{"format": "wengert-saved-model", "vers')
     with pytest.raises(tf.errors.DataLossError, match="not valid JSON"):
         tf.saved_model.load(str(saved))
+
+
+def test_control_flow_round_trips_and_differentiates(tmp_path):
+    w = tf.Variable(0.5)
+
+    @tf.function(input_signature=[tf.TensorSpec([]), tf.TensorSpec([], tf.int32)])
+    def f(x, n):
+        y = tf.cond(x > 0.0, lambda: x * w, lambda: tf.cond(x < -1.0, lambda: -x,
+                                                              lambda: x * x))
+        _, z = tf.while_loop(lambda i, z: i < n, lambda i, z: (i + 1, z * 1.5 + y),
+                             [tf.constant(0), y])
+        return z
+
+    export = str(tmp_path / "flow")
+    tf.saved_model.save(f, export)
+    assert '"subgraphs":[{' in open(os.path.join(export, "saved_model.json")).read()
+    loaded = tf.saved_model.load(export)
+    for x in (2.0, -0.5, -3.0):
+        x = tf.constant(x)
+        with tf.GradientTape(persistent=True) as tape:
+            tape.watch(x)
+            got, want = loaded(x, tf.constant(3)), f(x, tf.constant(3))
+        np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-6)
+        np.testing.assert_allclose(tape.gradient(got, x).numpy(),
+                                   tape.gradient(want, x).numpy(), rtol=1e-6)
+        np.testing.assert_allclose(tape.gradient(got, loaded._captured_variables[0]).numpy(),
+                                   tape.gradient(want, w).numpy(), rtol=1e-6)

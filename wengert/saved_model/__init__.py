@@ -14,6 +14,8 @@ The directory (wengert's own format, not TensorFlow's protobufs):
                                         {"variable": key, "name", "trainable"},
                           "functions":  traced graphs (graph_json.py): ops by TensorFlow op type,
                                         inputs, attributes, argument and output structure,
+                          "subgraphs":  the branches and loop bodies of cond / while_loop ops,
+                                        which refer to them by index,
                           "signatures": {name: {"function", "inputs": [keyword names],
                                                 "outputs": [names]}},
                           "variables":  {key: {"name", "trainable"}}}

@@ -26,11 +26,14 @@ from ..framework.registry import get_op_def
 from ..framework.tensor_shape import TensorShape
 from ..framework.variables import Variable
 from ..graph.func_graph import FuncGraph, init_scope, needed_ops
+from ..graph.control_flow_graph import SubGraph
+from ..graph.control_flow_ops import _with_outputs as with_outputs
 from ..graph.function import ConcreteFunction
 from ..graph.graph import PLACEHOLDER
 from ..util import nest
 
-__all__ = ["encode_function", "decode_function", "DTYPE_NAMES"]
+__all__ = ["encode_function", "encode_subgraph", "decode_function", "decode_subgraphs",
+           "DTYPE_NAMES"]
 
 DTYPE_NAMES = ("float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8",
                "uint16", "uint32", "uint64", "bool", "complex64", "complex128")
@@ -40,10 +43,11 @@ _SCALARS = (bool, int, str, type(None))
 class _Encoder:
     """Encodes one function; `arrays` collects {key: ndarray} for the constants."""
 
-    def __init__(self, variable_key, arrays, prefix):
+    def __init__(self, variable_key, arrays, prefix, subgraph_id):
         self.variable_key = variable_key  # Variable -> its key in the variables checkpoint
         self.arrays = arrays
         self.prefix = prefix
+        self.subgraph_id = subgraph_id    # SubGraph -> its index in the document's subgraphs
 
     def value(self, value, where):
         """A JSON form of one attribute or Python argument value."""
@@ -55,6 +59,8 @@ class _Encoder:
             return value if math.isfinite(value) else {"float": repr(value)}
         if isinstance(value, np.ndarray):
             return self.array(value, where)
+        if isinstance(value, SubGraph):  # a branch, loop condition or loop body
+            return {"subgraph": self.subgraph_id(value)}
         if isinstance(value, np.generic):
             return {"scalar": [value.dtype.name, self.value(value.item(), where)]}
         if isinstance(value, DType):
@@ -83,16 +89,31 @@ class _Encoder:
         return {"array": key}
 
 
-def encode_function(concrete, variable_key, arrays, prefix):
-    """The JSON form of a ConcreteFunction (see the module docstring)."""
-    graph = concrete.graph
-    enc = _Encoder(variable_key, arrays, prefix)
-    outputs = [t for t in concrete.outputs]
+def _encode_graph(enc, graph, outputs):
+    """(nodes, index of each op) of the ops `outputs` and the stateful ops need, the input
+    placeholders first."""
     ops = needed_ops(graph, outputs, [op for op in graph._ops if op.op_def.stateful])
     placeholders = [p.op for p in graph.inputs]
     ops = placeholders + [op for op in ops if op not in placeholders]
     index = {id(op): i for i, op in enumerate(ops)}
-    nodes = [_encode_op(enc, op, index) for op in ops]
+    return [_encode_op(enc, op, index) for op in ops], index
+
+
+def encode_subgraph(graph, variable_key, arrays, prefix, subgraph_id):
+    """The JSON form of a control-flow SubGraph: its nodes, inputs and outputs."""
+    enc = _Encoder(variable_key, arrays, prefix, subgraph_id)
+    nodes, index = _encode_graph(enc, graph, graph.outputs)
+    return {"name": graph.name, "nodes": nodes,
+            "inputs": [index[id(p.op)] for p in graph.inputs],
+            "outputs": [[index[id(t.op)], t.value_index] for t in graph.outputs]}
+
+
+def encode_function(concrete, variable_key, arrays, prefix, subgraph_id):
+    """The JSON form of a ConcreteFunction (see the module docstring)."""
+    graph = concrete.graph
+    enc = _Encoder(variable_key, arrays, prefix, subgraph_id)
+    outputs = [t for t in concrete.outputs]
+    nodes, index = _encode_graph(enc, graph, outputs)
     inputs = {id(p): i for i, p in enumerate(graph.inputs)}
     args, kwargs = getattr(graph, "structured_input_signature", None) or ((), {})
     where = f"function '{graph.name}'"
@@ -117,7 +138,7 @@ def _encode_op(enc, op, index):
             inputs.append(["var", enc.variable_key(t, where)])
         else:
             inputs.append([index[id(t.op)], t.value_index])
-    return {"name": op.name, "op": op.type, "inputs": inputs,
+    return {"name": op.name, "op": op.type, "inputs": inputs, "num_outputs": len(op.outputs),
             "control": [index[id(c)] for c in op.control_inputs if id(c) in index],
             "attrs": {k: enc.value(v, f"{where}, attribute '{k}'") for k, v in op.attrs.items()},
             "gradient_override": op.gradient_override}
@@ -173,8 +194,15 @@ def _bad(what):
 
 
 class _Decoder:
-    def __init__(self, arrays):
-        self.arrays = arrays  # key -> ndarray (read and verified)
+    def __init__(self, arrays, subgraphs):
+        self.arrays = arrays        # key -> ndarray (read and verified)
+        self.subgraphs = subgraphs  # decoded SubGraphs (None: not decoded yet)
+
+    def subgraph(self, i):
+        if not isinstance(i, int) or not 0 <= i < len(self.subgraphs) or \
+                self.subgraphs[i] is None:
+            raise _bad(f"sub-graph reference {str(i)[:20]} out of order")
+        return self.subgraphs[i]
 
     def value(self, data):
         if data is None or isinstance(data, (bool, int, str)):
@@ -219,22 +247,40 @@ _VALUE_TAGS = {
                                else _np_dtype(data["nptype"])),
     "shape": lambda d, data: TensorShape(data["shape"]),
     "ellipsis": lambda d, data: Ellipsis,
+    "subgraph": lambda d, data: d.subgraph(data["subgraph"]),
     "tuple": lambda d, data: tuple(d.value(v) for v in data["tuple"]),
     "dict": lambda d, data: {str(k): d.value(v) for k, v in data["dict"].items()},
 }
 
 
-def decode_function(data, variables, arrays, name):
+def decode_subgraphs(entries, variables, arrays):
+    """The control-flow SubGraphs of a document, decoded last first (a sub-graph only refers
+    to sub-graphs found after it while saving)."""
+    subgraphs = [None] * len(entries)
+    dec = _Decoder(arrays, subgraphs)
+    for i in reversed(range(len(entries))):
+        try:
+            graph, tensors = _decode_graph(SubGraph(str(entries[i]["name"]), None),
+                                           entries[i], variables, dec, f"sub-graph {i}")
+        except (KeyError, TypeError, IndexError, AttributeError) as err:
+            raise _bad(f"sub-graph {i}: {type(err).__name__} {err}") from None
+        graph.outputs = [_output(tensors, a, b) for a, b in entries[i]["outputs"]]
+        subgraphs[i] = graph
+    return subgraphs
+
+
+def decode_function(data, variables, arrays, name, subgraphs=()):
     """A ConcreteFunction rebuilt from `data` (encode_function's output); `variables` maps keys
     to the restored Variables, `arrays` keys to constant arrays."""
     try:
-        return _decode(data, variables, _Decoder(arrays), name)
+        return _decode(data, variables, _Decoder(arrays, list(subgraphs)), name)
     except (KeyError, TypeError, IndexError, AttributeError) as err:
         raise _bad(f"function {name!r}: {type(err).__name__} {err}") from None
 
 
-def _decode(data, variables, dec, name):
-    graph = FuncGraph(str(data["name"]), allow_variable_creation=False)
+def _decode_graph(graph, data, variables, dec, name):
+    """Rebuild `data`'s nodes in `graph`; sets graph.inputs; returns (graph, per-node
+    outputs)."""
     tensors, ops = [], []  # per node: its outputs (or the op when it has none), and its op
     with init_scope(), graph.as_default():
         for node in data["nodes"]:
@@ -243,7 +289,13 @@ def _decode(data, variables, dec, name):
     graph.inputs = [_single(tensors[i]) for i in data["inputs"]]
     for p in graph.inputs:
         if p.op.op_def is not PLACEHOLDER:
-            raise _bad(f"function {name!r}: an input is not a placeholder")
+            raise _bad(f"{name}: an input is not a placeholder")
+    return graph, tensors
+
+
+def _decode(data, variables, dec, name):
+    graph, tensors = _decode_graph(FuncGraph(str(data["name"]), allow_variable_creation=False),
+                                   data, variables, dec, f"function {name!r}")
     outputs = [_output(tensors, i, j) for i, j in data["outputs"]]
     inputs = graph.inputs
     args = [_unstructure(dec, a, inputs) for a in data["args"]]
@@ -275,6 +327,9 @@ def _decode_op(graph, node, tensors, ops, variables, dec):
         op_def = get_op_def(op_type)
     except (KeyError, TypeError):
         raise _bad(f"unknown op type {str(op_type)[:60]!r}; this wengert does not have it")
+    count = node.get("num_outputs")
+    if op_def.num_outputs not in (None, count) and isinstance(count, int) and count > 0:
+        op_def = with_outputs(op_def, count)  # If/Case/While return what their code returns
     inputs = []
     for ref in node["inputs"]:
         if ref[0] == "var":

@@ -25,7 +25,7 @@ from ..graph.function import TensorSpec
 from ..module.module import Module
 from ..util import nest
 from .checkpoint_format import CheckpointReader
-from .graph_json import decode_function
+from .graph_json import decode_function, decode_subgraphs
 from .save import FORMAT, JSON_FILE, VARIABLES, VERSION
 
 __all__ = ["load", "RestoredFunction", "SignatureFunction"]
@@ -74,7 +74,8 @@ def _restore(document, reader):
         variables = {key: Variable(arrays[key], trainable=bool(meta["trainable"]),
                                    name=str(meta["name"]))
                      for key, meta in var_meta.items()}
-    functions = [decode_function(f, variables, arrays, f"#{i}")
+    subgraphs = decode_subgraphs(document.get("subgraphs", []), variables, arrays)
+    functions = [decode_function(f, variables, arrays, f"#{i}", subgraphs)
                  for i, f in enumerate(document["functions"])]
     objects = _restore_objects(document["objects"], variables, functions)
     root = objects[0]

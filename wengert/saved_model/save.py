@@ -27,7 +27,7 @@ from ..graph.function import ConcreteFunction, Function
 from ..module.module import TrackedContainer
 from ..util import nest
 from .checkpoint_format import _atomic_write, _write_checkpoint
-from .graph_json import encode_function
+from .graph_json import encode_function, encode_subgraph
 
 __all__ = ["save", "FORMAT", "VERSION", "JSON_FILE", "VARIABLES"]
 
@@ -41,6 +41,24 @@ class _Saver:
         self.objects, self.functions, self.arrays = [], [], {}
         self.variables = {}      # id(var) -> (key, var)
         self._function_ids = {}  # id(concrete) -> index
+        self.subgraphs, self._subgraph_ids, self._pending = [], {}, []
+
+    def subgraph_id(self, graph):
+        """The index of a control-flow sub-graph; encoded later (`encode_pending`)."""
+        hit = self._subgraph_ids.get(id(graph))
+        if hit is None:
+            hit = self._subgraph_ids[id(graph)] = len(self.subgraphs)
+            self.subgraphs.append(None)
+            self._pending.append((hit, graph))
+        return hit
+
+    def encode_pending(self):
+        """Encode the sub-graphs found so far, and those they contain (a work list)."""
+        while self._pending:
+            index, graph = self._pending.pop(0)
+            self.subgraphs[index] = encode_subgraph(graph, self.variable_key, self.arrays,
+                                                    f"constants/subgraph{index}",
+                                                    self.subgraph_id)
 
     def variable_key(self, var, where=""):
         hit = self.variables.get(id(var))
@@ -58,7 +76,7 @@ class _Saver:
             self._function_ids[id(concrete)] = hit
             self.functions.append(None)  # placeholder: encoded below, in order
             self.functions[hit] = encode_function(concrete, self.variable_key, self.arrays,
-                                                  f"constants/{hit}")
+                                                  f"constants/{hit}", self.subgraph_id)
         return hit
 
 
@@ -195,8 +213,10 @@ def save(obj, export_dir, signatures=None, options=None):
     saver = _Saver()
     _walk(saver, obj)
     encoded_signatures = _encode_signatures(saver, obj, signatures)
+    saver.encode_pending()
     document = {"format": FORMAT, "version": VERSION, "objects": saver.objects,
-                "functions": saver.functions, "signatures": encoded_signatures,
+                "functions": saver.functions, "subgraphs": saver.subgraphs,
+                "signatures": encoded_signatures,
                 "variables": {key: {"name": var.name.rsplit(":", 1)[0],
                                     "trainable": bool(var.trainable)}
                               for key, var in saver.variables.values()}}
