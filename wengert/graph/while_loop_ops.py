@@ -16,7 +16,7 @@ from ..util import nest
 from .control_flow_graph import output_tensor, trace
 from .control_flow_ops import _eager_pred, _eager_value, _structure, _while_op
 
-__all__ = ["while_loop"]
+__all__ = ["while_loop", "while_loop_history"]
 
 
 # -- public: while_loop -------------------------------------------------------------------------------
@@ -124,7 +124,23 @@ def _eager_while(cond, body, loop_vars, flat, invariants, maximum_iterations):
     return nest.pack_sequence_as(loop_vars, flat)
 
 
-def _graph_while(cond, body, loop_vars, flat, invariants, maximum_iterations, name):
+def while_loop_history(cond, body, loop_vars, name=None):
+    """A graph's `while_loop` that also returns, for each flat loop variable, the stack of its
+    values at the start of every iteration ([iterations, ...], what a TensorArray written once
+    per step holds; differentiable): (final values as loop_vars, list of stacks). Keras's
+    recurrent layers read their per-step outputs from it."""
+    if state.graph is None:
+        raise RuntimeError("while_loop_history builds a graph's While op; eagerly, loop in "
+                           "Python.")
+    flat = [_as_loop_tensor(v) for v in nest.flatten(loop_vars)]
+    out = _graph_while(cond, body, loop_vars, flat, [None] * len(flat), None, name,
+                       keep_history=True)
+    n = len(flat)
+    return nest.pack_sequence_as(loop_vars, out[:n]), list(out[n + 1:])
+
+
+def _graph_while(cond, body, loop_vars, flat, invariants, maximum_iterations, name,
+                 keep_history=False):
     graph = state.graph
     specs = [(t.dtype, inv if inv is not None else t.shape) for t, inv in zip(flat, invariants)]
     cond_graph, pred = trace("while_cond", lambda *xs: _call(cond, loop_vars, list(xs)), specs,
@@ -149,5 +165,8 @@ def _graph_while(cond, body, loop_vars, flat, invariants, maximum_iterations, na
     for sub in (cond_graph, body_graph):
         sub.inputs = sub.inputs[:n] + sub.inputs_for(captured)
     limit = -1 if maximum_iterations is None else maximum_iterations
-    out = _while_op(cond_graph, body_graph, limit, flat, captured, name=name)
+    out = _while_op(cond_graph, body_graph, limit, flat, captured, keep_history=keep_history,
+                    name=name)
+    if keep_history:
+        return out
     return nest.pack_sequence_as(loop_vars, out[:n])

@@ -13,13 +13,14 @@ with wengert.function; `model.trainable_variables` works with a hand-written loo
 import importlib
 
 from . import activations, backend, callbacks, initializers, layers, losses, metrics, utils
+from . import constraints, regularizers, saving
 from .. import datasets  # keras.datasets.mnist.load_data(), as in TensorFlow
 from .layers import Input, InputLayer
 from .models import Model, Sequential
 
 __all__ = ["Model", "Sequential", "Input", "InputLayer", "layers", "losses", "metrics",
            "callbacks", "activations", "initializers", "optimizers", "backend", "utils",
-           "models", "datasets"]
+           "models", "datasets", "constraints", "regularizers", "saving"]
 
 
 def __getattr__(name):

@@ -195,6 +195,9 @@ class Identity(Initializer):
             raise ValueError(f"Identity initializer needs a 2-D shape, got {tuple(shape)}.")
         return constant(self.gain * np.eye(*shape, dtype=_np_dtype(dtype)))
 
+    def get_config(self):
+        return {"gain": self.gain}
+
 
 class Orthogonal(_Seeded):
     def __init__(self, gain=1.0, seed=None):
@@ -211,6 +214,9 @@ class Orthogonal(_Seeded):
             q = q.T
         return constant((self.gain * q.reshape(shape)).astype(_np_dtype(dtype)))
 
+    def get_config(self):
+        return {"seed": self.seed, "gain": self.gain}
+
 
 zeros, ones = Zeros, Ones
 glorot_uniform, glorot_normal, he_normal, he_uniform = GlorotUniform, GlorotNormal, HeNormal, HeUniform
@@ -223,11 +229,18 @@ _BY_NAME = {"zeros": Zeros, "ones": Ones, "constant": Constant, "random_normal":
             "orthogonal": Orthogonal, "uniform": RandomUniform, "normal": RandomNormal}
 
 
+_CLASSES_BY_NAME = {cls.__name__: cls for cls in set(_BY_NAME.values())}
+
+
 def get(identifier):
     """An initializer for a name ('glorot_uniform', 'zeros', 'he_normal', ...), class,
     instance or callable(shape, dtype)."""
     if identifier is None:
         return None
+    if isinstance(identifier, dict):
+        from .saving.serialization import deserialize_keras_object
+        return deserialize_keras_object(identifier, module_objects=_CLASSES_BY_NAME,
+                                        printable_module_name="initializer")
     if isinstance(identifier, str):
         key = identifier if identifier in _BY_NAME else backend.to_snake_case(identifier)
         cls = _BY_NAME.get(key)

@@ -23,6 +23,7 @@ import numpy as np
 
 from ..autodiff.tape import GradientTape
 from ..framework.tensor import Tensor, constant
+from ..ops.array_core import add_n, cast
 from ..graph.function import function
 from . import backend, callbacks as callbacks_module, data_adapter, losses as losses_module
 from .data_adapter import _as_tensors, _cast_floats, _unpack_validation
@@ -178,8 +179,13 @@ class TrainingMixin:
                              "loss='sparse_categorical_crossentropy').")
 
     # -- steps ----------------------------------------------------------------------------------
-    def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None):
-        return self._loss_object(y, y_pred, sample_weight=sample_weight)
+    def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None, training=True):
+        """The compiled loss plus `self.losses` (regularization and `add_loss` terms)."""
+        loss = self._loss_object(y, y_pred, sample_weight=sample_weight)
+        extra = self.losses
+        if extra:
+            loss = loss + add_n([cast(term, loss.dtype) for term in extra])
+        return loss
 
     def _dropout_layers(self):
         return [layer for layer in self._flatten_layers()

@@ -245,6 +245,10 @@ class Optimizer:
             else:
                 self._update_step(grad, var, lr_by_dtype[var.dtype])
         self._step_constants = None
+        for var in variables:  # Keras's weight constraints (kernel_constraint=...)
+            constraint = getattr(var, "constraint", None)
+            if constraint is not None:
+                var.assign(constraint(var))
         return self._iterations.assign_add(1)
 
     def _prepare_step(self, dtype, lr):

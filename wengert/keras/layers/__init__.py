@@ -8,9 +8,16 @@ from .conv import (AveragePooling2D, AvgPool2D, Conv2D, Convolution2D, GlobalAve
 from .core import Activation, Add, Concatenate, Dense, Dropout, Flatten, Lambda, Reshape
 from .embedding import Embedding
 from .input_layer import Input, InputLayer, KerasTensor
+from .masking import Masking
 from .normalization import BatchNormalization
+from .recurrent import GRU, LSTM, SimpleRNN
+from .rnn import RNN
+from .rnn_cells import GRUCell, LSTMCell, SimpleRNNCell, StackedRNNCells
+from .wrappers import Bidirectional, TimeDistributed, Wrapper
 
 __all__ = ["Layer", "InputSpec", "Dense", "Flatten", "Dropout", "Activation", "Reshape",
            "Lambda", "Concatenate", "Add", "Conv2D", "Convolution2D", "MaxPooling2D", "MaxPool2D",
            "AveragePooling2D", "AvgPool2D", "GlobalAveragePooling2D", "GlobalAvgPool2D",
-           "BatchNormalization", "Embedding", "Input", "InputLayer", "KerasTensor"]
+           "BatchNormalization", "Embedding", "Input", "InputLayer", "KerasTensor",
+           "Masking", "RNN", "SimpleRNN", "LSTM", "GRU", "SimpleRNNCell", "LSTMCell", "GRUCell",
+           "StackedRNNCells", "Bidirectional", "TimeDistributed", "Wrapper"]

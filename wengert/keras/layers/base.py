@@ -14,9 +14,18 @@ its Dropout layers in training mode). Calling a layer on a symbolic `KerasTensor
 
 Weights are checkpointed through `_checkpoint_children()`: sublayers by name, then the layer's
 own weights by the name given to `add_weight` ("kernel", "bias").
+
+Masks (Keras's rule): a layer that makes a mask (Embedding(mask_zero=True), Masking) attaches it
+to its output tensor (masking.py keeps the table); the next layer whose `call` takes `mask` gets
+it, and a layer with `supports_masking` passes `compute_mask(inputs, mask)` (by default the
+same mask) on to its own outputs. Losses: `add_loss(x)` in `call` collects x for the current
+outermost call (cleared when the next one starts); `activity_regularizer` adds
+r(output) / batch size for each output; weight regularizers are recomputed from the weights'
+values each time `losses` is read.
 """
 import inspect
 import threading
+import warnings
 from collections import OrderedDict
 
 import numpy as np
@@ -27,20 +36,25 @@ from ...framework.tensor_shape import TensorShape
 from ...framework.variables import Variable
 from ...module import Module
 from ...ops.math_ops import cast
-from .. import backend, initializers
+from .. import backend, constraints as constraints_module, initializers
+from .. import regularizers as regularizers_module
+from . import mask_table as masking
 from .keras_tensor import KerasTensor, is_shape_list, symbolic_call
+from .layer_utils import (_as_tuple, _batch_input_shape, _output_shapes, _shape_config,  # noqa: F401
+                          _shape_from_config, _standard_config, _weight_arguments)
 
 __all__ = ["Layer", "InputSpec"]
 
 _ALLOWED_KWARGS = {"input_shape", "batch_input_shape", "batch_size", "input_dim", "weights",
-                   "dynamic", "autocast"}
+                   "dynamic", "autocast", "activity_regularizer", "batch_shape"}
 _UNTRACKED = {"_trainable_weights", "_non_trainable_weights", "_named_weights", "_sublayers",
-              "_inbound_nodes", "_output_shape", "_build_input_shape"}
+              "_inbound_nodes", "_output_shape", "_build_input_shape", "_losses"}
 
 
 class _CallContext(threading.local):
     training = None     # the `training` value of the innermost enclosing layer call
     dropout_masks = None  # {id(layer): mask tensor} fed to a traced train step (training.py)
+    depth = 0           # how many layer calls enclose the current one
 
 
 call_context = _CallContext()
@@ -65,6 +79,8 @@ class Layer(Module):
     A Layer is a `tf.Module` (name_scope, submodules, with_name_scope), with Keras' own
     tracking of weights and sublayers."""
 
+    supports_masking = False  # whether compute_mask passes masks on (see the module docstring)
+
     _TF_MODULE_IGNORED_PROPERTIES = frozenset(_UNTRACKED)
 
     def __init__(self, trainable=True, name=None, dtype=None, **kwargs):
@@ -85,6 +101,7 @@ class Layer(Module):
         self._inbound_nodes = []
         self._batch_input_shape = _batch_input_shape(kwargs)
         self._initial_weights = kwargs.get("weights")
+        self.activity_regularizer = regularizers_module.get(kwargs.get("activity_regularizer"))
 
     def _init_tracking(self):
         d = self.__dict__
@@ -92,6 +109,7 @@ class Layer(Module):
         d.setdefault("_non_trainable_weights", [])
         d.setdefault("_named_weights", OrderedDict())
         d.setdefault("_sublayers", [])
+        d.setdefault("_losses", [])
 
     # -- attribute tracking -----------------------------------------------------------------------
     def __setattr__(self, key, value):
@@ -158,20 +176,26 @@ class Layer(Module):
         return _as_tuple(self._output_shape)
 
     # -- weights ----------------------------------------------------------------------------------
-    def add_weight(self, name=None, shape=None, dtype=None, initializer=None, regularizer=None,
-                   trainable=True, constraint=None, **kwargs):
+    def add_weight(self, *args, **kwargs):
         """Create a Variable "<layer name>/<name>" of `shape`, initialized by `initializer`
-        (default: glorot_uniform for floats, zeros otherwise), and track it."""
-        shape = tuple(int(d) for d in (shape or ()))
-        dtype = dtypes.as_dtype(dtype or self._dtype)
+        (default: glorot_uniform for floats, zeros otherwise), and track it. Takes Keras 3's
+        argument order (shape, initializer, dtype, trainable, ...) and Keras 2's (name, shape,
+        dtype, initializer, regularizer, trainable, constraint); a string first is a name."""
+        spec = _weight_arguments(args, kwargs)
+        shape = tuple(int(d) for d in (spec["shape"] or ()))
+        dtype = dtypes.as_dtype(spec["dtype"] or self._dtype)
+        initializer = spec["initializer"]
         if initializer is None:
             initializer = "glorot_uniform" if dtype.is_floating else "zeros"
         init = initializers.get(initializer)
-        name = name or f"weight_{len(self._named_weights)}"
+        name = spec["name"] or f"weight_{len(self._named_weights)}"
+        trainable = True if spec["trainable"] is None else bool(spec["trainable"])
         restored = self._restored_value(name, shape, dtype)
         initial = (lambda: init(shape, dtype=dtype)) if restored is None else restored
         variable = Variable(initial, trainable=trainable, name=f"{self.name}/{name}",
                             dtype=dtype)
+        variable.regularizer = regularizers_module.get(spec["regularizer"])
+        variable.constraint = constraints_module.get(spec["constraint"])
         (self._trainable_weights if trainable else self._non_trainable_weights).append(variable)
         self._named_weights[name] = variable
         return variable
@@ -238,7 +262,35 @@ class Layer(Module):
 
     @property
     def losses(self):
-        return []
+        """Losses added by `add_loss` (and activity regularizers) in the last call of this layer
+        and the layers in it, then the weight regularization penalties."""
+        out = []
+        for layer in [self] + list(self.submodules):
+            out.extend(layer.__dict__.get("_losses", ()))
+        for variable in self.trainable_weights:
+            regularizer = getattr(variable, "regularizer", None)
+            if regularizer is not None:
+                out.append(regularizer(variable))
+        return out
+
+    def add_loss(self, losses, **kwargs):
+        """Add a scalar loss (or a list of them, or a zero-argument callable) to `losses`."""
+        for loss in losses if isinstance(losses, (list, tuple)) else [losses]:
+            if callable(loss) and not isinstance(loss, Tensor):
+                loss = loss()
+            if loss is None:
+                continue
+            if not isinstance(loss, Tensor):
+                loss = constant(np.asarray(loss, self._dtype.as_numpy_dtype))
+            self._losses.append(loss)
+
+    def _clear_losses(self):
+        for layer in [self] + list(self.submodules):
+            layer.__dict__.get("_losses", []).clear()
+
+    def compute_mask(self, inputs, mask=None):
+        """The mask of the outputs (by default the inputs' mask, for a masking-aware layer)."""
+        return mask
 
     def get_weights(self):
         """The weights' current values as NumPy arrays (in `weights` order)."""
@@ -330,6 +382,14 @@ class Layer(Module):
             return type(inputs)(cast_one(x) for x in inputs)
         return cast_one(inputs)
 
+    def _takes_mask(self):
+        cls = type(self)
+        flag = cls.__dict__.get("_call_takes_mask_flag")
+        if flag is None:
+            flag = "mask" in inspect.signature(self.call).parameters
+            cls._call_takes_mask_flag = flag
+        return flag
+
     def __call__(self, inputs, *args, **kwargs):
         training = kwargs.pop("training", None)
         if isinstance(inputs, KerasTensor) or (isinstance(inputs, (list, tuple)) and any(
@@ -342,15 +402,45 @@ class Layer(Module):
             self._maybe_build(inputs)
         if self._takes_training():
             kwargs["training"] = training
+        previous_mask = kwargs.get("mask")
+        if previous_mask is None:
+            previous_mask = masking.get_mask(inputs)
+            if previous_mask is not None and self._takes_mask():
+                kwargs["mask"] = previous_mask
         outer = call_context.training
         call_context.training = training
+        if call_context.depth == 0:
+            self._clear_losses()
+        call_context.depth += 1
         try:
             outputs = self.call(inputs, *args, **kwargs)
         finally:
             call_context.training = outer
+            call_context.depth -= 1
+        if self.activity_regularizer is not None:
+            self._add_activity_losses(outputs)
+        if self.supports_masking:
+            masking.set_output_masks(self, inputs, outputs, previous_mask)
+        elif previous_mask is not None and not self.__dict__.get("_mask_warned"):
+            self.__dict__["_mask_warned"] = True
+            warnings.warn(f"Layer '{self.name}' (of type {type(self).__name__}) was passed an "
+                          "input with a mask attached to it. However, this layer does not "
+                          "support masking and will therefore destroy the mask information. "
+                          "Downstream layers will not see the mask.", stacklevel=2)
         if self._output_shape is None:
             self._record_output_shape(outputs)
         return outputs
+
+    def _add_activity_losses(self, outputs):
+        from ...ops.array_core import cast as cast_to
+        from ...ops.creation_ops import shape as shape_of
+        for output in outputs if isinstance(outputs, (list, tuple)) else [outputs]:
+            if not isinstance(output, Tensor):
+                continue
+            loss = self.activity_regularizer(output)
+            if output.shape.rank:
+                loss = loss / cast_to(shape_of(output)[0], loss.dtype)
+            self.add_loss(loss)
 
     def _record_output_shape(self, outputs):
         try:
@@ -360,14 +450,26 @@ class Layer(Module):
 
     # -- config and checkpoints -------------------------------------------------------------------
     def get_config(self):
+        """Keras 3's base config: name, trainable, dtype (and the activity regularizer)."""
         config = {"name": self.name, "trainable": self.trainable, "dtype": self.dtype}
-        if self._batch_input_shape is not None:
-            config["batch_input_shape"] = self._batch_input_shape
+        if self.activity_regularizer is not None:
+            config["activity_regularizer"] = regularizers_module.serialize(
+                self.activity_regularizer)
         return config
 
     @classmethod
     def from_config(cls, config):
-        return cls(**config)
+        return cls(**_standard_config(config))
+
+    def get_build_config(self):
+        if self._build_input_shape is None:
+            return None
+        return {"input_shape": _shape_config(self._build_input_shape)}
+
+    def build_from_config(self, config):
+        shape = config.get("input_shape") if config else None
+        if shape is not None and not self.built:
+            self._build_from_shape(_shape_from_config(shape))
 
     def _checkpoint_children(self):
         """{sublayer name: sublayer, ..., weight name: Variable, ...} for train.Checkpoint."""
@@ -402,37 +504,3 @@ class Layer(Module):
 
     def __repr__(self):
         return f"<{type(self).__module__}.{type(self).__name__} name={self.name!r}>"
-
-
-def _batch_input_shape(kwargs):
-    if kwargs.get("batch_input_shape") is not None:
-        return tuple(kwargs["batch_input_shape"])
-    input_shape = kwargs.get("input_shape")
-    if input_shape is None and kwargs.get("input_dim") is not None:
-        input_shape = (kwargs["input_dim"],)
-    if input_shape is None:
-        return None
-    if isinstance(input_shape, int):
-        input_shape = (input_shape,)
-    return (kwargs.get("batch_size"),) + tuple(input_shape)
-
-
-def _as_tuple(shape):
-    if isinstance(shape, TensorShape):
-        return tuple(shape)
-    if isinstance(shape, (list, tuple)) and shape and isinstance(shape[0], TensorShape):
-        return [tuple(s) for s in shape]
-    return shape
-
-
-def _output_shapes(outputs, batch_unknown):
-    """The shape of an output tensor (or list of shapes of a list), with the first dimension
-    None when the batch size is not part of the shape."""
-    def one(t):
-        shape = TensorShape(t.shape)
-        if batch_unknown and shape.rank:
-            return TensorShape((None,) + tuple(shape)[1:])
-        return shape
-    if isinstance(outputs, (list, tuple)):
-        return [one(t) for t in outputs]
-    return one(outputs)

@@ -5,13 +5,16 @@ i.shape + [output_dim]) by `nn.embedding_lookup`. Its gradient with respect to E
 the looked-up rows get the incoming gradients (summed over repeats), returned as
 IndexedSlices(values, indices, dense_shape), which optimizers apply to those rows only. The
 table starts uniform in [-0.05, 0.05], as in Keras. Float inputs are cast to int32 ids (the
-layer does not cast its inputs to its float dtype).
+layer does not cast its inputs to its float dtype). With mask_zero=True, id 0 is padding: the
+output carries the mask ids != 0 to the layers after it (recurrent layers skip those steps), and
+input_dim counts the padding id.
 """
 from ...framework import dtypes
 from ...framework.tensor import convert_to_tensor
 from ...framework.tensor_shape import TensorShape
 from ...ops.math_ops import cast
-from .. import initializers
+from .. import constraints, initializers, regularizers
+from ..saving.serialization import serialize_keras_object as _serialize
 from .base import Layer
 
 __all__ = ["Embedding"]
@@ -27,15 +30,14 @@ class Embedding(Layer):
             kwargs["input_shape"] = (input_length,)
         kwargs.setdefault("autocast", False)
         super().__init__(**kwargs)
-        from .core import _no_regularizers
-        _no_regularizers("Embedding", embeddings_regularizer=embeddings_regularizer,
-                         activity_regularizer=activity_regularizer,
-                         embeddings_constraint=embeddings_constraint)
+        self.activity_regularizer = regularizers.get(activity_regularizer)
+        self.embeddings_regularizer = regularizers.get(embeddings_regularizer)
+        self.embeddings_constraint = constraints.get(embeddings_constraint)
         if int(input_dim) <= 0 or int(output_dim) <= 0:
             raise ValueError(f"Both `input_dim` and `output_dim` should be positive, received "
                              f"input_dim={input_dim} and output_dim={output_dim}.")
-        if mask_zero:
-            raise NotImplementedError("Embedding: mask_zero (Keras masking) is not available.")
+        self.mask_zero = bool(mask_zero)
+        self.supports_masking = self.mask_zero
         self.input_dim, self.output_dim = int(input_dim), int(output_dim)
         self.input_length = input_length
         if embeddings_initializer == "uniform":  # Keras's alias of RandomUniform(-0.05, 0.05)
@@ -44,7 +46,9 @@ class Embedding(Layer):
 
     def build(self, input_shape):
         self.embeddings = self.add_weight("embeddings", (self.input_dim, self.output_dim),
-                                          initializer=self.embeddings_initializer)
+                                          initializer=self.embeddings_initializer,
+                                          regularizer=self.embeddings_regularizer,
+                                          constraint=self.embeddings_constraint)
         self.built = True
 
     def call(self, inputs):
@@ -54,11 +58,21 @@ class Embedding(Layer):
             inputs = cast(inputs, dtypes.int32)
         return embedding_ops.embedding_lookup(self.embeddings, inputs)
 
+    def compute_mask(self, inputs, mask=None):
+        if not self.mask_zero:
+            return None
+        from ...ops.math_ops import not_equal
+        inputs = convert_to_tensor(inputs)
+        return not_equal(inputs, cast(0, inputs.dtype))
+
     def compute_output_shape(self, input_shape):
         return TensorShape(tuple(TensorShape(input_shape)) + (self.output_dim,))
 
     def get_config(self):
         config = super().get_config()
         config.update(input_dim=self.input_dim, output_dim=self.output_dim,
-                      input_length=self.input_length)
+                      embeddings_initializer=_serialize(self.embeddings_initializer),
+                      embeddings_regularizer=_serialize(self.embeddings_regularizer),
+                      embeddings_constraint=_serialize(self.embeddings_constraint),
+                      mask_zero=self.mask_zero)
         return config

@@ -1,0 +1,90 @@
+"""Helpers of the base Layer: input shapes from keyword arguments, output shapes, add_weight's
+two argument orders, and the shapes and dtypes of Keras 3 configs."""
+from ...framework.tensor_shape import TensorShape
+
+def _batch_input_shape(kwargs):
+    if kwargs.get("batch_input_shape") is not None:
+        return tuple(kwargs["batch_input_shape"])
+    input_shape = kwargs.get("input_shape")
+    if input_shape is None and kwargs.get("input_dim") is not None:
+        input_shape = (kwargs["input_dim"],)
+    if input_shape is None:
+        return None
+    if isinstance(input_shape, int):
+        input_shape = (input_shape,)
+    return (kwargs.get("batch_size"),) + tuple(input_shape)
+
+
+def _as_tuple(shape):
+    if isinstance(shape, TensorShape):
+        return tuple(shape)
+    if isinstance(shape, (list, tuple)) and shape and isinstance(shape[0], TensorShape):
+        return [tuple(s) for s in shape]
+    return shape
+
+
+def _output_shapes(outputs, batch_unknown):
+    """The shape of an output tensor (or list of shapes of a list), with the first dimension
+    None when the batch size is not part of the shape."""
+    def one(t):
+        shape = TensorShape(t.shape)
+        if batch_unknown and shape.rank:
+            return TensorShape((None,) + tuple(shape)[1:])
+        return shape
+    if isinstance(outputs, (list, tuple)):
+        return [one(t) for t in outputs]
+    return one(outputs)
+
+
+_K3_WEIGHT_ORDER = ("shape", "initializer", "dtype", "trainable", "autocast", "regularizer",
+                    "constraint", "aggregation", "overwrite_with_gradient", "name")
+_K2_WEIGHT_ORDER = ("name", "shape", "dtype", "initializer", "regularizer", "trainable",
+                    "constraint", "use_resource", "synchronization", "aggregation")
+
+
+def _weight_arguments(args, kwargs):
+    """add_weight's arguments by name, from either Keras's positional order."""
+    order = _K2_WEIGHT_ORDER if args and isinstance(args[0], str) else _K3_WEIGHT_ORDER
+    if len(args) > len(order):
+        raise TypeError(f"add_weight takes at most {len(order)} positional arguments.")
+    spec = dict.fromkeys(("name", "shape", "dtype", "initializer", "regularizer", "trainable",
+                          "constraint"))
+    for key, value in zip(order, args):
+        if key in kwargs:
+            raise TypeError(f"add_weight got multiple values for argument {key!r}.")
+        spec[key] = value
+    for key, value in kwargs.items():
+        if key not in spec and key not in _K3_WEIGHT_ORDER + _K2_WEIGHT_ORDER + (
+                "partitioner", "caching_device", "getter"):
+            raise TypeError(f"add_weight got an unexpected keyword argument {key!r}.")
+        spec[key] = value
+    return spec
+
+
+def _standard_config(config):
+    """A layer config as __init__ takes it: Keras 3's DTypePolicy dicts become dtype names."""
+    config = dict(config)
+    dtype = config.get("dtype")
+    if isinstance(dtype, dict):
+        inner = dtype.get("config", {})
+        config["dtype"] = inner.get("name", "float32") if isinstance(inner, dict) else inner
+        if isinstance(config["dtype"], str) and config["dtype"].startswith("mixed"):
+            config["dtype"] = "float32"
+    return config
+
+
+def _shape_config(shape):
+    if isinstance(shape, TensorShape):
+        return None if shape.rank is None else list(shape.as_list())
+    if isinstance(shape, (list, tuple)) and shape and isinstance(shape[0], (TensorShape, list,
+                                                                            tuple)):
+        return [_shape_config(s) for s in shape]
+    return list(shape)
+
+
+def _shape_from_config(shape):
+    if isinstance(shape, dict) and shape.get("class_name") == "__tuple__":
+        shape = shape["config"]["value"]
+    if isinstance(shape, (list, tuple)) and shape and isinstance(shape[0], (list, tuple, dict)):
+        return [TensorShape(_shape_from_config(s)) for s in shape]
+    return TensorShape(shape)
