@@ -11,8 +11,8 @@ from the directory. The single-file `.keras` and `.h5` formats are not available
 """
 import os
 
-from .. import saved_model
-from ..graph.function import TensorSpec, function
+from ... import saved_model
+from ...graph.function import TensorSpec, function
 
 __all__ = ["save_model", "load_model", "input_signature", "serving_functions"]
 
