@@ -87,6 +87,7 @@ from .ops.logging_ops import print_v2 as print  # noqa: E402,A004  tf.print
 from .ops.check_ops import (Assert, assert_equal, assert_greater, assert_less,  # noqa: E402
                             assert_rank, ensure_shape)
 from . import nest, strings  # noqa: E402  tf.nest, tf.strings
+from .ops.tensor_array_ops import TensorArray  # noqa: E402
 from .graph.function import type_spec_from_value  # noqa: E402
 from . import raw_ops  # noqa: E402  tf.raw_ops (issue 16)
 

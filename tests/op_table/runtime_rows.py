@@ -64,3 +64,33 @@ ROWS = [
            [Sample((string_array(np.array(b"ab", dtype=object)),))], grad=False,
            float32=False),
 ]
+
+
+# -- TensorArray (ops/tensor_array_ops.py) ----------------------------------------------------------
+def _ta_write_read(rows, value):
+    ta = tf.TensorArray(rows.dtype, size=3, element_shape=[2]).unstack(rows)
+    ta = ta.write(1, value)
+    return ta.stack(), ta.read(2), ta.gather([0, 1])
+
+
+def _ta_write_read_ref(rows, value):
+    out = rows.copy()
+    out[1] = value
+    return out, out[2], out[[0, 1]]
+
+
+def _ta_grow(value):
+    ta = tf.TensorArray(value.dtype, size=0, dynamic_size=True)
+    return ta.write(2, value).stack()
+
+
+ROWS += [
+    OpInfo("TensorArray.write_read", _ta_write_read, _ta_write_read_ref,
+           [Sample((rand(3, 2), rand(2)))]),
+    OpInfo("TensorArray.grow", _ta_grow,
+           lambda v: np.concatenate([np.zeros((2,) + v.shape), v[None]]), [Sample((rand(2),))]),
+    OpInfo("TensorArray.element_shape",
+           lambda: __import__("wengert.ops.tensor_array_ops", fromlist=["x"]).with_element_shape(
+               tf.TensorArray(tf.float64, size=2), [3]).stack(),
+           lambda: np.zeros((2, 3)), [Sample(())], grad=False, float32=False),
+]
