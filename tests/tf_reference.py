@@ -33,23 +33,25 @@ class Case:
 
     def __init__(self, name, layer, inputs, mask=None, training=False, list_input=False,
                  kwargs=None, tensor_kwargs=None):
+        """inputs: one array, a list passed as one list argument (list_input), or several
+        passed as positional arguments (MultiHeadAttention's query, value, key)."""
         self.name, self.layer, self.inputs, self.mask = name, layer, list(inputs), mask
         self.training, self.list_input = training, list_input
         self.kwargs, self.tensor_kwargs = kwargs or {}, tensor_kwargs or {}
 
     def run_wengert(self, rng):
         inputs = [tf.constant(x) for x in self.inputs]
-        call_in = inputs if self.list_input else inputs[0]
+        call_in, rest = (inputs, []) if self.list_input else (inputs[0], inputs[1:])
         kwargs = dict(self.kwargs)
         kwargs.update({k: tf.constant(v) for k, v in self.tensor_kwargs.items()})
         if self.mask is not None:
             kwargs["mask"] = tf.constant(self.mask)
-        self.layer(call_in, **kwargs)
+        self.layer(call_in, *rest, **kwargs)
         with tf.GradientTape(persistent=True) as tape:
             for t in inputs:
                 if t.dtype.is_floating:
                     tape.watch(t)
-            out = self.layer(call_in, training=self.training, **kwargs)
+            out = self.layer(call_in, *rest, training=self.training, **kwargs)
             outputs = nest.flatten(out)
             self.seeds = [rng.normal(size=tuple(o.shape)) for o in outputs]
             total = tf.add_n([tf.reduce_sum(tf.cast(o, tf.float64) * s)

@@ -30,8 +30,8 @@ def run_case(case, arrays, out):
     for key in case.get("tensor_kwargs", []):
         kwargs[key] = tf.constant(arrays[f"{name}/kw/{key}"])
     kwargs.update(case.get("kwargs", {}))
-    call_in = inputs if case.get("list_input") else inputs[0]
-    layer(call_in, **kwargs)  # build
+    call_in, rest = (inputs, []) if case.get("list_input") else (inputs[0], inputs[1:])
+    layer(call_in, *rest, **kwargs)  # build
     weights = [arrays[f"{name}/weight{i}"] for i in range(case["n_weights"])]
     if len(weights) != len(layer.weights):
         raise ValueError(f"{name}: TF's layer has {len(layer.weights)} weights "
@@ -41,7 +41,7 @@ def run_case(case, arrays, out):
         for t in inputs:
             if t.dtype.is_floating:
                 tape.watch(t)
-        outputs = _flat(layer(call_in, training=case.get("training", False), **kwargs))
+        outputs = _flat(layer(call_in, *rest, training=case.get("training", False), **kwargs))
         total = 0.0
         for i, o in enumerate(outputs):
             seed = arrays.get(f"{name}/seed{i}")

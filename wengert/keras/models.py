@@ -14,7 +14,7 @@ training.py and `summary()`, a table of layers, output shapes and parameter coun
 from ..framework.tensor_shape import TensorShape
 from .layers.base import Layer
 from .layers.input_layer import InputLayer
-from .layers.keras_tensor import KerasTensor, is_shape_list
+from .layers.keras_tensor import KerasTensor, is_shape_list, substitute
 from .saving import load_model, save_model, serving_functions
 from .training import TrainingMixin
 
@@ -80,10 +80,10 @@ class Model(TrainingMixin, Layer):
         for node in self._nodes:
             if isinstance(node.layer, InputLayer):
                 continue
-            args = [values[id(t)] for t in node.input_tensors]
-            layer_in = args if isinstance(node.inputs, (list, tuple)) else args[0]
+            layer_in = substitute(node.inputs, values)
             node_training = node.training if node.training is not None else training
-            out = node.layer(layer_in, *node.args, training=node_training, **node.kwargs)
+            out = node.layer(layer_in, *substitute(node.args, values), training=node_training,
+                             **substitute(node.kwargs, values))
             outs = out if isinstance(node.outputs, (list, tuple)) else [out]
             for t, value in zip(node.output_tensors, outs):
                 values[id(t)] = value

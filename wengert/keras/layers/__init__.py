@@ -8,7 +8,10 @@ from .conv import (AveragePooling2D, AvgPool2D, Conv2D, Convolution2D, GlobalAve
 from .core import Activation, Add, Concatenate, Dense, Dropout, Flatten, Lambda, Reshape
 from .embedding import Embedding
 from .input_layer import Input, InputLayer, KerasTensor
+from .attention import AdditiveAttention, Attention, MultiHeadAttention
+from .einsum_dense import EinsumDense
 from .masking import Masking
+from .normalization_more import GroupNormalization, LayerNormalization, UnitNormalization
 from .normalization import BatchNormalization
 from .recurrent import GRU, LSTM, SimpleRNN
 from .rnn import RNN
@@ -20,4 +23,6 @@ __all__ = ["Layer", "InputSpec", "Dense", "Flatten", "Dropout", "Activation", "R
            "AveragePooling2D", "AvgPool2D", "GlobalAveragePooling2D", "GlobalAvgPool2D",
            "BatchNormalization", "Embedding", "Input", "InputLayer", "KerasTensor",
            "Masking", "RNN", "SimpleRNN", "LSTM", "GRU", "SimpleRNNCell", "LSTMCell", "GRUCell",
-           "StackedRNNCells", "Bidirectional", "TimeDistributed", "Wrapper"]
+           "StackedRNNCells", "Bidirectional", "TimeDistributed", "Wrapper", "Attention",
+           "AdditiveAttention", "MultiHeadAttention", "EinsumDense", "LayerNormalization",
+           "GroupNormalization", "UnitNormalization"]

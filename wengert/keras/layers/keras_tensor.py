@@ -8,7 +8,7 @@ from their shapes and returns new KerasTensors whose history is that call; a fun
 from ...framework import dtypes
 from ...framework.tensor_shape import TensorShape
 
-__all__ = ["KerasTensor", "Node", "symbolic_call", "is_shape_list"]
+__all__ = ["KerasTensor", "Node", "symbolic_call", "is_shape_list", "substitute"]
 
 
 def is_shape_list(shape):
@@ -43,16 +43,44 @@ class KerasTensor:
     __truediv__ = __matmul__ = __neg__ = __getitem__ = _unsupported
 
 
+def _symbolic_leaves(value, out):
+    """Append the KerasTensors inside nested lists, tuples and dicts of `value` to `out`."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, KerasTensor):
+            out.append(item)
+        elif isinstance(item, (list, tuple)):
+            stack.extend(reversed(item))
+        elif isinstance(item, dict):
+            stack.extend(reversed(list(item.values())))
+    return out
+
+
+def substitute(value, values):
+    """`value` with each KerasTensor replaced by values[id(tensor)] (nested structures)."""
+    if isinstance(value, KerasTensor):
+        return values[id(value)]
+    if isinstance(value, (list, tuple)):
+        return type(value)(substitute(v, values) for v in value)
+    if isinstance(value, dict):
+        return {k: substitute(v, values) for k, v in value.items()}
+    return value
+
+
 class Node:
-    """One call of a layer in a functional model."""
+    """One call of a layer in a functional model: its inputs, and any KerasTensors among the
+    other arguments (a second attention input, a mask, initial states)."""
 
     def __init__(self, layer, inputs, args, kwargs, training, outputs):
         self.layer, self.inputs, self.outputs = layer, inputs, outputs
         self.args, self.kwargs, self.training = args, kwargs, training
+        self.extra_tensors = _symbolic_leaves([args, kwargs], [])
 
     @property
     def input_tensors(self):
-        return list(self.inputs) if isinstance(self.inputs, (list, tuple)) else [self.inputs]
+        first = list(self.inputs) if isinstance(self.inputs, (list, tuple)) else [self.inputs]
+        return first + self.extra_tensors
 
     @property
     def output_tensors(self):
@@ -68,7 +96,11 @@ def symbolic_call(layer, inputs, args, kwargs, training):
                             f"and other values ({x!r}); a functional model's layers take only "
                             "KerasTensors.")
     shapes = [x.shape for x in inputs] if multi else inputs.shape
-    layer._build_from_shape(shapes)
+    hook = getattr(layer, "_symbolic_build", None)
+    if hook is not None:
+        hook(inputs, args, kwargs)
+    else:
+        layer._build_from_shape(shapes)
     out_shape = layer.compute_output_shape(shapes)
     if layer._output_shape is None:
         layer._output_shape = out_shape

@@ -88,3 +88,24 @@ def _shape_from_config(shape):
     if isinstance(shape, (list, tuple)) and shape and isinstance(shape[0], (list, tuple, dict)):
         return [TensorShape(_shape_from_config(s)) for s in shape]
     return TensorShape(shape)
+
+
+def random_dropout(layer, x, rate, noise_shape=None):
+    """x with a fraction `rate` of its entries zeroed and the rest scaled by 1 / (1 - rate):
+    eagerly from the layer's own NumPy generator (seeded by `layer.seed` when it has one),
+    in a graph as a random op drawing a fresh mask every run (as Dropout does)."""
+    import numpy as np
+    from ...framework.context import state
+    from ...framework.tensor import constant
+    from ...ops.random_ops import dropout
+    from .. import backend
+    seed = getattr(layer, "seed", None)
+    rng = layer.__dict__.setdefault("_dropout_rng", np.random.default_rng(
+        backend.next_seed() if seed is None else seed))
+    if state.graph is None:
+        shape = tuple(x.shape) if noise_shape is None else tuple(
+            x.shape[i] if d is None else d for i, d in enumerate(noise_shape))
+        dtype = x.dtype.as_numpy_dtype
+        keep = rng.random(shape) >= rate
+        return x * constant(keep.astype(dtype) * np.asarray(1.0 / (1.0 - rate), dtype))
+    return dropout(x, rate, noise_shape=noise_shape, seed=int(rng.integers(0, 2**31 - 1)))

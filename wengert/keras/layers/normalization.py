@@ -19,7 +19,8 @@ biased one (divided by n), as in Keras's `moments`-based layer.
 from ...framework.tensor_shape import TensorShape
 from ...ops.array_ops import reshape
 from ...ops.math_ops import cast
-from .. import initializers
+from .. import constraints, initializers, regularizers
+from ..saving.serialization import serialize_keras_object as _ser
 from .base import Layer
 
 __all__ = ["BatchNormalization"]
@@ -38,10 +39,12 @@ class BatchNormalization(Layer):
             raise NotImplementedError("BatchNormalization: renorm and virtual_batch_size are "
                                       "not available.")
         super().__init__(**kwargs)
-        from .core import _no_regularizers
-        _no_regularizers("BatchNormalization", beta_regularizer=beta_regularizer,
-                         gamma_regularizer=gamma_regularizer, beta_constraint=beta_constraint,
-                         gamma_constraint=gamma_constraint)
+        self.supports_masking = True
+        self.synchronized = bool(synchronized)  # one process: the batch is already whole
+        self.beta_regularizer = regularizers.get(beta_regularizer)
+        self.gamma_regularizer = regularizers.get(gamma_regularizer)
+        self.beta_constraint = constraints.get(beta_constraint)
+        self.gamma_constraint = constraints.get(gamma_constraint)
         self.axis = list(axis) if isinstance(axis, (list, tuple)) else int(axis)
         self.momentum = float(momentum)
         self.epsilon = float(epsilon)
@@ -79,10 +82,12 @@ class BatchNormalization(Layer):
         # axis; otherwise they are reshaped to [1, c, 1, 1]-like shapes
         self._broadcast_shape = (None if self._axes == [rank - 1] else
                                  [shape[a] if a in self._axes else 1 for a in range(rank)])
-        self.gamma = (self.add_weight("gamma", param_shape, initializer=self.gamma_initializer)
-                      if self.scale else None)
-        self.beta = (self.add_weight("beta", param_shape, initializer=self.beta_initializer)
-                     if self.center else None)
+        self.gamma = (self.add_weight("gamma", param_shape, initializer=self.gamma_initializer,
+                                      regularizer=self.gamma_regularizer,
+                                      constraint=self.gamma_constraint) if self.scale else None)
+        self.beta = (self.add_weight("beta", param_shape, initializer=self.beta_initializer,
+                                     regularizer=self.beta_regularizer,
+                                     constraint=self.beta_constraint) if self.center else None)
         self.moving_mean = self.add_weight("moving_mean", param_shape, trainable=False,
                                            initializer=self.moving_mean_initializer)
         self.moving_variance = self.add_weight("moving_variance", param_shape, trainable=False,
@@ -123,5 +128,14 @@ class BatchNormalization(Layer):
     def get_config(self):
         config = super().get_config()
         config.update(axis=self.axis, momentum=self.momentum, epsilon=self.epsilon,
-                      center=self.center, scale=self.scale)
+                      center=self.center, scale=self.scale,
+                      beta_initializer=_ser(self.beta_initializer),
+                      gamma_initializer=_ser(self.gamma_initializer),
+                      moving_mean_initializer=_ser(self.moving_mean_initializer),
+                      moving_variance_initializer=_ser(self.moving_variance_initializer),
+                      beta_regularizer=_ser(self.beta_regularizer),
+                      gamma_regularizer=_ser(self.gamma_regularizer),
+                      beta_constraint=_ser(self.beta_constraint),
+                      gamma_constraint=_ser(self.gamma_constraint),
+                      synchronized=self.synchronized)
         return config
