@@ -102,7 +102,8 @@ class GradientTape:
     # -- watching ------------------------------------------------------------------------------
     def watch(self, tensor):
         """Watch a tensor, a variable, or a nested structure of them."""
-        if is_eager_tensor(tensor) and tensor._value.dtype.kind != "O":
+        # is_eager_tensor(tensor), inline: once per call on the seed benchmark's path
+        if type(tensor) is Tensor and tensor._value.dtype.kind != "O":
             self._watched.add(id(tensor))
             self._keep.append(tensor)
             return

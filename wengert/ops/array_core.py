@@ -425,7 +425,7 @@ def is_zero_gradient(t):
 
 def ones_like_gradient(t):
     """The seed d(target)/d(target) = 1. Eagerly a plain constant: nothing needs to record it."""
-    value = array_of(t)
+    value = getattr(t, "_value", None)  # array_of(t), inline: once per gradient() call
     if value is not None and state.graph is None:
         if not value.shape:  # a scalar loss: a NumPy scalar, as kernels return for 0-d results
             return Tensor(value.dtype.type(1))
