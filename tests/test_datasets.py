@@ -40,6 +40,7 @@ def write_fake_mnist(directory, n_train=12, n_test=7):
 def no_local_data(tmp_path, monkeypatch):
     """An empty cache directory, no shared folder, no network."""
     monkeypatch.setenv("WENGERT_DATA_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("KERAS_HOME", str(tmp_path / "keras"))
     monkeypatch.setattr(mnist, "_shared_dirs", lambda: [])
 
     def offline(url, timeout=None):
@@ -275,3 +276,30 @@ def test_shared_copy_is_read_like_the_original(tmp_path):
         idx_bytes(np.zeros((10000, 28, 28), np.uint8)))
     split = mnist.load_split(tmp_path, train=10, test=10)
     assert split[0][1].tolist() == list(raw[8:18])
+
+
+# -- Keras' cache (issue 14 item 2) -----------------------------------------------------------------
+def test_load_data_reads_keras_cache_idx_and_npz(no_local_data, tmp_path, monkeypatch):
+    keras_cache = tmp_path / "keras" / "datasets"
+    keras_cache.mkdir(parents=True)
+    arrays = write_fake_mnist(keras_cache)
+    (x_train, y_train), (x_test, _) = mnist.load_data()
+    np.testing.assert_array_equal(x_train, arrays["train-images-idx3-ubyte"])
+    assert x_test.shape == (7, 28, 28)
+    for name in list(keras_cache.iterdir()):
+        name.unlink()
+    np.savez(keras_cache / "mnist.npz", x_train=np.zeros((3, 28, 28), np.uint8),
+             y_train=np.arange(3, dtype=np.uint8), x_test=np.ones((2, 28, 28), np.uint8),
+             y_test=np.arange(2, dtype=np.uint8))
+    (x_train, y_train), (x_test, y_test) = mnist.load_data("mnist.npz")
+    assert x_train.shape == (3, 28, 28) and y_test.tolist() == [0, 1]
+    import wengert as tf
+    assert tf.keras.datasets.mnist.load_data()[1][0].shape == (2, 28, 28)
+
+
+def test_load_data_says_where_to_put_the_files(no_local_data):
+    with pytest.raises(NotFoundError) as info:
+        mnist.load_data(download_missing=False)
+    message = str(info.value)
+    assert "no download is possible" in message and "mnist.npz" in message
+    assert "keras" in message and "KERAS_HOME" in message and "t10k-images-idx3-ubyte.gz" in message

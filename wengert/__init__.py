@@ -88,6 +88,8 @@ from .ops.check_ops import (Assert, assert_equal, assert_greater, assert_less,  
                             assert_rank, ensure_shape)
 from . import nest, strings  # noqa: E402  tf.nest, tf.strings
 from .ops.tensor_array_ops import TensorArray  # noqa: E402
+from .framework.device import device  # noqa: E402  tf.device
+from . import config  # noqa: E402  tf.config
 from .graph.function import type_spec_from_value  # noqa: E402
 from . import raw_ops  # noqa: E402  tf.raw_ops (issue 16)
 

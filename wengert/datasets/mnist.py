@@ -2,10 +2,12 @@
 
     (x_train, y_train), (x_test, y_test) = wengert.datasets.mnist.load_data()
 
-The four official gzip IDX files are read from `path` (a directory) or from the cache directory
-`~/.wengert/datasets/mnist` (`$WENGERT_DATA_DIR/mnist` when that variable is set, or
-`$WENGERT_DATA_DIR` itself when the files are directly in it). When `path` is not given and files
-are missing, they are downloaded into the cache (a short timeout; a clear error naming the files
+The four official gzip IDX files (or Keras' `mnist.npz`, read without pickle) are read from
+`path` (a directory) or from the first of these that has them: the cache directory
+`$WENGERT_DATA_DIR/mnist` (or `$WENGERT_DATA_DIR` itself when the files are directly in it),
+Keras' cache `~/.keras/datasets` (`$KERAS_HOME/datasets`) or its `mnist/` folder, and
+`~/.wengert/datasets/mnist`. When `path` is not given and files are missing, they are downloaded
+into the cache (a short timeout; a clear error naming the files
 and where to put them when the network is not there). Each file with an official name is checked
 against its published size and SHA-256 digest; every file's magic number and dimensions are
 checked (see `idx.py`). Uncompressed files (the names without ".gz") are read too, checked by
@@ -27,7 +29,8 @@ import numpy as np
 from ..framework.errors import DataLossError, NotFoundError
 from .idx import read_idx, sha256_of
 
-__all__ = ["load_data", "load_split", "Split", "cache_dir", "download", "FILES"]
+__all__ = ["load_data", "load_split", "Split", "cache_dir", "download", "FILES", "search_dirs",
+           "keras_dirs"]
 
 # name: (SHA-256 of the official .gz file, its size in bytes, IDX magic number, count)
 FILES = {
@@ -157,17 +160,68 @@ def download(directory=None, names=None):
     return directory
 
 
+def keras_dirs():
+    """Keras' cache: $KERAS_HOME/datasets (default ~/.keras/datasets) and its mnist/ folder."""
+    base = Path(os.environ.get("KERAS_HOME") or Path.home() / ".keras").expanduser()
+    return [base / "datasets", base / "datasets" / "mnist"]
+
+
+def search_dirs():
+    """Where load_data looks, in order: $WENGERT_DATA_DIR (or its mnist/), Keras' cache
+    (~/.keras/datasets, $KERAS_HOME), and ~/.wengert/datasets/mnist."""
+    dirs = [cache_dir()] + keras_dirs() + [Path.home() / ".wengert" / "datasets" / "mnist"]
+    return list(dict.fromkeys(dirs))
+
+
+def _read_npz(file):
+    """Keras' mnist.npz (x_train, y_train, x_test, y_test), read without pickle."""
+    with np.load(file, allow_pickle=False) as data:
+        try:
+            arrays = [data[k] for k in ("x_train", "y_train", "x_test", "y_test")]
+        except KeyError as err:
+            raise DataLossError(f"'{file}' is not Keras' mnist.npz (no {err}).") from None
+    if arrays[0].shape[1:] != (28, 28) or len(arrays[0]) != len(arrays[1]):
+        raise DataLossError(f"'{file}' holds arrays of shapes {[a.shape for a in arrays]}; "
+                            "MNIST images are (N, 28, 28) with one label each.")
+    return (arrays[0], arrays[1]), (arrays[2], arrays[3])
+
+
+def _not_found(where):
+    names = "\n".join(f"  {name}" for name in FILES)
+    places = "\n".join(f"  {d}" for d in where)
+    return NotFoundError(
+        f"MNIST: no data found (no download is possible here). Put the four official files\n"
+        f"{names}\n(from {MIRRORS[0]}) or Keras' mnist.npz in one of\n{places}\n"
+        "(~/.keras/datasets is Keras' cache; set KERAS_HOME or WENGERT_DATA_DIR for another "
+        "folder), or pass load_data(path=DIRECTORY).")
+
+
 def load_data(path=None, download_missing=True):
     """((x_train, y_train), (x_test, y_test)): uint8 images (N, 28, 28) and uint8 labels (N,).
 
-    `path`: a directory holding the four files (no download). Without it, the cache directory is
-    used and missing files are downloaded into it when `download_missing` is true."""
-    directory = Path(path).expanduser() if path is not None else cache_dir()
-    missing = [name for name in FILES if not _find(directory, name)]
-    if missing and path is None and download_missing:
-        download(directory, missing)
-    elif missing:
-        raise _missing_error(directory, missing)
+    Looks for the four IDX files, or Keras' mnist.npz, in `path` (a directory, or an .npz file
+    name, Keras' default "mnist.npz" meaning its cache), else in `search_dirs()`. Missing files
+    are downloaded into the cache when `download_missing` (a short timeout; the error says where
+    to put the files when there is no network)."""
+    if path is not None and not str(path).endswith(".npz"):
+        directory = Path(path).expanduser()
+        missing = [name for name in FILES if not _find(directory, name)]
+        if missing:
+            raise _missing_error(directory, missing)
+        return _read_pair(directory, TRAIN), _read_pair(directory, TEST)
+    npz = Path(path).expanduser() if path is not None else None
+    if npz is not None and npz.is_file():
+        return _read_npz(npz)
+    for directory in search_dirs():
+        if _has(directory, FILES):
+            return _read_pair(directory, TRAIN), _read_pair(directory, TEST)
+        candidate = directory / (npz.name if npz is not None else "mnist.npz")
+        if candidate.is_file():
+            return _read_npz(candidate)
+    if not download_missing:
+        raise _not_found(search_dirs())
+    directory = cache_dir()
+    download(directory, [name for name in FILES if not _find(directory, name)])
     return _read_pair(directory, TRAIN), _read_pair(directory, TEST)
 
 

@@ -44,6 +44,7 @@ import numpy as np
 
 from ..framework import dtypes
 from ..framework.context import state
+from ..framework.device import settings as device_settings
 from ..framework.operation import Operation
 from ..framework.tensor import Tensor, array_of, convert_to_tensor, is_eager_tensor, to_array
 from ..framework.tensor_shape import TensorShape
@@ -406,6 +407,8 @@ class Function:
 
     # -- calling ----------------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
+        if device_settings.run_functions_eagerly:  # tf.config.run_functions_eagerly(True)
+            return self._python_function(*args, **kwargs)
         if self._input_signature is not None:
             tensors = self._signature_tensors(args, kwargs)
             concrete = self._cache.get(None) or self._trace_signature()
