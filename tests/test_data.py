@@ -334,3 +334,25 @@ def test_an_element_failing_midway_leaves_the_iterator_usable():
         with pytest.raises(tf.errors.InvalidArgumentError, match="element [12]"):
             next(it)
     assert int(next(it)) == 2
+
+
+def test_guide_snippets_old_generator_api_and_lazy_specs():
+    """From TensorFlow's data guide: output_types/output_shapes, a transformation after
+    flat_map (whose element spec comes from its first dataset), reduce from a Python 0."""
+    def count(stop):
+        yield from range(int(stop))
+    counter = Dataset.from_generator(count, args=[25], output_types=tf.int32, output_shapes=())
+    assert [b.tolist() for b in values(counter.repeat().batch(10).take(2))] == [
+        list(range(10)), list(range(10, 20))]
+    series = Dataset.from_generator(lambda: iter([(0, np.ones(3)), (1, np.ones(1))]),
+                                    output_types=(tf.int32, tf.float32),
+                                    output_shapes=((), (None,)))
+    assert series.element_spec == (tf.TensorSpec([], tf.int32), tf.TensorSpec([None]))
+    ids, padded = next(iter(series.padded_batch(2)))
+    assert padded.shape == (2, 3)
+    windows = Dataset.range(100).window(5, shift=1, drop_remainder=True).flat_map(
+        lambda w: w.batch(5)).take(2)
+    assert windows.element_spec.shape.as_list() == [None]
+    assert [list(w) for w in values(windows)] == [[0, 1, 2, 3, 4], [1, 2, 3, 4, 5]]
+    assert int(Dataset.from_tensor_slices([8, 3, 0, 8, 2, 1]).reduce(
+        0, lambda state, value: state + value)) == 22

@@ -260,10 +260,29 @@ def _signature(output_types, output_shapes, output_signature):
         raise TypeError("Dataset.from_generator: output_signature (a structure of TensorSpecs) "
                         "must be given.")
     flat_types = _leaves(output_types)
-    shapes = _leaves(output_shapes) if output_shapes is not None else [None] * len(flat_types)
+    shapes = _shapes_up_to(output_types, output_shapes) if output_shapes is not None else \
+        [None] * len(flat_types)
     specs = [TensorSpec(TensorShape(s) if s is not None else TensorShape(None), t)
              for t, s in zip(flat_types, shapes)]
     return st.pack(st.structure_of(output_types), specs)
+
+
+def _shapes_up_to(types, shapes):
+    """The shapes in `shapes` at the positions of the dtypes in `types` (a shape is itself a
+    tuple or list, so the shapes are flattened only as deep as the types)."""
+    out, stack = [], [(types, shapes)]
+    while stack:
+        t, s = stack.pop()
+        if isinstance(t, dict):
+            stack.extend(reversed([(t[k], s[k]) for k in sorted(t)]))
+        elif isinstance(t, tuple):
+            if not isinstance(s, (tuple, list)) or len(s) != len(t):
+                raise TypeError(f"Dataset.from_generator: output_shapes {shapes!r} does not "
+                                f"match the structure of output_types {types!r}.")
+            stack.extend(reversed(list(zip(t, s))))
+        else:
+            out.append(s)
+    return out
 
 
 def _leaves(structure):

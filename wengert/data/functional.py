@@ -199,21 +199,34 @@ def _dataset_of(fn, structure, components, what):
 
 
 class _LazySpec(Dataset):
-    """A dataset whose element spec is known once its function has run on a first element."""
+    """A dataset whose element spec is known once its function has run on a first element
+    (reading `_specs` or `_structure` runs it, once)."""
 
     def _resolve(self):
-        if self._specs is None:
+        if self.__dict__.get("_lazy") is None:
             first = next(self._input._stage(), None)
             if first is None:
-                self._structure, self._specs = None, [TensorSpec(TensorShape(None), "float32")]
+                self._lazy = (None, [TensorSpec(TensorShape(None), "float32")])
             else:
                 ds = _dataset_of(self._fn, self._input._structure, first, self._what)
-                self._structure, self._specs = ds._structure, list(ds._specs)
+                self._lazy = (ds._structure, list(ds._specs))
+        return self._lazy
 
     @property
-    def element_spec(self):
-        self._resolve()
-        return super().element_spec
+    def _specs(self):
+        return self._resolve()[1]
+
+    @_specs.setter
+    def _specs(self, value):
+        pass  # known only from the function's first dataset
+
+    @property
+    def _structure(self):
+        return self._resolve()[0]
+
+    @_structure.setter
+    def _structure(self, value):
+        pass
 
 
 class _InterleaveStage(Stage):
@@ -263,11 +276,10 @@ class InterleaveDataset(_LazySpec):
             raise InvalidArgumentError(f"{what}: cycle_length and block_length must be positive, "
                                        f"got {cycle_length} and {block_length}.")
         self._cycle_length, self._block_length = int(cycle_length), int(block_length)
+        self._lazy = None
         super().__init__(None, [], UNKNOWN, (dataset,))
-        self._specs = None
 
     def _stage(self):
-        self._resolve()
         return _InterleaveStage(self)
 
 
