@@ -356,3 +356,12 @@ def test_guide_snippets_old_generator_api_and_lazy_specs():
     assert [list(w) for w in values(windows)] == [[0, 1, 2, 3, 4], [1, 2, 3, 4, 5]]
     assert int(Dataset.from_tensor_slices([8, 3, 0, 8, 2, 1]).reduce(
         0, lambda state, value: state + value)) == 22
+
+
+def test_global_seed_makes_shuffles_reproducible():
+    tf.random.set_seed(5)
+    first = values(Dataset.range(20).shuffle(20))
+    tf.random.set_seed(5)
+    again = values(Dataset.range(20).shuffle(20))
+    tf.random.set_seed(None)
+    assert first == again and sorted(first) == list(range(20))
