@@ -261,7 +261,7 @@ def test_shape_errors(call, pattern):
      ValueError, "batch and channel entries must be 1"),
     (lambda: tf.nn.conv2d(tf.zeros([1, 5, 5, 3]), tf.zeros([3, 3, 3, 2]), 1, "FULL"),
      ValueError, "padding must be"),
-    (lambda: tf.nn.max_pool2d(tf.zeros([1, 5, 5, 3]), 2, 2, [[0, 0], [1, 1], [1, 1], [0, 0]]),
+    (lambda: tf.nn.avg_pool2d(tf.zeros([1, 5, 5, 3]), 2, 2, [[0, 0], [1, 1], [1, 1], [0, 0]]),
      ValueError, "'SAME' or 'VALID'"),
     (lambda: tf.nn.conv2d(tf.zeros([1, 5, 5, 3], tf.int32), tf.zeros([3, 3, 3, 2], tf.int32),
                           1, "SAME"), TypeError, "cast"),

@@ -20,29 +20,46 @@ _as_strided = np.lib.stride_tricks.as_strided
 
 
 # -- geometry -------------------------------------------------------------
-def spatial_pair(value, name, data_format="NHWC", default=1):
-    """TensorFlow's strides/dilations/ksize forms (int, [a], [a, b], [1, a, b, 1]) as (a, b)."""
+def channels_first(data_format):
+    """Whether a data format ("NCHW", "NCW", "NCDHW", "NC...") puts channels on axis 1."""
+    return bool(data_format) and data_format.startswith("NC")
+
+
+def spatial_axes(data_format, nd):
+    """The axes of the `nd` spatial dimensions in an input of that data format."""
+    return tuple(range(2, 2 + nd)) if channels_first(data_format) else tuple(range(1, 1 + nd))
+
+
+def spatial_tuple(value, name, data_format="NHWC", default=1, nd=2):
+    """TensorFlow's strides/dilations/ksize forms (an int, [a], nd ints, or nd + 2 ints with 1 for
+    the batch and channel entries) as an nd-tuple."""
     if value is None:
-        return (default, default)
+        return (default,) * nd
     if isinstance(value, (int, np.integer)):
-        return (int(value), int(value))
-    values = [int(v) for v in value]
+        return (int(value),) * nd
+    values = [int(v) for v in np.asarray(value).reshape(-1)]
     if len(values) == 1:
-        return (values[0], values[0])
-    if len(values) == 2:
+        return (values[0],) * nd
+    if len(values) == nd:
         return tuple(values)
-    if len(values) == 4:
-        h, w = (2, 3) if data_format == "NCHW" else (1, 2)
-        others = [v for i, v in enumerate(values) if i not in (h, w)]
-        if others != [1, 1]:
+    if len(values) == nd + 2:
+        axes = spatial_axes(data_format, nd)
+        if [v for i, v in enumerate(values) if i not in axes] != [1, 1]:
             raise ValueError(f"{name} {values}: the batch and channel entries must be 1 "
                              f"(data_format {data_format}).")
-        return (values[h], values[w])
-    raise ValueError(f"{name} must be an int or a list of 1, 2 or 4 ints, got {value!r}.")
+        return tuple(values[i] for i in axes)
+    raise ValueError(f"{name} must be an int or a list of 1, {nd} or {nd + 2} ints, "
+                     f"got {value!r}.")
 
 
-def padding_attrs(padding, data_format="NHWC", allow_explicit=True):
-    """("SAME" | "VALID" | "EXPLICIT", ((top, bottom), (left, right)) for explicit, else ())."""
+def spatial_pair(value, name, data_format="NHWC", default=1):
+    """TensorFlow's strides/dilations/ksize forms (int, [a], [a, b], [1, a, b, 1]) as (a, b)."""
+    return spatial_tuple(value, name, data_format, default, 2)
+
+
+def padding_attrs(padding, data_format="NHWC", allow_explicit=True, nd=2):
+    """("SAME" | "VALID" | "EXPLICIT", ((before, after) per spatial axis) when explicit, else
+    ()); explicit padding lists nd + 2 pairs in the data format's order."""
     if isinstance(padding, str):
         mode = padding.upper()
         if mode in ("SAME", "VALID"):
@@ -51,32 +68,34 @@ def padding_attrs(padding, data_format="NHWC", allow_explicit=True):
     if not allow_explicit:
         raise ValueError(f"padding must be 'SAME' or 'VALID', got {padding!r}.")
     pairs = [tuple(int(p) for p in pair) for pair in padding]
-    h, w = (2, 3) if data_format == "NCHW" else (1, 2)
-    if len(pairs) != 4 or any(len(p) != 2 for p in pairs) or \
-            any(pairs[i] != (0, 0) for i in range(4) if i not in (h, w)):
-        raise ValueError(f"explicit padding must be 4 pairs with zeros for the batch and channel "
-                         f"dimensions (data_format {data_format}), got {padding!r}.")
-    if min(pairs[h] + pairs[w]) < 0:
+    axes = spatial_axes(data_format, nd)
+    if len(pairs) != nd + 2 or any(len(p) != 2 for p in pairs) or \
+            any(pairs[i] != (0, 0) for i in range(nd + 2) if i not in axes):
+        raise ValueError(f"explicit padding must be {nd + 2} pairs with zeros for the batch and "
+                         f"channel dimensions (data_format {data_format}), got {padding!r}.")
+    if min(v for i in axes for v in pairs[i]) < 0:
         raise ValueError(f"explicit padding must be non-negative, got {padding!r}.")
-    return "EXPLICIT", (pairs[h], pairs[w])
+    return "EXPLICIT", tuple(pairs[i] for i in axes)
 
 
 def onnx_window_op(ctx, op, onnx_type, x, *weights, **attributes):
-    """An ONNX windowed op (Conv, MaxPool, AveragePool) on `x`: ONNX works in NCHW, so NHWC
-    data is transposed in and out; SAME padding is ONNX's SAME_UPPER (the odd pixel after),
-    explicit paddings are ONNX's pads [top, left, bottom, right]."""
-    channels_first = op.attrs["data_format"] == "NCHW"
-    if not channels_first:
-        x = ctx.transpose(x, [0, 3, 1, 2])
+    """An ONNX windowed op (Conv, MaxPool, AveragePool) on `x` with any number of spatial axes:
+    ONNX works channels-first, so channels-last data is transposed in and out; SAME padding is
+    ONNX's SAME_UPPER (the odd pixel after), explicit paddings are ONNX's pads (all befores,
+    then all afters)."""
+    first = channels_first(op.attrs["data_format"])
+    nd = len(op.attrs["strides"])
+    if not first:
+        x = ctx.transpose(x, [0, nd + 1] + list(range(1, nd + 1)))
     padding = op.attrs["padding"]
     if padding == "EXPLICIT":
-        (top, bottom), (left, right) = op.attrs["explicit_paddings"]
-        attributes["pads"] = [top, left, bottom, right]
+        pairs = op.attrs["explicit_paddings"]
+        attributes["pads"] = [b for b, _ in pairs] + [a for _, a in pairs]
     else:
         attributes["auto_pad"] = "SAME_UPPER" if padding == "SAME" else "VALID"
     attributes["strides"] = list(op.attrs["strides"])
     y = ctx.node(onnx_type, [x, *weights], **attributes)
-    return y if channels_first else ctx.transpose(y, [0, 2, 3, 1])
+    return y if first else ctx.transpose(y, [0] + list(range(2, nd + 2)) + [1])
 
 
 def output_size(size, k, s, d, padding, pads=(0, 0)):
@@ -94,12 +113,13 @@ def output_size(size, k, s, d, padding, pads=(0, 0)):
     return (size + before + after - eff) // s + 1, before, after
 
 
-def geometry(hw, khw, strides, padding, explicit_paddings, dilations):
-    """((OH, OW), ((top, bottom), (left, right))) for a known input size; ValueError if empty."""
+def geometry(spatial, ksize, strides, padding, explicit_paddings, dilations):
+    """(output sizes, ((before, after) per axis)) for known input sizes along any number of
+    spatial axes; ValueError if a window does not fit."""
     out, pads = [], []
-    for axis in (0, 1):
+    for axis, size in enumerate(spatial):
         explicit = explicit_paddings[axis] if explicit_paddings else (0, 0)
-        o, before, after = output_size(hw[axis], khw[axis], strides[axis], dilations[axis],
+        o, before, after = output_size(size, ksize[axis], strides[axis], dilations[axis],
                                        padding, explicit)
         if o <= 0:
             raise ValueError("the input is smaller than the dilated window")
@@ -108,63 +128,107 @@ def geometry(hw, khw, strides, padding, explicit_paddings, dilations):
     return tuple(out), tuple(pads)
 
 
-def pad_nhwc(x, pads, value=0):
-    """x padded in H and W (a fresh array; x itself when there is no padding)."""
-    (top, bottom), (left, right) = pads
-    if not (top or bottom or left or right):
+def pad_spatial(x, pads, value=0):
+    """x [N, *spatial, C] padded along its spatial axes (a fresh array; x itself when there is
+    no padding)."""
+    if not any(before or after for before, after in pads):
         return x
-    n, h, w, c = x.shape
-    out = np.full((n, h + top + bottom, w + left + right, c), value, dtype=x.dtype)
-    out[:, top:top + h, left:left + w] = x
+    shape = (x.shape[0],) + tuple(n + b + a for n, (b, a) in zip(x.shape[1:-1], pads)) + \
+        (x.shape[-1],)
+    out = np.full(shape, value, dtype=x.dtype)
+    out[(slice(None),) + tuple(slice(b, b + n) for n, (b, _) in zip(x.shape[1:-1], pads))] = x
     return out
 
 
+pad_nhwc = pad_spatial
+
+
+def crop_spatial(xp, pads, spatial):
+    """The inverse of pad_spatial: the view of xp without its padding."""
+    return xp[(slice(None),) + tuple(slice(b, b + n) for n, (b, _) in zip(spatial, pads))]
+
+
+def offsets(ksize, out, strides, dilations):
+    """(kernel offset tuple, index into the padded input) for every offset, row-major: the
+    index selects, for each output position p, the input element p*s + offset*d."""
+    result = []
+    for offset in np.ndindex(*ksize):
+        index = (slice(None),) + tuple(
+            slice(k * d, k * d + (o - 1) * s + 1, s)
+            for k, o, s, d in zip(offset, out, strides, dilations))
+        result.append((offset, index))
+    return result
+
+
 def offset_slices(khw, out_hw, strides, dilations):
-    """(i, j, index into the padded input) for every kernel offset, in row-major order."""
-    (kh, kw), (oh, ow), (sh, sw), (dh, dw) = khw, out_hw, strides, dilations
-    return [(i, j, (slice(None), slice(i * dh, i * dh + (oh - 1) * sh + 1, sh),
-                    slice(j * dw, j * dw + (ow - 1) * sw + 1, sw)))
-            for i in range(kh) for j in range(kw)]
+    """(i, j, index into the padded input) for every 2-D kernel offset, in row-major order."""
+    return [(i, j, index) for (i, j), index in offsets(khw, out_hw, strides, dilations)]
 
 
-def windows(xp, khw, out_hw, strides, dilations):
-    """Read-only view [N, OH, OW, KH, KW, C] of the windows of the padded input."""
-    sn, sh, sw, sc = xp.strides
-    return _as_strided(xp, (xp.shape[0],) + tuple(out_hw) + tuple(khw) + (xp.shape[3],),
-                       (sn, sh * strides[0], sw * strides[1], sh * dilations[0],
-                        sw * dilations[1], sc), writeable=False)
+def windows(xp, ksize, out, strides, dilations):
+    """Read-only view [N, *out, *ksize, C] of the windows of the padded input."""
+    inner = xp.strides[1:-1]
+    return _as_strided(
+        xp, (xp.shape[0],) + tuple(out) + tuple(ksize) + (xp.shape[-1],),
+        (xp.strides[0],) + tuple(st * s for st, s in zip(inner, strides))
+        + tuple(st * d for st, d in zip(inner, dilations)) + (xp.strides[-1],),
+        writeable=False)
 
 
-def to_nhwc(x, data_format):
-    return x.transpose(0, 2, 3, 1) if data_format == "NCHW" else x
+def to_channels_last(x, data_format):
+    """A view of x with the channel axis last ("NC..." formats move axis 1 to the end)."""
+    if not channels_first(data_format):
+        return x
+    return x.transpose((0,) + tuple(range(2, x.ndim)) + (1,))
 
 
-def from_nhwc(x, data_format):
-    return x.transpose(0, 3, 1, 2) if data_format == "NCHW" else x
+def from_channels_last(x, data_format):
+    """The inverse of to_channels_last."""
+    if not channels_first(data_format):
+        return x
+    return x.transpose((0, x.ndim - 1) + tuple(range(1, x.ndim - 1)))
 
 
-def sizes_nhwc(sizes, data_format):
+to_nhwc, from_nhwc = to_channels_last, from_channels_last
+
+
+def sizes_last(sizes, data_format, rank=4):
+    """A sizes vector in the data format's order as [N, *spatial, C]."""
     sizes = tuple(int(v) for v in np.asarray(sizes).reshape(-1))
-    if len(sizes) != 4:
-        raise ValueError("the sizes must have 4 entries")
-    return (sizes[0], sizes[2], sizes[3], sizes[1]) if data_format == "NCHW" else sizes
+    if len(sizes) != rank:
+        raise ValueError(f"the sizes must have {rank} entries")
+    return (sizes[0],) + sizes[2:] + (sizes[1],) if channels_first(data_format) else sizes
+
+
+sizes_nhwc = sizes_last
 
 
 # -- shape-rule helpers ----------------------------------------------------
-def dims_nhwc(t, data_format, what):
-    """[N, H, W, C] of a rank-4 input (unknown entries None)."""
+def dims_last(t, data_format, what, rank=4):
+    """[N, *spatial, C] of an input of the given rank (unknown entries None)."""
     if t.shape.rank is None:
-        return [None] * 4
-    if t.shape.rank != 4:
-        raise InvalidArgumentError(f"{what} must have rank 4 ({data_format}), got shape "
+        return [None] * rank
+    if t.shape.rank != rank:
+        raise InvalidArgumentError(f"{what} must have rank {rank} ({data_format}), got shape "
                                    f"{t.shape}.")
     dims = list(t.shape)
-    return [dims[0], dims[2], dims[3], dims[1]] if data_format == "NCHW" else dims
+    return [dims[0]] + dims[2:] + [dims[1]] if channels_first(data_format) else dims
 
 
-def shape_from_nhwc(dims, data_format):
-    n, h, w, c = dims
-    return TensorShape([n, c, h, w] if data_format == "NCHW" else [n, h, w, c])
+def dims_nhwc(t, data_format, what):
+    """[N, H, W, C] of a rank-4 input (unknown entries None)."""
+    return dims_last(t, data_format, what, 4)
+
+
+def shape_from_last(dims, data_format):
+    """The TensorShape, in the data format's order, of [N, *spatial, C] dims."""
+    dims = list(dims)
+    if channels_first(data_format):
+        return TensorShape([dims[0], dims[-1]] + dims[1:-1])
+    return TensorShape(dims)
+
+
+shape_from_nhwc = shape_from_last
 
 
 def static_sizes(t):
@@ -183,14 +247,21 @@ def static_sizes(t):
     return None
 
 
-def static_dims_nhwc(sizes_tensor_, data_format, what):
-    """[N, H, W, C] from a sizes tensor's static values (None where unknown)."""
+def static_dims_last(sizes_tensor_, data_format, what, rank=4):
+    """[N, *spatial, C] from a sizes tensor's static values (None where unknown)."""
     sizes = static_sizes(sizes_tensor_)
     if sizes is None:
-        return [None] * 4
-    if len(sizes) != 4:
-        raise InvalidArgumentError(f"{what} must have 4 entries, got {sizes}.")
-    return [sizes[0], sizes[2], sizes[3], sizes[1]] if data_format == "NCHW" else list(sizes)
+        return [None] * rank
+    if len(sizes) != rank:
+        raise InvalidArgumentError(f"{what} must have {rank} entries, got {sizes}.")
+    if channels_first(data_format):
+        return [sizes[0]] + sizes[2:] + [sizes[1]]
+    return list(sizes)
+
+
+def static_dims_nhwc(sizes_tensor_, data_format, what):
+    """[N, H, W, C] from a sizes tensor's static values (None where unknown)."""
+    return static_dims_last(sizes_tensor_, data_format, what, 4)
 
 
 def merge_dim(a, b, what):
@@ -200,9 +271,9 @@ def merge_dim(a, b, what):
 
 
 def check_window_fits(hw, khw, strides, padding, explicit_paddings, dilations, shape):
-    """Output (OH, OW) for possibly unknown input sizes; an error naming the shape if empty."""
+    """Output sizes for possibly unknown input sizes; an error naming the shape if empty."""
     out = []
-    for axis in (0, 1):
+    for axis in range(len(khw)):
         explicit = explicit_paddings[axis] if explicit_paddings else (0, 0)
         k = khw[axis]
         o = None if k is None else output_size(hw[axis], k, strides[axis], dilations[axis],

@@ -57,7 +57,15 @@ def _im2col(x, khw, strides, padding, explicit_paddings, dilations):
     n, c = x.shape[0], x.shape[3]
     if khw == (1, 1) and strides == (1, 1) and pads == ((0, 0), (0, 0)):
         return x.reshape(-1, c), out_hw
-    patches = windows(pad_nhwc(x, pads), khw, out_hw, strides, dilations)
+    xp = pad_nhwc(x, pads)
+    if c == 1:
+        # Speed: with one channel the windows view copies runs of KW floats; a copy per kernel
+        # offset copies whole rows instead (110 us instead of 320 us for MNIST's first layer).
+        cols = np.empty((n,) + out_hw + khw, dtype=x.dtype)
+        for i, j, index in offset_slices(khw, out_hw, strides, dilations):
+            cols[:, :, :, i, j] = xp[index][..., 0]
+        return cols.reshape(n * out_hw[0] * out_hw[1], -1), out_hw
+    patches = windows(xp, khw, out_hw, strides, dilations)
     return np.ascontiguousarray(patches).reshape(n * out_hw[0] * out_hw[1], -1), out_hw
 
 
