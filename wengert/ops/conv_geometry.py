@@ -1,12 +1,14 @@
-"""Window geometry shared by the convolution and pooling ops (conv_ops, pool_ops).
+"""Window geometry shared by the convolution and pooling ops (conv_ops, pool_ops), in any number
+of spatial dimensions (1-D, 2-D and 3-D ops use the same helpers).
 
 TensorFlow's output sizes, with the dilated window k' = (k - 1)*d + 1 along one axis of size H:
 "VALID" gives ceil((H - k' + 1) / s) windows and no padding; "SAME" gives ceil(H / s) windows and
 pads total = max((out - 1)*s + k' - H, 0), total // 2 before and the rest after; explicit
-paddings (before, after) give (H + before + after - k') // s + 1. Kernels work in NHWC ("NCHW"
-inputs are transposed views) and visit the window offsets (i, j) as strided slices of the padded
-input, or read all windows at once as a strided view [N, OH, OW, KH, KW, C] (im2col). Shape-rule
-helpers accept unknown (None) dimensions and read sizes tensors' values when a graph knows them.
+paddings (before, after) give (H + before + after - k') // s + 1. Kernels work channels-last,
+[N, *spatial, C] ("NCHW", "NCW", "NCDHW" inputs are transposed views), and visit the window
+offsets as strided slices of the padded input, or read all windows at once as a strided view
+[N, *out, *ksize, C] (im2col). Shape-rule helpers accept unknown (None) dimensions and read
+sizes tensors' values when a graph knows them.
 """
 import numpy as np
 

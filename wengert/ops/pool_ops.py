@@ -36,7 +36,7 @@ from ..framework.execute import execute
 from ..framework.registry import defop, linear
 from ..framework.tensor import convert_to_tensor
 from . import shapes
-from .conv_geometry import (channels_first, check_window_fits, crop_spatial, dims_last,
+from .conv_geometry import (check_window_fits, crop_spatial, dims_last,
                             from_channels_last, geometry, merge_dim, offsets, pad_spatial,
                             padding_attrs, shape_from_last, sizes_last, sizes_tensor,
                             spatial_tuple, static_dims_last, to_channels_last)
