@@ -38,7 +38,7 @@ from ..framework.tensor import convert_to_tensor
 from . import shapes
 from .conv_geometry import (check_window_fits, crop_spatial, dims_last,
                             from_channels_last, geometry, merge_dim, offsets, pad_spatial,
-                            padding_attrs, shape_from_last, sizes_last, sizes_tensor,
+                            padding_attrs, scratch, shape_from_last, sizes_last, sizes_tensor,
                             spatial_tuple, static_dims_last, to_channels_last)
 from .array_ops import expand_dims, squeeze
 
@@ -80,19 +80,24 @@ def _blocks(xp, ksize, out):
 
 
 def _block_reduce(blocks, ksize, ufunc):
-    """ufunc-reduce every window axis of `_blocks`, the first (outermost) axis first."""
+    """ufunc-reduce every window axis of `_blocks`, the first (outermost) axis first; partial
+    results live in scratch buffers, the last one in a fresh array."""
+    last = max((d for d, k in enumerate(ksize) if k > 1), default=None)
+    if last is None:
+        return np.array(blocks.reshape(blocks.shape[:1] + blocks.shape[1:-1:2]
+                                       + blocks.shape[-1:]))
     result = blocks
     for d, k in enumerate(ksize):
-        axis = 2 + d  # this window axis, once the earlier ones are reduced away
-        head = (slice(None),) * axis
+        head = (slice(None),) * (2 + d)  # this window axis, once the earlier ones are gone
         if k == 1:
             result = result[head + (0,)]
             continue
-        reduced = ufunc(result[head + (0,)], result[head + (1,)])
-        for i in range(2, k):
-            ufunc(reduced, result[head + (i,)], out=reduced)
-        result = reduced
-    return result if result.flags.owndata else np.array(result)
+        parts = [result[head + (i,)] for i in range(k)]
+        out = None if d == last else scratch(f"pool {d % 2}", parts[0].shape, parts[0].dtype)
+        result = ufunc(parts[0], parts[1], out=out)
+        for part in parts[2:]:
+            ufunc(result, part, out=result)
+    return result
 
 
 # -- max pooling -----------------------------------------------------------------------------------
@@ -131,8 +136,11 @@ def _max_pool_grad_kernel(x, y, g, ksize, strides, padding, data_format, explici
                                      _lowest(x.dtype))
     if g.shape != x.shape[:1] + out + x.shape[-1:] or y.shape != g.shape:
         raise ValueError("the gradient does not match the pooled shape")
-    dxp = np.zeros(xp.shape, dtype=g.dtype)
     disjoint = all(s >= k for s, k in zip(strides, ksize))
+    # every element written once when the windows tile the padded input: no zero-fill needed
+    tiled = _tiles(ksize, strides) and all(o * k == n for o, k, n in
+                                           zip(out, ksize, xp.shape[1:-1]))
+    dxp = (np.empty if tiled else np.zeros)(xp.shape, dtype=g.dtype)
     for index, hit in _first_maxima(xp, y, windows):
         if disjoint:
             np.multiply(g, hit, out=dxp[index])
@@ -271,8 +279,10 @@ def _avg_pool_grad_kernel(orig_input_shape, g, ksize, strides, padding, data_for
         raise ValueError("the gradient does not match the pooled shape")
     share = g / _window_divisor(spatial, ksize, strides, pads, out, g.dtype)
     padded = (sizes[0],) + tuple(n + b + a for n, (b, a) in zip(spatial, pads)) + sizes[-1:]
-    dxp = np.zeros(padded, dtype=g.dtype)
     disjoint = all(s >= k for s, k in zip(strides, ksize))
+    tiled = _tiles(ksize, strides) and all(o * k == n for o, k, n in
+                                           zip(out, ksize, padded[1:-1]))
+    dxp = (np.empty if tiled else np.zeros)(padded, dtype=g.dtype)
     for _, index in offsets(ksize, out, strides, _unit(ksize)):
         if disjoint:
             dxp[index] = share
