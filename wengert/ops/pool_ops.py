@@ -37,9 +37,9 @@ from ..framework.registry import defop, linear
 from ..framework.tensor import convert_to_tensor
 from . import shapes
 from .conv_geometry import (check_window_fits, crop_spatial, dims_last,
-                            from_channels_last, geometry, merge_dim, offsets, pad_spatial,
-                            padding_attrs, scratch, shape_from_last, sizes_last, sizes_tensor,
-                            spatial_tuple, static_dims_last, to_channels_last)
+                            from_channels_last, geometry, merge_dim, offsets, onnx_window_op,
+                            pad_spatial, padding_attrs, scratch, shape_from_last, sizes_last,
+                            sizes_tensor, spatial_tuple, static_dims_last, to_channels_last)
 from .array_ops import expand_dims, squeeze
 
 __all__ = ["max_pool2d", "avg_pool2d", "max_pool", "avg_pool", "max_pool1d", "avg_pool1d",
