@@ -278,7 +278,7 @@ def test_embedding_mask_reaches_the_rnn():
     unmasked(np.asarray(e))
     unmasked.set_weights(lstm.get_weights())
     assert not np.allclose(np.asarray(unmasked(np.asarray(e))), np.asarray(out))
-    assert lstm.supports_masking and not L.Dense(2).supports_masking
+    assert lstm.supports_masking and not L.Flatten().supports_masking
 
 
 def test_masking_layer_in_a_model():

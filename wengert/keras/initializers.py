@@ -169,7 +169,10 @@ class VarianceScaling(_Seeded):
 
 
 def _preset(class_name, scale, mode, distribution):
-    def __init__(self, seed=None):
+    def __init__(self, seed=None, input_axes=None, output_axes=None):
+        if input_axes is not None or output_axes is not None:
+            raise NotImplementedError(f"{class_name}: input_axes / output_axes (fans of "
+                                      "einsum kernels) are not available.")
         VarianceScaling.__init__(self, scale, mode, distribution, seed)
 
     def get_config(self):

@@ -168,12 +168,26 @@ class Model(TrainingMixin, Layer):
         return serving_functions(self)[1][0]
 
     def save_weights(self, filepath, overwrite=True, save_format=None, options=None):
-        """Write the weights to the checkpoint `filepath` (train.Checkpoint's format)."""
+        """Write the weights: Keras 3's HDF5 weights file for a path ending in `.weights.h5`
+        (or `.h5`), else a checkpoint (train.Checkpoint's format, TensorFlow 2's default)."""
+        path = str(filepath)
+        if save_format == "h5" or path.endswith((".h5", ".hdf5")):
+            from .saving.h5_weights import save_weights
+            return save_weights(self, path, overwrite=overwrite)
         from ..train import Checkpoint
         return Checkpoint(model=self).write(filepath)
 
     def load_weights(self, filepath, skip_mismatch=False, by_name=False, options=None):
-        """Read weights written by save_weights (deferred until built for an unbuilt model)."""
+        """Read weights from a `.weights.h5` / `.h5` file, a `.keras` file, or a checkpoint
+        written by save_weights (deferred until built for an unbuilt model). A file that does
+        not fit the model changes nothing."""
+        path = str(filepath)
+        if path.endswith((".h5", ".hdf5")):
+            from .saving.h5_weights import load_weights
+            return load_weights(self, path, skip_mismatch=skip_mismatch)
+        if path.endswith(".keras"):
+            from .saving.keras_file import load_weights_from_keras_file
+            return load_weights_from_keras_file(self, path, skip_mismatch=skip_mismatch)
         from ..train import Checkpoint
         return Checkpoint(model=self).read(filepath)
 
@@ -203,12 +217,60 @@ class Model(TrainingMixin, Layer):
         print_fn(f"Non-trainable params: {frozen:,}")
         print_fn("_" * width)
 
+    # -- configs ----------------------------------------------------------------------------------
+    @property
+    def _keras_class_name(self):
+        return "Functional" if self._is_functional and type(self) is Model else type(
+            self).__name__
+
+    @property
+    def _keras_registered_name(self):
+        return "Functional" if self._is_functional and type(self) is Model else None
+
+    @property
+    def _keras_module(self):
+        if self._is_functional and type(self) is Model:
+            return "keras.src.models.functional"
+        return "keras" if type(self).__module__.startswith("wengert.") else None
+
     def get_config(self):
-        config = {"name": self.name}
-        if isinstance(self, Sequential):
-            config["layers"] = [{"class_name": type(layer).__name__,
-                                 "config": layer.get_config()} for layer in self.layers]
-        return config
+        """Keras 3's config: a functional model's layers and their calls; a subclassed
+        model's name and trainable flag (override it to add your own arguments)."""
+        if self._is_functional:
+            from .saving.model_config import functional_config
+            return functional_config(self)
+        return {"name": self.name, "trainable": self.trainable}
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        if "layers" in config and "input_layers" in config:
+            from .saving.model_config import functional_from_config
+            return functional_from_config(cls, config, custom_objects)
+        from .layers.base import _standard_config
+        return cls(**_standard_config(config))
+
+    def get_build_config(self):
+        if self._is_functional:
+            return {"input_shape": None}
+        return Layer.get_build_config(self)
+
+    def get_compile_config(self):
+        if not getattr(self, "_is_compiled", False):
+            return None
+        from .saving.serialization import serialize_keras_object
+        loss = self.loss
+        optimizer = self.optimizer
+        try:
+            optimizer_config = serialize_keras_object(optimizer)
+        except TypeError:
+            optimizer_config = None
+        return {"optimizer": optimizer_config,
+                "loss": loss if isinstance(loss, str) or loss is None else
+                serialize_keras_object(loss),
+                "metrics": [m for m in self._metric_ids if isinstance(m, str)] or None,
+                "loss_weights": None, "weighted_metrics": None,
+                "run_eagerly": bool(self.run_eagerly), "steps_per_execution": 1,
+                "jit_compile": False}
 
 
 def _size(variable):
@@ -340,3 +402,12 @@ class Sequential(Model):
 
     def _checkpoint_children(self):
         return Layer._checkpoint_children(self)
+
+    def get_config(self):
+        from .saving.model_config import sequential_config
+        return sequential_config(self)
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        from .saving.model_config import sequential_from_config
+        return sequential_from_config(cls, config, custom_objects)

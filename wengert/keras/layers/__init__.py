@@ -5,12 +5,14 @@ functional models."""
 from .base import InputSpec, Layer
 from .conv import (AveragePooling2D, AvgPool2D, Conv2D, Convolution2D, GlobalAveragePooling2D,
                    GlobalAvgPool2D, MaxPool2D, MaxPooling2D)
-from .core import Activation, Add, Concatenate, Dense, Dropout, Flatten, Lambda, Reshape
+from .core import Activation, Dense, Dropout, Flatten, Lambda, Reshape
 from .embedding import Embedding
 from .input_layer import Input, InputLayer, KerasTensor
 from .attention import AdditiveAttention, Attention, MultiHeadAttention
 from .einsum_dense import EinsumDense
 from .masking import Masking
+from .merging import (Add, Average, Concatenate, Dot, Maximum, Minimum, Multiply, Subtract,
+                      add, average, concatenate, dot, maximum, minimum, multiply, subtract)
 from .normalization_more import GroupNormalization, LayerNormalization, UnitNormalization
 from .normalization import BatchNormalization
 from .recurrent import GRU, LSTM, SimpleRNN
@@ -25,4 +27,6 @@ __all__ = ["Layer", "InputSpec", "Dense", "Flatten", "Dropout", "Activation", "R
            "Masking", "RNN", "SimpleRNN", "LSTM", "GRU", "SimpleRNNCell", "LSTMCell", "GRUCell",
            "StackedRNNCells", "Bidirectional", "TimeDistributed", "Wrapper", "Attention",
            "AdditiveAttention", "MultiHeadAttention", "EinsumDense", "LayerNormalization",
-           "GroupNormalization", "UnitNormalization"]
+           "GroupNormalization", "UnitNormalization", "Subtract", "Multiply", "Average",
+           "Maximum", "Minimum", "Dot", "add", "subtract", "multiply", "average", "maximum",
+           "minimum", "concatenate", "dot"]

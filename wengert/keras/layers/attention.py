@@ -360,10 +360,16 @@ class MultiHeadAttention(Layer):
             key_mask = key_mask if key_mask is not None else get_mask(key)
         attention_mask = self._attention_mask(query, value, query_mask, value_mask, key_mask,
                                               attention_mask, use_causal_mask)
-        for t in (query, value, key):  # the projections do not carry masks (Keras clears them)
+        held = [(t, get_mask(t)) for t in (query, value, key)]
+        for t, _ in held:  # the projections see no masks (they apply to the attention)
             set_mask(t, None)
-        gate = self._gate_dense(query) if self._use_gate else None
-        q, k, v = self._query_dense(query), self._key_dense(key), self._value_dense(value)
+        try:
+            gate = self._gate_dense(query) if self._use_gate else None
+            q, k, v = self._query_dense(query), self._key_dense(key), self._value_dense(value)
+        finally:
+            for t, mask in held:
+                if mask is not None:
+                    set_mask(t, mask)
         output, scores = self._compute_attention(q, k, v, attention_mask, training,
                                                  return_attention_scores)
         output = self._output_dense(output * gate if gate is not None else output)

@@ -19,20 +19,20 @@ import numpy as np
 from ...framework.context import state
 from ...framework.tensor import constant
 from ...framework.tensor_shape import TensorShape
-from ...ops.array_core import add_n
-from ...ops.array_ops import concat, reshape
+from ...ops.array_ops import reshape
 from ...ops.linalg_ops import matmul, tensordot
 from ...ops.math_ops import cast, multiply
 from ...ops.nn_ops import bias_add
 from ...ops.random_ops import dropout
-from .. import activations, backend, initializers
+from .. import activations, backend, constraints, initializers, regularizers
+from ..saving.serialization import serialize_keras_object as _ser
 from .base import Layer, call_context
 
-__all__ = ["Dense", "Flatten", "Dropout", "Activation", "Reshape", "Lambda", "Concatenate",
-           "Add"]
+__all__ = ["Dense", "Flatten", "Dropout", "Activation", "Reshape", "Lambda"]
 
 
 def _no_regularizers(layer_name, **given):
+    """Kept for layers not yet taking regularizers (none left in this module)."""
     for key, value in given.items():
         if value is not None:
             raise NotImplementedError(f"{layer_name}: {key} is not available in this version; "
@@ -46,15 +46,19 @@ class Dense(Layer):
                  bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None,
                  activity_regularizer=None, kernel_constraint=None, bias_constraint=None,
                  **kwargs):
-        super().__init__(**kwargs)
+        kwargs.pop("lora_rank", None)
+        kwargs.pop("lora_alpha", None)
+        kwargs.pop("quantization_config", None)
+        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         units = int(units) if not isinstance(units, int) else units
         if units <= 0:
             raise ValueError(f"Received an invalid value for `units`, expected a positive "
                              f"integer, got {units}.")
-        _no_regularizers("Dense", kernel_regularizer=kernel_regularizer,
-                         bias_regularizer=bias_regularizer,
-                         activity_regularizer=activity_regularizer,
-                         kernel_constraint=kernel_constraint, bias_constraint=bias_constraint)
+        self.supports_masking = True
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.bias_regularizer = regularizers.get(bias_regularizer)
+        self.kernel_constraint = constraints.get(kernel_constraint)
+        self.bias_constraint = constraints.get(bias_constraint)
         self.units = units
         self.activation = activations.get(activation)
         self.use_bias = use_bias
@@ -67,8 +71,12 @@ class Dense(Layer):
             raise ValueError(f"The last dimension of the inputs to a Dense layer should be "
                              f"defined. Found None. Full input shape received: {input_shape}.")
         self.kernel = self.add_weight("kernel", (last_dim, self.units),
-                                      initializer=self.kernel_initializer)
-        self.bias = (self.add_weight("bias", (self.units,), initializer=self.bias_initializer)
+                                      initializer=self.kernel_initializer,
+                                      regularizer=self.kernel_regularizer,
+                                      constraint=self.kernel_constraint)
+        self.bias = (self.add_weight("bias", (self.units,), initializer=self.bias_initializer,
+                                     regularizer=self.bias_regularizer,
+                                     constraint=self.bias_constraint)
                      if self.use_bias else None)
         self.built = True
 
@@ -89,7 +97,13 @@ class Dense(Layer):
     def get_config(self):
         config = super().get_config()
         config.update(units=self.units, activation=activations.serialize(self.activation),
-                      use_bias=self.use_bias)
+                      use_bias=self.use_bias,
+                      kernel_initializer=_ser(self.kernel_initializer),
+                      bias_initializer=_ser(self.bias_initializer),
+                      kernel_regularizer=_ser(self.kernel_regularizer),
+                      bias_regularizer=_ser(self.bias_regularizer),
+                      kernel_constraint=_ser(self.kernel_constraint),
+                      bias_constraint=_ser(self.bias_constraint))
         return config
 
 
@@ -204,40 +218,52 @@ class Reshape(Layer):
 
 
 class Lambda(Layer):
-    """Wraps a function of tensors as a layer (no weights)."""
+    """Wraps a function of tensors as a layer (no weights). Saved as Keras does: a named
+    function by name, a Python lambda as marshalled code, which loading refuses unless
+    `safe_mode=False`."""
 
-    def __init__(self, function, output_shape=None, arguments=None, **kwargs):
+    def __init__(self, function, output_shape=None, mask=None, arguments=None, **kwargs):
         super().__init__(**kwargs)
         self.function = function
         self.arguments = arguments or {}
+        self._lambda_output_shape = output_shape
+        self.mask = mask
+        self.supports_masking = mask is not None
 
-    def call(self, inputs):
+    def call(self, inputs, mask=None, training=None):
         return self.function(inputs, **self.arguments)
 
-
-class Concatenate(Layer):
-    """Joins a list of inputs along `axis` (the last by default)."""
-
-    def __init__(self, axis=-1, **kwargs):
-        super().__init__(**kwargs)
-        self.axis = axis
-
-    def call(self, inputs):
-        return concat(list(inputs), self.axis)
+    def compute_mask(self, inputs, mask=None):
+        if callable(self.mask):
+            return self.mask(inputs, mask)
+        return self.mask
 
     def compute_output_shape(self, input_shape):
-        shapes = [list(s) for s in input_shape]
-        out = shapes[0][:]
-        sizes = [s[self.axis] for s in shapes]
-        out[self.axis] = None if None in sizes else sum(sizes)
-        return TensorShape(out)
+        shape = self._lambda_output_shape
+        if shape is None:
+            return Layer.compute_output_shape(self, input_shape)
+        if callable(shape):
+            return TensorShape(shape(input_shape))
+        shape = tuple(shape)
+        batch = tuple(input_shape)[0] if not isinstance(input_shape, list) else None
+        return TensorShape((batch,) + shape)
 
+    def get_config(self):
+        from ..saving.serialization import dump_lambda
+        config = super().get_config()
+        fn = self.function
+        config["function"] = dump_lambda(fn) if getattr(fn, "__name__", "") == "<lambda>" \
+            else _ser(fn)
+        if self._lambda_output_shape is not None:
+            config["output_shape"] = _ser(self._lambda_output_shape)
+        config["arguments"] = _ser(self.arguments)
+        return config
 
-class Add(Layer):
-    """Adds a list of inputs of one shape."""
-
-    def call(self, inputs):
-        return add_n(list(inputs))
-
-    def compute_output_shape(self, input_shape):
-        return TensorShape(input_shape[0])
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        from ..saving.serialization import deserialize_keras_object
+        from .base import _standard_config
+        config = _standard_config(config)
+        config["function"] = deserialize_keras_object(config["function"],
+                                                      custom_objects=custom_objects)
+        return cls(**config)

@@ -17,7 +17,12 @@ class InputLayer(Layer):
     """The layer behind `keras.Input`: no weights, its output is the model's input."""
 
     def __init__(self, input_shape=None, batch_size=None, dtype=None, name=None,
-                 batch_input_shape=None, **kwargs):
+                 batch_input_shape=None, batch_shape=None, sparse=False, ragged=False,
+                 optional=False, input_tensor=None, **kwargs):
+        if sparse or ragged:
+            raise NotImplementedError("InputLayer: sparse and ragged inputs are not available.")
+        if batch_input_shape is None and batch_shape is not None:
+            batch_input_shape = tuple(batch_shape)
         if batch_input_shape is None:
             if input_shape is None:
                 raise ValueError("InputLayer needs input_shape (or batch_input_shape).")
@@ -45,8 +50,14 @@ class InputLayer(Layer):
         return input_shape
 
     def get_config(self):
-        return {"batch_input_shape": self._batch_input_shape, "dtype": self.dtype,
-                "name": self.name}
+        """Keras 3's InputLayer config."""
+        return {"batch_shape": list(self._batch_input_shape), "dtype": self.dtype,
+                "sparse": False, "ragged": False, "name": self.name, "optional": False}
+
+    @classmethod
+    def from_config(cls, config):
+        from .base import _standard_config
+        return cls(**_standard_config(config))
 
 
 def Input(shape=None, batch_size=None, name=None, dtype=None, batch_shape=None,  # noqa: N802

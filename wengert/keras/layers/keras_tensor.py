@@ -105,10 +105,11 @@ def symbolic_call(layer, inputs, args, kwargs, training):
     if layer._output_shape is None:
         layer._output_shape = out_shape
     node = Node(layer, inputs, args, kwargs, training, None)
+    dtype = getattr(layer, "_symbolic_output_dtype", None) or layer.dtype
     if is_shape_list(out_shape):
-        outputs = [KerasTensor(s, layer.dtype, (layer, node, i)) for i, s in enumerate(out_shape)]
+        outputs = [KerasTensor(s, dtype, (layer, node, i)) for i, s in enumerate(out_shape)]
     else:
-        outputs = KerasTensor(out_shape, layer.dtype, (layer, node, 0))
+        outputs = KerasTensor(out_shape, dtype, (layer, node, 0))
     node.outputs = outputs
     layer._inbound_nodes.append(node)
     return outputs

@@ -61,9 +61,17 @@ def _weight_arguments(args, kwargs):
     return spec
 
 
+_IGNORED_WHEN_UNSET = ("quantization_config", "lora_rank", "lora_alpha",
+                       "gptq_unpacked_column_size", "use_cudnn")
+
+
 def _standard_config(config):
-    """A layer config as __init__ takes it: Keras 3's DTypePolicy dicts become dtype names."""
+    """A layer config as __init__ takes it: Keras 3's DTypePolicy dicts become dtype names;
+    Keras options that change nothing here when unset (quantization, LoRA) are dropped."""
     config = dict(config)
+    for key in _IGNORED_WHEN_UNSET:
+        if config.get(key) in (None, "auto") and key in config:
+            del config[key]
     dtype = config.get("dtype")
     if isinstance(dtype, dict):
         inner = dtype.get("config", {})

@@ -13,6 +13,7 @@ safe_mode=False its marshalled bytecode is loaded (the same Python version is ne
 import base64
 import inspect
 import marshal
+import sys
 import threading
 import types
 
@@ -125,10 +126,7 @@ def _public_module(cls):
 
 def _function_config(fn):
     if fn.__name__ == "<lambda>":
-        code = base64.b64encode(marshal.dumps(fn.__code__)).decode("ascii")
-        closure = tuple(c.cell_contents for c in fn.__closure__) if fn.__closure__ else None
-        return {"class_name": "__lambda__",
-                "config": {"value": [code, _plain(fn.__defaults__), _plain(closure)]}}
+        return dump_lambda(fn)
     module = fn.__module__
     if module == "wengert.keras.activations":
         from .. import activations
@@ -167,19 +165,20 @@ def serialize_keras_object(obj):
                         "serializable, a class must implement the `get_config()` method.")
     cls = type(obj)
     inner = serialize_keras_object(obj.get_config())
-    module = _public_module(cls)
-    class_name = getattr(cls, "_keras_class_name", cls.__name__)
+    module = getattr(obj, "_keras_module", None) or _public_module(cls)
+    class_name = getattr(obj, "_keras_class_name", cls.__name__)
     if module is not None and id(cls) not in _REGISTERED_NAMES:
-        config = {"module": getattr(cls, "_keras_module", module), "class_name": class_name,
-                  "config": inner, "registered_name": None}
+        config = {"module": module, "class_name": class_name, "config": inner,
+                  "registered_name": getattr(obj, "_keras_registered_name", None)}
     else:
         config = {"module": cls.__module__, "class_name": class_name, "config": inner,
                   "registered_name": get_registered_name(cls)}
-    build = getattr(obj, "get_build_config", None)
-    if build is not None:
-        build_config = build()
-        if build_config is not None:
-            config["build_config"] = serialize_keras_object(build_config)
+    for key in ("build", "compile"):
+        getter = getattr(obj, f"get_{key}_config", None)
+        if getter is not None:
+            value = getter()
+            if value is not None:
+                config[f"{key}_config"] = serialize_keras_object(value)
     return config
 
 
@@ -198,7 +197,10 @@ def _special(config, safe_mode):
     if name == "__slice__":
         return True, slice(inner["start"], inner["stop"], inner["step"])
     if name == "__lambda__":
-        return True, _load_lambda(inner["value"], safe_mode)
+        value = inner["value"] if "value" in inner else [inner.get("code"),
+                                                          inner.get("defaults"),
+                                                          inner.get("closure")]
+        return True, _load_lambda(value, safe_mode)
     return False, None
 
 
@@ -215,8 +217,21 @@ def _load_lambda(value, safe_mode):
     def cell(v):
         return (lambda: v).__closure__[0]
     cells = tuple(cell(v) for v in closure) if closure else None
-    return types.FunctionType(fn_code, {"__builtins__": __builtins__}, fn_code.co_name,
+    names = {"__builtins__": __builtins__, "np": np}
+    top = sys.modules.get("wengert")  # the loaded package, for lambdas that name tf / keras
+    if top is not None:
+        names.update(tf=top, keras=getattr(top, "keras", None))
+    return types.FunctionType(fn_code, names, fn_code.co_name,
                               tuple(defaults) if defaults else None, cells)
+
+
+def dump_lambda(fn):
+    """Keras's config of a Python lambda (its marshalled code), as Lambda layers write it."""
+    code = base64.b64encode(marshal.dumps(fn.__code__)).decode("ascii")
+    closure = [c.cell_contents for c in fn.__closure__] if fn.__closure__ else None
+    return {"class_name": "__lambda__",
+            "config": {"code": code, "defaults": _plain(fn.__defaults__),
+                       "closure": _plain(closure)}}
 
 
 def deserialize_keras_object(config, custom_objects=None, safe_mode=True, module_objects=None,
