@@ -7,3 +7,5 @@ from .ops.norm_ops import *  # noqa: F403,E402  (moments, batch_normalization, f
 from .ops.embedding_ops import *  # noqa: F403,E402  (embedding_lookup)
 from .ops.random_ops import dropout  # noqa: F401,E402
 from .ops.sort_ops import in_top_k, top_k  # noqa: F401,E402  (issue 16: tf.nn aliases)
+# issue 21: losses scaled for data-parallel training (tf.distribute)
+from .distribute.losses import compute_average_loss, scale_regularization_loss  # noqa: F401,E402

@@ -18,6 +18,7 @@ class _State(threading.local):
     eager_disabled = False  # compat.v1.disable_eager_execution()
     sessions = ()       # default Sessions (`with session:`, `session.as_default()`), innermost last
     scope_name = ""     # the eager name scope ("outer/inner/"): tf.name_scope outside graphs
+    variable_hooks = ()  # called with each new eager Variable (a distribution scope broadcasts it)
 
 
 state = _State()

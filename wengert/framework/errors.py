@@ -6,7 +6,7 @@ and what to do about it.
 """
 
 __all__ = ["OpError", "InvalidArgumentError", "FailedPreconditionError", "UnimplementedError",
-           "NotFoundError", "DataLossError", "OutOfRangeError"]
+           "NotFoundError", "DataLossError", "OutOfRangeError", "AbortedError"]
 
 
 class OpError(Exception):
@@ -41,3 +41,7 @@ class DataLossError(OpError, IOError):
 class OutOfRangeError(OpError, IndexError):
     """Past the end: an iterator's `get_next()` after its last element, a read beyond a
     TensorArray's size."""
+
+
+class AbortedError(OpError, RuntimeError):
+    """An operation gave up because another participant failed (a rank of a distributed job)."""

@@ -100,6 +100,9 @@ class Variable(TensorLike):
         if graph is None and state.scope_name:  # tf.name_scope eagerly names variables
             self._name = state.scope_name + self._name
         self._shape = TensorShape(self._value.shape if shape is None or validate_shape else shape)
+        if state.variable_hooks:
+            for hook in state.variable_hooks:
+                hook(self)
 
     # -- what it is ------------------------------------------------------------------------------
     @property

@@ -10,18 +10,24 @@ stops improving, optionally restoring the best weights. `TensorBoard` writes Ten
 Keras's callback does: runs `train/` and `validation/` under `log_dir`, scalars `epoch_loss`,
 `epoch_<metric>` and `epoch_learning_rate` per epoch (step = epoch), `batch_<name>` every
 `update_freq` batches, weight histograms every `histogram_freq` epochs, and the traced train
-step's graph.
+step's graph. `BackupAndRestore` checkpoints the model, its optimizer and the epoch every epoch
+(or every `save_freq` batches) and, when `fit` starts again after a crash, restores them and
+resumes at the saved epoch (distributed fits too: rank 0 writes, every rank restores the same).
 """
 import os
+import shutil
 import sys
 import time
 
 import numpy as np
 
 from .. import summary
+from ..distribute.checkpointing import write_once
+from ..framework.variables import Variable
+from ..train.checkpoint import Checkpoint, CheckpointManager
 
 __all__ = ["Callback", "CallbackList", "History", "ProgbarLogger", "EarlyStopping",
-           "LambdaCallback", "TensorBoard"]
+           "LambdaCallback", "TensorBoard", "BackupAndRestore"]
 
 
 class Callback:
@@ -360,3 +366,72 @@ class TensorBoard(Callback):
         for writer in self._writers.values():
             writer.close()
         self._writers = {}
+
+
+class BackupAndRestore(Callback):
+    """Resume an interrupted `fit`: the model, optimizer and epoch are checkpointed in
+    `backup_dir` at the end of every epoch (save_freq="epoch") or every `save_freq` batches;
+    a later `fit` with the same callback restores them and starts at the saved epoch. The backup
+    is deleted when training ends (delete_checkpoint=True). The model must be built before
+    `fit`. double_checkpoint=True keeps the previous backup as well."""
+
+    def __init__(self, backup_dir, save_freq="epoch", double_checkpoint=False,
+                 delete_checkpoint=True):
+        super().__init__()
+        if not backup_dir:
+            raise ValueError("Empty `backup_dir` argument passed")
+        if save_freq != "epoch" and not isinstance(save_freq, int):
+            raise ValueError(f"Invalid value for argument `save_freq`. Received: save_freq="
+                             f"{save_freq}. Expected either 'epoch' or an integer value.")
+        self.backup_dir = os.fspath(backup_dir)
+        self.save_freq = save_freq
+        self.double_checkpoint = double_checkpoint
+        self.delete_checkpoint = delete_checkpoint
+        self._manager = None
+        self._batches_since_save = 0
+
+    def _checkpoint_manager(self):
+        if self._manager is None:
+            self._epoch = Variable(np.int64(0), trainable=False, name="backup/epoch")
+            parts = {"model": self.model, "epoch": self._epoch}
+            if getattr(self.model, "optimizer", None) is not None:
+                parts["optimizer"] = self.model.optimizer
+            self._manager = CheckpointManager(Checkpoint(**parts), self.backup_dir,
+                                              max_to_keep=2 if self.double_checkpoint else 1)
+        return self._manager
+
+    def on_train_begin(self, logs=None):
+        if not self.model.built:
+            raise ValueError("To use the BackupAndRestore callback, your model must be built "
+                             f"before you call `fit()`. Model {self.model} is unbuilt. You can "
+                             "build it beforehand by calling it on a batch of data.")
+        manager = self._checkpoint_manager()
+        self._batches_since_save = 0
+        if manager.restore_or_initialize() is not None:
+            self.model._initial_epoch = int(self._epoch.numpy())
+
+    def _save(self, epoch):
+        self._epoch.assign(np.int64(epoch))
+        self._checkpoint_manager().save()
+
+    def on_epoch_end(self, epoch, logs=None):
+        self._batches_since_save = 0
+        if self.save_freq == "epoch":
+            self._save(epoch + 1)
+
+    def on_train_batch_end(self, batch, logs=None):
+        if self.save_freq == "epoch":
+            return
+        self._batches_since_save += 1
+        if self._batches_since_save >= self.save_freq:
+            self._batches_since_save = 0
+            self._save(self._current_epoch)
+
+    def on_epoch_begin(self, epoch, logs=None):
+        self._current_epoch = epoch
+
+    def on_train_end(self, logs=None):
+        if self.delete_checkpoint:
+            write_once(lambda: shutil.rmtree(self.backup_dir, ignore_errors=True),
+                       "deleting the backup")
+            self._manager = None

@@ -3,13 +3,14 @@
 Each element of the dataset is one batch: `(x, y)` or `(x, y, sample_weight)` for fit and
 evaluate (x may be a list or dict of inputs), `x` (or a tuple whose first item is x) for predict.
 An epoch is one pass over the dataset, or `steps_per_epoch` batches drawn from one iterator that
-carries on across epochs (restarted when it runs out). `validation_data` may be a dataset too.
+carries on across epochs (restarted when it runs out). Under a tf.distribute strategy each
+element is a global batch, of which each replica keeps its rows (keras/distributed.py). `validation_data` may be a dataset too.
 """
 import numpy as np
 
 from ..data.dataset import Dataset
 from ..framework.tensor import Tensor, constant
-from . import callbacks as callbacks_module
+from . import callbacks as callbacks_module, distributed
 
 __all__ = ["is_dataset", "fit_dataset", "evaluate_dataset", "predict_dataset"]
 
@@ -102,7 +103,7 @@ class _Batches:
 
 def fit_dataset(model, dataset, epochs, verbose, callbacks, validation_data, initial_epoch,
                 steps_per_epoch, validation_freq, validation_steps=None):
-    verbose = 1 if verbose == "auto" else verbose
+    verbose = distributed.verbose_for(model, 1 if verbose == "auto" else verbose)
     steps = _steps(dataset, steps_per_epoch)
     history = callbacks_module.History()
     cbs = ([callbacks_module.ProgbarLogger(verbose=verbose)] if verbose else []) + list(
@@ -112,14 +113,17 @@ def fit_dataset(model, dataset, epochs, verbose, callbacks, validation_data, ini
     batches = _Batches(dataset, steps_per_epoch)
     model.stop_training = False
     model._in_fit = True
+    model._initial_epoch = None  # BackupAndRestore sets it when it resumes a run
     try:
         cb.on_train_begin()
+        initial_epoch = model._initial_epoch or initial_epoch
         for epoch in range(initial_epoch, epochs):
             model._reset_trackers()
             cb.on_epoch_begin(epoch)
             logs = {}
             for step, element in enumerate(batches.epoch()):
                 x, y, sw = _unpack(element, "fit")
+                x, y, sw = distributed.shard(distributed.strategy_of(model), x, y, sw)
                 model._prepare(x)
                 x, y = _cast(model, x, y)
                 cb.on_train_batch_begin(step)
@@ -147,7 +151,7 @@ def fit_dataset(model, dataset, epochs, verbose, callbacks, validation_data, ini
 
 
 def evaluate_dataset(model, dataset, verbose, callbacks, steps, return_dict):
-    verbose = 1 if verbose == "auto" else verbose
+    verbose = distributed.verbose_for(model, 1 if verbose == "auto" else verbose)
     total = steps if steps is not None else (dataset._cardinality
                                              if dataset._cardinality >= 0 else None)
     cbs = ([callbacks_module.ProgbarLogger(verbose=verbose)] if verbose else []) + list(
@@ -160,11 +164,12 @@ def evaluate_dataset(model, dataset, verbose, callbacks, steps, return_dict):
         if steps is not None and step >= steps:
             break
         x, y, sw = _unpack(element, "evaluate")
+        x, y, sw = distributed.shard(distributed.strategy_of(model), x, y, sw)
         model._prepare(x)
         x, y = _cast(model, x, y)
         cb.on_test_batch_begin(step)
         xt, yt, swt = _as_tensors(x), _as_tensors(y), _as_tensors(sw)
-        loss, y_pred = model._test_step_fn(xt, yt, swt)
+        loss, y_pred = distributed.run_step(model, model._test_step_fn, xt, yt, swt)
         model._update_trackers(loss, yt, y_pred, swt)
         logs = model._logs()
         cb.on_test_batch_end(step, logs)
@@ -176,7 +181,7 @@ def evaluate_dataset(model, dataset, verbose, callbacks, steps, return_dict):
 
 
 def predict_dataset(model, dataset, verbose, callbacks, steps):
-    verbose = 1 if verbose == "auto" else verbose
+    verbose = distributed.verbose_for(model, 1 if verbose == "auto" else verbose)
     total = steps if steps is not None else (dataset._cardinality
                                              if dataset._cardinality >= 0 else None)
     cbs = ([callbacks_module.ProgbarLogger(verbose=verbose)] if verbose else []) + list(

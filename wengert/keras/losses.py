@@ -14,9 +14,12 @@ A Loss object's `__call__(y_true, y_pred, sample_weight=None)` computes the per-
 multiplies them by the sample weights, and reduces: "sum_over_batch_size" (the default, "auto")
 divides the sum by the number of per-sample losses, "sum" sums, "none" returns them. Like Keras,
 labels whose rank differs from the predictions' by a trailing axis of size 1 are squeezed first.
+Under a tf.distribute strategy with N replicas, the "sum_over_batch_size" reduction is also
+divided by N, as in Keras 3 (each replica's share of a loss whose gradients are summed).
 """
 import numpy as np
 
+from ..distribute.context import get_strategy
 from ..framework.tensor import Tensor, constant, convert_to_tensor
 from ..ops.array_ops import reshape, squeeze
 from ..ops import loss_ops
@@ -165,7 +168,14 @@ def reduce_losses(losses, sample_weight=None, reduction=Reduction.SUM_OVER_BATCH
         return losses
     if reduction == Reduction.SUM:
         return reduce_sum(losses)
-    return reduce_mean(losses)
+    return _scale_for_distribution(reduce_mean(losses))
+
+
+def _scale_for_distribution(loss):
+    """Keras 3 divides a mean loss by the replica count under a tf.distribute strategy, so the
+    gradients summed across replicas are the mean over the global batch."""
+    replicas = get_strategy().num_replicas_in_sync
+    return loss if replicas == 1 else multiply(loss, cast(1.0 / replicas, loss.dtype))
 
 
 class Loss:

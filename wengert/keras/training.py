@@ -26,6 +26,7 @@ from ..framework.tensor import Tensor, constant
 from ..ops.array_core import add_n, cast
 from ..graph.function import function
 from . import backend, callbacks as callbacks_module, data_adapter, losses as losses_module
+from . import distributed
 from .data_adapter import _as_tensors, _cast_floats, _unpack_validation
 from . import metrics as metrics_module
 from .layers.base import call_context
@@ -158,6 +159,7 @@ class TrainingMixin:
         self._compiled_metrics = None  # resolved on the first batch (needs the shapes)
         self.run_eagerly = bool(run_eagerly)
         self._is_compiled = True
+        distributed.capture_strategy(self)  # tf.distribute: fit/evaluate across replicas
         self._reset_steps()
 
     def _reset_steps(self):
@@ -166,6 +168,11 @@ class TrainingMixin:
     @property
     def metrics(self):
         return list(self._compiled_metrics or [])
+
+    @property
+    def distribute_strategy(self):
+        """The tf.distribute strategy the model was compiled under (the default one if none)."""
+        return getattr(self, "_distribute_strategy", None) or distributed.get_strategy()
 
     @property
     def metrics_names(self):
@@ -259,11 +266,13 @@ class TrainingMixin:
 
     def _update_trackers(self, loss, y, y_pred, sample_weight):
         n = int(y_pred.shape[0]) if y_pred.shape.rank else 1
-        self._loss_total += float(loss) * n
+        self._loss_total += float(loss) * n * distributed.replicas(self)  # unscaled (see there)
         self._loss_count += n
         self._update_metrics(y, y_pred, sample_weight)
 
     def _logs(self):
+        if distributed.strategy_of(self) is not None:
+            return distributed.reduced_logs(self)
         logs = {"loss": self._loss_total / max(self._loss_count, 1)}
         for m in self._compiled_metrics or []:
             logs[m.name] = float(m.result())
@@ -297,11 +306,13 @@ class TrainingMixin:
             return {k: float(v) for k, v in (logs or {}).items()}
         n = _num_samples(x)
         xt, yt, swt = _as_tensors(x), _as_tensors(y), _as_tensors(sw)
-        loss, y_pred = self._train_step_fn(xt, yt, swt, self._masks_for(n))
+        loss, y_pred = distributed.run_step(self, self._train_step_fn, xt, yt, swt,
+                                            self._masks_for(n))
         self._update_trackers(loss, yt, y_pred, swt)
         return self._logs()
 
     # -- fit ------------------------------------------------------------------------------------
+    @distributed.in_strategy_scope
     def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callbacks=None,
             validation_split=0.0, validation_data=None, shuffle=True, class_weight=None,
             sample_weight=None, initial_epoch=0, steps_per_epoch=None,
@@ -336,7 +347,8 @@ class TrainingMixin:
                              "of samples.")
         batch_size = batch_size or 32
         steps = steps_per_epoch or math.ceil(n / batch_size)
-        verbose = 1 if verbose == "auto" else verbose
+        verbose = distributed.verbose_for(self, 1 if verbose == "auto" else verbose)
+        strategy = distributed.strategy_of(self)  # batch_size is global: each rank its share
         history = callbacks_module.History()
         cbs = ([callbacks_module.ProgbarLogger(verbose=verbose)] if verbose else []) + list(
             callbacks or []) + [history]
@@ -344,17 +356,20 @@ class TrainingMixin:
             cbs, self, {"verbose": verbose, "epochs": epochs, "steps": steps})
         self.stop_training = False
         self._in_fit = True
+        self._initial_epoch = None  # BackupAndRestore sets it when it resumes a run
         try:
             cb.on_train_begin()
+            initial_epoch = self._initial_epoch or initial_epoch
             for epoch in range(initial_epoch, epochs):
                 self._reset_trackers()
                 cb.on_epoch_begin(epoch)
-                order = backend.rng().permutation(n) if shuffle else None
+                order = distributed.shared_order(strategy, backend.rng(), n) if shuffle else None
                 logs = {}
                 for step in range(steps):
                     start = (step * batch_size) % n
                     index = slice(start, min(start + batch_size, n)) if order is None else \
                         order[start:start + batch_size]
+                    index = distributed.local_index(index, strategy)
                     cb.on_train_batch_begin(step)
                     logs = self._run_train_batch(_take(x, index), _take(y, index),
                                                  _take(sample_weight, index))
@@ -380,12 +395,13 @@ class TrainingMixin:
         """(batch size, number of batches, callbacks with a progress bar when verbose)."""
         batch_size = batch_size or 32
         total = steps or math.ceil(n / batch_size)
-        verbose = 1 if verbose == "auto" else verbose
+        verbose = distributed.verbose_for(self, 1 if verbose == "auto" else verbose)
         cbs = ([callbacks_module.ProgbarLogger(verbose=verbose)] if verbose else []) + list(
             callbacks or [])
         cb = callbacks_module.CallbackList(cbs, self, {"verbose": verbose, "steps": total})
         return batch_size, total, cb
 
+    @distributed.in_strategy_scope
     def evaluate(self, x=None, y=None, batch_size=None, verbose="auto", sample_weight=None,
                  steps=None, callbacks=None, return_dict=False, **kwargs):
         """The loss (and compiled metrics) over (x, y): a float, or [loss, metric, ...]."""
@@ -404,10 +420,11 @@ class TrainingMixin:
         logs = {}
         for step in range(total):
             index = slice(step * batch_size, min((step + 1) * batch_size, n))
+            index = distributed.local_index(index, distributed.strategy_of(self))
             cb.on_test_batch_begin(step)
             xt, yt = _as_tensors(_take(x, index)), _as_tensors(_take(y, index))
             swt = _as_tensors(_take(sample_weight, index))
-            loss, y_pred = self._test_step_fn(xt, yt, swt)
+            loss, y_pred = distributed.run_step(self, self._test_step_fn, xt, yt, swt)
             self._update_trackers(loss, yt, y_pred, swt)
             logs = self._logs()
             cb.on_test_batch_end(step, logs)

@@ -22,6 +22,10 @@
    refers to the array);
 7. increments `iterations`.
 
+Under tf.distribute, in a replica context (inside `strategy.run`, or Keras's fit under
+`strategy.scope()`), the gradients are first summed across replicas (distribute/strategy.py),
+as Keras does; a None gradient counts as zeros there, so every replica takes part.
+
 Sparse gradients (`IndexedSlices`, the gradient of gather / embedding_lookup) are applied as
 Keras does: duplicate indices are summed first (so every row appears once), and the subclass's
 `_update_step_sparse(slices, variable, lr)` updates only the touched rows of the variable with
@@ -46,6 +50,7 @@ import warnings
 import numpy as np
 
 from ..autodiff.explain import describe_missing
+from ..distribute.strategy import all_reduce_sum_gradients
 from ..framework.context import state
 from ..framework.indexed_slices import IndexedSlices
 from ..framework.tensor import array_of, convert_to_tensor
@@ -223,6 +228,9 @@ class Optimizer:
                 f"{type(self).__name__} (a TF2 optimizer) runs eagerly or inside "
                 "wengert.function, not in a TF1 graph; use compat.v1.train."
                 "GradientDescentOptimizer (or Momentum/Adam/RMSProp) with a Session.")
+        if _ignored.get("experimental_aggregate_gradients", True) and not _ignored.get(
+                "skip_gradients_aggregation", False):  # tf.distribute: sum across replicas
+            grads_and_vars = all_reduce_sum_gradients(grads_and_vars)
         grads, variables = _checked_pairs(grads_and_vars)
         grads = clip_gradients(grads, self.clipnorm, self.clipvalue, self.global_clipnorm)
         for var in variables:

@@ -21,11 +21,16 @@ previous checkpoint and the state file pointing at it untouched; a truncated or 
 an error listing all mismatches and changes nothing. Values for variables that do not exist yet
 (optimizer slots, unbuilt layers) are handed to the nearest trackable that has
 `_defer_restore({relative name: ndarray})`, which applies them when it creates the variables.
+
+Under MultiWorkerMirroredStrategy every rank calls save and restore: rank 0 writes the files
+(then the ranks wait for it), and restore reads on rank 0 and broadcasts the values, so every
+rank restores the same values (distribute/checkpointing.py).
 """
 import os
 
 import numpy as np
 
+from ..distribute import checkpointing
 from ..framework.errors import InvalidArgumentError
 from ..framework.variables import Variable
 from ..graph.func_graph import init_scope
@@ -165,7 +170,7 @@ class Checkpoint:
     def write(self, file_prefix):
         """Save to exactly `file_prefix` (no counter, no state file); returns the path."""
         path = os.fspath(file_prefix)
-        _write_checkpoint(path, self._arrays())
+        checkpointing.write_once(lambda: _write_checkpoint(path, self._arrays()))
         return path
 
     def save(self, file_prefix):
@@ -173,29 +178,33 @@ class Checkpoint:
         latest checkpoint of its directory; returns the path."""
         number = int(self._save_counter.numpy()) + 1
         self._save_counter.assign(np.int64(number))
+        path = f"{os.fspath(file_prefix)}-{number}"
+
+        def write_and_record():
+            _write_checkpoint(path, self._arrays())
+            directory = os.path.dirname(os.path.abspath(path))
+            _, paths = _read_state(directory)
+            paths = [p for p in paths if p != os.path.abspath(path) and _exists(p)]
+            _write_state(directory, os.path.abspath(path), paths + [os.path.abspath(path)])
         try:
-            path = self.write(f"{os.fspath(file_prefix)}-{number}")
+            checkpointing.write_once(write_and_record)
         except BaseException:
             self._save_counter.assign(np.int64(number - 1))
             raise
-        directory = os.path.dirname(os.path.abspath(path))
-        _, paths = _read_state(directory)
-        paths = [p for p in paths if p != os.path.abspath(path) and _exists(p)]
-        _write_state(directory, os.path.abspath(path), paths + [os.path.abspath(path)])
         return path
 
     def restore(self, save_path):
         """Restore the values saved at `save_path` (None: nothing, a fresh start)."""
+        save_path = checkpointing.decide_on_root(
+            None if save_path is None else os.fspath(save_path), "the checkpoint to restore")
         if save_path is None:
             return _NothingRestored()
-        reader = load_checkpoint(save_path)
+        read_path, values = checkpointing.read_on_root(lambda: _read_all(save_path))
         variables, trackables = _walk(self._checkpoint_children())
-        saved = reader.get_variable_to_shape_map()
-        dtypes = {name: dtype.as_numpy_dtype for name, dtype in
-                  reader.get_variable_to_dtype_map().items()}
+        saved = {name: value.shape for name, value in values.items()}
+        dtypes = {name: value.dtype for name, value in values.items()}
         matched = [path for path in variables if path in saved]
-        _check_compatible(reader._path, matched, variables, saved, dtypes)
-        values = reader.get_tensors(matched + [n for n in saved if n not in variables])
+        _check_compatible(read_path, matched, variables, saved, dtypes)
         deferred = _deferred_values(values, variables, trackables)
         _assign_all([(variables[p], values[p]) for p in matched])
         taken = []
@@ -204,9 +213,15 @@ class Checkpoint:
             taken += pending[1]
         unused = sorted(n for n in saved if n not in variables and n not in taken)
         missing = [p for p in variables if p not in saved]
-        return CheckpointLoadStatus(reader._path, matched, unused, missing, sorted(taken))
+        return CheckpointLoadStatus(read_path, matched, unused, missing, sorted(taken))
 
     read = restore
+
+
+def _read_all(save_path):
+    """(the checkpoint's path, {name: ndarray} of every value in it), each value verified."""
+    reader = load_checkpoint(save_path)
+    return reader._path, reader.get_tensors(list(reader.get_variable_to_shape_map()))
 
 
 def _check_compatible(path, matched, variables, saved, dtypes):
@@ -272,7 +287,8 @@ class CheckpointManager:
         self._max_to_keep = max_to_keep
         self._prefix = os.path.join(self._directory, checkpoint_name)
         _, paths = _read_state(self._directory)
-        self._checkpoints = [p for p in paths if _exists(p)]
+        self._checkpoints = checkpointing.decide_on_root(
+            [p for p in paths if _exists(p)], "the checkpoints kept in the directory")
 
     @property
     def directory(self):
@@ -296,20 +312,24 @@ class CheckpointManager:
         counter = self._checkpoint.save_counter
         counter.assign(counter.numpy() + 1)
         number = int(counter.numpy()) if checkpoint_number is None else int(checkpoint_number)
-        os.makedirs(self._directory, exist_ok=True)
+        path = os.path.abspath(f"{self._prefix}-{number}")
+        kept = [p for p in self._checkpoints if p != path] + [path]
+        removed = [] if self._max_to_keep is None else kept[:-self._max_to_keep]
+
+        def write_and_record():
+            os.makedirs(self._directory, exist_ok=True)
+            _write_checkpoint(path, self._checkpoint._arrays())
+            _write_state(self._directory, path, kept[len(removed):])
+            for old in removed:
+                for suffix in (INDEX_SUFFIX, DATA_SUFFIX):
+                    if os.path.exists(old + suffix):
+                        os.unlink(old + suffix)
         try:
-            path = os.path.abspath(self._checkpoint.write(f"{self._prefix}-{number}"))
+            checkpointing.write_once(write_and_record)
         except BaseException:
             counter.assign(counter.numpy() - 1)
             raise
-        kept = [p for p in self._checkpoints if p != path] + [path]
-        removed = [] if self._max_to_keep is None else kept[:-self._max_to_keep]
         self._checkpoints = kept[len(removed):]
-        _write_state(self._directory, path, self._checkpoints)
-        for old in removed:
-            for suffix in (INDEX_SUFFIX, DATA_SUFFIX):
-                if os.path.exists(old + suffix):
-                    os.unlink(old + suffix)
         return path
 
     def restore_or_initialize(self):

@@ -1,0 +1,131 @@
+"""Keras's compile / fit / evaluate under a tf.distribute strategy with several replicas.
+
+A model compiled inside `strategy.scope()` keeps that strategy (`model.distribute_strategy`),
+and then, with N replicas (one per process of the MPI job):
+
+- `fit` and `evaluate` run inside the strategy's scope; `batch_size` is the GLOBAL batch size:
+  every rank walks the same batches (the shuffled order is rank 0's, broadcast once per epoch;
+  a dataset must yield the same global batches on every rank) and keeps its shard of each
+  (input.py's rule: N equal parts, the first B mod N ranks one row more);
+- the train step runs as `strategy.run(step)`: the loss object divides its mean by N and the
+  optimizer sums the gradients across replicas, so each update is the global batch's;
+- the running loss and the metrics are reduced across ranks before they are logged: one
+  allreduce per step of the loss sums and every metric's state (totals, counts), after which
+  each metric computes its result from the summed state, as TensorFlow's sync-on-read metric
+  variables do;
+- the progress bar (and verbose output) appears on rank 0 only.
+`predict` is not split: every rank predicts every row.
+"""
+import functools
+
+import numpy as np
+
+from ..distribute.context import current_entry, get_strategy, has_strategy
+from ..distribute.input import local_rows
+
+__all__ = ["get_strategy", "capture_strategy", "strategy_of", "in_strategy_scope", "local_index",
+           "shared_order", "run_step", "reduced_logs", "verbose_for", "shard", "replicas"]
+
+
+def capture_strategy(model):
+    """Remember the strategy whose scope `compile` runs in (None without one)."""
+    model._distribute_strategy = get_strategy() if has_strategy() else None
+
+
+def strategy_of(model):
+    """The model's strategy when it has several replicas, else None."""
+    strategy = getattr(model, "_distribute_strategy", None)
+    return strategy if strategy is not None and strategy.num_replicas_in_sync > 1 else None
+
+
+def replicas(model):
+    strategy = strategy_of(model)
+    return 1 if strategy is None else strategy.num_replicas_in_sync
+
+
+def in_strategy_scope(method):
+    """Run a Model method inside its strategy's scope (entered once)."""
+    @functools.wraps(method)
+    def wrapper(self, *args, **kwargs):
+        strategy = getattr(self, "_distribute_strategy", None)
+        entry = current_entry()
+        if strategy is None or (entry is not None and entry[0] is strategy):
+            return method(self, *args, **kwargs)
+        with strategy.scope():
+            return method(self, *args, **kwargs)
+    return wrapper
+
+
+def _rank(strategy):
+    return strategy.cluster_resolver.task_id
+
+
+def local_index(index, strategy):
+    """This replica's part of a global batch given as a slice or an index array."""
+    if strategy is None:
+        return index
+    size = strategy.num_replicas_in_sync
+    if isinstance(index, slice):
+        part = local_rows(index.stop - index.start, _rank(strategy), size)
+        return slice(index.start + part.start, index.start + part.stop)
+    index = np.asarray(index)
+    return index[local_rows(len(index), _rank(strategy), size)]
+
+
+def shared_order(strategy, rng, n):
+    """A permutation of n rows, the same on every rank (rank 0's)."""
+    order = rng.permutation(n)
+    if strategy is None:
+        return order
+    return strategy._job.coll.broadcast(order.astype(np.int64), 0,
+                                        what="the shuffled order of the epoch")
+
+
+def shard(strategy, *parts):
+    """This replica's rows of each part (arrays, lists of arrays, or None)."""
+    if strategy is None:
+        return parts
+    size, rank = strategy.num_replicas_in_sync, _rank(strategy)
+
+    def rows(data):
+        if data is None:
+            return None
+        if isinstance(data, list):
+            return [rows(d) for d in data]
+        return data[local_rows(len(data), rank, size)]
+    return tuple(rows(p) for p in parts)
+
+
+def run_step(model, fn, *args):
+    """fn(*args) as this process's replica when the model is distributed."""
+    strategy = strategy_of(model)
+    if strategy is None:
+        return fn(*args)
+    return strategy.run(fn, args=args)
+
+
+def verbose_for(model, verbose):
+    strategy = strategy_of(model)
+    return verbose if strategy is None or _rank(strategy) == 0 else 0
+
+
+def reduced_logs(model):
+    """{"loss": ..., metric: ...} over every rank's examples so far (see the module docstring)."""
+    strategy = strategy_of(model)
+    metrics = list(model._compiled_metrics or [])
+    states = [(v, np.asarray(v.numpy())) for m in metrics for v in m.variables]
+    local = np.concatenate([np.array([model._loss_total, model._loss_count], np.float64)]
+                           + [a.astype(np.float64).reshape(-1) for _, a in states])
+    total = strategy._job.coll.allreduce(local, what="the loss and metrics of the step")
+    logs = {"loss": float(total[0] / max(total[1], 1))}
+    offset = 2
+    for v, a in states:
+        v.assign(total[offset:offset + a.size].reshape(a.shape).astype(a.dtype))
+        offset += a.size
+    try:
+        for m in metrics:
+            logs[m.name] = float(m.result())
+    finally:
+        for v, a in states:
+            v.assign(a)
+    return logs
