@@ -10,8 +10,9 @@ Output sizes follow TensorFlow: with the dilated kernel k' = (k - 1)*d + 1,
 total = max((out - 1)*s + k' - H, 0) zeros, total // 2 before and the rest after; explicit
 paddings [[0, 0], [top, bottom], [left, right], [0, 0]] give (H + top + bottom - k') // s + 1.
 
-Kernel: im2col, a strided view of the windows [N, OH, OW, KH, KW, C] copied once into a matrix
-of N*OH*OW rows, then one matrix product with the filters as a [KH*KW*C, O] matrix.
+Kernels (conv_kernels.py, shared with the 3-D ops): im2col, a strided view of the windows
+[N, OH, OW, KH, KW, C] copied once into a matrix of N*OH*OW rows, then one matrix product with
+the filters as a [KH*KW*C, O] matrix.
 
 Derivatives (TensorFlow's op names; y is bilinear in x and w, so every gradient is one of three
 linear maps of the same geometry, and the three ops' gradients are each other):
@@ -40,140 +41,92 @@ from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from . import shapes
 
-__all__ = ["conv2d", "conv2d_transpose", "depthwise_conv2d", "depthwise_conv2d_native", "conv1d",
-           "convolution"]
+__all__ = ["conv2d", "conv2d_transpose", "depthwise_conv2d", "depthwise_conv2d_native", "conv1d"]
 
-from .conv_geometry import (check_window_fits, dims_nhwc, float_pair_rule, from_nhwc, geometry,
-                            merge_dim, offset_slices, onnx_window_op, pad_nhwc, padding_attrs,
-                            scratch, shape_from_nhwc, sizes_nhwc, sizes_tensor, spatial_pair,
-                            static_dims_nhwc, static_sizes, to_nhwc, windows)
+from .conv_geometry import (check_window_fits, dims_last, dims_nhwc, float_pair_rule, from_nhwc,
+                            geometry, merge_dim, offset_slices, onnx_window_op, pad_nhwc,
+                            padding_attrs, shape_from_last, shape_from_nhwc, sizes_nhwc,
+                            sizes_tensor, spatial_pair, static_dims_last, static_sizes, to_nhwc)
+from .conv_kernels import conv_backprop_filter_kernel, conv_backprop_input_kernel, conv_kernel
 from .array_ops import expand_dims, squeeze
 
 
-# -- Conv2D and its two backprop ops ---------------------------------------------------------------
-def _im2col(x, khw, strides, padding, explicit_paddings, dilations):
-    """(patch matrix [N*OH*OW, KH*KW*C], (OH, OW)) of an NHWC input."""
-    out_hw, pads = geometry(x.shape[1:3], khw, strides, padding, explicit_paddings, dilations)
-    n, c = x.shape[0], x.shape[3]
-    if khw == (1, 1) and strides == (1, 1) and pads == ((0, 0), (0, 0)):
-        return x.reshape(-1, c), out_hw
-    xp = pad_nhwc(x, pads)
-    cols = scratch("im2col", (n,) + out_hw + khw + (c,), x.dtype)
-    if c == 1:
-        # Speed: with one channel the windows view copies runs of KW floats; a copy per kernel
-        # offset copies whole rows instead (110 us instead of 320 us for MNIST's first layer).
-        for i, j, index in offset_slices(khw, out_hw, strides, dilations):
-            cols[:, :, :, i, j] = xp[index]
-    else:
-        np.copyto(cols, windows(xp, khw, out_hw, strides, dilations))
-    return cols.reshape(n * out_hw[0] * out_hw[1], -1), out_hw
-
-
-def _conv2d_kernel(x, w, strides, padding, explicit_paddings, data_format, dilations):
-    x = to_nhwc(x, data_format)
-    kh, kw, c, o = w.shape
-    if x.ndim != 4 or c != x.shape[3]:
-        raise ValueError("channels differ")
-    cols, (oh, ow) = _im2col(x, (kh, kw), strides, padding, explicit_paddings, dilations)
-    y = np.matmul(cols, w.reshape(-1, o)).reshape(x.shape[0], oh, ow, o)
-    return from_nhwc(y, data_format)
-
-
-def _conv2d_backprop_input_kernel(input_sizes, w, dy, strides, padding, explicit_paddings,
-                                  data_format, dilations):
-    n, h, wd, c = sizes_nhwc(input_sizes, data_format)
-    dy = to_nhwc(dy, data_format)
-    kh, kw, wc, o = w.shape
-    out_hw, pads = geometry((h, wd), (kh, kw), strides, padding, explicit_paddings, dilations)
-    if wc != c or dy.shape != (n,) + out_hw + (o,):
-        raise ValueError("shapes differ")
-    (top, bottom), (left, right) = pads
-    dxp = np.zeros((n, h + top + bottom, wd + left + right, c), dtype=dy.dtype)
-    g = dy.reshape(-1, o)
-    product = scratch("offset product", (g.shape[0], c), dy.dtype)
-    for i, j, index in offset_slices((kh, kw), out_hw, strides, dilations):
-        np.matmul(g, w[i, j].T, out=product)
-        dxp[index] += product.reshape(n, out_hw[0], out_hw[1], c)
-    return from_nhwc(dxp[:, top:top + h, left:left + wd], data_format)
-
-
-def _conv2d_backprop_filter_kernel(x, filter_sizes, dy, strides, padding, explicit_paddings,
-                                   data_format, dilations):
-    kh, kw, c, o = (int(v) for v in np.asarray(filter_sizes).reshape(-1))
-    x, dy = to_nhwc(x, data_format), to_nhwc(dy, data_format)
-    cols, out_hw = _im2col(x, (kh, kw), strides, padding, explicit_paddings, dilations)
-    if c != x.shape[3] or dy.shape != x.shape[:1] + out_hw + (o,):
-        raise ValueError("shapes differ")
-    return np.matmul(cols.T, dy.reshape(-1, o)).reshape(kh, kw, c, o)
+# -- shape rules (any number of spatial dimensions: rank = len(strides) + 2) --------------------
+def _rank(attrs):
+    return len(attrs["strides"]) + 2
 
 
 def _conv_out_dims(x_dims, w_dims, attrs, x_shape, out_channels):
-    hw = check_window_fits(x_dims[1:3], w_dims[:2], attrs["strides"], attrs["padding"],
-                           attrs["explicit_paddings"], attrs["dilations"], x_shape)
-    return [x_dims[0]] + hw + [out_channels]
+    spatial = check_window_fits(x_dims[1:-1], w_dims[:-2], attrs["strides"], attrs["padding"],
+                                attrs.get("explicit_paddings", ()), attrs["dilations"], x_shape)
+    return [x_dims[0]] + spatial + [out_channels]
 
 
 def _channel_error(x, w, depthwise=False):
     kind = "filter" if depthwise else "filters"
     verb = " expects " if depthwise else " expect "
     return ("input has {a} channels but " + kind + verb + "{b} (input shape " + str(x.shape)
-            + ", " + kind + " shape " + str(w.shape) + "); the third filter dimension must "
-            "equal the input's channel dimension.")
+            + ", " + kind + " shape " + str(w.shape) + "); the filter's next-to-last dimension "
+            "must equal the input's channel dimension.")
 
 
-def _filter_dims(w):
+def _filter_dims(w, rank=4):
     if w.shape.rank is None:
-        return [None] * 4
-    if w.shape.rank != 4:
-        raise InvalidArgumentError(f"filters must have rank 4 [height, width, in_channels, "
+        return [None] * rank
+    if w.shape.rank != rank:
+        spatial = "height, width" if rank == 4 else "depth, height, width"
+        raise InvalidArgumentError(f"filters must have rank {rank} [{spatial}, in_channels, "
                                    f"out_channels], got shape {w.shape}.")
     return list(w.shape)
 
 
-def _conv2d_rule(x, w, **attrs):
+def conv_rule(x, w, **attrs):
+    """Shape rule of Conv2D / Conv3D."""
     float_pair_rule(x, w)
-    fmt = attrs["data_format"]
-    x_dims, w_dims = dims_nhwc(x, fmt, "input"), _filter_dims(w)
-    merge_dim(x_dims[3], w_dims[2], _channel_error(x, w))
-    return shape_from_nhwc(_conv_out_dims(x_dims, w_dims, attrs, x.shape, w_dims[3]),
+    fmt, rank = attrs["data_format"], _rank(attrs)
+    x_dims, w_dims = dims_last(x, fmt, "input", rank), _filter_dims(w, rank)
+    merge_dim(x_dims[-1], w_dims[-2], _channel_error(x, w))
+    return shape_from_last(_conv_out_dims(x_dims, w_dims, attrs, x.shape, w_dims[-1]),
                            fmt), x.dtype
 
 
-def _backprop_input_rule(input_sizes, w, dy, depthwise=False, **attrs):
+def backprop_input_rule(input_sizes, w, dy, depthwise=False, **attrs):
+    """Shape rule of the BackpropInput ops (conv2d_transpose's op)."""
     shapes.check_float(w, "filter")
     shapes.check_same_dtype(w, dy)
-    fmt = attrs["data_format"]
-    w_dims, dy_dims = _filter_dims(w), dims_nhwc(dy, fmt, "out_backprop")
-    dims = static_dims_nhwc(input_sizes, fmt, "input_sizes")
+    fmt, rank = attrs["data_format"], _rank(attrs)
+    w_dims, dy_dims = _filter_dims(w, rank), dims_last(dy, fmt, "out_backprop", rank)
+    dims = static_dims_last(input_sizes, fmt, "input_sizes", rank)
     dims[0] = merge_dim(dims[0], dy_dims[0], "input_sizes batch {a} differs from out_backprop's "
                         f"batch {{b}} (out_backprop shape {dy.shape}).")
-    dims[3] = merge_dim(dims[3], w_dims[2], "input_sizes (conv2d_transpose's output_shape) has "
-                        f"{{a}} channels but the filter of shape {w.shape} expects {{b}}.")
-    want_out = w_dims[3] * w_dims[2] if depthwise and None not in w_dims[2:] else \
-        None if depthwise else w_dims[3]
-    merge_dim(dy_dims[3], want_out, f"out_backprop has {{a}} channels but the filter of shape "
+    dims[-1] = merge_dim(dims[-1], w_dims[-2], "input_sizes (the transpose's output_shape) has "
+                         f"{{a}} channels but the filter of shape {w.shape} expects {{b}}.")
+    want_out = w_dims[-1] * w_dims[-2] if depthwise and None not in w_dims[-2:] else \
+        None if depthwise else w_dims[-1]
+    merge_dim(dy_dims[-1], want_out, f"out_backprop has {{a}} channels but the filter of shape "
               f"{w.shape} produces {{b}} (out_backprop shape {dy.shape}).")
-    return shape_from_nhwc(dims, fmt), w.dtype
+    return shape_from_last(dims, fmt), w.dtype
 
 
-def _backprop_filter_rule(x, filter_sizes, dy, depthwise=False, **attrs):
+def backprop_filter_rule(x, filter_sizes, dy, depthwise=False, **attrs):
+    """Shape rule of the BackpropFilter ops."""
     float_pair_rule(x, dy)
-    fmt = attrs["data_format"]
-    x_dims = dims_nhwc(x, fmt, "input")
+    fmt, rank = attrs["data_format"], _rank(attrs)
+    x_dims = dims_last(x, fmt, "input", rank)
     sizes = static_sizes(filter_sizes)
-    dims = list(sizes) if sizes is not None else [None] * 4
-    if len(dims) != 4:
-        raise InvalidArgumentError(f"filter_sizes must have 4 entries, got {sizes}.")
-    dims[2] = merge_dim(dims[2], x_dims[3], f"filter_sizes expects {{a}} input channels but the "
-                        f"input of shape {x.shape} has {{b}}.")
+    dims = list(sizes) if sizes is not None else [None] * rank
+    if len(dims) != rank:
+        raise InvalidArgumentError(f"filter_sizes must have {rank} entries, got {sizes}.")
+    dims[-2] = merge_dim(dims[-2], x_dims[-1], f"filter_sizes expects {{a}} input channels but "
+                         f"the input of shape {x.shape} has {{b}}.")
     if not depthwise:
-        dims[3] = merge_dim(dims[3], dims_nhwc(dy, fmt, "out_backprop")[3],
-                            f"filter_sizes has {{a}} output channels but out_backprop of shape "
-                            f"{dy.shape} has {{b}}.")
+        dims[-1] = merge_dim(dims[-1], dims_last(dy, fmt, "out_backprop", rank)[-1],
+                             f"filter_sizes has {{a}} output channels but out_backprop of shape "
+                             f"{dy.shape} has {{b}}.")
     return TensorShape(dims), x.dtype
 
 
-class _Bilinear:
+class Bilinear:
     """The gradient rules of one convolution family: the forward op y = conv(x, w) and its two
     backprop ops, each the other two's adjoint (TensorFlow's nn_grad relations):
         conv:            dx = BackpropInput(shape(x), w, g)   dw = BackpropFilter(x, shape(w), g)
@@ -204,20 +157,20 @@ class _Bilinear:
         return dx, None, ddy
 
 
-_CONV2D_GRADS = _Bilinear()
+_CONV2D_GRADS = Bilinear()
 def _conv2d_onnx(ctx, op, x, w):
     """ONNX Conv with the filter [KH, KW, C, O] transposed to ONNX's [O, C, KH, KW]."""
     return onnx_window_op(ctx, op, "Conv", x, ctx.transpose(w, [3, 2, 0, 1]),
                           dilations=list(op.attrs["dilations"]))
 
 
-CONV2D = defop("Conv2D", _conv2d_kernel, shape=_conv2d_rule,
+CONV2D = defop("Conv2D", conv_kernel, shape=conv_rule,
                grad=_CONV2D_GRADS.forward_grad, jvp=multilinear, onnx=_conv2d_onnx)
-CONV2D_BACKPROP_INPUT = defop("Conv2DBackpropInput", _conv2d_backprop_input_kernel,
-                              shape=_backprop_input_rule, grad=_CONV2D_GRADS.input_grad,
+CONV2D_BACKPROP_INPUT = defop("Conv2DBackpropInput", conv_backprop_input_kernel,
+                              shape=backprop_input_rule, grad=_CONV2D_GRADS.input_grad,
                               jvp=multilinear)
-CONV2D_BACKPROP_FILTER = defop("Conv2DBackpropFilter", _conv2d_backprop_filter_kernel,
-                               shape=_backprop_filter_rule, grad=_CONV2D_GRADS.filter_grad,
+CONV2D_BACKPROP_FILTER = defop("Conv2DBackpropFilter", conv_backprop_filter_kernel,
+                               shape=backprop_filter_rule, grad=_CONV2D_GRADS.filter_grad,
                                jvp=multilinear)
 _CONV2D_GRADS.forward, _CONV2D_GRADS.input_op, _CONV2D_GRADS.filter_op = (
     CONV2D, CONV2D_BACKPROP_INPUT, CONV2D_BACKPROP_FILTER)
@@ -279,7 +232,7 @@ def _depthwise_rule(x, w, **attrs):
     return shape_from_nhwc(_conv_out_dims(x_dims, w_dims, attrs, x.shape, out_c), fmt), x.dtype
 
 
-_DEPTHWISE_GRADS = _Bilinear()
+_DEPTHWISE_GRADS = Bilinear()
 
 
 def _depthwise_onnx(ctx, op, x, w):
@@ -297,18 +250,18 @@ DEPTHWISE = defop("DepthwiseConv2dNative", _depthwise_kernel, shape=_depthwise_r
                   grad=_DEPTHWISE_GRADS.forward_grad, jvp=multilinear, onnx=_depthwise_onnx)
 DEPTHWISE_BACKPROP_INPUT = defop(
     "DepthwiseConv2dNativeBackpropInput", _depthwise_backprop_input_kernel,
-    shape=lambda s, w, dy, **a: _backprop_input_rule(s, w, dy, depthwise=True, **a),
+    shape=lambda s, w, dy, **a: backprop_input_rule(s, w, dy, depthwise=True, **a),
     grad=_DEPTHWISE_GRADS.input_grad, jvp=multilinear)
 DEPTHWISE_BACKPROP_FILTER = defop(
     "DepthwiseConv2dNativeBackpropFilter", _depthwise_backprop_filter_kernel,
-    shape=lambda x, s, dy, **a: _backprop_filter_rule(x, s, dy, depthwise=True, **a),
+    shape=lambda x, s, dy, **a: backprop_filter_rule(x, s, dy, depthwise=True, **a),
     grad=_DEPTHWISE_GRADS.filter_grad, jvp=multilinear)
 _DEPTHWISE_GRADS.forward, _DEPTHWISE_GRADS.input_op, _DEPTHWISE_GRADS.filter_op = (
     DEPTHWISE, DEPTHWISE_BACKPROP_INPUT, DEPTHWISE_BACKPROP_FILTER)
 
 
 # -- public functions ------------------------------------------------------------------------------
-def _conv_attrs(op_name, strides, padding, data_format, dilations):
+def conv_attrs(op_name, strides, padding, data_format, dilations):
     if data_format is None:
         data_format = "NHWC"
     if data_format not in ("NHWC", "NCHW"):
@@ -326,7 +279,7 @@ def _conv_attrs(op_name, strides, padding, data_format, dilations):
             "data_format": data_format, "dilations": dilation_pair}
 
 
-def _float_operands(x, w, op_type):
+def float_operands(x, w, op_type):
     x, w = binary_operands(x, w, op_type)
     if not x.dtype.is_floating:
         raise TypeError(f"{op_type}: input and filters must be floating-point, got "
@@ -338,12 +291,13 @@ def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,
            name=None):
     """2-D convolution (cross-correlation, as in TensorFlow) of a [N, H, W, C] input with
     [KH, KW, C, O] filters; padding "SAME", "VALID" or explicit [[0, 0], [t, b], [l, r], [0, 0]]."""
-    x, w = _float_operands(input, filters, "Conv2D")
-    return execute(CONV2D, (x, w), _conv_attrs("Conv2D", strides, padding, data_format,
+    x, w = float_operands(input, filters, "Conv2D")
+    return execute(CONV2D, (x, w), conv_attrs("Conv2D", strides, padding, data_format,
                                                 dilations), name)
 
 
-def _sizes_input(value, what):
+def sizes_input(value, what, rank=4):
+    """A transpose's output_shape as an int tensor (a list of `rank` ints or an int tensor)."""
     if isinstance(value, Tensor) or hasattr(value, "op"):
         t = convert_to_tensor(value)
         if not t.dtype.is_integer:
@@ -352,11 +306,11 @@ def _sizes_input(value, what):
     try:
         array = np.asarray([int(v) for v in value], dtype=np.int32)
     except (TypeError, ValueError):
-        raise TypeError(f"{what} must be a list of 4 ints or an int tensor, got {value!r}.") \
-            from None
-    if array.shape != (4,):
-        raise ValueError(f"{what} must have 4 entries (batch, height, width, channels in the "
-                         f"data_format's order), got {value!r}.")
+        raise TypeError(f"{what} must be a list of {rank} ints or an int tensor, got "
+                        f"{value!r}.") from None
+    if array.shape != (rank,):
+        raise ValueError(f"{what} must have {rank} entries (batch, spatial sizes, channels in "
+                         f"the data_format's order), got {value!r}.")
     return convert_to_tensor(array)
 
 
@@ -364,9 +318,9 @@ def conv2d_transpose(input, filters, output_shape, strides, padding="SAME",  # n
                      data_format="NHWC", dilations=None, name=None):
     """The transpose (gradient) of conv2d: maps a [N, OH, OW, O] input to `output_shape`
     [N, H, W, C] with [KH, KW, C, O] filters (note: output channels third, input channels last)."""
-    x, w = _float_operands(input, filters, "Conv2DBackpropInput")
-    sizes = _sizes_input(output_shape, "conv2d_transpose: output_shape")
-    attrs = _conv_attrs("Conv2DBackpropInput", strides, padding, data_format, dilations)
+    x, w = float_operands(input, filters, "Conv2DBackpropInput")
+    sizes = sizes_input(output_shape, "conv2d_transpose: output_shape")
+    attrs = conv_attrs("Conv2DBackpropInput", strides, padding, data_format, dilations)
     return execute(CONV2D_BACKPROP_INPUT, (sizes, w, x), attrs, name)
 
 
@@ -374,8 +328,8 @@ def depthwise_conv2d(input, filter, strides, padding, data_format=None,  # noqa:
                      dilations=None, name=None):
     """Each input channel c convolved with its own filters filter[:, :, c, :] ([KH, KW, C, M]);
     the output has C*M channels, channel c*M + m from filter[:, :, c, m]."""
-    x, w = _float_operands(input, filter, "DepthwiseConv2dNative")
-    return execute(DEPTHWISE, (x, w), _conv_attrs("DepthwiseConv2dNative", strides, padding,
+    x, w = float_operands(input, filter, "DepthwiseConv2dNative")
+    return execute(DEPTHWISE, (x, w), conv_attrs("DepthwiseConv2dNative", strides, padding,
                                                   data_format, dilations), name)
 
 
@@ -404,7 +358,7 @@ def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None,  
     if data_format not in (None, "NWC", "NCW"):
         raise ValueError(f"conv1d: data_format must be 'NWC' or 'NCW', got {data_format!r}.")
     nchw = data_format == "NCW"
-    x, w = _float_operands(input, filters, "Conv2D")
+    x, w = float_operands(input, filters, "Conv2D")
     for t, what in ((x, "input"), (w, "filters")):
         if t.shape.rank not in (None, 3):
             raise InvalidArgumentError(f"conv1d: {what} must have rank 3, got shape {t.shape}.")
@@ -414,14 +368,3 @@ def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None,  
     y = conv2d(expand_dims(x, 2 if nchw else 1), expand_dims(w, 0), (1, stride), padding,
                "NCHW" if nchw else "NHWC", (1, dilation))
     return squeeze(y, [2 if nchw else 1], name=name)
-
-
-def convolution(input, filters, strides=None, padding="VALID", data_format=None,  # noqa: A002
-                dilations=None, name=None):
-    """tf.nn.convolution for 1-D and 2-D inputs (rank 3 or 4)."""
-    rank = convert_to_tensor(input).shape.rank
-    if rank == 3:
-        return conv1d(input, filters, strides or 1, padding, data_format or "NWC", dilations,
-                      name)
-    return conv2d(input, filters, strides or 1, padding, data_format or "NHWC", dilations, name)
-
