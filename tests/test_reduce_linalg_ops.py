@@ -147,8 +147,7 @@ def test_norm_gradient_is_unit_vector():
 
 
 def test_norm_rejects_unsupported_orders():
-    with pytest.raises(tf.errors.UnimplementedError, match="spectral"):
-        tf.norm(tf.ones([2, 2]), ord=2, axis=[0, 1])
+    np.testing.assert_allclose(tf.norm(tf.ones([2, 2]), ord=2, axis=[0, 1]), 2.0)  # spectral
     with pytest.raises(ValueError, match="ord"):
         tf.norm(tf.ones([2, 2]), ord="nuclear")
 
@@ -212,8 +211,7 @@ def test_einsum_implicit_and_repeated_indices():
     with tf.GradientTape() as tape:
         tape.watch(square)
         y = tf.einsum("ii->", square)
-    with pytest.raises(tf.errors.UnimplementedError, match="trace"):
-        tape.gradient(y, square)
+    np.testing.assert_allclose(tape.gradient(y, square).numpy(), np.eye(3))  # issue 17
 
 
 def test_einsum_errors():
@@ -244,10 +242,9 @@ def test_diag_and_einsum_gradients_with_an_unknown_batch_dimension():
 
 
 def test_diag_errors():
-    with pytest.raises(tf.errors.InvalidArgumentError, match=r"MatrixDiag: .*rank >= 1"):
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"MatrixDiagV3: .*rank >= 1"):
         tf.linalg.diag(tf.constant(1.0))
-    with pytest.raises(tf.errors.UnimplementedError, match="k=0"):
-        tf.linalg.diag(tf.ones([3]), k=1)
+    assert tf.linalg.diag(tf.ones([3]), k=1).shape == (4, 4)  # k offsets (issue 17)
 
 
 def test_trace_gradient_is_identity():

@@ -94,6 +94,8 @@ from .graph.function import type_spec_from_value  # noqa: E402
 from . import raw_ops  # noqa: E402  tf.raw_ops (issue 16)
 # issue 21: tf.distribute (data-parallel training over MPI; wengert.distribute.horovod too)
 from . import distribute  # noqa: E402
+# -- issue 17: linear algebra -------------------------------------------------------------------
+from .ops.linalg_norm_ops import norm  # noqa: E402
 
 __version__ = "0.1.0"
 compat.v1._include_top_level(globals())  # tf.compat.v1 holds every name tf. holds

@@ -1,5 +1,6 @@
 """Op-table rows for ops/linalg_ops.py: matmul (plain, transposed, batched with broadcasting),
-einsum, tensordot, matvec, matrix_transpose, diagonals, trace and norms."""
+einsum (repeated indices too), tensordot, matvec, matrix_transpose, trace and norms
+(ops/linalg_norm_ops.py; the spectral norm through the SVD)."""
 import numpy as np
 
 import wengert as tf
@@ -43,6 +44,12 @@ _EINSUM = [
     ("...ij,...jk->...ik", (2, 1, 3, 4), (5, 4, 2)),
     ("...ij->...j", (2, 3, 4)),
     ("i...,i->...", (3, 2, 2), (3,)),
+    ("ii->", (3, 3)),                             # repeated indices: diagonals (issue 17)
+    ("ii->i", (3, 3)),
+    ("iij->j", (3, 3, 2)),
+    ("ii,ij->j", (3, 3), (3, 4)),
+    ("...jj->...j", (2, 3, 3)),
+    ("iii->i", (2, 2, 2)),
 ]
 
 
@@ -53,13 +60,6 @@ def _einsum_sample(spec):
 
 def _tensordot(a, b, axes):
     return np.tensordot(a, b, axes)
-
-
-def _set_diag(x, d):
-    out = x.copy()
-    n = min(x.shape[-2:])
-    out[..., np.arange(n), np.arange(n)] = d
-    return out
 
 
 def _norm_ref(x, ord="euclidean", axis=None, keepdims=None):
@@ -85,6 +85,9 @@ _NORMS = [
     Sample((rand_away(2, 3, 4),), {"ord": np.inf, "axis": [1, 2], "keepdims": True},
            name="inf-matrix-keepdims"),
     Sample((rand_away(3, 4),), {"ord": 1}, name="ord1-flattened"),
+    Sample((rand(2, 3, 4),), {"ord": 2, "axis": [1, 2]}, name="spectral"),
+    Sample((rand(2, 3, 4),), {"ord": 2, "axis": [2, 1], "keepdims": True},
+           name="spectral-keepdims"),
 ]
 
 ROWS = [
@@ -103,15 +106,6 @@ ROWS = [
             Sample((rand(2, 3, 4), rand(5, 1, 4)), name="broadcast-batch")]),
     OpInfo("matrix_transpose", tf.linalg.matrix_transpose, lambda a: np.swapaxes(a, -1, -2),
            [Sample((rand(3, 4),)), Sample((rand(2, 3, 4),), name="batch")]),
-    OpInfo("diag_part", tf.linalg.diag_part,
-           lambda x: np.diagonal(x, axis1=-2, axis2=-1),
-           [Sample((rand(3, 3),), name="square"), Sample((rand(2, 3, 4),), name="wide-batch"),
-            Sample((rand(4, 2),), name="tall")]),
-    OpInfo("set_diag", tf.linalg.set_diag, _set_diag,
-           [Sample((rand(3, 3), rand(3)), name="square"),
-            Sample((rand(2, 4, 3), rand(2, 3)), name="tall-batch")]),
-    OpInfo("diag", tf.linalg.diag, lambda d: np.einsum("...i,ij->...ij", d, np.eye(d.shape[-1])),
-           [Sample((rand(3),)), Sample((rand(2, 3),), name="batch")]),
     OpInfo("trace", tf.linalg.trace, lambda x: np.trace(x, axis1=-2, axis2=-1),
            [Sample((rand(3, 3),)), Sample((rand(2, 3, 4),), name="batch")]),
     OpInfo("norm", tf.norm, _norm_ref, _NORMS,

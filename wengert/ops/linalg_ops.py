@@ -1,4 +1,4 @@
-"""Linear algebra: matmul, einsum, tensordot, matvec, diagonals, trace, norms.
+"""Linear algebra: matmul, einsum, tensordot, matvec, matrix_transpose, trace.
 
 `matmul` of two matrices is the "MatMul" op; with a batch dimension on either side it is
 "BatchMatMulV2", whose batch dimensions broadcast like NumPy's. For C = op(A) op(B), where op is an
@@ -15,15 +15,12 @@ operand is the einsum of the incoming gradient with all the other operands, writ
 operand's subscripts; an index that occurs in no other operand nor the output (summed away within
 one operand) is restored by a ones tensor of the operand's shape (`ones_like`, so it works with
 dimensions known only when a graph runs), which broadcasts the gradient along it. An operand that
-repeats an index (a diagonal, "ii->") has no gradient here; use `trace` or `diag_part`.
+repeats an index reads a diagonal ("ii->", "ii->i", "iij->j"): its gradient is computed into the
+operand's distinct subscripts ("i"), then placed back on that diagonal by an einsum with a 0/1
+mask (ones where the repeated axes agree), so it stays an einsum and differentiates again.
 `tensordot` and `matvec` are einsums; `matrix_transpose` is a Transpose.
 
-`diag_part` ("MatrixDiagPart") and `set_diag` ("MatrixSetDiag") are each other's adjoints: the
-gradient of a diagonal is a zero matrix carrying g on its diagonal, and set_diag passes g to the
-input off the diagonal and to the new diagonal on it. `diag` ("MatrixDiag") puts a vector on the
-diagonal of zeros; its gradient is diag_part of g. `trace` sums a diagonal. `norm` is the
-euclidean/Frobenius norm (gradient x / norm, NaN where the norm is 0, as in TensorFlow), or the
-1- and inf-norms (sums and maxima of |x|).
+`trace` sums a diagonal (matrix_ops.diag_part); norms live in linalg_norm_ops.
 """
 import string
 
@@ -31,17 +28,17 @@ import numpy as np
 
 from ..framework.errors import InvalidArgumentError, UnimplementedError
 from ..framework.execute import binary_operands, execute
-from ..framework.registry import defop, linear, multilinear, needs_grad
-from ..framework.tensor import Tensor, array_of, convert_to_tensor
+from ..framework.registry import defop, multilinear, needs_grad
+from ..framework.tensor import array_of, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from . import shapes
 from .array_core import batch_rank, ones_like, zeros_like
 from .array_ops import transpose
-from .reduce_ops import reduce_euclidean_norm, reduce_max, reduce_sum
-from .unary_ops import abs as abs_
+from .matrix_ops import diag, diag_part, set_diag
+from .reduce_ops import reduce_sum
 
 __all__ = ["matmul", "einsum", "tensordot", "matvec", "matrix_transpose", "diag_part",
-           "set_diag", "diag", "trace", "norm"]
+           "set_diag", "diag", "trace"]
 
 
 def _prefixed(op_type, rule, *args):
@@ -266,12 +263,11 @@ def _einsum_grad(op, grad):
 
 
 def _einsum_operand_grad(op, grad, subs, out, i):
-    """d/d(operand i) = einsum of grad and the other operands, into operand i's subscripts."""
+    """d/d(operand i) = einsum of grad and the other operands, into operand i's subscripts; a
+    repeated index (a diagonal) is first summed into its unique subscripts, then spread back
+    onto the diagonal."""
     target, x = subs[i], op.inputs[i]
-    if len(set(target)) != len(target):
-        raise UnimplementedError(
-            f"Einsum: no gradient for an operand whose subscripts repeat an index ({target!r} in "
-            f"{op.get_attr('equation')!r}); use linalg.trace or linalg.diag_part instead.")
+    unique = "".join(dict.fromkeys(target))
     others = [s for j, s in enumerate(subs) if j != i]
     tensors = [grad] + [t for j, t in enumerate(op.inputs) if j != i]
     present = set(out).union(*others)
@@ -279,10 +275,57 @@ def _einsum_operand_grad(op, grad, subs, out, i):
     if missing:  # summed within operand i only: broadcast the gradient along them with ones
         others.append(target)
         tensors.append(ones_like(x))  # of x's shape, which may be known only at run time
-    if _ELLIPSIS not in target and _ELLIPSIS in out + "".join(others):
-        target = _ELLIPSIS + target  # NumPy needs it; the reverse pass sums the extra axes
-    equation = _join([out] + others, target)
-    return execute(EINSUM, tensors, {"equation": equation})
+    lead = _ELLIPSIS if _ELLIPSIS not in target and _ELLIPSIS in out + "".join(others) else ""
+    summed = execute(EINSUM, tensors, {"equation": _join([out] + others, lead + unique)})
+    if unique == target:
+        return summed  # NumPy needed the leading '...'; the reverse pass sums those axes
+    return _onto_diagonals(summed, lead + unique, lead + target, x)
+
+
+def _onto_diagonals(values, unique, target, x):
+    """The tensor of x's shape that carries `values` (subscripts `unique`) on the diagonals
+    that x's repeated subscripts (`target`) name, and zeros elsewhere: values times a 0/1
+    mask of x's shape (built with set_diag, so dimensions known only at run time work)."""
+    fresh = iter(c for c in string.ascii_letters if c not in target)
+    renamed, first = [], {}
+    for pos, c in enumerate(target):
+        if c in first and c != _ELLIPSIS:
+            renamed.append(next(fresh))
+            continue
+        first.setdefault(c, pos)
+        renamed.append(c)
+    axes = _subscript_axes(target, x)
+    mask = None
+    for pos, c in enumerate(target):
+        if c != _ELLIPSIS and first[c] != pos:
+            delta = _delta_mask(x, axes[first[c]], axes[pos])
+            mask = delta if mask is None else mask * delta
+    renamed = "".join(renamed)
+    return execute(EINSUM, (values, mask), {"equation": _join([unique, renamed], renamed)})
+
+
+def _subscript_axes(target, x):
+    """The axis of x each subscript position names (x's rank must be known)."""
+    rank = x.shape.rank
+    if rank is None:
+        raise UnimplementedError("Einsum: the gradient of an operand with a repeated index "
+                                 "needs the operand's rank.")
+    n_ell = rank - len(target.replace(_ELLIPSIS, ""))
+    axes, axis = [], 0
+    for c in target:
+        axes.append(axis)
+        axis += n_ell if c == _ELLIPSIS else 1
+    return axes
+
+
+def _delta_mask(x, p, q):
+    """Ones where the indices along axes p and q of x agree, zeros elsewhere (x's shape)."""
+    rank = x.shape.rank
+    rest = [a for a in range(rank) if a not in (p, q)]
+    perm = rest + [p, q]
+    moved = transpose(zeros_like(x), perm)
+    eye = set_diag(moved, ones_like(diag_part(moved)))
+    return transpose(eye, [perm.index(a) for a in range(rank)])
 
 
 def _unique_subscripts(op):
@@ -385,162 +428,7 @@ def matrix_transpose(a, name="matrix_transpose", conjugate=False):
     return transpose(a, perm, name=name)
 
 
-# -- diagonals and trace --------------------------------------------------------------------------
-def _diag_part_kernel(x):
-    return np.diagonal(x, axis1=-2, axis2=-1).copy()
-
-
-def _set_diag_kernel(x, diagonal):
-    out = np.array(x, copy=True)
-    n = min(x.shape[-2:])
-    idx = np.arange(n)
-    out[..., idx, idx] = diagonal
-    return out
-
-
-def _diag_part_rule(x):
-    if x.shape.rank is None:
-        return TensorShape(None), x.dtype
-    if x.shape.rank < 2:
-        raise InvalidArgumentError(f"input must have rank >= 2, got shape "
-                                   f"{x.shape}.")
-    m, n = x.shape[-2:]
-    k = None if m is None or n is None else min(m, n)
-    return TensorShape(tuple(x.shape[:-2]) + (k,)), x.dtype
-
-
-def _set_diag_rule(x, diagonal):
-    shapes.check_same_dtype(x, diagonal)
-    want = _diag_part_rule(x)[0]
-    if not want.is_compatible_with(diagonal.shape):
-        raise InvalidArgumentError(f"a diagonal of shape {diagonal.shape} does "
-                                   f"not fit an input of shape {x.shape}; it needs shape {want}.")
-    return x.shape, x.dtype
-
-
-def _diag_part_grad(op, grad):
-    return execute(SET_DIAG, (zeros_like(op.inputs[0]), grad))
-
-
-def _set_diag_grad(op, grad):
-    d_input = d_diagonal = None
-    if needs_grad(op, 0):
-        d_input = execute(SET_DIAG, (grad, zeros_like(op.inputs[1])))
-    if needs_grad(op, 1):
-        d_diagonal = execute(DIAG_PART, (grad,))
-    return d_input, d_diagonal
-
-
-def _diag_kernel(d):
-    out = np.zeros(d.shape + d.shape[-1:], d.dtype)
-    idx = np.arange(d.shape[-1])
-    out[..., idx, idx] = d
-    return out
-
-
-def _diag_rule(d):
-    if d.shape.rank is not None and d.shape.rank < 1:
-        raise InvalidArgumentError(f"diagonal must have rank >= 1, got shape {d.shape}.")
-    if d.shape.rank is None:
-        return TensorShape(None), d.dtype
-    return TensorShape(tuple(d.shape) + (d.shape[-1],)), d.dtype
-
-
-def _diag_part_batched(op, grad):
-    x = op.inputs[0]
-    nb = batch_rank(grad, op.outputs[0])
-    zeros = Tensor(np.zeros(tuple(grad.shape[:nb]) + tuple(x.shape), x.dtype.as_numpy_dtype))
-    return execute(SET_DIAG, (zeros, grad))
-
-
-DIAG_PART = defop("MatrixDiagPart", _diag_part_kernel, shape=_diag_part_rule,
-                  grad=_diag_part_grad, jvp=linear, batch=_diag_part_batched)
-DIAG = defop("MatrixDiag", _diag_kernel, shape=_diag_rule,
-             grad=lambda op, grad: execute(DIAG_PART, (grad,)), jvp=linear, batch="safe")
-SET_DIAG = defop("MatrixSetDiag", _set_diag_kernel, shape=_set_diag_rule, grad=_set_diag_grad,
-                 jvp=linear, batch="safe")
-
-
-def diag_part(input, name="diag_part", k=0):  # noqa: A002
-    """The main diagonal of each matrix in `input` [..., M, N]: shape [..., min(M, N)]."""
-    if k != 0:
-        raise UnimplementedError("diag_part: only the main diagonal (k=0) is supported.")
-    x = convert_to_tensor(input)
-    _prefixed("MatrixDiagPart", _diag_part_rule, x)
-    return execute(DIAG_PART, (x,), name=name)
-
-
-def set_diag(input, diagonal, name="set_diag", k=0):  # noqa: A002
-    """`input` with the main diagonal of each matrix replaced by `diagonal`."""
-    if k != 0:
-        raise UnimplementedError("set_diag: only the main diagonal (k=0) is supported.")
-    x, d = binary_operands(input, diagonal, "MatrixSetDiag")
-    _prefixed("MatrixSetDiag", _set_diag_rule, x, d)
-    return execute(SET_DIAG, (x, d), name=name)
-
-
-def diag(diagonal, name="diag", k=0):
-    """Square matrices [..., N, N] with `diagonal` [..., N] on the diagonal, zeros elsewhere."""
-    if k != 0:
-        raise UnimplementedError("diag: only the main diagonal (k=0) is supported.")
-    d = convert_to_tensor(diagonal)
-    _prefixed("MatrixDiag", _diag_rule, d)
-    return execute(DIAG, (d,), name=name)
-
-
+# -- trace ------------------------------------------------------------------------------------------
 def trace(x, name="trace"):
     """Sum of the main diagonal of each matrix in `x` [..., M, N]."""
     return reduce_sum(diag_part(x), axis=-1, name=name)
-
-
-# -- norm ---------------------------------------------------------------------------------------
-def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa: A002
-    """Vector norm (axis None or an int) or matrix norm (axis a pair).
-
-    ord: 'euclidean' (and 2 for vectors), 'fro' (the same sum over a matrix), 1, np.inf, or a
-    positive number p for vectors. axis None treats the whole tensor as one vector. The gradient
-    of the euclidean norm, x / norm, is NaN where the norm is 0 (as in TensorFlow)."""
-    x = convert_to_tensor(tensor)
-    if not x.dtype.is_floating:
-        raise TypeError(f"norm: input must be floating point, got {x.dtype.name}; cast it.")
-    keepdims = bool(keepdims)
-    matrix = axis is not None and not isinstance(axis, int) and len(axis) == 2
-    if axis is not None and not isinstance(axis, int) and len(axis) not in (1, 2):
-        raise ValueError(f"norm: axis must be None, an int or a pair of ints, got {axis!r}.")
-    if ord in ("euclidean", "fro") or (ord == 2 and not matrix):
-        if ord == "fro" and axis is not None and not matrix:
-            raise ValueError("norm: ord='fro' needs axis=None or a pair of axes (a matrix norm).")
-        return reduce_euclidean_norm(x, axis, keepdims, name=name)
-    if matrix:
-        return _matrix_norm(x, ord, axis, keepdims, name)
-    return _vector_norm(x, ord, axis, keepdims, name)
-
-
-def _vector_norm(x, ord, axis, keepdims, name):  # noqa: A002
-    if ord == 1:
-        return reduce_sum(abs_(x), axis, keepdims, name=name)
-    if ord == np.inf:
-        return reduce_max(abs_(x), axis, keepdims, name=name)
-    if isinstance(ord, (int, float)) and not isinstance(ord, bool) and ord > 0:
-        p = x.dtype.as_numpy_dtype(ord)
-        return reduce_sum(abs_(x) ** p, axis, keepdims) ** (1 / p)
-    raise ValueError(f"norm: ord must be 'euclidean', 1, 2, np.inf or a positive number for a "
-                     f"vector norm, got {ord!r}.")
-
-
-def _matrix_norm(x, ord, axis, keepdims, name):  # noqa: A002
-    rows, cols = axis
-    if ord == 1:      # largest column sum
-        sums, top = rows, cols
-    elif ord == np.inf:  # largest row sum
-        sums, top = cols, rows
-    elif ord == 2:
-        raise UnimplementedError("norm: the spectral norm (ord=2 over a matrix) needs a "
-                                 "singular value decomposition, which wengert does not have.")
-    else:
-        raise ValueError(f"norm: ord must be 'fro', 'euclidean', 1 or np.inf for a matrix "
-                         f"norm, got {ord!r}.")
-    out = reduce_max(reduce_sum(abs_(x), sums, keepdims=True), top, keepdims=True)
-    if keepdims:
-        return out
-    return reduce_sum(out, [rows, cols], name=name)  # drops the two size-1 axes
