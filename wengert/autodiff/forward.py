@@ -180,7 +180,7 @@ class ForwardAccumulator:
                              f"{len(flat_tangents)} tangents; give one tangent per primal.")
         self._table = {}      # id(tensor or variable) -> (weak reference, tangent or None)
         self._keep = []       # the primals themselves, alive for the accumulator's lifetime
-        self._arrays = {}     # id(variable's array) -> variable: finds tensors read from it
+        self._arrays = {}     # id(variable) -> watched variable: finds tensors read from it
         self._hook = self._observe
         self._outer_tapes = ()
         for primal, tangent in zip(flat_primals, flat_tangents):
@@ -200,7 +200,7 @@ class ForwardAccumulator:
         self._keep.append(primal)
         self._table[id(primal)] = (weakref.ref(primal), tangent)
         if isinstance(primal, Variable):
-            self._arrays[id(array_of(primal))] = primal
+            self._arrays[id(primal)] = primal
 
     # -- context ---------------------------------------------------------------------------------
     def __enter__(self):
@@ -219,11 +219,11 @@ class ForwardAccumulator:
         entry = self._table.get(id(t))
         if entry is not None and entry[0]() is t:
             return entry[1]
-        # a read of a watched variable (is_eager_tensor and array_of, inline: per op input)
+        # a read of a watched variable (is_eager_tensor inline: per op input)
         if self._arrays and type(t) is Tensor:
-            var = self._arrays.get(id(t._value))
-            if var is not None and var._value is t._value:
-                return self._table[id(var)][1]
+            for var in self._arrays.values():
+                if var._is_read(t._value):
+                    return self._table[id(var)][1]
         return None
 
     def jvp(self, primals, unconnected_gradients="none"):

@@ -177,7 +177,8 @@ def _check_rule(x, message):
     return shapes.same(x)
 
 
-CHECK_NUMERICS = defop("CheckNumerics", _check_kernel, shape=_check_rule, grad=_check_grad)
+CHECK_NUMERICS = defop("CheckNumerics", _check_kernel, shape=_check_rule, grad=_check_grad,
+                       returns_view=True)
 
 
 def check_numerics(tensor, message, name=None):

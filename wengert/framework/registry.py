@@ -25,15 +25,27 @@ and nothing outside the family file keeps a table keyed by the op's type name. I
                                executors may merge duplicates and fold constants only if pure
     passes_sparse              the gradient rule hands an IndexedSlices gradient on unchanged
                                (a variable read, an identity), so it stays sparse through the op
-    returns_view               the kernel's result may share memory with an input (reshape,
-                               transpose, slicing, identity): executors never write into it
-                               while the input lives, nor into the input while it lives
+    returns_view               the kernel's result may be (a view of) an input's array, or an
+                               array it was given as an attribute (reshape, transpose, slicing,
+                               identity, a constant, a variable read, control flow passing a
+                               value through): executors never write into it, nor into the
+                               input while it lives (tests/test_returns_view.py fails for an
+                               op whose kernel shares memory with an input undeclared)
     reads_shape_only           the kernel reads only its inputs' shapes and dtypes, never their
                                values (shape, size, rank): static shapes alone evaluate it
                                (framework/static_value.py folds it while a graph is built)
-    inplace                    optional kernel(*arrays, out=array, **attrs) that writes its
-                               result into `out` (an input that dies at this op); executors use
-                               it for large arrays when the plan's liveness allows
+    inplace                    optional kernel(*arrays, out=array, **attrs) computing what
+                               `kernel` computes into `out`, one of its inputs of the result's
+                               shape and dtype (right for any such input as `out`: only its
+                               last step, one ufunc call, writes `out`). Executors use it for
+                               large arrays when the plan's liveness shows the input dies at
+                               this op and nothing else shares its buffer. A stateful op's
+                               `inplace(store, var, value)` may change the variable's array
+                               itself (the plan holds no other reference to it)
+                               Defaults to the kernel itself when it is a one-output NumPy ufunc
+                               (or a Python operator, whose ufunc it is: OPERATOR_UFUNCS)
+    index_key                  optional fn(**attrs) -> a NumPy index such that the kernel is
+                               `x[index]` (a slice): executors index directly
     onnx                       how the op lowers to ONNX (wengert/onnx): the name of the ONNX
                                operator it maps to one-to-one (same inputs, outputs and no
                                attributes), or a rule fn(ctx, op, *input_names) returning the
@@ -51,11 +63,18 @@ in this pass: `needs_grad(op, i)` asks), `grads` holds one incoming gradient per
 returns one gradient (or None) per input: the vector-Jacobian product of the op.
 """
 
+import operator
 import sys
+
+import numpy as np
 
 __all__ = ["OpDef", "defop", "RegisterGradient", "no_gradient", "NotDifferentiable",
            "get_gradient_function", "registered_op_types", "get_op_def", "linear", "linear_in",
            "multilinear", "needs_grad", "batched_rule_name"]
+
+# Python's operators and the ufuncs they call on arrays (the kernels of AddV2, Sub, Mul, RealDiv).
+OPERATOR_UFUNCS = {operator.add: np.add, operator.sub: np.subtract, operator.mul: np.multiply,
+                   operator.truediv: np.true_divide}
 
 _OP_DEFS = {}     # op type -> OpDef
 _GRADIENTS = {}   # op type -> gradient function, or None for "not differentiable"
@@ -68,12 +87,12 @@ class OpDef:
 
     __slots__ = ("type", "kernel", "shape", "jvp", "num_outputs", "module", "batch",
                  "batch_accepts", "stateful", "pure", "passes_sparse", "returns_view", "inplace",
-                 "onnx", "reads_shape_only")
+                 "onnx", "reads_shape_only", "index_key")
 
     def __init__(self, op_type, kernel, shape=None, jvp=None, num_outputs=1, module=None, *,
                  batch=None, batch_accepts=None, stateful=False, pure=True,
                  passes_sparse=False, returns_view=False, inplace=None, onnx=None,
-                 reads_shape_only=False):
+                 reads_shape_only=False, index_key=None):
         if batch not in _BATCH_MARKERS and not callable(batch):
             raise ValueError(f"OpDef {op_type}: batch must be None, 'safe', 'negative_axis' or "
                              f"a batched gradient function, got {batch!r}.")
@@ -89,12 +108,13 @@ class OpDef:
         self.pure = pure and not stateful
         self.passes_sparse = passes_sparse
         self.returns_view = returns_view
-        self.inplace = inplace
+        self.inplace = inplace if inplace is not None else _ufunc_form(kernel)
         if onnx is not None and not (isinstance(onnx, str) or callable(onnx)):
             raise ValueError(f"OpDef {op_type}: onnx must be an ONNX operator name or a "
                              f"lowering function, got {onnx!r}.")
         self.onnx = onnx
         self.reads_shape_only = reads_shape_only
+        self.index_key = index_key
 
     @property
     def differentiable(self):
@@ -102,6 +122,12 @@ class OpDef:
 
     def __repr__(self):
         return f"<OpDef {self.type}>"
+
+
+def _ufunc_form(kernel):
+    """The kernel as a one-output ufunc (which writes into `out=`), or None."""
+    ufunc = OPERATOR_UFUNCS.get(kernel, kernel)
+    return ufunc if isinstance(ufunc, np.ufunc) and ufunc.nout == 1 else None
 
 
 def defop(op_type, kernel, *, grad=_MISSING, shape=None, jvp=None, num_outputs=1, **fields):

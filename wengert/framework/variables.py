@@ -8,11 +8,19 @@ trainable and the tape has `watch_accessed_variables=True`, or when `tape.watch(
 
 Assignments replace the stored array after checking shape and dtype, so an invalid assign raises
 and leaves the value untouched, and values a tape saved from earlier reads stay as they were.
+
+A variable owns its buffer, without counting references: `assign_add`/`assign_sub` write into
+the array in place only while the variable made it, holds it (`_owned`), and has not lent it.
+A read lends it as a view the variable watches through a weak reference (made from a buffer
+export, so every tensor, view or array derived from the read keeps that view alive); once all of
+them are gone, the weak reference is dead and the next update writes in place again. Anything
+else that takes the array (an op given the variable itself, a plan's fetched value) disowns it:
+the next update writes a new array (copy on first write), which the variable owns again.
 In a graph or a traced function, reads and assignments are ops declared here (ReadVariableOp,
 AssignVariableOp, AssignAddVariableOp, AssignSubVariableOp); their kernels reach the values
 through the store the executor hands them.
 """
-import sys
+import weakref
 
 import numpy as np
 
@@ -48,8 +56,8 @@ def _assign_rule(var, value):
     return var.shape, var.dtype
 
 
-def _stateful(op_type, kernel):
-    return defop(op_type, kernel, shape=_assign_rule, grad=None, stateful=True)
+def _stateful(op_type, kernel, inplace=None):
+    return defop(op_type, kernel, shape=_assign_rule, grad=None, stateful=True, inplace=inplace)
 
 
 def _assign_kernel(store, var, value):
@@ -57,13 +65,16 @@ def _assign_kernel(store, var, value):
     return store.read(var)
 
 
-# `store.update` (graph/session.py) changes the variable's array in place when nothing else refers
-# to it (no tensor, fetched value or live slot of a running plan), else replaces it with one.
+# `store.update` (graph/session.py, graph/func_graph.py) replaces the variable's array with a new
+# one; the in-place forms may change it in place, which a plan uses when none of its live slots
+# holds the array (the store then checks that nothing outside the plan does).
 ASSIGN = _stateful("AssignVariableOp", _assign_kernel)
 ASSIGN_ADD = _stateful("AssignAddVariableOp",
-                       lambda store, var, value: store.update(var, np.add, value))
+                       lambda store, var, value: store.update(var, np.add, value),
+                       lambda store, var, value: store.update(var, np.add, value, True))
 ASSIGN_SUB = _stateful("AssignSubVariableOp",
-                       lambda store, var, value: store.update(var, np.subtract, value))
+                       lambda store, var, value: store.update(var, np.subtract, value),
+                       lambda store, var, value: store.update(var, np.subtract, value, True))
 
 
 class Variable(TensorLike):
@@ -73,6 +84,8 @@ class Variable(TensorLike):
     # What `Variable(...)` makes while a graph that does not lift variables is being built (TF 1
     # style): graph/variables.py sets its GraphVariable here (graph/ sits above framework/).
     graph_variable_class = None
+    _owned = None  # the array the variable made and alone holds (see the module docstring)
+    _loan = None   # a weak reference to the view reads were given, or None
 
     def __new__(cls, *args, **kwargs):
         graph = state.graph
@@ -86,7 +99,7 @@ class Variable(TensorLike):
             raise ValueError("Variable: initial_value must be given.")
         graph = state.graph
         if graph is not None:  # only graphs that lift variables (traced functions) get here
-            initial_value = graph.lift_initial_value(initial_value)
+            initial_value = graph.lift_initial_value(initial_value, name)
             graph.created_variables.append(self)
         if callable(initial_value):
             initial_value = initial_value()
@@ -94,7 +107,7 @@ class Variable(TensorLike):
             initial_value = initial_value._value
         elif isinstance(initial_value, Variable):
             initial_value = initial_value._value
-        self._value = to_array(initial_value, dtype).copy()
+        self._own(to_array(initial_value, dtype).copy())
         self._trainable = bool(trainable)
         self._name = (name or "Variable")
         if graph is None and state.scope_name:  # tf.name_scope eagerly names variables
@@ -103,6 +116,48 @@ class Variable(TensorLike):
         if state.variable_hooks:
             for hook in state.variable_hooks:
                 hook(self)
+
+    # -- the buffer (see the module docstring) -----------------------------------------------------
+    def _own(self, array):
+        """Hold `array`, a new array nothing else refers to, as the value."""
+        self._value = self._owned = array
+        self._loan = None
+
+    def _owns_value(self):
+        """True when the variable may write its array in place: it made the array, holds it,
+        and no tensor, view or array from a read of it is left."""
+        return self._value is self._owned and (self._loan is None or self._loan() is None)
+
+    def _lend(self):
+        """The value for a tensor that reads the variable: while the variable owns its array, a
+        view of it the variable watches (one per batch of reads); the array itself otherwise."""
+        value = self._value
+        if value is not self._owned:
+            return value
+        loan = self._loan() if self._loan is not None else None
+        if loan is None:
+            try:  # a view whose views keep it alive (their base is it, not the array)
+                loan = np.asarray(memoryview(value))
+            except (TypeError, ValueError, BufferError):  # no buffer export (object dtype)
+                self._owned = None
+                return value
+            self._loan = weakref.ref(loan)
+        return loan
+
+    def _is_read(self, array):
+        """Whether `array` is this variable's current value as a read gave it out."""
+        return array is self._value or (self._loan is not None and array is self._loan())
+
+    def _disown(self):
+        """Something outside the variable's view may now hold its array: no more in-place
+        writes into it (the next update writes a new array)."""
+        self._owned = None
+
+    def _writable_array(self):
+        """The value's array, to be written in place: copied first if it may be shared."""
+        if not self._owns_value():
+            self._own(self._value.copy())
+        return self._value
 
     # -- what it is ------------------------------------------------------------------------------
     @property
@@ -162,7 +217,7 @@ class Variable(TensorLike):
         """The current value as a Tensor (recorded by tapes that watch this variable)."""
         if state.graph is not None:  # building a graph: a read node, evaluated when it runs
             return state.graph.capture_variable(self)
-        out = Tensor(self._value)
+        out = Tensor(self._lend())
         if state.tapes:
             record_read(self, out)
         if state.observers:  # forward-mode accumulators see reads as ops
@@ -206,12 +261,6 @@ class Variable(TensorLike):
                              "or create a new Variable.")
         return array
 
-    def _owns_value(self):
-        """True when nothing but this variable refers to its array (no tensor read it and
-        survives), so it may be updated in place without changing any tensor's value."""
-        value = self._value
-        return sys.getrefcount(value) <= 3 and value.base is None and value.flags.writeable
-
     def _graph_update(self, kind, value, name, read_value):
         """In a traced function, an assignment is a stateful op that runs with the graph."""
         op_def = {"assign": ASSIGN, "assign_add": ASSIGN_ADD, "assign_sub": ASSIGN_SUB}[kind]
@@ -223,8 +272,9 @@ class Variable(TensorLike):
             return self._graph_update("assign", value, name, read_value)
         array = self._checked(value, "assign")
         if isinstance(value, Variable):
-            array = array.copy()
-        self._value = array
+            self._own(array.copy())
+        else:
+            self._value = array  # a tensor's array (or a copy the caller cannot see): not owned
         return self if read_value else None
 
     def assign_add(self, delta, use_locking=None, name=None, read_value=True):
@@ -234,14 +284,15 @@ class Variable(TensorLike):
         return self._update(np.subtract, "assign_sub", delta, name, read_value)
 
     def _update(self, ufunc, kind, delta, name, read_value):
-        """value = ufunc(value, delta), in place when no tensor shares the array."""
+        """value = ufunc(value, delta): in place while the variable owns its array, else into a
+        new array that it then owns."""
         if state.graph is not None and getattr(state.graph, "lifts_variables", False):
             return self._graph_update(kind, delta, name, read_value)
         delta = self._checked(delta, kind)
         if self._owns_value():
             ufunc(self._value, delta, out=self._value)
-        else:
-            self._value = ufunc(self._value, delta)
+        else:  # (np.asarray: a 0-d result is a NumPy scalar)
+            self._own(np.asarray(ufunc(self._value, delta)))
         return self if read_value else None
 
     def __getitem__(self, key):
@@ -251,6 +302,7 @@ class Variable(TensorLike):
             # only its input's shape, so recording the variable rather than a snapshot of its
             # value stays exact if it is assigned before gradient() is called.
             watch_on_read(self)
+            self._owned = None  # disowned (inline _disown): the slice's kernel gets the array
             return Tensor.__getitem__(self, key)
         return self.read_value()[key]
 

@@ -101,7 +101,7 @@ class SubGraph(Graph):
             "supported in graph mode: return the new value from the branch (or make it a loop "
             "variable) and assign it after the cond/while_loop.")
 
-    def lift_initial_value(self, initial_value):
+    def lift_initial_value(self, initial_value, name=None):
         raise ValueError("Creating a variable inside a cond branch or while_loop body is not "
                          "supported; create it outside the control flow.")
 

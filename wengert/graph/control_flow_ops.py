@@ -119,8 +119,8 @@ def _case_grad(op, *grads):
                           lambda gs: {"branches": tuple(gs)})
 
 
-IF = defop("If", _if_kernel, shape=_if_rule, grad=_if_grad)
-CASE = defop("Case", _case_kernel, shape=_case_rule, grad=_case_grad)
+IF = defop("If", _if_kernel, shape=_if_rule, grad=_if_grad, returns_view=True)
+CASE = defop("Case", _case_kernel, shape=_case_rule, grad=_case_grad, returns_view=True)
 
 
 # -- While -------------------------------------------------------------------------------------------
@@ -188,7 +188,7 @@ def _while_grad(op, *grads):
     return result
 
 
-WHILE = defop("While", _while_kernel, shape=_while_rule, grad=_while_grad)
+WHILE = defop("While", _while_kernel, shape=_while_rule, grad=_while_grad, returns_view=True)
 
 
 def _while_op(cond_graph, body_graph, max_iter, carried, invariants, keep_history=False,
@@ -277,7 +277,7 @@ def _history_scatter_grad(op, grad):
 
 
 HISTORY_GET = defop("WhileHistoryGet", _history_get_kernel, shape=_history_get_rule,
-                    grad=_history_get_grad, jvp=linear)
+                    grad=_history_get_grad, jvp=linear, returns_view=True)
 HISTORY_SCATTER = defop("WhileHistoryScatter", _history_scatter_kernel,
                         shape=lambda grad, like, index: (like.shape, like.dtype),
                         grad=_history_scatter_grad, jvp=linear)

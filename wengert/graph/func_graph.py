@@ -27,8 +27,8 @@ from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
 from ..framework.tensor import Tensor, array_of, convert_to_tensor
 from ..framework.variables import READ_VARIABLE, Variable
-from .executor import compile_plan, unshared
-from .graph import PLACEHOLDER, Graph
+from .executor import compile_plan
+from .graph import PLACEHOLDER, Graph, check_scope_name, valid_name
 from .symbolic import SymbolicTensor
 
 __all__ = ["FuncGraph", "init_scope", "replay", "needed_ops", "LIVE_VARIABLES"]
@@ -40,7 +40,9 @@ _CREATE_ONCE = ("tf.function only supports singleton tf.Variables created on the
 
 
 class _LiveVariables:
-    """Variable storage for running a FuncGraph: the eager variables' own values."""
+    """Variable storage for running a FuncGraph: the eager variables' own values. A plan reads
+    a variable's array itself (the plan accounts for it: plan_fast.plan_buffers) and lends the
+    ones that leave it."""
 
     @staticmethod
     def read(var):
@@ -53,21 +55,28 @@ class _LiveVariables:
             raise InvalidArgumentError(
                 f"Cannot assign a value of shape {value.shape} to variable "
                 f"'{_op_name(var)}' of shape {var._value.shape}.")
-        var._value = value
+        var._value = value  # the plan's or the caller's array: the variable does not own it
 
     @staticmethod
-    def update(var, ufunc, value):
-        """`var = ufunc(var, value)` (the AssignAdd/AssignSub kernels), in place when nothing
-        but the variable refers to its array: no tensor, fetched value or live plan slot can see
-        the change, and a training step saves an allocation per weight. Returns the new value."""
+    def update(var, ufunc, value, in_place=False):
+        """`var = ufunc(var, value)` (the AssignAdd/AssignSub kernels); returns the new value.
+        With `in_place` (the plan holds no other reference to the variable's array) it changes
+        the array itself when the variable owns it: no tensor can see the change, and a
+        training step saves an allocation per weight."""
         array = var._value
-        if (array.base is None and unshared(array, 2) and array.flags.writeable
-                and value.dtype == array.dtype and (value.shape == array.shape or not value.ndim)):
+        if (in_place and var._owns_value() and value.dtype == array.dtype
+                and (value.shape == array.shape or not value.ndim)):
             ufunc(array, value, out=array)
             return array
-        del array
-        _LiveVariables.write(var, ufunc(var._value, value))
-        return var._value
+        new = np.asarray(ufunc(array, value))  # (a 0-d result is a NumPy scalar)
+        _LiveVariables.write(var, new)
+        var._own(new)
+        return new
+
+    @staticmethod
+    def lend(var):
+        """A fetched value or a stateful op may keep the variable's array."""
+        var._disown()
 
 
 LIVE_VARIABLES = _LiveVariables()
@@ -114,7 +123,7 @@ class FuncGraph(Graph):
         for tape in state.tapes:
             if tape._watch_accessed and var._trainable:
                 tape._watch_variable(var)
-        return self.create_op(READ_VARIABLE, (var,), {}, _op_name(var) + "/read")
+        return self.create_op(READ_VARIABLE, (var,), {}, valid_name(_op_name(var)) + "/read")
 
     def update_variable(self, var, op_def, value, name=None, read_value=True):
         """Build `var.assign(value)` (or assign_add/assign_sub) as a stateful op; returns the new
@@ -125,10 +134,13 @@ class FuncGraph(Graph):
         return out if read_value else out.op
 
     # -- variables created while tracing --------------------------------------------------------
-    def lift_initial_value(self, initial_value):
-        """The initial value of a variable created in the traced body, as an eager value."""
+    def lift_initial_value(self, initial_value, name=None):
+        """The initial value of a variable created in the traced body, as an eager value (its
+        name, if given, must be a valid scope name, as TensorFlow checks while tracing)."""
         if not self.allow_variable_creation:
             raise ValueError(_CREATE_ONCE)
+        if name is not None:
+            check_scope_name(name, root=not self._scope)
         if callable(initial_value):
             with init_scope():
                 initial_value = initial_value()
@@ -201,7 +213,11 @@ def _replay_one(op, inputs):
     stateful = op.op_def.stateful
     if stateful and state.graph is None:  # an assign (or a summary), run now on live variables
         arrays = [x if isinstance(x, Variable) else array_of(x) for x in inputs]
-        return Tensor(op.op_def.kernel(LIVE_VARIABLES, *arrays, **op.attrs))
+        out = op.op_def.kernel(LIVE_VARIABLES, *arrays, **op.attrs)
+        for x in inputs:
+            if isinstance(x, Variable):
+                x._disown()  # the tensor made here may hold its array
+        return Tensor(out)
     graph = state.graph
     if op.gradient_override is not None and graph is not None:
         with graph.gradient_override_map({op.type: op.gradient_override}):

@@ -52,6 +52,7 @@ from ..framework.variables import Variable
 from ..util import nest
 from .executor import compile_plan
 from .func_graph import LIVE_VARIABLES, FuncGraph, needed_ops, placeholder_for, replay
+from .graph import valid_name
 from .symbolic import SymbolicTensor
 
 __all__ = ["function", "TensorSpec", "Function", "ConcreteFunction", "CALL_OBSERVERS"]
@@ -207,8 +208,9 @@ def _output_tensor(graph, value, fn_name):
 def _packer(structure, flat_outputs):
     """A function from the plan's fetched arrays to eager Tensors in the output structure.
 
-    Plain tuples, lists and str-keyed dicts get generated code (one expression, no walking);
-    other containers go through `nest.pack_sequence_as`."""
+    Plain tuples, lists and str-keyed dicts get generated code (one expression, no walking),
+    which holds numbered names only (a dict's keys are `K[i]`, never pasted in); other
+    containers go through `nest.pack_sequence_as`."""
     positions, n = [], 0
     for t in flat_outputs:
         positions.append(None if t is None else n)
@@ -217,11 +219,10 @@ def _packer(structure, flat_outputs):
         if positions[0] is None:
             return lambda values: None
         return lambda values: Tensor(values[0])
-    leaves = iter(positions)
-    source = _pack_expression(structure, leaves)
-    if source is not None:
-        fn = eval(f"lambda v, T=T: {source}", {"T": Tensor})  # noqa: S307 - generated above
-        return fn
+    leaves, keys = iter(positions), []
+    source = _pack_expression(structure, leaves, keys)
+    if source is not None:  # noqa: S307 (below) - numbered names only, generated above
+        return eval(f"lambda v, T=T, K=K: {source}", {"T": Tensor, "K": tuple(keys)})
 
     def pack(values):
         return nest.pack_sequence_as(structure, [
@@ -229,11 +230,12 @@ def _packer(structure, flat_outputs):
     return pack
 
 
-def _pack_expression(node, leaves):
-    """Python source rebuilding `node` from the fetched values `v`, or None if `node` holds a
-    container other than a plain tuple, list or str-keyed dict."""
+def _pack_expression(node, leaves, keys):
+    """Python source rebuilding `node` from the fetched values `v` (a dict's keys go to `keys`,
+    the source says `K[i]`), or None if `node` holds a container other than a plain tuple, list
+    or str-keyed dict."""
     if type(node) is tuple or type(node) is list:
-        parts = [_pack_expression(child, leaves) for child in node]
+        parts = [_pack_expression(child, leaves, keys) for child in node]
         if any(p is None for p in parts):
             return None
         inner = ", ".join(parts) + ("," if type(node) is tuple and len(parts) == 1 else "")
@@ -241,10 +243,13 @@ def _pack_expression(node, leaves):
     if type(node) is dict:
         if not all(type(k) is str for k in node):
             return None
-        parts = [(k, _pack_expression(node[k], leaves)) for k in sorted(node)]
+        parts = []
+        for k in sorted(node):
+            keys.append(k)
+            parts.append((len(keys) - 1, _pack_expression(node[k], leaves, keys)))
         if any(p is None for _, p in parts):
             return None
-        return "{" + ", ".join(f"{k!r}: {p}" for k, p in parts) + "}"
+        return "{" + ", ".join(f"K[{i}]: {p}" for i, p in parts) + "}"
     if nest.is_nested(node):
         return None
     index = next(leaves)
@@ -320,7 +325,7 @@ class ConcreteFunction:
         if graph is None:
             values = replay(self.graph, self._replay_ops, self.graph.inputs, args)
         else:
-            with graph.name_scope(self.graph.name):
+            with graph.name_scope(valid_name(self.graph.name)):
                 values = replay(self.graph, self._replay_ops, self.graph.inputs, args)
         leaves = [None if t is None else values[id(t)] for t in self._flat_outputs]
         if not nest.is_nested(self.structured_outputs):

@@ -10,8 +10,16 @@ extends a graph with gradient nodes.
 Eager tensors used while building are captured as constants; variables are read through a
 `ReadVariableOp` node whose input is the variable itself, so gradients with respect to variables
 work the same way as on a tape.
+
+Names follow TensorFlow's rules and are checked where they enter a graph: an op's full name
+matches `[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*`, a scope opened at the root the same, a nested scope
+`[A-Za-z0-9_.\\/>-]*`; anything else is a ValueError naming the name. (Names never enter the
+executor's generated code; the check keeps graphs exportable and errors early, as in TF.)
+Names made from an eager variable's or a function's name, which TF accepts freely, are mapped
+onto the allowed characters (`valid_name`).
 """
 import contextlib
+import re
 import threading
 
 import numpy as np
@@ -28,7 +36,37 @@ from ..ops.creation_ops import CONST
 from .symbolic import SymbolicTensor
 
 __all__ = ["Graph", "get_default_graph", "reset_default_graph", "name_scope",
-           "control_dependencies", "current_scope_name"]
+           "control_dependencies", "current_scope_name", "check_op_name", "check_scope_name",
+           "valid_name"]
+
+_OP_NAME = re.compile(r"[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*")
+_SCOPE_NAME = re.compile(r"[A-Za-z0-9_.\\/>-]*")
+
+
+def check_op_name(name):
+    """`name` if it is a valid op (node) name, else ValueError naming it (TensorFlow's rule)."""
+    if type(name) is not str or not _OP_NAME.fullmatch(name):
+        raise ValueError(f"{name!r} is not a valid node name. Accepted names match "
+                         f"^{_OP_NAME.pattern}$.")
+    return name
+
+
+def check_scope_name(name, root):
+    """`name` if it is a valid name scope (`root`: opened outside any scope), else ValueError."""
+    pattern = _OP_NAME if root else _SCOPE_NAME
+    if type(name) is not str or not pattern.fullmatch(name):
+        kind = "root scope name" if root else "scope name"
+        raise ValueError(f"{name!r} is not a valid {kind}. A {kind} has to match the following "
+                         f"pattern: ^{pattern.pattern}$")
+    return name
+
+
+def valid_name(name):
+    """`name` with each character an op name may not hold replaced by '_' (prefixed by 'v' if it
+    may not start one): for names TF accepts freely (an eager variable's, a Python function's)
+    that become part of op names."""
+    cleaned = re.sub(r"[^A-Za-z0-9_.\\/>-]", "_", str(name))
+    return cleaned if _OP_NAME.fullmatch(cleaned) else "v" + cleaned
 
 
 def _placeholder_kernel(dtype, shape):
@@ -89,9 +127,11 @@ class Graph:
         previous = self._scope
         if name is None or name == "":
             self._scope = ""
-        elif name.endswith("/"):
+        elif name.endswith("/"):  # an absolute scope, reentered
+            check_scope_name(name[:-1], root=True)
             self._scope = name
         else:
+            check_scope_name(name, root=not previous)
             self._scope = self.unique_name(name) + "/"
         try:
             yield self._scope
@@ -141,6 +181,8 @@ class Graph:
             raise RuntimeError(f"Graph is finalized and cannot be modified (adding a "
                                f"{op_def.type} op). Build every op before the training loop.")
         inputs = tuple(self._capture(t) for t in inputs)
+        if name is not None:  # (op types are valid names) TensorFlow's rule for a given name
+            check_op_name(self._scope + name if type(name) is str else name)
         op_name = self.unique_name(name or op_def.type)
         specs = self._infer(op_def, inputs, attrs, op_name)
         op = Operation(op_def, inputs, (), attrs, op_name, graph=self)
@@ -198,7 +240,7 @@ class Graph:
         key = (id(var), tuple(id(c) for c in self._control_deps))
         hit = self._variable_reads.get(key)
         if hit is None or self._scope:
-            with self.name_scope(_var_op_name(var) + "/"):
+            with self.name_scope(valid_name(_var_op_name(var)) + "/"):
                 hit = self.create_op(READ_VARIABLE, (var,), {}, "read")
             self._variable_reads[key] = hit
         return hit

@@ -1,167 +1,128 @@
-"""Fast paths for optimized plans: hot kernels written out in the generated code, in-place
-updates, and fusing a sum of scattered slice gradients.
+"""What a plan knows when it compiles about the arrays it will hold: which steps may write their
+result into a dying input, which variable updates may change the variable's array in place, and
+which variables' arrays leave the plan; plus one fusion (a sum of scattered slices).
 
-A few hot kernels are written out in the plan itself with what is known when it is compiled
-(indices, axes, constants of the right dtype), and elementwise ufuncs write into an input that
-dies at that step when nothing else refers to its array (checked when the line runs). Every
-specialized line computes exactly what the op's kernel computes (tested: optimized and
-unoptimized plans give equal results). Unoptimized plans (`Session(optimize=False)`) use none
-of this.
+Buffers. Every slot of a plan holds an array, and arrays may share memory. An op declared
+`returns_view` may return (a view of) one of its inputs, or an array it was given (a constant, a
+variable's value), so its outputs share its inputs' *buffers*; a stateful op may return the
+variable's array and keep the value it was handed; every other op returns a fresh array, a new
+buffer. Walking the steps in order with each slot's last use (the plan's liveness), the plan knows
+at every step which buffers some live slot still holds. From that, and nothing at run time:
+
+- a step may write its result into input i (its OpDef's `inplace` kernel with `out=`) when input i
+  dies at this step, no other live slot holds its buffer, the buffer was made fresh by a step of
+  this run (never a fed array, a constant, a variable's value, the output of a view op, or a value
+  handed to a stateful op), and it has the output's fully known shape and dtype, at least
+  `IN_PLACE_MIN_SIZE` elements (below that an allocation is cheaper than NumPy's `out=`
+  handling);
+- a variable update (AssignAdd/AssignSub: their `inplace` form) may change the variable's array
+  in place when no live slot holds it (no read of the variable, view of one, or earlier update's
+  result is used later or fetched). The store adds its own condition: an eager variable's array
+  must not be lent to a tensor outside the plan (framework/variables.py);
+- variables whose arrays a fetched value or a stateful op's input may share are lent when the
+  run ends (the store disowns them: their next update writes a new array).
+
+What it saves: on bench_graph's traced MLP step (784-512-512-10, batch 128) 9 of its 28 steps
+write in place (both relus, both relu gradients, two learning-rate products, the three weight
+updates), each saving an allocation of up to 1.6 MB and keeping fewer buffers alive. Measured on
+the shared 2-core machine, interleaved against the same plan without in-place steps: no page
+faults either way (glibc reuses the freed blocks), and a wall-clock ratio of 0.98-1.00 (median;
+quartiles +-25%), so the gain is small there; a quiet machine should measure it again.
+Unoptimized plans (`Session(optimize=False)`) write nothing in place.
 """
-import sys
-
 import numpy as np
 
-from ..ops.array_core import ADD_N, SUM_TO_SHAPE, static_shape
-from ..ops.indexing_ops import STRIDED_SLICE, STRIDED_SLICE_GRAD
-# Operator kernels are written as the ufuncs they call on arrays, so they too may write into
-# a dying input.
-from ..ops.math_ops import OPERATOR_UFUNCS
-from ..ops.nn_ops import RELU, RELU_GRAD
-from ..ops.unary_ops import TANH_GRAD
+from ..framework.variables import Variable
+from ..ops.array_core import ADD_N
+from ..ops.indexing_ops import STRIDED_SLICE_GRAD
 
-__all__ = ["fast_line", "fuse_scatter_sums", "unshared"]
+__all__ = ["plan_buffers", "fuse_scatter_sums", "IN_PLACE_MIN_SIZE"]
+
+IN_PLACE_MIN_SIZE = 1 << 14  # elements; smaller results are cheaper to allocate
 
 
-# -- in-place updates ----------------------------------------------------------------------------
-def _count_refs(array):
-    return sys.getrefcount(array)
+def plan_buffers(steps, fetch_slots, optimize):
+    """Sets each step's `into` (the input position its result is written into, or None) and
+    returns the variables whose arrays may leave the plan (a fetched value or a stateful op's
+    input may share them). Slots no step produced (fed, constants) hold fixed buffers."""
+    holds = {}     # slot -> the buffers its array may share memory with
+    live = {}      # buffer -> how many live slots hold it
+    kept = set()   # buffers handed to a stateful op (the store may keep them)
+    variables = {}
+    for step in steps:
+        ins = [_buffers_of(i, holds, variables) for i in step.inputs]
+        for slot in step.frees:  # inputs dying here no longer hold their buffers
+            for buffer in holds.pop(slot, ()):
+                live[buffer] -= 1
+        step.into = _choose(step, ins, live, kept) if optimize else None
+        out = _output_buffers(step, ins, kept)
+        for slot in step.outputs:
+            if slot is None:
+                continue
+            holds[slot] = out if out is not None else (slot,)
+            for buffer in holds[slot]:
+                live[buffer] = live.get(buffer, 0) + 1
+            if slot in step.frees:  # never used: dead at once
+                for buffer in holds.pop(slot):
+                    live[buffer] -= 1
+    escaping = kept.union(*(holds.get(s, ()) for s in fetch_slots))
+    return [variables[b] for b in escaping if b in variables]
 
 
-def _call_refs():
-    array = np.zeros(1)  # one holder: this local
-    return _count_refs(array) - 1
+def _buffers_of(item, holds, variables):
+    if isinstance(item, Variable):
+        key = ("variable", id(item))
+        variables[key] = item
+        return (key,)
+    return holds.get(item, (("fixed", item),))  # fed or constant: not made by this run
 
 
-_CALL_REFS = _call_refs()  # references that calling `unshared` itself adds
+def _output_buffers(step, ins, kept):
+    """The buffers a step's outputs may share (None: each output is a fresh buffer)."""
+    if step.into is not None and not step.stateful:
+        return ins[step.into]
+    if step.stateful:  # returns the variable's array; may keep the value it was handed
+        for item, buffers in zip(step.inputs, ins):
+            if not isinstance(item, Variable):
+                kept.update(buffers)
+        return tuple(b for buffers in ins for b in buffers) + (("fixed", id(step)),)
+    if step.op.op_def.returns_view:  # shares its inputs' buffers; never written itself
+        return tuple(b for buffers in ins for b in buffers) + (("fixed", id(step)),)
+    return None
 
 
-def unshared(array, holders):
-    """True when at most `holders` references to `array` exist besides this call's own (count
-    the caller's local variable as one): then no tensor, fetched value, plan slot or view can
-    see it change, and it may be updated in place."""
-    return sys.getrefcount(array) - _CALL_REFS <= holders
+def _choose(step, ins, live, kept):
+    """The input position a step writes its result into, or None."""
+    op_def = step.op.op_def
+    if op_def.inplace is None or step.kernel is not op_def.kernel:  # (a fused or replaced kernel)
+        return None
+    if step.stateful:  # a variable update: in place when no live slot holds the variable's array
+        var = step.inputs[0]
+        if isinstance(var, Variable) and live.get(("variable", id(var)), 0) == 0:
+            return 0
+        return None
+    if len(step.outputs) != 1 or step.outputs[0] is None:
+        return None
+    out = _static(step.op.outputs[0])
+    if out is None or np.prod(out[0]) < IN_PLACE_MIN_SIZE:
+        return None
+    for index, slot in enumerate(step.inputs):
+        if (type(slot) is int and slot in step.frees and _writable(ins[index], live, kept)
+                and _static(step.op.inputs[index]) == out):
+            return index
+    return None
 
 
-
-# -- specialized lines (optimized plans only) -----------------------------------------------------
-# A few hot kernels are written out in the plan itself with what is known when it is compiled
-# (indices, axes, constants of the right dtype), and elementwise ufuncs write into an input that
-# dies at that step when nothing else refers to its array (checked when the line runs). Every
-# specialized line computes exactly what the op's kernel computes (tested: optimized and
-# unoptimized plans give equal results).
-_IN_PLACE_MIN_SIZE = 1 << 14  # smaller arrays are cheap to allocate; the check would cost more
-
-
-def _own(array):
-    """True when the plan's slot is the only reference to an array that owns writable memory."""
-    return (type(array) is np.ndarray and array.base is None and unshared(array, 2)
-            and array.flags.writeable)
+def _writable(buffers, live, kept):
+    return all(type(b) is int and b not in kept and live.get(b, 0) == 0 for b in buffers)
 
 
 def _static(tensor):
     """(shape tuple, numpy dtype) when the shape is fully known, else None."""
-    shape = static_shape(tensor)
-    if shape is None or None in shape:
+    shape = tensor.shape
+    if shape.rank is None or not shape.is_fully_defined():
         return None
-    return shape, tensor.dtype.as_numpy_dtype
-
-
-def _slice_key(spec, shape, kernel):
-    """The NumPy index of a StridedSlice `spec`, if indexing a probe array of `shape` with it
-    gives what `kernel(probe, spec)` gives (else None: the spec format is not understood)."""
-    try:
-        key = tuple(slice(*s) if type(s) is tuple else s for s in spec)
-        probe = np.arange(int(np.prod(shape)), dtype=np.float64).reshape(shape)
-        ok = np.array_equal(probe[key], kernel(probe, spec=spec))
-    except Exception:  # noqa: BLE001 - then the kernel itself runs, as unoptimized
-        return None
-    return key if ok else None
-
-
-def _relu(step, args, g):
-    zero = g(step.op.outputs[0].dtype.as_numpy_dtype(0), "a")
-    return np.maximum, [args[0], zero], (0,)
-
-
-def _relu_grad(step, args, g):  # the kernel: g * (y > 0)
-    return np.multiply, [args[0], f"({args[1]} > 0)"], (0,)
-
-
-def _tanh_grad(step, args, g):  # the kernel: dy - (dy * y) * y
-    return f"{args[1]} - {args[1]} * {args[0]} * {args[0]}"
-
-
-def _strided_slice(step, args, g):
-    static = _static(step.op.inputs[0])
-    if static is None or np.prod(static[0]) > 1e5:
-        return None
-    key = _slice_key(step.attrs["spec"], static[0], step.kernel)
-    return None if key is None else f"{args[0]}[{g(key, 'a')}]"
-
-
-def _sum_to_shape(step, args, g):  # the kernel with its axes worked out now
-    static = _static(step.op.inputs[0])
-    shape = tuple(step.attrs["shape"])
-    if static is None or None in shape:
-        return None
-    source = static[0]
-    lead = len(source) - len(shape)
-    if lead < 0 or any(t not in (s, 1) for s, t in zip(source[lead:], shape)):
-        return None  # the kernel raises the error
-    if not shape:
-        return f"{g(np.add.reduce, 'k')}({args[0]}, axis=None)"
-    axes = tuple(range(lead)) + tuple(lead + i for i, d in enumerate(shape)
-                                      if d == 1 and source[lead + i] != 1)
-    if not axes:
-        return f"{args[0]}.reshape({g(shape, 'a')})"
-    return f"{g(np.add.reduce, 'k')}({args[0]}, axis={g(axes, 'a')}).reshape({g(shape, 'a')})"
-
-
-_SPECIAL = {RELU: _relu, RELU_GRAD: _relu_grad, TANH_GRAD: _tanh_grad,
-            STRIDED_SLICE: _strided_slice, SUM_TO_SHAPE: _sum_to_shape}
-
-
-def fast_line(step, ref, global_name):
-    """A specialized line for `step`, or None to call its kernel."""
-    op = step.op
-    if step.stateful or len(step.outputs) != 1 or step.outputs[0] is None or any(
-            type(i) is not int for i in step.inputs):
-        return None
-    args = [ref(i) for i in step.inputs]
-    special = _SPECIAL.get(op.op_def)
-    if special is not None:
-        form = special(step, args, global_name)
-    elif isinstance(ufunc := OPERATOR_UFUNCS.get(step.kernel, step.kernel), np.ufunc) and (
-            not step.attrs and ufunc.nout == 1):
-        form = ufunc, args, tuple(range(len(args)))
-    else:
-        return None
-    if form is None:
-        return None
-    target = f"s{step.outputs[0]}"
-    if isinstance(form, str):
-        return f"{target} = {form}  # {op.name}"
-    ufunc, uargs, writable = form
-    call = f"{global_name(ufunc, 'k')}({', '.join(uargs)}"
-    slot = _reusable_input(step, writable)
-    if slot is None:
-        return f"{target} = {call})  # {op.name}"
-    own = global_name(_own, "k")
-    return f"{target} = {call}, out=s{slot}) if {own}(s{slot}) else {call})  # {op.name}"
-
-
-def _reusable_input(step, writable):
-    """An input slot the step may write its result into: it dies here, and has the output's
-    (fully known, large enough) shape and dtype."""
-    out = _static(step.op.outputs[0])
-    if out is None or np.prod(out[0]) < _IN_PLACE_MIN_SIZE:
-        return None
-    for index in writable:
-        slot = step.inputs[index]
-        if slot in step.frees and _static(step.op.inputs[index]) == out:
-            return slot
-    return None
+    return tuple(shape.as_list()), tensor.dtype.as_numpy_dtype
 
 
 # -- fusing a sum of scattered slices ---------------------------------------------------------
@@ -210,8 +171,8 @@ def fuse_scatter_sums(steps, fetch_slots):
 
 
 def _scatter_key(step, shape):
-    """The NumPy index a StridedSliceGrad step scatters into, checked on a probe like
-    `_slice_key` (None when its spec is not understood)."""
+    """The NumPy index a StridedSliceGrad step scatters into, checked on a probe (None when
+    its spec is not understood)."""
     if np.prod(shape) > 1e5:
         return None
     try:
@@ -223,5 +184,3 @@ def _scatter_key(step, shape):
     except Exception:  # noqa: BLE001 - then the kernels run, as unoptimized
         return None
     return key if np.array_equal(got, expected) else None
-
-

@@ -13,7 +13,7 @@ from ..framework.operation import Operation
 from ..framework.tensor import Tensor, array_of, is_eager_tensor, to_array
 from ..framework.variables import Variable
 from ..util import nest
-from .executor import compile_plan, uninitialized, unshared
+from .executor import compile_plan, uninitialized
 from .func_graph import LIVE_VARIABLES
 from .graph import get_default_graph
 from .variables import GraphVariable
@@ -24,10 +24,15 @@ get_default_session = default_session  # the stack lives in framework.context.st
 
 
 class _Store:
-    """Variable values as one session sees them: graph variables here, eager ones live."""
+    """Variable values as one session sees them: graph variables here, eager ones live.
+
+    A graph variable's value is a read-only view of an array; plans and fetches get the view
+    (fetches are copied for the caller), so the store alone writes the array. `owned` names the
+    variables whose array the store made itself and has not lent to a stateful op."""
 
     def __init__(self):
         self.values = {}
+        self.owned = set()
 
     def read(self, var):
         if isinstance(var, GraphVariable):
@@ -44,33 +49,39 @@ class _Store:
                 f"Cannot assign a value of shape {value.shape} to variable "
                 f"'{var.name.rsplit(':', 1)[0]}' of shape {var.shape}.")
         if isinstance(var, GraphVariable):
+            self.owned.discard(id(var))
             if value.flags.writeable:  # an array the caller or a fetch may hold: keep a copy
                 value = value.copy()
+                self.owned.add(id(var))
             self.values[id(var)] = _read_only(value)
         else:
             var._value = value
 
-    def update(self, var, ufunc, value):
+    def update(self, var, ufunc, value, in_place=False):
         """`var = ufunc(var, value)` (the AssignAdd/AssignSub kernels); returns the new value.
-
-        A graph variable's value is a read-only view of an array only the store holds; when
-        neither that view nor its array is referenced anywhere else (no fetched value, live plan
-        slot or view of it), the array is updated in place instead of replaced."""
+        With `in_place` (the plan holds no other reference to the variable's value) the store
+        changes its own array when it made it."""
         if not isinstance(var, GraphVariable):
-            return LIVE_VARIABLES.update(var, ufunc, value)
+            return LIVE_VARIABLES.update(var, ufunc, value, in_place)
         key = id(var)
         current = self.values.get(key)
         if current is None:
             raise uninitialized(var)
         base = current.base
-        if (type(base) is np.ndarray and base.base is None and unshared(current, 2)
-                and unshared(base, 2) and base.flags.writeable and value.dtype == base.dtype
+        if (in_place and key in self.owned and value.dtype == base.dtype
                 and base.shape == current.shape and (value.shape == base.shape or not value.ndim)):
             ufunc(base, value, out=base)
             return current
-        del current, base
-        self.values[key] = _read_only(ufunc(self.values[key], value))
+        self.values[key] = _read_only(ufunc(current, value))
+        self.owned.add(key)
         return self.values[key]
+
+    def lend(self, var):
+        """A fetched value or a stateful op may keep the variable's array."""
+        if isinstance(var, GraphVariable):
+            self.owned.discard(id(var))
+        else:
+            var._disown()
 
 
 def _read_only(array):

@@ -13,7 +13,7 @@ from ..framework.context import default_session, state
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.variables import ASSIGN, ASSIGN_ADD, ASSIGN_SUB, READ_VARIABLE, Variable
-from .graph import NO_OP, get_default_graph
+from .graph import NO_OP, check_scope_name, get_default_graph
 
 __all__ = ["GraphVariable", "global_variables", "trainable_variables", "variables_initializer",
            "global_variables_initializer"]
@@ -28,7 +28,7 @@ class GraphVariable(Variable):
             raise ValueError("Variable: initial_value must be given.")
         graph = state.graph
         self._graph = graph
-        self._name = graph.unique_name(name or "Variable")
+        self._name = graph.unique_name(check_scope_name(name or "Variable", root=not graph._scope))
         with graph.name_scope(self._name + "/"), graph.control_dependencies(None):
             value = initial_value() if callable(initial_value) else initial_value
             self._initial_value = convert_to_tensor(value, dtype=dtype)

@@ -25,6 +25,7 @@ from ..autodiff.tape import GradientTape
 from ..framework.tensor import Tensor, constant
 from ..ops.array_core import add_n, cast
 from ..graph.function import function
+from ..graph.graph import check_scope_name
 from . import backend, callbacks as callbacks_module, data_adapter, losses as losses_module
 from . import distributed
 from .data_adapter import _as_tensors, _cast_floats, _unpack_validation
@@ -101,6 +102,15 @@ class _Step:
             return out
         self.proven = True
         return out
+
+
+def _check_scope_names(model):
+    """A compiled step builds a graph, in which TensorFlow opens a name scope per model and
+    layer: names it does not accept as scopes raise ValueError there, as TF's compiled fit,
+    evaluate and predict do (run_eagerly=True accepts any name, as TF does)."""
+    check_scope_name(model.name, root=True)
+    for layer in model.submodules:
+        check_scope_name(getattr(layer, "name", ""), root=False)
 
 
 def _resolve_metric(identifier, y_true, y_pred, loss):
@@ -224,6 +234,8 @@ class TrainingMixin:
 
     def _make_steps(self):
         compiled = not self.run_eagerly
+        if compiled:
+            _check_scope_names(self)
         self._dropout_ids_layers = self._dropout_layers()
         self._train_step_fn = _Step(
             lambda x, y, sw, masks: self._with_masks(masks, self._train_step_body, x, y, sw),

@@ -87,7 +87,8 @@ def _sum_to_shape_batched(op, grad):
 
 
 SUM_TO_SHAPE = defop("SumToShape", _sum_to_shape, shape=_sum_to_shape_rule,
-                     grad=_sum_to_shape_grad, jvp=linear, batch=_sum_to_shape_batched)
+                     grad=_sum_to_shape_grad, jvp=linear, batch=_sum_to_shape_batched,
+                     returns_view=True)
 
 
 def _sum_like_rule(x, like):
@@ -100,7 +101,8 @@ def _sum_like_grad(op, grad):
 
 # Graph mode with unknown dimensions: the target shape is read from `like` when the graph runs.
 SUM_TO_SHAPE_OF = defop("SumToShapeOf", lambda x, like: _sum_to_shape(x, like.shape),
-                        shape=_sum_like_rule, grad=_sum_like_grad, jvp=linear_in(0))
+                        shape=_sum_like_rule, grad=_sum_like_grad, jvp=linear_in(0),
+                        returns_view=True)
 
 
 def _broadcast_rule(x, *extra, shape):
@@ -121,7 +123,8 @@ def _broadcast_to_kernel(x, *extra, shape):
 BROADCAST_TO = defop("BroadcastTo", _broadcast_to_kernel, shape=_broadcast_rule, jvp=linear,
                      batch="safe", grad=lambda op, grad: (grad,) + (None,) * (len(op.inputs) - 1),
                      onnx=lambda ctx, op, x, *extra: ctx.node(
-                         "Expand", [x, ctx.shape_tensor(op.attrs["shape"], extra)]))
+                         "Expand", [x, ctx.shape_tensor(op.attrs["shape"], extra)]),
+                     returns_view=True)
 
 
 def broadcast_to(input, shape, name=None):  # noqa: A002 (TensorFlow's argument name)
@@ -351,7 +354,8 @@ def _reshape_onnx(ctx, op, x, *extra):
 
 
 RESHAPE = defop("Reshape", _reshape_kernel, shape=_reshape_rule, grad=reshape_back, jvp=linear,
-                batch=reshape_batched, batch_accepts=has_one_input, onnx=_reshape_onnx)
+                batch=reshape_batched, batch_accepts=has_one_input, onnx=_reshape_onnx,
+                returns_view=True)
 
 
 def reshape(tensor, shape, name=None):

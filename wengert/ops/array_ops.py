@@ -105,7 +105,7 @@ def _expand_dims_kernel(x, axis):
 
 EXPAND_DIMS = defop("ExpandDims", _expand_dims_kernel,
                     shape=_expand_dims_rule, grad=reshape_back, jvp=linear, batch=reshape_batched, batch_accepts=has_one_input,
-                    onnx=lambda ctx, op, x: ctx.unsqueeze(x, [op.attrs["axis"]]))
+                    onnx=lambda ctx, op, x: ctx.unsqueeze(x, [op.attrs["axis"]]), returns_view=True)
 
 
 def expand_dims(input, axis, name=None):  # noqa: A002 (TensorFlow's argument name)
@@ -132,7 +132,7 @@ def _squeeze_rule(x, axis):
 SQUEEZE = defop("Squeeze", lambda x, axis: np.squeeze(x, axis), shape=_squeeze_rule,
                 grad=reshape_back, jvp=linear, batch=reshape_batched, batch_accepts=has_one_input,
                 onnx=lambda ctx, op, x: ctx.node("Squeeze", [x]) if op.attrs["axis"] is None
-                else ctx.squeeze(x, list(op.attrs["axis"])))
+                else ctx.squeeze(x, list(op.attrs["axis"])), returns_view=True)
 
 
 def squeeze(input, axis=None, name=None):  # noqa: A002
@@ -163,7 +163,8 @@ def _transpose_batched(op, grad):
 TRANSPOSE = defop("Transpose", lambda x, perm: x.transpose(perm), shape=_transpose_rule,
                   grad=_transpose_grad, jvp=linear, batch=_transpose_batched,
                   onnx=lambda ctx, op, x: ctx.node("Transpose", [x],
-                                                   perm=[int(p) for p in op.attrs["perm"]]))
+                                                   perm=[int(p) for p in op.attrs["perm"]]),
+                                                   returns_view=True)
 
 
 def transpose(a, perm=None, conjugate=False, name="transpose"):
@@ -304,7 +305,7 @@ def _unpack_onnx(ctx, op, x):
 
 UNPACK = defop("Unpack", _unpack_kernel, shape=_unpack_rule, num_outputs=None,
                grad=lambda op, *grads: stack(grads, op.get_attr("axis")), jvp=linear, batch=_unpack_batched,
-               onnx=_unpack_onnx)
+               onnx=_unpack_onnx, returns_view=True)
 
 
 def unstack(value, num=None, axis=0, name="unstack"):
@@ -408,7 +409,7 @@ def _split_equal_onnx(ctx, op, x):
 
 
 SPLIT_V = defop("SplitV", _split_kernel, shape=_split_rule, grad=_split_grad, num_outputs=None, jvp=linear, batch=_split_batched, batch_accepts=has_one_input,
-                onnx=_split_v_onnx)
+                onnx=_split_v_onnx, returns_view=True)
 
 
 def _split_equal_kernel(x, num_split, axis):
@@ -428,7 +429,7 @@ def _split_equal_rule(x, num_split, axis):
 
 SPLIT = defop("Split", _split_equal_kernel, shape=_split_equal_rule, grad=_split_grad,
               num_outputs=None, jvp=linear, batch=_split_batched, batch_accepts=has_one_input,
-              onnx=_split_equal_onnx)
+              onnx=_split_equal_onnx, returns_view=True)
 
 
 def split(value, num_or_size_splits, axis=0, num=None, name="split"):

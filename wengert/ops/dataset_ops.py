@@ -51,9 +51,11 @@ def _specs_rule(handle, *, iterator, specs):
 ANONYMOUS_ITERATOR = defop("AnonymousIteratorV3", _start,
                            shape=lambda *, iterator: (TensorShape([]), dtypes.int64),
                            grad=None, pure=False)
+# (returns_view: an element may be a view of the dataset's own arrays, a slice of its source)
 ITERATOR_GET_NEXT = defop("IteratorGetNext", _get_next, shape=_specs_rule, grad=None,
-                          num_outputs=None, pure=False)
+                          num_outputs=None, pure=False, returns_view=True)
 ITERATOR_GET_NEXT_AS_OPTIONAL = defop(
     "IteratorGetNextAsOptional", _get_next_optional, grad=None, num_outputs=None, pure=False,
+    returns_view=True,
     shape=lambda handle, *, iterator, specs: [(TensorShape([]), dtypes.bool)] + _specs_rule(
         handle, iterator=iterator, specs=specs))

@@ -30,13 +30,11 @@ public function, which refuses them eagerly with the same message.
 Fused kernels share one allocation helper, `into_temporary`: a step of a kernel writes into the
 temporary the previous step made, when that is large enough for the saved allocation to matter.
 """
-import operator
-
 import numpy as np
 
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
-from ..framework.registry import defop, needs_grad
+from ..framework.registry import OPERATOR_UFUNCS, defop, needs_grad
 from ..framework.tensor import Tensor, convert_to_tensor, is_eager_tensor
 from . import shapes
 
@@ -180,9 +178,6 @@ def onnx_unary_then(onnx_op, combine, constant):
 IN_PLACE_MIN_SIZE = 4096
 
 
-# Python's operators and the ufuncs they call on arrays (the kernels of AddV2, Sub, Mul, RealDiv).
-OPERATOR_UFUNCS = {operator.add: np.add, operator.sub: np.subtract, operator.mul: np.multiply,
-                   operator.truediv: np.true_divide}
 _OPERATORS = {ufunc: op for op, ufunc in OPERATOR_UFUNCS.items()}
 
 

@@ -356,7 +356,8 @@ def _slice_onnx(ctx, op, x):
 
 SLICE = defop("Slice", _slice_kernel, grad=_slice_grad, onnx=_slice_onnx,
               shape=lambda x, begin, size: (TensorShape(_slice_sizes(x.shape, begin, size)),
-                                            x.dtype), jvp=linear, batch=_slice_batched)
+                                            x.dtype), jvp=linear, batch=_slice_batched,
+                                            returns_view=True)
 
 
 def slice(input_, begin, size, name=None):  # noqa: A001 (TensorFlow's name)
@@ -388,7 +389,7 @@ def _reverse_onnx(ctx, op, x):
 
 REVERSE = defop("ReverseV2", lambda x, axis: np.flip(x, axis), shape=_reverse_rule,
                 grad=lambda op, grad: reverse(grad, op.get_attr("axis")), jvp=linear, batch=_reverse_batched,
-                onnx=_reverse_onnx)
+                onnx=_reverse_onnx, returns_view=True)
 
 
 def reverse(tensor, axis, name=None):
@@ -529,7 +530,8 @@ def _strided_slice_onnx(ctx, op, x):
 STRIDED_SLICE = defop(
     "StridedSlice", _strided_slice_kernel, onnx=_strided_slice_onnx,
     shape=lambda x, spec: (_spec_shape(x.shape, spec), x.dtype),
-    grad=lambda op, grad: _into_zeros(op.inputs[0], grad, op.attrs["spec"]), jvp=linear, batch=_strided_slice_batched)
+    grad=lambda op, grad: _into_zeros(op.inputs[0], grad, op.attrs["spec"]), jvp=linear,
+    batch=_strided_slice_batched, returns_view=True, index_key=lambda spec: _to_key(spec))
 STRIDED_SLICE_GRAD = defop(
     "StridedSliceGrad", _strided_slice_grad_kernel, shape=_strided_slice_grad_rule,
     grad=lambda op, grad: (execute(STRIDED_SLICE, (grad,), {"spec": op.get_attr("spec")}),)

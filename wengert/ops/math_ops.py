@@ -33,7 +33,6 @@ from ..framework.variables import EAGER_TYPES as _EAGER
 from . import shapes
 from .array_core import batch_rank, cast, reshape, static_shape, zeros_like
 from .array_ops import where
-from .elementwise import OPERATOR_UFUNCS  # noqa: F401 (the traced executor reads it here)
 from .unary_ops import SQUARE_GRAD, log, square
 
 __all__ = ["add", "subtract", "multiply", "divide", "truediv", "floordiv", "floormod", "mod",

@@ -83,10 +83,11 @@ def _activation_jvp(own_op, on_forward="output"):
 
 RELU_GRAD = defop("ReluGrad", lambda g, y: g * (y > 0), shape=_grad_helper_rule,
                   grad=lambda op, gg: (relu_grad(gg, op.inputs[1]), None),
-                  jvp=fused_grad_jvp(lambda: RELU_GRAD, 0), batch="safe")
+                  jvp=fused_grad_jvp(lambda: RELU_GRAD, 0), batch="safe",
+                  inplace=lambda g, y, out: np.multiply(g, y > 0, out=out))
 RELU = defop("Relu", lambda x: np.maximum(x, _zero(x)), shape=shapes.same, onnx="Relu",
              grad=lambda op, g: relu_grad(g, op.outputs[0]), jvp=_activation_jvp(lambda: RELU_GRAD),
-             batch="safe")
+             batch="safe", inplace=lambda x, out: np.maximum(x, _zero(x), out=out))
 
 
 def relu_grad(gradients, outputs):

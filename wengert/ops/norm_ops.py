@@ -112,11 +112,11 @@ def _fbn_kernel(x, scale, offset, mean, variance, *, epsilon, data_format, is_tr
     inv = 1 / np.sqrt(variance + eps)
     y = (x - _per_channel(mean, x.ndim, c)) * _per_channel(scale * inv, x.ndim, c) + \
         _per_channel(offset, x.ndim, c)
-    if not is_training:
-        return y, mean, variance, mean, variance
+    if not is_training:  # (fresh arrays for the outputs: no output is an input or another)
+        return y, mean.copy(), variance.copy(), mean.copy(), variance.copy()
     n = x.size // max(x.shape[c], 1)
     corrected = variance * x.dtype.type(n / max(n - 1, 1))
-    return y, mean, corrected, mean, variance
+    return y, mean, corrected, mean.copy(), variance
 
 
 def _check_vector(t, what, channels, dtype):

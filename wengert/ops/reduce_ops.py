@@ -121,7 +121,7 @@ def _reduce_broadcast_batched(op, grad):
 
 REDUCE_BROADCAST = defop("ReduceBroadcast", _reduce_broadcast_kernel,
                          shape=_reduce_broadcast_rule, grad=_reduce_broadcast_grad,
-                         jvp=linear_in(0), batch=_reduce_broadcast_batched)
+                         jvp=linear_in(0), batch=_reduce_broadcast_batched, returns_view=True)
 
 
 def _expand(g, op):

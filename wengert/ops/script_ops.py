@@ -132,10 +132,11 @@ def _zeros_for(t):
     return zeros_like(t)
 
 
+# (returns_view: the Python function may return its arguments, or arrays it keeps)
 EAGER_PY_FUNC = defop("EagerPyFunc", _eager_kernel, shape=_unknown_rule,
-                      grad=_eager_py_func_grad, num_outputs=None, pure=False)
+                      grad=_eager_py_func_grad, num_outputs=None, pure=False, returns_view=True)
 PY_FUNC = defop("PyFunc", _numpy_kernel, shape=_unknown_rule, grad=None, num_outputs=None,
-                pure=False)
+                pure=False, returns_view=True)
 
 
 def _run(op_def, func, inp, Tout, name):

@@ -81,7 +81,8 @@ def _depth_rule(to_depth):
 SPACE_TO_DEPTH = defop("SpaceToDepth", _space_to_depth_kernel, shape=_depth_rule(True),
                        grad=lambda op, g: execute(DEPTH_TO_SPACE, (g,), op.attrs), jvp=linear)
 DEPTH_TO_SPACE = defop("DepthToSpace", _depth_to_space_kernel, shape=_depth_rule(False),
-                       grad=lambda op, g: execute(SPACE_TO_DEPTH, (g,), op.attrs), jvp=linear)
+                       grad=lambda op, g: execute(SPACE_TO_DEPTH, (g,), op.attrs), jvp=linear,
+                       returns_view=True)
 
 
 def _depth_op(op_def, input, block_size, data_format, name):  # noqa: A002
