@@ -77,7 +77,12 @@ def _split_validation(x, y, sw, split):
 # -- compiled steps ---------------------------------------------------------------------------
 class _Step:
     """A step function run through `wengert.function` (traced once per batch shape), or
-    eagerly when asked to or when tracing fails."""
+    eagerly when asked to or when the first trace fails.
+
+    Only a failure while tracing falls back to eager execution: tracing builds a graph and
+    changes nothing. Once the step is traced, a failure while it runs is reported as it is,
+    never run again eagerly: the step may already have assigned variables (an optimizer's
+    update, a layer's statistics), and a second run would apply them twice."""
 
     def __init__(self, fn, compiled, what):
         self.fn = fn
@@ -88,20 +93,18 @@ class _Step:
     def __call__(self, *args):
         if self.traced is None:
             return self.fn(*args)
-        try:
-            out = self.traced(*args)
-        except Exception as err:  # noqa: BLE001 - any tracing failure falls back to eager
-            if self.proven:
-                raise
-            self.traced = None
-            out = self.fn(*args)  # the eager error, if any, is the one to report
-            warnings.warn(f"Model.{self.what}: the step could not be compiled with "
-                          f"wengert.function ({type(err).__name__}: {err}); running it "
-                          "eagerly (pass run_eagerly=True to compile to skip the attempt).",
-                          stacklevel=4)
-            return out
-        self.proven = True
-        return out
+        if not self.proven:
+            try:
+                self.traced.get_concrete_function(*args)  # traces; nothing runs
+            except Exception as err:  # noqa: BLE001 - any tracing failure falls back to eager
+                self.traced = None
+                warnings.warn(f"Model.{self.what}: the step could not be compiled with "
+                              f"wengert.function ({type(err).__name__}: {err}); running it "
+                              "eagerly (pass run_eagerly=True to compile to skip the attempt).",
+                              stacklevel=4)
+                return self.fn(*args)
+            self.proven = True
+        return self.traced(*args)
 
 
 def _check_scope_names(model):
