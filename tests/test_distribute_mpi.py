@@ -214,3 +214,26 @@ def test_horovod_collectives_join_and_watchdog(tmp_path):
     assert ranks[0]["join_means"] == [1.0, 1.0, 1.0, 0.5, 0.5]
     assert {seen["last_joined"] for seen in ranks} == {1}
     assert "rank 0 of 3 has waited" in out and "barrier" in out
+
+
+# -- the example ----------------------------------------------------------------------------------
+def _mnist_dir():
+    for directory in (ROOT.parent / "shared" / "data" / "mnist",
+                      pathlib.Path("/work/shared/data/mnist")):
+        if (directory / "t10k-images-idx3-ubyte.gz").exists():
+            return directory
+    return None
+
+
+@pytest.mark.skipif(_mnist_dir() is None, reason="needs the shared MNIST files")
+@pytest.mark.parametrize("mode", ["--fit", "--loop"])
+def test_the_mnist_example_runs_on_two_processes(mode):
+    args = ["--epochs", "1", "--train", "2000", "--data", _mnist_dir()]
+    command = [sys.executable, "-m", "wengert.distribute.run", "-n", "2",
+               str(ROOT / "examples" / "mnist_distributed.py"), *map(str, args)]
+    if mode == "--loop":
+        command.append("--loop")
+    out = _ok(_run(command, 300))
+    line = [x for x in out.splitlines() if "test accuracy" in x]
+    assert line and "on 2 process(es)" in line[0], out[-3000:]
+    assert float(line[0].split("test accuracy ")[1].split("%")[0]) > 70.0
