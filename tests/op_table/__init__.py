@@ -11,11 +11,26 @@ and that every registered op type was exercised by some row.
 Rows live in one module per op family (`*_rows.py`), each exporting ROWS.
 """
 import dataclasses
+import sys
+import zlib
 from typing import Any, Callable
 
 import numpy as np
 
-_RNG = np.random.default_rng(1234)
+_STREAMS = {}
+
+
+def _stream():
+    """The random stream of the `*_rows.py` module asking (found up the call stack): one stream
+    per module, seeded by its name, so rows added to one family never shift another family's
+    samples."""
+    frame = sys._getframe(1)
+    while frame is not None and not frame.f_globals.get("__name__", "").endswith("_rows"):
+        frame = frame.f_back
+    name = frame.f_globals["__name__"].rsplit(".", 1)[-1] if frame is not None else ""
+    if name not in _STREAMS:
+        _STREAMS[name] = np.random.default_rng(zlib.crc32(name.encode()))
+    return _STREAMS[name]
 
 
 @dataclasses.dataclass
@@ -47,7 +62,7 @@ class OpInfo:
 
 def rand(*shape, low=-2.0, high=2.0):
     """Random float64 array in [low, high)."""
-    return np.asarray(_RNG.uniform(low, high, size=shape))
+    return np.asarray(_stream().uniform(low, high, size=shape))
 
 
 def rand_away(*shape, low=-2.0, high=2.0, gap=0.1, points=(0.0,)):
@@ -64,7 +79,7 @@ def positive(*shape, low=0.5, high=2.0):
 
 
 def ints(*shape, low=0, high=5):
-    return _RNG.integers(low, high, size=shape).astype(np.int32)
+    return _stream().integers(low, high, size=shape).astype(np.int32)
 
 
 # Broadcasting shape pairs used by binary elementwise rows.
