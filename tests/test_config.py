@@ -24,19 +24,23 @@ def test_device_names():
                  None, ""]:
         with tf.device(name):
             assert (tf.constant(1.0) + 1.0).device.endswith("CPU:0")
-    for name in ["/GPU:0", "/device:XPU:0", "/cpu:1", "/job:worker/device:CPU:0"]:
-        with pytest.raises(tf.errors.InvalidArgumentError, match="CPU:0"):
-            with tf.device(name):
-                pass
+    assert tf.config.get_soft_device_placement()  # TensorFlow's default
+    with tf.device("/GPU:0"):  # soft placement: runs on the CPU, as TensorFlow does
+        assert (tf.constant(2.0) * 2.0).device.endswith("CPU:0")
+    with pytest.raises(tf.errors.InvalidArgumentError, match="worker"):
+        with tf.device("/job:worker/device:CPU:0"):  # an unknown job raises whatever the setting
+            pass
     with pytest.raises(ValueError, match="garbage!"):
         with tf.device("garbage!"):
             pass
-    tf.config.set_soft_device_placement(True)
+    tf.config.set_soft_device_placement(False)
     try:
-        with tf.device("/GPU:0"):  # soft placement: runs on the CPU, as TensorFlow does
-            assert float(tf.constant(2.0) * 2.0) == 4.0
+        for name in ["/GPU:0", "/device:XPU:0", "/cpu:1"]:
+            with pytest.raises(tf.errors.InvalidArgumentError, match="CPU:0"):
+                with tf.device(name):
+                    pass
     finally:
-        tf.config.set_soft_device_placement(False)
+        tf.config.set_soft_device_placement(True)
 
 
 def test_run_functions_eagerly():

@@ -2,11 +2,11 @@
 
 `device("/CPU:0")` (also "cpu", "/device:CPU:0", "/job:localhost/replica:0/task:0/device:CPU:0",
 None or "") is accepted and changes nothing. A well-formed name of a device that does not exist
-here ("/GPU:0", "/CPU:1", "/TPU:0") raises InvalidArgumentError naming it and the devices there
-are, unless soft device placement is on (`tf.config.set_soft_device_placement(True)`), which
-places such ops on the CPU instead, as TensorFlow does. A malformed name raises ValueError, as
-TensorFlow's parser does. TensorFlow turns soft placement on by default; here it is off by default
-so that a program asking for an accelerator learns it is running on the CPU.
+here ("/GPU:0", "/CPU:1", "/TPU:0") places its ops on the CPU, as TensorFlow's soft device
+placement (on by default) does, so programs written for an accelerator run unchanged; with
+`tf.config.set_soft_device_placement(False)` such a name raises InvalidArgumentError naming it and
+the devices there are. A malformed name raises ValueError, as TensorFlow's parser does, and a job
+other than 'localhost' raises InvalidArgumentError whatever the setting, as TensorFlow's does.
 """
 import contextlib
 import re
@@ -21,7 +21,7 @@ _PART = re.compile(r"^(job:[A-Za-z0-9_]+|replica:\d+|task:\d+|device:[A-Za-z_]+:
 
 
 class settings:  # noqa: N801 - module-level switches set by tf.config
-    soft_device_placement = False
+    soft_device_placement = True  # TensorFlow's default
     run_functions_eagerly = False
     op_determinism = False
 
