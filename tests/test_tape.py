@@ -659,3 +659,22 @@ def test_stop_gradient_blocks_the_path():
         tape.watch(x)
         y = tf.stop_gradient(x * x) * x
     close(tape.gradient(y, x), 4.0)
+
+
+def test_variable_as_its_own_target_gets_one_as_tensorflow():
+    # the autodiff guide's `result = v0` branch: d v0 / d v0 = 1 even though v0 was never read
+    v0, v1 = tf.Variable(2.0), tf.Variable(2.0)
+    with tf.GradientTape() as tape:
+        result = v0
+    dv0, dv1 = tape.gradient(result, [v0, v1])
+    assert float(dv0) == 1.0 and dv1 is None
+    with tf.GradientTape(watch_accessed_variables=False) as tape:
+        pass
+    assert float(tape.gradient(v0, v0)) == 1.0
+    with tf.GradientTape() as tape:
+        y = v0.read_value()
+    assert float(tape.gradient([v0, y], v0)) == 2.0
+    x = tf.constant(1.0)
+    with tf.GradientTape() as tape:
+        pass
+    assert tape.gradient(x, x) is None  # an unwatched tensor stays unconnected, as in TF

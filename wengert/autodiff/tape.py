@@ -172,12 +172,12 @@ class GradientTape:
         records = self._begin_reverse_pass()
         reachable = self._watched if self._roots_among(sources) else None
         try:
+            connected = self._connected(sources, targets)
             if state.graph is not None:  # building a graph: name the gradient nodes
                 with state.graph.name_scope("gradient_tape"):
-                    return backward(records, targets, self._connected(sources), seeds,
-                                    unconnected, reachable=reachable)
-            return backward(records, targets, self._connected(sources), seeds, unconnected,
-                            reachable=reachable)
+                    return backward(records, targets, connected, seeds, unconnected,
+                                    reachable=reachable)
+            return backward(records, targets, connected, seeds, unconnected, reachable=reachable)
         finally:
             self._end_reverse_pass()
 
@@ -207,9 +207,14 @@ class GradientTape:
         if not self._persistent:
             self._release()
 
-    def _connected(self, sources):
-        """The sources, with the ones this tape never watched masked so they get no gradient."""
+    def _connected(self, sources, targets=()):
+        """The sources, with the ones this tape never watched masked so they get no gradient. A
+        variable that is itself a target stays (d v / d v = 1 even when v was never read inside
+        the tape, as in TensorFlow, whose target and source are then the same handle)."""
         watched = self._watched
+        for t in targets:
+            if isinstance(t, Variable):
+                watched = watched | {id(t)}
         return [s if id(s) in watched else _Unwatched(s) for s in sources]
 
     def _release(self):
