@@ -67,6 +67,16 @@ def test_launcher_parses_its_options():
         run._parse(["-n", "2"])
 
 
+def test_launcher_shares_the_cores_between_local_ranks():
+    # N ranks each running a BLAS pool of every core fight over them: cores // N threads each
+    env = run.thread_environment(2, environ={}, cores=8)
+    assert env == {name: "4" for name in run.THREAD_VARIABLES}
+    assert run.thread_environment(4, environ={}, cores=2)["OMP_NUM_THREADS"] == "1"
+    kept = run.thread_environment(2, environ={"OMP_NUM_THREADS": "3"}, cores=8)
+    assert "OMP_NUM_THREADS" not in kept and kept["OPENBLAS_NUM_THREADS"] == "4"  # a user's wins
+    assert run.thread_environment(2, hosts=["-H", "a:2,b:2"], environ={}, cores=8) == {}
+
+
 def test_launcher_names_the_extra_without_mpi4py(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "mpi4py", None)
     assert run.main(["-n", "2", "x.py"]) == 2
