@@ -64,11 +64,13 @@ def worker_sync(quick):
     variables, grads = _variables(MLP, tf)
     nbytes = sum(int(np.prod(s)) * 4 for s in MLP)
     raw = np.ones(nbytes // 4, np.float32)
+    raw_recv = np.empty_like(raw)  # wengert must return fresh arrays: it cannot reduce in place
     mpi = the_job.comm.mpi_comm
     from mpi4py import MPI
     out = {"ranks": the_job.size, "bytes": nbytes}
     out["sync"] = _timed_rounds(the_job, {
         "raw comm.Allreduce": lambda: mpi.Allreduce(MPI.IN_PLACE, raw, op=MPI.SUM),
+        "raw, send -> recv": lambda: mpi.Allreduce(raw, raw_recv, op=MPI.SUM),
         "wengert sum": lambda: the_job.sync_gradients(grads, variables, average=False),
         "wengert average": lambda: the_job.sync_gradients(grads, variables, average=True),
     }, rounds, calls)
