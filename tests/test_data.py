@@ -233,12 +233,20 @@ def test_for_loop_inside_function_unrolls_known_datasets():
     w.assign([2.0, 2.0])
     assert float(total_error(ds)) == float(x.sum())  # the data is pulled when the graph runs
 
-    @tf.function
+    @tf.function(autograph=False)
     def unknown():
         for _ in Dataset.range(5).filter(lambda v: v > 1):
             pass
     with pytest.raises(TypeError, match="AutoGraph"):
         unknown()
+
+    @tf.function  # AutoGraph makes the loop one while_loop over the elements (issue 15)
+    def total():
+        s = tf.constant(0, tf.int64)
+        for v in Dataset.range(5).filter(lambda v: v > 1):
+            s += v
+        return s
+    assert int(total()) == 9
 
 
 def test_while_loop_over_get_next_as_optional_in_a_function():

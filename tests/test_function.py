@@ -235,7 +235,7 @@ def test_variable_created_on_a_later_trace_is_an_error():
 
 # -- control flow ----------------------------------------------------------------------------
 def test_python_control_flow_on_a_symbolic_tensor_says_use_cond():
-    @function
+    @function(autograph=False)  # with AutoGraph (the default) it becomes a cond: test_autograph
     def f(x):
         if x > 0:
             return x

@@ -1,7 +1,7 @@
 """The import DAG of wengert (DESIGN.md, "The layers"): imports point down the layers and no two
 modules import each other, directly or around a loop.
 
-    util < framework < ops < autodiff < graph < (data, debugging, viz, ...) < (train, keras, ...)
+    util < framework < ops < autodiff < graph < (autograph, data, viz, ...) < (train, keras, ...)
 
 A package may import its own layer and those below; the public namespace modules at the top
 (wengert/__init__.py, math.py, nn.py, ..., compat/) may import anything. Every `import` and
@@ -20,8 +20,8 @@ LAYERS = [
     ("ops",),
     ("autodiff",),
     ("graph",),
-    ("data", "datasets", "debugging", "distribute", "module", "onnx", "saved_model", "summary",
-     "viz"),
+    ("autograph", "data", "datasets", "debugging", "distribute", "module", "onnx", "saved_model",
+     "summary", "viz"),
     ("keras", "optimizers", "train"),
 ]
 NAMESPACE_PACKAGES = ("compat",)  # TensorFlow's namespaces that are packages (tf.compat.v1)

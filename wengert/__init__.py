@@ -96,6 +96,7 @@ from . import raw_ops  # noqa: E402  tf.raw_ops (issue 16)
 from . import distribute  # noqa: E402
 # -- issue 17: linear algebra -------------------------------------------------------------------
 from .ops.linalg_norm_ops import norm  # noqa: E402
+from . import autograph  # noqa: E402  tf.autograph; tf.function converts control flow (issue 15)
 
 __version__ = "0.1.0"
 compat.v1._include_top_level(globals())  # tf.compat.v1 holds every name tf. holds

@@ -45,6 +45,20 @@ READ_VARIABLE = defop("ReadVariableOp", lambda value: value, grad=_read_grad,
                       onnx="Identity")  # exporters store the variable's value
 
 
+# A read of a variable inside a cond branch or loop body of a traced function: it reads the
+# variable when it runs (so it sees assignments made earlier in the branch, or by earlier
+# iterations), and its gradient goes to `proxy`, the read of the enclosing graph that the
+# control-flow op takes as an input (so gradients reach the variable from outside the op too).
+def _read_in_control_flow_grad(op, grad):
+    return grad, grad
+
+
+READ_IN_CONTROL_FLOW = defop(
+    "ReadVariableInControlFlow", lambda store, var, proxy: store.read(var),
+    grad=_read_in_control_flow_grad, shape=lambda var, proxy: (var.shape, var.dtype),
+    stateful=True, returns_view=True)
+
+
 # -- assignments in graphs and traced functions: stateful ops whose kernel gets the store --------
 def _assign_rule(var, value):
     if value.dtype != var.dtype:

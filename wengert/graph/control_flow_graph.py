@@ -9,7 +9,10 @@ the graph being built, and the code it runs lives in sub-graphs held by that op 
   *captured*: the sub-graph gets a placeholder for it and remembers the outer tensor, which becomes
   an extra input of the control-flow op. Capturing goes through every enclosing sub-graph, so a
   cond inside a loop body inside a traced function works. Variables are read in the outer graph
-  and captured the same way (their gradient flows through that read).
+  and captured the same way (their gradient flows through that read). Inside a traced function
+  a sub-graph also reads them itself, when it runs (`ReadVariableInControlFlow`, whose gradient
+  goes to the captured read), and may assign them: then the op holding it is stateful, runs in
+  program order and passes the variable store down (control_flow_ops.py).
 - `SubGraph.run(arrays)` executes it with a compiled `Plan` (graph/executor.py), built once.
 - `vjp_graph(graph, ...)` builds the *gradient* of a sub-graph as another standalone sub-graph:
   its placeholders are the forward inputs and one incoming gradient per floating-point output; it
@@ -24,7 +27,7 @@ from ..framework.context import state
 from ..framework.errors import InvalidArgumentError
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
-from ..framework.variables import Variable
+from ..framework.variables import READ_IN_CONTROL_FLOW, Variable, watch_on_read
 from .executor import compile_plan
 from .func_graph import LIVE_VARIABLES, placeholder_for, replay
 from .graph import Graph
@@ -80,30 +83,71 @@ class SubGraph(Graph):
 
     def capture_variable(self, var):
         """Read `var` in the enclosing graph and capture that read (so its gradient reaches the
-        variable through the outer ReadVariableOp)."""
+        variable through the outer ReadVariableOp). Inside a traced function the captured read
+        is only the gradient's path: the value comes from a read here, when the branch or body
+        runs, so it sees assignments made before it in the branch and by earlier iterations."""
         hit = self._by_outer.get(id(var))
-        if hit is not None:
+        if hit is None:
+            outer = self.outer
+            saved = state.graph, state.tapes
+            state.graph, state.tapes = outer, self._outer_tapes
+            try:
+                read = outer.capture_variable(var) if outer is not None else var.read_value()
+            finally:
+                state.graph, state.tapes = saved
+            hit = self._capture(read)
+            self._by_outer[id(var)] = hit
+        if not self.reads_locally:
             return hit
-        outer = self.outer
-        saved = state.graph, state.tapes
-        state.graph, state.tapes = outer, self._outer_tapes
-        try:
-            read = outer.capture_variable(var) if outer is not None else var.read_value()
-        finally:
-            state.graph, state.tapes = saved
-        placeholder = self._capture(read)
-        self._by_outer[id(var)] = placeholder
-        return placeholder
+        watch_on_read(var)
+        return self.create_op(READ_IN_CONTROL_FLOW, (var, hit), {}, _var_name(var) + "/read")
+
+    @property
+    def reads_locally(self):
+        return self.lifts_variables
 
     def update_variable(self, var, op_def, value, name=None, read_value=True):
-        raise NotImplementedError(
-            f"Assigning to variable '{var.name}' inside a cond branch or while_loop body is not "
-            "supported in graph mode: return the new value from the branch (or make it a loop "
-            "variable) and assign it after the cond/while_loop.")
+        """`var.assign(value)` (or assign_add/assign_sub) inside a branch or loop body of a
+        traced function: a stateful op that runs each time the branch or body runs."""
+        if not self.reads_locally:
+            raise NotImplementedError(
+                f"Assigning to variable '{var.name}' inside a cond branch or while_loop body is "
+                "not supported in a TensorFlow 1 graph: return the new value from the branch "
+                "(or make it a loop variable) and assign it after the cond/while_loop, or use "
+                "tf.function.")
+        value = convert_to_tensor(value, dtype=var.dtype)
+        out = self.create_op(op_def, (var, value), {}, name or op_def.type)
+        return out if read_value else out.op
+
+    @property
+    def touches_state(self):
+        """True when running this graph reads or writes variables or has other effects."""
+        return any(op.op_def.stateful for op in self._ops)
+
+    def _enclosing_function_graph(self):
+        graph = self
+        while isinstance(graph, SubGraph):
+            graph = graph.outer
+        return graph
+
+    @property
+    def created_variables(self):
+        graph = self._enclosing_function_graph()
+        return graph.created_variables if graph is not None else []
 
     def lift_initial_value(self, initial_value, name=None):
-        raise ValueError("Creating a variable inside a cond branch or while_loop body is not "
-                         "supported; create it outside the control flow.")
+        """A variable created in a branch or loop body of a traced function (an optimizer's
+        slot on its first step, say) is lifted out of the function as from its body, when
+        its initial value does not depend on the branch's or loop's tensors."""
+        graph = self._enclosing_function_graph()
+        if graph is None or not getattr(graph, "lifts_variables", False):
+            raise ValueError("Creating a variable inside a cond branch or while_loop body is "
+                             "not supported; create it outside the control flow.")
+        if isinstance(initial_value, SymbolicTensor) and initial_value.graph is not graph:
+            raise ValueError("A variable created inside a cond branch or loop body must not "
+                             "take its initial value from tensors computed there; pass a "
+                             "callable (or a value computed outside) as its initial value.")
+        return graph.lift_initial_value(initial_value, name)
 
     def inputs_for(self, outer_tensors):
         """One placeholder per outer tensor, in that order (a new, unused one for a tensor this
@@ -117,18 +161,24 @@ class SubGraph(Graph):
         return out
 
     # -- running -----------------------------------------------------------------------------------
-    def run(self, arrays):
-        """The output arrays for input arrays `arrays` (one per `self.inputs`)."""
+    def run(self, arrays, store=LIVE_VARIABLES):
+        """The output arrays for input arrays `arrays` (one per `self.inputs`); variables are
+        read and written through `store`. Stateful ops run even when no output needs them."""
         plan = self._plan
         if plan is None:
-            plan = self._plan = compile_plan(self, self.outputs, [], self.inputs)
-        return plan.run(arrays, LIVE_VARIABLES)
+            effects = [op for op in self._ops if op.op_def.stateful]
+            plan = self._plan = compile_plan(self, self.outputs, effects, self.inputs)
+        return plan.run(arrays, store)
 
     def __repr__(self):
         return f"<wengert.SubGraph '{self.name}' with {len(self._ops)} ops>"
 
     def __reduce__(self):
         raise TypeError("control-flow sub-graphs are not picklable.")
+
+
+def _var_name(var):
+    return var.name.rsplit(":", 1)[0]
 
 
 def spec_of(t):

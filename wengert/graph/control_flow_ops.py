@@ -26,6 +26,12 @@ extra inputs of the op.
   of ordinary ops, it can be differentiated again: second derivatives through loops work (the
   gradient of the stacks is accumulated in full per iteration, so that costs O(N^2)).
   The predicate has no gradient; integer loop variables (counters) get None.
+
+State. When the code of an op reads or assigns variables (or prints, or pulls from an
+iterator), the op is declared stateful (`_with_outputs`): plans run it in program order even
+when nothing needs its outputs, and its kernel receives the variable store and hands it to its
+sub-graphs. Gradient ops recompute the forward code with a store that drops writes, so
+differentiating a loop that assigns a variable does not assign it again.
 """
 import numpy as np
 
@@ -39,6 +45,7 @@ from ..framework.tensor_shape import TensorShape
 from ..framework.variables import Variable
 from ..ops import array_core, math_ops
 from ..util import nest
+from .func_graph import LIVE_VARIABLES, run_stateful_eagerly
 from .control_flow_graph import (as_bool_scalar, check_compatible, most_specific_common_shape,
                                  output_tensor, spec_of, trace, vjp_graph, vjp_ops)
 
@@ -49,30 +56,86 @@ __all__ = ["cond", "case", "switch_case"]
 _ARITIES = {}
 
 
-def _with_outputs(op_def, n):
-    """The declaration `op_def` with `n` outputs (If/Case/While return what their code returns)."""
-    key = (op_def.type, n)
+def _with_outputs(op_def, n, attrs=None):
+    """The declaration `op_def` with `n` outputs (If/Case/While return what their code returns).
+
+    When the sub-graphs in `attrs` touch state (read or assign variables, print, pull from an
+    iterator), the declaration is stateful: plans always run the op, in program order, and
+    hand its kernel the variable store, which it passes on to its sub-graphs."""
+    stateful = attrs is not None and _touches_state(attrs)
+    key = (op_def.type, n, stateful)
     hit = _ARITIES.get(key)
     if hit is None:
-        hit = _ARITIES[key] = OpDef(op_def.type, op_def.kernel, op_def.shape, op_def.jvp, n,
-                                    op_def.module)
+        base = _BASE.get(op_def.type, op_def)
+        kernel = _STATEFUL_KERNELS[base] if stateful else base.kernel
+        hit = _ARITIES[key] = OpDef(op_def.type, kernel, base.shape, base.jvp, n, base.module,
+                                    stateful=stateful)
     return hit
+
+
+def _touches_state(attrs):
+    for value in attrs.values():
+        for graph in (value if isinstance(value, tuple) else (value,)):
+            if getattr(graph, "touches_state", False):
+                return True
+    return False
+
+
+def _run(op_def, inputs, attrs, name=None):
+    """Build or run one If/Case/While op (a stateful one runs eagerly on the live variables)."""
+    if op_def.stateful and state.graph is None:
+        return run_stateful_eagerly(op_def, inputs, attrs, name)
+    return execute(op_def, inputs, attrs, name)
+
+
+class _DiscardingWrites:
+    """A variable store that reads through and drops writes: the gradient of a branch or loop
+    recomputes its forward ops, whose assignments must not happen a second time."""
+
+    def __init__(self, store):
+        self._store = store
+
+    def read(self, var):
+        return self._store.read(var)
+
+    def write(self, var, value):
+        pass
+
+    def update(self, var, ufunc, value, in_place=False):
+        return np.asarray(ufunc(self._store.read(var), value))  # never into the variable
+
+    def lend(self, var):
+        self._store.lend(var)
+
+
+def _store_for(store, discard_writes):
+    return _DiscardingWrites(store) if discard_writes else store
 
 
 def _single_or_tuple(values):
     return values[0] if len(values) == 1 else tuple(values)
 
 
-# -- If and Case -----------------------------------------------------------------------------------
-def _if_kernel(pred, *args, then_branch, else_branch):
+# -- If and Case ----------------------------------------------------------------------------------
+def _if_kernel(pred, *args, then_branch, else_branch, discard_writes=False):
+    return _if_stateful_kernel(LIVE_VARIABLES, pred, *args, then_branch=then_branch,
+                               else_branch=else_branch, discard_writes=discard_writes)
+
+
+def _if_stateful_kernel(store, pred, *args, then_branch, else_branch, discard_writes=False):
     branch = then_branch if as_bool_scalar(pred, "If") else else_branch
-    return _single_or_tuple(branch.run(list(args)))
+    return _single_or_tuple(branch.run(list(args), _store_for(store, discard_writes)))
 
 
-def _case_kernel(index, *args, branches):
+def _case_kernel(index, *args, branches, discard_writes=False):
+    return _case_stateful_kernel(LIVE_VARIABLES, index, *args, branches=branches,
+                                 discard_writes=discard_writes)
+
+
+def _case_stateful_kernel(store, index, *args, branches, discard_writes=False):
     i = int(index)
     branch = branches[i] if 0 <= i < len(branches) else branches[-1]
-    return _single_or_tuple(branch.run(list(args)))
+    return _single_or_tuple(branch.run(list(args), _store_for(store, discard_writes)))
 
 
 def _branch_specs(branches):
@@ -82,11 +145,11 @@ def _branch_specs(branches):
     return specs[0] if len(specs) == 1 else specs
 
 
-def _if_rule(pred, *args, then_branch, else_branch):
+def _if_rule(pred, *args, then_branch, else_branch, discard_writes=False):
     return _branch_specs((then_branch, else_branch))
 
 
-def _case_rule(index, *args, branches):
+def _case_rule(index, *args, branches, discard_writes=False):
     return _branch_specs(branches)
 
 
@@ -100,8 +163,8 @@ def _branches_grad(op, grads, branches, rebuild):
     seeds = [g if g is not None else array_core.zeros_like(t)
              for g, t in zip(grads, op.outputs) if t.dtype.is_floating]
     grad_branches = [vjp_graph(b, needed, f"{b.name}_grad") for b in branches]
-    out = execute(_with_outputs(op.op_def, len(needed)), [op.inputs[0], *xs, *seeds],
-                  rebuild(grad_branches))
+    attrs = {**rebuild(grad_branches), "discard_writes": True}
+    out = _run(_with_outputs(op.op_def, len(needed), attrs), [op.inputs[0], *xs, *seeds], attrs)
     out = [out] if len(needed) == 1 else list(out)
     result = [None] * len(op.inputs)
     for i, g in zip(needed, out):
@@ -123,19 +186,27 @@ IF = defop("If", _if_kernel, shape=_if_rule, grad=_if_grad, returns_view=True)
 CASE = defop("Case", _case_kernel, shape=_case_rule, grad=_case_grad, returns_view=True)
 
 
-# -- While -------------------------------------------------------------------------------------------
-def _while_kernel(max_iter, *args, cond, body, n_vars, keep_history):
+# -- While ----------------------------------------------------------------------------------------
+def _while_kernel(max_iter, *args, cond, body, n_vars, keep_history, discard_writes=False):
+    return _while_stateful_kernel(LIVE_VARIABLES, max_iter, *args, cond=cond, body=body,
+                                  n_vars=n_vars, keep_history=keep_history,
+                                  discard_writes=discard_writes)
+
+
+def _while_stateful_kernel(store, max_iter, *args, cond, body, n_vars, keep_history,
+                           discard_writes=False):
+    store = _store_for(store, discard_writes)
     values, invariants = list(args[:n_vars]), list(args[n_vars:])
     limit = int(max_iter)
     keep = keep_history or bool(state.tapes) or bool(state.observers)
     history = [[] for _ in values] if keep else None
     count = 0
-    while (limit < 0 or count < limit) and as_bool_scalar(cond.run(values + invariants)[0],
-                                                           "While cond"):
+    while (limit < 0 or count < limit) and as_bool_scalar(
+            cond.run(values + invariants, store)[0], "While cond"):
         if keep:
             for stack, v in zip(history, values):
                 stack.append(v)
-        values = body.run(values + invariants)
+        values = body.run(values + invariants, store)
         count += 1
     stacks = [_stack(h, v) if keep else np.zeros((0,) + np.shape(v), np.asarray(v).dtype)
               for h, v in zip(history or values, values)]
@@ -151,7 +222,7 @@ def _stack(history, last):
         return np.zeros((0,) + np.shape(last), np.asarray(last).dtype)
 
 
-def _while_rule(max_iter, *args, cond, body, n_vars, keep_history):
+def _while_rule(max_iter, *args, cond, body, n_vars, keep_history, discard_writes=False):
     finals = [(t.shape, t.dtype) for t in body.inputs[:n_vars]]
     stacks = [(TensorShape(None) if t.shape.rank is None else TensorShape((None,) + tuple(
         t.shape)), t.dtype) for t in body.inputs[:n_vars]]
@@ -178,7 +249,8 @@ def _while_grad(op, *grads):
     accs = [array_core.zeros_like(caps[c]) for c in need_caps]
     carried = [start, *g_finals, *accs]
     invariants = [*stacks, *[grads[n + 1 + k] for k in g_stacks], *caps]
-    out = _while_op(gcond, gbody, -1, carried, invariants, keep_history=False)
+    out = _while_op(gcond, gbody, -1, carried, invariants, keep_history=False,
+                    discard_writes=True)
     result = [None] * len(op.inputs)
     for j, k in enumerate(floats):
         if needs_grad(op, 1 + k):
@@ -192,14 +264,16 @@ WHILE = defop("While", _while_kernel, shape=_while_rule, grad=_while_grad, retur
 
 
 def _while_op(cond_graph, body_graph, max_iter, carried, invariants, keep_history=False,
-              name=None):
+              name=None, discard_writes=False):
     """Run or build one While op; returns its outputs as a list."""
     n = len(carried)
     attrs = {"cond": cond_graph, "body": body_graph, "n_vars": n, "keep_history": keep_history}
+    if discard_writes:
+        attrs["discard_writes"] = True
     max_iter = convert_to_tensor(max_iter, dtype=dtypes.int32) if not isinstance(
         max_iter, Tensor) else max_iter
-    return list(execute(_with_outputs(WHILE, 2 * n + 1), [max_iter, *carried, *invariants],
-                        attrs, name))
+    return list(_run(_with_outputs(WHILE, 2 * n + 1, attrs), [max_iter, *carried, *invariants],
+                     attrs, name))
 
 
 def _backward_loop_graphs(body, n, floats, need_caps, g_stacks):
@@ -276,6 +350,10 @@ def _history_scatter_grad(op, grad):
     return execute(HISTORY_GET, (grad, op.inputs[2])), None, None
 
 
+_BASE = {IF.type: IF, CASE.type: CASE, WHILE.type: WHILE}  # their one-output declarations
+_STATEFUL_KERNELS = {IF: _if_stateful_kernel, CASE: _case_stateful_kernel,
+                     WHILE: _while_stateful_kernel}
+
 HISTORY_GET = defop("WhileHistoryGet", _history_get_kernel, shape=_history_get_rule,
                     grad=_history_get_grad, jvp=linear, returns_view=True)
 HISTORY_SCATTER = defop("WhileHistoryScatter", _history_scatter_kernel,
@@ -287,7 +365,7 @@ def _history_get(stack, index):
     return execute(HISTORY_GET, (stack, index))
 
 
-# -- public: cond, case, switch_case ---------------------------------------------------------------
+# -- public: cond, case, switch_case --------------------------------------------------------------
 def cond(pred, true_fn=None, false_fn=None, name=None):
     """`true_fn()` if `pred` else `false_fn()`; in a graph, one If op holding both branches."""
     if not callable(true_fn) or not callable(false_fn):
@@ -413,8 +491,9 @@ def _build_branches(op_def, what, selector, fns, names, make_attrs, name):
     for sub, _ in traced:
         sub.inputs = sub.inputs_for(captured)
     branches = [sub for sub, _ in traced]
-    out = execute(_with_outputs(op_def, len(first.outputs)), [selector, *captured],
-                  make_attrs(branches), name)
+    attrs = make_attrs(branches)
+    out = _run(_with_outputs(op_def, len(first.outputs), attrs), [selector, *captured], attrs,
+               name)
     flat = [out] if len(first.outputs) == 1 else list(out)
     return nest.pack_sequence_as(first_result, flat)
 

@@ -24,14 +24,15 @@ import numpy as np
 from ..framework import dtypes
 from ..framework.context import state
 from ..framework.errors import InvalidArgumentError
-from ..framework.execute import execute
+from ..framework.execute import execute, record_op
 from ..framework.tensor import Tensor, array_of, convert_to_tensor
 from ..framework.variables import READ_VARIABLE, Variable
 from .executor import compile_plan
 from .graph import PLACEHOLDER, Graph, check_scope_name, valid_name
 from .symbolic import SymbolicTensor
 
-__all__ = ["FuncGraph", "init_scope", "replay", "needed_ops", "LIVE_VARIABLES"]
+__all__ = ["FuncGraph", "init_scope", "replay", "needed_ops", "LIVE_VARIABLES",
+           "run_stateful_eagerly"]
 
 _CREATE_ONCE = ("tf.function only supports singleton tf.Variables created on the first call. "
                 "Make sure the tf.Variable is only created once or created outside tf.function "
@@ -205,19 +206,33 @@ def replay(graph, ops, placeholders, args):
     return values
 
 
+def run_stateful_eagerly(op_def, inputs, attrs, name=None):
+    """Run a stateful op now on the live variables (an assign, a summary, a cond or loop that
+    touches variables), offering it to the tapes and forward accumulators as `execute` does."""
+    arrays = [x if isinstance(x, Variable) else array_of(x) for x in inputs]
+    out = op_def.kernel(LIVE_VARIABLES, *arrays, **attrs)
+    for x in inputs:
+        if isinstance(x, Variable):
+            x._disown()  # the tensors made here may hold its array
+    if op_def.num_outputs == 1:
+        outputs = (Tensor(out),)
+    else:
+        outputs = tuple(Tensor(v, None, i) for i, v in enumerate(out))
+    if state.tapes and op_def.differentiable:
+        record_op(state.tapes, op_def, inputs, outputs, attrs, name)
+    for hook in state.observers:
+        hook(op_def, inputs, outputs, attrs, name)
+    return outputs[0] if op_def.num_outputs == 1 else outputs
+
+
 def _replay_one(op, inputs):
     if not op.outputs:  # NoOp, a grouping of control inputs: order is already creation order
         return execute(op.op_def, inputs, op.attrs, op.name) if state.graph is not None else None
     if op.op_def is READ_VARIABLE:
         return inputs[0]._as_tensor(None)
     stateful = op.op_def.stateful
-    if stateful and state.graph is None:  # an assign (or a summary), run now on live variables
-        arrays = [x if isinstance(x, Variable) else array_of(x) for x in inputs]
-        out = op.op_def.kernel(LIVE_VARIABLES, *arrays, **op.attrs)
-        for x in inputs:
-            if isinstance(x, Variable):
-                x._disown()  # the tensor made here may hold its array
-        return Tensor(out)
+    if stateful and state.graph is None:  # an assign, a summary, a cond touching variables
+        return run_stateful_eagerly(op.op_def, inputs, op.attrs, op.name)
     graph = state.graph
     if op.gradient_override is not None and graph is not None:
         with graph.gradient_override_map({op.type: op.gradient_override}):

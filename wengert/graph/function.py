@@ -21,8 +21,10 @@ are captured by reference: each read is a `ReadVariableOp` on the Variable, run 
 runs, and `assign`/`assign_add`/`assign_sub` are stateful ops that write the variable every call
 (see func_graph.py). A `tf.Variable` created in the body is lifted out (an ordinary eager
 variable, initialized once) and allowed on the first trace only. Tapes and `gradients()` inside
-the body build gradient nodes with the one reverse pass. Branching in Python on a symbolic tensor
-raises an error that says to use `cond`/`while_loop` (autograph is not implemented).
+the body build gradient nodes with the one reverse pass. With `autograph=True` (the default) the
+Python function is converted first (wengert.autograph, registered in AUTOGRAPH): `if`, `while`
+and `for` on tensors become cond/while_loop; with autograph=False, branching in Python on a
+symbolic tensor raises an error that says to use `cond`/`while_loop`.
 
 Running. Each trace is compiled once into a flat `Plan` (graph/executor.py) that computes the
 outputs and every stateful op; a call builds the signature key, looks the trace up in a dict, feeds
@@ -59,6 +61,10 @@ __all__ = ["function", "TensorSpec", "Function", "ConcreteFunction", "CALL_OBSER
 
 #: functions f(concrete_function) told of every call of a trace (tf.summary.trace_on uses it)
 CALL_OBSERVERS = []
+
+#: AUTOGRAPH[0](fn) is the function a trace runs for `fn` when autograph=True (wengert.autograph
+#: sets it: AutoGraph sits above graph/ in the layers)
+AUTOGRAPH = [None]
 
 
 class TensorSpec:
@@ -102,16 +108,16 @@ def type_spec_from_value(value):
     return TensorSpec(value.shape, value.dtype)
 
 
-def function(func=None, input_signature=None, autograph=False, jit_compile=None,
+def function(func=None, input_signature=None, autograph=True, jit_compile=None,
              reduce_retracing=False, experimental_relax_shapes=None, name=None, **_ignored):
     """Compile `func` into a traced graph function (usable as `@function` or `@function(...)`).
 
-    `autograph` and `jit_compile` are accepted for compatibility and have no effect; Python
-    control flow on tensors needs `cond`/`while_loop`."""
+    `autograph=True` converts Python control flow on tensors into cond/while_loop while
+    tracing (wengert.autograph). `jit_compile` is accepted and has no effect."""
     relax = bool(reduce_retracing or experimental_relax_shapes)
 
     def decorate(fn):
-        return Function(fn, input_signature, relax, name)
+        return Function(fn, input_signature, relax, name, autograph)
     return decorate if func is None else decorate(func)
 
 
@@ -358,13 +364,15 @@ class Function:
     """A Python function traced into graphs, one per input signature (`tf.function`)."""
 
     def __init__(self, python_function, input_signature=None, reduce_retracing=False,
-                 name=None):
+                 name=None, autograph=True):
         if not callable(python_function):
             raise TypeError(f"function expects a callable, got {python_function!r}.")
         functools.update_wrapper(self, python_function)
         self._python_function = python_function
         self._name = name or getattr(python_function, "__name__", "function")
         self._reduce_retracing = reduce_retracing
+        self._autograph = autograph
+        self._traced_function = None
         self._cache = {}
         self._tracing_count = 0
         self._bound = weakref.WeakKeyDictionary()
@@ -403,7 +411,8 @@ class Function:
             bound = self._bound_by_id.get(id(instance))
         if bound is None:
             bound = Function(types.MethodType(self._python_function, instance),
-                             self._input_signature, self._reduce_retracing, self._name)
+                             self._input_signature, self._reduce_retracing, self._name,
+                             self._autograph)
             try:
                 self._bound[instance] = bound
             except TypeError:
@@ -484,7 +493,7 @@ class Function:
                 graph.trace_values = trace_values
                 args, kwargs = arguments(graph.inputs)
                 graph.structured_input_signature = (tuple(args), dict(kwargs))
-                outputs = self._python_function(*args, **kwargs)
+                outputs = self._function_to_trace()(*args, **kwargs)
                 flat = [_output_tensor(graph, o, self._name) for o in nest.flatten(outputs)]
         finally:
             state.tapes, state.observers = saved
@@ -492,6 +501,14 @@ class Function:
         self._tracing_count += 1
         graph.structured_outputs, graph.outputs = outputs, flat
         return ConcreteFunction(graph, outputs, flat)
+
+    def _function_to_trace(self):
+        """The Python function, converted by AutoGraph when autograph=True (once)."""
+        if self._traced_function is None:
+            convert = AUTOGRAPH[0] if self._autograph else None
+            self._traced_function = (convert(self._python_function) if convert is not None
+                                     else self._python_function)
+        return self._traced_function
 
     def __repr__(self):
         return f"<wengert.function {self._name}: {self._tracing_count} trace(s)>"

@@ -79,6 +79,18 @@ PLACEHOLDER = defop("Placeholder", _placeholder_kernel,
 NO_OP = defop("NoOp", lambda: None, shape=lambda: [], grad=None, num_outputs=0, pure=False)
 
 
+def _foreign_tensor_message(t):
+    where = getattr(t.graph, "name", None)
+    if getattr(t.graph, "outer", False) is not False and where:  # a cond branch or loop body
+        return (f"Tensor '{t.name}' was made inside '{where}', the graph of a cond branch or "
+                "loop body, and cannot be used outside it: values leave a branch or loop only "
+                "as its outputs or loop variables. (A Python list appended inside a TensorFlow "
+                "loop does this: accumulate into a tf.TensorArray instead, ta = ta.write(i, "
+                "value), and read ta.stack() after the loop.)")
+    return (f"Tensor '{t.name}' belongs to another graph; ops can only combine tensors from "
+            "the same graph.")
+
+
 class Graph:
     """A dataflow graph: `get_operations()` in creation order, unique names, scopes, collections."""
 
@@ -218,8 +230,7 @@ class Graph:
     def _capture(self, t):
         if isinstance(t, SymbolicTensor):
             if t.graph is not self:
-                raise ValueError(f"Tensor '{t.name}' belongs to another graph; ops can only "
-                                 "combine tensors from the same graph.")
+                raise ValueError(_foreign_tensor_message(t))
             return t
         if isinstance(t, Tensor):  # an eager tensor: becomes a constant of this graph
             hit = self._captured.get(id(t))

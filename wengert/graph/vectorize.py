@@ -36,6 +36,8 @@ class _Trace(SubGraph):
     """The graph fn is traced into: it captures what fn uses from outside (eager tensors,
     variable reads, tensors of an enclosing graph) as placeholders standing for those values."""
 
+    reads_locally = False  # a variable read is one captured value, as the replay expects
+
     def _capture_outer(self, t):
         if self.outer is not None:
             return super()._capture_outer(t)

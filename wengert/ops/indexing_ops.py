@@ -558,7 +558,8 @@ def _spec_entry(k):
         return NotImplemented
     if isinstance(k, (int, np.integer)):
         return int(k)
-    if isinstance(k, Tensor) and k.ndim == 0 and k.dtype.is_integer:
+    if isinstance(k, Tensor) and k.ndim == 0 and k.dtype.is_integer and \
+            array_of(k) is not None:  # a graph tensor's value is not known: gathered instead
         return int(array_of(k))
     return NotImplemented
 

@@ -328,8 +328,9 @@ def _decode_op(graph, node, tensors, ops, variables, dec):
     except (KeyError, TypeError):
         raise _bad(f"unknown op type {str(op_type)[:60]!r}; this wengert does not have it")
     count = node.get("num_outputs")
+    attrs = {str(k): dec.value(v) for k, v in node["attrs"].items()}
     if op_def.num_outputs not in (None, count) and isinstance(count, int) and count > 0:
-        op_def = with_outputs(op_def, count)  # If/Case/While return what their code returns
+        op_def = with_outputs(op_def, count, attrs)  # If/Case/While: what their code returns
     inputs = []
     for ref in node["inputs"]:
         if ref[0] == "var":
@@ -338,7 +339,6 @@ def _decode_op(graph, node, tensors, ops, variables, dec):
             raise _bad(f"op {str(node['name'])[:60]!r} reads a later or missing op")
         else:
             inputs.append(_output(tensors, ref[0], ref[1]))
-    attrs = {str(k): dec.value(v) for k, v in node["attrs"].items()}
     if any(not isinstance(i, int) or not 0 <= i < len(ops) for i in node["control"]):
         raise _bad("a control input refers to a later op")
     control_ops = [ops[i] for i in node["control"]]
@@ -350,7 +350,7 @@ def _decode_op(graph, node, tensors, ops, variables, dec):
         else:
             out = graph.create_op(op_def, tuple(inputs), attrs, str(node["name"]))
     for t in inputs:
-        if isinstance(t, Variable):
+        if isinstance(t, Variable) and hasattr(graph, "_note_variable"):
             graph._note_variable(t)
     return tuple(out) if isinstance(out, (list, tuple)) else out
 
