@@ -86,8 +86,9 @@ def test_traced_function_with_unknown_batch():
 def test_unknown_shapes_say_what_to_do():
     with tf.Graph().as_default():
         x = v1.placeholder(tf.float32, [None, 3])
+        perm = tf.stack([tf.shape(x)[0] * 0 + 1, 0])  # a permutation known only when it runs
         with pytest.raises(TypeError, match="known while the graph is built"):
-            tf.tile(x, [tf.shape(x)[0], 1])
+            tf.transpose(x, perm)
 
 
 def test_required_space_to_batch_paddings():

@@ -237,6 +237,11 @@ SHAPES = {
     "matmul": lambda x: [tf.matmul(x[:, 0], x[:, 1], transpose_b=True),
                          tf.matmul(x, x, transpose_a=True)],
     "einsum": lambda x: [tf.einsum("bij,bkj->bik", x, x), tf.einsum("bij->bj", x)],
+    # sizes known only when the graph runs (the batch): bounds and sizes read from tensors
+    "runtime_slices": lambda x: [x[tf.shape(x)[0] - 1], x[:, 1, :tf.shape(x)[0] - 1],
+                                 tf.slice(x, [tf.shape(x)[0] - 2, 0, 1], [-1, 2, 2])],
+    "runtime_sizes": lambda x: [tf.tile(x[:1], [tf.shape(x)[0], 1, 1]),
+                                tf.one_hot(tf.argmax(x[0], axis=-1), tf.shape(x)[0])],
 }
 
 

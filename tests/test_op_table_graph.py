@@ -28,8 +28,6 @@ UNKNOWN_DIM_KNOWN_FAILURES = {
     **GRAPH_KNOWN_FAILURES,
     # TensorFlow raises too: tf.unstack needs `num` when the unstacked dimension is unknown.
     "unstack": "num cannot be inferred from an unknown dimension (TensorFlow raises too)",
-    "gather_nd_batch_dims": "gather_nd flattens its batch dimensions while the graph is built: "
-                            "they must be known (the error says so)",
 }
 
 

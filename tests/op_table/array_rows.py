@@ -249,6 +249,45 @@ ROWS += [
 ]
 
 
+# Forms with values known only when a graph runs: DYNAMIC spec entries and None shape entries
+# are read from extra int inputs (called directly, so eagerly, with their gradients).
+def _zeros_with(shape, key, g):
+    out = np.zeros(shape)
+    out[key] = g
+    return out
+
+
+ROWS += [
+    _like_row("strided_slice_runtime", indexing_ops.STRIDED_SLICE,
+              {"spec": (("?", "?", None), "?")}, lambda x, b, e, i: x[b:e, i],
+              (rand(4, 5), 1, 3, -2)),
+    _like_row("strided_slice_runtime_step", indexing_ops.STRIDED_SLICE,
+              {"spec": (Ellipsis, (None, None, "?"))}, lambda x, s: x[..., ::s],
+              (rand(3, 5), -2)),
+    _like_row("strided_slice_grad_runtime", indexing_ops.STRIDED_SLICE_GRAD,
+              {"shape": (4, 5), "spec": (("?", None, None),)},
+              lambda g, b: _zeros_with((4, 5), np.s_[b:], g), (rand(3, 5), 1)),
+    _like_row("slice_runtime", indexing_ops.SLICE, {"begin": (None, 1), "size": (2, None)},
+              lambda x, b, s: x[b:b + 2, 1:], (rand(4, 5), 1, -1)),
+    _like_row("tile_runtime", creation_ops.TILE, {"multiples": "vector"},
+              lambda x, m: np.tile(x, m), (rand(2, 3), _idx(2, 1))),
+    _like_row("tile_grad_runtime", creation_ops.TILE_GRAD, {"multiples": (None, 1)},
+              lambda g, like, m: g.reshape(2, 2, 1, 3).sum(axis=(0, 2)),
+              (rand(4, 3), rand(2, 3), 2)),
+    _like_row("pad_runtime", creation_ops.PAD,
+              {"paddings": ((None, 1), (0, None)), "constant_values": 0.5},
+              lambda x, a, b: np.pad(x, ((a, 1), (0, b)), constant_values=0.5),
+              (rand(2, 3), 2, 1)),
+    OpInfo("one_hot_runtime", _like_op(creation_ops.ONE_HOT, {
+        "depth": None, "on_value": 1.0, "off_value": 0.0, "axis": 1, "dtype": np.float64}),
+        lambda i, depth: np.eye(depth)[i], [Sample((_idx(0, 2, 1), 4))], float32=False,
+        **_NO_GRAD),
+    OpInfo("eye_runtime", _like_op(creation_ops.EYE, {
+        "num_rows": None, "num_columns": 3, "batch_shape": (None,), "dtype": np.float64}),
+        lambda n, b: np.broadcast_to(np.eye(n, 3), (b, n, 3)), [Sample((2, 2))], float32=False,
+        **_NO_GRAD),
+]
+
 def _squared(row):
     """A companion row squaring each output, so second order runs through the gradient ops."""
     def square_all(out):

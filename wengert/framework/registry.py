@@ -34,6 +34,14 @@ and nothing outside the family file keeps a table keyed by the op's type name. I
     reads_shape_only           the kernel reads only its inputs' shapes and dtypes, never their
                                values (shape, size, rank): static shapes alone evaluate it
                                (framework/static_value.py folds it while a graph is built)
+    partial_value              optional fn(op, *input_values) -> what is known of the op's integer
+                               scalar or vector output while a graph is built, from what is
+                               known of its inputs': an int or None (a scalar), a list of ints
+                               and None (a vector), or None (nothing, not even the length).
+                               Shape inference reads shapes computed in graphs with it
+                               (static_value.partial_value: TensorFlow's constant_value_as_shape
+                               over Shape, Pack, ConcatV2, StridedSlice...); ops that read only
+                               shapes get None for their inputs
     inplace                    optional kernel(*arrays, out=array, **attrs) computing what
                                `kernel` computes into `out`, one of its inputs of the result's
                                shape and dtype (right for any such input as `out`: only its
@@ -87,12 +95,12 @@ class OpDef:
 
     __slots__ = ("type", "kernel", "shape", "jvp", "num_outputs", "module", "batch",
                  "batch_accepts", "stateful", "pure", "passes_sparse", "returns_view", "inplace",
-                 "onnx", "reads_shape_only", "index_key")
+                 "onnx", "reads_shape_only", "index_key", "partial_value")
 
     def __init__(self, op_type, kernel, shape=None, jvp=None, num_outputs=1, module=None, *,
                  batch=None, batch_accepts=None, stateful=False, pure=True,
                  passes_sparse=False, returns_view=False, inplace=None, onnx=None,
-                 reads_shape_only=False, index_key=None):
+                 reads_shape_only=False, index_key=None, partial_value=None):
         if batch not in _BATCH_MARKERS and not callable(batch):
             raise ValueError(f"OpDef {op_type}: batch must be None, 'safe', 'negative_axis' or "
                              f"a batched gradient function, got {batch!r}.")
@@ -115,6 +123,7 @@ class OpDef:
         self.onnx = onnx
         self.reads_shape_only = reads_shape_only
         self.index_key = index_key
+        self.partial_value = partial_value
 
     @property
     def differentiable(self):

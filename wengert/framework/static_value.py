@@ -9,6 +9,10 @@ with the ops' own kernels, when every leaf is known:
   Rank) is known when those inputs' static shapes are fully defined: the kernel runs on a
   zero-strided stand-in of that shape;
 - any other pure op (`OpDef.pure`) is known when all its inputs are.
+`partial_value(t)` is TensorFlow's `constant_value_as_shape`: what is known of an integer scalar
+or vector that is not wholly known, entry by entry (`tf.concat([tf.shape(x)[:1], [4]], 0)` for
+x of shape [None, 3] is [None, 4]). Ops that assemble or pick entries say how in their OpDef
+(`partial_value`); the walk asks them from the leaves up, with an explicit stack.
 Placeholders, variable reads and random ops are not pure, so anything that depends on them is
 unknown (None). The walk is iterative (an explicit stack) and gives up on graphs larger than
 `MAX_OPS` ops or values larger than `MAX_ELEMENTS` elements: folding is for shapes and indices,
@@ -16,7 +20,7 @@ not for data.
 """
 import numpy as np
 
-__all__ = ["static_value", "MAX_OPS", "MAX_ELEMENTS"]
+__all__ = ["static_value", "partial_value", "MAX_OPS", "MAX_ELEMENTS"]
 
 MAX_OPS = 64
 MAX_ELEMENTS = 4096
@@ -94,3 +98,55 @@ def static_value(t):
         return None
     value = np.asarray(outs[t.value_index])
     return value if value.size <= MAX_ELEMENTS else None
+
+
+def _as_partial(value):
+    value = np.asarray(value)
+    if value.dtype.kind not in "iu" or value.ndim > 1:
+        return None
+    return int(value) if value.ndim == 0 else [int(v) for v in value]
+
+
+def _leaf_partial(t):
+    """What is known of t without asking its op: its value, or a vector's length."""
+    value = static_value(t)
+    if value is not None:
+        return _as_partial(value)
+    shape = getattr(t, "shape", None)
+    if shape is not None and shape.rank == 1 and shape[0] is not None and t.dtype.is_integer:
+        return [None] * shape[0]
+    return None
+
+
+def partial_value(t):
+    """What is known of the integer scalar or vector t while the graph is built: an int or None
+    (a scalar), a list of ints and None (a vector), or None when not even its length is."""
+    known = {}   # id(tensor) -> partial value
+    stack, visited = [t], 0
+    while stack:
+        x = stack[-1]
+        if id(x) in known:
+            stack.pop()
+            continue
+        op = getattr(x, "op", None)
+        rule = None if op is None or _eager_value(x) is not None else op.op_def.partial_value
+        if rule is None:
+            known[id(x)] = _leaf_partial(x)
+            stack.pop()
+            continue
+        reads = () if op.op_def.reads_shape_only else op.inputs
+        pending = [i for i in reads if id(i) not in known]
+        if pending:
+            visited += 1
+            if visited > MAX_OPS:
+                return _leaf_partial(t)
+            stack.extend(pending)
+            continue
+        stack.pop()
+        try:
+            value = rule(op, *[known[id(i)] if reads else None for i in op.inputs])
+        except Exception:  # noqa: BLE001 - nothing is known then
+            value = None
+        outs_known = value if x.value_index == 0 else None
+        known[id(x)] = outs_known if outs_known is not None else _leaf_partial(x)
+    return known[id(t)]

@@ -289,9 +289,35 @@ def constant(value, dtype=None, shape=None, name="Const"):
     return Tensor(array)
 
 
+# Lists holding tensors become a Pack of their entries (TensorFlow's autopacking), so that
+# [tf.shape(x)[0], -1] is a tensor in a graph and gradients flow through [x, 1.0] eagerly. The
+# ops layer installs the packing function (ops/array_ops.py), as TensorFlow registers its
+# conversion function for lists: the framework cannot import the Pack op.
+_autopack = None
+
+
+def register_autopacking(fn):
+    """Install fn(values, dtype) -> Tensor, called for a (nested) list or tuple holding tensors."""
+    global _autopack
+    _autopack = fn
+
+
+def holds_tensor(value):
+    """Whether a (nested) list or tuple holds a tensor, graph tensor or variable."""
+    stack = [value]
+    while stack:
+        for v in stack.pop():
+            if isinstance(v, TensorLike) or hasattr(v, "_as_tensor"):
+                return True
+            if type(v) in (list, tuple):
+                stack.append(v)
+    return False
+
+
 def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
     """`value` as a Tensor: tensors pass through (their dtype must match `dtype`), variables are
-    read, anything else becomes a constant. `dtype_hint` is used when it fits the value."""
+    read, a list holding tensors is packed (their Pack, so its gradient flows), anything else
+    becomes a constant. `dtype_hint` is used when it fits the value."""
     if isinstance(value, Tensor):
         if dtype is not None and dtypes.as_dtype(dtype) is not value.dtype:
             raise ValueError(f"Tensor conversion requested dtype {dtypes.as_dtype(dtype).name} "
@@ -301,6 +327,8 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
     as_tensor = getattr(value, "_as_tensor", None)
     if as_tensor is not None:
         return as_tensor(dtype)
+    if type(value) in (list, tuple) and _autopack is not None and holds_tensor(value):
+        return _autopack(value, dtype if dtype is not None else dtype_hint)
     if dtype is None and dtype_hint is not None:
         try:
             return constant(value, dtype_hint)

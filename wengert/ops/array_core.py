@@ -386,6 +386,7 @@ def _cast_jvp(primals, tangents, outputs, dtype):
 
 CAST = defop("Cast", lambda x, dtype: x.astype(dtype), shape=_cast_rule, grad=_cast_grad,
              jvp=_cast_jvp, batch="safe",
+             partial_value=lambda op, x: x if np.dtype(op.attrs["dtype"]).kind in "iu" else None,
              onnx=lambda ctx, op, x: ctx.cast(x, op.attrs["dtype"]))
 
 

@@ -26,7 +26,7 @@ from ..framework import dtypes
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import binary_operands, execute
 from ..framework.registry import defop
-from ..framework.tensor import convert_to_tensor
+from ..framework.tensor import convert_to_tensor, holds_tensor, register_autopacking
 from ..framework.tensor_shape import TensorShape
 from . import shapes
 from .array_core import (RESHAPE, batch_rank, batch_zero_filled, has_one_input,  # noqa: F401
@@ -225,8 +225,23 @@ def _concat_batched(op, grad):
     return list(execute(SPLIT_V, (grad,), attrs))
 
 
+def _concat_partial(op, *parts):
+    """The entries of a concat of vectors, as far as each part's are known."""
+    if any(type(p) is not list for p in parts):
+        return None
+    return [v for p in parts for v in p]
+
+
+def _pack_partial(op, *entries):
+    """A vector stacked from scalars: each entry as far as it is known."""
+    if op.get_attr("axis") != 0 or any(t.shape.rank != 0 for t in op.inputs):
+        return None
+    return list(entries)
+
+
 CONCAT = defop("ConcatV2", lambda *xs, axis: np.concatenate(xs, axis), shape=_concat_rule,
                grad=_concat_grad, jvp=linear, batch=_concat_batched,
+               partial_value=_concat_partial,
                onnx=lambda ctx, op, *xs: ctx.node("Concat", xs, axis=op.attrs["axis"]))
 
 
@@ -262,6 +277,7 @@ def _pack_batched(op, grad):
 
 
 PACK = defop("Pack", lambda *xs, axis: np.stack(xs, axis), shape=_pack_rule,
+             partial_value=_pack_partial,
              grad=lambda op, grad: unstack(grad, len(op.inputs), op.get_attr("axis")), jvp=linear, batch=_pack_batched,
              onnx=lambda ctx, op, *xs: ctx.node("Concat", [ctx.unsqueeze(x, [op.attrs["axis"]])
                                                            for x in xs], axis=op.attrs["axis"]))
@@ -457,8 +473,36 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
     return list(execute(SPLIT_V, (value,), {"size_splits": tuple(sizes), "axis": axis}, name))
 
 
+# -- autopacking: lists holding tensors convert to a stack of their entries ------------------------
+def _first_tensor_dtype(values):
+    stack_ = [values]
+    while stack_:
+        for v in stack_.pop():
+            if type(v) in (list, tuple):
+                stack_.append(v)
+            elif not isinstance(v, (int, float, bool, np.generic, np.ndarray)):
+                return convert_to_tensor(v).dtype
+    return None
+
+
+def _autopack(values, dtype):
+    """A (nested) list or tuple holding tensors as Pack ops (one per level), its plain entries
+    converted to the tensors' dtype: what TensorFlow's convert_to_tensor does with lists."""
+    dtype = dtype if dtype is not None else _first_tensor_dtype(values)
+
+    def pack(v):  # nesting depth is the list's, a handful of levels
+        if type(v) in (list, tuple) and holds_tensor(v):
+            return stack([pack(e) for e in v])
+        return convert_to_tensor(v, dtype)
+    return pack(values)
+
+
+register_autopacking(_autopack)
+
+
 # -- identity, stop_gradient ---------------------------------------------------------------------
 IDENTITY = defop("Identity", lambda x: x, shape=shapes.same, grad=lambda op, grad: grad, jvp=linear,
+                 partial_value=lambda op, x: x,
                  batch="safe", passes_sparse=True, returns_view=True, onnx="Identity")
 STOP_GRADIENT = defop("StopGradient", lambda x: x, shape=shapes.same, grad=None,
                       returns_view=True, onnx="Identity")

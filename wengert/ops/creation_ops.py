@@ -1,15 +1,17 @@
 """Ops that create tensors: from a value or attributes (a graph's Const, fill, zeros, ones, eye,
-range, one_hot), from copies of an input (tile, pad), and shape queries (shape, size, rank).
+range, one_hot) and from copies of an input (tile); pad (pad_ops) and the shape queries shape,
+size and rank (query_ops) are re-exported here.
 
 `fill(dims, value)` broadcasts a scalar, so the value's gradient is the sum of the incoming
 gradient (the reverse pass sums it back to the scalar). A tile copies x `m` times along each
 axis, so its gradient sums the copies: view the gradient as [m0, d0, m1, d1, ...] and sum over
 the m axes (in a graph with unknown dimensions, one `TileGrad` op reads x's shape when it runs).
-A constant pad's gradient is the part of the gradient over the unpadded interior (a strided
-slice); a mirror pad (REFLECT, SYMMETRIC) copies border elements into the padding, so its
-gradient (`MirrorPadGrad`) folds the padding's gradient back onto the elements copied, and its
-gradient is the mirror pad again. zeros, ones, eye, range and one_hot are not differentiable;
-shape queries read only the shape of their input, so their integer results have no gradient.
+zeros, ones, eye, range and one_hot are not differentiable.
+
+In a graph, sizes may be tensors known only when it runs (tf.tile(x, [tf.shape(y)[0], 1]),
+tf.one_hot(i, tf.shape(x)[1]), tf.eye(n)): such a value is an extra input of the op, read by its
+kernel (shapes.shape_arg / scalar_arg), while values known when the graph is built stay
+attributes, so eager code and graphs of known shapes run the ops they always ran.
 
 `range` takes its bounds as inputs, as TensorFlow's Range op does, so in graph mode the bounds may
 be tensors computed when the graph runs; its length is known while building only when the bounds
@@ -28,9 +30,11 @@ from ..framework.tensor import Tensor, convert_to_tensor, to_array
 from ..framework.static_value import static_value
 from ..framework.tensor_shape import TensorShape
 from . import shapes
-from .array_core import SUM_TO_SHAPE, _like_source, batch_rank, cast, reshape, static_shape
-from .indexing_ops import STRIDED_SLICE, _check_index_dtype
-from .shapes import int_tuple, normalize_axis, resolve_shape, shape_arg, static_shape_arg
+from .array_core import SUM_TO_SHAPE, batch_rank, cast, reshape, static_shape
+from .pad_ops import MIRROR_PAD, MIRROR_PAD_GRAD, PAD, pad  # noqa: F401 (re-exported)
+from .query_ops import SHAPE, SIZE, _RANK, rank, shape, size  # noqa: F401 (re-exported)
+from .shapes import (check_index_dtype as _check_index_dtype, normalize_axis, resolve_shape,
+                     scalar_arg, shape_arg, split_extras, static_shape_arg)
 
 __all__ = ["fill", "zeros", "ones", "eye", "tile", "pad", "range", "one_hot", "shape", "size",
            "rank"]
@@ -78,61 +82,95 @@ def ones(shape, dtype=dtypes.float32, name=None):
     return fill(shape, convert_to_tensor(1, dtype), name)
 
 
-def _eye_kernel(num_rows, num_columns, batch_shape, dtype):
+def _eye_sizes(extra, num_rows, num_columns, batch_shape):
+    """(rows, columns, batch shape) with the entries read from extra inputs resolved."""
+    rows_extra, cols_extra, batch_extra = split_extras((num_rows, num_columns, batch_shape), extra)
+    rows = int(rows_extra[0]) if num_rows is None else num_rows
+    cols = int(cols_extra[0]) if num_columns is None else num_columns
+    return rows, cols, resolve_shape(batch_shape, batch_extra)
+
+
+def _eye_kernel(*extra, num_rows, num_columns, batch_shape, dtype):
+    if extra:
+        num_rows, num_columns, batch_shape = _eye_sizes(extra, num_rows, num_columns,
+                                                        batch_shape)
     return np.broadcast_to(np.eye(num_rows, num_columns, dtype=dtype),
                            batch_shape + (num_rows, num_columns)).copy()
 
 
-def _eye_rule(num_rows, num_columns, batch_shape, dtype):
-    return TensorShape(batch_shape + (num_rows, num_columns)), dtypes.as_dtype(dtype)
+def _eye_rule(*extra, num_rows, num_columns, batch_shape, dtype):
+    rows_extra, cols_extra, batch_extra = split_extras((num_rows, num_columns, batch_shape), extra)
+    batch = static_shape_arg(batch_shape, batch_extra)
+    for count in (num_rows, num_columns):
+        if count is not None and count < 0:
+            raise InvalidArgumentError(f"num_rows and num_columns must be >= 0, got {count}.")
+    if batch.rank is None:
+        return TensorShape(None), dtypes.as_dtype(dtype)
+    return batch.concatenate([num_rows, num_columns]), dtypes.as_dtype(dtype)
 
 
 EYE = defop("Eye", _eye_kernel, shape=_eye_rule, grad=None)
 
 
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name=None):
-    """An identity matrix [num_rows, num_columns] (or a batch of them)."""
-    num_columns = num_rows if num_columns is None else num_columns
-    batch = () if batch_shape is None else int_tuple(batch_shape, "eye: batch_shape")
-    return execute(EYE, (), {"num_rows": int(num_rows), "num_columns": int(num_columns),
-                             "batch_shape": batch, "dtype": dtypes.as_dtype(dtype)._np}, name)
+    """An identity matrix [num_rows, num_columns] (or a batch of them). In a graph the sizes
+    may be tensors known only when it runs."""
+    rows, rows_extra = scalar_arg(num_rows, "eye: num_rows")
+    cols, cols_extra = (rows, rows_extra) if num_columns is None else \
+        scalar_arg(num_columns, "eye: num_columns")
+    batch, batch_extra = ((), ()) if batch_shape is None else \
+        shape_arg(batch_shape, "eye: batch_shape")
+    return execute(EYE, rows_extra + cols_extra + batch_extra,
+                   {"num_rows": rows, "num_columns": cols, "batch_shape": batch,
+                    "dtype": dtypes.as_dtype(dtype)._np}, name)
 
 
 # -- tile: copies of the input along each axis ----------------------------------------------------
-def _tile_rule(x, multiples):
+# `multiples` is a shape argument (shapes.shape_arg): a tuple of ints, or, in a graph where some
+# are known only when it runs, None entries read from extra scalar inputs or a whole vector input.
+def _tile_rule(x, *extra, multiples):
+    known = static_shape_arg(multiples, extra) if extra else TensorShape(multiples)
+    if known.rank is None:
+        return TensorShape([None] * x.shape.rank if x.shape.rank is not None else None), x.dtype
+    multiples = list(known)
     if x.shape.rank is not None and len(multiples) != x.shape.rank:
-        raise InvalidArgumentError(f"multiples {list(multiples)} must have one entry per "
+        raise InvalidArgumentError(f"multiples {multiples} must have one entry per "
                                    f"dimension of the input, which has shape {x.shape}.")
-    if any(m < 0 for m in multiples):
-        raise InvalidArgumentError(f"multiples {list(multiples)} must be non-negative.")
+    if any(m is not None and m < 0 for m in multiples):
+        raise InvalidArgumentError(f"multiples {multiples} must be non-negative.")
     if x.shape.rank is None:
         return TensorShape([None] * len(multiples)), x.dtype
-    return TensorShape([None if d is None else d * m for d, m in zip(x.shape, multiples)]), x.dtype
+    return TensorShape([None if d is None or m is None else d * m
+                        for d, m in zip(x.shape, multiples)]), x.dtype
 
 
 def _tile_grad(op, grad):
     """Sum the copies: view the gradient as [m0, d0, m1, d1, ...] and sum over the m axes."""
-    x = op.inputs[0]
+    x, extra = op.inputs[0], tuple(op.inputs[1:])
     x_shape = static_shape(x)
     multiples = op.get_attr("multiples")
-    if x_shape is None or None in x_shape:  # graph mode: x's shape is read when it runs
-        return execute(TILE_GRAD, (grad, x), {"multiples": multiples})
+    if extra or x_shape is None or None in x_shape:  # graph mode: shapes read when it runs
+        return (execute(TILE_GRAD, (grad, x) + extra, {"multiples": multiples}),) + \
+            (None,) * len(extra)
     split_shape = tuple(v for m, d in zip(multiples, x_shape) for v in (m, d))
     summed_shape = tuple(v for d in x_shape for v in (1, d))
     summed = execute(SUM_TO_SHAPE, (reshape(grad, split_shape),), {"shape": summed_shape})
     return reshape(summed, x_shape)
 
 
-def _tile_grad_kernel(grad, like, multiples):
+def _tile_grad_kernel(grad, like, *extra, multiples):
+    multiples = resolve_shape(multiples, extra) if extra else multiples
     split_shape = tuple(v for m, d in zip(multiples, like.shape) for v in (m, d))
     return grad.reshape(split_shape).sum(axis=tuple(_pyrange(0, 2 * like.ndim, 2)))
 
 
-def _tile_grad_rule(grad, like, multiples):
+def _tile_grad_rule(grad, like, *extra, multiples):
     return like.shape, grad.dtype
 
 
-def _tile_kernel(x, multiples):
+def _tile_kernel(x, *extra, multiples):
+    if extra:
+        multiples = resolve_shape(multiples, extra)
     if len(multiples) != x.ndim:  # NumPy would prepend axes; TensorFlow refuses
         raise ValueError("multiples do not match the rank")
     return np.tile(x, multiples)
@@ -148,169 +186,35 @@ def _tile_batched(op, grad):
     return reshape(g, batch + x_shape)
 
 
+def _tile_grad_grad(op, grad):
+    extra = tuple(op.inputs[2:])
+    return (execute(TILE, (grad,) + extra, {"multiples": op.get_attr("multiples")}),) + \
+        (None,) * (len(op.inputs) - 1)
+
+
 def _tile_grad_batched(op, grad):
     nb = batch_rank(grad, op.outputs[0])
     return tile(grad, (1,) * nb + tuple(op.get_attr("multiples"))), None
 
 
 def _known_input_shape(op):
-    return None not in tuple(op.inputs[0].shape)
+    return len(op.inputs) == 1 and None not in tuple(op.inputs[0].shape)
 
 
-TILE = defop("Tile", _tile_kernel, shape=_tile_rule, grad=_tile_grad, jvp=linear, batch=_tile_batched, batch_accepts=_known_input_shape,
-             onnx=lambda ctx, op, x: ctx.node("Tile", [x, ctx.int64s(op.attrs["multiples"])]))
-TILE_GRAD = defop("TileGrad", _tile_grad_kernel, shape=_tile_grad_rule,
-                  grad=lambda op, grad: (tile(grad, op.get_attr("multiples")), None),
-                  jvp=linear_in(0), batch=_tile_grad_batched)
+TILE = defop("Tile", _tile_kernel, shape=_tile_rule, grad=_tile_grad, jvp=linear_in(0),
+             batch=_tile_batched, batch_accepts=_known_input_shape,
+             onnx=lambda ctx, op, x, *extra: ctx.node(
+                 "Tile", [x, ctx.shape_tensor(op.attrs["multiples"], extra)]))
+TILE_GRAD = defop("TileGrad", _tile_grad_kernel, shape=_tile_grad_rule, grad=_tile_grad_grad,
+                  jvp=linear_in(0), batch=_tile_grad_batched,
+                  batch_accepts=lambda op: len(op.inputs) == 2)
 
 
 def tile(input, multiples, name=None):  # noqa: A002
-    """`input` repeated `multiples[i]` times along each axis i."""
-    return execute(TILE, (convert_to_tensor(input),),
-                   {"multiples": int_tuple(multiples, "tile: multiples")}, name)
-
-
-# -- pad: the input inside a border of constants or mirrored copies --------------------------------
-def _pad_rule(x, paddings, **_):
-    if x.shape.rank is not None and len(paddings) != x.shape.rank:
-        raise InvalidArgumentError(f"paddings {[list(p) for p in paddings]} must have one "
-                                   f"[before, after] pair per dimension of shape {x.shape}.")
-    if any(p < 0 for pair in paddings for p in pair):
-        raise InvalidArgumentError(f"paddings {[list(p) for p in paddings]} must be >= 0.")
-    if x.shape.rank is None:
-        return TensorShape([None] * len(paddings)), x.dtype
-    return TensorShape([None if d is None else d + a + b
-                        for d, (a, b) in zip(x.shape, paddings)]), x.dtype
-
-
-def _pad_kernel(x, paddings, constant_values):
-    if len(paddings) != x.ndim:  # NumPy would broadcast the pairs; TensorFlow refuses
-        raise ValueError("paddings do not match the rank")
-    return np.pad(x, paddings, constant_values=x.dtype.type(constant_values))
-
-
-def _interior(op, grad):
-    """The part of a padded tensor's gradient that lies over the unpadded input."""
-    spec = tuple((before, -after or None, None) for before, after in op.get_attr("paddings"))
-    return execute(STRIDED_SLICE, (grad,), {"spec": spec})
-
-
-def _pad_jvp(primals, tangents, outputs, paddings, constant_values):
-    """Padding is affine (the padded border is a constant): the tangent is padded with zeros."""
-    if tangents[0] is None:
-        return None
-    return execute(PAD, (tangents[0],), {"paddings": paddings, "constant_values": 0})
-
-
-def _padding_of(op, grad):
-    return ((0, 0),) * batch_rank(grad, op.outputs[0]) + tuple(
-        tuple(p) for p in op.get_attr("paddings"))
-
-
-def _pad_batched(op, grad):
-    spec = tuple((before, -after or None, None) for before, after in _padding_of(op, grad))
-    return execute(STRIDED_SLICE, (grad,), {"spec": spec})
-
-
-def _onnx_pads(paddings):
-    """ONNX's pads: every axis's `before`, then every axis's `after`."""
-    return [int(p[0]) for p in paddings] + [int(p[1]) for p in paddings]
-
-
-PAD = defop("PadV2", _pad_kernel, shape=_pad_rule, grad=_interior, jvp=_pad_jvp, batch=_pad_batched,
-            onnx=lambda ctx, op, x: ctx.node("Pad", [
-                x, ctx.int64s(_onnx_pads(op.attrs["paddings"])),
-                ctx.scalar_like(op.attrs["constant_values"], op.inputs[0])]))
-
-
-def _mirror_pad_rule(x, paddings, mode):
-    out = _pad_rule(x, paddings)
-    limit = 0 if mode == "symmetric" else 1
-    for d, (a, b) in zip(x.shape, paddings):
-        if d is not None and max(a, b) > d - limit:
-            raise InvalidArgumentError(
-                f"{mode.upper()} padding {[list(p) for p in paddings]} is too large for shape "
-                f"{x.shape}: each padding must be at most the dimension"
-                f"{' minus 1' if limit else ''}.")
-    return out
-
-
-def _fold_mirror(g, paddings, mode):
-    """Add the gradient of the mirrored padding back onto the elements it copied."""
-    shift = 1 if mode == "reflect" else 0
-    for axis, (before, after) in enumerate(paddings):
-        g = np.moveaxis(g, axis, 0)
-        n = g.shape[0] - before - after
-        core = g[before:before + n].copy()
-        if before:
-            core[shift:shift + before] += g[:before][::-1]
-        if after:
-            core[n - shift - after:n - shift] += g[before + n:][::-1]
-        g = np.moveaxis(core, 0, axis)
-    return g
-
-
-def _mirror_pad_grad_rule(g, paddings, mode):
-    if g.shape.rank is None:
-        return TensorShape([None] * len(paddings)), g.dtype
-    return TensorShape([None if d is None else d - a - b
-                        for d, (a, b) in zip(g.shape, paddings)]), g.dtype
-
-
-def _mirror_pad_grad_batched(op, grad):
-    return execute(MIRROR_PAD, (grad,), dict(op.attrs, paddings=_padding_of(op, grad)))
-
-
-def _mirror_pad_batched(op, grad):
-    return execute(MIRROR_PAD_GRAD, (grad,), dict(op.attrs, paddings=_padding_of(op, grad)))
-
-
-MIRROR_PAD_GRAD = defop("MirrorPadGrad", _fold_mirror, shape=_mirror_pad_grad_rule,
-                        grad=lambda op, grad: execute(MIRROR_PAD, (grad,), op.attrs), jvp=linear, batch=_mirror_pad_grad_batched)
-
-
-def _mirror_pad_kernel(x, paddings, mode):
-    limit = 0 if mode == "symmetric" else 1
-    if len(paddings) != x.ndim or any(max(p) > d - limit for d, p in zip(x.shape, paddings)):
-        raise ValueError("paddings too large")  # NumPy would reflect repeatedly
-    return np.pad(x, paddings, mode=mode)
-
-
-def _mirror_pad_onnx(ctx, op, x):
-    if op.attrs["mode"] != "reflect":
-        ctx.fail("ONNX's Pad reflects without repeating the edge; SYMMETRIC padding has no "
-                 "ONNX form.")
-    return ctx.node("Pad", [x, ctx.int64s(_onnx_pads(op.attrs["paddings"]))], mode="reflect")
-
-
-MIRROR_PAD = defop("MirrorPad", _mirror_pad_kernel, shape=_mirror_pad_rule,
-                   grad=lambda op, grad: execute(MIRROR_PAD_GRAD, (grad,), op.attrs), jvp=linear, batch=_mirror_pad_batched,
-                   onnx=_mirror_pad_onnx)
-
-
-def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
-    """`tensor` padded with `paddings[i] = [before, after]` elements along each axis i: with
-    `constant_values` (CONSTANT), or mirrored without (REFLECT) or with (SYMMETRIC) the edge."""
-    tensor = convert_to_tensor(tensor)
-    flat = int_tuple(paddings, "pad: paddings")
-    pairs = tuple(zip(flat[0::2], flat[1::2]))
-    mode = mode.upper()
-    if mode == "CONSTANT":
-        if isinstance(constant_values, Tensor):
-            constant_values = _constant_scalar(constant_values, "pad: constant_values")
-        return execute(PAD, (tensor,), {"paddings": pairs, "constant_values": constant_values},
-                       name)
-    if mode not in ("REFLECT", "SYMMETRIC"):
-        raise ValueError(f"pad: mode must be CONSTANT, REFLECT or SYMMETRIC, got {mode!r}.")
-    return execute(MIRROR_PAD, (tensor,), {"paddings": pairs, "mode": mode.lower()}, name)
-
-
-def _constant_scalar(t, what):
-    value = constant_value(t)
-    if value is None:
-        raise ValueError(f"{what} must be known while the graph is built (a Python number or "
-                         f"a constant), got the computed tensor {t.name}.")
-    return value[()]
+    """`input` repeated `multiples[i]` times along each axis i (in a graph, multiples may be
+    computed tensors known only when it runs: tf.tile(x, [tf.shape(y)[0], 1]))."""
+    attr, extra = shape_arg(multiples, "tile: multiples")
+    return execute(TILE, (convert_to_tensor(input),) + extra, {"multiples": attr}, name)
 
 
 # -- range --------------------------------------------------------------------------------------
@@ -402,14 +306,19 @@ _range.__name__ = _range.__qualname__ = "range"
 
 
 # -- one_hot --------------------------------------------------------------------------------------
-def _one_hot_kernel(indices, depth, on_value, off_value, axis, dtype):
+def _one_hot_kernel(indices, *extra, depth, on_value, off_value, axis, dtype):
+    depth = int(extra[0]) if depth is None else depth
+    if depth < 0:
+        raise ValueError("depth must be non-negative")
     classes = np.arange(depth).reshape((depth,) + (1,) * (indices.ndim - axis))
     hot = np.expand_dims(indices, axis) == classes
     return np.where(hot, np.asarray(on_value, dtype), np.asarray(off_value, dtype))
 
 
-def _one_hot_rule(indices, depth, axis, dtype, **_):
+def _one_hot_rule(indices, *extra, depth, axis, dtype, **_):
     _check_index_dtype(indices)
+    if depth is not None and depth < 0:
+        raise InvalidArgumentError(f"depth must be non-negative, got {depth}.")
     if indices.shape.rank is None:
         return TensorShape(None), dtypes.as_dtype(dtype)
     dims = list(indices.shape)
@@ -417,15 +326,20 @@ def _one_hot_rule(indices, depth, axis, dtype, **_):
     return TensorShape(dims), dtypes.as_dtype(dtype)
 
 
-def _one_hot_onnx(ctx, op, indices):
+def _one_hot_onnx(ctx, op, indices, *extra):
     """ONNX OneHot; negative indices (all off in TensorFlow, counted from the end in ONNX)
     become `depth`, out of range."""
     depth, dtype = op.attrs["depth"], op.attrs["dtype"]
+    if depth is None:
+        depth_value = ctx.node("Reshape", [ctx.cast(extra[0], np.int64), ctx.int64s([1])])
+        out_of_range = ctx.cast(extra[0], op.inputs[0].dtype.as_numpy_dtype)
+    else:
+        depth_value = ctx.int64s([depth])
+        out_of_range = ctx.scalar_like(depth, op.inputs[0])
     index_zero = ctx.scalar_like(0, op.inputs[0])
-    indices = ctx.node("Where", [ctx.node("Less", [indices, index_zero]),
-                                 ctx.scalar_like(depth, op.inputs[0]), indices])
+    indices = ctx.node("Where", [ctx.node("Less", [indices, index_zero]), out_of_range, indices])
     values = ctx.const(np.array([op.attrs["off_value"], op.attrs["on_value"]], dtype))
-    return ctx.node("OneHot", [indices, ctx.int64s([depth]), values], axis=op.attrs["axis"])
+    return ctx.node("OneHot", [indices, depth_value, values], axis=op.attrs["axis"])
 
 
 ONE_HOT = defop("OneHot", _one_hot_kernel, shape=_one_hot_rule, grad=None, onnx=_one_hot_onnx)
@@ -433,7 +347,8 @@ ONE_HOT = defop("OneHot", _one_hot_kernel, shape=_one_hot_rule, grad=None, onnx=
 
 def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
     """`on_value` at each index along a new axis of size `depth`, `off_value` elsewhere
-    (indices outside [0, depth) give a row of `off_value`)."""
+    (indices outside [0, depth) give a row of `off_value`). In a graph, depth may be a tensor
+    known only when it runs."""
     indices = convert_to_tensor(indices)
     given = [v for v in (on_value, off_value) if v is not None]
     if dtype is None:
@@ -442,38 +357,10 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     on = 1 if on_value is None else np.asarray(on_value).item()
     off = 0 if off_value is None else np.asarray(off_value).item()
     axis = indices.ndim if axis is None or axis == -1 else normalize_axis(axis, indices.ndim + 1)
-    return execute(ONE_HOT, (indices,), {"depth": int(depth), "on_value": on, "off_value": off,
-                                         "axis": axis, "dtype": np_dtype}, name)
-
-
-# -- shape queries -------------------------------------------------------------------------------
-def _query(op_type, kernel, out_shape, onnx):
-    op_def = defop(op_type, kernel,
-                   shape=lambda x, out_type: (out_shape(x), dtypes.as_dtype(out_type)), grad=None,
-                   reads_shape_only=True,
-                   onnx=lambda ctx, op, x: ctx.cast(onnx(ctx, x), op.attrs["out_type"]))
-
-    def query(input, out_type=dtypes.int32, name=None):  # noqa: A002
-        x = _like_source(input)
-        return execute(op_def, (x,), {"out_type": dtypes.as_dtype(out_type)._np}, name)
-    return op_def, query
-
-
-SHAPE, shape = _query("Shape", lambda x, out_type: np.array(x.shape, dtype=out_type),
-                      lambda x: TensorShape([x.shape.rank]),
-                      lambda ctx, x: ctx.node("Shape", [x]))
-SIZE, size = _query("Size", lambda x, out_type: np.array(x.size, dtype=out_type),
-                    lambda x: TensorShape([]), lambda ctx, x: ctx.node("Size", [x]))
-_RANK, _rank_query = _query("Rank", lambda x, out_type: np.array(x.ndim, dtype=out_type),
-                            lambda x: TensorShape([]),
-                            lambda ctx, x: ctx.node("Size", [ctx.node("Shape", [x])]))
-shape.__name__, shape.__doc__ = "shape", "The shape of `input` as a 1-D integer tensor."
-size.__name__, size.__doc__ = "size", "The number of elements of `input` (a scalar)."
-
-
-def rank(input, name=None):  # noqa: A002
-    """The number of dimensions of `input` (an int32 scalar)."""
-    return _rank_query(input, name=name)
+    depth, extra = scalar_arg(depth, "one_hot: depth")
+    return execute(ONE_HOT, (indices,) + extra, {"depth": depth, "on_value": on,
+                                                 "off_value": off, "axis": axis,
+                                                 "dtype": np_dtype}, name)
 
 
 range = _range  # noqa: A001  exported as `range`; this module calls the builtin `_pyrange`

@@ -1,5 +1,5 @@
-"""Indexing ops: gather, gather_nd, scatter_nd, slice, strided slices (`x[...]`), boolean_mask
-and reverse.
+"""Indexing ops: gather, gather_nd, scatter_nd, boolean_mask, reverse, and `x[...]` (slices
+themselves, Slice and StridedSlice, live in slice_ops and are re-exported here).
 
 Each selects or moves elements, so each gradient puts the incoming gradient back where its
 elements came from, into zeros of the input's shape:
@@ -10,9 +10,6 @@ elements came from, into zeros of the input's shape:
   indices, params' shape)` (framework/indexed_slices.py); the reverse pass densifies it with the
   same GatherGrad when a dense gradient is needed.
 - gather_nd / scatter_nd: the same pair with index tuples; each is the other's gradient.
-- `x[begin:end:step]` (`StridedSlice`) and slice(x, begin, size): the gradient is written into
-  zeros of the input's shape at the sliced positions (`StridedSliceGrad`, a zero pad for a
-  slice, whose gradient is the strided slice again).
 - reverse: the same reverse. Indices and masks get no gradient.
 
 The gradient ops that build zeros of the input's shape (GatherGrad, ScatterNd, StridedSliceGrad)
@@ -21,13 +18,13 @@ forward input itself, passed as an extra "like" input whose shape the kernel rea
 runs.
 
 `getitem` is `Tensor.__getitem__` (operators.py installs it): ints, slices (any step), Ellipsis
-and `newaxis` make one `StridedSlice` op (a NumPy view); a list or int tensor on one axis gathers
-along it; a bool mask applies `boolean_mask`. Unlike NumPy, gather raises on an index outside [0, size), as TensorFlow
-does on CPU.
+and `newaxis` make one `StridedSlice` op (a NumPy view); integer scalar tensors serve as ints
+and slice bounds (in a graph, ones known only when it runs are read then: `x[i]` with a loop
+counter); a list or int tensor on one axis gathers along it; a bool mask applies
+`boolean_mask`. Unlike NumPy, gather raises on an index outside [0, size), as TensorFlow does
+on CPU.
 """
 import builtins
-
-import functools
 
 import numpy as np
 
@@ -37,12 +34,17 @@ from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
 from ..framework.indexed_slices import IndexedSlices
 from ..framework.registry import defop
-from ..framework.tensor import Tensor, array_of, convert_to_tensor
+from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
-from .array_core import batch_rank, has_one_input, reshape, static_shape
-from .array_ops import concat, where
-from .shapes import UnknownWhileBuilding, int_tuple, normalize_axis, prod, shape_source
+from .array_core import batch_rank, broadcast_to, reshape, static_shape
+from .array_ops import concat, stack, where
+from .creation_ops import range as range_
+from .query_ops import shape as shape_of
+from .shapes import (UnknownWhileBuilding, check_index_dtype, int_tuple, normalize_axis, prod,
+                     shape_source)
 from .segment_kernels import scatter_add
+from .slice_ops import (_FULL, SLICE, STRIDED_SLICE, STRIDED_SLICE_GRAD,  # noqa: F401
+                        SpecBuilder, slice, strided_slice)  # (re-exported)
 
 __all__ = ["gather", "gather_nd", "scatter_nd", "slice", "strided_slice", "boolean_mask",
            "reverse"]
@@ -52,10 +54,7 @@ INT64_MAX, INT64_MIN = np.iinfo(np.int64).max, np.iinfo(np.int64).min  # ONNX Sl
 _pyrange = builtins.range
 
 
-def _check_index_dtype(indices, what="indices"):
-    if indices.dtype not in (dtypes.int32, dtypes.int64):
-        raise InvalidArgumentError(f"{what} must be int32 or int64, got {indices.dtype.name}; "
-                                   "cast them with cast(indices, tf.int32).")
+_check_index_dtype = check_index_dtype
 
 
 def _check_range(op_type, indices, size, axis):
@@ -275,14 +274,17 @@ def _batched_gather_nd(params, indices, batch_dims, name):
     """gather_nd over the flattened batch: each index tuple gets its batch element's position
     as a leading coordinate, then one GatherNd (whose gradient, a ScatterNd, serves as is)."""
     p_shape, i_shape = static_shape(params), static_shape(indices)
-    if p_shape is None or i_shape is None or None in p_shape[:batch_dims] + i_shape:
-        raise UnknownWhileBuilding("gather_nd with batch_dims needs the batch dimensions and the "
-                                   "shape of indices known while the graph is built.")
-    if not 0 < batch_dims < len(i_shape) or batch_dims >= len(p_shape) or \
-            p_shape[:batch_dims] != i_shape[:batch_dims]:
+    if p_shape is None or i_shape is None or i_shape[-1] is None:
+        raise InvalidArgumentError(f"gather_nd with batch_dims needs params and indices of known "
+                                   f"rank and the last dimension of indices known, got shapes "
+                                   f"{params.shape} and {indices.shape}.")
+    if not 0 < batch_dims < len(i_shape) or batch_dims >= len(p_shape) or not \
+            params.shape[:batch_dims].is_compatible_with(indices.shape[:batch_dims]):
         raise InvalidArgumentError(f"gather_nd: batch_dims={batch_dims} must be smaller than the "
-                                   f"ranks of params {p_shape} and indices {i_shape}, whose "
-                                   "first batch_dims dimensions must agree.")
+                                   f"ranks of params {params.shape} and indices {indices.shape}, "
+                                   "whose first batch_dims dimensions must agree.")
+    if None in p_shape[:batch_dims] + i_shape:  # sizes known only when the graph runs
+        return _runtime_batched_gather_nd(params, indices, batch_dims, name)
     batch = prod(p_shape[:batch_dims])
     depth = i_shape[-1]
     tuples = prod(i_shape[batch_dims:-1])
@@ -293,6 +295,25 @@ def _batched_gather_nd(params, indices, batch_dims, name):
                    flat_indices], axis=-1)
     out = execute(GATHER_ND, (flat_params, full))
     return reshape(out, tuple(i_shape[:-1]) + tuple(p_shape[batch_dims + depth:]), name=name)
+
+
+def _runtime_batched_gather_nd(params, indices, batch_dims, name):
+    """The same steps with the sizes computed when the graph runs (tf.shape)."""
+    dtype = indices.dtype
+    p_dims, i_dims = shape_of(params, out_type=dtype), shape_of(indices, out_type=dtype)
+    depth = indices.shape[-1]
+    batch = p_dims[0]
+    for k in builtins.range(1, batch_dims):
+        batch = batch * p_dims[k]
+    one = convert_to_tensor(1, dtype)
+    flat_params = reshape(params, concat([stack([batch]), p_dims[batch_dims:]], 0))
+    flat_indices = reshape(indices, stack([batch, convert_to_tensor(-1, dtype),
+                                           convert_to_tensor(depth, dtype)]))
+    tuples = shape_of(flat_indices, out_type=dtype)[1]
+    position = broadcast_to(reshape(range_(batch, dtype=dtype), stack([batch, one, one])),
+                            stack([batch, tuples, one]))
+    out = execute(GATHER_ND, (flat_params, concat([position, flat_indices], axis=-1)))
+    return reshape(out, concat([i_dims[:-1], p_dims[batch_dims + depth:]], 0), name=name)
 
 
 def scatter_nd(indices, updates, shape, name=None):
@@ -307,64 +328,6 @@ def scatter_nd(indices, updates, shape, name=None):
             raise
         return execute(SCATTER_ND, (indices, updates, like), {"shape": None}, name)
     return execute(SCATTER_ND, (indices, updates), {"shape": shape}, name)
-
-
-# -- slice (begin, size) -------------------------------------------------------------------------
-def _slice_sizes(shape, begin, size):
-    if len(begin) != shape.rank or len(size) != shape.rank:
-        raise InvalidArgumentError(f"begin {list(begin)} and size {list(size)} need one entry "
-                                   f"per dimension of shape {shape}.")
-    out = []
-    for d, b, s in zip(shape, begin, size):
-        s = (d - b if d is not None else None) if s == -1 else s
-        if b < 0 or (s is not None and s < 0) or (d is not None and b + s > d):
-            raise InvalidArgumentError(f"slice begin {list(begin)}, size {list(size)} does not "
-                                       f"fit inside shape {shape}: need 0 <= begin[i] and "
-                                       "begin[i] + size[i] <= shape[i] (size -1: to the end).")
-        out.append(s)
-    return out
-
-
-def _slice_kernel(x, begin, size):
-    for d, b, s in zip(x.shape, begin, size):
-        if b < 0 or s < -1 or (s != -1 and b + s > d) or b > d:
-            raise ValueError("slice out of bounds")  # the shape rule explains it
-    if len(begin) != x.ndim or len(size) != x.ndim:
-        raise ValueError("wrong number of begin/size entries")
-    return x[tuple(_pyslice(b, None if s == -1 else b + s) for b, s in zip(begin, size))]
-
-
-def _slice_grad(op, grad):
-    """Zeros of the input's shape holding the gradient in the sliced block (a zero pad)."""
-    spec = tuple((b, None if s == -1 else b + s, None)
-                 for b, s in zip(op.get_attr("begin"), op.get_attr("size")))
-    return _into_zeros(op.inputs[0], grad, spec)
-
-
-def _slice_batched(op, grad):
-    spec = tuple((b, None if s == -1 else b + s, None)
-                 for b, s in zip(op.get_attr("begin"), op.get_attr("size")))
-    return _sliced_back(op.inputs[0], grad, spec, batch_rank(grad, op.outputs[0]))
-
-
-def _slice_onnx(ctx, op, x):
-    begin, size = op.attrs["begin"], op.attrs["size"]
-    ends = [INT64_MAX if s == -1 else b + s for b, s in zip(begin, size)]
-    return ctx.node("Slice", [x, ctx.int64s(begin), ctx.int64s(ends),
-                              ctx.int64s(range(len(begin)))])
-
-
-SLICE = defop("Slice", _slice_kernel, grad=_slice_grad, onnx=_slice_onnx,
-              shape=lambda x, begin, size: (TensorShape(_slice_sizes(x.shape, begin, size)),
-                                            x.dtype), jvp=linear, batch=_slice_batched,
-                                            returns_view=True)
-
-
-def slice(input_, begin, size, name=None):  # noqa: A001 (TensorFlow's name)
-    """The block of `input_` starting at `begin` with extent `size` (-1: to the end)."""
-    return execute(SLICE, (convert_to_tensor(input_),),
-                   {"begin": int_tuple(begin, "slice: begin"),
-                    "size": int_tuple(size, "slice: size")}, name)
 
 
 # -- reverse ------------------------------------------------------------------------------------
@@ -400,179 +363,16 @@ def reverse(tensor, axis, name=None):
 
 
 
-# -- strided slices: x[...] ----------------------------------------------------------------------
-# A spec is a tuple of: int (index, drops the axis), None (newaxis), Ellipsis, or a
-# (start, stop, step) triple for a slice; slices themselves are not hashable attributes.
-@functools.lru_cache(maxsize=1024)
-def _to_key(spec):
-    """The NumPy index for a spec (cached: a training loop indexes with the same few specs).
-    It always holds an Ellipsis, so indexing gives an array even where every axis is indexed by
-    an int (NumPy would return a scalar there, and a scalar operand costs every later op more)."""
-    key = tuple(_pyslice(*s) if type(s) is tuple else s for s in spec)
-    return key if Ellipsis in spec else key + (Ellipsis,)
-
-
-def _spec_shape(shape, spec):
-    """The shape `x[spec]` has for x of `shape` (None dims stay unknown where they matter)."""
-    consumed = sum(1 for s in spec if s is not None and s is not Ellipsis)
-    if spec.count(Ellipsis) > 1:
-        raise InvalidArgumentError("an index can only have a single ellipsis ('...').")
-    if shape.rank is None:
-        return TensorShape(None)
-    if consumed > shape.rank:
-        raise InvalidArgumentError(f"too many indices ({consumed}) for a tensor of shape "
-                                   f"{shape} (rank {shape.rank}).")
-    fill = ((0, None, None),) * (shape.rank - consumed)
-    if Ellipsis in spec:
-        at = spec.index(Ellipsis)
-        spec = spec[:at] + fill + spec[at + 1:]
-    else:
-        spec = spec + fill
-    out, dims = [], iter(shape)
-    for s in spec:
-        if s is None:
-            out.append(1)
-            continue
-        d = next(dims)
-        if type(s) is tuple:
-            if s[2] == 0:
-                raise InvalidArgumentError("slice step cannot be zero.")
-            out.append(None if d is None else len(_pyrange(*_pyslice(*s).indices(d))))
-        elif d is not None and not -d <= s < d:
-            raise InvalidArgumentError(f"index {s} is out of bounds for a dimension of size "
-                                       f"{d} in shape {shape}; valid indices are {-d} to "
-                                       f"{d - 1}.")
-    return TensorShape(out)
-
-
-def _strided_slice_kernel(x, spec):
-    return x[spec[0], ...] if len(spec) == 1 and type(spec[0]) is int else x[_to_key(spec)]
-
-
-def _strided_slice_grad_kernel(grad, like=None, *, shape, spec):
-    out = np.zeros(shape if like is None else like.shape, grad.dtype)
-    out[_to_key(spec)] = grad
-    return out
-
-
-def _into_zeros(x, grad, spec):
-    """Zeros of x's shape holding `grad` at x[spec] (x itself is passed when its shape is known
-    only when the graph runs)."""
-    shape = static_shape(x)
-    if shape is None or None in shape:
-        return execute(STRIDED_SLICE_GRAD, (grad, x), {"shape": None, "spec": spec})
-    return execute(STRIDED_SLICE_GRAD, (grad,), {"shape": shape, "spec": spec})
-
-
-def _strided_slice_grad_rule(grad, like=None, *, shape, spec):
-    return (like.shape if like is not None else TensorShape(shape)), grad.dtype
-
-
-def _sliced_back(x, grad, spec, nb):
-    """Zeros of [B, *x.shape] holding grad at [..., spec]."""
-    full = (_FULL,) * nb + tuple(spec)
-    shape = tuple(grad.shape[:nb]) + tuple(x.shape)
-    return execute(STRIDED_SLICE_GRAD, (grad,), {"shape": shape, "spec": full})
-
-
-def _strided_slice_batched(op, grad):
-    return _sliced_back(op.inputs[0], grad, op.get_attr("spec"), batch_rank(grad, op.outputs[0]))
-
-
-def _strided_slice_grad_batched(op, grad):
-    full = (_FULL,) * batch_rank(grad, op.outputs[0]) + tuple(op.get_attr("spec"))
-    return execute(STRIDED_SLICE, (grad,), {"spec": full})
-
-
-def _full_spec(spec, rank):
-    """`spec` with its Ellipsis (or the missing trailing axes) spelled out as full slices."""
-    consumed = sum(1 for s in spec if s is not None and s is not Ellipsis)
-    fill = (_FULL,) * (rank - consumed)
-    if Ellipsis in spec:
-        at = spec.index(Ellipsis)
-        return spec[:at] + fill + spec[at + 1:]
-    return tuple(spec) + fill
-
-
-def _strided_slice_onnx(ctx, op, x):
-    """One ONNX Slice over the sliced and indexed axes, then Squeeze the indexed axes and
-    Unsqueeze the new ones (None entries)."""
-    starts, ends, axes, steps, squeezed, added = [], [], [], [], [], []
-    in_axis = out_axis = 0
-    for s in _full_spec(op.attrs["spec"], ctx.rank(op.inputs[0])):
-        if s is None:
-            added.append(out_axis)
-            out_axis += 1
-            continue
-        if type(s) is tuple:
-            start, stop, step = s
-            step = 1 if step is None else step
-            if not (start in (None, 0) and stop is None and step == 1):  # not a full slice
-                starts.append((0 if step > 0 else INT64_MAX) if start is None else start)
-                ends.append((INT64_MAX if step > 0 else INT64_MIN) if stop is None else stop)
-                axes.append(in_axis)
-                steps.append(step)
-            out_axis += 1
-        else:
-            starts.append(s)
-            ends.append(INT64_MAX if s == -1 else s + 1)
-            axes.append(in_axis)
-            steps.append(1)
-            squeezed.append(in_axis)
-        in_axis += 1
-    if axes:
-        x = ctx.node("Slice", [x, ctx.int64s(starts), ctx.int64s(ends), ctx.int64s(axes),
-                               ctx.int64s(steps)])
-    out = ctx.unsqueeze(ctx.squeeze(x, squeezed), added)
-    return out if squeezed or added or axes else ctx.node("Identity", [x])
-
-
-STRIDED_SLICE = defop(
-    "StridedSlice", _strided_slice_kernel, onnx=_strided_slice_onnx,
-    shape=lambda x, spec: (_spec_shape(x.shape, spec), x.dtype),
-    grad=lambda op, grad: _into_zeros(op.inputs[0], grad, op.attrs["spec"]), jvp=linear,
-    batch=_strided_slice_batched, returns_view=True, index_key=lambda spec: _to_key(spec))
-STRIDED_SLICE_GRAD = defop(
-    "StridedSliceGrad", _strided_slice_grad_kernel, shape=_strided_slice_grad_rule,
-    grad=lambda op, grad: (execute(STRIDED_SLICE, (grad,), {"spec": op.get_attr("spec")}),)
-    + (None,) * (len(op.inputs) - 1), jvp=linear_in(0), batch=_strided_slice_grad_batched, batch_accepts=has_one_input)
-
-
-_FULL = (None, None, None)
-
-
-def _index_of(x):
-    return None if x is None else int(x)
-
-
-def _spec_entry(k):
-    """One key entry as a spec entry, or NotImplemented for an advanced (tensor/list) index."""
-    if k is None or k is Ellipsis:
-        return k
-    kind = type(k)
-    if kind is int:
-        return k
-    if kind is _pyslice:
-        return (_index_of(k.start), _index_of(k.stop), _index_of(k.step))
-    if isinstance(k, (bool, np.bool_)):
-        return NotImplemented
-    if isinstance(k, (int, np.integer)):
-        return int(k)
-    if isinstance(k, Tensor) and k.ndim == 0 and k.dtype.is_integer and \
-            array_of(k) is not None:  # a graph tensor's value is not known: gathered instead
-        return int(array_of(k))
-    return NotImplemented
-
-
+# -- x[...] -----------------------------------------------------------------------------------
 def getitem(tensor, key):
     """`tensor[key]`, as TensorFlow and NumPy read it (see the module docstring)."""
     if type(key) is int:  # the common x[i]
         return execute(STRIDED_SLICE, (tensor,), {"spec": (key,)})
     if type(key) is not tuple:
         key = (key,)
-    spec, advanced = [], None
+    spec, advanced, builder = [], None, SpecBuilder()
     for k in key:
-        entry = _spec_entry(k)
+        entry = builder.entry(k)
         if entry is NotImplemented:
             if advanced is not None:
                 raise TypeError("Only one tensor, list or mask index is supported per "
@@ -582,12 +382,12 @@ def getitem(tensor, key):
             spec.extend([_FULL] * (index.ndim if index.dtype.is_bool else 1))
             continue
         spec.append(entry)
-    spec = tuple(spec)
+    spec, extra = tuple(spec), tuple(builder.extra)
     if advanced is None:
-        return execute(STRIDED_SLICE, (tensor,), {"spec": spec})
+        return execute(STRIDED_SLICE, (tensor,) + extra, {"spec": spec})
     out = tensor
     if len(spec) > tensor.ndim or any(s != _FULL for s in spec):
-        out = execute(STRIDED_SLICE, (tensor,), {"spec": spec})
+        out = execute(STRIDED_SLICE, (tensor,) + extra, {"spec": spec})
     position, index = advanced
     axis = _output_axis(spec, position, tensor.ndim)
     if index.dtype.is_bool:
@@ -605,25 +405,6 @@ def _output_axis(spec, position, rank):
         elif type(s) is not int:
             axis += 1
     return axis
-
-
-def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, ellipsis_mask=0,
-                  new_axis_mask=0, shrink_axis_mask=0, name=None):
-    """`input_[begin:end:strides]` with TensorFlow's bit masks (bit i refers to entry i)."""
-    begin, end = int_tuple(begin, "begin"), int_tuple(end, "end")
-    strides = (1,) * len(begin) if strides is None else int_tuple(strides, "strides")
-    spec = []
-    for i, (b, e, s) in enumerate(zip(begin, end, strides)):
-        bit = 1 << i
-        if ellipsis_mask & bit:
-            spec.append(Ellipsis)
-        elif new_axis_mask & bit:
-            spec.append(None)
-        elif shrink_axis_mask & bit:
-            spec.append(b)
-        else:
-            spec.append((None if begin_mask & bit else b, None if end_mask & bit else e, s))
-    return execute(STRIDED_SLICE, (convert_to_tensor(input_),), {"spec": tuple(spec)}, name)
 
 
 # -- boolean_mask -----------------------------------------------------------------------------
@@ -652,6 +433,3 @@ def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
         flat = reshape(tensor, tuple(-1 if d is None else d for d in dims))
     positions = reshape(where(mask if k == 1 else reshape(mask, (-1,))), (-1,))
     return gather(flat, positions, axis=axis, name=None if name == "boolean_mask" else name)
-
-
-# -- Python indexing on Tensor and Variable ------------------------------------------------------

@@ -44,7 +44,7 @@ from ..framework.tensor import Tensor, array_of, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from .creation_ops import constant_value
 from .math_ops import add, multiply, subtract
-from .shapes import int_tuple
+from .shapes import int_tuple, resolve_shape, shape_arg, static_shape_arg
 
 __all__ = ["normal", "uniform", "truncated_normal", "set_seed", "get_seed", "dropout"]
 
@@ -130,17 +130,20 @@ def _float_draw(draw, shape, dtype):
     return draw(shape, np.float32).astype(np_dtype)
 
 
-def _normal_kernel(*, shape, dtype, seed, seed2, stream):
+def _normal_kernel(*extra, shape, dtype, seed, seed2, stream):
+    shape = resolve_shape(shape, extra) if extra else shape
     gen = _generator(seed, seed2, stream)
     return _float_draw(lambda s, d: gen.standard_normal(s, d), shape, dtype)
 
 
-def _uniform_kernel(*, shape, dtype, seed, seed2, stream):
+def _uniform_kernel(*extra, shape, dtype, seed, seed2, stream):
+    shape = resolve_shape(shape, extra) if extra else shape
     gen = _generator(seed, seed2, stream)
     return _float_draw(lambda s, d: gen.random(s, d), shape, dtype)
 
 
-def _truncated_kernel(*, shape, dtype, seed, seed2, stream):
+def _truncated_kernel(*extra, shape, dtype, seed, seed2, stream):
+    shape = resolve_shape(shape, extra) if extra else shape
     gen = _generator(seed, seed2, stream)
 
     def draw(s, d):
@@ -153,22 +156,23 @@ def _truncated_kernel(*, shape, dtype, seed, seed2, stream):
     return _float_draw(draw, shape, dtype)
 
 
-def _uniform_int_kernel(*, shape, dtype, minval, maxval, seed, seed2, stream):
+def _uniform_int_kernel(*extra, shape, dtype, minval, maxval, seed, seed2, stream):
+    shape = resolve_shape(shape, extra) if extra else shape
     return _generator(seed, seed2, stream).integers(minval, maxval, shape, np.dtype(dtype))
 
 
-def _samples_rule(*, shape, dtype, **_):
+def _samples_rule(*extra, shape, dtype, **_):
     dtype = dtypes.as_dtype(dtype)
     if not dtype.is_floating:
         raise InvalidArgumentError(f"dtype must be a floating-point type, got {dtype.name}.")
-    return TensorShape(shape), dtype
+    return static_shape_arg(shape, extra), dtype
 
 
-def _int_rule(*, shape, dtype, minval, maxval, **_):
+def _int_rule(*extra, shape, dtype, minval, maxval, **_):
     if minval >= maxval:
         raise InvalidArgumentError(f"need minval < maxval, got minval={minval}, "
                                    f"maxval={maxval}.")
-    return TensorShape(shape), dtypes.as_dtype(dtype)
+    return static_shape_arg(shape, extra), dtypes.as_dtype(dtype)
 
 
 def _random_op(op_type, kernel, rule):
@@ -183,6 +187,7 @@ TRUNCATED_NORMAL = _random_op("TruncatedNormal", _truncated_kernel, _samples_rul
 
 # -- public functions ---------------------------------------------------------------------------
 def _shape(shape, what):
+    """A shape known while the graph is built, as a tuple of ints (dropout's noise_shape)."""
     if isinstance(shape, Tensor) or hasattr(shape, "_as_tensor"):
         value = array_of(convert_to_tensor(shape))
         if value is None:
@@ -194,14 +199,21 @@ def _shape(shape, what):
     return int_tuple(shape, f"{what}: shape")
 
 
+def _sample_shape(shape, what):
+    """A sample shape as (attribute, extra inputs): in a graph it may be computed and known
+    only when it runs (tf.random.normal(tf.shape(x))), shapes.shape_arg."""
+    return shape_arg(shape, f"{what}: shape")
+
+
 def _draw(op_def, shape, dtype, seed, name, what):
     dtype = dtypes.as_dtype(dtype)
     if not dtype.is_floating:
         raise InvalidArgumentError(f"{what}: dtype must be a floating-point type, got "
                                    f"{dtype.name}.")
-    attrs = {"shape": _shape(shape, what), "dtype": dtype._np}
+    shape, extra = _sample_shape(shape, what)
+    attrs = {"shape": shape, "dtype": dtype._np}
     attrs.update(_seed_attrs(seed))
-    return execute(op_def, (), attrs, name)
+    return execute(op_def, extra, attrs, name)
 
 
 def _is_default(value, default):
@@ -236,10 +248,11 @@ def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=
     if dtype.is_integer:
         if maxval is None:
             raise ValueError(f"random.uniform: maxval must be given for dtype {dtype.name}.")
-        attrs = {"shape": _shape(shape, "random.uniform"), "dtype": dtype._np,
+        shape, extra = _sample_shape(shape, "random.uniform")
+        attrs = {"shape": shape, "dtype": dtype._np,
                  "minval": _int_bound(minval, "minval"), "maxval": _int_bound(maxval, "maxval")}
         attrs.update(_seed_attrs(seed))
-        return execute(RANDOM_UNIFORM_INT, (), attrs, name)
+        return execute(RANDOM_UNIFORM_INT, extra, attrs, name)
     if not dtype.is_floating:
         raise ValueError(f"random.uniform: dtype must be a float or integer type, got "
                          f"{dtype.name}.")

@@ -36,6 +36,7 @@ from .array_core import broadcast_to
 from .math_ops import add, cast, divide, multiply, subtract
 from .random_ops import _shape as sample_shape
 from .reduce_ops import reduce_sum
+from .shapes import resolve_shape, shape_arg, static_shape_arg
 from .special_math_ops import _igamma_grad_a_kernel
 
 __all__ = ["stateless_normal", "stateless_uniform", "stateless_truncated_normal",
@@ -67,15 +68,18 @@ def _float_samples(draw, shape, dtype):
 
 
 # -- kernels ---------------------------------------------------------------------------------------
-def _normal_kernel(seed, *, shape, dtype):
+def _normal_kernel(seed, *extra, shape, dtype):
+    shape = resolve_shape(shape, extra) if extra else shape
     return _float_samples(philox(seed).standard_normal, shape, dtype)
 
 
-def _uniform_kernel(seed, *, shape, dtype):
+def _uniform_kernel(seed, *extra, shape, dtype):
+    shape = resolve_shape(shape, extra) if extra else shape
     return _float_samples(philox(seed).random, shape, dtype)
 
 
-def _truncated_kernel(seed, *, shape, dtype):
+def _truncated_kernel(seed, *extra, shape, dtype):
+    shape = resolve_shape(shape, extra) if extra else shape
     gen = philox(seed)
 
     def draw(s, d):
@@ -88,7 +92,8 @@ def _truncated_kernel(seed, *, shape, dtype):
     return _float_samples(draw, shape, dtype)
 
 
-def _uniform_int_kernel(seed, *, shape, dtype, minval, maxval):
+def _uniform_int_kernel(seed, *extra, shape, dtype, minval, maxval):
+    shape = resolve_shape(shape, extra) if extra else shape
     if minval is None:  # the full range of the dtype
         info = np.iinfo(dtype)
         return philox(seed).integers(info.min, info.max, shape, dtype, endpoint=True)
@@ -136,17 +141,17 @@ def _gamma_kernel(seed, alpha, *, shape):
 
 
 # -- shape rules -------------------------------------------------------------------------------------
-def _samples_rule(seed, *, shape, dtype):
+def _samples_rule(seed, *extra, shape, dtype):
     _check_seed(seed, "stateless random op")
-    return TensorShape(shape), dtypes.as_dtype(dtype)
+    return static_shape_arg(shape, extra), dtypes.as_dtype(dtype)
 
 
-def _int_rule(seed, *, shape, dtype, minval, maxval):
+def _int_rule(seed, *extra, shape, dtype, minval, maxval):
     _check_seed(seed, "stateless_uniform")
     if minval is not None and minval >= maxval:
         raise InvalidArgumentError(f"stateless_uniform: need minval < maxval, got "
                                    f"minval={minval}, maxval={maxval}.")
-    return TensorShape(shape), dtypes.as_dtype(dtype)
+    return static_shape_arg(shape, extra), dtypes.as_dtype(dtype)
 
 
 def _categorical_rule(logits, seed, *, num_samples, dtype):
@@ -296,8 +301,9 @@ def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, na
                      alg="auto_select"):
     """Normal draws of `shape`, a pure function of `seed` (shape [2] integers)."""
     dtype = _float_dtype(dtype, "stateless_normal")
-    rnd = execute(STATELESS_NORMAL, (_seed(seed, "stateless_normal"),),
-                  {"shape": sample_shape(shape, "stateless_normal"), "dtype": dtype._np}, name)
+    shape, extra = shape_arg(shape, "stateless_normal: shape")
+    rnd = execute(STATELESS_NORMAL, (_seed(seed, "stateless_normal"),) + extra,
+                  {"shape": shape, "dtype": dtype._np}, name)
     return _scaled(rnd, stddev, mean, dtype)
 
 
@@ -305,9 +311,9 @@ def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.f
                                name=None, alg="auto_select"):
     """Normal draws within two standard deviations, a pure function of `seed`."""
     dtype = _float_dtype(dtype, "stateless_truncated_normal")
-    rnd = execute(STATELESS_TRUNCATED, (_seed(seed, "stateless_truncated_normal"),),
-                  {"shape": sample_shape(shape, "stateless_truncated_normal"),
-                   "dtype": dtype._np}, name)
+    shape, extra = shape_arg(shape, "stateless_truncated_normal: shape")
+    rnd = execute(STATELESS_TRUNCATED, (_seed(seed, "stateless_truncated_normal"),) + extra,
+                  {"shape": shape, "dtype": dtype._np}, name)
     return _scaled(rnd, stddev, mean, dtype)
 
 
@@ -317,7 +323,7 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32, 
     bounds, or neither (the dtype's full range)."""
     dtype = dtypes.as_dtype(dtype)
     seed = _seed(seed, "stateless_uniform")
-    shape = sample_shape(shape, "stateless_uniform")
+    shape, extra = shape_arg(shape, "stateless_uniform: shape")
     if dtype.is_integer:
         if (minval is None) != (maxval is None):
             raise ValueError(f"stateless_uniform: for integer dtype {dtype.name}, minval and "
@@ -326,9 +332,9 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32, 
         attrs = {"shape": shape, "dtype": dtype._np,
                  "minval": None if minval is None else _int_scalar(minval, "minval"),
                  "maxval": None if maxval is None else _int_scalar(maxval, "maxval")}
-        return execute(STATELESS_UNIFORM_INT, (seed,), attrs, name)
+        return execute(STATELESS_UNIFORM_INT, (seed,) + extra, attrs, name)
     dtype = _float_dtype(dtype, "stateless_uniform")
-    rnd = execute(STATELESS_UNIFORM, (seed,), {"shape": shape, "dtype": dtype._np}, name)
+    rnd = execute(STATELESS_UNIFORM, (seed,) + extra, {"shape": shape, "dtype": dtype._np}, name)
     if maxval is None:
         maxval = 1
     if type(minval) in (int, float) and minval == 0 and type(maxval) in (int, float) \

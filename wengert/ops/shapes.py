@@ -13,13 +13,14 @@ import numpy as np
 from ..framework import dtypes
 from ..framework.errors import InvalidArgumentError
 from ..framework.tensor import Tensor, convert_to_tensor
-from ..framework.static_value import static_value
+from ..framework.static_value import partial_value, static_value
 from ..framework.tensor_shape import TensorShape
 
 __all__ = ["same", "broadcast", "broadcast_shapes", "reduced", "normalize_axes", "bool_out",
            "check_same_dtype", "check_float", "normalize_axis", "int_tuple", "prod",
            "UnknownWhileBuilding", "SHAPE_VECTOR", "shape_arg", "resolve_shape",
-           "static_shape_arg", "shape_source"]
+           "static_shape_arg", "shape_source", "DYNAMIC", "is_tensor_like", "scalar_arg",
+           "extra_count", "split_extras", "static_int", "check_index_dtype"]
 
 
 def same(x, **_):
@@ -73,6 +74,12 @@ def check_same_dtype(*inputs):
             raise InvalidArgumentError(
                 f"operands have different dtypes {first.name} and {t.dtype.name}; use cast to "
                 "make them agree.")
+
+
+def check_index_dtype(indices, what="indices"):
+    if indices.dtype not in (dtypes.int32, dtypes.int64):
+        raise InvalidArgumentError(f"{what} must be int32 or int64, got {indices.dtype.name}; "
+                                   "cast them with cast(indices, tf.int32).")
 
 
 def check_float(x, what="input"):
@@ -137,6 +144,10 @@ def _known_int_array(t, what):
     if not t.dtype.is_integer:
         raise TypeError(f"{what} must be integers, got a {t.dtype.name} tensor.")
     value = static_value(t)
+    if value is None:  # all of its entries may still be known (tf.shape(x)[1:] of x [None, 3])
+        known = partial_value(t)
+        if type(known) is int or (type(known) is list and None not in known):
+            value = np.array(known)
     if value is None:
         raise UnknownWhileBuilding(
             f"{what} must be known while the graph is built, but {t.name} depends on a value "
@@ -187,8 +198,8 @@ def shape_arg(values, what):
     for v in values:
         if isinstance(v, Tensor) or hasattr(v, "_as_tensor"):
             v = convert_to_tensor(v)
-            known = static_value(v)
-            if known is None:
+            known = partial_value(v)
+            if type(known) is not int:
                 if v.shape.rank not in (0, None) or not v.dtype.is_integer:
                     raise InvalidArgumentError(f"{what}: each entry must be an integer scalar, "
                                                f"got {v.dtype.name} of shape {v.shape}.")
@@ -223,13 +234,57 @@ def static_shape_arg(attr, extra):
     where an entry is only known when the graph runs (-1 entries are left to the op)."""
     if attr != SHAPE_VECTOR:
         return TensorShape(list(attr))
-    vector = extra[0]
-    known = static_value(vector)
+    known = partial_value(extra[0])   # tf.shape(y), concats and stacks of known entries...
+    return TensorShape(known) if type(known) is list else TensorShape(None)
+
+
+# -- single integers known only when a graph runs (indices, depths, bounds) ---------------------------
+DYNAMIC = "?"   # attribute entry: the value is the op's next extra input (an int scalar)
+
+
+def is_tensor_like(v):
+    """A tensor, graph tensor or variable (anything convert_to_tensor reads, not a plain value)."""
+    return isinstance(v, Tensor) or hasattr(v, "_as_tensor")
+
+
+def static_int(value, what):
+    """A Python int for an int argument known while the graph is built, or None for an integer
+    scalar tensor whose value is known only when it runs (TypeError for anything else)."""
+    if not is_tensor_like(value):
+        return operator.index(value)
+    t = convert_to_tensor(value)
+    if not t.dtype.is_integer or t.shape.rank not in (0, None):
+        raise TypeError(f"{what} must be an integer scalar, got a {t.dtype.name} tensor of "
+                        f"shape {t.shape}.")
+    known = partial_value(t)   # tf.shape(x)[1] of x [None, 3] is 3
+    return known if type(known) is int else None
+
+
+def scalar_arg(value, what):
+    """An int argument as (attribute, extra inputs): (int, ()) when known while the graph is
+    built, else (None, (scalar tensor,)), the scalar read when the graph runs."""
+    known = static_int(value, what)
     if known is not None:
-        return TensorShape([int(d) for d in known])
-    source = shape_source(vector)
-    if source is not None:
-        return source.shape          # tf.shape(y): y's static shape
-    if vector.shape.rank == 1 and vector.shape[0] is not None:
-        return TensorShape([None] * vector.shape[0])
-    return TensorShape(None)
+        return known, ()
+    return None, (convert_to_tensor(value),)
+
+
+def extra_count(attr):
+    """How many extra inputs a shape_arg / scalar_arg attribute reads."""
+    if attr is None:
+        return 1
+    if attr == SHAPE_VECTOR:
+        return 1
+    if isinstance(attr, tuple):
+        return sum(1 for d in attr if d is None)
+    return 0
+
+
+def split_extras(attrs, extra):
+    """The extra inputs of an op with several such attributes, cut per attribute, in order."""
+    out, at = [], 0
+    for attr in attrs:
+        n = extra_count(attr)
+        out.append(tuple(extra[at:at + n]))
+        at += n
+    return out
