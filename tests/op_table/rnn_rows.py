@@ -1,5 +1,6 @@
-"""Op-table rows for ops/rnn_ops.py: the fused LSTM and GRU sequences (first-order gradients:
-their gradient ops, like TensorFlow's BlockLSTMGrad, have none), checked against a NumPy loop."""
+"""Op-table rows for ops/rnn_ops.py: the fused LSTM and GRU sequences (time major; first-order
+gradients: their gradient ops, like TensorFlow's BlockLSTMGrad, have none), checked against a
+NumPy loop."""
 import numpy as np
 from scipy.special import expit
 
@@ -7,17 +8,17 @@ from wengert.ops import rnn_ops
 from op_table import OpInfo, Sample, rand
 
 B, T, H = 2, 4, 3
-MASK = np.array([[1, 1, 0, 1], [0, 1, 1, 0]], bool)
+MASK = np.array([[1, 1, 0, 1], [0, 1, 1, 0]], bool).T  # [time, batch]
 
 
 def _keep(mask, t, new, old):
-    return new if mask is None else np.where(mask[:, t][:, None], new, old)
+    return new if mask is None else np.where(mask[t][:, None], new, old)
 
 
 def _lstm_ref(xw, h0, c0, u, mask=None, zero_output_for_mask=False):
     h, c, prev, outs = h0, c0, np.zeros_like(h0), []
-    for t in range(xw.shape[1]):
-        z = xw[:, t] + h @ u
+    for t in range(xw.shape[0]):
+        z = xw[t] + h @ u
         i, f, g, o = expit(z[:, :H]), expit(z[:, H:2 * H]), np.tanh(z[:, 2 * H:3 * H]), \
             expit(z[:, 3 * H:])
         c_new = f * c + i * g
@@ -26,13 +27,13 @@ def _lstm_ref(xw, h0, c0, u, mask=None, zero_output_for_mask=False):
         h, c = _keep(mask, t, h_new, h), _keep(mask, t, c_new, c)
         outs.append(out)
         prev = out
-    return np.stack(outs, 1), h, c
+    return np.stack(outs, 0), h, c
 
 
 def _gru_ref(xw, h0, u, b, mask=None, reset_after=True, zero_output_for_mask=False):
     h, prev, outs = h0, np.zeros_like(h0), []
-    for t in range(xw.shape[1]):
-        x = xw[:, t]
+    for t in range(xw.shape[0]):
+        x = xw[t]
         if reset_after:
             inner = h @ u + b
             z, r = expit(x[:, :H] + inner[:, :H]), expit(x[:, H:2 * H] + inner[:, H:2 * H])
@@ -45,7 +46,7 @@ def _gru_ref(xw, h0, u, b, mask=None, reset_after=True, zero_output_for_mask=Fal
         h = _keep(mask, t, h_new, h)
         outs.append(out)
         prev = out
-    return np.stack(outs, 1), h
+    return np.stack(outs, 0), h
 
 
 def _lstm(xw, h0, c0, u, **kw):
@@ -65,11 +66,11 @@ def _gru_no_bias_ref(xw, h0, u, **kw):
 
 
 def _lstm_args():
-    return (rand(B, T, 4 * H), rand(B, H), rand(B, H), rand(H, 4 * H, low=-0.7, high=0.7))
+    return (rand(T, B, 4 * H), rand(B, H), rand(B, H), rand(H, 4 * H, low=-0.7, high=0.7))
 
 
 def _gru_args():
-    return (rand(B, T, 3 * H), rand(B, H), rand(H, 3 * H, low=-0.7, high=0.7), rand(3 * H))
+    return (rand(T, B, 3 * H), rand(B, H), rand(H, 3 * H, low=-0.7, high=0.7), rand(3 * H))
 
 
 ROWS = [

@@ -6,11 +6,11 @@ TensorFlow's BlockLSTM run the loop in one kernel: the NumPy kernel loops over t
 [B, H] x [H, kH] product per step, and the gradient op runs back-propagation through time the
 same way. Both take Keras's weight layout.
 
-LSTMSequence(xw [B, T, 4H], h0 [B, H], c0 [B, H], U [H, 4H], mask [B, T] or [0]), gates in
+LSTMSequence(xw [T, B, 4H], h0 [B, H], c0 [B, H], U [H, 4H], mask [T, B] or [0]), gates in
 Keras's order i, f, c, o:
     z_t = xw_t + h_{t-1} U;  i, f, o = sigmoid(z_i, z_f, z_o);  g = tanh(z_c)
     c~_t = f c_{t-1} + i g;  h~_t = o tanh(c~_t)
-GRUSequence(xw [B, T, 3H], h0, U [H, 3H], b_rec [3H], mask), gates z, r, h (reset_after=True,
+GRUSequence(xw [T, B, 3H], h0, U [H, 3H], b_rec [3H], mask), gates z, r, h (reset_after=True,
 TF 2's default: r multiplies the recurrent projection; False: r multiplies the state first):
     z, r = sigmoid(xw_z + h U_z + b_z, xw_r + h U_r + b_r)
     n = tanh(xw_h + r (h U_h + b_h))          or  tanh(xw_h + (r h) U_h)
@@ -18,7 +18,8 @@ TF 2's default: r multiplies the recurrent projection; False: r multiplies the s
 Masking (Keras's rule): where mask[b, t] is False the states keep their previous values and the
 output repeats the previous step's output (zeros before the first kept step), or is zero with
 `zero_output_for_mask`: h_t = m h~_t + (1 - m) h_{t-1}, out_t = m h~_t + (1 - m) out_{t-1}.
-Outputs: the output sequence [B, T, H], the final states, and reserve outputs (gate activations
+Everything is time major, as cuDNN's sequences are: each step reads and writes contiguous rows.
+Outputs: the output sequence [T, B, H], the final states, and reserve outputs (gate activations
 and per-step states, time major) that the gradient op reads; the reserve outputs are working
 memory, not differentiable (as TensorFlow's reserve_space).
 
@@ -42,7 +43,7 @@ from ..framework.execute import execute
 from ..framework.registry import defop
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
-from .array_ops import stack
+from .array_ops import reshape, stack
 from .indexing_ops import gather
 from .linalg_ops import matmul
 from .math_ops import add, cast, multiply, subtract
@@ -51,19 +52,22 @@ __all__ = ["lstm_sequence", "gru_sequence"]
 
 
 def _expit():
-    from scipy.special import expit
+    """sigmoid(x) = (1 + tanh(x / 2)) / 2, in place: three fast ufuncs (SciPy's float32 expit
+    is scalar code, about 30 times slower per element)."""
+    def expit(x, out):
+        np.multiply(x, 0.5, out=out)
+        np.tanh(out, out=out)
+        out *= 0.5
+        out += 0.5
+        return out
     return expit
 
 
-def _time_major(a):
-    return np.ascontiguousarray(np.swapaxes(a, 0, 1))
-
-
 def _mask_steps(mask, dtype):
-    """The mask as [T, B, 1] booleans, or None for "every step counts"."""
+    """The [T, B] mask as [T, B, 1] booleans, or None for "every step counts"."""
     if mask.size == 0:
         return None
-    return np.swapaxes(mask.astype(bool), 0, 1)[:, :, None]
+    return mask.astype(bool)[:, :, None]
 
 
 def _previous(states, first, t):
@@ -89,8 +93,8 @@ def _masked_output(out, masks, t, state, previous_out, zero_output):
 # -- LSTM ---------------------------------------------------------------------------------------
 def _lstm_kernel(xw, h0, c0, u, mask, zero_output_for_mask=False):
     expit = _expit()
-    steps, (batch, units) = xw.shape[1], h0.shape
-    xs, masks = _time_major(xw), _mask_steps(mask, xw.dtype)
+    steps, (batch, units) = xw.shape[0], h0.shape
+    xs, masks = xw, _mask_steps(mask, xw.dtype)
     gates = np.empty((steps, batch, 4 * units), xw.dtype)
     tanh_c = np.empty((steps, batch, units), xw.dtype)
     hs, cs = np.empty_like(tanh_c), np.empty_like(tanh_c)
@@ -115,8 +119,7 @@ def _lstm_kernel(xw, h0, c0, u, mask, zero_output_for_mask=False):
         _masked_output(out, masks, t, h_new, out[t - 1] if t else np.zeros_like(h0),
                        zero_output_for_mask)
         h, c = h_new, c_new
-    return (np.ascontiguousarray(np.swapaxes(out, 0, 1)), np.array(h), np.array(c),
-            gates, tanh_c, hs, cs)
+    return out, np.array(h), np.array(c), gates, tanh_c, hs, cs
 
 
 def _carry_masked(masks, t, dh, g_out, d_out, zero_output):
@@ -135,7 +138,7 @@ def _lstm_grad_kernel(u, h0, c0, mask, gates, tanh_c, hs, cs, g_seq, g_h, g_c,
                       zero_output_for_mask=False):
     steps, batch, units = tanh_c.shape
     masks = _mask_steps(mask, u.dtype)
-    g_out = np.swapaxes(g_seq, 0, 1)
+    g_out = g_seq
     dz_all = np.empty(gates.shape, gates.dtype)
     dh, dc = np.array(g_h, gates.dtype), np.array(g_c, gates.dtype)
     d_out = np.zeros_like(dh)
@@ -158,7 +161,7 @@ def _lstm_grad_kernel(u, h0, c0, mask, gates, tanh_c, hs, cs, g_seq, g_h, g_c,
             dh += dh_pass
         dc = dc_next
     du = _stacked_previous(hs, h0).T @ dz_all.reshape(-1, 4 * units)
-    return np.ascontiguousarray(np.swapaxes(dz_all, 0, 1)), dh, dc, du.astype(u.dtype)
+    return dz_all, dh, dc, du.astype(u.dtype)
 
 
 def _check_rnn(what, xw, states, u, mask, gates):
@@ -168,7 +171,7 @@ def _check_rnn(what, xw, states, u, mask, gates):
                                        f"{[s.dtype.name for s in (xw, u, *states)]}.")
     x_shape, u_shape = TensorShape(xw.shape), TensorShape(u.shape)
     if x_shape.rank not in (None, 3) or u_shape.rank not in (None, 2):
-        raise InvalidArgumentError(f"{what}: xw must be [batch, time, {gates}*units] and the "
+        raise InvalidArgumentError(f"{what}: xw must be [time, batch, {gates}*units] and the "
                                    f"recurrent kernel [units, {gates}*units]; got {x_shape} and "
                                    f"{u_shape}.")
     units = u_shape[0] if u_shape.rank else None
@@ -176,14 +179,14 @@ def _check_rnn(what, xw, states, u, mask, gates):
     if units is not None and width is not None and width != gates * units:
         raise InvalidArgumentError(f"{what}: the recurrent kernel {u_shape} must have "
                                    f"{gates} * units columns.")
-    batch = x_shape[0] if x_shape.rank else None
-    steps = x_shape[1] if x_shape.rank else None
+    batch = x_shape[1] if x_shape.rank else None
+    steps = x_shape[0] if x_shape.rank else None
     return batch, steps, units
 
 
 def _lstm_rule(xw, h0, c0, u, mask, zero_output_for_mask=False):
     batch, steps, units = _check_rnn("LSTMSequence", xw, (h0, c0), u, mask, 4)
-    seq = TensorShape((batch, steps, units))
+    seq = TensorShape((steps, batch, units))
     state = TensorShape((batch, units))
     tm = TensorShape((steps, batch, units))
     width = None if units is None else 4 * units
@@ -208,8 +211,8 @@ def _zeros_of(t):
 
 def _lstm_grad_rule(u, h0, c0, mask, gates, tanh_c, hs, cs, g_seq, g_h, g_c,
                     zero_output_for_mask=False):
-    return [(TensorShape(g_seq.shape)[:2].concatenate(TensorShape(gates.shape)[2:]), u.dtype),
-            (h0.shape, u.dtype), (c0.shape, u.dtype), (u.shape, u.dtype)]
+    return [(TensorShape(gates.shape), u.dtype), (h0.shape, u.dtype), (c0.shape, u.dtype),
+            (u.shape, u.dtype)]
 
 
 def _lstm_jvp(primals, tangents, outputs, zero_output_for_mask=False):
@@ -221,8 +224,8 @@ def _lstm_jvp(primals, tangents, outputs, zero_output_for_mask=False):
     h, c = h0, c0
     masks = _jvp_masks(mask, xw)
     d_outs, d_out = [], None
-    for t in range(int(xw.shape[1])):
-        dz = add(gather(dxw, t, axis=1), add(matmul(dh, u), matmul(h, du)))
+    for t in range(int(xw.shape[0])):
+        dz = add(dxw[t], add(matmul(dh, u), matmul(h, du)))
         act = gates[t]
         i, f, g, o = (act[:, k * units:(k + 1) * units] for k in range(4))
         di, df, dg, do = (dz[:, k * units:(k + 1) * units] for k in range(4))
@@ -234,7 +237,7 @@ def _lstm_jvp(primals, tangents, outputs, zero_output_for_mask=False):
         dh, dc, d_out = _jvp_step(masks, t, dh_raw, dh, dc_raw, dc, d_out, zero_output_for_mask)
         d_outs.append(d_out)
         h, c = hs[t], cs[t]
-    return [stack(d_outs, axis=1), dh, dc, None, None, None, None]
+    return [stack(d_outs, axis=0), dh, dc, None, None, None, None]
 
 
 def _tangent(t, primal):
@@ -252,7 +255,8 @@ def _jvp_step(masks, t, dh_raw, dh, dc_raw, dc, d_out, zero_output):
     """(d h_t, d c_t, d out_t) from the raw step's tangents and the masks."""
     if masks is None:
         return dh_raw, dc_raw, dh_raw
-    m = gather(masks, [t], axis=1)
+    m = gather(masks, [t], axis=0)
+    m = reshape(m, [-1, 1])
     keep = lambda new, old: add(multiply(m, new), multiply(1 - m, old))  # noqa: E731
     if zero_output:
         out = multiply(m, dh_raw)
@@ -270,8 +274,8 @@ LSTM_SEQUENCE = defop("LSTMSequence", _lstm_kernel, shape=_lstm_rule, grad=_lstm
 # -- GRU ----------------------------------------------------------------------------------------
 def _gru_kernel(xw, h0, u, b_rec, mask, reset_after=True, zero_output_for_mask=False):
     expit = _expit()
-    steps, (batch, units) = xw.shape[1], h0.shape
-    xs, masks = _time_major(xw), _mask_steps(mask, xw.dtype)
+    steps, (batch, units) = xw.shape[0], h0.shape
+    xs, masks = xw, _mask_steps(mask, xw.dtype)
     gates = np.empty((steps, batch, 3 * units), xw.dtype)
     inner = np.empty((steps, batch, units), xw.dtype)
     hs, out = np.empty_like(inner), np.empty_like(inner)
@@ -304,14 +308,14 @@ def _gru_kernel(xw, h0, u, b_rec, mask, reset_after=True, zero_output_for_mask=F
         _masked_output(out, masks, t, h_new, out[t - 1] if t else np.zeros_like(h0),
                        zero_output_for_mask)
         h = h_new
-    return np.ascontiguousarray(np.swapaxes(out, 0, 1)), np.array(h), gates, inner, hs
+    return out, np.array(h), gates, inner, hs
 
 
 def _gru_grad_kernel(u, h0, mask, gates, inner, hs, g_seq, g_h, reset_after=True,
                      zero_output_for_mask=False):
     steps, batch, units = inner.shape
     masks = _mask_steps(mask, u.dtype)
-    g_out = np.swapaxes(g_seq, 0, 1)
+    g_out = g_seq
     dx_all = np.empty(gates.shape, gates.dtype)
     d_inner_all = np.empty(gates.shape, gates.dtype) if reset_after else None
     dh = np.array(g_h, gates.dtype)
@@ -348,14 +352,13 @@ def _gru_grad_kernel(u, h0, mask, gates, inner, hs, g_seq, g_h, reset_after=True
         du = np.concatenate([prev.T @ flat[:, :2 * units],
                              inner.reshape(-1, units).T @ flat[:, 2 * units:]], axis=1)
         db = np.zeros(3 * units, u.dtype)
-    return (np.ascontiguousarray(np.swapaxes(dx_all, 0, 1)), dh, du.astype(u.dtype),
-            db.astype(u.dtype))
+    return dx_all, dh, du.astype(u.dtype), db.astype(u.dtype)
 
 
 def _gru_rule(xw, h0, u, b_rec, mask, reset_after=True, zero_output_for_mask=False):
     batch, steps, units = _check_rnn("GRUSequence", xw, (h0, b_rec), u, mask, 3)
     tm = TensorShape((steps, batch, units))
-    return [(TensorShape((batch, steps, units)), xw.dtype), (TensorShape((batch, units)),
+    return [(TensorShape((steps, batch, units)), xw.dtype), (TensorShape((batch, units)),
                                                              xw.dtype),
             (TensorShape((steps, batch, None if units is None else 3 * units)), xw.dtype),
             (tm, xw.dtype), (tm, xw.dtype)]
@@ -373,8 +376,7 @@ def _gru_grad(op, g_seq, g_h, *_reserve):
 
 def _gru_grad_rule(u, h0, mask, gates, inner, hs, g_seq, g_h, reset_after=True,
                    zero_output_for_mask=False):
-    return [(TensorShape(g_seq.shape)[:2].concatenate(TensorShape(gates.shape)[2:]), u.dtype),
-            (h0.shape, u.dtype), (u.shape, u.dtype),
+    return [(TensorShape(gates.shape), u.dtype), (h0.shape, u.dtype), (u.shape, u.dtype),
             (TensorShape(gates.shape)[2:], u.dtype)]
 
 
@@ -384,10 +386,10 @@ def _gru_jvp(primals, tangents, outputs, reset_after=True, zero_output_for_mask=
     _, _, gates, inner, hs = outputs
     units = int(u.shape[0])
     masks, h, d_out, d_outs = _jvp_masks(mask, xw), h0, None, []
-    for t in range(int(xw.shape[1])):
+    for t in range(int(xw.shape[0])):
         act = gates[t]
         z, r, n = (act[:, k * units:(k + 1) * units] for k in range(3))
-        dx = gather(dxw, t, axis=1)
+        dx = dxw[t]
         if reset_after:
             d_in = add(add(matmul(dh, u), matmul(h, du)), db)
             d_zr = add(dx[:, :2 * units], d_in[:, :2 * units])
@@ -407,7 +409,7 @@ def _gru_jvp(primals, tangents, outputs, reset_after=True, zero_output_for_mask=
         dh, _, d_out = _jvp_step(masks, t, dh_raw, dh, None, None, d_out, zero_output_for_mask)
         d_outs.append(d_out)
         h = hs[t]
-    return [stack(d_outs, axis=1), dh, None, None, None]
+    return [stack(d_outs, axis=0), dh, None, None, None]
 
 
 GRU_SEQUENCE_GRAD = defop("GRUSequenceGrad", _gru_grad_kernel, shape=_gru_grad_rule, grad=None,
@@ -426,8 +428,9 @@ def _mask_input(mask, xw):
 
 def lstm_sequence(xw, h0, c0, recurrent_kernel, mask=None, zero_output_for_mask=False,
                   name=None):
-    """Run an LSTM over xw = x W + b [batch, time, 4 units] (Keras's gate order i, f, c, o)
-    from states (h0, c0); returns (outputs [batch, time, units], h_T, c_T)."""
+    """Run an LSTM over xw = x W + b [time, batch, 4 units] (Keras's gate order i, f, c, o)
+    from states (h0, c0), mask [time, batch]; returns (outputs [time, batch, units], h_T,
+    c_T)."""
     xw = convert_to_tensor(xw)
     args = [xw, convert_to_tensor(h0), convert_to_tensor(c0),
             convert_to_tensor(recurrent_kernel), _mask_input(mask, xw)]
@@ -438,8 +441,9 @@ def lstm_sequence(xw, h0, c0, recurrent_kernel, mask=None, zero_output_for_mask=
 
 def gru_sequence(xw, h0, recurrent_kernel, recurrent_bias=None, mask=None, reset_after=True,
                  zero_output_for_mask=False, name=None):
-    """Run a GRU over xw = x W + b [batch, time, 3 units] (gates z, r, h) from state h0, with
-    recurrent bias (reset_after); returns (outputs [batch, time, units], h_T)."""
+    """Run a GRU over xw = x W + b [time, batch, 3 units] (gates z, r, h) from state h0, with
+    recurrent bias (reset_after), mask [time, batch]; returns (outputs [time, batch, units],
+    h_T)."""
     xw = convert_to_tensor(xw)
     u = convert_to_tensor(recurrent_kernel)
     if recurrent_bias is None:

@@ -328,10 +328,16 @@ class MultiHeadAttention(Layer):
             for _ in range(len(self._dot_equation.split("->")[1]) - attention_mask.shape.rank):
                 attention_mask = K.expand_dims(attention_mask,
                                                -len(self._attention_axes_resolved) * 2 - 1)
-        if fast:
-            scores = K.einsum(self._dot_equation, key, query) * self._inverse_sqrt_key_dim
+        standard = self._attention_axes_resolved == (1,) and query.shape.rank == 4
+        if not fast:
+            query = query * self._inverse_sqrt_key_dim
+        if standard:  # [B, T, N, H] x [B, S, N, H] -> [B, N, T, S] as a batched matmul
+            scores = K.matmul(K.transpose(query, [0, 2, 1, 3]), K.transpose(key, [0, 2, 1, 3]),
+                              transpose_b=True)
         else:
-            scores = K.einsum(self._dot_equation, key, query * self._inverse_sqrt_key_dim)
+            scores = K.einsum(self._dot_equation, key, query)
+        if fast:
+            scores = scores * self._inverse_sqrt_key_dim
         if attention_mask is not None:
             scores = K.where(attention_mask, scores, K.cast(-_LARGE, scores.dtype))
         weights = self._softmax(scores)
@@ -339,7 +345,11 @@ class MultiHeadAttention(Layer):
             weights = K.where(attention_mask, weights, K.zeros_like(weights))
         dropped = random_dropout(self, weights, self._dropout) if training and \
             self._dropout > 0 else weights
-        output = K.einsum(self._combine_equation, dropped, value)
+        if standard:
+            output = K.transpose(K.matmul(dropped, K.transpose(value, [0, 2, 1, 3])),
+                                 [0, 2, 1, 3])
+        else:
+            output = K.einsum(self._combine_equation, dropped, value)
         return output, (None if fast else weights)
 
     def _softmax(self, scores):

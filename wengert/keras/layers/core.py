@@ -20,13 +20,14 @@ from ...framework.context import state
 from ...framework.tensor import constant
 from ...framework.tensor_shape import TensorShape
 from ...ops.array_ops import reshape
-from ...ops.linalg_ops import matmul, tensordot
+from ...ops.linalg_ops import matmul
 from ...ops.math_ops import cast, multiply
 from ...ops.nn_ops import bias_add
 from ...ops.random_ops import dropout
 from .. import activations, backend, constraints, initializers, regularizers
 from ..saving.serialization import serialize_keras_object as _ser
 from .base import Layer, call_context
+from .layer_utils import contract_trailing
 
 __all__ = ["Dense", "Flatten", "Dropout", "Activation", "Reshape", "Lambda"]
 
@@ -86,7 +87,7 @@ class Dense(Layer):
         if inputs.shape.rank == 2:
             outputs = matmul(inputs, self.kernel)
         else:
-            outputs = tensordot(inputs, self.kernel, [[inputs.shape.rank - 1], [0]])
+            outputs = contract_trailing(inputs, self.kernel, 1)
         if self.use_bias:
             outputs = bias_add(outputs, self.bias)
         return self.activation(outputs)

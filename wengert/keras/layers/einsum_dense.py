@@ -14,6 +14,7 @@ from .. import activations, constraints, initializers, regularizers
 from .. import backend_ops as K
 from ..saving.serialization import serialize_keras_object as _ser
 from .base import Layer
+from .layer_utils import contract_trailing
 
 __all__ = ["EinsumDense"]
 
@@ -28,6 +29,19 @@ def _split(equation):
             return match.group(1), match.group(2), match.group(3), side
     raise ValueError(f"Invalid einsum equation '{equation}'. Equations must be in the form "
                      "[X],[Y]->[Z], ...[X],[Y]->...[Z], or [X]...,[Y]->[Z]....")
+
+
+def trailing_contraction(equation):
+    """n when the equation contracts the input's last n axes with the kernel's first n and
+    keeps the rest in order ("abc,cde->abde": 1), else None."""
+    if "..." in equation:
+        return None
+    inputs, out = equation.split("->")
+    x, k = inputs.split(",")
+    for n in range(1, min(len(x), len(k)) + 1):
+        if x[-n:] == k[:n] and out == x[:-n] + k[n:] and not set(x[:-n]) & set(k[n:]):
+            return n
+    return None
 
 
 def analyze_einsum(equation, bias_axes, input_shape, output_shape):
@@ -116,7 +130,9 @@ class EinsumDense(Layer):
         self.built = True
 
     def call(self, inputs, training=None):
-        out = K.einsum(self.equation, inputs, self.kernel)
+        n = trailing_contraction(self.equation)
+        out = contract_trailing(inputs, self.kernel, n) if n else K.einsum(
+            self.equation, inputs, self.kernel)
         if self.bias is not None:
             out = out + self.bias
         return self.activation(out)

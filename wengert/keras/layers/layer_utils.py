@@ -117,3 +117,26 @@ def random_dropout(layer, x, rate, noise_shape=None):
         keep = rng.random(shape) >= rate
         return x * constant(keep.astype(dtype) * np.asarray(1.0 / (1.0 - rate), dtype))
     return dropout(x, rate, noise_shape=noise_shape, seed=int(rng.integers(0, 2**31 - 1)))
+
+
+def contract_trailing(x, kernel, n):
+    """tensordot(x, kernel, n): x's last n axes against kernel's first n, as one matrix product
+    of x reshaped to [rows, k] with kernel reshaped to [k, cols] (NumPy's einsum, which
+    tensordot uses, is several times slower than BLAS on these shapes)."""
+    from ...ops.array_core import reshape
+    from ...ops.creation_ops import shape as shape_of
+    from ...ops.array_ops import concat
+    from ...ops.linalg_ops import matmul
+    import math
+    x_shape, k_shape = list(x.shape), list(kernel.shape)
+    inner = math.prod(k_shape[:n])
+    free_k = k_shape[n:]
+    flat = reshape(x, [-1, inner])
+    out = matmul(flat, reshape(kernel, [inner, math.prod(free_k)]) if len(k_shape) != 2 or
+                 n != 1 else kernel)
+    lead = x_shape[:len(x_shape) - n]
+    if None in lead:
+        target = concat([shape_of(x)[:len(x_shape) - n], free_k], 0)
+    else:
+        target = lead + free_k
+    return reshape(out, target)

@@ -13,6 +13,7 @@ from ...framework.context import state as context_state
 from ...ops import rnn_ops
 from .. import activations
 from .. import backend_ops as K
+from .layer_utils import contract_trailing
 from .rnn import RNN
 from .rnn_cells import GRUCell, LSTMCell, SimpleRNNCell
 
@@ -74,21 +75,30 @@ class _CellLayer(RNN):
                 and not (training and cell.recurrent_dropout > 0)
                 and len(context_state.tapes) + (1 if context_state.observers else 0) <= 1)
 
-    def _projected(self, sequences, training, bias):
-        """x W + b for every step at once ([batch, time, k units]), input dropout first."""
+    def _projected(self, sequences, mask, training, bias):
+        """(x W + b for every step at once, time major [time, batch, k units]; the mask as
+        [time, batch]), in processing order (reversed with go_backwards), input dropout first.
+        The inputs are turned time major before the projection: the copy is of the narrower
+        array, and the fused op then reads and writes contiguous rows at every step."""
         cell = self.cell
         x = sequences
         if training and 0 < cell.dropout < 1:
             x = x * K.expand_dims(cell._one_mask(sequences[:, 0], cell.dropout), 1)
-        xw = K.tensordot(x, cell.kernel, [[2], [0]])
+        x = K.transpose(x, [1, 0, 2])
+        if mask is not None:
+            mask = K.transpose(mask, [1, 0])
+        if self.go_backwards:
+            x = K.reverse(x, [0])
+            mask = None if mask is None else K.reverse(mask, [0])
+        xw = contract_trailing(x, cell.kernel, 1)
         if bias is not None:
             xw = K.bias_add(xw, bias)
-        return xw
+        return xw, mask
 
-    def _order(self, xw, mask):
-        if not self.go_backwards:
-            return xw, mask
-        return K.reverse(xw, [1]), (None if mask is None else K.reverse(mask, [1]))
+    def _outputs(self, seq, states):
+        """(last output, batch-major outputs or None, states) from the time-major sequence."""
+        outputs = K.transpose(seq, [1, 0, 2]) if self.return_sequences else None
+        return seq[-1], outputs, states
 
 
 class SimpleRNN(_CellLayer):
@@ -115,10 +125,10 @@ class LSTM(_CellLayer):
     def _run(self, sequences, states, mask, training):
         if not self._fusable(training):
             return self._run_cell_loop(sequences, states, mask, training)
-        xw, mask = self._order(self._projected(sequences, training, self.cell.bias), mask)
+        xw, mask = self._projected(sequences, mask, training, self.cell.bias)
         seq, h, c = rnn_ops.lstm_sequence(xw, states[0], states[1], self.cell.recurrent_kernel,
                                           mask, self.zero_output_for_mask)
-        return seq[:, -1], seq, [h, c]
+        return self._outputs(seq, [h, c])
 
 
 class GRU(_CellLayer):
@@ -136,7 +146,7 @@ class GRU(_CellLayer):
         if not self._fusable(training):
             return self._run_cell_loop(sequences, states, mask, training)
         input_bias, recurrent_bias = self.cell._biases()
-        xw, mask = self._order(self._projected(sequences, training, input_bias), mask)
+        xw, mask = self._projected(sequences, mask, training, input_bias)
         seq, h = rnn_ops.gru_sequence(xw, states[0], self.cell.recurrent_kernel, recurrent_bias,
                                       mask, self.cell.reset_after, self.zero_output_for_mask)
-        return seq[:, -1], seq, [h]
+        return self._outputs(seq, [h])
