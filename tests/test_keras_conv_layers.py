@@ -137,8 +137,16 @@ def test_conv2d_rejects_bad_input_and_arguments():
         layers.Conv2D(2, 3, padding="full")
     with pytest.raises(ValueError, match="kernel_size"):
         layers.Conv2D(2, (3, 0))
-    with pytest.raises(NotImplementedError, match="channels_last"):
-        layers.Conv2D(2, 3, data_format="channels_first")
+    with pytest.raises(ValueError, match="data_format"):
+        layers.Conv2D(2, 3, data_format="NHWC")
+    first = layers.Conv2D(2, 3, data_format="channels_first")  # transposed in and out
+    last = layers.Conv2D(2, 3)
+    x = np.random.default_rng(0).normal(size=(2, 6, 6, 3)).astype(np.float32)
+    last(x)
+    first(x.transpose(0, 3, 1, 2))
+    first.set_weights(last.get_weights())
+    np.testing.assert_allclose(np.asarray(first(x.transpose(0, 3, 1, 2))),
+                               np.asarray(last(x)).transpose(0, 3, 1, 2), rtol=1e-5, atol=1e-6)
 
 
 # -- pooling ------------------------------------------------------------------------------------

@@ -3,8 +3,22 @@ Concatenate, Add, convolution and pooling (Conv2D, MaxPooling2D, AveragePooling2
 GlobalAveragePooling2D), BatchNormalization, Embedding, and the symbolic Input/InputLayer of
 functional models."""
 from .base import InputSpec, Layer
-from .conv import (AveragePooling2D, AvgPool2D, Conv2D, Convolution2D, GlobalAveragePooling2D,
-                   GlobalAvgPool2D, MaxPool2D, MaxPooling2D)
+from .activation_layers import ELU, LeakyReLU, PReLU, ReLU, Softmax, ThresholdedReLU
+from .conv import AveragePooling2D, AvgPool2D, MaxPool2D, MaxPooling2D
+from .conv_more import (Conv1D, Conv1DTranspose, Conv2D, Conv2DTranspose, Conv3D,
+                        Conv3DTranspose, Convolution1D, Convolution2D, Convolution3D,
+                        DepthwiseConv1D, DepthwiseConv2D, SeparableConv1D, SeparableConv2D)
+from .noise import (ActivityRegularization, AlphaDropout, GaussianDropout, GaussianNoise,
+                    SpatialDropout1D, SpatialDropout2D, SpatialDropout3D)
+from .pooling_more import (AveragePooling1D, AveragePooling3D, AvgPool1D, AvgPool3D,
+                           GlobalAveragePooling1D, GlobalAveragePooling2D,
+                           GlobalAveragePooling3D, GlobalAvgPool1D, GlobalAvgPool2D,
+                           GlobalAvgPool3D, GlobalMaxPool1D, GlobalMaxPool2D, GlobalMaxPool3D,
+                           GlobalMaxPooling1D, GlobalMaxPooling2D, GlobalMaxPooling3D, MaxPool1D,
+                           MaxPool3D, MaxPooling1D, MaxPooling3D)
+from .reshaping import (Cropping1D, Cropping2D, Cropping3D, Identity, Permute, RepeatVector,
+                        UpSampling1D, UpSampling2D, UpSampling3D, ZeroPadding1D, ZeroPadding2D,
+                        ZeroPadding3D)
 from .core import Activation, Dense, Dropout, Flatten, Lambda, Reshape
 from .embedding import Embedding
 from .input_layer import Input, InputLayer, KerasTensor
@@ -29,4 +43,15 @@ __all__ = ["Layer", "InputSpec", "Dense", "Flatten", "Dropout", "Activation", "R
            "AdditiveAttention", "MultiHeadAttention", "EinsumDense", "LayerNormalization",
            "GroupNormalization", "UnitNormalization", "Subtract", "Multiply", "Average",
            "Maximum", "Minimum", "Dot", "add", "subtract", "multiply", "average", "maximum",
-           "minimum", "concatenate", "dot"]
+           "minimum", "concatenate", "dot", "ELU", "LeakyReLU", "PReLU", "ReLU", "Softmax",
+           "ThresholdedReLU", "Conv1D", "Conv1DTranspose", "Conv2DTranspose", "Conv3D",
+           "Conv3DTranspose", "Convolution1D", "Convolution3D", "DepthwiseConv1D",
+           "DepthwiseConv2D", "SeparableConv1D", "SeparableConv2D", "ActivityRegularization",
+           "AlphaDropout", "GaussianDropout", "GaussianNoise", "SpatialDropout1D",
+           "SpatialDropout2D", "SpatialDropout3D", "AveragePooling1D", "AveragePooling3D",
+           "AvgPool1D", "AvgPool3D", "GlobalAveragePooling1D", "GlobalAveragePooling3D",
+           "GlobalAvgPool1D", "GlobalAvgPool3D", "GlobalMaxPool1D", "GlobalMaxPool2D",
+           "GlobalMaxPool3D", "GlobalMaxPooling1D", "GlobalMaxPooling2D", "GlobalMaxPooling3D",
+           "MaxPool1D", "MaxPool3D", "MaxPooling1D", "MaxPooling3D", "Cropping1D", "Cropping2D",
+           "Cropping3D", "Identity", "Permute", "RepeatVector", "UpSampling1D", "UpSampling2D",
+           "UpSampling3D", "ZeroPadding1D", "ZeroPadding2D", "ZeroPadding3D"]

@@ -1,4 +1,5 @@
-"""Convolution and pooling layers for images in NHWC layout ("channels_last").
+"""2-D pooling layers for images in NHWC layout, and the output-size rule of convolutions
+(Conv2D and the other convolutions are in conv_more.py, the other poolings in pooling_more.py).
 
 Conv2D slides `filters` kernels of size kh x kw over the image: with kernel K [kh, kw, c_in,
 filters] and bias b [filters],
@@ -25,8 +26,7 @@ from ...ops.reduce_ops import reduce_mean
 from .. import activations, initializers
 from .base import Layer
 
-__all__ = ["Conv2D", "MaxPooling2D", "AveragePooling2D", "GlobalAveragePooling2D",
-           "Convolution2D", "MaxPool2D", "AvgPool2D", "GlobalAvgPool2D"]
+__all__ = ["MaxPooling2D", "AveragePooling2D", "MaxPool2D", "AvgPool2D", "output_length"]
 
 
 def _pair(value, name):
@@ -80,79 +80,6 @@ def _spatial(shape, windows, padding, strides, dilations=(1, 1)):
                  for i in range(2))
 
 
-class Conv2D(Layer):
-    """2-D convolution: activation(conv2d(inputs, kernel) + bias), NHWC."""
-
-    def __init__(self, filters, kernel_size, strides=(1, 1), padding="valid", data_format=None,
-                 dilation_rate=(1, 1), groups=1, activation=None, use_bias=True,
-                 kernel_initializer="glorot_uniform", bias_initializer="zeros",
-                 kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
-                 kernel_constraint=None, bias_constraint=None, **kwargs):
-        super().__init__(**kwargs)
-        from .core import _no_regularizers
-        _no_regularizers("Conv2D", kernel_regularizer=kernel_regularizer,
-                         bias_regularizer=bias_regularizer,
-                         activity_regularizer=activity_regularizer,
-                         kernel_constraint=kernel_constraint, bias_constraint=bias_constraint)
-        if int(filters) <= 0:
-            raise ValueError(f"Invalid value for argument `filters`. Expected a strictly "
-                             f"positive value. Received filters={filters}.")
-        if groups != 1:
-            raise NotImplementedError("Conv2D: groups > 1 is not available; use "
-                                      "DepthwiseConv2D-style nn.depthwise_conv2d.")
-        self.filters = int(filters)
-        self.kernel_size = _pair(kernel_size, "kernel_size")
-        self.strides = _pair(strides, "strides")
-        self.padding = _padding(padding)
-        self.data_format = _channels_last(data_format, "Conv2D")
-        self.dilation_rate = _pair(dilation_rate, "dilation_rate")
-        if self.strides != (1, 1) and self.dilation_rate != (1, 1):
-            raise ValueError("`strides > 1` not supported in conjunction with "
-                             f"`dilation_rate > 1`. Received: strides={self.strides} and "
-                             f"dilation_rate={self.dilation_rate}.")
-        self.activation = activations.get(activation)
-        self.use_bias = use_bias
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.bias_initializer = initializers.get(bias_initializer)
-
-    def build(self, input_shape):
-        shape = _image_shape(input_shape, self)
-        channels = shape[-1]
-        if channels is None:
-            raise ValueError("The channel dimension of the inputs to Conv2D should be defined. "
-                             f"Found None. Full input shape received: {shape}.")
-        self.kernel = self.add_weight("kernel", self.kernel_size + (channels, self.filters),
-                                      initializer=self.kernel_initializer)
-        self.bias = (self.add_weight("bias", (self.filters,), initializer=self.bias_initializer)
-                     if self.use_bias else None)
-        self.built = True
-
-    def call(self, inputs):
-        from ...ops import conv_ops
-        if not inputs.dtype.is_floating:
-            inputs = cast(inputs, self._dtype)
-        outputs = conv_ops.conv2d(inputs, self.kernel, strides=(1,) + self.strides + (1,),
-                                  padding=self.padding.upper(),
-                                  dilations=(1,) + self.dilation_rate + (1,))
-        if self.use_bias:
-            outputs = bias_add(outputs, self.bias)
-        return self.activation(outputs)
-
-    def compute_output_shape(self, input_shape):
-        shape = _image_shape(input_shape, self)
-        return TensorShape((shape[0],) + _spatial(shape, self.kernel_size, self.padding,
-                                                  self.strides, self.dilation_rate)
-                           + (self.filters,))
-
-    def get_config(self):
-        config = super().get_config()
-        config.update(filters=self.filters, kernel_size=self.kernel_size, strides=self.strides,
-                      padding=self.padding, data_format=self.data_format,
-                      dilation_rate=self.dilation_rate,
-                      activation=activations.serialize(self.activation), use_bias=self.use_bias)
-        return config
-
-
 class _Pooling2D(Layer):
     """Shared by MaxPooling2D and AveragePooling2D: windows pool_size moved by strides."""
 
@@ -194,30 +121,5 @@ class AveragePooling2D(_Pooling2D):
     _op_name = "avg_pool2d"
 
 
-class GlobalAveragePooling2D(Layer):
-    """The mean over height and width: [n, h, w, c] -> [n, c] ([n, 1, 1, c] with keepdims)."""
-
-    def __init__(self, data_format=None, keepdims=False, **kwargs):
-        super().__init__(**kwargs)
-        self.data_format = _channels_last(data_format, "GlobalAveragePooling2D")
-        self.keepdims = bool(keepdims)
-
-    def call(self, inputs):
-        return reduce_mean(inputs, axis=[1, 2], keepdims=self.keepdims)
-
-    def compute_output_shape(self, input_shape):
-        shape = _image_shape(input_shape, self)
-        if self.keepdims:
-            return TensorShape((shape[0], 1, 1, shape[3]))
-        return TensorShape((shape[0], shape[3]))
-
-    def get_config(self):
-        config = super().get_config()
-        config.update(data_format=self.data_format, keepdims=self.keepdims)
-        return config
-
-
-Convolution2D = Conv2D
 MaxPool2D = MaxPooling2D
 AvgPool2D = AveragePooling2D
-GlobalAvgPool2D = GlobalAveragePooling2D

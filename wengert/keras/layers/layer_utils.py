@@ -116,6 +116,11 @@ def random_dropout(layer, x, rate, noise_shape=None):
         dtype = x.dtype.as_numpy_dtype
         keep = rng.random(shape) >= rate
         return x * constant(keep.astype(dtype) * np.asarray(1.0 / (1.0 - rate), dtype))
+    if noise_shape is not None and any(d is None for d in noise_shape):
+        from ...ops.array_ops import stack
+        from ...ops.creation_ops import shape as shape_of
+        dims = shape_of(x)
+        noise_shape = stack([dims[i] if d is None else d for i, d in enumerate(noise_shape)])
     return dropout(x, rate, noise_shape=noise_shape, seed=int(rng.integers(0, 2**31 - 1)))
 
 
