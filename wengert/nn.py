@@ -4,6 +4,8 @@ from .ops.loss_ops import *  # noqa: F403  (softmax_cross_entropy_with_logits, l
 from .ops.conv_ops import *  # noqa: F403,E402  (conv2d, conv2d_transpose, ...)
 from .ops.pool_ops import *  # noqa: F403,E402  (max_pool2d, avg_pool2d, ...)
 from .ops.conv3d_ops import *  # noqa: F403,E402  (conv3d, transposes, convolution, separable)
+from .ops.pool_extra_ops import *  # noqa: F403,E402  (max_pool_with_argmax, fractional pools)
+from .ops.morphology_ops import *  # noqa: F403,E402  (dilation2d, erosion2d)
 from .ops.norm_ops import *  # noqa: F403,E402  (moments, batch_normalization, fused_batch_norm)
 from .ops.embedding_ops import *  # noqa: F403,E402  (embedding_lookup)
 from .ops.random_ops import dropout  # noqa: F401,E402

@@ -48,7 +48,7 @@ __all__ = ["max_pool2d", "avg_pool2d", "max_pool", "avg_pool", "max_pool1d", "av
 _FORMATS = {2: ("NHWC", "NCHW"), 3: ("NDHWC", "NCDHW")}
 
 
-def _lowest(dtype):
+def lowest(dtype):
     return -np.inf if dtype.kind == "f" else np.iinfo(dtype).min
 
 
@@ -56,7 +56,7 @@ def _unit(ksize):
     return (1,) * len(ksize)
 
 
-def _layout(x, ksize, strides, padding, explicit_paddings=(), pad_value=0):
+def pool_layout(x, ksize, strides, padding, explicit_paddings=(), pad_value=0):
     """(padded channels-last input, its window offsets, output sizes, pads)."""
     out, pads = geometry(x.shape[1:-1], ksize, strides, padding, explicit_paddings,
                          _unit(ksize))
@@ -103,8 +103,8 @@ def _block_reduce(blocks, ksize, ufunc):
 # -- max pooling -----------------------------------------------------------------------------------
 def _max_pool_kernel(x, ksize, strides, padding, data_format, explicit_paddings=()):
     x = to_channels_last(x, data_format)
-    xp, windows, out, _ = _layout(x, ksize, strides, padding, explicit_paddings,
-                                  _lowest(x.dtype))
+    xp, windows, out, _ = pool_layout(x, ksize, strides, padding, explicit_paddings,
+                                  lowest(x.dtype))
     if _tiles(ksize, strides):
         y = _block_reduce(_blocks(xp, ksize, out), ksize, np.maximum)
     else:
@@ -114,7 +114,7 @@ def _max_pool_kernel(x, ksize, strides, padding, data_format, explicit_paddings=
     return from_channels_last(y, data_format)
 
 
-def _first_maxima(xp, y, windows):
+def first_maxima(xp, y, windows):
     """(index, mask) per window offset: mask says where that offset holds the first maximum of
     its window (equal to y, and no earlier offset was)."""
     taken = None
@@ -132,8 +132,8 @@ def _first_maxima(xp, y, windows):
 
 def _max_pool_grad_kernel(x, y, g, ksize, strides, padding, data_format, explicit_paddings=()):
     x, y, g = (to_channels_last(a, data_format) for a in (x, y, g))
-    xp, windows, out, pads = _layout(x, ksize, strides, padding, explicit_paddings,
-                                     _lowest(x.dtype))
+    xp, windows, out, pads = pool_layout(x, ksize, strides, padding, explicit_paddings,
+                                     lowest(x.dtype))
     if g.shape != x.shape[:1] + out + x.shape[-1:] or y.shape != g.shape:
         raise ValueError("the gradient does not match the pooled shape")
     disjoint = all(s >= k for s, k in zip(strides, ksize))
@@ -141,7 +141,7 @@ def _max_pool_grad_kernel(x, y, g, ksize, strides, padding, data_format, explici
     tiled = _tiles(ksize, strides) and all(o * k == n for o, k, n in
                                            zip(out, ksize, xp.shape[1:-1]))
     dxp = (np.empty if tiled else np.zeros)(xp.shape, dtype=g.dtype)
-    for index, hit in _first_maxima(xp, y, windows):
+    for index, hit in first_maxima(xp, y, windows):
         if disjoint:
             np.multiply(g, hit, out=dxp[index])
         else:
@@ -154,11 +154,11 @@ def _max_pool_grad_grad_kernel(x, y, gg, ksize, strides, padding, data_format,
     x, y, gg = (to_channels_last(a, data_format) for a in (x, y, gg))
     if gg.shape != x.shape:
         raise ValueError("the gradient does not match the input shape")
-    xp, windows, _, pads = _layout(x, ksize, strides, padding, explicit_paddings,
-                                   _lowest(x.dtype))
+    xp, windows, _, pads = pool_layout(x, ksize, strides, padding, explicit_paddings,
+                                   lowest(x.dtype))
     ggp = pad_spatial(gg, pads)
     result = np.zeros(y.shape, dtype=gg.dtype)
-    for index, hit in _first_maxima(xp, y, windows):
+    for index, hit in first_maxima(xp, y, windows):
         result += ggp[index] * hit
     return from_channels_last(result, data_format)
 
@@ -259,7 +259,7 @@ def _window_divisor(spatial, ksize, strides, pads, out, dtype):
 
 def _avg_pool_kernel(x, ksize, strides, padding, data_format):
     x = to_channels_last(x, data_format)
-    xp, windows, out, pads = _layout(x, ksize, strides, padding)
+    xp, windows, out, pads = pool_layout(x, ksize, strides, padding)
     if _tiles(ksize, strides):
         total = _block_reduce(_blocks(xp, ksize, out), ksize, np.add)
     else:
