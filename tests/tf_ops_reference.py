@@ -21,9 +21,10 @@ RUNNER = os.path.join(os.path.dirname(__file__), "tf_ops", "runner.py")
 
 
 class TFCase:
-    def __init__(self, name, expr, fn, inputs, wrt=()):
+    def __init__(self, name, expr, fn, inputs, wrt=(), rtol=None, atol=None):
         self.name, self.expr, self.fn = name, expr, fn
         self.inputs, self.wrt = [np.asarray(x) for x in inputs], list(wrt)
+        self.rtol, self.atol = rtol, atol  # this case's tolerances, if not check()'s
 
     def __repr__(self):
         return self.name
@@ -63,6 +64,8 @@ def run_tf(cases, python):
 
 def check(case, result, rtol=1e-5, atol=1e-6):
     """Assert wengert's outputs (and gradients) equal TensorFlow's."""
+    rtol = rtol if case.rtol is None else case.rtol
+    atol = atol if case.atol is None else case.atol
     assert "error" not in result, f"{case.name}: TensorFlow failed: {result.get('error')}"
     inputs = [tf.constant(x) for x in case.inputs]
     with tf.GradientTape(persistent=True) as tape:
