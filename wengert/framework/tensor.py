@@ -12,6 +12,7 @@ for; NumPy arrays keep their dtype; a float cannot silently become an integer.
 import numpy as np
 
 from . import dtypes
+from .errors import naming_caller
 from .context import state
 from .tensor_shape import TensorShape
 
@@ -232,6 +233,9 @@ def to_array(value, dtype=None):
 
 def _cast_value(value, dtype, from_numpy):
     target = dtype._np
+    if value is None:
+        raise TypeError(f"Cannot convert None to a tensor of dtype {dtype.name}; pass a tensor, "
+                        "an array or a number.")
     source = np.asarray(value)
     if target.kind == "O" or source.dtype.kind in "USO":
         if target.kind != "O":
@@ -320,21 +324,28 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
     becomes a constant. `dtype_hint` is used when it fits the value."""
     if isinstance(value, Tensor):
         if dtype is not None and dtypes.as_dtype(dtype) is not value.dtype:
-            raise ValueError(f"Tensor conversion requested dtype {dtypes.as_dtype(dtype).name} "
-                             f"for a Tensor with dtype {value.dtype.name}; use cast(x, "
-                             f"{dtypes.as_dtype(dtype).name}) to convert it.")
+            raise naming_caller(ValueError(
+                f"Tensor conversion requested dtype {dtypes.as_dtype(dtype).name} for a Tensor "
+                f"with dtype {value.dtype.name}; use cast(x, {dtypes.as_dtype(dtype).name}) to "
+                "convert it."), value)
         return value
     as_tensor = getattr(value, "_as_tensor", None)
     if as_tensor is not None:
         return as_tensor(dtype)
     if type(value) in (list, tuple) and _autopack is not None and holds_tensor(value):
         return _autopack(value, dtype if dtype is not None else dtype_hint)
+    if value is None:
+        raise naming_caller(ValueError("got None where a tensor is needed; pass a tensor, an "
+                                       "array or a number."), value)
     if dtype is None and dtype_hint is not None:
         try:
             return constant(value, dtype_hint)
         except TypeError:
             pass
-    return constant(value, dtype)
+    try:
+        return constant(value, dtype)
+    except (TypeError, ValueError) as exc:
+        raise naming_caller(exc, value) from None
 
 
 def convert_n(values, dtype=None):

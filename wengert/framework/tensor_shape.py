@@ -88,6 +88,23 @@ class _UnknownRank(TensorShape):
 
     rank = ndims = property(lambda self: None)
 
+    # As TensorFlow's: a dimension of an unknown rank is unknown, a slice of it is unknown, and
+    # its length and its dimensions one by one are errors (not an empty shape: a rule that
+    # forgets the unknown rank must fail, never treat the tensor as a scalar).
+    def __getitem__(self, key):
+        if isinstance(key, slice):
+            return self
+        return None
+
+    def __len__(self):
+        raise ValueError("Cannot take the length of shape with unknown rank.")
+
+    def __iter__(self):
+        raise ValueError("Cannot iterate over a shape with unknown rank.")
+
+    def __bool__(self):
+        return False
+
     def as_list(self):
         raise ValueError("as_list() is not defined on an unknown TensorShape.")
 
