@@ -51,8 +51,7 @@ def _inner(x, axis, exclusive, reverse):
     """The entries of an exclusive scan other than its -inf one."""
     if not exclusive:
         return x
-    key = [slice(None)] * x.shape.rank
-    key[axis] = slice(None, -1) if reverse else slice(1, None)
+    key = [slice(None)] * axis + [slice(None, -1) if reverse else slice(1, None)]
     return x[tuple(key)]
 
 

@@ -273,7 +273,7 @@ def _seed(target, given):
     if given is None:
         return array_core.ones_like_gradient(target)
     seed = convert_to_tensor(given, dtype=target.dtype) if not isinstance(given, Tensor) else given
-    if tuple(seed.shape) != tuple(target.shape):
+    if not seed.shape.is_compatible_with(target.shape):
         raise ValueError(f"output_gradients has shape {seed.shape} but its target has shape "
                          f"{target.shape}; they must match.")
     return seed

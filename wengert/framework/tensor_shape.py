@@ -58,12 +58,17 @@ class TensorShape(tuple):
         other = as_shape(other)
         if other.rank is None:
             return self
+        if self.rank is None:
+            return other
         if not self.is_compatible_with(other):
             raise ValueError(f"Shapes {self} and {other} are not compatible")
         return TensorShape(a if a is not None else b for a, b in zip(self, other))
 
     def concatenate(self, other):
-        return TensorShape(tuple(self) + tuple(as_shape(other)))
+        other = as_shape(other)
+        if self.rank is None or other.rank is None:
+            return TensorShape(None)
+        return TensorShape(tuple(self) + tuple(other))
 
     def __getitem__(self, key):
         item = tuple.__getitem__(self, key)

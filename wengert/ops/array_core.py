@@ -107,7 +107,7 @@ SUM_TO_SHAPE_OF = defop("SumToShapeOf", lambda x, like: _sum_to_shape(x, like.sh
 
 def _broadcast_rule(x, *extra, shape):
     target = static_shape_arg(shape, extra) if extra else TensorShape(shape)
-    if target.rank is None:
+    if target.rank is None or x.shape.rank is None:
         return target, x.dtype
     out = shapes.broadcast_shapes(x.shape, target)
     if not out.is_compatible_with(target) or out.rank != target.rank:
@@ -131,7 +131,7 @@ def broadcast_to(input, shape, name=None):  # noqa: A002 (TensorFlow's argument 
     """`input` broadcast to `shape` (NumPy rules); in a graph `shape` may be computed."""
     x = convert_to_tensor(input)
     attr, extra = shape_arg(shape, "broadcast_to: shape")
-    if not extra and tuple(x.shape) == attr:
+    if not extra and x.shape.rank is not None and tuple(x.shape) == attr:
         return x
     return execute(BROADCAST_TO, (x,) + extra, {"shape": attr}, name)
 

@@ -31,7 +31,7 @@ from ..framework.tensor_shape import TensorShape
 from . import shapes
 from .array_core import (RESHAPE, batch_rank, batch_zero_filled, has_one_input,  # noqa: F401
                          reshape, reshape_back, reshape_batched, reshape_like, zeros_like)
-from .shapes import int_tuple, normalize_axis
+from .shapes import axis_int, int_tuple, normalize_axis
 
 __all__ = ["where", "reshape", "transpose", "expand_dims", "squeeze", "concat", "stack",
            "unstack", "split", "identity", "stop_gradient", "newaxis"]
@@ -110,7 +110,7 @@ EXPAND_DIMS = defop("ExpandDims", _expand_dims_kernel,
 
 def expand_dims(input, axis, name=None):  # noqa: A002 (TensorFlow's argument name)
     """`input` with a new axis of size 1 at `axis` (-1 appends one)."""
-    return execute(EXPAND_DIMS, (convert_to_tensor(input),), {"axis": int(axis)}, name)
+    return execute(EXPAND_DIMS, (convert_to_tensor(input),), {"axis": axis_int(axis, "expand_dims: axis")}, name)
 
 
 def _squeeze_rule(x, axis):
@@ -142,39 +142,58 @@ def squeeze(input, axis=None, name=None):  # noqa: A002
 
 
 def _transpose_rule(x, perm):
-    if x.shape.rank is not None and sorted(perm) != list(_pyrange(x.shape.rank)):
+    """perm None (the rank was unknown when the op was built) reverses the axes."""
+    rank = x.shape.rank
+    if perm is None:
+        return (TensorShape(None) if rank is None else TensorShape(x.shape[::-1])), x.dtype
+    if rank is not None and sorted(p % rank if -rank <= p < 0 else p
+                                   for p in perm) != list(_pyrange(rank)):
         raise InvalidArgumentError(f"perm {list(perm)} is not a permutation of the axes of a "
                                    f"tensor of shape {x.shape} (rank {x.shape.rank}).")
-    if x.shape.rank is None:
+    if rank is None:
         return TensorShape([None] * len(perm)), x.dtype
     return TensorShape([x.shape[p] for p in perm]), x.dtype
 
 
+def _inverse_perm(perm, rank=None):
+    """The permutation undoing `perm` (None, reversing the axes, undoes itself)."""
+    if perm is None:
+        return None
+    if rank is not None:
+        perm = [p % rank for p in perm]
+    return tuple(int(i) for i in np.argsort(perm))
+
+
 def _transpose_grad(op, grad):
-    return transpose(grad, tuple(int(i) for i in np.argsort(op.get_attr("perm"))))
+    return transpose(grad, _inverse_perm(op.get_attr("perm"), op.inputs[0].shape.rank))
 
 
 def _transpose_batched(op, grad):
     nb = batch_rank(grad, op.outputs[0])
-    back = np.argsort(op.get_attr("perm"))
+    back = _inverse_perm(op.get_attr("perm"), op.inputs[0].shape.rank)
+    if back is None:
+        back = tuple(_pyrange(op.inputs[0].shape.rank - 1, -1, -1))
     return transpose(grad, tuple(range(nb)) + tuple(nb + int(i) for i in back))
 
 
 TRANSPOSE = defop("Transpose", lambda x, perm: x.transpose(perm), shape=_transpose_rule,
                   grad=_transpose_grad, jvp=linear, batch=_transpose_batched,
-                  onnx=lambda ctx, op, x: ctx.node("Transpose", [x],
-                                                   perm=[int(p) for p in op.attrs["perm"]]),
-                                                   returns_view=True)
+                  onnx=lambda ctx, op, x: ctx.node("Transpose", [x]) if op.attrs["perm"] is None
+                  else ctx.node("Transpose", [x], perm=[int(p) for p in op.attrs["perm"]]),
+                  returns_view=True)
 
 
 def transpose(a, perm=None, conjugate=False, name="transpose"):
     """`a` with its axes permuted: output axis i is input axis perm[i] (default: reversed)."""
     a = convert_to_tensor(a)
-    if perm is None:
-        perm = tuple(_pyrange(a.ndim - 1, -1, -1))
-    else:
-        perm = tuple(p % a.ndim if -a.ndim <= p < 0 else p
+    rank = a.shape.rank
+    if perm is None:  # None when the rank is unknown: the kernel reverses the axes
+        perm = None if rank is None else tuple(_pyrange(rank - 1, -1, -1))
+    elif rank is not None:
+        perm = tuple(p % rank if -rank <= p < 0 else p
                      for p in int_tuple(perm, "transpose: perm"))
+    else:
+        perm = int_tuple(perm, "transpose: perm")
     return execute(TRANSPOSE, (a,), {"perm": perm}, None if name == "transpose" else name)
 
 
@@ -195,16 +214,17 @@ def _concat_rule(*inputs, axis):
     if rank == 0:
         raise InvalidArgumentError("cannot concatenate scalars; use stack instead.")
     axis = normalize_axis(axis, rank)
-    dims = list(inputs[0].shape)
-    for t in inputs[1:]:
-        for i, (a, b) in enumerate(zip(dims, t.shape)):
+    known = [t.shape if t.shape.rank is not None else TensorShape([None] * rank) for t in inputs]
+    dims = list(known[0])
+    for shape in known[1:]:
+        for i, (a, b) in enumerate(zip(dims, shape)):
             if i != axis and a is not None and b is not None and a != b:
                 raise InvalidArgumentError(
                     f"concat along axis {axis}: inputs must match in every other dimension, got "
                     f"shapes {[str(t.shape) for t in inputs]} (dimension {i} differs).")
             if i != axis and a is None:
                 dims[i] = b
-    sizes = [t.shape[axis] for t in inputs]
+    sizes = [shape[axis] for shape in known]
     dims[axis] = None if None in sizes else sum(sizes)
     return TensorShape(dims), inputs[0].dtype
 
@@ -252,7 +272,7 @@ def concat(values, axis, name="concat"):
         raise ValueError("concat: values must be a non-empty list of tensors.")
     if len(tensors) == 1:
         return identity(tensors[0])
-    axis = normalize_axis(axis, tensors[0].ndim, "concat: axis") if tensors[0].ndim else int(axis)
+    axis = normalize_axis(axis, tensors[0].ndim, "concat: axis") if tensors[0].ndim else axis_int(axis, "concat: axis")
     return execute(CONCAT, tensors, {"axis": axis}, None if name == "concat" else name)
 
 
@@ -272,8 +292,8 @@ def _pack_rule(*inputs, axis):
 
 
 def _pack_batched(op, grad):
-    nb = batch_rank(grad, op.outputs[0])
-    return unstack(grad, len(op.inputs), op.get_attr("axis") + nb)
+    nb, axis = batch_rank(grad, op.outputs[0]), op.get_attr("axis")
+    return unstack(grad, len(op.inputs), axis if axis < 0 else axis + nb)
 
 
 PACK = defop("Pack", lambda *xs, axis: np.stack(xs, axis), shape=_pack_rule,
@@ -288,12 +308,13 @@ def stack(values, axis=0, name="stack"):
     tensors = [convert_to_tensor(v) for v in values]
     if not tensors:
         raise ValueError("stack: values must be a non-empty list of tensors.")
-    axis = normalize_axis(axis, tensors[0].ndim + 1, "stack: axis")
+    rank = next((t.shape.rank for t in tensors if t.shape.rank is not None), None)
+    axis = normalize_axis(axis, None if rank is None else rank + 1, "stack: axis")
     return execute(PACK, tensors, {"axis": axis}, None if name == "stack" else name)
 
 
 def _unpack_kernel(x, num, axis):
-    lead = (builtins.slice(None),) * axis
+    lead = (builtins.slice(None),) * (axis % x.ndim)
     return tuple(x[lead + (i,)] for i in _pyrange(num))
 
 
@@ -310,7 +331,8 @@ def _unpack_rule(x, num, axis):
 
 def _unpack_batched(op, *grads):
     grads, nb = batch_zero_filled(op, grads)
-    return stack(grads, op.get_attr("axis") + nb)
+    axis = op.get_attr("axis")
+    return stack(grads, axis if axis < 0 else axis + nb)
 
 
 def _unpack_onnx(ctx, op, x):
@@ -383,7 +405,7 @@ def _split_grad(op, *grads):
 def _split_batched(op, *grads):
     grads, nb = batch_zero_filled(op, grads)
     axis = op.get_attr("axis")
-    return [concat(grads, axis + nb)] + [None] * (len(op.inputs) - 1)
+    return [concat(grads, axis if axis < 0 else axis + nb)] + [None] * (len(op.inputs) - 1)
 
 
 def _dim_onnx(ctx, name, axis):

@@ -40,8 +40,8 @@ from .array_core import batch_rank, broadcast_to, reshape, static_shape
 from .array_ops import concat, stack, where
 from .creation_ops import range as range_
 from .query_ops import shape as shape_of
-from .shapes import (UnknownWhileBuilding, check_index_dtype, int_tuple, normalize_axis, prod,
-                     shape_source)
+from .shapes import (UnknownWhileBuilding, axis_tuple, check_distinct, check_index_dtype,
+                     int_tuple, normalize_axis, prod, shape_source)
 from .segment_kernels import scatter_add
 from .slice_ops import (_FULL, SLICE, STRIDED_SLICE, STRIDED_SLICE_GRAD,  # noqa: F401
                         SpecBuilder, slice, strided_slice)  # (re-exported)
@@ -138,6 +138,8 @@ def _sparse_gather_grad(params, indices, grad, params_shape):
 
 def _gather_grad_kernel(grad, indices, like=None, *, params_shape, axis, batch_dims):
     params_shape = like.shape if like is not None else params_shape
+    if axis < 0:  # built while the rank was unknown: counted from the end
+        axis, batch_dims = axis + len(params_shape), batch_dims % len(params_shape)
     if batch_dims == 0 and axis == 0 and indices.size:  # the embedding case: rows into rows
         _check_range("GatherGrad", indices, params_shape[0], 0)
         return scatter_add(indices.reshape(-1), grad.reshape((indices.size,) + tuple(
@@ -206,6 +208,9 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     params = convert_to_tensor(params)
     indices = convert_to_tensor(indices)
     if batch_dims < 0:
+        if indices.shape.rank is None:
+            raise InvalidArgumentError(f"gather: batch_dims={batch_dims} counts from the end of "
+                                       "the indices' shape, whose rank is unknown.")
         batch_dims += indices.ndim
     axis = batch_dims if axis is None else normalize_axis(axis, params.ndim, "gather: axis")
     return execute(GATHER, (params, indices), {"axis": axis, "batch_dims": batch_dims}, name)
@@ -339,7 +344,7 @@ def _reverse_rule(x, axis):
 
 def _reverse_batched(op, grad):
     nb = batch_rank(grad, op.outputs[0])
-    return reverse(grad, tuple(a + nb for a in op.get_attr("axis")))
+    return reverse(grad, tuple(a if a < 0 else a + nb for a in op.get_attr("axis")))
 
 
 def _reverse_onnx(ctx, op, x):
@@ -358,7 +363,9 @@ REVERSE = defop("ReverseV2", lambda x, axis: np.flip(x, axis), shape=_reverse_ru
 def reverse(tensor, axis, name=None):
     """`tensor` with the order of its elements reversed along each axis in `axis`."""
     tensor = convert_to_tensor(tensor)
-    axes = tuple(normalize_axis(a, tensor.ndim) for a in int_tuple(axis, "reverse: axis"))
+    given = axis_tuple(axis, "reverse: axis")
+    axes = tuple(normalize_axis(a, tensor.ndim, "reverse: axis") for a in given)
+    check_distinct(axes, given, "reverse: axis")
     return execute(REVERSE, (tensor,), {"axis": axes}, name)
 
 
@@ -385,18 +392,29 @@ def getitem(tensor, key):
     spec, extra = tuple(spec), tuple(builder.extra)
     if advanced is None:
         return execute(STRIDED_SLICE, (tensor,) + extra, {"spec": spec})
-    out = tensor
-    if len(spec) > tensor.ndim or any(s != _FULL for s in spec):
-        out = execute(STRIDED_SLICE, (tensor,) + extra, {"spec": spec})
+    out, rank = tensor, tensor.shape.rank
     position, index = advanced
-    axis = _output_axis(spec, position, tensor.ndim)
+    width = index.ndim if index.dtype.is_bool else 1
+    if rank is None and Ellipsis in spec[:position] and Ellipsis in spec[position + width:]:
+        raise InvalidArgumentError(f"getitem: a tensor index between two Ellipses needs the "
+                                   f"tensor's rank, which is unknown (key {key!r}).")
+    if rank is None or len(spec) > rank or any(s != _FULL for s in spec):
+        out = execute(STRIDED_SLICE, (tensor,) + extra, {"spec": spec})
+    if rank is None and Ellipsis not in spec[:position]:
+        axis = _output_axis(spec, position, 0)  # counted from the start
+    else:
+        axis = _output_axis(spec, position, rank, width)
     if index.dtype.is_bool:
         return boolean_mask(out, index, axis=axis)
     return gather(out, index, axis=axis)
 
 
-def _output_axis(spec, position, rank):
-    """The output axis on which the entry at `position` of `spec` lands."""
+def _output_axis(spec, position, rank, width=1):
+    """The output axis on which the entry at `position` of `spec` (`width` entries wide: a
+    mask's rank) lands; counted from the end when the rank is unknown."""
+    if rank is None:
+        after = spec[position + width:]
+        return -(width + sum(1 for s in after if type(s) is not int and s is not Ellipsis))
     consumed = sum(1 for s in spec if s is not None and s is not Ellipsis)
     axis = 0
     for s in spec[:position]:
@@ -422,6 +440,12 @@ def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
                                    f"and match dimensions {axis} to {axis + k - 1} of the "
                                    f"tensor's shape {tensor.shape}.")
     flat = tensor
+    if k > 1 and tensor.shape.rank is None:  # the masked dimensions' count is not known
+        if axis:
+            raise InvalidArgumentError(
+                f"boolean_mask: a {k}-D mask at axis {axis} needs the tensor's rank, which is "
+                "unknown; give the placeholder a shape with a known rank.")
+        return gather_nd(tensor, where(mask), name=None if name == "boolean_mask" else name)
     if k > 1:  # the masked dimensions become one
         dims = tuple(tensor.shape)
         middle = tensor.shape[axis:axis + k].merge_with(mask.shape).num_elements()

@@ -39,6 +39,8 @@ def _permute_rows(x, perm):
 
 def _with_batch(x, like):
     """x broadcast to the batch dimensions of `like` (static shapes)."""
+    if like.shape.rank is None or x.shape.rank is None:
+        return x  # batch dimensions unknown while building: the kernels broadcast them
     want = tuple(like.shape[:-2]) + tuple(x.shape[-2:])
     if tuple(x.shape) == want or None in want:
         return x

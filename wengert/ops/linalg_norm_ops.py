@@ -10,6 +10,7 @@ it with an SVD, so does this), whose gradient is u_1 v_1^H for a distinct larges
 """
 import numpy as np
 
+from ..framework.errors import InvalidArgumentError
 from ..framework.tensor import convert_to_tensor
 from .array_core import cast
 from .array_ops import expand_dims, transpose
@@ -35,7 +36,8 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa:
     matrix = axis is not None and not isinstance(axis, (int, np.integer))
     if matrix and len(axis) != 2:
         raise ValueError(f"norm: axis must be None, an int or a pair of ints, got {axis!r}.")
-    if matrix and axis[0] % max(x.shape.rank or 0, 1) == axis[1] % max(x.shape.rank or 0, 1):
+    rank = x.shape.rank
+    if matrix and (axis[0] % rank == axis[1] % rank if rank else axis[0] == axis[1]):
         raise ValueError(f"norm: the two axes of a matrix norm must differ, got {axis!r}.")
     if ord in ("euclidean", "fro") or (ord == 2 and not matrix):
         if ord == "fro" and not matrix and axis is not None:
@@ -62,6 +64,10 @@ def _vector_norm(x, ord, axis, keepdims, name):  # noqa: A002
 def _matrix_norm(x, ord, axis, keepdims, name):  # noqa: A002
     rows, cols = axis
     if ord == 2:
+        if x.shape.rank is None:
+            raise InvalidArgumentError(
+                f"norm: the spectral norm (ord=2) moves axes {axis} last, which needs the "
+                "input's rank; it is unknown (give the placeholder a shape of known rank).")
         return _spectral_norm(x, rows, cols, keepdims, name)
     if ord == 1:      # largest column sum
         sums, top = rows, cols

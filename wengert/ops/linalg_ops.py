@@ -32,6 +32,7 @@ from ..framework.registry import defop, multilinear, needs_grad
 from ..framework.tensor import array_of, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from . import shapes
+from .shapes import axis_int
 from .array_core import batch_rank, ones_like, zeros_like
 from .array_ops import transpose
 from .matrix_ops import diag, diag_part, set_diag
@@ -386,8 +387,10 @@ def tensordot(a, b, axes, name=None):
     the first N of b) or a pair of axis lists [[a axes], [b axes]]."""
     a, b = binary_operands(a, b, "Einsum")
     rank_a, rank_b = a.shape.rank, b.shape.rank
+    if rank_a is None or rank_b is None:
+        return _tensordot_unknown_rank(a, b, axes, name)
     if isinstance(axes, (int, np.integer)) or np.ndim(axes) == 0:
-        n = int(axes)
+        n = axis_int(axes, "tensordot: axes")
         if n < 0 or n > min(rank_a, rank_b):
             raise InvalidArgumentError(f"tensordot: axes={n} is out of range for shapes "
                                        f"{a.shape} and {b.shape}.")
@@ -404,6 +407,75 @@ def tensordot(a, b, axes, name=None):
     contracted = set(sub_b) & set(sub_a)
     out = [c for c in sub_a if c not in contracted] + [c for c in sub_b if c not in contracted]
     return einsum(f"{''.join(sub_a)},{''.join(sub_b)}->{''.join(out)}", a, b, name=name)
+
+
+def swap_with_last(x, axis):
+    """x with axis `axis` and its last axis swapped (its own inverse), for any rank, known or
+    not: an einsum of one operand, its middle axes an ellipsis."""
+    axis = axis_int(axis, "axis")
+    rank = x.shape.rank
+    if rank is not None:
+        axis %= max(rank, 1)
+        if axis == rank - 1:
+            return x
+        perm = list(range(rank))
+        perm[axis], perm[-1] = perm[-1], perm[axis]
+        return transpose(x, perm)
+    if axis == -1:
+        return x
+    if axis >= 0:  # "ab...z" -> "az...b"
+        lead = "abcdefghijklmnopqrstuvwxy"[:axis + 1]
+        swapped = lead[:axis] + "z"
+        return einsum(f"{lead}...z->{swapped}...{lead[axis]}", x)
+    tail = "abcdefghijklmnopqrstuvwxyz"[:-axis]  # the last -axis axes, spelled out
+    swapped = tail[-1] + tail[1:-1] + tail[0]
+    return einsum(f"...{tail}->...{swapped}", x)
+
+
+def _tensordot_unknown_rank(a, b, axes, name):
+    """tensordot when one operand's rank is unknown: its free axes become an einsum ellipsis
+    (the last N axes of a with the first N of b, or axis lists counted from that operand's
+    unknown end only where they are negative for a / non-negative for b)."""
+    if a.shape.rank is None and b.shape.rank is None:
+        raise InvalidArgumentError(f"tensordot: the ranks of both operands are unknown (shapes "
+                                   f"{a.shape} and {b.shape}); give one a known rank.")
+    if isinstance(axes, (int, np.integer)) or np.ndim(axes) == 0:
+        n = axis_int(axes, "tensordot: axes")
+        a_axes, b_axes = list(range(-n, 0)), list(range(n))
+    else:
+        a_axes, b_axes = ([axis_int(v, "tensordot: axes") for v in np.atleast_1d(ax)]
+                          for ax in axes)
+    known, rank = (b, b.shape.rank) if a.shape.rank is None else (a, a.shape.rank)
+    fits = (all(i < 0 for i in a_axes) if a.shape.rank is None else
+            all(j >= 0 for j in b_axes))
+    if len(a_axes) != len(b_axes) or not fits or any(not -rank <= i < rank for i in (
+            b_axes if known is b else a_axes)):
+        raise InvalidArgumentError(
+            f"tensordot: axes {axes!r} cannot be read for shapes {a.shape} and {b.shape}: with "
+            "an unknown rank, a's axes must count from its end (negative) and b's from its "
+            "start.")
+    letters = iter("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    sub_known = [next(letters) for _ in range(rank)]
+    contracted = [next(letters) for _ in a_axes]
+    known_axes = b_axes if known is b else a_axes
+    for c, axis in zip(contracted, known_axes):
+        sub_known[axis % rank] = c
+    free = [c for c in sub_known if c not in contracted]
+    if known is b:  # a is "...<contracted in a's order>"
+        order = sorted(range(len(a_axes)), key=lambda i: a_axes[i])
+        if sorted(a_axes) != list(range(-len(a_axes), 0)):
+            raise InvalidArgumentError(f"tensordot: with a's rank unknown its contracted axes "
+                                       f"must be its last ones, got {a_axes}.")
+        sub_a, sub_b = "..." + "".join(contracted[i] for i in order), "".join(sub_known)
+        out = "..." + "".join(free)
+    else:
+        order = sorted(range(len(b_axes)), key=lambda i: b_axes[i])
+        if sorted(b_axes) != list(range(len(b_axes))):
+            raise InvalidArgumentError(f"tensordot: with b's rank unknown its contracted axes "
+                                       f"must be its first ones, got {b_axes}.")
+        sub_a, sub_b = "".join(sub_known), "".join(contracted[i] for i in order) + "..."
+        out = "".join(free) + "..."
+    return einsum(f"{sub_a},{sub_b}->{out}", a, b, name=name)
 
 
 def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_sparse=False,
@@ -424,6 +496,8 @@ def matrix_transpose(a, name="matrix_transpose", conjugate=False):
         raise InvalidArgumentError(f"matrix_transpose: input must have rank >= 2, got shape "
                                    f"{a.shape}.")
     rank = a.shape.rank
+    if rank is None:  # the leading axes are not known: swap the last two as an einsum
+        return einsum("...ij->...ji", a, name=None if name == "matrix_transpose" else name)
     perm = tuple(range(rank - 2)) + (rank - 1, rank - 2)
     return transpose(a, perm, name=name)
 

@@ -252,6 +252,9 @@ def _banded_grad(op, grad):
     grad_bands, grad_rhs = _solve_grads(
         op, grad, lambda a, g, adj: banded_triangular_solve(a, g, lower=lower, adjoint=adj))
     if grad_bands is not None:
+        if bands.shape.rank is None or bands.shape[-2] is None:
+            raise InvalidArgumentError("BandedTriangularSolve: the gradient needs the number of "
+                                       f"bands (shape[-2] of `bands`) known, got {bands.shape}.")
         k = _band_k(bands.shape[-2], lower)
         grad_bands = diag_part(grad_bands, k=k, align="LEFT_RIGHT")
     return grad_bands, grad_rhs

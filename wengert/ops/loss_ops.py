@@ -22,6 +22,7 @@ from ..framework.registry import defop, needs_grad
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from . import shapes
+from .shapes import axis_int, axis_tuple
 from .array_core import is_zero_gradient, reshape
 from .array_ops import expand_dims
 from .elementwise import float_rule
@@ -111,7 +112,7 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
     if not logits.dtype.is_floating:
         raise TypeError(f"softmax_cross_entropy_with_logits: logits must be floating-point, got "
                         f"{logits.dtype.name}; use cast(logits, float32).")
-    return execute(SOFTMAX_CE, (logits, labels), {"axis": int(axis)}, name)[0]
+    return execute(SOFTMAX_CE, (logits, labels), {"axis": axis_int(axis, "softmax_cross_entropy_with_logits: axis")}, name)[0]
 
 
 def _sparse_ce_kernel(logits, labels):

@@ -35,6 +35,7 @@ from ..framework.registry import defop, linear, needs_grad
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from . import shapes
+from .shapes import axis_int, axis_tuple
 from .array_core import batch_rank, broadcast_to, reshape, zeros_like
 from .array_ops import where
 from .elementwise import float_rule, fused_grad_jvp
@@ -289,13 +290,13 @@ LOG_SOFTMAX = defop("LogSoftmax", _log_softmax_kernel, shape=_axis_rule, grad=_l
 def softmax(logits, axis=None, name=None):
     """exp(logits) / sum(exp(logits), axis), computed stably (axis defaults to the last)."""
     x = _float_input(logits, "Softmax")
-    return execute(SOFTMAX, (x,), {"axis": -1 if axis is None else int(axis)}, name)
+    return execute(SOFTMAX, (x,), {"axis": -1 if axis is None else axis_int(axis, "softmax: axis")}, name)
 
 
 def log_softmax(logits, axis=None, name=None):
     """logits - log(sum(exp(logits), axis)), computed stably (axis defaults to the last)."""
     x = _float_input(logits, "LogSoftmax")
-    return execute(LOG_SOFTMAX, (x,), {"axis": -1 if axis is None else int(axis)}, name)
+    return execute(LOG_SOFTMAX, (x,), {"axis": -1 if axis is None else axis_int(axis, "log_softmax: axis")}, name)
 
 
 # -- bias_add -------------------------------------------------------------------------------------

@@ -40,6 +40,7 @@ from ..framework.execute import execute
 from ..framework.registry import defop
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
+from .shapes import axis_tuple
 from .array_core import is_zero_gradient, reshape
 from .array_ops import squeeze
 from .binary_math_ops import squared_difference
@@ -58,7 +59,7 @@ _CHANNEL_FIRST = ("NCHW", "NCDHW", "NCW")
 def moments(x, axes, shift=None, keepdims=False, name=None):
     """Mean and variance of `x` over `axes` (float16 inputs are reduced in float32)."""
     x = convert_to_tensor(x)
-    axes = [int(a) for a in (axes if isinstance(axes, (list, tuple)) else [axes])]
+    axes = list(axis_tuple(axes, "moments: axes"))
     y = cast(x, dtypes.float32) if x.dtype == dtypes.float16 else x
     mean = reduce_mean(y, axes, keepdims=True)
     variance = reduce_mean(squared_difference(y, mean), axes, keepdims=keepdims)
@@ -164,15 +165,22 @@ def _fbn_grad_rule(g, x, scale, mean, variance, **_):
     return [(x.shape, x.dtype), vector, vector]
 
 
-def _broadcastable(v, x, c):
-    """A [C] tensor reshaped to broadcast along channel axis `c` of x."""
-    rank = x.shape.rank
+def _rank(x, data_format):
+    """x's rank; when unknown, the one its data format spells ("NHWC": 4), as TensorFlow's
+    FusedBatchNorm requires."""
+    return x.shape.rank if x.shape.rank is not None else len(data_format)
+
+
+def _broadcastable(v, rank, c):
+    """A [C] tensor reshaped to broadcast along channel axis `c` of a rank-`rank` tensor."""
+    if c == rank - 1:
+        return v  # channels last: a [C] vector broadcasts as it is
     return reshape(v, (1,) * c + (-1,) + (1,) * (rank - c - 1))
 
 
 def _count(x, c):
     """Values per channel, n (a Python int when the shape is known, else a tensor)."""
-    dims = x.shape.as_list()
+    dims = x.shape.as_list() if x.shape.rank is not None else [None]
     if None not in dims:
         return int(np.prod(dims)) // max(dims[c], 1)
     return cast(size(x), x.dtype) / cast(shape(x)[c], x.dtype)
@@ -182,20 +190,23 @@ def _fbn_grad_grad(op, a, b, c):
     """The VJP of FusedBatchNormGradV3 for upstream gradients (a, b, c) of (dx, d scale,
     d offset): the chain rule through the backward formula (see the module docstring)."""
     g, x, scale, mean, variance = op.inputs
-    axes, ch = _layout(x.shape.rank, op.get_attr("data_format"))
+    rank = _rank(x, op.get_attr("data_format"))
+    axes, ch = _layout(rank, op.get_attr("data_format"))
     n = _count(x, ch)
     r = rsqrt(variance + op.get_attr("epsilon"))
     k = scale * r / n
-    centered = x - _broadcastable(mean, x, ch)
-    xhat = centered * _broadcastable(r, x, ch)
+    centered = x - _broadcastable(mean, rank, ch)
+    xhat = centered * _broadcastable(r, rank, ch)
     d_offset, d_scale = reduce_sum(g, axes), reduce_sum(g * xhat, axes)
     a_sum, a_xhat = reduce_sum(a, axes), reduce_sum(a * xhat, axes)
     slope = reduce_sum(a * g, axes) * n - d_offset * a_sum - d_scale * a_xhat  # d L / d k
-    at_xhat = g * _broadcastable(b - k * a_xhat, x, ch) - a * _broadcastable(k * d_scale, x, ch)
-    dg = (a * n - _broadcastable(a_sum, x, ch) - xhat * _broadcastable(a_xhat, x, ch)) * \
-        _broadcastable(k, x, ch) + xhat * _broadcastable(b, x, ch) + _broadcastable(c, x, ch)
+    at_xhat = (g * _broadcastable(b - k * a_xhat, rank, ch)
+               - a * _broadcastable(k * d_scale, rank, ch))
+    dg = (a * n - _broadcastable(a_sum, rank, ch) - xhat * _broadcastable(a_xhat, rank, ch)) * \
+        _broadcastable(k, rank, ch) + xhat * _broadcastable(b, rank, ch) + \
+        _broadcastable(c, rank, ch)
     d_r = reduce_sum(at_xhat * centered, axes) + slope * scale / n
-    return (dg, at_xhat * _broadcastable(r, x, ch), slope * r / n,
+    return (dg, at_xhat * _broadcastable(r, rank, ch), slope * r / n,
             -r * reduce_sum(at_xhat, axes), d_r * (r * r * r) * -0.5)
 
 
@@ -212,23 +223,26 @@ def _fbn_grad(op, gy, g_mean, g_var, g_saved_mean, g_saved_var):
     dx, dscale, doffset = execute(FUSED_BATCH_NORM_GRAD, (gy, x, scale, saved_mean, saved_var),
                                   {"epsilon": epsilon, "data_format": data_format})
     if not all(is_zero_gradient(t) for t in (g_mean, g_var, g_saved_mean, g_saved_var)):
-        _, c = _layout(x.shape.rank, data_format)
+        rank = _rank(x, data_format)
+        _, c = _layout(rank, data_format)
         n = _count(x, c)
         g_mu = g_mean + g_saved_mean
         g_s2 = g_var * (n / max(n - 1, 1) if isinstance(n, int) else n / (n - 1)) + g_saved_var
-        dx = dx + _broadcastable(g_mu / n, x, c) + \
-            (x - _broadcastable(saved_mean, x, c)) * _broadcastable(g_s2 * (2.0 / n), x, c)
+        dx = dx + _broadcastable(g_mu / n, rank, c) + \
+            (x - _broadcastable(saved_mean, rank, c)) * \
+            _broadcastable(g_s2 * (2.0 / n), rank, c)
     return dx, dscale, doffset, None, None
 
 
 def _inference_grad(op, gy, g_mean, g_var):
     x, scale, offset, mean, variance = op.inputs
-    axes, c = _layout(x.shape.rank, op.get_attr("data_format"))
+    rank = _rank(x, op.get_attr("data_format"))
+    axes, c = _layout(rank, op.get_attr("data_format"))
     inv = rsqrt(variance + op.get_attr("epsilon"))
-    centered = x - _broadcastable(mean, x, c)
+    centered = x - _broadcastable(mean, rank, c)
     doffset = reduce_sum(gy, axes)
     g_centered = reduce_sum(gy * centered, axes)
-    dx = gy * _broadcastable(scale * inv, x, c)
+    dx = gy * _broadcastable(scale * inv, rank, c)
     dscale = g_centered * inv
     dmean = g_mean - doffset * scale * inv
     dvar = g_var - 0.5 * g_centered * scale * inv * inv * inv

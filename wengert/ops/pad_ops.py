@@ -145,7 +145,8 @@ PAD = defop("PadV2", _pad_kernel, shape=_pad_rule, grad=_interior, jvp=_pad_jvp,
 def _mirror_pad_rule(x, paddings, mode):
     out = _pad_rule(x, paddings=paddings)
     limit = 0 if mode == "symmetric" else 1
-    for d, (a, b) in zip(x.shape, paddings):
+    dims = [None] * len(paddings) if x.shape.rank is None else x.shape
+    for d, (a, b) in zip(dims, paddings):
         if d is not None and max(a, b) > d - limit:
             raise InvalidArgumentError(
                 f"{mode.upper()} padding {[list(p) for p in paddings]} is too large for shape "

@@ -41,6 +41,7 @@ from .conv_geometry import (check_window_fits, crop_spatial, dims_last,
                             pad_spatial, padding_attrs, scratch, shape_from_last, sizes_last,
                             sizes_tensor, spatial_tuple, static_dims_last, to_channels_last)
 from .array_ops import expand_dims, squeeze
+from .shapes import int_tuple
 
 __all__ = ["max_pool2d", "avg_pool2d", "max_pool", "avg_pool", "max_pool1d", "avg_pool1d",
            "max_pool3d", "avg_pool3d", "pool"]
@@ -451,13 +452,16 @@ def pool(input, window_shape, pooling_type, strides=None, padding="VALID",  # no
     kind = {"MAX": "max", "AVG": "avg"}.get(str(pooling_type).upper())
     if kind is None:
         raise ValueError(f"pool: pooling_type must be 'MAX' or 'AVG', got {pooling_type!r}.")
-    window = [int(v) for v in np.asarray(window_shape).reshape(-1)]
+    window = list(int_tuple(window_shape, "pool: window_shape"))
     nd = len(window)
-    strides = [1] * nd if strides is None else [int(v) for v in np.asarray(strides).reshape(-1)]
+    strides = [1] * nd if strides is None else list(int_tuple(strides, "pool: strides"))
     if dilations is not None and any(int(d) != 1 for d in np.asarray(dilations).reshape(-1)):
         raise NotImplementedError("pool: dilations other than 1 are not supported; pool an "
                                   "input gathered at the dilated positions instead.")
     if len(strides) != nd or nd not in (1, 2, 3):
         raise ValueError(f"pool: window_shape must have 1, 2 or 3 entries and strides as many, "
                          f"got {window_shape!r} and {strides!r}.")
+    if data_format is None and getattr(input, "shape", None) is not None \
+            and input.shape.rank is None:  # the window says the rank: N spatial + batch, channel
+        data_format = {1: "NWC", 2: "NHWC", 3: "NDHWC"}[nd]
     return _rank_dispatch(kind, input, window, strides, padding, data_format, name)

@@ -386,6 +386,10 @@ def stateless_gamma(shape, seed, alpha, beta=None, dtype=dtypes.float32, name=No
     shape = sample_shape(shape, "stateless_gamma")
     alpha = convert_to_tensor(alpha, dtype=dtype)
     beta = None if beta is None else convert_to_tensor(beta, dtype=dtype)
+    if alpha.shape.rank is None:  # then it broadcasts against the whole sample shape
+        alpha = broadcast_to(alpha, shape)
+    if beta is not None and beta.shape.rank is None:
+        beta = broadcast_to(beta, shape)
     alpha, params = broadcast_params(alpha, beta)
     if params is not None and tuple(shape[len(shape) - len(params):]) != tuple(params):
         raise ValueError(f"stateless_gamma: shape {list(shape)} must end with the broadcast "

@@ -37,6 +37,7 @@ from ..framework.registry import defop, linear, linear_in
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from . import shapes
+from .shapes import axis_tuple, check_distinct
 from .array_core import batch_rank, broadcast_to, cast, ones_like, reshape
 from .array_ops import where
 from .creation_ops import size
@@ -55,24 +56,26 @@ def _axes(axis, x, op_type):
     rank = x.shape.rank
     if axis is None:
         return None if rank is None else tuple(range(rank))
-    if isinstance(axis, int):
-        axes = (axis,)
-    else:
-        axes = tuple(int(a) for a in np.asarray(axis).reshape(-1))
+    axes = axis_tuple(axis, f"{op_type}: axis")
     if rank is None:
+        check_distinct(axes, axes, f"{op_type}: axis")
         return axes
     for a in axes:
         if not -rank <= a < max(rank, 1):
             raise InvalidArgumentError(
                 f"{op_type}: invalid reduction axis {a} for an input of shape {x.shape} (rank "
                 f"{rank}); axes must be in [{-rank}, {rank}).")
-    return tuple(sorted({a % rank if rank else 0 for a in axes}))
+    normalized = [a % rank if rank else 0 for a in axes]
+    check_distinct(normalized, axes, f"{op_type}: axis")
+    return tuple(sorted(normalized))
 
 
 def _kept_shape(shape, axis):
-    """`shape` with the reduced axes set to 1 (the keepdims shape)."""
+    """`shape` with the reduced axes set to 1 (the keepdims shape); axes may count from the end
+    (a reduction built while the rank was unknown)."""
     if axis is None:
         return (1,) * len(shape)
+    axis = {a % len(shape) for a in axis} if shape else set()
     return tuple(1 if i in axis else d for i, d in enumerate(shape))
 
 
@@ -114,8 +117,8 @@ def _reduce_broadcast_grad(op, grad):
 def _reduce_broadcast_batched(op, grad):
     g, like = op.inputs
     nb = batch_rank(grad, op.outputs[0])
-    axes = tuple(a + nb for a in op.get_attr("axis"))
-    keepdims = len(g.shape) == len(like.shape)
+    axes = tuple(a if a < 0 else a + nb for a in op.get_attr("axis"))
+    keepdims = g.shape.rank == like.shape.rank
     return execute(SUM, (grad,), {"axis": axes, "keepdims": keepdims}), None
 
 
@@ -152,16 +155,23 @@ def _sum_kernel(x, axis, keepdims):
 
 def _mean_kernel(x, axis, keepdims):
     if x.dtype.kind == "f" and x.dtype.itemsize >= 4:
-        return np.add.reduce(x, axis=axis, keepdims=keepdims) / max(_count(x.shape, axis), 1)
+        count = _count(x.shape, axis)
+        if count == 0:  # the mean of nothing is NaN, as in TensorFlow
+            return np.full(np.add.reduce(x, axis=axis, keepdims=keepdims).shape, np.nan, x.dtype)
+        return np.add.reduce(x, axis=axis, keepdims=keepdims) / count
     if x.dtype.kind == "f":  # float16: NumPy accumulates in float32
-        return np.mean(x, axis=axis, keepdims=keepdims)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.mean(x, axis=axis, keepdims=keepdims)
     total = np.sum(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
     count = max(_count(x.shape, axis), 1)
     return (np.sign(total) * (np.abs(total) // count)).astype(x.dtype)  # C-style truncation
 
 
 def _count(shape, axis):
-    """Number of elements reduced over (None when a reduced dimension is unknown)."""
+    """Number of elements reduced over (None when a reduced dimension or the rank is
+    unknown)."""
+    if getattr(shape, "rank", 0) is None:
+        return None
     n = 1
     for a in range(len(shape)) if axis is None else axis:
         if shape[a] is None:
@@ -472,7 +482,8 @@ def _cumsum_grad(op, grad):
 
 def _cumsum_batched(op, grad):
     nb = batch_rank(grad, op.outputs[0])
-    attrs = dict(op.attrs, axis=op.get_attr("axis") + nb, reverse=not op.get_attr("reverse"))
+    axis = op.get_attr("axis")
+    attrs = dict(op.attrs, axis=axis if axis < 0 else axis + nb, reverse=not op.get_attr("reverse"))
     return execute(CUMSUM, (grad,), attrs)
 
 

@@ -69,13 +69,21 @@ def _scan_rule(x, **_):
 
 
 # -- shifting and reversing along an axis counted from the end -------------------------------------
+def _counted_from_end(axis, rank):
+    """`axis` counted from the end (right for batched gradients too); a non-negative axis stays
+    when the rank is unknown."""
+    return axis if axis < 0 or rank is None else axis - rank
+
+
 def _from_end(op):
-    """The op's axis counted from the end (right for batched gradients too)."""
-    return op.get_attr("axis") - op.inputs[0].shape.rank
+    """The op's axis counted from the end (see _counted_from_end)."""
+    return _counted_from_end(op.get_attr("axis"), op.inputs[0].shape.rank)
 
 
 def _along(axis, key):
-    """An index applying slice `key` on `axis` (counted from the end) and nothing elsewhere."""
+    """An index applying slice `key` on `axis` and nothing elsewhere."""
+    if axis >= 0:
+        return (slice(None),) * axis + (key,)
     return (Ellipsis, key) + (slice(None),) * (-axis - 1)
 
 
@@ -133,7 +141,7 @@ def _cumprod_grad(op, grad):
 def _cumprod_jvp(primals, tangents, outputs, **attrs):
     """dy_i = y'_i (t_z [i >= z] + w_i sum_{k <= i, k != z} t_k / x_k)."""
     x, t = primals[0], tangents[0]
-    axis, is_reverse = attrs["axis"] - x.shape.rank, attrs["reverse"]
+    axis, is_reverse = _counted_from_end(attrs["axis"], x.shape.rank), attrs["reverse"]
     if is_reverse:
         x, t = flip(x, [axis]), flip(t, [axis])
     first_zero, y_without_zero, w, safe_x = _zero_structure(x, axis)

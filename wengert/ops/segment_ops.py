@@ -28,8 +28,8 @@ from ..framework.execute import execute
 from ..framework.registry import defop, linear_in, needs_grad
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
-from .array_core import batch_rank, ones_like, zeros_like
-from .array_ops import expand_dims, where
+from .array_core import batch_rank, ones_like, reshape, zeros_like
+from .array_ops import concat, expand_dims, where
 from .creation_ops import constant_value, shape as shape_of
 from .indexing_ops import gather
 from .math_ops import cast, divide, equal, greater, greater_equal, maximum
@@ -182,10 +182,18 @@ def _sparse_rule(data, indices, ids, num_segments=None):
 def _kept(ids, like, nb=0):
     """ids >= 0, with size-1 axes appended to broadcast against `like` (data-shaped, after nb
     leading batch axes)."""
-    keep = greater_equal(ids, 0)
-    for _ in range(like.shape.rank - nb - ids.shape.rank):
-        keep = expand_dims(keep, -1)
-    return keep
+    return _trailing_ones(greater_equal(ids, 0), like, nb + ids.shape.rank)
+
+
+def _trailing_ones(t, like, lead):
+    """t with size-1 axes appended, one per axis of `like` after its first `lead` (read when
+    the graph runs if like's rank is unknown)."""
+    if like.shape.rank is None:
+        tail = ones_like(shape_of(like)[lead:])
+        return reshape(t, concat([shape_of(t), tail], 0))
+    for _ in range(like.shape.rank - lead):
+        t = expand_dims(t, -1)
+    return t
 
 
 def _gather_rows(values, ids, nb=0, drop=True):
@@ -328,8 +336,7 @@ def _segment_counts(data, segment_ids, num_segments):
     """The number of rows in each segment, shaped to broadcast against the result."""
     data, ids = _operands("UnsortedSegmentSum", data, segment_ids)
     counts = unsorted_segment_sum(ones_like(ids, dtype=data.dtype), ids, num_segments)
-    for _ in range(data.shape.rank - ids.shape.rank):
-        counts = expand_dims(counts, -1)
+    counts = _trailing_ones(counts, data, ids.shape.rank)
     return data, maximum(counts, ones_like(counts))
 
 

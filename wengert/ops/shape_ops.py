@@ -28,6 +28,7 @@ from .array_ops import concat, expand_dims, stack
 from .clip_ops import clip_by_value
 from .creation_ops import range as range_, shape as shape_of, tile
 from .indexing_ops import gather
+from .linalg_ops import einsum
 from .math_ops import cast, less
 from .reduce_ops import reduce_max
 
@@ -49,9 +50,12 @@ def linspace(start, stop, num, name=None, axis=0):
     start, stop = _float_of(start), _float_of(stop)
     if start.dtype != stop.dtype:
         stop = cast(stop, start.dtype)
-    num = int(static_value(convert_to_tensor(num)) if isinstance(num, Tensor) else num)
+    num = shapes.axis_int(static_value(convert_to_tensor(num)) if isinstance(num, Tensor)
+                          else num, "linspace: num")
     if num < 0:
         raise InvalidArgumentError(f"linspace: num must be >= 0, got {num}.")
+    if start.shape.rank is None or stop.shape.rank is None:
+        return _linspace_unknown_rank(start, stop, num, axis)
     rank = max(start.shape.rank, stop.shape.rank) + 1
     axis = shapes.normalize_axis(axis, rank, "linspace: axis")
     first, last = expand_dims(start, axis), expand_dims(stop, axis)
@@ -62,6 +66,24 @@ def linspace(start, stop, num, name=None, axis=0):
         return values
     head = values[(slice(None),) * axis + (slice(None, -1),)]
     return concat([head, last + 0 * first], axis)
+
+
+def _linspace_unknown_rank(start, stop, num, axis):
+    """linspace when a rank is unknown: along a new last axis, then moved to `axis` by an
+    einsum (the axes it passes over are an ellipsis)."""
+    axis = shapes.axis_int(axis, "linspace: axis")
+    first, last = expand_dims(start, -1), expand_dims(stop, -1)
+    steps = np.arange(num, dtype=start.dtype.as_numpy_dtype) / max(num - 1, 1)
+    values = first + (last - first) * convert_to_tensor(steps)
+    if num >= 2:
+        values = concat([values[..., :-1], last + 0 * first], -1)
+    if axis == -1:
+        return values
+    if axis >= 0:  # the new last axis moves to position `axis`: "ab...i" -> "abi..."
+        lead = "abcdefgh"[:axis]
+        return einsum(f"{lead}...z->{lead}z...", values)
+    tail = "abcdefgh"[:-axis - 1]  # axis -k: k-1 axes stay after it
+    return einsum(f"...{tail}z->...z{tail}", values)
 
 
 def _lin_space_rule(start, stop, num):
@@ -118,12 +140,10 @@ def repeat(input, repeats, axis=None, name=None):  # noqa: A002
     size = x.shape[axis]
     if np.any(counts < 0):
         raise InvalidArgumentError(f"repeat: repeats must be >= 0, got {counts.tolist()}.")
-    if counts.size == 1 and size is None:  # each slice r times: a new axis tiled r times
-        dims = list(x.shape)
-        tiled = tile(expand_dims(x, axis + 1), [1] * (axis + 1) + [int(counts[0])] +
-                     [1] * (len(dims) - axis - 1))
-        return reshape(tiled, [-1 if i == axis else (d if d is not None else shape_of(x)[i])
-                               for i, d in enumerate(dims)])
+    if counts.size == 1 and size is None:  # each slice r times: gather 0,..,0, 1,..,1, ...
+        rows = expand_dims(range_(shape_of(x)[axis]), 1)
+        index = reshape(tile(rows, [1, int(counts[0])]), [-1])
+        return gather(x, index, axis=axis)
     if counts.size == 1:
         counts = np.full(size, counts[0])
     if size is not None and counts.size != size:

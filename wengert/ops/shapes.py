@@ -11,13 +11,14 @@ import operator
 import numpy as np
 
 from ..framework import dtypes
-from ..framework.errors import InvalidArgumentError
+from ..framework.errors import InvalidArgumentError, naming_caller
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.static_value import partial_value, static_value
 from ..framework.tensor_shape import TensorShape
 
 __all__ = ["same", "broadcast", "broadcast_shapes", "reduced", "normalize_axes", "bool_out",
-           "check_same_dtype", "check_float", "normalize_axis", "int_tuple", "prod",
+           "check_same_dtype", "check_float", "normalize_axis", "int_tuple", "prod", "axis_int",
+           "axis_tuple", "check_distinct",
            "UnknownWhileBuilding", "SHAPE_VECTOR", "shape_arg", "resolve_shape",
            "static_shape_arg", "shape_source", "DYNAMIC", "is_tensor_like", "scalar_arg",
            "extra_count", "split_extras", "static_int", "check_index_dtype"]
@@ -88,17 +89,63 @@ def check_float(x, what="input"):
                                    " cast it to float32 or float64 first.")
 
 
+def axis_int(axis, what="axis"):
+    """One axis as a Python int: an int, a NumPy integer, a 0-d integer array, or an integer
+    tensor whose value is known now. A float, a bool or a list is a TypeError naming `what`, as
+    TensorFlow refuses them (a float is never truncated)."""
+    if not isinstance(axis, (bool, np.bool_)):
+        try:
+            return operator.index(axis)
+        except TypeError:
+            pass
+        if isinstance(axis, Tensor) or hasattr(axis, "_as_tensor"):
+            value = _known_int_array(axis, what)
+            if np.ndim(value) == 0:
+                return int(value)
+        elif isinstance(axis, np.ndarray) and axis.ndim == 0 and axis.dtype.kind in "iu":
+            return int(axis)
+    raise naming_caller(TypeError(f"{what} must be an integer, got {_short(axis)}."))
+
+
+def axis_tuple(axis, what="axis"):
+    """An int or a list/tuple/array/tensor of ints as a tuple of Python ints (TypeError naming
+    `what` for floats or anything else)."""
+    if isinstance(axis, (list, tuple)):
+        return tuple(axis_int(a, what) for a in axis)
+    if isinstance(axis, Tensor) or hasattr(axis, "_as_tensor"):
+        return tuple(int(v) for v in np.reshape(_known_int_array(axis, what), -1))
+    if isinstance(axis, np.ndarray):
+        if axis.dtype.kind not in "iu":
+            raise naming_caller(TypeError(f"{what} must be integers, got {_short(axis)}."))
+        return tuple(int(v) for v in axis.reshape(-1))
+    return (axis_int(axis, what),)
+
+
+def _short(value):
+    text = repr(value)
+    return text if len(text) < 60 else text[:57] + "..."
+
+
+def check_distinct(axes, given, what="axis"):
+    """InvalidArgumentError if the normalized `axes` repeat one (TensorFlow refuses them)."""
+    if len(set(axes)) != len(axes):
+        raise InvalidArgumentError(f"{what} {list(given)} contains a repeated axis; each axis "
+                                   "may appear once.")
+
+
 def normalize_axes(axis, rank):
-    """A sorted tuple of non-negative axes (all axes when `axis` is None)."""
+    """A sorted tuple of non-negative axes (all axes when `axis` is None); an axis out of range
+    or repeated is an InvalidArgumentError, a non-integer a TypeError."""
     if axis is None:
         return tuple(range(rank))
-    axes = (axis,) if isinstance(axis, int) else tuple(int(a) for a in axis)
+    axes = axis_tuple(axis)
     out = []
     for a in axes:
         if not -rank <= a < max(rank, 1):
             raise InvalidArgumentError(f"axis {a} is out of range for a tensor of rank {rank}.")
         out.append(a % rank if rank else 0)
-    return tuple(sorted(set(out)))
+    check_distinct(out, axes)
+    return tuple(sorted(out))
 
 
 def reduced(x, axis=None, keepdims=False, **_):
@@ -124,8 +171,8 @@ def prod(dims):
 
 def normalize_axis(axis, rank, what="axis"):
     """`axis` as a non-negative int for a tensor of `rank` (InvalidArgumentError if out of range;
-    unchanged when the rank is unknown)."""
-    axis = int(axis)
+    unchanged when the rank is unknown; TypeError if it is no integer)."""
+    axis = axis_int(axis, what)
     if rank is None:
         return axis
     if not -rank <= axis < rank:
@@ -172,9 +219,14 @@ def int_tuple(values, what):
                 return tuple(int(_known_int_array(v, what)) if isinstance(v, Tensor) or hasattr(
                     v, "_as_tensor") else int(v) for v in values)
     try:
-        return tuple(int(v) for v in np.asarray(values).reshape(-1))
+        array = np.asarray(values)
     except (TypeError, ValueError):
-        raise TypeError(f"{what} must be a list of integers, got {values!r}.") from None
+        array = None
+    empty = array is not None and array.size == 0  # [] reads as float64
+    if array is None or array.dtype.kind not in "iu" and not empty:
+        raise naming_caller(TypeError(f"{what} must be a list of integers, got "
+                                      f"{_short(values)}."))
+    return tuple(int(v) for v in array.reshape(-1))
 
 # -- shapes known only when a graph runs ------------------------------------------------------------
 SHAPE_VECTOR = "vector"   # attribute value: the op's extra input is the whole shape, a vector

@@ -294,6 +294,10 @@ def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, el
     builder = SpecBuilder()
     begin, end = _bounds(begin, "begin"), _bounds(end, "end")
     strides = (1,) * len(begin) if strides is None else _bounds(strides, "strides")
+    if not len(begin) == len(end) == len(strides):
+        raise InvalidArgumentError(
+            f"strided_slice: begin {list(begin)}, end {list(end)} and strides {list(strides)} "
+            "must have the same length (one entry per sliced dimension).")
     spec = []
     for i, (b, e, s) in enumerate(zip(begin, end, strides)):
         bit = 1 << i

@@ -27,10 +27,11 @@ from ..framework.execute import execute
 from ..framework.registry import defop
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
-from .array_ops import transpose
 from .creation_ops import constant_value, shape as shape_of
 from .indexing_ops import GATHER_GRAD, gather
+from .linalg_ops import swap_with_last
 from .math_ops import negative, subtract
+from .shapes import axis_int
 
 __all__ = ["top_k", "sort", "argsort", "searchsorted", "unique", "unique_with_counts",
            "in_top_k", "approx_max_k", "approx_min_k"]
@@ -126,6 +127,8 @@ def _top_k_rule(x, k, sorted, index_type):  # noqa: A002
 
 def _selection_attrs(op):
     rank = op.inputs[0].shape.rank
+    if rank is None:  # the last axis, found when the graph runs (params_shape read from x)
+        return {"params_shape": (None,), "axis": -1, "batch_dims": -1}
     return {"params_shape": tuple(op.inputs[0].shape), "axis": rank - 1, "batch_dims": rank - 1}
 
 
@@ -171,26 +174,17 @@ def top_k(input, k=1, sorted=True, index_type=dtypes.int32, name=None):  # noqa:
 
 
 # -- sort, argsort -----------------------------------------------------------------------------------
-def _last_axis_permutation(axis, rank):
-    """The permutation swapping `axis` and the last axis (its own inverse); None if no-op."""
-    if axis == rank - 1:
-        return None
-    perm = list(range(rank))
-    perm[axis], perm[-1] = perm[-1], perm[axis]
-    return perm
-
-
 def _sort_along(values, axis, direction, return_indices):
     if direction not in ("ASCENDING", "DESCENDING"):
         raise ValueError(f"direction must be 'ASCENDING' or 'DESCENDING', got {direction!r}.")
     x = convert_to_tensor(values)
     rank = x.shape.rank
-    if rank is None or rank == 0:
-        raise ValueError(f"sort: values must have a known rank >= 1, got shape {x.shape}.")
-    if not isinstance(axis, (int, np.integer)) or not -rank <= axis < rank:
-        raise ValueError(f"sort: axis must be a constant int in [{-rank}, {rank}), got {axis!r}.")
-    perm = _last_axis_permutation(int(axis) % rank, rank)
-    key = x if perm is None else transpose(x, perm)
+    axis = axis_int(axis, "sort: axis")
+    if rank == 0:
+        raise ValueError(f"sort: values must have rank >= 1, got shape {x.shape}.")
+    if rank is not None and not -rank <= axis < rank:
+        raise InvalidArgumentError(f"sort: axis must be in [{-rank}, {rank}), got {axis!r}.")
+    key = swap_with_last(x, axis)
     ascending = direction == "ASCENDING"
     if ascending:
         key = _flip_order(key)
@@ -199,7 +193,7 @@ def _sort_along(values, axis, direction, return_indices):
     sorted_values, indices = top_k(key, k)
     out = indices if return_indices else (_flip_order(sorted_values) if ascending
                                           else sorted_values)
-    return out if perm is None else transpose(out, perm)
+    return swap_with_last(out, axis)
 
 
 def _flip_order(x):
@@ -352,14 +346,15 @@ def in_top_k(targets, predictions, k, name=None):
 def _approx_k(operand, k, reduction_dimension, largest):
     x = convert_to_tensor(operand)
     rank = x.shape.rank
-    axis = reduction_dimension % rank
-    perm = _last_axis_permutation(axis, rank)
-    key = x if perm is None else transpose(x, perm)
+    axis = axis_int(reduction_dimension, "approx_max_k: reduction_dimension")
+    if rank is not None and not -rank <= axis < rank:
+        raise InvalidArgumentError(f"approx_max_k: reduction_dimension must be in [{-rank}, "
+                                   f"{rank}), got {axis}.")
+    key = swap_with_last(x, axis)
     values, indices = top_k(key if largest else _flip_order(key), k)
     if not largest:
         values = _flip_order(values)
-    if perm is not None:
-        values, indices = transpose(values, perm), transpose(indices, perm)
+    values, indices = swap_with_last(values, axis), swap_with_last(indices, axis)
     return values, indices
 
 

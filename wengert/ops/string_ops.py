@@ -22,6 +22,7 @@ from ..framework.registry import defop
 from ..framework.tensor import constant, convert_to_tensor, string_array
 from ..framework.tensor_shape import TensorShape
 from . import shapes
+from .shapes import axis_int, axis_tuple
 from .logging_ops import format_value
 
 __all__ = ["as_string", "join", "length", "lower", "upper", "strip", "split", "bytes_split",
@@ -294,7 +295,7 @@ def regex_replace(input, pattern, rewrite, replace_global=True, name=None):  # n
 def reduce_join(inputs, axis=None, keepdims=False, separator="", name=None):
     """Join the strings along `axis` (all axes when None)."""
     if axis is not None:
-        axis = tuple(int(a) for a in np.atleast_1d(np.asarray(getattr(axis, "_value", axis))))
+        axis = axis_tuple(axis, "reduce_join: axis")
     return execute(REDUCE_JOIN, (_strings(inputs, "strings.reduce_join"),),
                    {"axis": axis, "keepdims": bool(keepdims), "separator": separator}, name)
 
