@@ -8,6 +8,8 @@ from .ops.pool_extra_ops import *  # noqa: F403,E402  (max_pool_with_argmax, fra
 from .ops.morphology_ops import *  # noqa: F403,E402  (dilation2d, erosion2d)
 from .ops.nn_extra_ops import *  # noqa: F403,E402  (lrn, crelu, moments helpers, approx_max_k)
 from .ops.isotonic_ops import isotonic_regression  # noqa: F401,E402
+from .ops.candidate_sampling_ops import *  # noqa: F403,E402  (candidate samplers)
+from .ops.sampled_loss_ops import *  # noqa: F403,E402  (nce_loss, sampled_softmax_loss)
 from .ops.misc_math_ops import softsign  # noqa: F401,E402  (issue 16's op: the tf.nn alias)
 from .ops.space_ops import depth_to_space, space_to_batch, space_to_depth  # noqa: F401,E402
 from .ops.norm_ops import *  # noqa: F403,E402  (moments, batch_normalization, fused_batch_norm)

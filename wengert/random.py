@@ -13,6 +13,10 @@ from .ops.random_stateless_ops import (stateless_binomial, stateless_categorical
                                        stateless_fold_in, stateless_gamma, stateless_normal,
                                        stateless_poisson, stateless_split,
                                        stateless_truncated_normal, stateless_uniform)
+from .ops.candidate_sampling_ops import (all_candidate_sampler,  # noqa: E402 (issue 18)
+                                          fixed_unigram_candidate_sampler,
+                                          learned_unigram_candidate_sampler,
+                                          log_uniform_candidate_sampler)
 from .ops.random_generator import (Algorithm, Generator, create_rng_state,
                                    get_global_generator, set_global_generator)
 
@@ -29,4 +33,6 @@ __all__ = ["normal", "uniform", "truncated_normal", "set_seed", "categorical", "
            "stateless_uniform", "stateless_truncated_normal", "stateless_categorical",
            "stateless_binomial", "stateless_gamma", "stateless_poisson", "Generator",
            "Algorithm", "create_rng_state", "get_global_generator", "set_global_generator",
-           "fold_in", "split", "experimental"]
+           "fold_in", "split", "experimental", "all_candidate_sampler",
+           "fixed_unigram_candidate_sampler", "learned_unigram_candidate_sampler",
+           "log_uniform_candidate_sampler"]
