@@ -125,7 +125,7 @@ def test_training_loop_over_a_dataset_in_one_function_matches_per_batch_steps():
         per_batch = sum(float(step(xb, yb)) for xb, yb in ds)
         assert float(total) == pytest.approx(per_batch, rel=1e-5)
     np.testing.assert_allclose(w1.numpy(), w2.numpy(), rtol=1e-5)
-    assert epoch.experimental_get_tracing_count() == 1
+    assert epoch.experimental_get_tracing_count() == 2  # slots created: traced again, as in TF
 
 
 def test_gradients_from_outside_through_loops_and_branches_that_read_variables():

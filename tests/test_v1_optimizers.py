@@ -97,7 +97,8 @@ def test_traced_updates_match_hand_computed(name, make, ref):
 
     for grad in GRADS:
         step(tf.constant(grad))
-    assert step.experimental_get_tracing_count() == 1
+    # one trace, and a second at once when the first created slot variables (as TensorFlow does)
+    assert step.experimental_get_tracing_count() == (1 if name == "gd" else 2)
     np.testing.assert_allclose(w.numpy(), ref(), rtol=1e-12, atol=1e-14)
 
 

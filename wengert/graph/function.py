@@ -51,6 +51,7 @@ from ..framework.operation import Operation
 from ..framework.tensor import Tensor, array_of, convert_to_tensor, is_eager_tensor, to_array
 from ..framework.tensor_shape import TensorShape
 from ..framework.variables import Variable
+from . import function_signatures
 from ..util import nest
 from .executor import compile_plan
 from .func_graph import LIVE_VARIABLES, FuncGraph, needed_ops, placeholder_for, replay
@@ -196,7 +197,12 @@ def _output_tensor(graph, value, fn_name):
         return None
     if isinstance(value, SymbolicTensor):
         if value.graph is not graph:
-            raise ValueError(f"{fn_name} returned {value!r}, a tensor of another graph.")
+            raise ValueError(
+                f"{fn_name} returned {value!r}, a tensor of another graph: it was made inside a "
+                "loop or branch of the traced function (a converted while/for/if body, for "
+                "instance appended to a Python list there) and is out of scope here. Return "
+                "values of the loop or branch, or collect per-iteration values in a "
+                "tf.TensorArray (TensorFlow raises InaccessibleTensorError for this).")
         return value
     if isinstance(value, Tensor):
         return graph._capture(value)
@@ -401,6 +407,15 @@ class Function:
         """The traces made so far, in the order they were made."""
         return list(self._cache.values())
 
+    def pretty_printed_concrete_signatures(self, verbose=True):
+        """Every trace's inputs, output and captures, as TensorFlow prints them."""
+        return function_signatures.pretty_printed_signatures(self, TensorSpec)
+
+    @property
+    def function_spec(self):
+        """The Python signature calls are bound to (fullargspec, input_signature, ...)."""
+        return function_signatures.function_spec(self)
+
     # -- methods: one Function per instance ---------------------------------------------------
     def __get__(self, instance, owner=None):
         if instance is None:
@@ -482,8 +497,18 @@ class Function:
         return concrete
 
     def _build(self, specs, arguments, trace_values):
-        """Trace the Python function with placeholders for `specs` (dtype, shape, name)."""
-        graph = FuncGraph(self._name, allow_variable_creation=self._tracing_count == 0)
+        """Trace the Python function with placeholders for `specs` (dtype, shape, name). A first
+        trace that created variables is traced again at once, as TensorFlow does: the function
+        must not create them again (a body that creates a variable on every call raises
+        TensorFlow's ValueError now, instead of silently keeping the first call's variable)."""
+        first = self._tracing_count == 0
+        concrete = self._trace_once(specs, arguments, trace_values, first)
+        if first and concrete.graph.created_variables:
+            concrete = self._trace_once(specs, arguments, trace_values, False)
+        return concrete
+
+    def _trace_once(self, specs, arguments, trace_values, allow_variable_creation):
+        graph = FuncGraph(self._name, allow_variable_creation=allow_variable_creation)
         saved = state.tapes, state.observers
         state.tapes, state.observers = (), ()
         try:
