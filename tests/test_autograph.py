@@ -377,3 +377,17 @@ def test_python_list_appended_in_a_tensor_loop_says_use_a_tensor_array():
         return tf.stack(values)
     with pytest.raises(ValueError, match="TensorArray"):
         f(tf.constant(3))
+
+
+def test_an_error_inside_a_converted_while_body_names_the_op():
+    # the While kernel calls its plans' compiled functions directly; errors are still explained
+    @tf.function
+    def f(x, n):
+        i = tf.constant(0)
+        while i < n:
+            x = x + tf.gather(x, i)
+            i += 1
+        return x
+
+    with pytest.raises(tf.errors.InvalidArgumentError, match="GatherV2.*not in \\[0, 2\\)"):
+        f(tf.constant([1.0, 2.0]), tf.constant(5))

@@ -164,11 +164,14 @@ class SubGraph(Graph):
     def run(self, arrays, store=LIVE_VARIABLES):
         """The output arrays for input arrays `arrays` (one per `self.inputs`); variables are
         read and written through `store`. Stateful ops run even when no output needs them."""
-        plan = self._plan
-        if plan is None:
+        return (self._plan or self.plan()).run(arrays, store)
+
+    def plan(self):
+        """The compiled plan of this sub-graph (compiled on first use)."""
+        if self._plan is None:
             effects = [op for op in self._ops if op.op_def.stateful]
-            plan = self._plan = compile_plan(self, self.outputs, effects, self.inputs)
-        return plan.run(arrays, store)
+            self._plan = compile_plan(self, self.outputs, effects, self.inputs)
+        return self._plan
 
     def __repr__(self):
         return f"<wengert.SubGraph '{self.name}' with {len(self._ops)} ops>"
@@ -288,6 +291,8 @@ def most_specific_common_shape(shapes):
 
 def as_bool_scalar(value, what):
     """The Python bool of an eager predicate array (a clear error for a non-scalar)."""
+    if type(value) is np.ndarray and not value.shape:  # the common case, inline
+        return bool(value)
     array = np.asarray(value)
     if array.shape != ():
         raise InvalidArgumentError(f"{what}: the predicate must be a scalar, got shape "

@@ -37,7 +37,7 @@ import numpy as np
 
 from ..framework import dtypes
 from ..framework.context import state
-from ..framework.errors import InvalidArgumentError
+from ..framework.errors import InvalidArgumentError, OpError
 from ..framework.execute import execute
 from ..framework.registry import defop, linear, needs_grad, OpDef
 from ..framework.tensor import Tensor, array_of, convert_to_tensor
@@ -200,17 +200,36 @@ def _while_stateful_kernel(store, max_iter, *args, cond, body, n_vars, keep_hist
     limit = int(max_iter)
     keep = keep_history or bool(state.tapes) or bool(state.observers)
     history = [[] for _ in values] if keep else None
-    count = 0
-    while (limit < 0 or count < limit) and as_bool_scalar(
-            cond.run(values + invariants, store)[0], "While cond"):
-        if keep:
-            for stack, v in zip(history, values):
-                stack.append(v)
-        values = body.run(values + invariants, store)
-        count += 1
+    cond_plan, body_plan = cond.plan(), body.plan()
+    try:
+        values, count = _iterate(cond_plan._fn, body_plan._fn, values, invariants, store, limit,
+                                 history)
+    except (OpError, ValueError, TypeError, IndexError, ArithmeticError) as exc:
+        error = body_plan.error_for(exc) or cond_plan.error_for(exc)
+        if error is None or error is exc:
+            raise
+        raise error from None
     stacks = [_stack(h, v) if keep else np.zeros((0,) + np.shape(v), np.asarray(v).dtype)
               for h, v in zip(history or values, values)]
     return tuple(values) + (np.asarray(count, np.int32),) + tuple(stacks)
+
+
+def _iterate(cond_fn, body_fn, values, invariants, store, limit, history):
+    """Run the body while the cond holds (at most `limit` times unless it is negative), calling
+    the plans' compiled functions directly: this loop is a While op's whole cost per iteration.
+    Returns the final values and the iteration count."""
+    count = 0
+    while limit < 0 or count < limit:
+        predicate = cond_fn(values + invariants, store)[0]
+        if not (bool(predicate) if type(predicate) is np.ndarray and not predicate.shape
+                else as_bool_scalar(predicate, "While cond")):
+            break
+        if history is not None:
+            for stack, v in zip(history, values):
+                stack.append(v)
+        values = body_fn(values + invariants, store)
+        count += 1
+    return values, count
 
 
 def _stack(history, last):

@@ -94,6 +94,17 @@ class Plan:
                 raise
             raise _explain(op, self, frame, exc) from None
 
+    def error_for(self, exc):
+        """The error to raise for `exc`, raised while this plan's compiled function (`_fn`,
+        called directly by loops that run a plan many times) ran: as `run` would raise it;
+        None when `exc` did not come from this plan's code."""
+        if isinstance(exc, OpError):
+            if exc.op is None:
+                exc.op = self._failing_op(exc.__traceback__)[0]
+            return exc if exc.op is not None else None
+        op, frame = self._failing_op(exc.__traceback__)
+        return None if op is None else _explain(op, self, frame, exc)
+
     def _failing_op(self, tb):
         """The op whose line of the generated code raised, and that frame's locals."""
         while tb is not None:
