@@ -216,3 +216,20 @@ def test_converted_code_keeps_python_semantics_for_python_values():
     for items in ([1, 2, 1, 3], [1, None, 2], []):
         assert converted(items) == python_only(items)
     np.testing.assert_equal(converted([np.int64(4)]), [8, "done"])
+
+
+def test_the_readme_example_collatz():
+    @tf.function
+    def collatz_steps(n):
+        steps = 0
+        while n != 1:
+            if n % 2 == 0:
+                n = n // 2
+            else:
+                n = 3 * n + 1
+            steps += 1
+        return steps
+
+    assert int(collatz_steps(tf.constant(27))) == 111
+    assert int(collatz_steps(tf.constant(1))) == 0
+    assert "def tf__collatz_steps" in tf.autograph.to_code(collatz_steps.python_function)
