@@ -81,7 +81,7 @@ def test_fetch_errors():
             sess.run(c.op)
         with pytest.raises(TypeError, match="invalid type"):
             sess.run(3.0)
-        with pytest.raises(KeyError, match="nope"):
+        with pytest.raises(ValueError, match="nope"):  # TensorFlow's error type
             sess.run("nope:0")
 
 
@@ -274,7 +274,7 @@ def test_assign_checks_the_run_time_shape():
         assign = v.assign(p)
         with v1.Session() as sess:
             sess.run(v.initializer)
-            with pytest.raises(tf.errors.InvalidArgumentError, match=r"shape \(3,\).*'v'"):
+            with pytest.raises(tf.errors.InvalidArgumentError, match=r"shape \(3,\).*'v(:0)?'"):
                 sess.run(assign, {p: [1.0, 2.0, 3.0]})
             np.testing.assert_allclose(sess.run(v), [0.0, 0.0])
 

@@ -11,11 +11,11 @@ the output tensors and (when a tape records) one Operation.
 """
 
 from .context import state
-from .errors import InvalidArgumentError, OpError
+from .errors import InvalidArgumentError, OpError, ResourceExhaustedError
 from .operation import Operation
 from .tensor import Tensor, to_array
 
-__all__ = ["execute", "binary_operands", "record_op", "record_graph_op"]
+__all__ = ["execute", "binary_operands", "record_op", "record_graph_op", "out_of_memory"]
 
 _NO_ATTRS = {}
 _new = object.__new__
@@ -40,6 +40,8 @@ def execute(op_def, inputs, attrs=_NO_ATTRS, name=None):
         raise
     except (ValueError, TypeError, IndexError, FloatingPointError) as exc:  # AxisError too
         raise explain_failure(op_def, inputs, attrs, name, exc) from None
+    except MemoryError as exc:  # NumPy refuses before allocating: nothing changed
+        raise out_of_memory(op_def, inputs, name, exc) from None
     # Kernels return NumPy arrays or NumPy scalars (0-d results); both serve as a tensor's value.
     if op_def.num_outputs == 1:
         result = _new(Tensor)  # Tensor(out), without the __init__ call (the hot path)
@@ -104,6 +106,15 @@ def record_graph_op(tapes, op):
                 for out in op.outputs:
                     watched.add(id(out))
                 break
+
+
+def out_of_memory(op_def, inputs, name, exc):
+    """TensorFlow's ResourceExhaustedError for a kernel whose result does not fit in memory,
+    naming the op, its inputs and what NumPy was asked to allocate."""
+    label = f"{op_def.type}" + (f" (op '{name}')" if name else "")
+    shapes = ", ".join(str(getattr(t, "shape", "?")) for t in inputs)
+    return ResourceExhaustedError(f"{label}: OOM when allocating the result for inputs of "
+                                  f"shapes [{shapes}]: {exc}. Use smaller sizes.")
 
 
 def explain_failure(op_def, inputs, attrs, name, exc):

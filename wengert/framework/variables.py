@@ -74,9 +74,33 @@ def _stateful(op_type, kernel, inplace=None):
     return defop(op_type, kernel, shape=_assign_rule, grad=None, stateful=True, inplace=inplace)
 
 
+def _check_value_shape(store, var, value, op_type):
+    """A value known only when the graph runs must have the variable's shape: NumPy would
+    broadcast it (and an assignment would change the variable's shape), TensorFlow refuses."""
+    expected = var.shape
+    if expected.rank is None or None in expected:
+        if op_type == "AssignVariableOp":
+            return  # a variable of unspecified shape (validate_shape=False) takes any shape
+        expected = np.shape(store.read(var))
+    if np.shape(value) != tuple(expected):
+        raise InvalidArgumentError(
+            f"{op_type}: cannot assign a value of shape {np.shape(value)} to variable "
+            f"'{var.name}' of shape {tuple(expected)}; the shapes must match (nothing was "
+            "changed).")
+
+
 def _assign_kernel(store, var, value):
+    _check_value_shape(store, var, value, "AssignVariableOp")
     store.write(var, value)
     return store.read(var)
+
+
+def _update_kernel(op_type, ufunc, inplace):
+    def kernel(store, var, value):
+        _check_value_shape(store, var, value, op_type)
+        return store.update(var, ufunc, value, inplace) if inplace else \
+            store.update(var, ufunc, value)
+    return kernel
 
 
 # `store.update` (graph/session.py, graph/func_graph.py) replaces the variable's array with a new
@@ -84,11 +108,11 @@ def _assign_kernel(store, var, value):
 # holds the array (the store then checks that nothing outside the plan does).
 ASSIGN = _stateful("AssignVariableOp", _assign_kernel)
 ASSIGN_ADD = _stateful("AssignAddVariableOp",
-                       lambda store, var, value: store.update(var, np.add, value),
-                       lambda store, var, value: store.update(var, np.add, value, True))
+                       _update_kernel("AssignAddVariableOp", np.add, False),
+                       _update_kernel("AssignAddVariableOp", np.add, True))
 ASSIGN_SUB = _stateful("AssignSubVariableOp",
-                       lambda store, var, value: store.update(var, np.subtract, value),
-                       lambda store, var, value: store.update(var, np.subtract, value, True))
+                       _update_kernel("AssignSubVariableOp", np.subtract, False),
+                       _update_kernel("AssignSubVariableOp", np.subtract, True))
 
 
 class Variable(TensorLike):

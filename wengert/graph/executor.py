@@ -37,7 +37,7 @@ import sys
 import numpy as np
 
 from ..framework.errors import FailedPreconditionError, InvalidArgumentError, OpError
-from ..framework.execute import explain_failure
+from ..framework.execute import explain_failure, out_of_memory
 from ..framework.tensor import Tensor
 from ..framework.variables import READ_VARIABLE, Variable
 from .graph import NO_OP, PLACEHOLDER
@@ -93,6 +93,11 @@ class Plan:
             if op is None:
                 raise
             raise _explain(op, self, frame, exc) from None
+        except MemoryError as exc:  # NumPy refused before allocating
+            op = self._failing_op(exc.__traceback__)[0]
+            if op is None or isinstance(exc, OpError):
+                raise
+            raise out_of_memory(op.op_def, op.inputs, op.name, exc) from None
 
     def error_for(self, exc):
         """The error to raise for `exc`, raised while this plan's compiled function (`_fn`,

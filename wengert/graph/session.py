@@ -164,8 +164,12 @@ class Session:
     def _fetch(self, item):
         graph = self.graph
         if isinstance(item, str):
-            return graph.get_tensor_by_name(item) if ":" in item else \
-                graph.get_operation_by_name(item)
+            try:
+                return graph.get_tensor_by_name(item) if ":" in item else \
+                    graph.get_operation_by_name(item)
+            except KeyError as err:  # TensorFlow: a fetch that names nothing is a ValueError
+                raise ValueError(f"Argument `fetch` = {item} cannot be interpreted as a Tensor "
+                                 f"or Operation: {err.args[0]}") from None
         if isinstance(item, GraphVariable):
             return item._snapshot
         if isinstance(item, Variable):
@@ -186,7 +190,10 @@ class Session:
         """The fed tensors and their checked values, as two tuples."""
         tensors, values = [], []
         for key, value in feed_dict.items():
-            tensor = self.graph.get_tensor_by_name(key) if isinstance(key, str) else key
+            try:
+                tensor = self.graph.get_tensor_by_name(key) if isinstance(key, str) else key
+            except KeyError as err:
+                raise ValueError(f"Cannot feed {key!r}: {err.args[0]}") from None
             if not isinstance(tensor, Tensor) or getattr(tensor, "graph", None) is not self.graph:
                 raise ValueError(f"Cannot feed {key!r}: feed_dict keys must be tensors of this "
                                  "session's graph (or their names).")

@@ -13,6 +13,8 @@ This is the lowest op family: it imports no other (ops/ is a DAG: see tests/test
 """
 import functools
 
+import os
+
 import numpy as np
 
 from ..framework import dtypes
@@ -115,8 +117,21 @@ def _broadcast_rule(x, *extra, shape):
     return target, x.dtype
 
 
+def _physical_memory():
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):  # not a POSIX system: no limit known
+        return float("inf")
+
+
 def _broadcast_to_kernel(x, *extra, shape):
-    return np.broadcast_to(x, resolve_shape(shape, extra) if extra else shape)
+    """x broadcast to `shape`: a view, refused (as TensorFlow, which materializes it, runs out of
+    memory) when its bytes exceed the machine's, since every consumer would then hang."""
+    out = np.broadcast_to(x, resolve_shape(shape, extra) if extra else shape)
+    if out.nbytes > _physical_memory():
+        raise MemoryError(f"Unable to allocate {out.nbytes / 2**30:.3g} GiB for an array with "
+                          f"shape {out.shape} and data type {out.dtype}")
+    return out
 
 
 # The gradient has the output's (broadcast) shape; the reverse pass sums it back to x's shape.
@@ -363,6 +378,10 @@ def reshape(tensor, shape, name=None):
     graph the shape may be computed (tf.shape(y), [tf.shape(x)[0], -1]) and known only when the
     graph runs."""
     attr, extra = shape_arg(shape, "reshape: shape")
+    for d in attr or ():
+        if isinstance(d, (int, np.integer)) and d < -1:
+            raise InvalidArgumentError(f"reshape: shape {list(attr)} has {d}; a dimension is a "
+                                       "size >= 0, or -1 for the one to infer.")
     return execute(RESHAPE, (convert_to_tensor(tensor),) + extra, {"shape": attr}, name)
 
 

@@ -33,6 +33,11 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):  # noqa:
     keepdims = bool(keepdims)
     if isinstance(axis, (list, tuple)) and len(axis) == 1:
         axis = axis[0]
+    entries = axis if isinstance(axis, (list, tuple)) else [axis]
+    if axis is not None and not all(isinstance(a, (int, np.integer)) and not isinstance(a, bool)
+                                    for a in entries):
+        raise ValueError(f"norm: 'axis' must be None, an integer, or a tuple of 2 unique "
+                         f"integers, got {axis!r}.")
     matrix = axis is not None and not isinstance(axis, (int, np.integer))
     if matrix and len(axis) != 2:
         raise ValueError(f"norm: axis must be None, an int or a pair of ints, got {axis!r}.")

@@ -379,6 +379,10 @@ def einsum(equation, *inputs, **kwargs):
             f"Einsum: operands have different dtypes ({kinds}; shapes "
             f"{[str(t.shape) for t in tensors]}); cast them to one dtype.")
     subs, out = _prefixed("Einsum", _parse_equation, equation, len(tensors))
+    missing = sorted(set(out) - set("".join(subs)) - {_ELLIPSIS})
+    if missing:
+        raise ValueError(f"Einsum: output subscripts contain the label {missing[0]} not present "
+                         f"in the input subscripts (equation {equation!r}).")
     return execute(EINSUM, tensors, {"equation": _join(subs, out)}, name)
 
 

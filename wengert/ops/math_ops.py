@@ -191,7 +191,17 @@ def _floor_mod_onnx(ctx, op, x, y):
     return ctx.node("Sub", [x, ctx.node("Mul", [quotient, y])])
 
 
-FLOOR_DIV = defop("FloorDiv", np.floor_divide, shape=shapes.broadcast, grad=None,
+def _integer_division(ufunc, op_type):
+    """`ufunc` that refuses an integer divisor of 0, as TensorFlow's integer kernels do (NumPy
+    would give 0 with a warning)."""
+    def kernel(x, y):
+        if y.dtype.kind in "iu" and not np.all(y):
+            raise InvalidArgumentError(f"{op_type}: Integer division by zero.")
+        return ufunc(x, y)
+    return kernel
+
+
+FLOOR_DIV = defop("FloorDiv", _integer_division(np.floor_divide, "FloorDiv"), shape=shapes.broadcast, grad=None,
                   onnx=_floor_div_onnx)
 def _floor_mod_jvp(primals, tangents, outputs):
     """d(x mod y) = dx - floor(x / y) dy (away from the jumps)."""
@@ -202,7 +212,7 @@ def _floor_mod_jvp(primals, tangents, outputs):
     return term if dx is None else dx + term
 
 
-FLOOR_MOD = defop("FloorMod", np.mod, shape=shapes.broadcast, grad=_floor_mod_grad,
+FLOOR_MOD = defop("FloorMod", _integer_division(np.mod, "FloorMod"), shape=shapes.broadcast, grad=_floor_mod_grad,
                   jvp=_floor_mod_jvp, batch="safe", onnx=_floor_mod_onnx)
 
 

@@ -98,7 +98,9 @@ def relu_grad(gradients, outputs):
 
 def relu(features, name=None):
     """max(features, 0). The gradient at 0 is 0."""
-    return execute(RELU, (convert_to_tensor(features),), name=name)
+    features = convert_to_tensor(features)
+    shapes.check_not_bool(features, "Relu")
+    return execute(RELU, (features,), name=name)
 
 
 def _relu6_grad_kernel(g, x):

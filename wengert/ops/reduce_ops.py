@@ -81,6 +81,8 @@ def _kept_shape(shape, axis):
 
 def _reduction(op_def, input_tensor, axis, keepdims, name):
     x = convert_to_tensor(input_tensor)
+    if op_def in (SUM, MEAN, PROD):  # All and Any take bools; Max and Min check their own
+        shapes.check_not_bool(x, op_def.type)
     attrs = {"axis": _axes(axis, x, op_def.type), "keepdims": bool(keepdims)}
     return execute(op_def, (x,), attrs, name)
 

@@ -18,7 +18,7 @@ from ..framework.tensor_shape import TensorShape
 
 __all__ = ["same", "broadcast", "broadcast_shapes", "reduced", "normalize_axes", "bool_out",
            "check_same_dtype", "check_float", "normalize_axis", "int_tuple", "prod", "axis_int",
-           "axis_tuple", "check_distinct",
+           "axis_tuple", "check_distinct", "check_not_bool",
            "UnknownWhileBuilding", "SHAPE_VECTOR", "shape_arg", "resolve_shape",
            "static_shape_arg", "shape_source", "DYNAMIC", "is_tensor_like", "scalar_arg",
            "extra_count", "split_extras", "static_int", "check_index_dtype"]
@@ -340,3 +340,12 @@ def split_extras(attrs, extra):
         out.append(tuple(extra[at:at + n]))
         at += n
     return out
+
+
+def check_not_bool(x, op_type):
+    """TensorFlow's arithmetic kernels are not registered for bool: refuse a bool tensor with
+    its error instead of computing NumPy's boolean arithmetic."""
+    if x.dtype.is_bool:
+        raise InvalidArgumentError(
+            f"{op_type}: Value for attr 'T' of bool is not in the list of allowed values (a bool "
+            f"tensor of shape {x.shape}); cast it first, e.g. tf.cast(x, tf.float32).")

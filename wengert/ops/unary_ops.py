@@ -76,7 +76,9 @@ SQUARE = defop("Square", np.square, shape=shapes.same,
 
 def square(x, name=None):
     """x * x."""
-    return execute(SQUARE, (convert_to_tensor(x),), name=name)
+    x = convert_to_tensor(x)
+    shapes.check_not_bool(x, "Square")
+    return execute(SQUARE, (x,), name=name)
 
 
 # -- fused backward ops: kernel(y, dy) is the VJP given the forward output y -------------------
@@ -126,18 +128,33 @@ def _sigmoid_grad_kernel(y, dy):
     return _into(np.multiply, _into(np.multiply, _const(y, 1) - y, y), dy)
 
 
+def _zero_where_no_gradient(out, dy):
+    """0 where the incoming gradient dy is 0, as TensorFlow's SqrtGrad, RsqrtGrad and
+    ReciprocalGrad give (even where y makes the product NaN: sqrt or 1/x at 0 or below), so
+    the branch `where` did not take cannot poison a gradient: where(x >= 0, sqrt(x), 0) has
+    gradient 0 at x = -1. Only arrays holding a non-finite value are touched."""
+    if type(out) is np.ndarray:
+        if not np.isfinite(out).all():
+            out[np.broadcast_to(np.equal(dy, 0), out.shape)] = 0
+        return out
+    if np.isfinite(out) or dy != 0:  # a NumPy scalar
+        return out
+    return np.zeros_like(out)
+
+
 def _sqrt_grad_kernel(y, dy):
-    return _into(np.divide, dy * _const(y, 0.5), y)
+    return _zero_where_no_gradient(_into(np.divide, dy * _const(y, 0.5), y), dy)
 
 
 def _rsqrt_grad_kernel(y, dy):
     cube = _into(np.multiply, y * y, y)
-    return _into(np.multiply, _into(np.multiply, cube, _const(y, -0.5)), dy)
+    return _zero_where_no_gradient(
+        _into(np.multiply, _into(np.multiply, cube, _const(y, -0.5)), dy), dy)
 
 
 def _reciprocal_grad_kernel(y, dy):
     t = _into(np.multiply, y * y, dy)
-    return np.negative(t, out=t) if type(t) is np.ndarray else -t
+    return _zero_where_no_gradient(np.negative(t, out=t) if type(t) is np.ndarray else -t, dy)
 
 
 # Each is linear in dy; fused_grad_jvp's last argument gives the term t dh/dy of y's tangent t.

@@ -360,7 +360,8 @@ def _checked_pairs(grads_and_vars):
                              f"shape {grad.shape}, but the variable has shape {var.shape}; "
                              "no variable was updated.")
         if grad.dtype is not var.dtype:
-            if not (grad.dtype.is_floating and var.dtype.is_floating):
+            numeric = grad.dtype.is_floating or grad.dtype.is_integer
+            if not (numeric and var.dtype.is_floating):  # integers cast, as Keras does
                 raise TypeError(f"apply_gradients: the gradient for variable '{var.name}' has "
                                 f"dtype {grad.dtype.name}, but the variable is "
                                 f"{var.dtype.name}; no variable was updated.")
