@@ -426,3 +426,34 @@ def test_keras_training_resumes_from_a_checkpoint(tmp_path):
     fresh.fit(x, y, batch_size=16, epochs=1, shuffle=False, verbose=0)
     assert int(fresh.optimizer.iterations.numpy()) == 12
     np.testing.assert_allclose(np.asarray(fresh(x)), np.asarray(model(x)), rtol=1e-5, atol=1e-6)
+
+
+def test_keras_keys_do_not_depend_on_layer_name_counters(tmp_path):
+    # issue 22 item 5: a model built again later in the process (its layers named dense_2,
+    # dense_3 by the global counter) restores by place in the object graph, as TensorFlow's
+    import wengert as tf
+    first = tf.keras.Sequential([tf.keras.layers.Dense(3), tf.keras.layers.Dense(2)])
+    first.build((None, 4))
+    path = tf.train.Checkpoint(model=first).save(str(tmp_path / "c"))
+    again = tf.keras.Sequential([tf.keras.layers.Dense(3), tf.keras.layers.Dense(2)])
+    again.build((None, 4))
+    tf.train.Checkpoint(model=again).restore(path).assert_consumed()
+    for a, b in zip(first.weights, again.weights):
+        np.testing.assert_array_equal(a.numpy(), b.numpy())
+
+    class Net(tf.keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.hidden = tf.keras.layers.Dense(3)
+            self.blocks = [tf.keras.layers.Dense(3), tf.keras.layers.Dense(1)]
+
+        def call(self, x):
+            for block in self.blocks:
+                x = block(x)
+            return self.hidden(x)
+
+    net = Net()
+    net(np.ones((1, 2), np.float32))
+    names = [n for n, _ in tf.train.list_variables(
+        tf.train.Checkpoint(net=net).save(str(tmp_path / "n")))]
+    assert "net/hidden/kernel" in names and "net/blocks/1/bias" in names

@@ -152,8 +152,11 @@ class Model(TrainingMixin, Layer):
     def _checkpoint_children(self):
         children = Layer._checkpoint_children(self)
         if self._is_functional:
-            for layer in self._functional_layers:
-                children.setdefault(layer.name, layer)
+            known = {id(layer) for layer in children.values()}
+            for i, layer in enumerate(self._functional_layers):  # in the graph's order
+                if id(layer) not in known:
+                    key = f"layer-{i}"
+                    children[key if key not in children else f"functional/layer-{i}"] = layer
         return children
 
     # -- saving ---------------------------------------------------------------------------------

@@ -7,8 +7,9 @@
 What is saved is a tree of objects: each keyword object is a Variable, or a trackable, an object
 whose `_checkpoint_children()` returns an ordered {name: Variable or trackable} (tf.Modules,
 keyed by attribute name and list position; Keras models and layers, optimizers, another
-Checkpoint). Every variable is saved under its path from the root,
-names joined with "/" ("model/dense/kernel", "optimizer/slots/0/m"), plus the Checkpoint's own
+Checkpoint; a Keras layer keys its sublayers by the attribute holding them, else by position,
+never by their counter-made names). Every variable is saved under its path from the root,
+names joined with "/" ("model/layer-0/kernel", "net/hidden/bias", "optimizer/slots/0/m"), plus the Checkpoint's own
 `save_counter`.
 
 The format runs no code on load (no pickle): see saved_model/checkpoint_format.py (SavedModels

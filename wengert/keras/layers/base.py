@@ -109,6 +109,7 @@ class Layer(Module):
         d.setdefault("_non_trainable_weights", [])
         d.setdefault("_named_weights", OrderedDict())
         d.setdefault("_sublayers", [])
+        d.setdefault("_sublayer_keys", {})  # id(layer) -> its checkpoint key (attribute path)
         d.setdefault("_losses", [])
 
     # -- attribute tracking -----------------------------------------------------------------------
@@ -120,9 +121,12 @@ class Layer(Module):
         self._init_tracking()
         if key in _UNTRACKED:
             return
+        public = not key.startswith("_")
         if isinstance(value, Layer) and value is not self:
             if value not in self._sublayers:
                 self._sublayers.append(value)
+            if public:
+                self._sublayer_keys.setdefault(id(value), key)
         elif isinstance(value, Variable):
             if not any(v is value for v in self._trainable_weights + self._non_trainable_weights):
                 (self._trainable_weights if value.trainable else
@@ -130,9 +134,11 @@ class Layer(Module):
                 self._named_weights[key] = value
         elif isinstance(value, (list, tuple)) and value and all(
                 isinstance(v, Layer) for v in value):
-            for layer in value:
+            for i, layer in enumerate(value):
                 if layer not in self._sublayers:
                     self._sublayers.append(layer)
+                if public:
+                    self._sublayer_keys.setdefault(id(layer), f"{key}/{i}")
 
     # -- what it is -------------------------------------------------------------------------------
     @property
@@ -472,18 +478,27 @@ class Layer(Module):
             self._build_from_shape(_shape_from_config(shape))
 
     def _checkpoint_children(self):
-        """{sublayer name: sublayer, ..., weight name: Variable, ...} for train.Checkpoint."""
+        """{sublayer key: sublayer, ..., weight name: Variable, ...} for train.Checkpoint. A
+        sublayer's key is its place in the object graph, as TensorFlow's: the attribute holding
+        it ("conv1", "blocks/0"), else its position ("layer-2"), never its name, which comes
+        from a process-wide counter ("dense_7"): a model built again later, or in another
+        process, restores from the same keys."""
         children = OrderedDict()
-        for layer in self._sublayers:
-            children[layer.name] = layer
+        for key, layer in self._keyed_sublayers().items():
+            children[key] = layer
         for key, variable in self._named_weights.items():
             children[key] = variable
         return children
 
+    def _keyed_sublayers(self):
+        keys = self.__dict__.get("_sublayer_keys", {})
+        return OrderedDict((keys.get(id(layer), f"layer-{i}"), layer)
+                           for i, layer in enumerate(self._sublayers))
+
     def _defer_restore(self, values):
         """Keep checkpointed values {"kernel": array, "dense/bias": array, ...} for weights
         not created yet (an unbuilt layer); add_weight starts from them."""
-        sublayers = {layer.name: layer for layer in self._sublayers}
+        sublayers = self._keyed_sublayers()
         for key, value in values.items():
             head, _, rest = key.partition("/")
             if rest and head in sublayers:
