@@ -326,3 +326,28 @@ def test_plain_function_uses_its_parameter_names():
     assert [i.name for i in proto.graph.input] == ["values", "factor"]
     got = run_onnx(proto, [np.ones((3, 2), np.float32), np.array(4.0, np.float32)])[0]
     np.testing.assert_array_equal(got, np.full((3, 2), 4.0, np.float32))
+
+
+# -- recurrent layers: the fused sequences as ONNX LSTM / GRU ------------------------------------
+@pytest.mark.parametrize("make", [
+    lambda: K.layers.LSTM(8, return_sequences=True),
+    lambda: K.layers.LSTM(6, return_state=True),
+    lambda: K.layers.GRU(8, return_sequences=True),
+    lambda: K.layers.GRU(5, reset_after=False),
+    lambda: K.layers.GRU(7, return_state=True),
+], ids=["lstm-sequences", "lstm-states", "gru-sequences", "gru-reset-before", "gru-states"])
+def test_recurrent_layers(make):
+    inputs = K.Input((5, 3))
+    outputs = make()(inputs)
+    model = K.Model(inputs, outputs)
+    proto = wonnx.from_keras(model)
+    assert any(node.op_type in ("LSTM", "GRU") for node in proto.graph.node)
+    assert_matches(proto, lambda x: model(x, training=False), lambda b: [floats(5, 3)(b)],
+                   rtol=1e-5, atol=1e-5)
+
+
+def test_a_masked_recurrent_layer_is_refused_by_name():
+    tokens = K.Input((6,), dtype=tf.int32)
+    hidden = K.layers.LSTM(4)(K.layers.Embedding(20, 3, mask_zero=True)(tokens))
+    with pytest.raises(tf.errors.UnimplementedError, match="LSTMSequence.*masked"):
+        wonnx.from_keras(K.Model(tokens, hidden))

@@ -265,10 +265,61 @@ def _jvp_step(masks, t, dh_raw, dh, dc_raw, dc, d_out, zero_output):
     return keep(dh_raw, dh), (None if dc_raw is None else keep(dc_raw, dc)), out
 
 
+# -- ONNX: the fused sequences as ONNX LSTM / GRU nodes ---------------------------------------
+# The input projection is already applied (xw), so ONNX's input weights W are a constant
+# selection matrix that reorders the gate blocks of xw into ONNX's order (LSTM: Keras i, f, c, o
+# -> ONNX i, o, f, c; GRU: z, r, h in both); R is U's columns in that order, transposed.
+def _onnx_gates(ctx, op, order):
+    xw, h0 = op.inputs[0], op.inputs[1]
+    units = h0.shape[-1] if h0.shape.rank == 2 else None
+    if units is None:
+        ctx.fail("needs the number of units known (the state's last dimension).")
+    if op.inputs[-1].shape.num_elements() != 0:  # no mask: an empty [0, 0] input
+        ctx.fail("masked sequences are not lowered (ONNX's sequence_lens covers only masks "
+                 "that end each sequence); export the model without masking.")
+    width = len(order) * units
+    columns = np.concatenate([np.arange(k * units, (k + 1) * units) for k in order])
+    select = np.zeros((1, width, width), xw.dtype.as_numpy_dtype)
+    select[0, np.arange(width), columns] = 1
+    return units, columns, ctx.const(select)
+
+
+def _onnx_recurrent(ctx, u, columns):
+    picked = ctx.node("Gather", [u, ctx.int64s(columns)], axis=1)      # [H, kH], ONNX order
+    return ctx.unsqueeze(ctx.transpose(picked, [1, 0]), [0])            # [1, kH, H]
+
+
+def _onnx_reserved(ctx, op, first):
+    """Stand-ins for the reserve outputs (working memory of the gradient op, unused when a
+    model runs for inference)."""
+    return [ctx.const(np.zeros((0,), t.dtype.as_numpy_dtype)) for t in op.outputs[first:]]
+
+
+def _lstm_onnx(ctx, op, xw, h0, c0, u, mask):
+    units, columns, select = _onnx_gates(ctx, op, (0, 3, 1, 2))
+    bias = ctx.const(np.zeros((1, 8 * units), op.inputs[0].dtype.as_numpy_dtype))
+    seq, h, c = ctx.node("LSTM", [xw, select, _onnx_recurrent(ctx, u, columns), bias, "",
+                                  ctx.unsqueeze(h0, [0]), ctx.unsqueeze(c0, [0])],
+                         outputs=3, hidden_size=int(units))
+    return [ctx.squeeze(seq, [1]), ctx.squeeze(h, [0]), ctx.squeeze(c, [0])] + \
+        _onnx_reserved(ctx, op, 3)
+
+
+def _gru_onnx(ctx, op, xw, h0, u, b_rec, mask):
+    units, columns, select = _onnx_gates(ctx, op, (0, 1, 2))
+    zeros = ctx.const(np.zeros((3 * units,), op.inputs[0].dtype.as_numpy_dtype))
+    bias = ctx.unsqueeze(ctx.node("Concat", [zeros, ctx.node("Gather", [
+        b_rec, ctx.int64s(columns)], axis=0)], axis=0), [0])
+    seq, h = ctx.node("GRU", [xw, select, _onnx_recurrent(ctx, u, columns), bias, "",
+                              ctx.unsqueeze(h0, [0])], outputs=2, hidden_size=int(units),
+                      linear_before_reset=int(bool(op.attrs.get("reset_after", True))))
+    return [ctx.squeeze(seq, [1]), ctx.squeeze(h, [0])] + _onnx_reserved(ctx, op, 2)
+
+
 LSTM_SEQUENCE_GRAD = defop("LSTMSequenceGrad", _lstm_grad_kernel, shape=_lstm_grad_rule,
                            grad=None, num_outputs=4)
 LSTM_SEQUENCE = defop("LSTMSequence", _lstm_kernel, shape=_lstm_rule, grad=_lstm_grad,
-                      jvp=_lstm_jvp, num_outputs=7)
+                      jvp=_lstm_jvp, num_outputs=7, onnx=_lstm_onnx)
 
 
 # -- GRU ----------------------------------------------------------------------------------------
@@ -415,7 +466,7 @@ def _gru_jvp(primals, tangents, outputs, reset_after=True, zero_output_for_mask=
 GRU_SEQUENCE_GRAD = defop("GRUSequenceGrad", _gru_grad_kernel, shape=_gru_grad_rule, grad=None,
                           num_outputs=4)
 GRU_SEQUENCE = defop("GRUSequence", _gru_kernel, shape=_gru_rule, grad=_gru_grad, jvp=_gru_jvp,
-                     num_outputs=5)
+                     num_outputs=5, onnx=_gru_onnx)
 
 
 # -- public -------------------------------------------------------------------------------------
