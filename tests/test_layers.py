@@ -20,8 +20,8 @@ LAYERS = [
     ("ops",),
     ("autodiff",),
     ("graph",),
-    ("autograph", "data", "datasets", "debugging", "distribute", "module", "onnx", "saved_model",
-     "summary", "viz"),
+    ("autograph", "data", "datasets", "debugging", "distribute", "image", "module", "onnx",
+     "saved_model", "summary", "viz"),
     ("keras", "optimizers", "train"),
 ]
 NAMESPACE_PACKAGES = ("compat",)  # TensorFlow's namespaces that are packages (tf.compat.v1)

@@ -62,6 +62,7 @@ from . import bitwise, sparse  # noqa: E402  tf.bitwise, tf.sparse (segment redu
 from .graph.functional_ops import foldl, foldr, map_fn, scan  # noqa: E402
 from .graph.vectorize import vectorized_map  # noqa: E402
 from . import math, nn, linalg  # noqa: E402  TensorFlow's namespaces
+from . import image  # noqa: E402  tf.image: resize, crops, flips, colour, metrics
 from . import compat  # noqa: E402
 
 from . import debugging, viz  # noqa: E402
