@@ -1,4 +1,5 @@
-"""Callbacks, as `keras.callbacks`: hooks that `fit`, `evaluate` and `predict` call.
+"""Callbacks, as `keras.callbacks`: hooks that `fit`, `evaluate` and `predict` call (the
+training callbacks that steer the run are in training.py).
 
 `fit` calls on_train_begin, then per epoch on_epoch_begin, on_train_batch_begin/end for each
 batch (logs: the running loss and metrics of the epoch so far) and on_epoch_end (logs: the
@@ -21,10 +22,10 @@ import time
 
 import numpy as np
 
-from .. import summary
-from ..distribute.checkpointing import write_once
-from ..framework.variables import Variable
-from ..train.checkpoint import Checkpoint, CheckpointManager
+from ... import summary
+from ...distribute.checkpointing import write_once
+from ...framework.variables import Variable
+from ...train.checkpoint import Checkpoint, CheckpointManager
 
 __all__ = ["Callback", "CallbackList", "History", "ProgbarLogger", "EarlyStopping",
            "LambdaCallback", "TensorBoard", "BackupAndRestore"]

@@ -1,0 +1,10 @@
+"""`keras.callbacks`: hooks called by fit/evaluate/predict (core.py: the Callback protocol,
+History, the progress bar, EarlyStopping, LambdaCallback, TensorBoard, BackupAndRestore;
+training.py: ModelCheckpoint, ReduceLROnPlateau, LearningRateScheduler, CSVLogger,
+TerminateOnNaN)."""
+from .core import *  # noqa: F401,F403
+from .core import __all__ as _core
+from .training import *  # noqa: F401,F403
+from .training import __all__ as _training
+
+__all__ = list(_core) + list(_training)
