@@ -33,8 +33,10 @@ from .recurrent import GRU, LSTM, SimpleRNN
 from .rnn import RNN
 from .rnn_cells import GRUCell, LSTMCell, SimpleRNNCell, StackedRNNCells
 from .wrappers import Bidirectional, TimeDistributed, Wrapper
+from .preprocessing import CenterCrop, Normalization, RandomFlip, Rescaling, Resizing
 
-__all__ = ["Layer", "InputSpec", "Dense", "Flatten", "Dropout", "Activation", "Reshape",
+__all__ = ["CenterCrop", "Normalization", "RandomFlip", "Rescaling", "Resizing",
+           "Layer", "InputSpec", "Dense", "Flatten", "Dropout", "Activation", "Reshape",
            "Lambda", "Concatenate", "Add", "Conv2D", "Convolution2D", "MaxPooling2D", "MaxPool2D",
            "AveragePooling2D", "AvgPool2D", "GlobalAveragePooling2D", "GlobalAvgPool2D",
            "BatchNormalization", "Embedding", "Input", "InputLayer", "KerasTensor",
