@@ -69,3 +69,38 @@ def test_a_model_with_preprocessing_trains():
     history = model.fit(X, np.array([0, 1]), epochs=2, verbose=0)
     assert np.isfinite(history.history["loss"]).all()
     assert L.Resizing.from_config(L.Resizing(3, 4).get_config()).height == 3
+
+
+GRID = np.arange(25, dtype=np.float32).reshape(1, 5, 5, 1)
+
+
+@pytest.mark.parametrize("layer,expected", [
+    (lambda: L.RandomRotation((0.25, 0.25)), np.rot90(GRID[0, :, :, 0], 1)),
+    (lambda: L.RandomZoom((0.5, 0.5)),
+     [[0, 0.5, 2, 3.5, 4], [2.5, 3, 4.5, 6, 6.5], [10, 10.5, 12, 13.5, 14],
+      [17.5, 18, 19.5, 21, 21.5], [20, 20.5, 22, 23.5, 24]]),
+    (lambda: L.RandomTranslation((0.2, 0.2), (-0.2, -0.2)),
+     [[1, 2, 3, 4, 4], [1, 2, 3, 4, 4], [6, 7, 8, 9, 9], [11, 12, 13, 14, 14],
+      [16, 17, 18, 19, 19]]),
+    (lambda: L.RandomZoom((-0.4, -0.4), fill_mode="constant"),
+     12 + 3 * np.arange(-2, 3)[:, None] + 0.6 * np.arange(-2, 3)[None, :]),
+], ids=["rotate-90", "zoom-out-reflect", "translate", "zoom-in"])
+def test_spatial_augmentations_match_keras_at_fixed_draws(layer, expected):
+    # values taken from TensorFlow 2.21's Keras with the same degenerate ranges
+    out = layer()(GRID, training=True).numpy()[0, :, :, 0]
+    np.testing.assert_allclose(out, expected, atol=1e-4)
+    np.testing.assert_array_equal(layer()(GRID, training=False).numpy(), GRID)
+
+
+def test_augmentations_draw_afresh_inside_a_traced_step_and_pass_gradients():
+    layer = L.RandomRotation(0.2, seed=1)
+    step = tf.function(lambda x: layer(x, training=True))
+    x = tf.constant(X)
+    first, second = step(x).numpy(), step(x).numpy()
+    assert not np.allclose(first, second)  # a fresh angle on every run
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        total = tf.reduce_sum(L.RandomZoom(0.2, seed=2)(x, training=True))
+    assert np.isfinite(tape.gradient(total, x).numpy()).all()
+    with pytest.raises(ValueError, match="fill_mode"):
+        L.RandomZoom(0.1, fill_mode="mirror")

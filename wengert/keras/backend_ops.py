@@ -13,7 +13,8 @@ from ..ops.creation_ops import (eye, fill, one_hot, ones, pad, range, rank, shap
                                 size, tile, zeros)
 from ..ops.indexing_ops import boolean_mask, gather, gather_nd, reverse, strided_slice  # noqa
 from ..ops.linalg_ops import einsum, matmul, tensordot  # noqa: F401
-from ..ops.math_ops import (add, divide, equal, floordiv, greater, greater_equal,  # noqa: F401
+from ..ops.math_ops import (add, divide, equal, floordiv, floormod, greater,  # noqa: F401
+                            greater_equal,
                             less, less_equal, logical_and, logical_not, logical_or, maximum,
                             minimum, multiply, negative, not_equal, pow, subtract, truediv)
 from ..ops.misc_math_ops import log_sigmoid, softsign  # noqa: F401
@@ -23,5 +24,5 @@ from ..ops.reduce_ops import (argmax, argmin, cumsum, reduce_all, reduce_any, re
                               reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_std,
                               reduce_sum, reduce_variance)
 from ..ops.rounding_ops import ceil, floor, round  # noqa: F401
-from ..ops.unary_ops import (abs, exp, expm1, log, log1p, reciprocal, rsqrt, sigmoid,  # noqa
-                             sign, softplus, sqrt, square, tanh)
+from ..ops.unary_ops import (abs, cos, exp, expm1, log, log1p, reciprocal, rsqrt,  # noqa
+                             sigmoid, sign, sin, softplus, sqrt, square, tanh)
