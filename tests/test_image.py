@@ -23,7 +23,8 @@ def _resize_case(method, size, antialias=False):
                   atol=2e-6)
 
 
-CASES = [_resize_case(m, s, aa) for m in ("bilinear", "nearest", "bicubic", "area")
+CASES = [_resize_case(m, s, aa) for m in ("bilinear", "nearest", "bicubic", "area", "lanczos3",
+                                          "lanczos5", "gaussian", "mitchellcubic")
          for s in ((14, 18), (3, 4), (10, 9)) for aa in (False, True)
          if not (aa and m in ("nearest", "area"))] + [
     TFCase("flip_left_right", "tf.image.flip_left_right(x0)", tf.image.flip_left_right,
@@ -66,6 +67,24 @@ CASES = [_resize_case(m, s, aa) for m in ("bilinear", "nearest", "bicubic", "are
            wrt=(0,), rtol=1e-4, atol=1e-5),
     TFCase("total_variation", "tf.image.total_variation(x0)", tf.image.total_variation,
            [img(2, 4, 5, 3)], wrt=(0,), rtol=1e-4),
+    TFCase("yuv", "tf.image.rgb_to_yuv(x0)", tf.image.rgb_to_yuv, [img(2, 3, 4, 3)], wrt=(0,)),
+    TFCase("yuv_back", "tf.image.yuv_to_rgb(x0)", tf.image.yuv_to_rgb, [img(3, 4, 3)],
+           wrt=(0,)),
+    TFCase("hsv", "tf.image.rgb_to_hsv(x0)", tf.image.rgb_to_hsv, [img(2, 3, 4, 3)], rtol=1e-4,
+           atol=1e-5),
+    TFCase("hsv_back", "tf.image.hsv_to_rgb(x0)", tf.image.hsv_to_rgb, [img(2, 3, 4, 3)],
+           rtol=1e-4, atol=1e-5),  # TensorFlow registers no gradient for HSVToRGB
+    TFCase("saturation", "tf.image.adjust_saturation(x0, 1.7)",
+           lambda x: tf.image.adjust_saturation(x, 1.7), [img(3, 4, 3)], rtol=1e-4, atol=1e-5),
+    TFCase("hue", "tf.image.adjust_hue(x0, 0.3)", lambda x: tf.image.adjust_hue(x, 0.3),
+           [img(3, 4, 3)], rtol=1e-4, atol=1e-5),
+    TFCase("gamma", "tf.image.adjust_gamma(x0, 2.2, 0.8)",
+           lambda x: tf.image.adjust_gamma(x, 2.2, 0.8), [img(3, 4, 3)], wrt=(0,), rtol=1e-4),
+    TFCase("resize_with_pad", "tf.image.resize_with_pad(x0, 8, 8)",
+           lambda x: tf.image.resize_with_pad(x, 8, 8), [img(2, 5, 9, 3)], wrt=(0,), rtol=1e-4,
+           atol=1e-6),
+    TFCase("ssim", "tf.image.ssim(x0, x1, 1.0)", lambda a, b: tf.image.ssim(a, b, 1.0),
+           [img(2, 16, 14, 3), img(2, 16, 14, 3)], wrt=(0, 1), rtol=1e-4, atol=1e-6),
     TFCase("psnr", "tf.image.psnr(x0, x1, 1.0)", lambda a, b: tf.image.psnr(a, b, 1.0),
            [img(2, 4, 5, 3), img(2, 4, 5, 3)], wrt=(0, 1), rtol=1e-4),
 ]

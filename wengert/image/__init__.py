@@ -1,10 +1,14 @@
 """`tf.image`: resizing, flips, crops and pads, colour adjustments and image metrics, as
 TensorFlow 2 computes them; each is a composition of wengert's ops, so the gradients with respect
-to the images are those ops' (see resize.py, geometry.py, color.py)."""
+to the images are those ops' (see resize.py, geometry.py, color.py, color_spaces.py, metrics.py)."""
 from .color import (adjust_brightness, adjust_contrast, convert_image_dtype,  # noqa: F401
                     grayscale_to_rgb, image_gradients, per_image_standardization, psnr,
                     rgb_to_grayscale, sobel_edges, total_variation)
 from .geometry import (central_crop, crop_to_bounding_box, flip_left_right,  # noqa: F401
                        flip_up_down, pad_to_bounding_box, resize_with_crop_or_pad, rot90,
                        transpose)
+from .color_spaces import (adjust_gamma, adjust_hue, adjust_saturation, hsv_to_rgb,  # noqa
+                           rgb_to_hsv, rgb_to_yuv, yuv_to_rgb)
+from .geometry import resize_with_pad  # noqa: F401
+from .metrics import ssim  # noqa: F401
 from .resize import ResizeMethod, resize  # noqa: F401

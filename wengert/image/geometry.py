@@ -1,14 +1,17 @@
 """Flips, rotations, crops and pads of images [batch, h, w, c] or [h, w, c], as TensorFlow's
 tf.image: slices, reversals, transposes and pads, so their gradients are those ops' (a crop's
 gradient is zero outside the crop, a pad's is the interior)."""
+import numpy as np
+
 from ..framework.errors import InvalidArgumentError
 from ..framework.tensor import convert_to_tensor
 from ..ops.array_ops import transpose as _transpose
 from ..ops.indexing_ops import reverse
 from ..ops.pad_ops import pad
+from .resize import resize
 
 __all__ = ["flip_left_right", "flip_up_down", "rot90", "transpose", "crop_to_bounding_box",
-           "pad_to_bounding_box", "central_crop", "resize_with_crop_or_pad"]
+           "pad_to_bounding_box", "central_crop", "resize_with_crop_or_pad", "resize_with_pad"]
 
 
 def _image(image, what):
@@ -97,4 +100,18 @@ def resize_with_crop_or_pad(image, target_height, target_width):
                                  min(w, target_width))
     h, w = min(h, target_height), min(w, target_width)
     return pad_to_bounding_box(image, (target_height - h) // 2, (target_width - w) // 2,
+                               target_height, target_width)
+
+
+def resize_with_pad(image, target_height, target_width, method="bilinear", antialias=False):
+    """Resized to fit inside the target keeping its aspect ratio, then zero padded to it
+    (centred), as TensorFlow's resize_image_with_pad."""
+    image, o = _image(image, "resize_with_pad")
+    h, w = _size(image, o)
+    ratio = max(w / target_width, h / target_height)
+    exact_h, exact_w = h / ratio, w / ratio  # the offsets use the unrounded sizes, as TF's
+    resized = resize(image, [int(np.floor(exact_h)), int(np.floor(exact_w))], method=method,
+                     antialias=antialias)
+    return pad_to_bounding_box(resized, max(0, int(np.floor((target_height - exact_h) / 2))),
+                               max(0, int(np.floor((target_width - exact_w) / 2))),
                                target_height, target_width)

@@ -15,7 +15,9 @@ at s = (j + 1/2) n / m - 1/2 in input coordinates):
               pixels weighted by their overlap (ResizeArea; no half-pixel shift; differentiable
               here, though TensorFlow registers no gradient for ResizeArea).
 `antialias=True` samples with ScaleAndTranslate's kernels (no table), widened by n / m when
-shrinking, so every input pixel contributes.
+shrinking, so every input pixel contributes. lanczos3/lanczos5 (sinc(t) sinc(t/a), |t| < a),
+gaussian (sigma 0.5, |t| < 1.5) and mitchellcubic (B = C = 1/3) always sample that way, the
+kernel widened only with antialias; every row of weights is normalised to sum 1.
 """
 import numpy as np
 
@@ -35,6 +37,10 @@ class ResizeMethod:  # noqa: D101 - TensorFlow's constants
     NEAREST_NEIGHBOR = "nearest"
     BICUBIC = "bicubic"
     AREA = "area"
+    LANCZOS3 = "lanczos3"
+    LANCZOS5 = "lanczos5"
+    GAUSSIAN = "gaussian"
+    MITCHELLCUBIC = "mitchellcubic"
 
 
 def _centres(n, m):
@@ -88,10 +94,10 @@ def _area_matrix(n, m):
     return a / scale
 
 
-def _antialiased_matrix(n, m, kernel, radius):
-    """ScaleAndTranslate's form: the kernel stretched by n / m when shrinking."""
+def _antialiased_matrix(n, m, kernel, radius, stretch=True):
+    """ScaleAndTranslate's form: the kernel stretched by n / m when shrinking (if `stretch`)."""
     scale = m / n
-    stretch = max(1.0 / scale, 1.0)
+    stretch = max(1.0 / scale, 1.0) if stretch else 1.0
     s = _centres(n, m)
     p = np.arange(n)
     a = kernel((p[None, :] - s[:, None]) / stretch)
@@ -100,13 +106,36 @@ def _antialiased_matrix(n, m, kernel, radius):
     return np.divide(a, total, out=np.zeros_like(a), where=total != 0)
 
 
+def _lanczos(radius):
+    return lambda t: np.where(np.abs(t) < radius, np.sinc(t) * np.sinc(t / radius), 0.0)
+
+
+def _mitchell(t, b=1 / 3, c=1 / 3):
+    t = np.abs(t)
+    near = ((12 - 9 * b - 6 * c) * t ** 3 + (-18 + 12 * b + 6 * c) * t ** 2 + (6 - 2 * b)) / 6
+    far = ((-b - 6 * c) * t ** 3 + (6 * b + 30 * c) * t ** 2 + (-12 * b - 48 * c) * t
+           + (8 * b + 24 * c)) / 6
+    return np.where(t < 1, near, np.where(t < 2, far, 0.0))
+
+
+def _gaussian(t, radius=1.5):
+    sigma = radius / 3.0
+    return np.where(np.abs(t) < radius, np.exp(-t * t / (2 * sigma * sigma)), 0.0)
+
+
 _MATRICES = {"bilinear": resize_bilinear_matrix, "nearest": _nearest_matrix,
              "bicubic": _bicubic_matrix, "area": _area_matrix}
 _KERNELS = {"bilinear": (lambda t: np.maximum(0.0, 1 - np.abs(t)), 1.0),
-            "bicubic": (_keys_cubic, 2.0)}
+            "bicubic": (_keys_cubic, 2.0), "lanczos3": (_lanczos(3), 3.0),
+            "lanczos5": (_lanczos(5), 5.0), "gaussian": (_gaussian, 1.5),
+            "mitchellcubic": (_mitchell, 2.0)}
+_SCALE_AND_TRANSLATE = ("lanczos3", "lanczos5", "gaussian", "mitchellcubic")
 
 
 def _matrix(method, n, m, antialias):
+    if method in _SCALE_AND_TRANSLATE:  # always ScaleAndTranslate; stretched if antialias
+        kernel, radius = _KERNELS[method]
+        return _antialiased_matrix(n, m, kernel, radius, stretch=antialias)
     if antialias and method in _KERNELS:  # ScaleAndTranslate, as TensorFlow then uses
         return _antialiased_matrix(n, m, *_KERNELS[method])
     return _MATRICES[method](n, m)
@@ -123,9 +152,9 @@ def resize(images, size, method=ResizeMethod.BILINEAR, preserve_aspect_ratio=Fal
         raise InvalidArgumentError(f"resize: 'images' must have rank 3 or 4, got shape "
                                    f"{images.shape}.")
     method = getattr(method, "value", method)
-    if method not in _MATRICES:
+    if method not in _MATRICES and method not in _SCALE_AND_TRANSLATE:
         raise ValueError(f"resize: method {method!r} is not supported; use one of "
-                         f"{sorted(_MATRICES)}.")
+                         f"{sorted(_MATRICES) + list(_SCALE_AND_TRANSLATE)}.")
     x = expand_dims(images, 0) if rank == 3 else images
     h, w = x.shape[1], x.shape[2]
     if h is None or w is None:
