@@ -167,11 +167,12 @@ def test_prefetch_runs_ahead_on_a_thread():
     ds = source.map(lambda x: tf.py_function(slow, [x], tf.int64)).prefetch(2)
     it = iter(ds)
     assert int(next(it)) == 0
-    time.sleep(0.1)  # the thread prepares the next elements meanwhile
-    start = time.perf_counter()
+    for _ in range(500):  # the thread prepares the next elements before they are asked for
+        if len(seen) >= 3:
+            break
+        time.sleep(0.01)
+    assert len(seen) >= 3 and set(seen[1:3]) == {seen[1]} and "wengert-prefetch" in seen[1]
     assert [int(next(it)) for _ in range(2)] == [1, 2]
-    assert time.perf_counter() - start < 0.03
-    assert "wengert-prefetch" in seen
 
 
 def test_cardinality_options_and_assert_cardinality():
