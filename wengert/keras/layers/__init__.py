@@ -35,9 +35,11 @@ from .rnn_cells import GRUCell, LSTMCell, SimpleRNNCell, StackedRNNCells
 from .wrappers import Bidirectional, TimeDistributed, Wrapper
 from .preprocessing import CenterCrop, Normalization, RandomFlip, Rescaling, Resizing
 from .augmentation import RandomRotation, RandomTranslation, RandomZoom
+from .lookup import CategoryEncoding, Discretization, IntegerLookup, StringLookup
 
 __all__ = ["CenterCrop", "Normalization", "RandomFlip", "Rescaling", "Resizing",
-           "RandomRotation", "RandomTranslation", "RandomZoom",
+           "RandomRotation", "RandomTranslation", "RandomZoom", "CategoryEncoding",
+           "Discretization", "IntegerLookup", "StringLookup",
            "Layer", "InputSpec", "Dense", "Flatten", "Dropout", "Activation", "Reshape",
            "Lambda", "Concatenate", "Add", "Conv2D", "Convolution2D", "MaxPooling2D", "MaxPool2D",
            "AveragePooling2D", "AvgPool2D", "GlobalAveragePooling2D", "GlobalAvgPool2D",

@@ -1,0 +1,213 @@
+"""Keras's categorical preprocessing layers (Keras 3 semantics), computed on the host in NumPy
+(through `numpy_function` inside traced functions); none is differentiable, as in Keras:
+
+    StringLookup / IntegerLookup: tokens -> indices. Index 0 is the mask token when one is given,
+        then `num_oov_indices` out-of-vocabulary indices, then the vocabulary; `adapt` orders the
+        vocabulary by frequency (ties: the larger token first), capped at `max_tokens`;
+        `invert=True` maps indices back. output_mode: int, one_hot, multi_hot, count (all int64).
+    CategoryEncoding(num_tokens, output_mode): one_hot / multi_hot / count of integer inputs
+        (float32).
+    Discretization(bin_boundaries or num_bins + adapt): the index of the bin of each value
+        (bins closed on the left); adapt takes the data's num_bins-quantiles (inverted CDF).
+"""
+import collections
+
+import numpy as np
+
+from ...framework import dtypes
+from ...framework.context import state
+from ...framework.tensor import constant, convert_to_tensor
+from ...ops.script_ops import numpy_function
+from .base import Layer
+
+__all__ = ["StringLookup", "IntegerLookup", "CategoryEncoding", "Discretization"]
+
+_MODES = ("int", "one_hot", "multi_hot", "count")
+
+
+def _host(fn, x, dtype):
+    """fn(array) eagerly, or as a numpy_function op while tracing."""
+    x = convert_to_tensor(x)
+    if state.graph is None:
+        return constant(np.asarray(fn(x.numpy())), dtype)
+    return numpy_function(fn, [x], dtype)
+
+
+def _encode(indices, depth, mode):
+    """one_hot / multi_hot / count of integer indices (the last axis is one sample's tokens)."""
+    indices = np.asarray(indices)
+    if mode == "one_hot":
+        return np.eye(depth, dtype=np.float32)[indices]
+    rows = indices.reshape(-1, indices.shape[-1]) if indices.ndim else indices.reshape(1, 1)
+    out = np.zeros((rows.shape[0], depth), np.float32)
+    for r, row in enumerate(rows):
+        np.add.at(out[r], row, 1.0)
+    if mode == "multi_hot":
+        out = np.minimum(out, 1.0)
+    shape = indices.shape[:-1] if indices.ndim > 1 else ((1,) if indices.ndim else ())
+    return out.reshape(tuple(shape) + (depth,)) if indices.ndim > 1 else out[0]
+
+
+class _Lookup(Layer):
+    _kind = None  # "string" or "int"
+
+    def __init__(self, max_tokens=None, num_oov_indices=1, mask_token=None, oov_token=None,
+                 vocabulary=None, invert=False, output_mode="int", **kwargs):
+        kwargs.pop("vocabulary_dtype", None)
+        super().__init__(**kwargs)
+        if output_mode not in _MODES:
+            raise ValueError(f"{type(self).__name__}: output_mode {output_mode!r} is not "
+                             f"supported; use one of {list(_MODES)}.")
+        if invert and output_mode != "int":
+            raise ValueError(f"{type(self).__name__}: invert=True needs output_mode='int'.")
+        self.max_tokens, self.num_oov_indices = max_tokens, int(num_oov_indices)
+        self.mask_token, self.oov_token = mask_token, oov_token
+        self.invert, self.output_mode = invert, output_mode
+        self._vocab = []
+        if vocabulary is not None:
+            self.set_vocabulary(vocabulary)
+
+    # -- the vocabulary ---------------------------------------------------------------------------
+    def _key(self, token):
+        return token.encode() if isinstance(token, str) else token
+
+    def set_vocabulary(self, vocabulary):
+        tokens = [self._key(t) for t in np.asarray(vocabulary).reshape(-1).tolist()]
+        if len(set(tokens)) != len(tokens):
+            raise ValueError(f"{type(self).__name__}: the vocabulary has repeated tokens.")
+        self._vocab = tokens
+
+    def adapt(self, data, batch_size=None, steps=None):
+        arrays = [np.asarray(data.numpy() if hasattr(data, "numpy") else data)] \
+            if not hasattr(data, "element_spec") else [np.asarray(b) for b in data]
+        counts = collections.Counter()
+        for a in arrays:
+            counts.update(self._key(t) for t in a.reshape(-1).tolist())
+        counts.pop(self._key(self.mask_token), None) if self.mask_token is not None else None
+        ordered = sorted(counts.items(), key=lambda kv: (kv[1], kv[0]), reverse=True)
+        room = None if self.max_tokens is None else self.max_tokens - self._reserved()
+        self._vocab = [t for t, _ in ordered][:room]
+
+    def _reserved(self):
+        return (self.mask_token is not None) + self.num_oov_indices
+
+    def get_vocabulary(self):
+        head = ([] if self.mask_token is None else [self.mask_token]) + \
+            [self.oov_token] * self.num_oov_indices
+        body = [t.decode() if isinstance(t, bytes) else t for t in self._vocab]
+        return head + body
+
+    def vocabulary_size(self):
+        return self._reserved() + len(self._vocab)
+
+    # -- calling ------------------------------------------------------------------------------------
+    def _indices(self, array):
+        table = {t: i + self._reserved() for i, t in enumerate(self._vocab)}
+        oov = int(self.mask_token is not None)
+        mask = self._key(self.mask_token) if self.mask_token is not None else None
+        flat = [0 if mask is not None and t == mask else table.get(t, oov)
+                for t in np.asarray(array).reshape(-1).tolist()]
+        return np.asarray(flat, np.int64).reshape(np.shape(array))
+
+    def _inverse(self, array):
+        tokens = [self._key(t) for t in self.get_vocabulary()]
+        out = np.empty(np.shape(array), object if self._kind == "string" else np.int64)
+        flat = out.reshape(-1)
+        for k, i in enumerate(np.asarray(array).reshape(-1).tolist()):
+            flat[k] = tokens[i] if 0 <= i < len(tokens) else tokens[int(self.mask_token
+                                                                           is not None)]
+        return out
+
+    def call(self, inputs):
+        if self.invert:
+            return _host(self._inverse, inputs, dtypes.string if self._kind == "string"
+                         else dtypes.int64)
+        if self.output_mode == "int":
+            return _host(self._indices, inputs, dtypes.int64)
+        depth, mode = self.vocabulary_size(), self.output_mode  # int64 counts, as Keras 3
+        return _host(lambda a: _encode(self._indices(a), depth, mode).astype(np.int64), inputs,
+                     dtypes.int64)
+
+    def get_config(self):
+        config = super().get_config()
+        config.update(max_tokens=self.max_tokens, num_oov_indices=self.num_oov_indices,
+                      mask_token=self.mask_token, oov_token=self.oov_token,
+                      invert=self.invert, output_mode=self.output_mode,
+                      vocabulary=self.get_vocabulary()[self._reserved():])
+        return config
+
+
+class StringLookup(_Lookup):
+    _kind = "string"
+
+    def __init__(self, max_tokens=None, num_oov_indices=1, mask_token=None, oov_token="[UNK]",
+                 vocabulary=None, invert=False, output_mode="int", **kwargs):
+        super().__init__(max_tokens, num_oov_indices, mask_token, oov_token, vocabulary,
+                         invert, output_mode, **kwargs)
+
+
+class IntegerLookup(_Lookup):
+    _kind = "int"
+
+    def __init__(self, max_tokens=None, num_oov_indices=1, mask_token=None, oov_token=-1,
+                 vocabulary=None, invert=False, output_mode="int", **kwargs):
+        super().__init__(max_tokens, num_oov_indices, mask_token, oov_token, vocabulary,
+                         invert, output_mode, **kwargs)
+
+    def _key(self, token):
+        return int(token)
+
+
+class CategoryEncoding(Layer):
+    def __init__(self, num_tokens=None, output_mode="multi_hot", **kwargs):
+        super().__init__(**kwargs)
+        if output_mode not in _MODES[1:]:
+            raise ValueError(f"CategoryEncoding: output_mode {output_mode!r} is not supported; "
+                             "use 'one_hot', 'multi_hot' or 'count'.")
+        self.num_tokens, self.output_mode = int(num_tokens), output_mode
+
+    def _encode(self, array):
+        array = np.asarray(array)
+        if array.size and (array.min() < 0 or array.max() >= self.num_tokens):
+            raise ValueError(f"CategoryEncoding: input values must be in [0, {self.num_tokens})"
+                             f", got values in [{array.min()}, {array.max()}].")
+        return _encode(array.astype(np.int64), self.num_tokens, self.output_mode)
+
+    def call(self, inputs):
+        return _host(self._encode, inputs, dtypes.float32)
+
+    def get_config(self):
+        config = super().get_config()
+        config.update(num_tokens=self.num_tokens, output_mode=self.output_mode)
+        return config
+
+
+class Discretization(Layer):
+    def __init__(self, bin_boundaries=None, num_bins=None, epsilon=0.01, output_mode="int",
+                 **kwargs):
+        super().__init__(**kwargs)
+        if (bin_boundaries is None) == (num_bins is None):
+            raise ValueError("Discretization: give exactly one of `bin_boundaries` and "
+                             "`num_bins` (then call adapt()).")
+        self.bin_boundaries = None if bin_boundaries is None else list(bin_boundaries)
+        self.num_bins, self.epsilon, self.output_mode = num_bins, epsilon, output_mode
+
+    def adapt(self, data, batch_size=None, steps=None):
+        values = np.concatenate([np.asarray(b).reshape(-1) for b in (
+            data if hasattr(data, "element_spec") else [data])]).astype(np.float64)
+        qs = np.arange(1, self.num_bins) / self.num_bins
+        self.bin_boundaries = [float(v) for v in np.quantile(values, qs,
+                                                             method="inverted_cdf")]
+
+    def call(self, inputs):
+        if self.bin_boundaries is None:
+            raise ValueError(f"Discretization layer {self.name!r}: call adapt() first.")
+        edges = np.asarray(self.bin_boundaries)
+        return _host(lambda a: np.searchsorted(edges, a, side="right").astype(np.int64),
+                     inputs, dtypes.int64)
+
+    def get_config(self):
+        config = super().get_config()
+        config.update(bin_boundaries=self.bin_boundaries, num_bins=self.num_bins,
+                      epsilon=self.epsilon, output_mode=self.output_mode)
+        return config
