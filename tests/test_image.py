@@ -85,6 +85,23 @@ CASES = [_resize_case(m, s, aa) for m in ("bilinear", "nearest", "bicubic", "are
            atol=1e-6),
     TFCase("ssim", "tf.image.ssim(x0, x1, 1.0)", lambda a, b: tf.image.ssim(a, b, 1.0),
            [img(2, 16, 14, 3), img(2, 16, 14, 3)], wrt=(0, 1), rtol=1e-4, atol=1e-6),
+    TFCase("patches_valid", "tf.image.extract_patches(x0, [1, 3, 2, 1], [1, 2, 1, 1], "
+           "[1, 1, 2, 1], 'VALID')", lambda x: tf.image.extract_patches(
+               x, [1, 3, 2, 1], [1, 2, 1, 1], [1, 1, 2, 1], "VALID"), [img(2, 7, 6, 3)],
+           wrt=(0,)),
+    TFCase("patches_same", "tf.image.extract_patches(x0, [1, 4, 3, 1], [1, 3, 2, 1], "
+           "[1, 1, 1, 1], 'SAME')", lambda x: tf.image.extract_patches(
+               x, [1, 4, 3, 1], [1, 3, 2, 1], [1, 1, 1, 1], "SAME"), [img(1, 7, 8, 2)],
+           wrt=(0,)),
+    TFCase("nms", "tf.image.non_max_suppression(x0, x1, 4, 0.4)",
+           lambda b, s: tf.image.non_max_suppression(b, s, 4, 0.4),
+           [np.array([[0, 0, 1, 1], [0, 0.1, 1, 1.1], [0, -0.1, 1, 0.9], [0, 10, 1, 11],
+                      [0, 10.1, 1, 11.1], [1, 0, 0, 1], [0, 100, 1, 101]], np.float32),
+            np.array([0.9, 0.75, 0.6, 0.95, 0.5, 0.3, 0.3], np.float32)]),
+    TFCase("nms_scores", "tf.image.non_max_suppression_with_scores(x0, x1, 3, 0.5, 0.35)",
+           lambda b, s: tf.image.non_max_suppression_with_scores(b, s, 3, 0.5, 0.35),
+           [np.array([[0, 0, 1, 1], [0, 0.1, 1, 1.1], [0, 10, 1, 11], [0, 20, 1, 21]],
+                     np.float32), np.array([0.9, 0.8, 0.3, 0.7], np.float32)]),
     TFCase("psnr", "tf.image.psnr(x0, x1, 1.0)", lambda a, b: tf.image.psnr(a, b, 1.0),
            [img(2, 4, 5, 3), img(2, 4, 5, 3)], wrt=(0, 1), rtol=1e-4),
 ]
@@ -131,3 +148,15 @@ def test_image_functions_check_their_arguments():
         tf.image.crop_to_bounding_box(np.ones((4, 4, 1), np.float32), 2, 2, 3, 3)
     with pytest.raises(ValueError, match="central_fraction"):
         tf.image.central_crop(np.ones((4, 4, 1), np.float32), 0.0)
+
+
+def test_non_max_suppression_padded_and_bad_boxes():
+    boxes = np.array([[0, 0, 1, 1], [0, 0.05, 1, 1.05], [0, 5, 1, 6]], np.float32)
+    scores = np.array([0.9, 0.8, 0.7], np.float32)
+    indices, valid = tf.image.non_max_suppression_padded(boxes, scores, 5, 0.5,
+                                                         pad_to_max_output_size=True)
+    assert indices.numpy().tolist() == [0, 2, 0, 0, 0] and int(valid) == 2
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"\[N, 4\]"):
+        tf.image.non_max_suppression(boxes[:, :3], scores, 2)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"\[1, rows, cols, 1\]"):
+        tf.image.extract_patches(img(1, 4, 4, 1), [2, 2], [1, 1, 1, 1], [1, 1, 1, 1], "VALID")

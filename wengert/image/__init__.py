@@ -11,4 +11,6 @@ from .color_spaces import (adjust_gamma, adjust_hue, adjust_saturation, hsv_to_r
                            rgb_to_hsv, rgb_to_yuv, yuv_to_rgb)
 from .geometry import resize_with_pad  # noqa: F401
 from .metrics import ssim  # noqa: F401
+from .patches import (extract_patches, non_max_suppression,  # noqa: F401
+                      non_max_suppression_padded, non_max_suppression_with_scores)
 from .resize import ResizeMethod, resize  # noqa: F401
