@@ -102,6 +102,17 @@ CASES = [_resize_case(m, s, aa) for m in ("bilinear", "nearest", "bicubic", "are
            lambda b, s: tf.image.non_max_suppression_with_scores(b, s, 3, 0.5, 0.35),
            [np.array([[0, 0, 1, 1], [0, 0.1, 1, 1.1], [0, 10, 1, 11], [0, 20, 1, 21]],
                      np.float32), np.array([0.9, 0.8, 0.3, 0.7], np.float32)]),
+    TFCase("crop_and_resize", "tf.image.crop_and_resize(x0, x1, [1, 0, 1], [4, 3])",
+           lambda i, b: tf.image.crop_and_resize(i, b, [1, 0, 1], [4, 3]),
+           [img(2, 6, 7, 3), np.array([[0.1, 0.2, 0.8, 0.7], [0.0, 0.0, 1.0, 1.0],
+                                        [-0.2, 0.3, 0.5, 1.3]], np.float32)],
+           wrt=(0, 1), rtol=1e-4, atol=1e-5),
+    TFCase("crop_and_resize_nearest", "tf.image.crop_and_resize(x0, x1, [0, 0], [3, 1], "
+           "method='nearest', extrapolation_value=0.5)",
+           lambda i, b: tf.image.crop_and_resize(i, b, [0, 0], [3, 1], method="nearest",
+                                                 extrapolation_value=0.5),
+           [img(1, 5, 5, 2), np.array([[0.1, 0.2, 0.9, 0.6], [0.5, -0.5, 1.5, 0.5]],
+                                      np.float32)]),
     TFCase("psnr", "tf.image.psnr(x0, x1, 1.0)", lambda a, b: tf.image.psnr(a, b, 1.0),
            [img(2, 4, 5, 3), img(2, 4, 5, 3)], wrt=(0, 1), rtol=1e-4),
 ]

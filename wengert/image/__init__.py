@@ -10,6 +10,7 @@ from .geometry import (central_crop, crop_to_bounding_box, flip_left_right,  # n
 from .color_spaces import (adjust_gamma, adjust_hue, adjust_saturation, hsv_to_rgb,  # noqa
                            rgb_to_hsv, rgb_to_yuv, yuv_to_rgb)
 from .geometry import resize_with_pad  # noqa: F401
+from .crop_and_resize import crop_and_resize  # noqa: F401
 from .metrics import ssim  # noqa: F401
 from .patches import (extract_patches, non_max_suppression,  # noqa: F401
                       non_max_suppression_padded, non_max_suppression_with_scores)
