@@ -63,6 +63,7 @@ from .graph.functional_ops import foldl, foldr, map_fn, scan  # noqa: E402
 from .graph.vectorize import vectorized_map  # noqa: E402
 from . import math, nn, linalg  # noqa: E402  TensorFlow's namespaces
 from . import image  # noqa: E402  tf.image: resize, crops, flips, colour, metrics
+from . import signal  # noqa: E402  tf.signal: frame, overlap_and_add, windows, fftshift
 from . import compat  # noqa: E402
 
 from . import debugging, viz  # noqa: E402
