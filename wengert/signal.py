@@ -22,10 +22,11 @@ from .ops.pad_ops import pad as _pad
 from .ops.indexing_ops import gather as _gather
 from .ops.manip_ops import roll as _roll
 from .ops.linalg_ops import matmul as _matmul
+from ._signal_dct import dct, idct, mfccs_from_log_mel_spectrograms  # noqa: F401
 
 __all__ = ["frame", "overlap_and_add", "hann_window", "hamming_window", "kaiser_window",
            "kaiser_bessel_derived_window", "vorbis_window", "fftshift", "ifftshift",
-           "linear_to_mel_weight_matrix"]
+           "linear_to_mel_weight_matrix", "dct", "idct", "mfccs_from_log_mel_spectrograms"]
 
 
 # ---- framing, windows, shifts, mel weights (no complex numbers needed) -------------------------
