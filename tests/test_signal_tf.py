@@ -62,6 +62,18 @@ CASES = [
     TFCase("mfccs", "tf.signal.mfccs_from_log_mel_spectrograms(x0)",
            tf.signal.mfccs_from_log_mel_spectrograms, [sig(2, 3, 13, dtype=np.float32)],
            wrt=(0,), rtol=1e-4, atol=1e-5),
+    TFCase("mdct", "tf.signal.mdct(x0, 8)", lambda x: tf.signal.mdct(x, 8), [sig(2, 30)],
+           wrt=(0,)),
+    TFCase("mdct_ortho_pad", "tf.signal.mdct(x0, 12, window_fn=None, pad_end=True, norm='ortho')",
+           lambda x: tf.signal.mdct(x, 12, window_fn=None, pad_end=True, norm="ortho"),
+           [sig(29)], wrt=(0,)),
+    TFCase("inverse_mdct", "tf.signal.inverse_mdct(x0)", tf.signal.inverse_mdct, [sig(2, 5, 4)],
+           wrt=(0,)),
+    TFCase("inverse_mdct_kbd",
+           "tf.signal.inverse_mdct(x0, window_fn=tf.signal.kaiser_bessel_derived_window, "
+           "norm='ortho')",
+           lambda x: tf.signal.inverse_mdct(x, window_fn=tf.signal.kaiser_bessel_derived_window,
+                                            norm="ortho"), [sig(3, 6)], wrt=(0,)),
 ] + _dct_cases()
 
 
@@ -103,6 +115,14 @@ def test_overlap_and_add_and_frame_gradients_to_second_order():
                 order=2)
     check_grads(lambda x: tf.reduce_sum(tf.signal.frame(x, 3, 2, pad_end=True) ** 3), [sig(8)],
                 order=2)
+
+
+def test_mdct_round_trip():
+    x = sig(2, 40)
+    back = tf.signal.inverse_mdct(tf.signal.mdct(x, 8)).numpy()
+    np.testing.assert_allclose(back[:, 4:-4], x[:, 4:36], atol=1e-12)
+    with pytest.raises(ValueError, match="multiple of 4"):
+        tf.signal.mdct(x, 6)
 
 
 def test_dct_checks_its_arguments():

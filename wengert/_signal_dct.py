@@ -88,3 +88,4 @@ def mfccs_from_log_mel_spectrograms(log_mel_spectrograms, name=None):
     x = _check(log_mel_spectrograms, 2, None, -1, None, "mfccs_from_log_mel_spectrograms")
     num_mel_bins = x.shape.as_list()[-1]
     return dct(x, type=2) * (1.0 / np.sqrt(2.0 * num_mel_bins))
+

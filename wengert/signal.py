@@ -11,7 +11,10 @@ The windows are constants: raised cosines `a - b cos(2 pi n / N)` (Hann a = b = 
 a = 0.54, b = 0.46; `periodic` uses N = L for even L, else N = L - 1), Kaiser's
 `I0(beta sqrt(1 - (2n/(L-1) - 1)^2)) / I0(beta)` and Vorbis's `sin(pi/2 sin^2(pi (n + 1/2) / L))`.
 `linear_to_mel_weight_matrix` holds triangular filters equally spaced on the mel scale
-`1127 ln(1 + f / 700)`, as TensorFlow builds them (the DC bin gets no weight).
+`1127 ln(1 + f / 700)`, as TensorFlow builds them (the DC bin gets no weight). The MDCT folds each
+windowed frame of quarters [a, b, c, d] into [-rev(c) - d, a - rev(b)] and takes its type-4 DCT;
+the inverse unfolds and overlap-adds, so with a power-complementary window (Vorbis, KBD) the
+two invert each other. DCTs and MFCCs are in _signal_dct.py.
 """
 import numpy as np
 
@@ -22,11 +25,14 @@ from .ops.pad_ops import pad as _pad
 from .ops.indexing_ops import gather as _gather
 from .ops.manip_ops import roll as _roll
 from .ops.linalg_ops import matmul as _matmul
+from .ops.array_ops import concat as _concat
+from .ops.indexing_ops import reverse as _reverse
 from ._signal_dct import dct, idct, mfccs_from_log_mel_spectrograms  # noqa: F401
 
 __all__ = ["frame", "overlap_and_add", "hann_window", "hamming_window", "kaiser_window",
            "kaiser_bessel_derived_window", "vorbis_window", "fftshift", "ifftshift",
-           "linear_to_mel_weight_matrix", "dct", "idct", "mfccs_from_log_mel_spectrograms"]
+           "linear_to_mel_weight_matrix", "dct", "idct", "mfccs_from_log_mel_spectrograms",
+           "mdct", "inverse_mdct"]
 
 
 # ---- framing, windows, shifts, mel weights (no complex numbers needed) -------------------------
@@ -210,5 +216,48 @@ def linear_to_mel_weight_matrix(num_mel_bins=20, num_spectrogram_bins=129, sampl
     weights = np.maximum(0, np.minimum(lower_slopes, upper_slopes))
     return _window(np.pad(weights, [[1, 0], [0, 0]]).astype(np_dtype), dtype)
 
+
+_VORBIS = object()  # window_fn left out: the Vorbis window
+
+
+def _quarters_or_halves(x, parts):
+    size = x.shape.as_list()[-1] // parts
+    return [x[..., i * size:(i + 1) * size] for i in range(parts)]
+
+
+def mdct(signals, frame_length, window_fn=_VORBIS, pad_end=False, norm=None, name=None):
+    """Modified DCT of frames `frame_length` long (a multiple of 4), half a frame apart: each
+    windowed frame `[a, b, c, d]` (quarters) becomes `[-c' - d, a - b']` (' reversed) and goes
+    through a type-4 DCT; `window_fn=None` scales by 1/sqrt(2) instead of windowing."""
+    window_fn = vorbis_window if window_fn is _VORBIS else window_fn
+    frame_length = int(frame_length)
+    if frame_length % 4 != 0:
+        raise ValueError(f"tf.signal.mdct: frame_length must be a multiple of 4, got "
+                         f"{frame_length}")
+    frames = frame(signals, frame_length, frame_length // 2, pad_end=pad_end)
+    if window_fn is not None:
+        frames = frames * window_fn(frame_length, dtype=frames.dtype)
+    else:
+        frames = frames * (1.0 / np.sqrt(2.0))
+    a, b, c, d = _quarters_or_halves(frames, 4)
+    rearranged = _concat([-_reverse(c, [-1]) - d, a - _reverse(b, [-1])], axis=-1)
+    return dct(rearranged, type=4, norm=norm)
+
+
+def inverse_mdct(mdcts, window_fn=_VORBIS, norm=None, name=None):
+    """Inverse of `mdct`: a type-4 inverse DCT, unfolded to full frames, windowed (or scaled by
+    1/sqrt(2)) and overlap-added half a frame apart (scaled by 1/(2 half_len) when norm=None)."""
+    window_fn = vorbis_window if window_fn is _VORBIS else window_fn
+    mdcts = _to_tensor(mdcts)
+    half_len = mdcts.shape.as_list()[-1]
+    first, second = _quarters_or_halves(idct(mdcts, type=4, norm=norm), 2)
+    frames = _concat([second, -_reverse(second, [-1]), -_reverse(first, [-1]), -first], axis=-1)
+    if norm is None:
+        frames = frames * (1.0 / (2.0 * half_len))
+    if window_fn is not None:
+        frames = frames * window_fn(2 * half_len, dtype=mdcts.dtype)
+    else:
+        frames = frames * (1.0 / np.sqrt(2.0))
+    return overlap_and_add(frames, half_len)
 
 # ---- end of framing/window block; FFT ops (tf.signal.fft ... irfft3d) go below -----------------
