@@ -74,6 +74,12 @@ CASES = [
            "norm='ortho')",
            lambda x: tf.signal.inverse_mdct(x, window_fn=tf.signal.kaiser_bessel_derived_window,
                                             norm="ortho"), [sig(3, 6)], wrt=(0,)),
+    TFCase("inverse_stft_window", "tf.signal.inverse_stft_window_fn(3)(8, tf.float64)",
+           lambda x: tf.signal.inverse_stft_window_fn(3)(8, tf.float64), [sig(1)]),
+    TFCase("inverse_stft_window_hamming",
+           "tf.signal.inverse_stft_window_fn(4, tf.signal.hamming_window)(10, tf.float32)",
+           lambda x: tf.signal.inverse_stft_window_fn(4, tf.signal.hamming_window)(
+               10, tf.float32), [sig(1)], rtol=1e-5, atol=1e-6),
 ] + _dct_cases()
 
 

@@ -26,13 +26,15 @@ from .ops.indexing_ops import gather as _gather
 from .ops.manip_ops import roll as _roll
 from .ops.linalg_ops import matmul as _matmul
 from .ops.array_ops import concat as _concat
+from .ops.creation_ops import tile as _tile
+from .ops.reduce_ops import reduce_sum as _reduce_sum
 from .ops.indexing_ops import reverse as _reverse
 from ._signal_dct import dct, idct, mfccs_from_log_mel_spectrograms  # noqa: F401
 
 __all__ = ["frame", "overlap_and_add", "hann_window", "hamming_window", "kaiser_window",
            "kaiser_bessel_derived_window", "vorbis_window", "fftshift", "ifftshift",
            "linear_to_mel_weight_matrix", "dct", "idct", "mfccs_from_log_mel_spectrograms",
-           "mdct", "inverse_mdct"]
+           "mdct", "inverse_mdct", "inverse_stft_window_fn"]
 
 
 # ---- framing, windows, shifts, mel weights (no complex numbers needed) -------------------------
@@ -259,5 +261,22 @@ def inverse_mdct(mdcts, window_fn=_VORBIS, norm=None, name=None):
     else:
         frames = frames * (1.0 / np.sqrt(2.0))
     return overlap_and_add(frames, half_len)
+
+
+def inverse_stft_window_fn(frame_step, forward_window_fn=hann_window, name=None):
+    """A window function for `inverse_stft`: the forward window divided by the sum of the
+    squared forward windows overlapping each sample (frames `frame_step` apart), so that
+    analysis followed by synthesis reconstructs the signal."""
+    frame_step = _static_int(frame_step, "frame_step")
+
+    def inverse_window(frame_length, dtype):
+        frame_length = _static_int(frame_length, "frame_length")
+        forward = _to_tensor(forward_window_fn(frame_length, dtype=dtype))
+        overlaps = -(-frame_length // frame_step)
+        squares = _pad(forward * forward, [[0, overlaps * frame_step - frame_length]])
+        summed = _reduce_sum(_reshape(squares, [overlaps, frame_step]), 0, keepdims=True)
+        denominator = _reshape(_tile(summed, [overlaps, 1]), [overlaps * frame_step])
+        return forward / denominator[:frame_length]
+    return inverse_window
 
 # ---- end of framing/window block; FFT ops (tf.signal.fft ... irfft3d) go below -----------------
