@@ -79,8 +79,12 @@ def _public_codes():
                 continue
             for attr, value in list(vars(module).items()):
                 code = getattr(getattr(value, "__wrapped__", value), "__code__", None)
-                if code is not None and not attr.startswith("_"):
-                    codes.setdefault(code, attr)
+                if code is not None and not attr.startswith("_") and not attr.endswith("_"):
+                    # a function's own name wins over an alias (`range as range_` elsewhere),
+                    # whatever order the modules were imported in
+                    own = getattr(value, "__name__", attr)
+                    if own == attr or code not in codes:
+                        codes[code] = attr
         _PUBLIC["codes"], _PUBLIC["modules"] = codes, len(sys.modules)
     return _PUBLIC["codes"]
 
