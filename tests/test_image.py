@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import wengert as tf
-from tf_ops_reference import TFCase, check, run_tf, tf_python
+from tf_ops_reference import TFCase, check, run_tf_or_skip
 from wengert.testing import check_grads
 
 RNG = np.random.default_rng(5)
@@ -120,10 +120,7 @@ CASES = [_resize_case(m, s, aa) for m in ("bilinear", "nearest", "bicubic", "are
 
 @pytest.fixture(scope="module")
 def tf_results():
-    python = tf_python()
-    if python is None:
-        pytest.skip("TensorFlow (TF_PYTHON) is not installed")
-    return run_tf(CASES, python)
+    return run_tf_or_skip(CASES)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import wengert as tf
-from tf_ops_reference import TFCase, check, run_tf, tf_python
+from tf_ops_reference import TFCase, check, run_tf_or_skip
 
 RNG = np.random.default_rng(21)
 
@@ -57,10 +57,7 @@ CASES = [
 
 @pytest.fixture(scope="module")
 def tf_results():
-    python = tf_python()
-    if python is None:
-        pytest.skip("TensorFlow (TF_PYTHON) is not installed")
-    return run_tf(CASES, python)
+    return run_tf_or_skip(CASES)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])

@@ -30,6 +30,16 @@ class TFCase:
         return self.name
 
 
+def run_tf_or_skip(cases):
+    """run_tf under TF_PYTHON, or skip the calling test when TensorFlow is not installed (for a
+    module-scoped `tf_results` fixture)."""
+    import pytest
+    python = tf_python()
+    if python is None:
+        pytest.skip("TensorFlow (TF_PYTHON) is not installed")
+    return run_tf(cases, python)
+
+
 def run_tf(cases, python):
     """{case name: {"outputs": [...], "seeds": [...], "grads": [...]} or {"error": text}}."""
     arrays, request = {}, []

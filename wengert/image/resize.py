@@ -29,7 +29,7 @@ from ..ops.array_ops import expand_dims, squeeze
 from ..ops.indexing_ops import gather
 from ..ops.linalg_ops import einsum
 
-__all__ = ["resize", "ResizeMethod", "resize_bilinear_matrix"]
+__all__ = ["resize", "resample", "ResizeMethod", "resize_bilinear_matrix"]
 
 
 class ResizeMethod:  # noqa: D101 - TensorFlow's constants
@@ -141,6 +141,17 @@ def _matrix(method, n, m, antialias):
     return _MATRICES[method](n, m)
 
 
+def resample(images, height, width, method="bilinear", antialias=False):
+    """Floating `images` [batch, h, w, c] resampled to (height, width) by `method`'s matrices, in
+    the images' own dtype (resize returns float32, as TensorFlow; Keras's UpSampling2D keeps its
+    dtype)."""
+    h, w = int(images.shape[1]), int(images.shape[2])
+    dtype = images.dtype.as_numpy_dtype
+    a_h = _matrix(method, h, int(height), antialias).astype(dtype)
+    a_w = _matrix(method, w, int(width), antialias).astype(dtype)
+    return einsum("jq,biqc->bijc", a_w, einsum("ip,bpqc->biqc", a_h, images))
+
+
 def resize(images, size, method=ResizeMethod.BILINEAR, preserve_aspect_ratio=False,
            antialias=False, name=None):
     """`images` [batch, h, w, c] or [h, w, c] resized to `size` = [new_height, new_width] with
@@ -171,7 +182,5 @@ def resize(images, size, method=ResizeMethod.BILINEAR, preserve_aspect_ratio=Fal
         out = gather(gather(x, rows, axis=1), cols, axis=2)
     else:  # float32, as TensorFlow returns for every other method
         x = x if x.dtype is dtypes.float32 else cast(x, dtypes.float32)
-        a_h = _matrix(method, h, height, antialias).astype(np.float32)
-        a_w = _matrix(method, w, width, antialias).astype(np.float32)
-        out = einsum("jq,biqc->bijc", a_w, einsum("ip,bpqc->biqc", a_h, x))
+        out = resample(x, height, width, method, antialias)
     return squeeze(out, [0]) if rank == 3 else out

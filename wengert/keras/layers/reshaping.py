@@ -11,6 +11,7 @@ All are linear: their gradients are the transposed moves (gathered, summed repea
 padding, zero-padded crops), from the composed ops.
 """
 from ...framework.tensor_shape import TensorShape
+from ...image.resize import resample
 from .. import backend_ops as K
 from .base import Layer
 
@@ -181,10 +182,9 @@ class UpSampling2D(_UpSampling):
     def call(self, inputs):
         if self.interpolation == "nearest":
             return super().call(inputs)
-        from .image_ops import resize_bilinear
         x = inputs if self.data_format == "channels_last" else K.transpose(inputs, [0, 2, 3, 1])
         h, w = x.shape[1], x.shape[2]
-        out = resize_bilinear(x, h * self.size[0], w * self.size[1])
+        out = resample(x, h * self.size[0], w * self.size[1], "bilinear")
         return out if self.data_format == "channels_last" else K.transpose(out, [0, 3, 1, 2])
 
     def get_config(self):
