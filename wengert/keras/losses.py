@@ -20,11 +20,15 @@ divided by N, as in Keras 3 (each replica's share of a loss whose gradients are 
 import numpy as np
 
 from ..distribute.context import get_strategy
+from ..framework import dtypes
 from ..framework.tensor import Tensor, constant, convert_to_tensor
-from ..ops.array_ops import reshape, squeeze
+from ..ops.array_core import zeros_like
+from ..ops.array_ops import expand_dims, reshape, squeeze, where
+from ..ops.query_ops import size
+from ..ops.binary_math_ops import divide_no_nan
 from ..ops import loss_ops
 from ..ops.clip_ops import clip_by_value
-from ..ops.math_ops import cast, multiply, square, subtract
+from ..ops.math_ops import cast, multiply, not_equal, square, subtract
 from ..ops.reduce_ops import reduce_mean, reduce_sum
 from ..ops.unary_ops import abs as abs_
 from ..ops.unary_ops import log
@@ -101,10 +105,8 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=
 
 def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, axis=-1,
                                     ignore_class=None):
-    """Cross-entropy between integer class labels and predicted distributions."""
-    if ignore_class is not None:
-        raise NotImplementedError("sparse_categorical_crossentropy: ignore_class is not "
-                                  "available.")
+    """Cross-entropy between integer class labels and predicted distributions. With
+    `ignore_class`, entries labelled with it lose 0 (and a Loss object averages over the rest)."""
     y_pred = convert_to_tensor(y_pred) if not isinstance(y_pred, Tensor) else y_pred
     y_true = _tensor(y_true)
     if not y_true.dtype.is_integer:
@@ -114,6 +116,11 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, axis=-1,
         y_true = squeeze(y_true, [-1])
     if axis not in (-1, rank - 1):
         raise NotImplementedError("sparse_categorical_crossentropy: only axis=-1 is available.")
+    valid = None
+    if ignore_class is not None:
+        valid = not_equal(y_true, cast(ignore_class, y_true.dtype))
+        y_true = where(valid, y_true, zeros_like(y_true))
+        y_pred = where(expand_dims(valid, -1), y_pred, zeros_like(y_pred))
     if not from_logits:
         eps = _eps(y_pred.dtype)
         y_pred = log(clip_by_value(y_pred, eps, 1.0 - eps))  # log_softmax(log p) normalizes p
@@ -121,8 +128,31 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, axis=-1,
         batch_shape = tuple(y_pred.shape)[:-1]
         losses = loss_ops.sparse_softmax_cross_entropy_with_logits(
             labels=reshape(y_true, [-1]), logits=reshape(y_pred, [-1, y_pred.shape[-1]]))
-        return reshape(losses, [-1 if d is None else d for d in batch_shape])
-    return loss_ops.sparse_softmax_cross_entropy_with_logits(labels=y_true, logits=y_pred)
+        losses = reshape(losses, [-1 if d is None else d for d in batch_shape])
+    else:
+        losses = loss_ops.sparse_softmax_cross_entropy_with_logits(labels=y_true, logits=y_pred)
+    if valid is not None:
+        losses = where(valid, losses, zeros_like(losses))
+    return losses
+
+
+def _ignore_class_weights(y_true, ignore_class, sample_weight, reduction, dtype):
+    """Keras's mask for ignore_class merged into the sample weights: under the mean reduction
+    the kept entries weigh total / kept, so the mean is over them only."""
+    labels = _tensor(y_true)
+    valid = cast(not_equal(labels, cast(ignore_class, labels.dtype)), dtype)
+    if reduction in (Reduction.AUTO, Reduction.SUM_OVER_BATCH_SIZE):
+        total = cast(size(valid), dtype)
+        valid = valid * divide_no_nan(total, reduce_sum(valid))
+    if sample_weight is None:
+        return valid
+    weights = _tensor(sample_weight, dtype)
+    if weights.shape.rank is not None and valid.shape.rank is not None:
+        while weights.shape.rank > valid.shape.rank and weights.shape[-1] == 1:
+            weights = squeeze(weights, [-1])
+        while valid.shape.rank > weights.shape.rank and valid.shape[-1] == 1:
+            valid = squeeze(valid, [-1])
+    return weights * valid
 
 
 def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, axis=-1):
@@ -181,19 +211,32 @@ def _scale_for_distribution(loss):
 class Loss:
     """Base class: `call(y_true, y_pred)` returns per-sample losses; `__call__` reduces them."""
 
-    def __init__(self, reduction=Reduction.AUTO, name=None):
+    def __init__(self, reduction=Reduction.AUTO, name=None, dtype=None):
+        reduction = Reduction.NONE if reduction is None else reduction  # Keras 3 accepts None
         Reduction.validate(reduction)
         self.reduction = reduction
         self.name = name or backend.to_snake_case(type(self).__name__)
+        self._dtype = None if dtype is None else dtypes.as_dtype(dtype)
+
+    @property
+    def dtype(self):
+        """The dtype inputs are cast to (Keras's floatx when None is given to Keras; wengert
+        keeps the predictions' dtype then)."""
+        return (self._dtype or dtypes.as_dtype(backend.floatx())).name
 
     def __call__(self, y_true, y_pred, sample_weight=None):
+        if self._dtype is not None:
+            y_pred, y_true = _tensor(y_pred, self._dtype), _tensor(y_true, self._dtype)
         return reduce_losses(self.call(y_true, y_pred), sample_weight, self.reduction)
 
     def call(self, y_true, y_pred):
         raise NotImplementedError("Loss subclasses implement call(y_true, y_pred).")
 
     def get_config(self):
-        return {"reduction": self.reduction, "name": self.name}
+        config = {"reduction": self.reduction, "name": self.name}
+        if self._dtype is not None:
+            config["dtype"] = self._dtype.name
+        return config
 
     @classmethod
     def from_config(cls, config):
@@ -203,8 +246,9 @@ class Loss:
 class LossFunctionWrapper(Loss):
     """A Loss from a function fn(y_true, y_pred, **kwargs) of per-sample losses."""
 
-    def __init__(self, fn, reduction=Reduction.AUTO, name=None, **kwargs):
-        super().__init__(reduction=reduction, name=name or getattr(fn, "__name__", None))
+    def __init__(self, fn, reduction=Reduction.AUTO, name=None, dtype=None, **kwargs):
+        super().__init__(reduction=reduction, name=name or getattr(fn, "__name__", None),
+                         dtype=dtype)
         self.fn = fn
         self._fn_kwargs = kwargs
 
@@ -226,9 +270,20 @@ class CategoricalCrossentropy(LossFunctionWrapper):
 
 class SparseCategoricalCrossentropy(LossFunctionWrapper):
     def __init__(self, from_logits=False, ignore_class=None, reduction=Reduction.AUTO,
-                 name="sparse_categorical_crossentropy"):
-        super().__init__(sparse_categorical_crossentropy, reduction, name,
+                 name="sparse_categorical_crossentropy", dtype=None):
+        super().__init__(sparse_categorical_crossentropy, reduction, name, dtype=dtype,
                          from_logits=from_logits, ignore_class=ignore_class)
+
+    def __call__(self, y_true, y_pred, sample_weight=None):
+        ignore_class = self._fn_kwargs["ignore_class"]
+        if ignore_class is None:
+            return super().__call__(y_true, y_pred, sample_weight)
+        losses = self.call(y_true, y_pred)
+        weights = _ignore_class_weights(y_true, ignore_class, sample_weight, self.reduction,
+                                        losses.dtype)
+        if weights.shape.rank is not None and weights.shape.rank > losses.shape.rank:
+            weights = reshape(weights, [-1 if d is None else d for d in losses.shape])
+        return reduce_losses(losses, weights, self.reduction)
 
 
 class BinaryCrossentropy(LossFunctionWrapper):
@@ -248,7 +303,7 @@ class MeanAbsoluteError(LossFunctionWrapper):
         super().__init__(mean_absolute_error, reduction, name)
 
 
-_FUNCTIONS = {"categorical_crossentropy": categorical_crossentropy,
+_FUNCTIONS = {"bce": binary_crossentropy, "categorical_crossentropy": categorical_crossentropy,
               "sparse_categorical_crossentropy": sparse_categorical_crossentropy,
               "binary_crossentropy": binary_crossentropy,
               "mean_squared_error": mean_squared_error, "mse": mean_squared_error,
@@ -257,6 +312,14 @@ _CLASSES = {"CategoricalCrossentropy": CategoricalCrossentropy,
             "SparseCategoricalCrossentropy": SparseCategoricalCrossentropy,
             "BinaryCrossentropy": BinaryCrossentropy, "MeanSquaredError": MeanSquaredError,
             "MeanAbsoluteError": MeanAbsoluteError}
+
+
+from . import losses_more  # noqa: E402  (its classes derive from this module's)
+from .losses_more import *  # noqa: E402,F401,F403
+
+__all__ += losses_more.__all__
+_FUNCTIONS.update(losses_more.FUNCTIONS)
+_CLASSES.update(losses_more.CLASSES)
 
 
 def get(identifier):
