@@ -10,81 +10,32 @@ sigmoid_cross_entropy_with_logits (max(x, 0) - x y + log(1 + exp(-|x|))), averag
 axis for the binary loss. mean_squared_error = mean_k (y - p)^2, mean_absolute_error = mean_k |y - p|.
 Label smoothing replaces y by y (1 - s) + s / classes (categorical) or y (1 - s) + s / 2 (binary).
 
-A Loss object's `__call__(y_true, y_pred, sample_weight=None)` computes the per-sample losses,
-multiplies them by the sample weights, and reduces: "sum_over_batch_size" (the default, "auto")
-divides the sum by the number of per-sample losses, "sum" sums, "none" returns them. Like Keras,
-labels whose rank differs from the predictions' by a trailing axis of size 1 are squeezed first.
-Under a tf.distribute strategy with N replicas, the "sum_over_batch_size" reduction is also
-divided by N, as in Keras 3 (each replica's share of a loss whose gradients are summed).
+Loss objects reduce the per-sample losses as in losses_base (Loss, Reduction,
+LossFunctionWrapper live there). Like Keras, labels whose rank differs from the predictions' by a
+trailing axis of size 1 are squeezed first. More losses (Huber, the hinges, the focal
+cross-entropies, ...) are in losses_more and re-exported here.
 """
-import numpy as np
-
-from ..distribute.context import get_strategy
-from ..framework import dtypes
-from ..framework.tensor import Tensor, constant, convert_to_tensor
+from ..framework.tensor import Tensor, convert_to_tensor
 from ..ops.array_core import zeros_like
 from ..ops.array_ops import expand_dims, reshape, squeeze, where
 from ..ops.query_ops import size
 from ..ops.binary_math_ops import divide_no_nan
 from ..ops import loss_ops
 from ..ops.clip_ops import clip_by_value
-from ..ops.math_ops import cast, multiply, not_equal, square, subtract
+from ..ops.math_ops import cast, not_equal, square, subtract
 from ..ops.reduce_ops import reduce_mean, reduce_sum
 from ..ops.unary_ops import abs as abs_
 from ..ops.unary_ops import log
-from . import backend
+from . import losses_more
+from .losses_base import (Loss, LossFunctionWrapper, Reduction, _eps, _pred_and_true,  # noqa
+                          _scale_for_distribution, _squeeze_or_expand, _tensor, reduce_losses)
+from .losses_more import *  # noqa: F401,F403
 
 __all__ = ["Loss", "Reduction", "LossFunctionWrapper", "CategoricalCrossentropy",
            "SparseCategoricalCrossentropy", "BinaryCrossentropy", "MeanSquaredError",
            "MeanAbsoluteError", "categorical_crossentropy", "sparse_categorical_crossentropy",
            "binary_crossentropy", "mean_squared_error", "mean_absolute_error", "mse", "mae",
            "get", "serialize"]
-
-
-class Reduction:
-    AUTO = "auto"
-    NONE = "none"
-    SUM = "sum"
-    SUM_OVER_BATCH_SIZE = "sum_over_batch_size"
-
-    @classmethod
-    def validate(cls, key):
-        if key not in (cls.AUTO, cls.NONE, cls.SUM, cls.SUM_OVER_BATCH_SIZE):
-            raise ValueError(f"Invalid Reduction Key: {key!r}. Expected one of 'auto', 'none', "
-                             "'sum', 'sum_over_batch_size'.")
-
-
-# -- conversions ------------------------------------------------------------------------------
-def _tensor(x, dtype=None):
-    if isinstance(x, Tensor):
-        return x if dtype is None or x.dtype is dtype else cast(x, dtype)
-    if hasattr(x, "_as_tensor"):
-        return _tensor(x._as_tensor(None), dtype)
-    array = np.asarray(x)
-    if dtype is not None:
-        array = array.astype(dtype.as_numpy_dtype, copy=False)
-    return constant(array)
-
-
-def _pred_and_true(y_true, y_pred):
-    """y_pred as a float tensor, y_true as a tensor of its dtype, trailing size-1 axis fixed."""
-    y_pred = convert_to_tensor(y_pred) if not isinstance(y_pred, Tensor) else y_pred
-    y_true = _tensor(y_true, y_pred.dtype)
-    return _squeeze_or_expand(y_true, y_pred)
-
-
-def _squeeze_or_expand(y_true, y_pred):
-    rt, rp = y_true.shape.rank, y_pred.shape.rank
-    if rt is not None and rp is not None:
-        if rt == rp + 1 and y_true.shape[-1] == 1:
-            y_true = squeeze(y_true, [-1])
-        elif rp == rt + 1 and y_pred.shape[-1] == 1:
-            y_pred = squeeze(y_pred, [-1])
-    return y_true, y_pred
-
-
-def _eps(dtype):
-    return dtype.as_numpy_dtype(backend.epsilon())
 
 
 # -- functions --------------------------------------------------------------------------------
@@ -184,83 +135,6 @@ def mean_absolute_error(y_true, y_pred):
 mse = MSE = mean_squared_error
 mae = MAE = mean_absolute_error
 
-
-# -- Loss objects -----------------------------------------------------------------------------
-def reduce_losses(losses, sample_weight=None, reduction=Reduction.SUM_OVER_BATCH_SIZE):
-    """Weight per-sample losses by `sample_weight` and reduce them."""
-    if sample_weight is not None:
-        weights = _tensor(sample_weight, losses.dtype)
-        if weights.shape.rank is not None and losses.shape.rank is not None:
-            while weights.shape.rank > losses.shape.rank and weights.shape[-1] == 1:
-                weights = squeeze(weights, [-1])
-        losses = multiply(losses, weights)
-    if reduction == Reduction.NONE:
-        return losses
-    if reduction == Reduction.SUM:
-        return reduce_sum(losses)
-    return _scale_for_distribution(reduce_mean(losses))
-
-
-def _scale_for_distribution(loss):
-    """Keras 3 divides a mean loss by the replica count under a tf.distribute strategy, so the
-    gradients summed across replicas are the mean over the global batch."""
-    replicas = get_strategy().num_replicas_in_sync
-    return loss if replicas == 1 else multiply(loss, cast(1.0 / replicas, loss.dtype))
-
-
-class Loss:
-    """Base class: `call(y_true, y_pred)` returns per-sample losses; `__call__` reduces them."""
-
-    def __init__(self, reduction=Reduction.AUTO, name=None, dtype=None):
-        reduction = Reduction.NONE if reduction is None else reduction  # Keras 3 accepts None
-        Reduction.validate(reduction)
-        self.reduction = reduction
-        self.name = name or backend.to_snake_case(type(self).__name__)
-        self._dtype = None if dtype is None else dtypes.as_dtype(dtype)
-
-    @property
-    def dtype(self):
-        """The dtype inputs are cast to (Keras's floatx when None is given to Keras; wengert
-        keeps the predictions' dtype then)."""
-        return (self._dtype or dtypes.as_dtype(backend.floatx())).name
-
-    def __call__(self, y_true, y_pred, sample_weight=None):
-        if self._dtype is not None:
-            y_pred, y_true = _tensor(y_pred, self._dtype), _tensor(y_true, self._dtype)
-        return reduce_losses(self.call(y_true, y_pred), sample_weight, self.reduction)
-
-    def call(self, y_true, y_pred):
-        raise NotImplementedError("Loss subclasses implement call(y_true, y_pred).")
-
-    def get_config(self):
-        config = {"reduction": self.reduction, "name": self.name}
-        if self._dtype is not None:
-            config["dtype"] = self._dtype.name
-        return config
-
-    @classmethod
-    def from_config(cls, config):
-        return cls(**config)
-
-
-class LossFunctionWrapper(Loss):
-    """A Loss from a function fn(y_true, y_pred, **kwargs) of per-sample losses."""
-
-    def __init__(self, fn, reduction=Reduction.AUTO, name=None, dtype=None, **kwargs):
-        super().__init__(reduction=reduction, name=name or getattr(fn, "__name__", None),
-                         dtype=dtype)
-        self.fn = fn
-        self._fn_kwargs = kwargs
-
-    def call(self, y_true, y_pred):
-        return self.fn(y_true, y_pred, **self._fn_kwargs)
-
-    def get_config(self):
-        config = super().get_config()
-        config.update(self._fn_kwargs)
-        return config
-
-
 class CategoricalCrossentropy(LossFunctionWrapper):
     def __init__(self, from_logits=False, label_smoothing=0.0, axis=-1,
                  reduction=Reduction.AUTO, name="categorical_crossentropy"):
@@ -313,9 +187,6 @@ _CLASSES = {"CategoricalCrossentropy": CategoricalCrossentropy,
             "BinaryCrossentropy": BinaryCrossentropy, "MeanSquaredError": MeanSquaredError,
             "MeanAbsoluteError": MeanAbsoluteError}
 
-
-from . import losses_more  # noqa: E402  (its classes derive from this module's)
-from .losses_more import *  # noqa: E402,F401,F403
 
 __all__ += losses_more.__all__
 _FUNCTIONS.update(losses_more.FUNCTIONS)

@@ -31,7 +31,7 @@ from ..ops.reduce_ops import reduce_all, reduce_max, reduce_mean, reduce_sum
 from ..ops.unary_ops import abs as abs_
 from ..ops.unary_ops import log, rsqrt, sigmoid, softplus
 from ..ops.array_ops import where
-from .losses import LossFunctionWrapper, Reduction, _eps, _pred_and_true, _tensor
+from .losses_base import LossFunctionWrapper, Reduction, _eps, _pred_and_true, _tensor
 
 __all__ = ["Huber", "LogCosh", "KLDivergence", "Poisson", "CosineSimilarity", "Hinge",
            "SquaredHinge", "CategoricalHinge", "MeanAbsolutePercentageError",

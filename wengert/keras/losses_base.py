@@ -1,0 +1,143 @@
+"""The base of `keras.losses`: Loss, LossFunctionWrapper, the reductions, and the conversions
+the loss functions share (labels cast to the predictions' dtype, a trailing size-1 axis squeezed
+when the ranks differ by one, Keras's epsilon in the predictions' dtype).
+
+A Loss object's `__call__(y_true, y_pred, sample_weight=None)` computes the per-sample losses,
+multiplies them by the sample weights, and reduces: "sum_over_batch_size" (the default, "auto")
+divides the sum by the number of per-sample losses, "sum" sums, "none" (or None) returns them.
+Under a tf.distribute strategy with N replicas, the "sum_over_batch_size" reduction is also
+divided by N, as in Keras 3 (each replica's share of a loss whose gradients are summed).
+"""
+import numpy as np
+
+from ..distribute.context import get_strategy
+from ..framework import dtypes
+from ..framework.tensor import Tensor, constant, convert_to_tensor
+from ..ops.array_ops import squeeze
+from ..ops.math_ops import cast, multiply
+from ..ops.reduce_ops import reduce_mean, reduce_sum
+from . import backend
+
+__all__ = ["Loss", "Reduction", "LossFunctionWrapper", "reduce_losses"]
+
+
+class Reduction:
+    AUTO = "auto"
+    NONE = "none"
+    SUM = "sum"
+    SUM_OVER_BATCH_SIZE = "sum_over_batch_size"
+
+    @classmethod
+    def validate(cls, key):
+        if key not in (cls.AUTO, cls.NONE, cls.SUM, cls.SUM_OVER_BATCH_SIZE):
+            raise ValueError(f"Invalid Reduction Key: {key!r}. Expected one of 'auto', 'none', "
+                             "'sum', 'sum_over_batch_size'.")
+
+
+# -- conversions ------------------------------------------------------------------------------
+def _tensor(x, dtype=None):
+    if isinstance(x, Tensor):
+        return x if dtype is None or x.dtype is dtype else cast(x, dtype)
+    if hasattr(x, "_as_tensor"):
+        return _tensor(x._as_tensor(None), dtype)
+    array = np.asarray(x)
+    if dtype is not None:
+        array = array.astype(dtype.as_numpy_dtype, copy=False)
+    return constant(array)
+
+
+def _pred_and_true(y_true, y_pred):
+    """y_pred as a float tensor, y_true as a tensor of its dtype, trailing size-1 axis fixed."""
+    y_pred = convert_to_tensor(y_pred) if not isinstance(y_pred, Tensor) else y_pred
+    y_true = _tensor(y_true, y_pred.dtype)
+    return _squeeze_or_expand(y_true, y_pred)
+
+
+def _squeeze_or_expand(y_true, y_pred):
+    rt, rp = y_true.shape.rank, y_pred.shape.rank
+    if rt is not None and rp is not None:
+        if rt == rp + 1 and y_true.shape[-1] == 1:
+            y_true = squeeze(y_true, [-1])
+        elif rp == rt + 1 and y_pred.shape[-1] == 1:
+            y_pred = squeeze(y_pred, [-1])
+    return y_true, y_pred
+
+
+def _eps(dtype):
+    return dtype.as_numpy_dtype(backend.epsilon())
+
+
+# -- Loss objects -----------------------------------------------------------------------------
+def reduce_losses(losses, sample_weight=None, reduction=Reduction.SUM_OVER_BATCH_SIZE):
+    """Weight per-sample losses by `sample_weight` and reduce them."""
+    if sample_weight is not None:
+        weights = _tensor(sample_weight, losses.dtype)
+        if weights.shape.rank is not None and losses.shape.rank is not None:
+            while weights.shape.rank > losses.shape.rank and weights.shape[-1] == 1:
+                weights = squeeze(weights, [-1])
+        losses = multiply(losses, weights)
+    if reduction == Reduction.NONE:
+        return losses
+    if reduction == Reduction.SUM:
+        return reduce_sum(losses)
+    return _scale_for_distribution(reduce_mean(losses))
+
+
+def _scale_for_distribution(loss):
+    """Keras 3 divides a mean loss by the replica count under a tf.distribute strategy, so the
+    gradients summed across replicas are the mean over the global batch."""
+    replicas = get_strategy().num_replicas_in_sync
+    return loss if replicas == 1 else multiply(loss, cast(1.0 / replicas, loss.dtype))
+
+
+class Loss:
+    """Base class: `call(y_true, y_pred)` returns per-sample losses; `__call__` reduces them."""
+
+    def __init__(self, reduction=Reduction.AUTO, name=None, dtype=None):
+        reduction = Reduction.NONE if reduction is None else reduction  # Keras 3 accepts None
+        Reduction.validate(reduction)
+        self.reduction = reduction
+        self.name = name or backend.to_snake_case(type(self).__name__)
+        self._dtype = None if dtype is None else dtypes.as_dtype(dtype)
+
+    @property
+    def dtype(self):
+        """The dtype inputs are cast to (Keras's floatx when None is given to Keras; wengert
+        keeps the predictions' dtype then)."""
+        return (self._dtype or dtypes.as_dtype(backend.floatx())).name
+
+    def __call__(self, y_true, y_pred, sample_weight=None):
+        if self._dtype is not None:
+            y_pred, y_true = _tensor(y_pred, self._dtype), _tensor(y_true, self._dtype)
+        return reduce_losses(self.call(y_true, y_pred), sample_weight, self.reduction)
+
+    def call(self, y_true, y_pred):
+        raise NotImplementedError("Loss subclasses implement call(y_true, y_pred).")
+
+    def get_config(self):
+        config = {"reduction": self.reduction, "name": self.name}
+        if self._dtype is not None:
+            config["dtype"] = self._dtype.name
+        return config
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
+
+class LossFunctionWrapper(Loss):
+    """A Loss from a function fn(y_true, y_pred, **kwargs) of per-sample losses."""
+
+    def __init__(self, fn, reduction=Reduction.AUTO, name=None, dtype=None, **kwargs):
+        super().__init__(reduction=reduction, name=name or getattr(fn, "__name__", None),
+                         dtype=dtype)
+        self.fn = fn
+        self._fn_kwargs = kwargs
+
+    def call(self, y_true, y_pred):
+        return self.fn(y_true, y_pred, **self._fn_kwargs)
+
+    def get_config(self):
+        config = super().get_config()
+        config.update(self._fn_kwargs)
+        return config
