@@ -1,0 +1,153 @@
+"""The base of `keras.metrics`: Metric (state in non-trainable Variables, update_state /
+result / reset_state), Mean and Sum (running weighted total and count), and MeanMetricWrapper
+(the running mean of a per-sample function). Metrics are not Layers: a model does not count
+their state among its weights.
+"""
+import sys
+
+import numpy as np
+
+from ..framework import dtypes
+from ..framework.tensor import Tensor, constant
+from ..framework.variables import Variable
+from ..ops.array_ops import squeeze
+from ..ops.binary_math_ops import divide_no_nan
+from ..ops.math_ops import cast, multiply
+from ..ops.reduce_ops import reduce_sum
+from . import backend
+
+__all__ = ["Metric", "Mean", "Sum", "MeanMetricWrapper"]
+
+
+def _tensor(x):
+    if isinstance(x, Tensor):
+        return x
+    if hasattr(x, "_as_tensor"):
+        return x._as_tensor(None)
+    return constant(np.asarray(x))
+
+
+class Metric:
+    """Base class: `update_state`, `result`, `reset_state`; state in non-trainable Variables."""
+
+    def __init__(self, name=None, dtype=None):
+        self.name = name or backend.to_snake_case(type(self).__name__)
+        self._dtype = dtypes.as_dtype(dtype or backend.floatx())
+        self._variables = []
+
+    @property
+    def dtype(self):
+        return self._dtype.name
+
+    @property
+    def variables(self):
+        return list(self._variables)
+
+    non_trainable_variables = variables
+
+    def add_weight(self, name, shape=(), initializer="zeros", dtype=None):
+        if initializer != "zeros":
+            raise NotImplementedError("Metric.add_weight: only zeros-initialized state.")
+        dtype = dtypes.as_dtype(dtype or self._dtype)
+        variable = Variable(np.zeros(shape, dtype.as_numpy_dtype), trainable=False,
+                            name=f"{self.name}/{name}")
+        self._variables.append(variable)
+        return variable
+
+    def update_state(self, *args, **kwargs):
+        raise NotImplementedError
+
+    def result(self):
+        raise NotImplementedError
+
+    def reset_state(self):
+        for v in self._variables:
+            v.assign(np.zeros(v.shape, v.dtype.as_numpy_dtype))
+
+    reset_states = reset_state
+
+    def __call__(self, *args, **kwargs):
+        self.update_state(*args, **kwargs)
+        return self.result()
+
+    def get_config(self):
+        return {"name": self.name, "dtype": self.dtype}
+
+    def __repr__(self):
+        return f"<{type(self).__name__} name={self.name!r}>"
+
+
+class _Reduce(Metric):
+    def __init__(self, name=None, dtype=None):
+        super().__init__(name, dtype)
+        self.total = self.add_weight("total")
+        self.count = self.add_weight("count")
+
+    def update_state(self, values, sample_weight=None):
+        values = _tensor(values)
+        if values.dtype is not self._dtype:
+            values = cast(values, self._dtype)
+        if sample_weight is None:
+            self.total.assign_add(reduce_sum(values))
+            self.count.assign_add(np.asarray(_size(values), self._dtype.as_numpy_dtype))
+            return
+        weights = _tensor(sample_weight)
+        if weights.dtype is not self._dtype:
+            weights = cast(weights, self._dtype)
+        while weights.shape.rank > values.shape.rank and weights.shape[-1] == 1:
+            weights = squeeze(weights, [-1])
+        weighted = multiply(values, weights)
+        self.total.assign_add(reduce_sum(weighted))
+        self.count.assign_add(reduce_sum(multiply(weights, _ones_like(values))))
+
+
+def _size(t):
+    n = 1
+    for d in t.shape:
+        n *= d
+    return n
+
+
+def _ones_like(t):
+    return constant(np.ones(tuple(t.shape), t.dtype.as_numpy_dtype))
+
+
+class Mean(_Reduce):
+    """The (weighted) mean of all values given to update_state."""
+
+    def __init__(self, name="mean", dtype=None):
+        super().__init__(name, dtype)
+
+    def result(self):
+        return divide_no_nan(self.total.read_value(), self.count.read_value())
+
+
+class Sum(_Reduce):
+    """The (weighted) sum of all values given to update_state."""
+
+    def __init__(self, name="sum", dtype=None):
+        super().__init__(name, dtype)
+
+    def result(self):
+        return self.total.read_value()
+
+
+class MeanMetricWrapper(Mean):
+    """The running mean of fn(y_true, y_pred, **kwargs) over samples."""
+
+    def __init__(self, fn, name=None, dtype=None, **kwargs):
+        super().__init__(name=name or fn.__name__, dtype=dtype)
+        self._fn = fn
+        self._fn_kwargs = kwargs
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        super().update_state(self._fn(y_true, y_pred, **self._fn_kwargs), sample_weight)
+
+
+def _wrapper(class_name, fn, default_name, **defaults):
+    """A MeanMetricWrapper subclass over fn, in the calling module."""
+    def __init__(self, name=default_name, dtype=None, **kwargs):
+        MeanMetricWrapper.__init__(self, fn, name=name, dtype=dtype, **{**defaults, **kwargs})
+    module = sys._getframe(1).f_globals["__name__"]
+    return type(class_name, (MeanMetricWrapper,), {"__init__": __init__, "__module__": module,
+                                                  "__doc__": f"Running mean of {fn.__name__}."})
