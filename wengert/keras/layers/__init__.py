@@ -36,10 +36,12 @@ from .wrappers import Bidirectional, TimeDistributed, Wrapper
 from .preprocessing import CenterCrop, Normalization, RandomFlip, Rescaling, Resizing
 from .augmentation import RandomRotation, RandomTranslation, RandomZoom
 from .lookup import CategoryEncoding, Discretization, IntegerLookup, StringLookup
+from .hashing import Hashing
+from .text_vectorization import TextVectorization
 
 __all__ = ["CenterCrop", "Normalization", "RandomFlip", "Rescaling", "Resizing",
            "RandomRotation", "RandomTranslation", "RandomZoom", "CategoryEncoding",
-           "Discretization", "IntegerLookup", "StringLookup",
+           "Discretization", "IntegerLookup", "StringLookup", "Hashing", "TextVectorization",
            "Layer", "InputSpec", "Dense", "Flatten", "Dropout", "Activation", "Reshape",
            "Lambda", "Concatenate", "Add", "Conv2D", "Convolution2D", "MaxPooling2D", "MaxPool2D",
            "AveragePooling2D", "AvgPool2D", "GlobalAveragePooling2D", "GlobalAvgPool2D",
