@@ -1,5 +1,5 @@
-"""tf.math.real/imag/conj/angle on real tensors, as TensorFlow defines them (complex dtypes are
-issue 17's), and tf.math.l2_normalize."""
+"""tf.math.real/imag/conj/angle on real tensors, as TensorFlow defines them (complex tensors:
+test_complex.py), and tf.math.l2_normalize."""
 import numpy as np
 import pytest
 

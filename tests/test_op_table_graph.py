@@ -29,9 +29,17 @@ UNKNOWN_DIM_KNOWN_FAILURES = {
     **GRAPH_KNOWN_FAILURES,
     # TensorFlow raises too: tf.unstack needs `num` when the unstacked dimension is unknown.
     "unstack": "num cannot be inferred from an unknown dimension (TensorFlow raises too)",
+    # An fft_length that crops or pads an axis of unknown size: the gradient crops or pads back
+    # to sizes read while the graph is built (an InvalidArgumentError says so)
+    **dict.fromkeys(["ifftnd", "irfft_odd", "irfft2d", "irfft3d", "irfftnd"],
+                    "fft_length crops or pads an axis whose size is unknown while building"),
 }
 UNKNOWN_RANK_KNOWN_FAILURES = {
     **UNKNOWN_DIM_KNOWN_FAILURES,
+    # The N-D transforms move their axes with a transpose, and RFFT's gradient pads the last
+    # axis: both need the rank (an InvalidArgumentError says so)
+    **dict.fromkeys(["fftnd", "rfft", "rfft_padded", "rfft2d", "rfft3d", "rfftnd"],
+                    "the rank is needed to place the transformed axes"),
     # Clear errors where the rank is needed and unknown:
     "tensordot": "with both ranks unknown the contraction cannot be spelled (an InvalidArgument"
                  "Error says so; one known rank suffices)",

@@ -12,7 +12,7 @@ op type's registered gradient function (see `wengert.autodiff.backprop`).
 """
 from .framework import dtypes
 from .framework.dtypes import (DType, as_dtype, bool, double, float16, float32, float64, half,  # noqa: A004
-                               int8, int16, int32, int64, uint8)
+                               int8, int16, int32, int64, uint8, complex64, complex128)
 from .framework.errors import InvalidArgumentError
 from .framework import errors
 from .framework.context import executing_eagerly
@@ -44,6 +44,7 @@ from .graph.function import TensorSpec, function  # noqa: E402
 from .graph.func_graph import init_scope  # noqa: E402
 # -- issue 16: the tf.math and array ops TensorFlow also has at the top level --------------------
 from .ops.trig_ops import acos, acosh, asin, asinh, atan, atan2, atanh, cosh, sinh  # noqa: E402
+from .ops.complex_ops import abs, complex  # noqa: E402,A004  (|z| of complex tensors too)
 from .ops.rounding_ops import floor, round, truncatediv, truncatemod  # noqa: E402,A004
 from .ops.binary_math_ops import divide_no_nan, multiply_no_nan, squared_difference  # noqa: E402
 from .ops.misc_math_ops import realdiv, scalar_mul  # noqa: E402

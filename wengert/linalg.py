@@ -13,6 +13,7 @@ from .ops.matrix_ops import (band_part, cross, diag, diag_part, set_diag,  # noq
 from .ops.linalg_solve_ops import (banded_triangular_solve, cholesky_solve, inv,  # noqa: E402
                                    solve, triangular_solve)
 from .ops.linalg_decomp_ops import cholesky, eigh, eigvalsh, lu, qr, svd  # noqa: F401,E402
+from .ops.linalg_eig_ops import eig, eigvals  # noqa: F401,E402
 from .ops.linalg_func_ops import det, expm, logdet, slogdet, sqrtm  # noqa: F401,E402
 from .ops.linalg_lstsq_ops import lstsq, matrix_rank, pinv  # noqa: F401,E402
 from .ops.linalg_norm_ops import norm, normalize  # noqa: F401,E402

@@ -21,4 +21,4 @@ from .ops.segment_ops import (segment_max, segment_mean, segment_min, segment_pr
                               unsorted_segment_sqrt_n, unsorted_segment_sum)
 from .ops.sort_ops import approx_max_k, approx_min_k, in_top_k, top_k  # noqa: F401,E402
 from .ops.nn_ops import l2_normalize  # noqa: F401,E402  (tf.math.l2_normalize too)
-from .ops.complex_ops import angle, conj, imag, real  # noqa: F401,E402  (real dtypes)
+from .ops.complex_ops import abs, angle, complex, conj, imag, real  # noqa: F401,E402,A004

@@ -1,5 +1,9 @@
-"""`tf.signal`: framing, overlap-add, windows, spectral shifts and mel weights, as TensorFlow 2
-computes them.
+"""`tf.signal`: Fourier transforms (ops/fft_ops.py), the short-time Fourier transform, framing,
+overlap-add, windows, spectral shifts and mel weights, as TensorFlow 2 computes them.
+
+`stft` frames the signal, multiplies each frame by the window and takes its rfft; `inverse_stft`
+takes the irfft of each frame, crops or pads it to frame_length, windows it and overlap-adds:
+with `inverse_stft_window_fn` as the synthesis window the pair reconstructs the signal.
 
 Framing (`frame`) cuts a signal into windows of `frame_length` samples whose starts lie
 `frame_step` apart: it is a gather with the index grid `start_i + j`, so its gradient is the
@@ -30,11 +34,16 @@ from .ops.creation_ops import tile as _tile
 from .ops.reduce_ops import reduce_sum as _reduce_sum
 from .ops.indexing_ops import reverse as _reverse
 from ._signal_dct import dct, idct, mfccs_from_log_mel_spectrograms  # noqa: F401
+from .ops.fft_ops import (fft, fft2d, fft3d, fft_n as fftnd, ifft, ifft2d, ifft3d,  # noqa: F401
+                          ifft_n as ifftnd, irfft, irfft2d, irfft3d, irfft_n as irfftnd, rfft,
+                          rfft2d, rfft3d, rfft_n as rfftnd)
 
 __all__ = ["frame", "overlap_and_add", "hann_window", "hamming_window", "kaiser_window",
            "kaiser_bessel_derived_window", "vorbis_window", "fftshift", "ifftshift",
            "linear_to_mel_weight_matrix", "dct", "idct", "mfccs_from_log_mel_spectrograms",
-           "mdct", "inverse_mdct", "inverse_stft_window_fn"]
+           "mdct", "inverse_mdct", "inverse_stft_window_fn", "fft", "ifft", "fft2d", "ifft2d",
+           "fft3d", "ifft3d", "fftnd", "ifftnd", "rfft", "irfft", "rfft2d", "irfft2d", "rfft3d",
+           "irfft3d", "rfftnd", "irfftnd", "stft", "inverse_stft"]
 
 
 # ---- framing, windows, shifts, mel weights (no complex numbers needed) -------------------------
@@ -279,4 +288,42 @@ def inverse_stft_window_fn(frame_step, forward_window_fn=hann_window, name=None)
         return forward / denominator[:frame_length]
     return inverse_window
 
-# ---- end of framing/window block; FFT ops (tf.signal.fft ... irfft3d) go below -----------------
+
+# ---- Fourier transforms (ops/fft_ops.py) and the short-time Fourier transform ---------------------
+def _enclosing_power_of_two(n):
+    return 1 << max(int(n) - 1, 0).bit_length()
+
+
+def stft(signals, frame_length, frame_step, fft_length=None, window_fn=hann_window,
+         pad_end=False, name=None):
+    """The short-time Fourier transform: rfft of each windowed frame, [..., frames,
+    fft_length // 2 + 1]; fft_length defaults to the smallest power of 2 >= frame_length."""
+    signals = _to_tensor(signals)
+    frame_length = _static_int(frame_length, "frame_length")
+    fft_length = (_enclosing_power_of_two(frame_length) if fft_length is None
+                  else _static_int(fft_length, "fft_length"))
+    frames = frame(signals, frame_length, _static_int(frame_step, "frame_step"), pad_end=pad_end)
+    if window_fn is not None:
+        frames = frames * window_fn(frame_length, dtype=frames.dtype)
+    return rfft(frames, [fft_length])
+
+
+def inverse_stft(stfts, frame_length, frame_step, fft_length=None, window_fn=hann_window,
+                 name=None):
+    """The signal whose stft is `stfts`: irfft of each frame, cropped or zero-padded to
+    frame_length, windowed by window_fn, overlap-added (use inverse_stft_window_fn(frame_step)
+    to invert stft exactly)."""
+    stfts = _to_tensor(stfts)
+    frame_length = _static_int(frame_length, "frame_length")
+    fft_length = (_enclosing_power_of_two(frame_length) if fft_length is None
+                  else _static_int(fft_length, "fft_length"))
+    frames = irfft(stfts, [fft_length])
+    if fft_length > frame_length:
+        frames = frames[..., :frame_length]
+    elif fft_length < frame_length:
+        rank = len(frames.shape.as_list())
+        frames = _pad(frames, [[0, 0]] * (rank - 1) + [[0, frame_length - fft_length]])
+    if window_fn is not None:
+        frames = frames * window_fn(frame_length, dtype=stfts.dtype.real_dtype)
+    return overlap_and_add(frames, _static_int(frame_step, "frame_step"))
+

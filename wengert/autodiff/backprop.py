@@ -64,7 +64,7 @@ def backward(records, targets, sources, seeds, unconnected=UnconnectedGradients.
     if unconnected not in (UnconnectedGradients.NONE, UnconnectedGradients.ZERO):
         raise ValueError(f"unconnected_gradients must be 'none' or 'zero', got {unconnected!r}.")
     observer = _observer()
-    source_ids = {id(s) for s in sources if s.dtype.is_floating}
+    source_ids = {id(s) for s in sources if s.dtype.is_differentiable}
     reached = reachable if reachable is not None else _reached_from(records, source_ids)[1]
     if stop_ids:
         reached = reached - (stop_ids - source_ids)
@@ -140,7 +140,7 @@ def _skipped_inputs(inputs, needed, reached):
     for t in inputs:
         key = id(t)
         if key in needed or key in reached and (  # a floating-point input (inline test)
-                t._value.dtype.kind == "f" if type(t) is Tensor else t.dtype.is_floating):
+                t._value.dtype.kind in "fc" if type(t) is Tensor else t.dtype.is_differentiable):
             needed.add(key)
         else:
             skip = None  # listed once all are marked
@@ -201,7 +201,7 @@ def _prune(records, targets, source_ids, stop_ids):
 def _floating(t):
     """Whether t is a floating-point tensor (eagerly read off the array, no DType lookup:
     is_eager_tensor and array_of inline, for every input of every op on the path)."""
-    return t._value.dtype.kind == "f" if type(t) is Tensor else t.dtype.is_floating
+    return t._value.dtype.kind in "fc" if type(t) is Tensor else t.dtype.is_differentiable
 
 
 def _reached_from(records, source_ids):

@@ -44,7 +44,7 @@ def why_not(path, target):
     sentence saying what prevents it."""
     if state.graph is not None:
         return "building a graph (vectorized jacobians run eagerly)"
-    if not is_eager_tensor(target) or not target.dtype.is_floating:
+    if not is_eager_tensor(target) or not target.dtype.is_differentiable:
         return "the target is not an eager floating-point tensor"
     for op in path:
         reason = _op_reason(op)

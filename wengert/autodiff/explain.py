@@ -158,7 +158,7 @@ def explain_tape(tape, target, sources):
 
 def _first_checks(tape, s):
     """Causes visible from the source alone (dtype, watching)."""
-    if not s.dtype.is_floating:
+    if not s.dtype.is_differentiable:
         return NOT_FLOAT, (f"Its dtype is {s.dtype.name}; only floating-point tensors carry "
                            "gradients. cast() it to a float dtype before the computation if "
                            "it should have one."), None
@@ -316,7 +316,7 @@ class _Index:
         values = []
         for op in self.records:
             for t in op.outputs:
-                if id(t) in derived and t.dtype.is_floating:
+                if id(t) in derived and t.dtype.is_differentiable:
                     values.append((t, op))
         for item in candidates:
             const, consumer = item if isinstance(item, tuple) else (item, None)
@@ -353,7 +353,7 @@ def explain_gradients(ys, xs, stop_gradients=None):
 
 
 def _graph_cause(graph, index, ys, x):
-    if not x.dtype.is_floating:
+    if not x.dtype.is_differentiable:
         return NOT_FLOAT, (f"Its dtype is {x.dtype.name}; only floating-point tensors carry "
                            "gradients."), None
     if isinstance(x, Tensor) and getattr(x, "graph", None) is None:
@@ -394,8 +394,8 @@ def _blockers(index, source, upstream, target_ids):
         if not any(id(t) in live for t in op.inputs) or not any(
                 id(t) in upstream for t in op.outputs):
             continue
-        if (not _differentiable(op) or not any(t.dtype.is_floating for t in op.outputs)
-                or not any(id(t) in live and t.dtype.is_floating for t in op.inputs)):
+        if (not _differentiable(op) or not any(t.dtype.is_differentiable for t in op.outputs)
+                or not any(id(t) in live and t.dtype.is_differentiable for t in op.inputs)):
             blockers.append(op)
             continue
         outs = [id(t) for t in op.outputs]
@@ -418,7 +418,7 @@ def describe_missing(variables, tape=None, target=None):
     lines = []
     for v in variables:
         name = _source_name(v, 0)
-        if not v.dtype.is_floating:
+        if not v.dtype.is_differentiable:
             lines.append(f"  {name}: {NOT_FLOAT} ({v.dtype.name}).")
         elif isinstance(v, Variable) and not v.trainable:
             lines.append(f"  {name}: {NOT_TRAINABLE}; tapes do not watch it when it is read.")

@@ -57,7 +57,7 @@ __all__ = ["ForwardAccumulator", "linear", "linear_in", "multilinear", "op_tange
 # -- computing output tangents ------------------------------------------------------------------
 def _is_float(t):
     value = getattr(t, "_value", None)  # array_of(t), inline: per op; graph tensors have none
-    return value.dtype.kind == "f" if value is not None else t.dtype.is_floating
+    return value.dtype.kind in "fc" if value is not None else t.dtype.is_differentiable
 
 
 def _zeros(t):

@@ -156,7 +156,7 @@ def _per_example(column, source, out_shape, unconnected):
 def _pruned(records, targets, sources):
     """The records on a path from a source to a target, in execution order (pruned once, so
     each of the many reverse passes walks only these)."""
-    source_ids = {id(s) for s in sources if s.dtype.is_floating}
+    source_ids = {id(s) for s in sources if s.dtype.is_differentiable}
     path, _ = backprop._prune(records, targets, source_ids, frozenset())
     path.reverse()
     return path

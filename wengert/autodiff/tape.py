@@ -185,7 +185,7 @@ class GradientTape:
         """True when every tensor or variable this tape watched directly is a floating-point
         source. Then every record depends on a source (a record is made only for an op with a
         watched input), and the watched set is exactly what they reach from the sources."""
-        ids = {id(s) for s in sources if s.dtype.is_floating}
+        ids = {id(s) for s in sources if s.dtype.is_differentiable}
         for root in self._watched_vars:
             if id(root) not in ids:
                 return False

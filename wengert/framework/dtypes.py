@@ -1,19 +1,21 @@
 """Data types: TensorFlow-style `DType` objects over NumPy dtypes.
 
-A `DType` names one NumPy dtype (`float32`, `int64`, `bool`...) and answers the questions autodiff
-asks of it: can it carry a gradient (`is_floating`), is it an integer, what NumPy type backs it.
+A `DType` names one NumPy dtype (`float32`, `int64`, `bool`, `complex64`...) and answers the
+questions autodiff asks of it: can it carry a gradient (`is_differentiable`: floating point or
+complex, as TensorFlow's backprop decides), is it an integer, what NumPy type backs it.
 `as_dtype` turns anything a user may write (a DType, a NumPy dtype or type, a string) into a DType.
 """
 import numpy as np
 
 __all__ = ["DType", "as_dtype", "float16", "float32", "float64", "int8", "int16", "int32",
-           "int64", "uint8", "bool", "half", "double"]
+           "int64", "uint8", "bool", "half", "double", "complex64", "complex128"]
 
 
 class DType:
     """One tensor element type. Compares equal to its name, its NumPy dtype and itself."""
 
-    __slots__ = ("name", "as_numpy_dtype", "_np", "is_floating", "is_integer", "is_bool")
+    __slots__ = ("name", "as_numpy_dtype", "_np", "is_floating", "is_integer", "is_bool",
+                 "is_complex", "is_differentiable")
 
     def __init__(self, name, np_type):
         self.name = name
@@ -22,6 +24,8 @@ class DType:
         self.is_floating = self._np.kind == "f"
         self.is_integer = self._np.kind in "iu"
         self.is_bool = self._np.kind == "b"
+        self.is_complex = self._np.kind == "c"
+        self.is_differentiable = self._np.kind in "fc"
 
     @property
     def is_numeric(self):
@@ -38,15 +42,27 @@ class DType:
 
     @property
     def min(self):
+        self._check_ordered("min")
         return np.finfo(self._np).min if self.is_floating else np.iinfo(self._np).min
 
     @property
     def max(self):
+        self._check_ordered("max")
         return np.finfo(self._np).max if self.is_floating else np.iinfo(self._np).max
+
+    def _check_ordered(self, what):
+        if self._np.kind not in "fiu":
+            raise TypeError(f"Cannot find the {what}imum value of dtype {self.name}.")
 
     @property
     def base_dtype(self):
         return self
+
+    @property
+    def real_dtype(self):
+        """The dtype of the real and imaginary parts: float32 for complex64, float64 for
+        complex128, the dtype itself otherwise."""
+        return _REAL_PARTS.get(self.name, self)
 
     def __eq__(self, other):
         if other is self:
@@ -81,8 +97,11 @@ int32 = DType("int32", np.int32)
 int64 = DType("int64", np.int64)
 uint8 = DType("uint8", np.uint8)
 bool = DType("bool", np.bool_)  # noqa: A001  (TensorFlow's public name)
+complex64 = DType("complex64", np.complex64)
+complex128 = DType("complex128", np.complex128)
+_REAL_PARTS = {"complex64": float32, "complex128": float64}
 
-_ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, bool)
+_ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, bool, complex64, complex128)
 #: NumPy dtype -> DType; the hot path of `Tensor.dtype`.
 FROM_NUMPY = {d._np: d for d in _ALL}
 _BY_NAME = {d.name: d for d in _ALL}

@@ -222,7 +222,8 @@ def to_array(value, dtype=None):
         return string_array(array, value)
     if array.dtype not in dtypes.FROM_NUMPY:
         raise TypeError(f"Cannot convert {_short(value)} (NumPy dtype {array.dtype}) to a tensor; "
-                        "supported dtypes are float16/32/64, int8/16/32/64, uint8 and bool.")
+                        "supported dtypes are float16/32/64, complex64/128, int8/16/32/64, uint8 "
+                        "and bool.")
     if not from_numpy and array.dtype in _PY_DEFAULTS:
         if array.dtype.kind == "i" and array.size and (array.max() > _INT32.max
                                                          or array.min() < _INT32.min):
@@ -246,7 +247,11 @@ def _cast_value(value, dtype, from_numpy):
         raise TypeError(f"Cannot convert {_short(value)} to a tensor of dtype {dtype.name}: "
                         "floating-point values do not implicitly become integers; use "
                         "`cast` if truncation is what you want.")
-    if source.dtype.kind not in "fiub":
+    if source.dtype.kind == "c" and target.kind != "c":
+        raise TypeError(f"Cannot convert {_short(value)} to a tensor of dtype {dtype.name}: "
+                        "complex values do not implicitly lose their imaginary part; use "
+                        "`tf.math.real` or `cast` if that is what you want.")
+    if source.dtype.kind not in "fiubc":
         raise TypeError(f"Cannot convert {_short(value)} to a tensor of dtype {dtype.name}.")
     return np.array(source, dtype=target)
 

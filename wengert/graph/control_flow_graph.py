@@ -238,7 +238,7 @@ def vjp_graph(graph, needed, name):
     hit = cache.get(key)
     if hit is not None:
         return hit
-    float_outs = [i for i, t in enumerate(graph.outputs) if t.dtype.is_floating]
+    float_outs = [i for i, t in enumerate(graph.outputs) if t.dtype.is_differentiable]
     specs = [spec_of(t) for t in graph.inputs] + [spec_of(graph.outputs[i]) for i in float_outs]
     n_in = len(graph.inputs)
 
@@ -261,7 +261,7 @@ def vjp_ops(graph, xs, seeds, needed, extra=None):
     start = len(built._ops)
     values = replay(graph, graph._ops, graph.inputs, xs)
     outs = [values[id(t)] for t in graph.outputs]
-    targets = [o for o in outs if o.dtype.is_floating]
+    targets = [o for o in outs if o.dtype.is_differentiable]
     records = built._ops[start:]
     sources = [xs[i] for i in needed]
     grads = backward(records, targets, sources, list(seeds))

@@ -157,11 +157,11 @@ def _branches_grad(op, grads, branches, rebuild):
     """Gradient of If/Case: the same selection over the branches' VJP sub-graphs."""
     xs = op.inputs[1:]
     needed = tuple(i for i, x in enumerate(xs)
-                   if x.dtype.is_floating and needs_grad(op, i + 1))
+                   if x.dtype.is_differentiable and needs_grad(op, i + 1))
     if not needed:
         return [None] * len(op.inputs)
     seeds = [g if g is not None else array_core.zeros_like(t)
-             for g, t in zip(grads, op.outputs) if t.dtype.is_floating]
+             for g, t in zip(grads, op.outputs) if t.dtype.is_differentiable]
     grad_branches = [vjp_graph(b, needed, f"{b.name}_grad") for b in branches]
     attrs = {**rebuild(grad_branches), "discard_writes": True}
     out = _run(_with_outputs(op.op_def, len(needed), attrs), [op.inputs[0], *xs, *seeds], attrs)
@@ -252,9 +252,9 @@ def _while_grad(op, *grads):
     n = op.get_attr("n_vars")
     body = op.get_attr("body")
     xs, caps = op.inputs[1:1 + n], op.inputs[1 + n:]
-    floats = [k for k in range(n) if xs[k].dtype.is_floating]
+    floats = [k for k in range(n) if xs[k].dtype.is_differentiable]
     need_caps = [c for c, t in enumerate(caps)
-                 if t.dtype.is_floating and needs_grad(op, 1 + n + c)]
+                 if t.dtype.is_differentiable and needs_grad(op, 1 + n + c)]
     if not floats:
         return [None] * len(op.inputs)
     if op.graph is not None:  # from now on the forward loop keeps its history

@@ -387,8 +387,10 @@ def reshape(tensor, shape, name=None):
 
 # -- cast ---------------------------------------------------------------------------------------
 def _cast_grad(op, grad):
+    """The gradient cast back to the source dtype: from complex to real it keeps the real part
+    (a real source moves the output only along the real axis), as TensorFlow's _CastGrad."""
     source = op.inputs[0].dtype
-    if not (source.is_floating and grad.dtype.is_floating):
+    if not (source.is_differentiable and grad.dtype.is_differentiable):
         return None
     return cast(grad, source)
 
@@ -398,12 +400,19 @@ def _cast_rule(x, dtype):
 
 
 def _cast_jvp(primals, tangents, outputs, dtype):
-    if not (primals[0].dtype.is_floating and np.dtype(dtype).kind == "f"):
+    if not (primals[0].dtype.is_differentiable and np.dtype(dtype).kind in "fc"):
         return None
     return cast(tangents[0], dtype)
 
 
-CAST = defop("Cast", lambda x, dtype: x.astype(dtype), shape=_cast_rule, grad=_cast_grad,
+def _cast_kernel(x, dtype):
+    """x.astype(dtype); complex to real keeps the real part (TensorFlow's Cast)."""
+    if x.dtype.kind == "c" and np.dtype(dtype).kind != "c":
+        x = x.real
+    return x.astype(dtype)
+
+
+CAST = defop("Cast", _cast_kernel, shape=_cast_rule, grad=_cast_grad,
              jvp=_cast_jvp, batch="safe",
              partial_value=lambda op, x: x if np.dtype(op.attrs["dtype"]).kind in "iu" else None,
              onnx=lambda ctx, op, x: ctx.cast(x, op.attrs["dtype"]))

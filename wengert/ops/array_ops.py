@@ -32,6 +32,7 @@ from . import shapes
 from .array_core import (RESHAPE, batch_rank, batch_zero_filled, has_one_input,  # noqa: F401
                          reshape, reshape_back, reshape_batched, reshape_like, zeros_like)
 from .shapes import axis_int, int_tuple, normalize_axis
+from .complex_core import conj_if_complex
 
 __all__ = ["where", "reshape", "transpose", "expand_dims", "squeeze", "concat", "stack",
            "unstack", "split", "identity", "stop_gradient", "newaxis"]
@@ -184,7 +185,8 @@ TRANSPOSE = defop("Transpose", lambda x, perm: x.transpose(perm), shape=_transpo
 
 
 def transpose(a, perm=None, conjugate=False, name="transpose"):
-    """`a` with its axes permuted: output axis i is input axis perm[i] (default: reversed)."""
+    """`a` with its axes permuted: output axis i is input axis perm[i] (default: reversed);
+    `conjugate` also conjugates complex entries."""
     a = convert_to_tensor(a)
     rank = a.shape.rank
     if perm is None:  # None when the rank is unknown: the kernel reverses the axes
@@ -194,6 +196,8 @@ def transpose(a, perm=None, conjugate=False, name="transpose"):
                      for p in int_tuple(perm, "transpose: perm"))
     else:
         perm = int_tuple(perm, "transpose: perm")
+    if conjugate and a.dtype.is_complex:  # the conjugate transpose
+        a = conj_if_complex(a)
     return execute(TRANSPOSE, (a,), {"perm": perm}, None if name == "transpose" else name)
 
 

@@ -26,22 +26,25 @@ from ..framework.execute import binary_operands, execute
 from ..framework.registry import defop, needs_grad
 from ..framework.tensor import convert_to_tensor
 from . import elementwise, shapes
+from .complex_core import conj_if_complex
 from .math_ops import cast, not_equal, square
 
 __all__ = ["squared_difference", "xlogy", "xlog1py", "xdivy", "divide_no_nan", "div_no_nan",
            "multiply_no_nan", "reciprocal_no_nan"]
 
 
-def _float_pair_rule(op_type):
+def _float_pair_rule(op_type, complex_ok=False):
     def rule(x, y, **_):
-        shapes.check_float(x, f"{op_type}'s input")
+        if not (complex_ok and x.dtype.is_complex):
+            shapes.check_float(x, f"{op_type}'s input")
         return shapes.broadcast(x, y)
     return rule
 
 
-def _float_binary(op_def, x, y, name):
+def _float_binary(op_def, x, y, name, complex_ok=False):
     x, y = binary_operands(x, y, op_def.type)
-    shapes.check_float(x, f"{op_def.type}'s input")
+    if not (complex_ok and x.dtype.is_complex):
+        shapes.check_float(x, f"{op_def.type}'s input")
     return execute(op_def, (x, y), name=name)
 
 
@@ -128,7 +131,7 @@ def _mul_no_nan_kernel(x, y):
 
 
 def _div_no_nan_grad(op, grad):
-    x, y = op.inputs
+    x, y = (conj_if_complex(t) for t in op.inputs)
     return (div_no_nan(grad, y) if needs_grad(op, 0) else None,
             grad * div_no_nan(div_no_nan(-x, y), y) if needs_grad(op, 1) else None)
 
@@ -142,7 +145,7 @@ def _div_no_nan_jvp(primals, tangents, outputs):
 
 
 def _mul_no_nan_grad(op, grad):
-    x, y = op.inputs
+    x, y = (conj_if_complex(t) for t in op.inputs)
     return (multiply_no_nan(grad, y) if needs_grad(op, 0) else None,
             multiply_no_nan(x, grad) if needs_grad(op, 1) else None)
 
@@ -155,15 +158,15 @@ def _mul_no_nan_jvp(primals, tangents, outputs):
     return terms[0] if len(terms) == 1 else terms[0] + terms[1]
 
 
-DIV_NO_NAN = defop("DivNoNan", _div_no_nan_kernel, shape=_float_pair_rule("DivNoNan"),
+DIV_NO_NAN = defop("DivNoNan", _div_no_nan_kernel, shape=_float_pair_rule("DivNoNan", True),
                    grad=_div_no_nan_grad, jvp=_div_no_nan_jvp, batch="safe")
-MUL_NO_NAN = defop("MulNoNan", _mul_no_nan_kernel, shape=_float_pair_rule("MulNoNan"),
+MUL_NO_NAN = defop("MulNoNan", _mul_no_nan_kernel, shape=_float_pair_rule("MulNoNan", True),
                    grad=_mul_no_nan_grad, jvp=_mul_no_nan_jvp, batch="safe")
 
 
 def divide_no_nan(x, y, name=None):
     """x / y, and 0 where y == 0 (even when x is 0, inf or NaN)."""
-    return _float_binary(DIV_NO_NAN, x, y, name)
+    return _float_binary(DIV_NO_NAN, x, y, name, complex_ok=True)
 
 
 div_no_nan = divide_no_nan
@@ -171,7 +174,7 @@ div_no_nan = divide_no_nan
 
 def multiply_no_nan(x, y, name=None):
     """x * y, and 0 where y == 0 (even when x is inf or NaN)."""
-    return _float_binary(MUL_NO_NAN, x, y, name)
+    return _float_binary(MUL_NO_NAN, x, y, name, complex_ok=True)
 
 
 def reciprocal_no_nan(x, name=None):

@@ -23,7 +23,9 @@ term for its dependence on y: d h(y, g) = h(y, g_dot) + (dh/dy) y_dot.
 Either form is right for gradients with extra leading (batch) dimensions, since elementwise
 products broadcast over trailing axes: the ops are declared `batch="safe"`.
 
-Most elementwise math is defined for floating-point tensors only: `float_op` declares such an op
+For complex inputs the VJP multiplies by the conjugate derivative, g * conj(f'(x)), TensorFlow's
+convention (see complex_core.py); the JVP keeps t * f'(x). Most elementwise math is defined for
+floating-point tensors only (complex ones too where TensorFlow defines the op on them): `float_op` declares such an op
 with a shape rule that refuses other dtypes (`float_rule`), and `call_float` is the body of its
 public function, which refuses them eagerly with the same message.
 
@@ -37,6 +39,7 @@ from ..framework.execute import execute
 from ..framework.registry import OPERATOR_UFUNCS, defop, needs_grad
 from ..framework.tensor import Tensor, convert_to_tensor, is_eager_tensor
 from . import shapes
+from .complex_core import CONJ, conj_if_complex
 
 __all__ = ["unary", "binary", "fused_grad_jvp", "float_op", "float_rule", "call_float",
            "numeric_rule", "call_numeric", "into_temporary", "IN_PLACE_MIN_SIZE",
@@ -49,14 +52,15 @@ def unary(op_type, kernel, derivative=None, *, fused=None, shape=shapes.same, **
     if (derivative is None) == (fused is None):
         raise ValueError(f"{op_type}: give exactly one of derivative= and fused=.")
     if fused is not None:
-        def grad(op, g):
-            return execute(fused, (op.outputs[0], g))
+        def grad(op, g):  # h(conj(y), g) = g conj(f'(x)): f' is real-coefficient in y
+            y = op.outputs[0]
+            return execute(fused, (execute(CONJ, (y,)) if y.dtype.is_complex else y, g))
 
         def jvp(primals, tangents, outputs):
             return execute(fused, (outputs[0], tangents[0]))
     else:
         def grad(op, g):
-            return g * derivative(op.inputs[0], op.outputs[0])
+            return g * conj_if_complex(derivative(op.inputs[0], op.outputs[0]))
 
         def jvp(primals, tangents, outputs):
             return tangents[0] * derivative(primals[0], outputs[0])
@@ -70,8 +74,8 @@ def binary(op_type, kernel, partials, *, shape=shapes.broadcast, **fields):
     def grad(op, g):
         x, y = op.inputs
         d_x, d_y = partials(x, y, op.outputs[0])
-        return (g * d_x if d_x is not None and needs_grad(op, 0) else None,
-                g * d_y if d_y is not None and needs_grad(op, 1) else None)
+        return (g * conj_if_complex(d_x) if d_x is not None and needs_grad(op, 0) else None,
+                g * conj_if_complex(d_y) if d_y is not None and needs_grad(op, 1) else None)
 
     def jvp(primals, tangents, outputs):
         (x, y), (t_x, t_y) = primals, tangents
@@ -113,10 +117,11 @@ def _not_float(op_type, x):
         f"first, e.g. cast(x, float32), or pass a float literal such as 2.0 instead of 2.")
 
 
-def float_rule(op_type):
-    """The shape rule of a float-only elementwise op: x's shape and dtype, if that is floating."""
+def float_rule(op_type, complex_ok=False):
+    """The shape rule of a float-only elementwise op: x's shape and dtype, if that is floating
+    (or complex, for an op defined on complex numbers too)."""
     def rule(x, **_):
-        if not x.dtype.is_floating:
+        if not (x.dtype.is_floating or complex_ok and x.dtype.is_complex):
             raise _not_float(op_type, x)
         return x.shape, x.dtype
     return rule
@@ -136,13 +141,14 @@ def numeric_rule(op_type):
     return rule
 
 
-def call_float(op_def, x, name):
-    """Run the float-only unary op `op_def` on x (the body of sqrt(), tanh(), ...)."""
+def call_float(op_def, x, name, kinds="f"):
+    """Run the float-only unary op `op_def` on x (the body of sqrt(), tanh(), ...); kinds="fc"
+    for an op defined on complex numbers too (exp, sqrt, sin...)."""
     if type(x) is not Tensor:  # is_eager_tensor and array_of, inline: tanh is hot
         x = convert_to_tensor(x)
-        if not x.dtype.is_floating:
+        if x.dtype._np.kind not in kinds:
             raise _not_float(op_def.type, x)
-    elif x._value.dtype.kind != "f":
+    elif x._value.dtype.kind not in kinds:
         raise _not_float(op_def.type, x)
     return execute(op_def, (x,), name=name)
 
@@ -156,10 +162,12 @@ def call_numeric(op_def, x, name):
     return execute(op_def, (x,), name=name)
 
 
-def float_op(op_type, kernel, derivative=None, fused=None, **fields):
+def float_op(op_type, kernel, derivative=None, fused=None, complex_ok=False, **fields):
     """Declare a float-only unary elementwise op from its derivative f'(x, y) or fused helper
-    h(y, g) (see `unary`); `fields` are the OpDef's other fields (onnx=...)."""
-    return unary(op_type, kernel, derivative, fused=fused, shape=float_rule(op_type), **fields)
+    h(y, g) (see `unary`); complex_ok: defined on complex numbers too (its public function
+    calls `call_float(..., kinds="fc")`); `fields` are the OpDef's other fields (onnx=...)."""
+    return unary(op_type, kernel, derivative, fused=fused,
+                 shape=float_rule(op_type, complex_ok), **fields)
 
 
 def onnx_unary_then(onnx_op, combine, constant):

@@ -18,6 +18,7 @@ import numpy as np
 from ..framework.errors import InvalidArgumentError
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
+from .complex_core import conj_if_complex, real_part  # noqa: F401 (re-exported)
 from .array_core import ones_like, zeros_like
 from .linalg_ops import matmul, matrix_transpose
 from .matrix_ops import diag_part, set_diag
@@ -133,14 +134,6 @@ def eye_like(x):
     return set_diag(zeros, ones_like(diag_part(zeros)))
 
 
-def conj_if_complex(x):
-    """The complex conjugate of x (x itself for a real dtype)."""
-    return x
-
-
-def real_part(x):
-    """The real part of x (x itself for a real dtype)."""
-    return x
 
 
 def safe_reciprocal(x, epsilon=1e-20):

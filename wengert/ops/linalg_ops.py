@@ -2,7 +2,7 @@
 
 `matmul` of two matrices is the "MatMul" op; with a batch dimension on either side it is
 "BatchMatMulV2", whose batch dimensions broadcast like NumPy's. For C = op(A) op(B), where op is an
-optional transpose (adjoint: the same for real numbers), the derivatives are matrix products again
+optional transpose (adjoint: the conjugate transpose, the same for real numbers), the derivatives are matrix products again
 (TensorFlow's `_MatMulGrad`), computed with the transpose flags instead of transposed copies:
 
     C = A B:      dA = G B^T,     dB = A^T G        C = A B^T:    dA = G B,       dB = G^T A
@@ -35,6 +35,7 @@ from . import shapes
 from .shapes import axis_int
 from .array_core import batch_rank, ones_like, zeros_like
 from .array_ops import transpose
+from .complex_core import conj_if_complex
 from .matrix_ops import diag, diag_part, set_diag
 from .reduce_ops import reduce_sum
 
@@ -55,9 +56,14 @@ def _matmul_kernel(a, b, transpose_a, transpose_b):
     return np.matmul(a.T if transpose_a else a, b.T if transpose_b else b)
 
 
+def _adjoint(x):
+    """The conjugate transpose of the last two axes (the transpose, for real numbers)."""
+    x = np.swapaxes(x, -1, -2)
+    return np.conj(x) if x.dtype.kind == "c" else x
+
+
 def _batch_matmul_kernel(x, y, adj_x, adj_y):
-    return np.matmul(np.swapaxes(x, -1, -2) if adj_x else x,
-                     np.swapaxes(y, -1, -2) if adj_y else y)
+    return np.matmul(_adjoint(x) if adj_x else x, _adjoint(y) if adj_y else y)
 
 
 def _inner_dims_error(a, b, ta, tb):
@@ -106,9 +112,9 @@ def _batch_matmul_rule(x, y, adj_x, adj_y):
     return TensorShape(tuple(batch) + (m, n)), x.dtype
 
 
-def _product_grads(op, grad, product, ta, tb):
+def _product_grads(op, grad, product, ta, tb, inputs=None):
     """TensorFlow's _MatMulGrad: both gradients as products with transpose flags."""
-    a, b = op.inputs
+    a, b = inputs or op.inputs
     if not ta and not tb:
         pairs = ((grad, b, False, True), (a, grad, True, False))
     elif not ta and tb:
@@ -121,9 +127,12 @@ def _product_grads(op, grad, product, ta, tb):
 
 
 def _matmul_grad(op, grad):
+    """MatMul transposes without conjugating, so for complex operands the rule's products take
+    conj(a) and conj(b) (TensorFlow's _MatMulGrad)."""
     return _product_grads(
         op, grad, lambda x, y, tx, ty: execute(MATMUL, (x, y), _MATMUL_ATTRS[tx, ty]),
-        op.get_attr("transpose_a"), op.get_attr("transpose_b"))
+        op.get_attr("transpose_a"), op.get_attr("transpose_b"),
+        [conj_if_complex(t) for t in op.inputs])
 
 
 def _batch_matmul_grad(op, grad):
@@ -154,8 +163,9 @@ def _matmul_onnx(ctx, op, a, b, flags=("transpose_a", "transpose_b")):
     return ctx.node("MatMul", [a, b])
 
 
-MATMUL = defop("MatMul", _matmul_kernel, shape=_matmul_rule, grad=_matmul_grad, jvp=multilinear, batch=_matmul_batched,
-               onnx=_matmul_onnx)
+MATMUL = defop("MatMul", _matmul_kernel, shape=_matmul_rule, grad=_matmul_grad, jvp=multilinear,
+               batch=_matmul_batched, onnx=_matmul_onnx,
+               batch_accepts=lambda op: not op.inputs[0].dtype.is_complex)  # (adj_* conjugate)
 BATCH_MATMUL = defop("BatchMatMulV2", _batch_matmul_kernel, shape=_batch_matmul_rule,
                      grad=_batch_matmul_grad, jvp=multilinear, batch="safe",
                      onnx=lambda ctx, op, a, b: _matmul_onnx(ctx, op, a, b, ("adj_x", "adj_y")))
@@ -183,12 +193,18 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     ta, tb = bool(transpose_a or adjoint_a), bool(transpose_b or adjoint_b)
     rank_a, rank_b = _rank(a), _rank(b)
     if rank_a == 2 and rank_b == 2:
+        if a.dtype.is_complex:  # MatMul transposes; an adjoint conjugates first
+            a = conj_if_complex(a) if adjoint_a else a
+            b = conj_if_complex(b) if adjoint_b else b
         return execute(MATMUL, (a, b), _MATMUL_ATTRS[ta, tb], name)
     if (rank_a is not None and rank_a < 2) or (rank_b is not None and rank_b < 2):
         raise InvalidArgumentError(
             f"MatMul: both operands must have rank >= 2, got a of shape {a.shape} and b of shape "
             f"{b.shape}. For a matrix-vector product use linalg.matvec, or expand_dims the "
             "vector.")
+    if a.dtype.is_complex and (transpose_a or transpose_b):  # BatchMatMulV2's adj_* conjugate
+        a = conj_if_complex(a) if transpose_a else a
+        b = conj_if_complex(b) if transpose_b else b
     return execute(BATCH_MATMUL, (a, b), {"adj_x": ta, "adj_y": tb}, name)
 
 
@@ -270,7 +286,7 @@ def _einsum_operand_grad(op, grad, subs, out, i):
     target, x = subs[i], op.inputs[i]
     unique = "".join(dict.fromkeys(target))
     others = [s for j, s in enumerate(subs) if j != i]
-    tensors = [grad] + [t for j, t in enumerate(op.inputs) if j != i]
+    tensors = [grad] + [conj_if_complex(t) for j, t in enumerate(op.inputs) if j != i]
     present = set(out).union(*others)
     missing = [c for c in target if c not in present]
     if missing:  # summed within operand i only: broadcast the gradient along them with ones
@@ -500,6 +516,8 @@ def matrix_transpose(a, name="matrix_transpose", conjugate=False):
         raise InvalidArgumentError(f"matrix_transpose: input must have rank >= 2, got shape "
                                    f"{a.shape}.")
     rank = a.shape.rank
+    if conjugate:
+        a = conj_if_complex(a)
     if rank is None:  # the leading axes are not known: swap the last two as an einsum
         return einsum("...ij->...ji", a, name=None if name == "matrix_transpose" else name)
     perm = tuple(range(rank - 2)) + (rank - 1, rank - 2)

@@ -33,6 +33,7 @@ from ..framework.variables import EAGER_TYPES as _EAGER
 from . import shapes
 from .array_core import batch_rank, cast, reshape, static_shape, zeros_like
 from .array_ops import where
+from .complex_core import conj_if_complex
 from .unary_ops import SQUARE_GRAD, log, square
 
 __all__ = ["add", "subtract", "multiply", "divide", "truediv", "floordiv", "floormod", "mod",
@@ -58,6 +59,9 @@ def _sub_grad(op, grad):
 
 def _mul_grad(op, grad):
     x, y = op.inputs
+    if x.dtype.is_complex:  # g conj(y), g conj(x) (TensorFlow's convention, complex_core.py)
+        return (grad * conj_if_complex(y) if needs_grad(op, 0) else None,
+                grad * conj_if_complex(x) if needs_grad(op, 1) else None)
     if x is y:  # x * x: one op for 2x*g instead of two products and a sum
         return execute(SQUARE_GRAD, (x, grad)), None
     skip = op.skip_input_indices  # needs_grad(op, i), inline: this rule is on the hot path
@@ -114,7 +118,7 @@ MUL_SUM = defop("MulSum", _mul_sum_kernel, shape=_mul_sum_rule, grad=_mul_sum_gr
 
 
 def _div_grad(op, grad):
-    x, y = op.inputs
+    x, y = (conj_if_complex(t) for t in op.inputs)
     dx = grad / y if needs_grad(op, 0) else None
     dy = -grad * x / (y * y) if needs_grad(op, 1) else None
     return dx, dy
@@ -162,7 +166,7 @@ def multiply(x, y, name=None):
 def divide(x, y, name=None):
     """x / y. Integer inputs are cast to float64 first, as in TensorFlow's `truediv`."""
     x, y = binary_operands(x, y, "RealDiv")
-    if not x.dtype.is_floating:
+    if not x.dtype.is_differentiable:
         x, y = cast(x, dtypes.float64), cast(y, dtypes.float64)
     return execute(DIV, (x, y), name=name)
 
@@ -241,12 +245,14 @@ def negative(x, name=None):
 
 # -- pow, maximum, minimum ----------------------------------------------------------------------
 def _pow_grad(op, grad):
-    x, y = op.inputs
-    z = op.outputs[0]
+    x, y, z = (conj_if_complex(t) for t in (*op.inputs, op.outputs[0]))
     dx = dy = None
     if needs_grad(op, 0):
         dx = grad * y * pow(x, y - 1)
-    if needs_grad(op, 1):
+    if needs_grad(op, 1) and x.dtype.is_complex:  # log(x), 0 at x = 0
+        nonzero = not_equal(x, 0)
+        dy = grad * z * where(nonzero, log(where(nonzero, x, 1)), 0)
+    elif needs_grad(op, 1):
         positive = greater(x, 0)
         safe_x = where(positive, x, 1)
         dy = grad * z * where(positive, log(safe_x), 0)
@@ -264,7 +270,7 @@ def _pow_jvp(primals, tangents, outputs):
     (x, y), (dx, dy), (z,) = primals, tangents, outputs
     out = dx * y * pow(x, y - 1) if dx is not None else None
     if dy is not None:
-        positive = greater(x, 0)
+        positive = not_equal(x, 0) if x.dtype.is_complex else greater(x, 0)
         term = dy * z * where(positive, log(where(positive, x, 1)), 0)
         out = term if out is None else out + term
     return out

@@ -21,7 +21,7 @@ from ..framework.execute import binary_operands, execute
 from ..framework.tensor import Tensor, TensorLike, constant
 from ..framework.tensor_shape import TensorShape
 from ..framework.variables import Variable
-from . import indexing_ops, linalg_ops, math_ops, unary_ops
+from . import complex_ops, indexing_ops, linalg_ops, math_ops, unary_ops
 from .math_ops import ADD, MUL, SUB
 
 __all__ = []
@@ -43,7 +43,7 @@ def _install_operators(cls):
         setattr(cls, f"__{stem}__", lambda self, other, fn=fn: fn(self, other))
     cls.__neg__ = lambda self: math_ops.negative(self)
     cls.__pos__ = lambda self: self if isinstance(self, Tensor) else self.read_value()
-    cls.__abs__ = lambda self: unary_ops.abs(self)
+    cls.__abs__ = lambda self: complex_ops.abs(self)
     cls.__and__ = lambda self, other: math_ops.logical_and(self, other)
     cls.__rand__ = lambda self, other: math_ops.logical_and(other, self)
     cls.__or__ = lambda self, other: math_ops.logical_or(self, other)

@@ -156,7 +156,7 @@ def _sum_kernel(x, axis, keepdims):
 
 
 def _mean_kernel(x, axis, keepdims):
-    if x.dtype.kind == "f" and x.dtype.itemsize >= 4:
+    if x.dtype.kind in "fc" and x.dtype.itemsize >= 4:
         count = _count(x.shape, axis)
         if count == 0:  # the mean of nothing is NaN, as in TensorFlow
             return np.full(np.add.reduce(x, axis=axis, keepdims=keepdims).shape, np.nan, x.dtype)

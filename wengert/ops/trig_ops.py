@@ -31,55 +31,60 @@ def _one_minus_square(x):
     return 1.0 - square(x)
 
 
-SINH = float_op("Sinh", np.sinh, lambda x, y: cosh(x), onnx="Sinh")
-COSH = float_op("Cosh", np.cosh, lambda x, y: sinh(x), onnx="Cosh")
-ASIN = float_op("Asin", np.arcsin, lambda x, y: rsqrt(_one_minus_square(x)), onnx="Asin")
-ACOS = float_op("Acos", np.arccos, lambda x, y: -rsqrt(_one_minus_square(x)), onnx="Acos")
-ATAN = float_op("Atan", np.arctan, lambda x, y: reciprocal(1.0 + square(x)), onnx="Atan")
-ASINH = float_op("Asinh", np.arcsinh, lambda x, y: reciprocal(cosh(y)), onnx="Asinh")
-ACOSH = float_op("Acosh", np.arccosh, lambda x, y: reciprocal(sinh(y)), onnx="Acosh")
+SINH = float_op("Sinh", np.sinh, lambda x, y: cosh(x), onnx="Sinh", complex_ok=True)
+COSH = float_op("Cosh", np.cosh, lambda x, y: sinh(x), onnx="Cosh", complex_ok=True)
+ASIN = float_op("Asin", np.arcsin, lambda x, y: rsqrt(_one_minus_square(x)), onnx="Asin",
+                complex_ok=True)
+ACOS = float_op("Acos", np.arccos, lambda x, y: -rsqrt(_one_minus_square(x)), onnx="Acos",
+                complex_ok=True)
+ATAN = float_op("Atan", np.arctan, lambda x, y: reciprocal(1.0 + square(x)), onnx="Atan",
+                complex_ok=True)
+ASINH = float_op("Asinh", np.arcsinh, lambda x, y: reciprocal(cosh(y)), onnx="Asinh",
+                 complex_ok=True)
+ACOSH = float_op("Acosh", np.arccosh, lambda x, y: reciprocal(sinh(y)), onnx="Acosh",
+                 complex_ok=True)
 ATANH = float_op("Atanh", np.arctanh, lambda x, y: reciprocal(_one_minus_square(x)),
-                 onnx="Atanh")
+                 onnx="Atanh", complex_ok=True)
 
 
 def sinh(x, name=None):
     """Hyperbolic sine (e^x - e^-x) / 2."""
-    return call_float(SINH, x, name)
+    return call_float(SINH, x, name, kinds="fc")
 
 
 def cosh(x, name=None):
     """Hyperbolic cosine (e^x + e^-x) / 2."""
-    return call_float(COSH, x, name)
+    return call_float(COSH, x, name, kinds="fc")
 
 
 def asin(x, name=None):
     """Inverse sine, in [-pi/2, pi/2] (NaN outside [-1, 1])."""
-    return call_float(ASIN, x, name)
+    return call_float(ASIN, x, name, kinds="fc")
 
 
 def acos(x, name=None):
     """Inverse cosine, in [0, pi] (NaN outside [-1, 1])."""
-    return call_float(ACOS, x, name)
+    return call_float(ACOS, x, name, kinds="fc")
 
 
 def atan(x, name=None):
     """Inverse tangent, in (-pi/2, pi/2)."""
-    return call_float(ATAN, x, name)
+    return call_float(ATAN, x, name, kinds="fc")
 
 
 def asinh(x, name=None):
     """Inverse hyperbolic sine."""
-    return call_float(ASINH, x, name)
+    return call_float(ASINH, x, name, kinds="fc")
 
 
 def acosh(x, name=None):
     """Inverse hyperbolic cosine (NaN below 1)."""
-    return call_float(ACOSH, x, name)
+    return call_float(ACOSH, x, name, kinds="fc")
 
 
 def atanh(x, name=None):
     """Inverse hyperbolic tangent (+-inf at +-1, NaN outside [-1, 1])."""
-    return call_float(ATANH, x, name)
+    return call_float(ATANH, x, name, kinds="fc")
 
 
 def _atan2_partials(y, x, z):

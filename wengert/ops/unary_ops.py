@@ -42,6 +42,7 @@ from ..framework.registry import defop, multilinear, needs_grad
 from ..framework.tensor import convert_to_tensor
 from . import elementwise, shapes
 from .array_core import zeros_like
+from .complex_core import conj_if_complex
 from .elementwise import (IN_PLACE_MIN_SIZE, call_float, call_numeric, float_op, fused_grad_jvp,
                           into_temporary as _into, numeric_rule)
 
@@ -56,7 +57,7 @@ def _const(x, value):
 
 # -- square: x^2 and x * x share one gradient op (math_ops' Mul uses it too) ------------------
 def _square_grad_grad(op, grad):
-    x, dy = op.inputs
+    x, dy = (conj_if_complex(t) for t in op.inputs)
     return (execute(SQUARE_GRAD, (dy, grad)) if needs_grad(op, 0) else None,
             execute(SQUARE_GRAD, (x, grad)) if needs_grad(op, 1) else None)
 
@@ -68,7 +69,7 @@ SQUARE_GRAD = defop("SquareGrad", lambda x, dy: _into(np.multiply, x + x, dy),
                     grad=_square_grad_grad, jvp=multilinear, batch="safe")
 SQUARE = defop("Square", np.square, shape=shapes.same,
                onnx=lambda ctx, op, x: ctx.node("Mul", [x, x]),
-               grad=lambda op, grad: execute(SQUARE_GRAD, (op.inputs[0], grad)),
+               grad=lambda op, grad: execute(SQUARE_GRAD, (conj_if_complex(op.inputs[0]), grad)),
                jvp=lambda primals, tangents, outputs: execute(SQUARE_GRAD,
                                                               (primals[0], tangents[0])),
                batch="safe")
@@ -83,32 +84,32 @@ def square(x, name=None):
 
 # -- fused backward ops: kernel(y, dy) is the VJP given the forward output y -------------------
 def _tanh_grad_grad(op, grad):
-    y, dy = op.inputs
+    y, dy = (conj_if_complex(t) for t in op.inputs)
     return ((grad * -2.0) * dy * y if needs_grad(op, 0) else None,
             execute(TANH_GRAD, (y, grad)) if needs_grad(op, 1) else None)
 
 
 def _sigmoid_grad_grad(op, grad):
-    y, dy = op.inputs
+    y, dy = (conj_if_complex(t) for t in op.inputs)
     return (grad * dy * (1.0 - 2.0 * y) if needs_grad(op, 0) else None,
             execute(SIGMOID_GRAD, (y, grad)) if needs_grad(op, 1) else None)
 
 
 def _sqrt_grad_grad(op, grad):
-    y = op.inputs[0]
+    y = conj_if_complex(op.inputs[0])
     scaled = grad / y
-    return (-scaled * op.outputs[0] if needs_grad(op, 0) else None,
+    return (-scaled * conj_if_complex(op.outputs[0]) if needs_grad(op, 0) else None,
             scaled * 0.5 if needs_grad(op, 1) else None)
 
 
 def _rsqrt_grad_grad(op, grad):
-    y, dy = op.inputs
+    y, dy = (conj_if_complex(t) for t in op.inputs)
     return ((grad * -1.5) * dy * square(y) if needs_grad(op, 0) else None,
             execute(RSQRT_GRAD, (y, grad)) if needs_grad(op, 1) else None)
 
 
 def _reciprocal_grad_grad(op, grad):
-    y, dy = op.inputs
+    y, dy = (conj_if_complex(t) for t in op.inputs)
     return ((grad * -2.0) * dy * y if needs_grad(op, 0) else None,
             execute(RECIPROCAL_GRAD, (y, grad)) if needs_grad(op, 1) else None)
 
@@ -180,55 +181,55 @@ RECIPROCAL_GRAD = defop("ReciprocalGrad", _reciprocal_grad_kernel,
 
 
 # -- roots and reciprocal ---------------------------------------------------------------------
-SQRT = float_op("Sqrt", np.sqrt, fused=SQRT_GRAD, onnx="Sqrt")
+SQRT = float_op("Sqrt", np.sqrt, fused=SQRT_GRAD, onnx="Sqrt", complex_ok=True)
 RSQRT = float_op("Rsqrt", lambda x: _const(x, 1) / np.sqrt(x), fused=RSQRT_GRAD,
-                 onnx=lambda ctx, op, x: ctx.node("Reciprocal", [ctx.node("Sqrt", [x])]))
-RECIPROCAL = float_op("Reciprocal", np.reciprocal, fused=RECIPROCAL_GRAD, onnx="Reciprocal")
+                 onnx=lambda ctx, op, x: ctx.node("Reciprocal", [ctx.node("Sqrt", [x])]), complex_ok=True)
+RECIPROCAL = float_op("Reciprocal", np.reciprocal, fused=RECIPROCAL_GRAD, onnx="Reciprocal", complex_ok=True)
 
 
 def sqrt(x, name=None):
     """Square root of x elementwise (NaN for x < 0)."""
-    return call_float(SQRT, x, name)
+    return call_float(SQRT, x, name, kinds="fc")
 
 
 def rsqrt(x, name=None):
     """1 / sqrt(x) elementwise."""
-    return call_float(RSQRT, x, name)
+    return call_float(RSQRT, x, name, kinds="fc")
 
 
 def reciprocal(x, name=None):
     """1 / x elementwise."""
-    return call_float(RECIPROCAL, x, name)
+    return call_float(RECIPROCAL, x, name, kinds="fc")
 
 
 # -- exponentials and logarithms ------------------------------------------------------------------
-EXP = float_op("Exp", np.exp, lambda x, y: y, onnx="Exp")
+EXP = float_op("Exp", np.exp, lambda x, y: y, onnx="Exp", complex_ok=True)
 EXPM1 = float_op("Expm1", np.expm1, lambda x, y: y + 1.0,
-                 onnx=elementwise.onnx_unary_then("Exp", "Sub", 1))
-LOG = float_op("Log", np.log, lambda x, y: reciprocal(x), onnx="Log")
+                 onnx=elementwise.onnx_unary_then("Exp", "Sub", 1), complex_ok=True)
+LOG = float_op("Log", np.log, lambda x, y: reciprocal(x), onnx="Log", complex_ok=True)
 LOG1P = float_op("Log1p", np.log1p, lambda x, y: reciprocal(x + 1.0),
                  onnx=lambda ctx, op, x: ctx.node("Log", [elementwise.onnx_unary_then(
-                     None, "Add", 1)(ctx, op, x)]))
+                     None, "Add", 1)(ctx, op, x)]), complex_ok=True)
 
 
 def exp(x, name=None):
     """e ** x elementwise."""
-    return call_float(EXP, x, name)
+    return call_float(EXP, x, name, kinds="fc")
 
 
 def expm1(x, name=None):
     """exp(x) - 1, accurate for small x."""
-    return call_float(EXPM1, x, name)
+    return call_float(EXPM1, x, name, kinds="fc")
 
 
 def log(x, name=None):
     """Natural logarithm (-inf at 0, NaN below)."""
-    return call_float(LOG, x, name)
+    return call_float(LOG, x, name, kinds="fc")
 
 
 def log1p(x, name=None):
     """log(1 + x), accurate for small x."""
-    return call_float(LOG1P, x, name)
+    return call_float(LOG1P, x, name, kinds="fc")
 
 
 # -- abs and sign (also for integers) --------------------------------------------------------------
@@ -250,24 +251,24 @@ def sign(x, name=None):
 
 
 # -- trigonometry -----------------------------------------------------------------------------
-SIN = float_op("Sin", np.sin, lambda x, y: cos(x), onnx="Sin")
-COS = float_op("Cos", np.cos, lambda x, y: -sin(x), onnx="Cos")
-TAN = float_op("Tan", np.tan, lambda x, y: square(y) + 1.0, onnx="Tan")
+SIN = float_op("Sin", np.sin, lambda x, y: cos(x), onnx="Sin", complex_ok=True)
+COS = float_op("Cos", np.cos, lambda x, y: -sin(x), onnx="Cos", complex_ok=True)
+TAN = float_op("Tan", np.tan, lambda x, y: square(y) + 1.0, onnx="Tan", complex_ok=True)
 
 
 def sin(x, name=None):
     """Sine (radians)."""
-    return call_float(SIN, x, name)
+    return call_float(SIN, x, name, kinds="fc")
 
 
 def cos(x, name=None):
     """Cosine (radians)."""
-    return call_float(COS, x, name)
+    return call_float(COS, x, name, kinds="fc")
 
 
 def tan(x, name=None):
     """Tangent (radians)."""
-    return call_float(TAN, x, name)
+    return call_float(TAN, x, name, kinds="fc")
 
 
 # -- activations ------------------------------------------------------------------------------
@@ -286,14 +287,14 @@ def _softplus_kernel(x):
     return np.log1p(np.exp(-np.abs(x))) + np.maximum(x, _const(x, 0))
 
 
-TANH = float_op("Tanh", np.tanh, fused=TANH_GRAD, onnx="Tanh")
+TANH = float_op("Tanh", np.tanh, fused=TANH_GRAD, onnx="Tanh", complex_ok=True)
 SIGMOID = float_op("Sigmoid", _sigmoid_kernel, fused=SIGMOID_GRAD, onnx="Sigmoid")
 SOFTPLUS = float_op("Softplus", _softplus_kernel, lambda x, y: sigmoid(x), onnx="Softplus")
 
 
 def tanh(x, name=None):
     """Hyperbolic tangent."""
-    return call_float(TANH, x, name)
+    return call_float(TANH, x, name, kinds="fc")
 
 
 def sigmoid(x, name=None):
