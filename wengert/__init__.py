@@ -60,6 +60,7 @@ from .ops.space_ops import (batch_to_space, required_space_to_batch_paddings,  #
 from .ops.scatter_ops import *  # noqa: F401,F403,E402  tensor_scatter_nd_*
 from .ops.partition_ops import dynamic_partition, dynamic_stitch  # noqa: E402
 from . import bitwise, sparse  # noqa: E402  tf.bitwise, tf.sparse (segment reductions)
+from .framework.sparse_tensor import SparseTensor  # noqa: E402  tf.SparseTensor (minimal)
 from .graph.functional_ops import foldl, foldr, map_fn, scan  # noqa: E402
 from .graph.vectorize import vectorized_map  # noqa: E402
 from . import math, nn, linalg  # noqa: E402  TensorFlow's namespaces

@@ -1,0 +1,125 @@
+"""`SparseTensor`: a tensor stored as its nonzero entries (minimal: what tf.nn's CTC ops, the
+sparse embedding lookups and tf.sparse's conversions need).
+
+A SparseTensor of rank r holding N entries is three tensors, as in TensorFlow:
+
+    indices      int64 [N, r]   the coordinates of each stored entry
+    values       any   [N]      the entry at each coordinate
+    dense_shape  int64 [r]      the shape of the dense tensor it stands for
+
+    dense = zeros(dense_shape); for j: dense[indices[j]] = values[j]
+
+Entries are in row-major ("canonical") order when `tf.sparse.reorder` has sorted them; the ops
+here that care (ctc_loss, embedding_lookup_sparse) expect that order, as TensorFlow's do.
+It is a plain container: ops take it apart into its three tensors, so gradients flow to
+`values` through whatever op reads them (`tf.sparse.to_dense` is a scatter of values).
+
+Not here (TensorFlow has them): sparse arithmetic (sparse.add, sparse_dense_matmul...), passing
+a SparseTensor through tf.function signatures or tf.data, and `SparseTensorValue`.
+"""
+import numpy as np
+
+from . import dtypes
+from .static_value import static_value
+from .tensor import convert_to_tensor, is_eager_tensor
+from .tensor_shape import TensorShape
+
+__all__ = ["SparseTensor"]
+
+
+class SparseTensor:
+    """A sparse tensor: `values[j]` sits at coordinate `indices[j]` of a dense tensor of shape
+    `dense_shape`; every other entry is zero.
+
+    indices: an int64 [N, rank] tensor (int32 is converted). values: a [N] tensor.
+    dense_shape: an int64 [rank] tensor (or a list/tuple of ints).
+    """
+
+    __slots__ = ("_indices", "_values", "_dense_shape")
+
+    def __init__(self, indices, values, dense_shape):
+        indices = convert_to_tensor(indices, dtype_hint=dtypes.int64)
+        dense_shape = convert_to_tensor(dense_shape, dtype_hint=dtypes.int64)
+        values = convert_to_tensor(values)
+        for what, t in (("indices", indices), ("dense_shape", dense_shape)):
+            if not t.dtype.is_integer:
+                raise TypeError(f"SparseTensor: {what} must be int64, got {t.dtype.name}.")
+        self._indices = _as_int64(indices)
+        self._dense_shape = _as_int64(dense_shape)
+        self._values = values
+        _check_shapes(self._indices.shape, values.shape, self._dense_shape.shape)
+
+    @classmethod
+    def from_value(cls, value):
+        """The SparseTensor itself (TensorFlow's spelling of 'accept either')."""
+        if isinstance(value, SparseTensor):
+            return value
+        raise TypeError(f"SparseTensor.from_value: expected a SparseTensor, got "
+                        f"{type(value).__name__}.")
+
+    @property
+    def indices(self):
+        return self._indices
+
+    @property
+    def values(self):
+        return self._values
+
+    @property
+    def dense_shape(self):
+        return self._dense_shape
+
+    @property
+    def dtype(self):
+        return self._values.dtype
+
+    @property
+    def shape(self):
+        """The static dense shape: known dimensions from `dense_shape`'s value when it is known
+        while building, else only the rank."""
+        known = static_value(self._dense_shape)
+        if known is not None:
+            return TensorShape([int(d) for d in np.ravel(known)])
+        rank = self._dense_shape.shape[0] if self._dense_shape.shape.rank == 1 else None
+        return TensorShape(None if rank is None else [None] * rank)
+
+    def get_shape(self):
+        return self.shape
+
+    @property
+    def graph(self):
+        return getattr(self._values, "graph", None)
+
+    def __repr__(self):
+        return (f"SparseTensor(indices={self._indices}, values={self._values}, "
+                f"dense_shape={self._dense_shape})")
+
+    def __reduce__(self):
+        raise TypeError("SparseTensor is not picklable; pickle its indices, values and "
+                        "dense_shape (.numpy() of each) instead.")
+
+
+def _as_int64(t):
+    if t.dtype is dtypes.int64:
+        return t
+    if is_eager_tensor(t):
+        return convert_to_tensor(np.asarray(t.numpy(), np.int64))
+    raise TypeError(f"SparseTensor: indices and dense_shape must be int64, got {t.dtype.name}; "
+                    "cast them with tf.cast(x, tf.int64).")
+
+
+def _check_shapes(indices, values, dense_shape):
+    if indices.rank not in (None, 2):
+        raise ValueError(f"SparseTensor: indices must be a matrix [N, rank], got shape {indices}.")
+    if values.rank not in (None, 1):
+        raise ValueError(f"SparseTensor: values must be a vector [N], got shape {values}.")
+    if dense_shape.rank not in (None, 1):
+        raise ValueError(f"SparseTensor: dense_shape must be a vector [rank], got shape "
+                         f"{dense_shape}.")
+    if indices.rank == 2 and values.rank == 1 and not indices[:1].is_compatible_with(values):
+        raise ValueError(f"SparseTensor: indices (shape {indices}) and values (shape {values}) "
+                         "must hold the same number N of entries.")
+    if indices.rank == 2 and dense_shape.rank == 1 and not indices[1:].is_compatible_with(
+            dense_shape):
+        raise ValueError(f"SparseTensor: indices (shape {indices}) must have one column per "
+                         f"dimension of dense_shape (shape {dense_shape}).")
