@@ -245,3 +245,18 @@ class TestEig:
         np.testing.assert_array_equal(tf.linalg.adjoint(tf.constant(z)).numpy(), z.conj().T)
         np.testing.assert_array_equal(tf.transpose(tf.constant(z), conjugate=True).numpy(),
                                       z.conj().T)
+
+
+def test_logm_is_complex_only_and_has_no_gradient_as_in_tensorflow():
+    from scipy.linalg import expm
+    a = cplx(2, 3, 3, scale=0.3) + 2 * np.eye(3)
+    out = tf.linalg.logm(tf.constant(a))
+    np.testing.assert_allclose(np.stack([expm(m) for m in out.numpy()]), a, atol=1e-10)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="MatrixLogarithm.*complex"):
+        tf.linalg.logm(tf.constant(np.eye(2)))
+    x = tf.constant(a[0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.math.real(tf.reduce_sum(tf.linalg.logm(x)))
+    with pytest.raises(LookupError, match="MatrixLogarithm"):
+        tape.gradient(y, x)

@@ -14,7 +14,7 @@ from .ops.linalg_solve_ops import (banded_triangular_solve, cholesky_solve, inv,
                                    solve, triangular_solve)
 from .ops.linalg_decomp_ops import cholesky, eigh, eigvalsh, lu, qr, svd  # noqa: F401,E402
 from .ops.linalg_eig_ops import eig, eigvals  # noqa: F401,E402
-from .ops.linalg_func_ops import det, expm, logdet, slogdet, sqrtm  # noqa: F401,E402
+from .ops.linalg_func_ops import det, expm, logdet, logm, slogdet, sqrtm  # noqa: F401,E402
 from .ops.linalg_lstsq_ops import lstsq, matrix_rank, pinv  # noqa: F401,E402
 from .ops.linalg_norm_ops import norm, normalize  # noqa: F401,E402
 from .ops.linalg_composite_ops import (eigh_tridiagonal, lu_matrix_inverse,  # noqa: F401,E402

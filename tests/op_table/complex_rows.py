@@ -88,3 +88,16 @@ ROWS.append(OpInfo("eigvals", lambda a: _mix(_eigvals_sorted(tf.linalg.eigvals(a
                    lambda a: _np_mix(np.sort_complex(np.linalg.eigvals(a))),
                    [Sample((np.diag([1.0, 2.0, 4.0]) + 0.3 * rand(3, 3),), name="3x3")],
                    rtol=1e-4, atol=1e-5, notes="distinct real eigenvalues: a smooth order"))
+
+
+def _np_logm(a):
+    from scipy.linalg import logm
+    return logm(a)
+
+
+# MatrixLogarithm: complex input only and no gradient (TensorFlow registers none)
+ROWS.append(OpInfo("logm", lambda re, im: _mix(tf.linalg.logm(tf.complex(re, im))),
+                   lambda re, im: _np_mix(_np_logm(re + 1j * im)),
+                   [Sample((np.eye(3) * 2 + 0.3 * rand(3, 3), 0.3 * rand(3, 3)), name="3x3")],
+                   grad=False, grad2=False, fwd_rtol=1e-6,
+                   notes="TensorFlow has no gradient for MatrixLogarithm"))

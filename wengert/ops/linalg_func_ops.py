@@ -22,6 +22,7 @@ import collections
 
 import numpy as np
 
+from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
 from ..framework.registry import defop, needs_grad
 from ..framework.tensor_shape import TensorShape
@@ -241,3 +242,32 @@ def sqrtm(input, name=None):  # noqa: A002
 
 
 matrix_square_root = sqrtm
+
+
+# -- MatrixLogarithm: complex input only, and no gradient, as in TensorFlow ---------------------
+def _logm_kernel(a):
+    from scipy.linalg import logm as scipy_logm
+    return loop_matrices(lambda m, _: np.asarray(scipy_logm(m), a.dtype), a,
+                         empty=lambda batch: np.zeros(a.shape, a.dtype))
+
+
+def _logm_rule(a):
+    if not a.dtype.is_complex:
+        raise InvalidArgumentError(f"needs a complex64 or complex128 tensor, got {a.dtype.name} "
+                                   "(as TensorFlow's); cast it with tf.cast(x, tf.complex128).")
+    return square_rule(a)
+
+
+# No gradient is registered: TensorFlow has none either (its tape raises LookupError naming
+# MatrixLogarithm, and so does wengert's).
+LOGM = defop("MatrixLogarithm", _logm_kernel, shape=_logm_rule)
+
+
+def logm(input, name=None):  # noqa: A002
+    """The principal matrix logarithm L (expm(L) = input) of each square complex matrix."""
+    x = linalg_input(input, "MatrixLogarithm")
+    try:
+        _logm_rule(x)
+    except InvalidArgumentError as err:
+        raise InvalidArgumentError(f"MatrixLogarithm: {err.message}") from None
+    return execute(LOGM, (x,), name=name)
