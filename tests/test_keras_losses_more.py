@@ -222,6 +222,11 @@ TF_CASES = [  # (case name, class name, kwargs, y_true, y_pred, sample_weight)
     ("cfc_all", "CategoricalFocalCrossentropy", {"alpha": 0.4, "gamma": 1.5,
                                                  "from_logits": True, "label_smoothing": 0.1},
      ONEHOT, P, W),
+    ("bce_extreme", "BinaryCrossentropy", {"reduction": "none"}, BIN_Y,
+     np.clip(PROBS * 1.4 - 0.2, 0.0, 1.0) ** 3, None),  # exact 0s and 1s, tiny values
+    ("bce_smooth", "BinaryCrossentropy", {"label_smoothing": 0.1}, BIN_Y, PROBS, W),
+    ("cce", "CategoricalCrossentropy", {"label_smoothing": 0.2}, ONEHOT, PROBS, W),
+    ("scce", "SparseCategoricalCrossentropy", {}, np.array([0, 2, 1, 3, 2]), DIST_P, None),
     ("scce_ignore", "SparseCategoricalCrossentropy", {"ignore_class": 2},
      np.array([0, 2, 1, 3, 2]), DIST_P, W),
     ("scce_ignore_logits", "SparseCategoricalCrossentropy",

@@ -3,7 +3,7 @@
 With probabilities p (from_logits=False) Keras clips p to [eps, 1 - eps] (eps = 1e-7):
     categorical_crossentropy(y, p)  = -sum_k y_k log(p_k / sum_j p_j)            (last axis)
     sparse_categorical_crossentropy = -log p[label]      (p normalized and clipped as above)
-    binary_crossentropy(y, p)       = -mean_k [y log(p + eps) + (1 - y) log(1 - p + eps)]
+    binary_crossentropy(y, p)       = -mean_k [y log p + (1 - y) log(1 - p)]   (Keras 3: no + eps)
 With logits x (from_logits=True) the fused, stable ops are used instead:
 softmax_cross_entropy_with_logits, sparse_softmax_cross_entropy_with_logits and
 sigmoid_cross_entropy_with_logits (max(x, 0) - x y + log(1 + exp(-|x|))), averaged over the last
@@ -116,7 +116,7 @@ def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, 
     else:
         eps = _eps(y_pred.dtype)
         p = clip_by_value(y_pred, eps, 1.0 - eps)
-        losses = -(y_true * log(p + eps) + (1.0 - y_true) * log(1.0 - p + eps))
+        losses = -(y_true * log(p) + (1.0 - y_true) * log(1.0 - p))
     return reduce_mean(losses, axis)
 
 
