@@ -18,3 +18,4 @@ from .ops.random_ops import dropout  # noqa: F401,E402
 from .ops.sort_ops import in_top_k, top_k  # noqa: F401,E402  (issue 16: tf.nn aliases)
 # issue 21: losses scaled for data-parallel training (tf.distribute)
 from .distribute.losses import compute_average_loss, scale_regularization_loss  # noqa: F401,E402
+from .ops.ctc_ops import ctc_loss  # noqa: F401,E402  (issue 18: CTC)

@@ -22,3 +22,4 @@ def xw_plus_b(x, weights, biases, name=None):
 def relu_layer(x, weights, biases, name=None):
     """relu(matmul(x, weights) + biases)."""
     return _relu(xw_plus_b(x, weights, biases), name=name)
+from ..ops.ctc_ops import ctc_loss_v1 as ctc_loss, ctc_loss as ctc_loss_v2  # noqa: F401,E402
