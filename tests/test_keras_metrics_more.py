@@ -218,3 +218,42 @@ def test_metrics_match_tensorflow(tf_metrics, name, cls, kwargs, batches):
         metric.update_state(y, p, sample_weight=w)
     np.testing.assert_allclose(np.asarray(metric.result()), tf_metrics[name], rtol=2e-5,
                                atol=1e-6)
+
+
+# Mean / Sum reduce values to one per sample first, as Keras 3 (sample weights of lower rank
+# average the trailing axes; unweighted means count samples, not entries)
+REDUCE_CASES = [  # (case name, class, [(values, sample_weight), ...])
+    ("mean_2d", "Mean", [(REG_Y, None), (REG_P[:4, :1], None)]),
+    ("mean_2d_w1d", "Mean", [(REG_Y, W), (REG_P, None)]),
+    ("mean_2d_w2d", "Mean", [(REG_Y, np.abs(REG_P))]),
+    ("mean_3d_w1d", "Mean", [(SCORES.reshape(N, 2, 2), W)]),
+    ("mean_scalar", "Mean", [(np.float32(5.0), None), (np.float32(3.0), np.float32(2.0))]),
+    ("sum_2d_w1d", "Sum", [(REG_Y, W), (REG_P, None)]),
+    ("sum_col_weights", "Sum", [(REG_Y[:, 0], W[:, None])]),
+]
+
+
+@pytest.fixture(scope="module")
+def tf_reductions():
+    arrays = {"cases": np.asarray(json.dumps([[n, c, len(b)] for n, c, b in REDUCE_CASES]))}
+    for name, _, batches in REDUCE_CASES:
+        for i, (v, w) in enumerate(batches):
+            arrays[f"{name}/v{i}"] = v
+            if w is not None:
+                arrays[f"{name}/w{i}"] = w
+    return tf_eval_or_skip("""
+import json
+for name, cls, n in json.loads(A["cases"].item()):
+    metric = getattr(keras.metrics, cls)()
+    for i in range(n):
+        metric.update_state(A[f"{name}/v{i}"], sample_weight=A.get(f"{name}/w{i}"))
+    out[name] = np.asarray(metric.result())
+""", arrays)
+
+
+@pytest.mark.parametrize("name, cls, batches", REDUCE_CASES, ids=[c[0] for c in REDUCE_CASES])
+def test_mean_and_sum_match_tensorflow(tf_reductions, name, cls, batches):
+    metric = getattr(metrics, cls)()
+    for v, w in batches:
+        metric.update_state(v, sample_weight=w)
+    np.testing.assert_allclose(np.asarray(metric.result()), tf_reductions[name], rtol=2e-6)

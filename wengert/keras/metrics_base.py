@@ -10,10 +10,11 @@ import numpy as np
 from ..framework import dtypes
 from ..framework.tensor import Tensor, constant
 from ..framework.variables import Variable
-from ..ops.array_ops import squeeze
+from ..ops.array_core import broadcast_to
+from ..ops.array_ops import expand_dims, squeeze
 from ..ops.binary_math_ops import divide_no_nan
 from ..ops.math_ops import cast, multiply
-from ..ops.reduce_ops import reduce_sum
+from ..ops.reduce_ops import reduce_mean, reduce_sum
 from . import backend
 
 __all__ = ["Metric", "Mean", "Sum", "MeanMetricWrapper"]
@@ -77,7 +78,34 @@ class Metric:
         return f"<{type(self).__name__} name={self.name!r}>"
 
 
+def _same_rank(x1, x2, expand_rank_1=True):
+    """Keras's squeeze_or_expand_to_same_rank: fix a rank difference of one made by a trailing
+    axis of size 1 (squeezed, or the rank-1 side expanded when expand_rank_1)."""
+    r1, r2 = x1.shape.rank, x2.shape.rank
+    if r1 == r2 + 1 and x1.shape[-1] == 1:
+        if r2 == 1 and expand_rank_1:
+            x2 = expand_dims(x2, -1)
+        else:
+            x1 = squeeze(x1, [-1])
+    elif r2 == r1 + 1 and x2.shape[-1] == 1:
+        if r1 == 1 and expand_rank_1:
+            x1 = expand_dims(x1, -1)
+        else:
+            x2 = squeeze(x2, [-1])
+    return x1, x2
+
+
+def _trailing(reduce_fn, x, start):
+    rank = x.shape.rank
+    return reduce_fn(x, list(range(start, rank))) if rank is not None and rank > start else x
+
+
 class _Reduce(Metric):
+    """Keras 3's reduce_to_samplewise_values: values (times the weights, broadcast to them) are
+    reduced to one per sample over their trailing axes (by `_reduce_fn`), the weights likewise;
+    `total` sums them and `count` sums the weights (or counts the samples)."""
+    _reduce_fn = staticmethod(reduce_mean)
+
     def __init__(self, name=None, dtype=None):
         super().__init__(name, dtype)
         self.total = self.add_weight("total")
@@ -87,29 +115,23 @@ class _Reduce(Metric):
         values = _tensor(values)
         if values.dtype is not self._dtype:
             values = cast(values, self._dtype)
-        if sample_weight is None:
-            self.total.assign_add(reduce_sum(values))
-            self.count.assign_add(np.asarray(_size(values), self._dtype.as_numpy_dtype))
-            return
-        weights = _tensor(sample_weight)
-        if weights.dtype is not self._dtype:
-            weights = cast(weights, self._dtype)
-        while weights.shape.rank > values.shape.rank and weights.shape[-1] == 1:
-            weights = squeeze(weights, [-1])
-        weighted = multiply(values, weights)
-        self.total.assign_add(reduce_sum(weighted))
-        self.count.assign_add(reduce_sum(multiply(weights, _ones_like(values))))
-
-
-def _size(t):
-    n = 1
-    for d in t.shape:
-        n *= d
-    return n
-
-
-def _ones_like(t):
-    return constant(np.ones(tuple(t.shape), t.dtype.as_numpy_dtype))
+        weights = None
+        if sample_weight is not None:
+            weights = _tensor(sample_weight)
+            if weights.dtype is not self._dtype:
+                weights = cast(weights, self._dtype)
+            values, weights = _same_rank(values, weights)
+            values = _trailing(self._reduce_fn, values, weights.shape.rank)
+            weights = broadcast_to(weights, tuple(values.shape))
+            values = multiply(values, weights)
+            weights = _trailing(self._reduce_fn, weights, 1)
+        values = _trailing(self._reduce_fn, values, 1)
+        self.total.assign_add(reduce_sum(values))
+        if weights is not None:
+            self.count.assign_add(reduce_sum(weights))
+        else:
+            n = values.shape[0] if values.shape.rank else 1
+            self.count.assign_add(np.asarray(n, self._dtype.as_numpy_dtype))
 
 
 class Mean(_Reduce):
@@ -124,6 +146,7 @@ class Mean(_Reduce):
 
 class Sum(_Reduce):
     """The (weighted) sum of all values given to update_state."""
+    _reduce_fn = staticmethod(reduce_sum)
 
     def __init__(self, name="sum", dtype=None):
         super().__init__(name, dtype)

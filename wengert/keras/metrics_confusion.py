@@ -26,7 +26,7 @@ from ..ops.rounding_ops import ceil
 from ..ops.sort_ops import top_k as top_k_op
 from ..ops.unary_ops import log, sigmoid
 from . import backend
-from .metrics_base import Metric, _tensor
+from .metrics_base import Metric, _same_rank, _tensor
 
 __all__ = ["TruePositives", "FalsePositives", "TrueNegatives", "FalseNegatives", "Precision",
            "Recall", "AUC"]
@@ -57,22 +57,6 @@ def evenly_distributed(thresholds):
 
 
 # -- the counting -----------------------------------------------------------------------------
-def _same_rank(x1, x2, expand_rank_1=True):
-    """Keras's squeeze_or_expand_to_same_rank."""
-    r1, r2 = x1.shape.rank, x2.shape.rank
-    if r1 == r2 + 1 and x1.shape[-1] == 1:
-        if r2 == 1 and expand_rank_1:
-            x2 = expand_dims(x2, -1)
-        else:
-            x1 = squeeze(x1, [-1])
-    elif r2 == r1 + 1 and x2.shape[-1] == 1:
-        if r1 == 1 and expand_rank_1:
-            x1 = expand_dims(x1, -1)
-        else:
-            x2 = squeeze(x2, [-1])
-    return x1, x2
-
-
 def _filter_top_k(x, k):
     """x where it is among the k largest of its row, NEG_INF elsewhere."""
     _, idx = top_k_op(x, k)
