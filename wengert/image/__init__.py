@@ -1,6 +1,7 @@
-"""`tf.image`: resizing, flips, crops and pads, colour adjustments and image metrics, as
-TensorFlow 2 computes them; each is a composition of wengert's ops, so the gradients with respect
-to the images are those ops' (see resize.py, geometry.py, color.py, color_spaces.py, metrics.py)."""
+"""`tf.image`: resizing, flips, crops and pads, colour adjustments, image metrics, glimpses and
+boxes, as TensorFlow 2 computes them; each is a composition of wengert's ops, so the gradients
+with respect to the images are those ops' (see resize.py, geometry.py, color.py,
+color_spaces.py, metrics.py, multiscale.py, glimpse.py, boxes.py)."""
 from .color import (adjust_brightness, adjust_contrast, convert_image_dtype,  # noqa: F401
                     grayscale_to_rgb, image_gradients, per_image_standardization, psnr,
                     rgb_to_grayscale, sobel_edges, total_variation)
@@ -13,5 +14,9 @@ from .geometry import resize_with_pad  # noqa: F401
 from .crop_and_resize import crop_and_resize  # noqa: F401
 from .metrics import ssim  # noqa: F401
 from .patches import (extract_patches, non_max_suppression,  # noqa: F401
-                      non_max_suppression_padded, non_max_suppression_with_scores)
+                      non_max_suppression_padded)
+from .boxes import (combined_non_max_suppression, draw_bounding_boxes,  # noqa: F401
+                    non_max_suppression_with_scores)
+from .glimpse import extract_glimpse  # noqa: F401
+from .multiscale import ssim_multiscale  # noqa: F401
 from .resize import ResizeMethod, resize  # noqa: F401

@@ -9,7 +9,8 @@
   intersection over union with every box already selected is at most iou_threshold; boxes are
   [y1, x1, y2, x2] with the corners in either order. `_with_scores` also returns their scores,
   `_padded` pads the indices with zeros to max_output_size and returns how many are valid.
-  Selection is not differentiable (integer indices), as in TensorFlow.
+  Selection is not differentiable (integer indices), as in TensorFlow. (The `_with_scores`
+  form, with Soft-NMS, is in boxes.py.)
 """
 import numpy as np
 
@@ -17,11 +18,9 @@ from ..framework import dtypes
 from ..framework.errors import InvalidArgumentError
 from ..framework.tensor import constant, convert_to_tensor
 from ..ops.array_ops import concat
-from ..ops.indexing_ops import gather
 from ..ops.pad_ops import pad
 
-__all__ = ["extract_patches", "non_max_suppression", "non_max_suppression_with_scores",
-           "non_max_suppression_padded"]
+__all__ = ["extract_patches", "non_max_suppression", "non_max_suppression_padded"]
 
 
 def _four(values, what):
@@ -99,16 +98,6 @@ def non_max_suppression(boxes, scores, max_output_size, iou_threshold=0.5,
                         score_threshold=float("-inf"), name=None):
     return constant(_select(boxes, scores, max_output_size, iou_threshold, score_threshold),
                     dtypes.int32)
-
-
-def non_max_suppression_with_scores(boxes, scores, max_output_size, iou_threshold=0.5,
-                                    score_threshold=float("-inf"), soft_nms_sigma=0.0,
-                                    name=None):
-    if soft_nms_sigma:
-        raise NotImplementedError("non_max_suppression_with_scores: soft_nms_sigma > 0 (Soft-NMS)"
-                                  " is not supported; use 0 for hard suppression.")
-    chosen = non_max_suppression(boxes, scores, max_output_size, iou_threshold, score_threshold)
-    return chosen, gather(convert_to_tensor(scores), chosen)
 
 
 def non_max_suppression_padded(boxes, scores, max_output_size, iou_threshold=0.5,
