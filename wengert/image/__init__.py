@@ -1,7 +1,7 @@
 """`tf.image`: resizing, flips, crops and pads, colour adjustments, image metrics, glimpses and
 boxes, as TensorFlow 2 computes them; each is a composition of wengert's ops, so the gradients
 with respect to the images are those ops' (see resize.py, geometry.py, color.py,
-color_spaces.py, metrics.py, multiscale.py, glimpse.py, boxes.py)."""
+color_spaces.py, metrics.py, multiscale.py, glimpse.py, boxes.py, random_image.py)."""
 from .color import (adjust_brightness, adjust_contrast, convert_image_dtype,  # noqa: F401
                     grayscale_to_rgb, image_gradients, per_image_standardization, psnr,
                     rgb_to_grayscale, sobel_edges, total_variation)
@@ -20,3 +20,9 @@ from .boxes import (combined_non_max_suppression, draw_bounding_boxes,  # noqa: 
 from .glimpse import extract_glimpse  # noqa: F401
 from .multiscale import ssim_multiscale  # noqa: F401
 from .resize import ResizeMethod, resize  # noqa: F401
+from .random_image import (random_brightness, random_contrast, random_crop,  # noqa: F401
+                           random_flip_left_right, random_flip_up_down, random_hue,
+                           random_saturation, stateless_random_brightness,
+                           stateless_random_contrast, stateless_random_crop,
+                           stateless_random_flip_left_right, stateless_random_flip_up_down,
+                           stateless_random_hue, stateless_random_saturation)
