@@ -208,8 +208,9 @@ def _loss_class(class_name, fn, default_name, params=()):
                             f"({', '.join(names) or 'none'}), got {len(args)}.")
         unknown = set(kwargs) - set(names)
         if unknown:
+            accepted = names + ["reduction", "name", "dtype"]
             raise TypeError(f"{class_name}() got unexpected keyword arguments "
-                            f"{sorted(unknown)}; it takes {names + ['reduction', 'name', 'dtype']}.")
+                            f"{sorted(unknown)}; it takes {accepted}.")
         values = {**defaults, **dict(zip(names, args)), **kwargs}
         LossFunctionWrapper.__init__(self, fn, reduction=reduction, name=name, dtype=dtype,
                                      **values)

@@ -9,16 +9,18 @@ per-sample predictions with labels and average the 0/1 matches:
     CategoricalAccuracy:        argmax(y_pred) == argmax(y_true)   (one-hot labels)
     SparseCategoricalAccuracy:  argmax(y_pred) == y_true           (integer labels)
 Metric, Mean, Sum and MeanMetricWrapper live in metrics_base; the confusion-matrix metrics
-(Precision, Recall, AUC, ...) in metrics_confusion, and the rest (top-k accuracy, F1, IoU, RMSE,
-the loss-named metrics) in metrics_more; all are re-exported here.
+(Precision, Recall, AUC, ...) in metrics_confusion, top-k accuracy, F1, IoU, RMSE and the
+loss-named metrics in metrics_more, and the operating-point, R2, correlation and IoU variants in
+metrics_extra; all are re-exported here.
 """
 from ..ops.array_ops import squeeze
 from ..ops.math_ops import cast, equal, greater
 from ..ops.reduce_ops import argmax, reduce_mean
 from . import backend
 from .metrics_base import Mean, MeanMetricWrapper, Metric, Sum, _tensor, _wrapper  # noqa: F401
-from . import metrics_confusion, metrics_more
+from . import metrics_confusion, metrics_extra, metrics_more
 from .metrics_confusion import *  # noqa: F401,F403
+from .metrics_extra import *  # noqa: F401,F403
 from .metrics_more import *  # noqa: F401,F403
 from .losses import (_squeeze_or_expand, binary_crossentropy, categorical_crossentropy,
                      mean_absolute_error, mean_squared_error, sparse_categorical_crossentropy)
@@ -27,7 +29,8 @@ __all__ = ["Metric", "Mean", "Sum", "MeanMetricWrapper", "Accuracy", "BinaryAccu
            "CategoricalAccuracy", "SparseCategoricalAccuracy", "MeanSquaredError",
            "MeanAbsoluteError", "CategoricalCrossentropy", "SparseCategoricalCrossentropy",
            "BinaryCrossentropy", "accuracy", "binary_accuracy", "categorical_accuracy",
-           "sparse_categorical_accuracy", "get"] + metrics_confusion.__all__ + metrics_more.__all__
+           "sparse_categorical_accuracy", "get"]
+__all__ += metrics_confusion.__all__ + metrics_more.__all__ + metrics_extra.__all__
 
 
 # -- per-sample functions ---------------------------------------------------------------------
@@ -91,7 +94,8 @@ _BY_NAME = {"accuracy": Accuracy, "binary_accuracy": BinaryAccuracy,
 for _cls in (metrics_confusion.TruePositives, metrics_confusion.FalsePositives,
              metrics_confusion.TrueNegatives, metrics_confusion.FalseNegatives,
              metrics_confusion.Precision, metrics_confusion.Recall, metrics_confusion.AUC,
-             metrics_more.IoU, metrics_more.MeanIoU, *metrics_more.CLASSES, Accuracy,
+             metrics_more.IoU, metrics_more.MeanIoU, *metrics_more.CLASSES,
+             *metrics_extra.CLASSES, Accuracy,
              BinaryAccuracy, CategoricalAccuracy, SparseCategoricalAccuracy, MeanSquaredError,
              MeanAbsoluteError, CategoricalCrossentropy, SparseCategoricalCrossentropy,
              BinaryCrossentropy):
