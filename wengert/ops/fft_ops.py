@@ -33,6 +33,7 @@ from .reduce_ops import reduce_prod
 from .array_ops import transpose
 from .complex_core import complex as make_complex, real_part, zero_of
 from .pad_ops import pad
+from .shapes import normalize_axis
 
 __all__ = ["fft", "ifft", "fft2d", "ifft2d", "fft3d", "ifft3d", "rfft", "irfft", "rfft2d",
            "irfft2d", "rfft3d", "irfft3d", "fft_n", "ifft_n", "rfft_n", "irfft_n"]
@@ -325,7 +326,10 @@ def _nd(op_type, input_tensor, fft_length, axes, norm, name):
     rank = x.shape.rank
     if rank is None:
         raise InvalidArgumentError(f"{op_type.lower()}: needs a tensor of known rank.")
-    axes = list(range(rank)) if axes is None else [int(a) % rank for a in np.ravel(axes)]
+    if rank == 0:
+        raise InvalidArgumentError(f"{op_type.lower()}: needs a tensor of rank >= 1, got a scalar.")
+    axes = list(range(rank)) if axes is None else [
+        normalize_axis(a, rank, f"{op_type.lower()}: axes") for a in np.ravel(axes)]
     if len(set(axes)) != len(axes):
         raise InvalidArgumentError(f"{op_type.lower()}: axes must be distinct, got {axes}.")
     if norm not in (None, "backward", "forward", "ortho"):

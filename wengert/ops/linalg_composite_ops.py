@@ -71,6 +71,9 @@ def lu_reconstruct(lower_upper, perm, validate_args=False, name=None):
 def lu_matrix_inverse(lower_upper, perm, validate_args=False, name=None):
     """A^{-1} from A's factorization `lower_upper, perm = lu(A)`."""
     lu_ = linalg_input(lower_upper, "lu_matrix_inverse", "lower_upper")
+    if lu_.shape.rank is not None and lu_.shape.rank < 2:
+        raise InvalidArgumentError(f"lu_matrix_inverse: lower_upper must be a matrix or a batch "
+                                   f"of matrices (rank >= 2), got shape {lu_.shape}.")
     n = lu_.shape[-1]
     if n is None:
         raise InvalidArgumentError("lu_matrix_inverse: the matrix size must be known.")

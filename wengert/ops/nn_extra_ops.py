@@ -179,7 +179,8 @@ def _axes_list(axes):
 def sufficient_statistics(x, axes, shift=None, keepdims=False, name=None):
     """(count, sum(x - shift), sum((x - shift)^2), shift) over `axes` (shift None: no shift)."""
     x = convert_to_tensor(x)
-    axes = _axes_list(axes)
+    axes = [shapes.normalize_axis(a, x.shape.rank, "sufficient_statistics: axes")
+            for a in _axes_list(axes)]
     if x.shape.rank is not None and all(x.shape[a] is not None for a in axes):
         count = convert_to_tensor(np.prod([x.shape[a] for a in axes]), dtype=x.dtype)
     else:
@@ -248,7 +249,8 @@ def _approx_k(operand, k, reduction_dimension, largest, name):
     rank = x.shape.rank
     if rank is None:
         raise ValueError(f"approx_{'max' if largest else 'min'}_k needs an operand of known rank.")
-    axis = reduction_dimension % rank
+    axis = shapes.normalize_axis(reduction_dimension, rank,
+                                 f"approx_{'max' if largest else 'min'}_k: reduction_dimension")
     perm = [a for a in range(rank) if a != axis] + [axis]
     moved = x if axis == rank - 1 else transpose(x, perm)
     values, indices = top_k(moved if largest else negative(moved), k)
