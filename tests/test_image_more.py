@@ -108,6 +108,45 @@ CASES = [
 ]
 
 
+
+
+def _legacy(method, size, align, half):
+    op = f"resize_{method}"
+    extra = "" if method == "area" else f", half_pixel_centers={half}"
+    return TFCase(f"v1_{op}_{size[0]}x{size[1]}_{align}_{half}",
+                  f"tf.compat.v1.image.{op}(x0, {list(size)}, align_corners={align}{extra})",
+                  lambda x: getattr(tf.compat.v1.image, op)(
+                      x, size, align_corners=align,
+                      **({} if method == "area" else {"half_pixel_centers": half})),
+                  [img(2, 7, 9, 3)], wrt=() if method == "area" else (0,), rtol=1e-4,
+                  atol=2e-6)
+
+
+CASES += [_legacy(m, s, a, h) for m in ("bilinear", "nearest_neighbor", "bicubic", "area")
+          for s in ((14, 18), (3, 4), (10, 5), (1, 1), (7, 9))
+          for a, h in ((False, False), (True, False), (False, True))
+          if not (m == "area" and h)] + [
+    TFCase("v1_resize_align", "tf.compat.v1.image.resize(x0, [11, 6], align_corners=True)",
+           lambda x: tf.compat.v1.image.resize(x, [11, 6], align_corners=True),
+           [img(5, 8, 2)], wrt=(0,), rtol=1e-4, atol=2e-6),
+    TFCase("v1_resize_bicubic", "tf.compat.v1.image.resize(x0, [4, 13], method=2)",
+           lambda x: tf.compat.v1.image.resize(x, [4, 13], method=2),
+           [img(2, 5, 8, 2)], wrt=(0,), rtol=1e-4, atol=2e-6),
+    TFCase("v1_resize_nearest_uint8", "tf.compat.v1.image.resize(x0, [9, 3], "
+           "method=tf.compat.v1.image.ResizeMethod.NEAREST_NEIGHBOR, align_corners=True)",
+           lambda x: tf.compat.v1.image.resize(
+               x, [9, 3], method=tf.compat.v1.image.ResizeMethod.NEAREST_NEIGHBOR,
+               align_corners=True), [(img(5, 8, 2) * 255).astype(np.uint8)]),
+    TFCase("v1_resize_area_aspect", "tf.compat.v1.image.resize(x0, [10, 10], method='area', "
+           "preserve_aspect_ratio=True)",
+           lambda x: tf.compat.v1.image.resize(x, [10, 10], method="area",
+                                               preserve_aspect_ratio=True),
+           [img(1, 6, 8, 2)], rtol=1e-4, atol=2e-6),
+    TFCase("v1_resize_same", "tf.compat.v1.image.resize(x0, [6, 8])",
+           lambda x: tf.compat.v1.image.resize(x, [6, 8]), [img(1, 6, 8, 2)]),
+]
+
+
 @pytest.fixture(scope="module")
 def tf_results():
     return run_tf_or_skip(CASES)
@@ -192,3 +231,19 @@ def test_draw_bounding_boxes_passes_gradients_to_unpainted_pixels_and_checks_col
     with pytest.raises(tf.errors.InvalidArgumentError, match="colors"):
         tf.image.draw_bounding_boxes(img(1, 4, 4, 3), np.zeros((1, 1, 4), np.float32),
                                      np.ones((2, 2), np.float32))
+
+
+def test_legacy_resize_checks_arguments_and_matches_tf2_with_half_pixel_centres():
+    x = img(1, 5, 7, 2)
+    for method in ("bilinear", "bicubic"):
+        old = getattr(tf.compat.v1.image, f"resize_{method}")(x, [9, 4], half_pixel_centers=True)
+        np.testing.assert_allclose(old.numpy(), tf.image.resize(x, [9, 4], method).numpy(),
+                                   rtol=1e-5, atol=1e-6)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="align_corners must be False"):
+        tf.compat.v1.image.resize_bilinear(x, [3, 3], align_corners=True,
+                                           half_pixel_centers=True)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="4-dimensional"):
+        tf.compat.v1.image.resize_area(x[0], [3, 3])
+    with pytest.raises(ValueError, match="not implemented"):
+        tf.compat.v1.image.resize(x, [3, 3], method="lanczos3")
+    assert tf.compat.v1.image.resize_bilinear(x.astype(np.float64), [3, 3]).dtype == tf.float32
