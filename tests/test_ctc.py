@@ -1,7 +1,7 @@
 """tf.nn.ctc_loss and tf.compat.v1.nn.ctc_loss: against enumeration of every alignment path on
 tiny cases, the forward-backward identity, gradients by finite differences (float64), the
-vectorized Jacobian, graph mode, errors, a small sequence task that learns, and TensorFlow 2.21
-when it is installed."""
+vectorized Jacobian, graph mode, errors, a small sequence task that learns; the greedy and beam
+search decoders on hand-worked cases; all against TensorFlow 2.21 when it is installed."""
 import numpy as np
 import pytest
 
@@ -153,6 +153,83 @@ def test_a_small_sequence_task_learns():
     assert losses[-1] < 0.5 * losses[0], losses
 
 
+def _dense(sp):
+    out = np.full(sp.dense_shape.numpy(), -1)
+    for (b, i), v in zip(sp.indices.numpy(), sp.values.numpy()):
+        out[b, i] = v
+    return out.tolist()
+
+
+def test_greedy_decoder_tensorflow_docstring_case():
+    inf = float("inf")
+    logits = np.array([[[0., -inf, -inf], [-2.3, -inf, -0.1]],
+                       [[-inf, -0.5, -inf], [-inf, -inf, -0.1]],
+                       [[-inf, -inf, -inf], [-0.1, -inf, -2.3]]])
+    (decoded,), scores = tf.nn.ctc_greedy_decoder(logits, [2, 3], blank_index=1)
+    assert _dense(decoded) == [[0, -1], [2, 0]]
+    assert decoded.values.dtype == tf.int64 and decoded.dense_shape.numpy().tolist() == [2, 2]
+    np.testing.assert_allclose(scores.numpy(), [[0.5], [0.3]])
+
+
+def test_greedy_merge_repeated_as_documented():
+    a, b, blank = 0, 1, 2   # A B B * B * B
+    path = [a, b, b, blank, b, blank, b]
+    x = np.full((7, 1, 3), -5.0)
+    x[np.arange(7), 0, path] = 1.0
+    merged = tf.nn.ctc_greedy_decoder(x, [7])[0][0]
+    unmerged = tf.nn.ctc_greedy_decoder(x, [7], merge_repeated=False)[0][0]
+    assert _dense(merged) == [[a, b, b, b]]
+    assert _dense(unmerged) == [[a, b, b, b, b]]
+
+
+def test_beam_search_prefers_the_label_with_more_paths():
+    """Frames (0.4, 0.0, 0.6): best path is blank-blank (empty label, p = .36), but label 'a'
+    collects .16 + .24 + .24 = .64 over its three paths; beam search finds it, greedy does not."""
+    x = np.log(np.array([[[0.4, 0.0001, 0.6]], [[0.4, 0.0001, 0.6]]]))
+    (beam,), logp = tf.nn.ctc_beam_search_decoder(x, [2], beam_width=4)
+    assert _dense(beam) == [[0]]
+    np.testing.assert_allclose(np.exp(logp.numpy()), [[0.64]], rtol=1e-3)
+    (greedy,), _ = tf.nn.ctc_greedy_decoder(x, [2])
+    assert greedy.dense_shape.numpy().tolist() == [1, 0]
+    top, logp = tf.nn.ctc_beam_search_decoder(x, [2], beam_width=4, top_paths=2)
+    assert _dense(top[1]) == [[]] or top[1].dense_shape.numpy()[1] == 0
+    np.testing.assert_allclose(np.exp(logp.numpy()), [[0.64, 0.36]], rtol=1e-3)
+
+
+def test_v1_beam_search_merges_repeats_in_the_output():
+    x = np.log(np.array([[0.05, 0.9, 0.05], [0.05, 0.9, 0.05], [0.05, 0.05, 0.9],
+                         [0.05, 0.9, 0.05]]))[:, None]
+    (v2,), _ = tf.nn.ctc_beam_search_decoder(x, [4], beam_width=3)
+    (v1,), _ = tf.compat.v1.nn.ctc_beam_search_decoder(x, [4], beam_width=3)
+    assert _dense(v2) == [[1, 1]] and _dense(v1) == [[1]]
+
+
+def test_decoders_in_graph_mode_and_errors():
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.compat.v1.placeholder(tf.float32, [4, None, 3])
+        (greedy,), _ = tf.nn.ctc_greedy_decoder(x, [4, 2])
+        (beam,), logp = tf.nn.ctc_beam_search_decoder(x, [4, 2], beam_width=5)
+        assert logp.shape.as_list() == [None, 1] and greedy.values.dtype == tf.int64
+    data = RNG.normal(size=(4, 2, 3)).astype(np.float32)
+    with tf.compat.v1.Session(graph=g) as sess:
+        got = sess.run([greedy.values, beam.values, logp], {x: data})
+    eager = tf.nn.ctc_beam_search_decoder(data, [4, 2], beam_width=5)
+    np.testing.assert_array_equal(got[1], eager[0][0].values.numpy())
+    with pytest.raises(ValueError, match="top_paths"):
+        tf.nn.ctc_beam_search_decoder(data, [4, 2], beam_width=2, top_paths=3)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="sequence lengths"):
+        tf.nn.ctc_greedy_decoder(data, [5, 2])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="fewer leaves"):
+        tf.nn.ctc_beam_search_decoder(data, [0, 2], top_paths=2)
+
+
+def _decoded(d):
+    decoded, scores = d
+    return [t for s in decoded for t in (s.indices, s.values, s.dense_shape)] + [scores]
+
+
+_DEC = "(lambda d: [t for s in d[0] for t in (s.indices, s.values, s.dense_shape)] + [d[1]])"
 CASES = [
     TFCase("dense_blank0", "tf.nn.ctc_loss(x1, x0, x2, x3)",
            lambda x, lab, ll, fl: tf.nn.ctc_loss(lab, x, ll, fl),
@@ -183,6 +260,24 @@ CASES = [
                for p, m in ((False, True), (True, True), (False, False))],
            [RNG.normal(size=(5, 2, 4)).astype(np.float32), np.array([1, 1, 0, 2], np.int32)],
            wrt=(0,), rtol=1e-4, atol=1e-5),
+] + [
+    TFCase(f"greedy_{i}", f"{_DEC}(tf.nn.ctc_greedy_decoder(x0, x1, merge_repeated={m}, "
+                          f"blank_index={bi}))",
+           lambda x, n, m=m, bi=bi: _decoded(tf.nn.ctc_greedy_decoder(x, n, m, bi)),
+           [RNG.normal(size=(6, 3, 4)).astype(np.float32), np.array([6, 0, 4], np.int32)],
+           rtol=1e-5)
+    for i, (m, bi) in enumerate([(True, None), (False, 0), (True, -2)])
+] + [
+    TFCase(f"beam_{w}_{k}", f"{_DEC}(tf.nn.ctc_beam_search_decoder(x0, x1, {w}, {k}))",
+           lambda x, n, w=w, k=k: _decoded(tf.nn.ctc_beam_search_decoder(x, n, w, k)),
+           [(RNG.normal(size=(7, 4, 5)) * 2).astype(np.float32), np.array([7, 3, 5, 1], np.int32)],
+           rtol=1e-4, atol=1e-5)
+    for w, k in [(1, 1), (3, 2), (16, 4), (100, 1)]
+] + [
+    TFCase("beam_v1_merge", f"{_DEC}(tf.compat.v1.nn.ctc_beam_search_decoder(x0, x1, 4, 2))",
+           lambda x, n: _decoded(tf.compat.v1.nn.ctc_beam_search_decoder(x, n, 4, 2)),
+           [(RNG.normal(size=(8, 3, 3)) * 2).astype(np.float32), np.array([8, 6, 2], np.int32)],
+           rtol=1e-4, atol=1e-5),
 ]
 
 

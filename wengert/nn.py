@@ -20,3 +20,4 @@ from .ops.sort_ops import in_top_k, top_k  # noqa: F401,E402  (issue 16: tf.nn a
 from .distribute.losses import compute_average_loss, scale_regularization_loss  # noqa: F401,E402
 from .ops.ctc_ops import ctc_loss  # noqa: F401,E402  (issue 18: CTC)
 from .ops.embedding_sparse_ops import *  # noqa: F403,E402  (issue 18: sparse embedding bags)
+from .ops.ctc_decoder_ops import ctc_beam_search_decoder, ctc_greedy_decoder  # noqa: F401,E402

@@ -1,5 +1,5 @@
-"""Op-table rows for ops/ctc_ops.py: the CTCLoss op, through tf.nn.ctc_loss and
-tf.compat.v1.nn.ctc_loss. References enumerate every alignment path of a tiny case (classes^frames
+"""Op-table rows for ops/ctc_ops.py and ops/ctc_decoder_ops.py: the CTCLoss op, through
+tf.nn.ctc_loss and tf.compat.v1.nn.ctc_loss, and the two (not differentiable) decoders. References enumerate every alignment path of a tiny case (classes^frames
 paths), collapse each (merge repeats, drop blanks) and sum the probabilities of the paths that read
 as the label. CTCLoss's gradient is a fused output of its kernel, with no gradient of its own (as
 in TensorFlow), so the rows check first order only."""
@@ -21,13 +21,18 @@ def collapse(path, blank, merge=True):
 
 def brute_force_nll(logits, label, blank, merge=True):
     """-log sum over paths of logits ([T, C], one example) that collapse to `label`."""
+    return -np.log(labelings(logits, blank, merge).get(tuple(label), 0.0))
+
+
+def labelings(logits, blank, merge=True):
+    """{labeling: its probability, the sum over the paths of logits ([T, C]) reading as it}."""
     y = np.exp(logits - logits.max(-1, keepdims=True))
     y /= y.sum(-1, keepdims=True)
-    total = 0.0
+    totals = {}
     for path in itertools.product(range(logits.shape[1]), repeat=logits.shape[0]):
-        if collapse(path, blank, merge) == list(label):
-            total += np.prod(y[np.arange(len(path)), path])
-    return -np.log(total)
+        key = tuple(collapse(path, blank, merge))
+        totals[key] = totals.get(key, 0.0) + np.prod(y[np.arange(len(path)), path])
+    return totals
 
 
 def ref_ctc_loss(logits, labels, label_length, logit_length, logits_time_major=True,
@@ -65,6 +70,43 @@ def v2_fn(logits, **kwargs):
     return tf.nn.ctc_loss(logits=logits, **kwargs)
 
 
+def sparse_parts(paths):
+    idx = np.array([(b, i) for b, p in enumerate(paths) for i in range(len(p))], np.int64)
+    return [idx.reshape(-1, 2), np.array([c for p in paths for c in p], np.int64),
+            np.array([len(paths), max(len(p) for p in paths)], np.int64)]
+
+
+def greedy_fn(x, frames, **kwargs):
+    decoded, score = tf.nn.ctc_greedy_decoder(x, frames, **kwargs)
+    return [decoded[0].indices, decoded[0].values, decoded[0].dense_shape, score]
+
+
+def greedy_ref(x, frames, merge_repeated=True, blank_index=None):
+    blank = x.shape[2] - 1 if blank_index is None else blank_index % x.shape[2]
+    paths = []
+    for b in range(x.shape[1]):
+        best = x[:frames[b], b].argmax(-1)
+        paths.append(collapse(best, blank, merge_repeated) if merge_repeated else
+                     [c for c in best if c != blank])
+    scores = np.array([[-x[:frames[b], b].max(-1).sum()] for b in range(x.shape[1])])
+    return sparse_parts(paths) + [scores]
+
+
+def beam_fn(x, frames, **kwargs):
+    decoded, scores = tf.nn.ctc_beam_search_decoder(x, frames, **kwargs)
+    return [t for d in decoded for t in (d.indices, d.values, d.dense_shape)] + [scores]
+
+
+def beam_ref(x, frames, beam_width=100, top_paths=1):
+    """A beam wider than the number of prefixes is exact: the most probable labelings."""
+    best = [sorted(labelings(x[:frames[b], b], x.shape[2] - 1).items(), key=lambda kv: -kv[1])
+            for b in range(x.shape[1])]
+    out = []
+    for k in range(top_paths):
+        out += sparse_parts([list(best[b][k][0]) for b in range(x.shape[1])])
+    return out + [np.log([[best[b][k][1] for k in range(top_paths)] for b in range(x.shape[1])])]
+
+
 _LABELS = np.array([[1, 2, 0], [2, 2, 0], [1, 0, 0]])
 ROWS = [
     OpInfo("nn.ctc_loss", v2_fn, ref_ctc_loss, [
@@ -82,4 +124,12 @@ ROWS = [
                                       preprocess_collapse_repeated=True), name="collapse"),
     ], grad2=False, rtol=1e-4, fwd_rtol=1e-6,
         notes="CTCLoss's gradient output has no gradient (TensorFlow's prevent_gradient)"),
+    OpInfo("nn.ctc_greedy_decoder", greedy_fn, greedy_ref, [
+        Sample((rand(5, 3, 4),), dict(frames=[5, 3, 4])),
+        Sample((rand(5, 2, 3),), dict(frames=[5, 4], merge_repeated=False, blank_index=0),
+               name="blank0_unmerged"),
+    ], grad=False, notes="not differentiable (TensorFlow registers no gradient)"),
+    OpInfo("nn.ctc_beam_search_decoder", beam_fn, beam_ref, [
+        Sample((rand(3, 2, 3, low=-1.0, high=1.0),), dict(frames=[3, 3], top_paths=2)),
+    ], grad=False, fwd_rtol=1e-6, notes="not differentiable (TensorFlow registers no gradient)"),
 ]

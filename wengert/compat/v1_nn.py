@@ -23,3 +23,5 @@ def relu_layer(x, weights, biases, name=None):
     """relu(matmul(x, weights) + biases)."""
     return _relu(xw_plus_b(x, weights, biases), name=name)
 from ..ops.ctc_ops import ctc_loss_v1 as ctc_loss, ctc_loss as ctc_loss_v2  # noqa: F401,E402
+from ..ops.ctc_decoder_ops import (ctc_beam_search_decoder as ctc_beam_search_decoder_v2,  # noqa: F401,E402
+                                   ctc_beam_search_decoder_v1 as ctc_beam_search_decoder)
