@@ -12,6 +12,11 @@ over the last axis; eps = keras.backend.epsilon() = 1e-7; e = y_pred - y_true):
     categorical_hinge               max(max((1 - y) p) - sum(y p) + 1, 0)
     mean_absolute_percentage_error  100 mean(|e / max(|y|, eps)|)
     mean_squared_logarithmic_error  mean((log(max(p, eps) + 1) - log(max(y, eps) + 1))^2)
+    dice(axis=None)                 1 - 2 sum(y p) / (sum y + sum p + eps)
+    tversky(alpha, beta, axis=None) 1 - sum(y p) / (sum(y p) + alpha sum((1 - p) y)
+                                    + beta sum(p (1 - y)) + eps)
+    categorical_generalized_...(q)  (1 - p[label]^q) / q
+    ctc                             tf.nn.ctc_loss over [batch, time, classes] logits, blank 0
     binary_focal_crossentropy       mean((1 - p_t)^gamma bce [* (y alpha + (1 - y)(1 - alpha))]),
                                     p_t = y p + (1 - y)(1 - p), bce on p clipped to [eps, 1 - eps]
     categorical_focal_crossentropy  sum(-alpha (1 - q)^gamma y log q), q = p / sum(p) clipped
@@ -22,10 +27,14 @@ gradients (and their gradients) come from the ops' own rules.
 """
 import math
 
+import numpy as np
+
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..ops.clip_ops import clip_by_value
 from ..ops.math_ops import cast, equal, less_equal, logical_or, maximum, minimum, pow as pow_
-from ..ops.math_ops import multiply, square
+from ..ops.math_ops import multiply, not_equal, square
+from ..ops.creation_ops import one_hot
+from ..ops.ctc_ops import ctc_loss
 from ..ops.nn_ops import softmax
 from ..ops.reduce_ops import reduce_all, reduce_max, reduce_mean, reduce_sum
 from ..ops.unary_ops import abs as abs_
@@ -40,7 +49,9 @@ __all__ = ["Huber", "LogCosh", "KLDivergence", "Poisson", "CosineSimilarity", "H
            "kld", "KLD", "kullback_leibler_divergence", "poisson", "cosine_similarity", "hinge",
            "squared_hinge", "categorical_hinge", "mean_absolute_percentage_error", "mape",
            "MAPE", "mean_squared_logarithmic_error", "msle", "MSLE",
-           "binary_focal_crossentropy", "categorical_focal_crossentropy"]
+           "binary_focal_crossentropy", "categorical_focal_crossentropy", "Dice", "Tversky",
+           "CTC", "CategoricalGeneralizedCrossEntropy", "dice", "tversky", "ctc",
+           "categorical_generalized_cross_entropy"]
 
 _SOBS = Reduction.SUM_OVER_BATCH_SIZE
 
@@ -196,6 +207,51 @@ def categorical_focal_crossentropy(y_true, y_pred, alpha=0.25, gamma=2.0, from_l
     return reduce_sum(weighting * cce, axis)
 
 
+# -- overlap, generalized cross-entropy and CTC losses ----------------------------------------
+def dice(y_true, y_pred, axis=None):
+    """1 - 2 sum(y p) / (sum(y) + sum(p) + eps) over `axis` (all axes by default)."""
+    y_true, y_pred = _convert(y_true, y_pred)
+    intersection = reduce_sum(y_true * y_pred, axis)
+    return 1.0 - 2.0 * intersection / (reduce_sum(y_true, axis) + reduce_sum(y_pred, axis)
+                                       + _eps(y_pred.dtype))
+
+
+def tversky(y_true, y_pred, alpha=0.5, beta=0.5, axis=None):
+    """1 - TP / (TP + alpha FP + beta FN + eps), TP = sum(y p), FP = sum((1 - p) y) and
+    FN = sum(p (1 - y)) as Keras 3 names them, over `axis` (all axes by default)."""
+    y_true, y_pred = _convert(y_true, y_pred)
+    intersection = reduce_sum(y_true * y_pred, axis)
+    fp = reduce_sum((1.0 - y_pred) * y_true, axis)
+    fn = reduce_sum(y_pred * (1.0 - y_true), axis)
+    return 1.0 - intersection / (intersection + fp * alpha + fn * beta + _eps(y_pred.dtype))
+
+
+def categorical_generalized_cross_entropy(y_true, y_pred, q):
+    """(1 - p[label]^q) / q for integer labels: between cross-entropy (q -> 0) and MAE (q = 1)."""
+    y_pred = y_pred if isinstance(y_pred, Tensor) else convert_to_tensor(y_pred)
+    labels = cast(_tensor(y_true), "int32")
+    hot = one_hot(labels, y_pred.shape[-1], dtype=y_pred.dtype)
+    p = reduce_sum(y_pred * hot, -1)
+    return (1.0 - pow_(p, _const(q, y_pred.dtype))) / q
+
+
+def ctc(y_true, y_pred):
+    """CTC loss of integer label rows (0 = padding / blank) against [batch, time, classes]
+    logits, every row using all time steps, as Keras 3's ctc."""
+    y_pred = y_pred if isinstance(y_pred, Tensor) else convert_to_tensor(y_pred)
+    labels = _tensor(y_true)
+    if labels.shape.rank != 2 or y_pred.shape.rank != 3:
+        raise ValueError("ctc: expects y_true of shape (batch_size, max_length) and y_pred of "
+                         "shape (batch_size, max_length, num_classes). Received: y_true.shape="
+                         f"{tuple(labels.shape)}, y_pred.shape={tuple(y_pred.shape)}")
+    labels = cast(labels, "int32")
+    batch, steps = y_pred.shape[0], y_pred.shape[1]
+    label_length = reduce_sum(cast(not_equal(labels, 0), "int32"), -1)
+    logit_length = np.full((batch,), steps, np.int32)
+    return ctc_loss(labels=labels, logits=y_pred, label_length=label_length,
+                    logit_length=logit_length, blank_index=0, logits_time_major=False)
+
+
 # -- Loss classes (Keras 3's names, defaults and config keys) ---------------------------------
 def _loss_class(class_name, fn, default_name, params=()):
     """A LossFunctionWrapper subclass: __init__(*params, reduction, name, dtype)."""
@@ -256,7 +312,30 @@ FUNCTIONS = {"huber": huber, "log_cosh": log_cosh, "logcosh": log_cosh,
              "msle": mean_squared_logarithmic_error,
              "binary_focal_crossentropy": binary_focal_crossentropy,
              "categorical_focal_crossentropy": categorical_focal_crossentropy}
+Dice = _loss_class("Dice", dice, "dice", [("axis", None)])
+Tversky = _loss_class("Tversky", tversky, "tversky", [("alpha", 0.5), ("beta", 0.5),
+                                                      ("axis", None)])
+CTC = _loss_class("CTC", ctc, "ctc")
+
+
+class CategoricalGeneralizedCrossEntropy(_loss_class(
+        "_GCE", categorical_generalized_cross_entropy,
+        "categorical_generalized_cross_entropy", [("q", 0.5)])):
+    """Generalized cross-entropy of integer labels (0 < q < 1)."""
+
+    def __init__(self, q=0.5, reduction=_SOBS, name="categorical_generalized_cross_entropy",
+                 dtype=None):
+        if not 0 < q < 1:
+            raise ValueError(f"CategoricalGeneralizedCrossEntropy: q must be in the interval "
+                             f"(0, 1). Received: q={q}")
+        super().__init__(q=q, reduction=reduction, name=name, dtype=dtype)
+
+
+FUNCTIONS.update({"dice": dice, "tversky": tversky, "ctc": ctc,
+                  "categorical_generalized_cross_entropy":
+                  categorical_generalized_cross_entropy})
 CLASSES = {cls.__name__: cls for cls in (
+    Dice, Tversky, CTC, CategoricalGeneralizedCrossEntropy,
     Huber, LogCosh, KLDivergence, Poisson, CosineSimilarity, Hinge, SquaredHinge,
     CategoricalHinge, MeanAbsolutePercentageError, MeanSquaredLogarithmicError,
     BinaryFocalCrossentropy, CategoricalFocalCrossentropy)}
