@@ -457,3 +457,39 @@ def test_keras_keys_do_not_depend_on_layer_name_counters(tmp_path):
     names = [n for n, _ in tf.train.list_variables(
         tf.train.Checkpoint(net=net).save(str(tmp_path / "n")))]
     assert "net/hidden/kernel" in names and "net/blocks/1/bias" in names
+
+
+@pytest.mark.parametrize("fail_in", ["_write_data", "_write_index"])
+def test_an_interrupted_overwrite_leaves_the_old_checkpoint_whole(saved, monkeypatch, fail_in):
+    """Checkpoint.write over an existing prefix (issue 22 item 11): the new data goes beside the
+    old, so an interruption before or after the data file leaves the old checkpoint loadable."""
+    path, model = saved
+    before = values(model)
+    model.dense.kernel.assign(model.dense.kernel + 1.0)
+    real = getattr(ckpt_module, fail_in)
+
+    def interrupted(*args, **kwargs):
+        if fail_in == "_write_index":
+            raise KeyboardInterrupt("interrupted between the data file and the index")
+        real(*args, **kwargs)
+        raise KeyboardInterrupt("interrupted after the data file")
+    monkeypatch.setattr(ckpt_module, fail_in, interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        Checkpoint(model=model).write(path)
+    monkeypatch.undo()
+    fresh = Model(seed=4)
+    Checkpoint(model=fresh).restore(path)
+    assert_same(values(fresh), before)
+
+
+def test_overwrites_take_turns_between_two_data_files_and_leave_one(saved):
+    path, model = saved
+    for _ in range(3):
+        model.dense.kernel.assign(model.dense.kernel * 0.5)
+        Checkpoint(model=model).write(path)
+        data = [f for f in os.listdir(os.path.dirname(path)) if ".data-" in f
+                and f.startswith(os.path.basename(path))]
+        assert len(data) == 1, data
+        fresh = Model(seed=4)
+        Checkpoint(model=fresh).restore(path)
+        assert_same(values(fresh), values(model))

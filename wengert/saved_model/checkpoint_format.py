@@ -7,7 +7,10 @@ A checkpoint `PATH` is two files:
     SHA-256 of its bytes, plus the data file's total size.
 Each file is written to a temporary file in the same directory, flushed to disk and renamed over
 its final name, data first, then the index, then the directory's `checkpoint` state file (the
-latest checkpoint, in TensorFlow's text format). Reading checks the JSON, the sizes and every
+latest checkpoint, in TensorFlow's text format). Writing over an existing checkpoint puts the new
+data beside the old (`PATH.data-00000-of-00001` and `PATH.data-00000-of-00001.1` take turns) and
+removes the old data only once the new index names the new file: an interruption at any point
+leaves either the old checkpoint or the new one, whole. Reading checks the JSON, the sizes and every
 checksum: a truncated or corrupted file is a `DataLossError` naming it. Nothing here runs code
 from a file (no pickle).
 """
@@ -25,6 +28,7 @@ __all__ = ["CheckpointReader", "latest_checkpoint", "load_checkpoint", "list_var
 
 FORMAT, VERSION = "wengert-checkpoint", 1
 INDEX_SUFFIX, DATA_SUFFIX = ".index", ".data-00000-of-00001"
+ALTERNATE_DATA_SUFFIX = DATA_SUFFIX + ".1"  # the other of the two names data takes in turn
 STATE_FILE = "checkpoint"
 _DTYPES = {name: np.dtype(name) for name in (
     "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16",
@@ -71,7 +75,7 @@ def _tensor_bytes(array):
     return np.ascontiguousarray(array, dtype=array.dtype.newbyteorder("<")).tobytes()
 
 
-def _write_data(path, arrays):
+def _write_data(path, arrays, data_suffix=DATA_SUFFIX):
     """Write the data file of checkpoint `path`; returns the index entries."""
     entries, blobs, offset = {}, [], 0
     for key, array in arrays.items():
@@ -80,22 +84,46 @@ def _write_data(path, arrays):
                         "nbytes": len(blob), "sha256": hashlib.sha256(blob).hexdigest()}
         blobs.append(blob)
         offset += len(blob)
-    _atomic_write(path + DATA_SUFFIX, blobs)
+    _atomic_write(path + data_suffix, blobs)
     return entries, offset
 
 
-def _write_index(path, entries, data_bytes):
+def _write_index(path, entries, data_bytes, data_suffix=DATA_SUFFIX):
     index = {"format": FORMAT, "version": VERSION,
-             "data_file": os.path.basename(path) + DATA_SUFFIX, "data_bytes": data_bytes,
+             "data_file": os.path.basename(path) + data_suffix, "data_bytes": data_bytes,
              "tensors": entries}
     _atomic_write(path + INDEX_SUFFIX, [json.dumps(index, indent=1).encode("utf-8")])
 
 
+def _current_data_suffix(path):
+    """The data file suffix the existing index at `path` names, or None (no readable index)."""
+    try:
+        with open(path + INDEX_SUFFIX, "rb") as f:
+            named = json.loads(f.read().decode("utf-8")).get("data_file")
+    except (OSError, ValueError, UnicodeDecodeError, AttributeError):
+        return None
+    base = os.path.basename(path)
+    for suffix in (DATA_SUFFIX, ALTERNATE_DATA_SUFFIX):
+        if named == base + suffix:
+            return suffix
+    return None
+
+
 def _write_checkpoint(path, arrays):
+    """Write checkpoint `path` (see the module docstring for why data files take turns)."""
     directory = os.path.dirname(os.path.abspath(path))
     os.makedirs(directory, exist_ok=True)
-    entries, data_bytes = _write_data(path, arrays)
-    _write_index(path, entries, data_bytes)
+    current = _current_data_suffix(path)
+    suffix = ALTERNATE_DATA_SUFFIX if current == DATA_SUFFIX else DATA_SUFFIX
+    entries, data_bytes = _write_data(path, arrays, suffix)
+    _write_index(path, entries, data_bytes, suffix)
+    if current is not None and current != suffix and os.path.exists(path + current):
+        os.unlink(path + current)
+
+
+def checkpoint_files(path):
+    """The files checkpoint `path` may have on disk (for deleting it)."""
+    return [path + suffix for suffix in (INDEX_SUFFIX, DATA_SUFFIX, ALTERNATE_DATA_SUFFIX)]
 
 
 # -- the "checkpoint" state file: which checkpoints exist, the latest last -------------------------

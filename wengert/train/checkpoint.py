@@ -36,7 +36,7 @@ from ..framework.errors import InvalidArgumentError
 from ..framework.variables import Variable
 from ..graph.func_graph import init_scope
 from ..graph.variables import GraphVariable
-from ..saved_model.checkpoint_format import (CheckpointReader, DATA_SUFFIX, INDEX_SUFFIX, _exists, _read_state, _write_checkpoint, _write_state, latest_checkpoint, list_variables, load_checkpoint)  # noqa: F401
+from ..saved_model.checkpoint_format import (CheckpointReader, DATA_SUFFIX, INDEX_SUFFIX, _exists, checkpoint_files, _read_state, _write_checkpoint, _write_state, latest_checkpoint, list_variables, load_checkpoint)  # noqa: F401
 
 __all__ = ["Checkpoint", "CheckpointManager", "CheckpointReader", "latest_checkpoint",
            "load_checkpoint", "list_variables"]
@@ -322,9 +322,9 @@ class CheckpointManager:
             _write_checkpoint(path, self._checkpoint._arrays())
             _write_state(self._directory, path, kept[len(removed):])
             for old in removed:
-                for suffix in (INDEX_SUFFIX, DATA_SUFFIX):
-                    if os.path.exists(old + suffix):
-                        os.unlink(old + suffix)
+                for file in checkpoint_files(old):
+                    if os.path.exists(file):
+                        os.unlink(file)
         try:
             checkpointing.write_once(write_and_record)
         except BaseException:
