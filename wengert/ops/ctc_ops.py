@@ -257,6 +257,9 @@ def ctc_loss(labels, logits, label_length, logit_length, logits_time_major=True,
     (or [batch, frames, classes] with logits_time_major=False), unnormalized. logit_length:
     [batch] frames per example. blank_index: the blank class (default 0 for dense labels; negative
     counts from the end). `unique` (a TPU speed-up in TensorFlow) is accepted and ignored.
+    A label longer than its logit_length raises InvalidArgumentError, as TensorFlow's sparse path
+    does (its dense path returns a large finite loss, about 700, instead); a label that fits but
+    whose repeats need more frames gets loss inf and gradient softmax(logits), TensorFlow's op's.
     """
     del unique
     logits = convert_to_tensor(logits)
