@@ -78,9 +78,12 @@ def test_text_vectorization_in_a_model_and_config():
     layer = L.TextVectorization(max_tokens=6, output_mode="int", output_sequence_length=4)
     layer.adapt(TEXTS)
     assert len(layer.get_vocabulary()) == 6
-    restored = L.TextVectorization.from_config(
-        {**layer.get_config(), "vocabulary": layer.get_vocabulary()})
+    restored = L.TextVectorization.from_config(layer.get_config())
     np.testing.assert_array_equal(restored(QUERIES), layer(QUERIES))
+    idf = L.TextVectorization(output_mode="tf_idf", max_tokens=40, pad_to_max_tokens=True)
+    idf.adapt(TEXTS)
+    np.testing.assert_array_equal(L.TextVectorization.from_config(idf.get_config())(QUERIES),
+                                  idf(QUERIES))
     model = tf.keras.Sequential([layer, L.Embedding(6, 3), L.GlobalAveragePooling1D()])
     assert tuple(model(QUERIES).shape) == (5, 3)
     with pytest.raises(ValueError, match="output_sequence_length"):

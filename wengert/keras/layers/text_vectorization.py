@@ -269,17 +269,22 @@ class TextVectorization(Layer):
         return (input_shape[0], depth)
 
     def get_config(self):
+        """Keras's config; the vocabulary (and idf weights) are written whenever the layer has
+        one, adapted or not, so a saved model reloads with it (Keras keeps an adapted one in
+        its assets instead)."""
         config = super().get_config()
+        size = self.vocabulary_size()
+        has_vocab = size > self._token_start()
         idf = None
-        if self._output_mode == "tf_idf" and self._input_vocabulary and self._idf is not None:
-            idf = self._idf.tolist()
+        if has_vocab and self._output_mode == "tf_idf" and self._idf is not None:
+            idf = self._idf[:size].tolist()
         config.update(
             max_tokens=self._max_tokens, standardize=self._standardize, split=self._split,
             ngrams=self._ngrams_arg, output_mode=self._output_mode,
             output_sequence_length=self._output_sequence_length,
             pad_to_max_tokens=self._pad_to_max_tokens, sparse=False, ragged=False,
-            vocabulary=self.get_vocabulary() if self._input_vocabulary else None,
-            idf_weights=idf, encoding=self._encoding, vocabulary_size=self.vocabulary_size())
+            vocabulary=self.get_vocabulary() if has_vocab else None, idf_weights=idf,
+            encoding=self._encoding, vocabulary_size=size)
         return config
 
     @classmethod
