@@ -20,6 +20,7 @@ In a graph or a traced function, reads and assignments are ops declared here (Re
 AssignVariableOp, AssignAddVariableOp, AssignSubVariableOp); their kernels reach the values
 through the store the executor hands them.
 """
+import threading
 import weakref
 
 import numpy as np
@@ -309,11 +310,19 @@ class Variable(TensorLike):
         if state.graph is not None and getattr(state.graph, "lifts_variables", False):
             return self._graph_update("assign", value, name, read_value)
         array = self._checked(value, "assign")
-        if isinstance(value, Variable):
-            self._own(array.copy())
-        else:
-            self._value = array  # a tensor's array (or a copy the caller cannot see): not owned
+        with self._update_lock():
+            if isinstance(value, Variable):
+                self._own(array.copy())
+            else:
+                self._value = array  # a tensor's array (or a copy the caller cannot see): not owned
         return self if read_value else None
+
+    def _update_lock(self):
+        """This variable's lock: updates from several threads are each whole (a read-modify-
+        write never interleaves with another). Made on first use; dict.setdefault is atomic, so
+        two threads asking at once get the same lock. Uncontended it costs about 0.1 us."""
+        lock = self.__dict__.get("_lock")
+        return lock if lock is not None else self.__dict__.setdefault("_lock", threading.Lock())
 
     def assign_add(self, delta, use_locking=None, name=None, read_value=True):
         return self._update(np.add, "assign_add", delta, name, read_value)
@@ -327,10 +336,11 @@ class Variable(TensorLike):
         if state.graph is not None and getattr(state.graph, "lifts_variables", False):
             return self._graph_update(kind, delta, name, read_value)
         delta = self._checked(delta, kind)
-        if self._owns_value():
-            ufunc(self._value, delta, out=self._value)
-        else:  # (np.asarray: a 0-d result is a NumPy scalar)
-            self._own(np.asarray(ufunc(self._value, delta)))
+        with self._update_lock():
+            if self._owns_value():
+                ufunc(self._value, delta, out=self._value)
+            else:  # (np.asarray: a 0-d result is a NumPy scalar)
+                self._own(np.asarray(ufunc(self._value, delta)))
         return self if read_value else None
 
     def __getitem__(self, key):
