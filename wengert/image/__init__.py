@@ -1,7 +1,8 @@
 """`tf.image`: resizing, flips, crops and pads, colour adjustments, image metrics, glimpses and
 boxes, as TensorFlow 2 computes them; each is a composition of wengert's ops, so the gradients
 with respect to the images are those ops' (see resize.py, geometry.py, color.py,
-color_spaces.py, metrics.py, multiscale.py, glimpse.py, boxes.py, random_image.py)."""
+color_spaces.py, metrics.py, multiscale.py, glimpse.py, boxes.py, random_image.py);
+the codecs (codecs.py, png.py) read and write bytes and are not differentiable."""
 from .color import (adjust_brightness, adjust_contrast, convert_image_dtype,  # noqa: F401
                     grayscale_to_rgb, image_gradients, per_image_standardization, psnr,
                     rgb_to_grayscale, sobel_edges, total_variation)
@@ -26,3 +27,8 @@ from .random_image import (random_brightness, random_contrast, random_crop,  # n
                            stateless_random_contrast, stateless_random_crop,
                            stateless_random_flip_left_right, stateless_random_flip_up_down,
                            stateless_random_hue, stateless_random_saturation)
+from .codecs import (decode_and_crop_jpeg, decode_bmp, decode_gif, decode_image,  # noqa: F401
+                     decode_jpeg, decode_png, encode_jpeg, encode_png, extract_jpeg_shape,
+                     is_jpeg)
+from .jpeg_quality import (adjust_jpeg_quality, random_jpeg_quality,  # noqa: F401
+                           stateless_random_jpeg_quality)
