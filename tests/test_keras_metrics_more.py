@@ -9,6 +9,7 @@ import json
 import numpy as np
 import pytest
 
+import wengert as tf
 from wengert import keras
 from wengert.keras import metrics
 
@@ -277,3 +278,24 @@ def test_mean_and_sum_match_tensorflow(tf_reductions, name, cls, batches):
     for v, w in batches:
         metric.update_state(v, sample_weight=w)
     np.testing.assert_allclose(np.asarray(metric.result()), tf_reductions[name], rtol=2e-6)
+
+
+def test_metrics_update_inside_traced_functions():
+    def make():
+        return [metrics.AUC(), metrics.Precision(top_k=2), metrics.F1Score(average="micro"),
+                metrics.R2Score(num_regressors=1), metrics.SensitivityAtSpecificity(0.5),
+                metrics.Recall(class_id=1)]
+    eager, traced = make(), make()
+    for m in eager:
+        m.update_state(LABELS, SCORES, sample_weight=W)
+
+    @tf.function(autograph=False)
+    def step(y, p, w):
+        for m in traced:
+            m.update_state(y, p, sample_weight=w)
+        return [m.result() for m in traced]
+
+    results = step(tf.constant(LABELS), tf.constant(SCORES), tf.constant(W))
+    for m, value in zip(eager, results):
+        np.testing.assert_allclose(np.asarray(value), np.asarray(m.result()), rtol=1e-6,
+                                   err_msg=m.name)

@@ -18,10 +18,11 @@ import warnings
 
 import numpy as np
 
+from ..framework.context import state
 from ..ops.array_core import broadcast_to
 from ..ops.array_ops import expand_dims, where
 from ..ops.binary_math_ops import divide_no_nan
-from ..ops.math_ops import cast, greater_equal, maximum
+from ..ops.math_ops import cast, greater_equal, less, maximum
 from ..ops.reduce_ops import reduce_max, reduce_mean, reduce_std, reduce_sum
 from ..ops.reduce_ops import reduce_variance
 from ..ops.rounding_ops import is_inf
@@ -165,13 +166,13 @@ class R2Score(Metric):
         else:
             r2 = raw
         if self.num_regressors:
-            n = float(self.num_samples.numpy())
-            p = float(self.num_regressors)
-            if p >= n - 1:
+            n = self.num_samples.read_value()
+            p = cast(float(self.num_regressors), n.dtype)
+            if state.graph is None and float(p) >= float(n) - 1:
                 warnings.warn("R2Score: at least as many regressors as data points - 1; "
                               "falling back to the standard R2 score.", stacklevel=2)
-            else:
-                r2 = 1.0 - (1.0 - r2) * (n - 1.0) / (n - p - 1.0)
+            adjusted = 1.0 - (1.0 - r2) * divide_no_nan(n - 1.0, n - p - 1.0)
+            r2 = where(less(p, n - 1.0), adjusted, r2)
         return r2
 
     def get_config(self):
