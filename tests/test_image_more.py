@@ -142,6 +142,19 @@ CASES += [_legacy(m, s, a, h) for m in ("bilinear", "nearest_neighbor", "bicubic
            lambda x: tf.compat.v1.image.resize(x, [10, 10], method="area",
                                                preserve_aspect_ratio=True),
            [img(1, 6, 8, 2)], rtol=1e-4, atol=2e-6),
+    TFCase("v1_resize_with_pad", "tf.compat.v1.image.resize_image_with_pad(x0, 9, 7, "
+           "align_corners=True)",
+           lambda x: tf.compat.v1.image.resize_image_with_pad(x, 9, 7, align_corners=True),
+           [img(2, 5, 8, 2)], wrt=(0,), rtol=1e-4, atol=2e-6),
+    TFCase("resize_with_pad_float32", "tf.image.resize_with_pad(x0, 9, 7)",
+           lambda x: tf.image.resize_with_pad(x, 9, 7), [img(2, 5, 8, 2)], wrt=(0,), rtol=1e-4,
+           atol=2e-6),
+    TFCase("v1_crop_and_resize", "tf.compat.v1.image.crop_and_resize(x0, x1, box_ind=[1, 0], "
+           "crop_size=[3, 4])",
+           lambda i, b: tf.compat.v1.image.crop_and_resize(i, b, box_ind=[1, 0],
+                                                           crop_size=[3, 4]),
+           [img(2, 6, 7, 3), np.array([[0.1, 0.2, 0.8, 0.7], [0.0, 0.0, 1.0, 1.0]],
+                                      np.float32)], wrt=(0,), rtol=1e-4, atol=1e-5),
     TFCase("v1_resize_same", "tf.compat.v1.image.resize(x0, [6, 8])",
            lambda x: tf.compat.v1.image.resize(x, [6, 8]), [img(1, 6, 8, 2)]),
 ]
@@ -247,3 +260,14 @@ def test_legacy_resize_checks_arguments_and_matches_tf2_with_half_pixel_centres(
     with pytest.raises(ValueError, match="not implemented"):
         tf.compat.v1.image.resize(x, [3, 3], method="lanczos3")
     assert tf.compat.v1.image.resize_bilinear(x.astype(np.float64), [3, 3]).dtype == tf.float32
+
+
+def test_second_order_gradients_of_ssim_multiscale_and_legacy_resize():
+    from wengert.testing import check_grads
+    a = RNG.uniform(0.2, 0.8, (1, 12, 13, 2))
+    b = np.clip(a + RNG.normal(0, 0.05, a.shape), 0, 1)
+    check_grads(lambda y: tf.image.ssim_multiscale(tf.constant(a), y, 1.0, (0.4, 0.6), 5),
+                [b], order=2, rtol=2e-3, atol=1e-6, eps=1e-4)
+    check_grads(lambda x: tf.cast(tf.reduce_sum(tf.compat.v1.image.resize_bicubic(
+        tf.cast(x, tf.float32), [7, 5], align_corners=True) ** 2), tf.float64),
+        [RNG.uniform(0, 1, (1, 4, 6, 2))], order=2, rtol=2e-2, atol=2e-3, eps=1e-3)

@@ -107,11 +107,18 @@ def resize_with_pad(image, target_height, target_width, method="bilinear", antia
     """Resized to fit inside the target keeping its aspect ratio, then zero padded to it
     (centred), as TensorFlow's resize_image_with_pad."""
     image, o = _image(image, "resize_with_pad")
-    h, w = _size(image, o)
-    ratio = max(w / target_width, h / target_height)
-    exact_h, exact_w = h / ratio, w / ratio  # the offsets use the unrounded sizes, as TF's
-    resized = resize(image, [int(np.floor(exact_h)), int(np.floor(exact_w))], method=method,
-                     antialias=antialias)
-    return pad_to_bounding_box(resized, max(0, int(np.floor((target_height - exact_h) / 2))),
-                               max(0, int(np.floor((target_width - exact_w) / 2))),
-                               target_height, target_width)
+    size, top, left = pad_geometry(*_size(image, o), target_height, target_width)
+    resized = resize(image, size, method=method, antialias=antialias)
+    return pad_to_bounding_box(resized, top, left, target_height, target_width)
+
+
+def pad_geometry(h, w, target_height, target_width):
+    """([height, width] to resize to, top pad, left pad) of resize_with_pad, in float32 as
+    TensorFlow computes them (8 / (8 / 7) is 6.9999995 there, so the width is 6); the offsets
+    use the unrounded sizes."""
+    f = np.float32
+    ratio = max(f(w) / f(target_width), f(h) / f(target_height))
+    exact_h, exact_w = f(h) / ratio, f(w) / ratio
+    return ([int(np.floor(exact_h)), int(np.floor(exact_w))],
+            max(0, int(np.floor((f(target_height) - exact_h) / f(2)))),
+            max(0, int(np.floor((f(target_width) - exact_w) / f(2)))))

@@ -27,10 +27,11 @@ from ..ops.array_core import cast
 from ..ops.array_ops import expand_dims, squeeze
 from ..ops.indexing_ops import gather
 from ..ops.linalg_ops import einsum
+from .geometry import pad_geometry, pad_to_bounding_box
 from .resize import _keys_cubic
 
 __all__ = ["resize_bilinear", "resize_nearest_neighbor", "resize_bicubic", "resize_area",
-           "resize", "resize_images", "ResizeMethod"]
+           "resize", "resize_images", "ResizeMethod", "resize_image_with_pad"]
 
 _F = np.float32
 
@@ -194,3 +195,17 @@ def resize(images, size, method=ResizeMethod.BILINEAR, align_corners=False,
 
 
 resize_images = resize
+
+
+def resize_image_with_pad(image, target_height, target_width, method=ResizeMethod.BILINEAR,
+                          align_corners=False):
+    """TensorFlow 1's resize_image_with_pad: resized by `resize` (above) to fit inside the
+    target keeping the aspect ratio, then zero padded to it, centred."""
+    image = convert_to_tensor(image)
+    if image.shape.rank not in (3, 4) or None in tuple(image.shape[-3:-1]):
+        raise InvalidArgumentError(f"resize_image_with_pad: 'image' must have rank 3 or 4 with "
+                                   f"known height and width, got shape {image.shape}.")
+    h, w = (int(d) for d in image.shape[-3:-1])
+    size, top, left = pad_geometry(h, w, target_height, target_width)
+    resized = resize(image, size, method=method, align_corners=align_corners)
+    return pad_to_bounding_box(resized, top, left, target_height, target_width)

@@ -1,9 +1,25 @@
 """`tf.compat.v1.image`: every name of tf.image, with TensorFlow 1's resizing in place of
 TensorFlow 2's (legacy_resize.py): resize / resize_images take `align_corners` and the integer
 ResizeMethod constants, and resize_bilinear, resize_nearest_neighbor, resize_bicubic and
-resize_area take `align_corners` and `half_pixel_centers`. wengert/compat/v1.py exposes this
-module as its `image` attribute."""
+resize_area take `align_corners` and `half_pixel_centers`; resize_image_with_pad takes
+`align_corners`, and crop_and_resize names its box indices `box_ind`. wengert/compat/v1.py
+exposes this module as its `image` attribute."""
 from . import *  # noqa: F401,F403
+from .crop_and_resize import crop_and_resize as _crop_and_resize
 from .legacy_resize import (ResizeMethod, resize, resize_area, resize_bicubic,  # noqa: F401
-                            resize_bilinear, resize_images, resize_nearest_neighbor)
+                            resize_bilinear, resize_image_with_pad, resize_images,
+                            resize_nearest_neighbor)
 from .geometry import resize_with_crop_or_pad as resize_image_with_crop_or_pad  # noqa: F401
+
+
+def crop_and_resize(image, boxes, box_ind=None, crop_size=None, method="bilinear",
+                    extrapolation_value=0, name=None, box_indices=None):
+    """TensorFlow 1's spelling of crop_and_resize: the box indices as `box_ind` (or
+    `box_indices`)."""
+    if (box_ind is None) == (box_indices is None):
+        raise ValueError("crop_and_resize: give the box indices once, as box_ind or "
+                         "box_indices.")
+    if crop_size is None:
+        raise ValueError("crop_and_resize: crop_size is required.")
+    return _crop_and_resize(image, boxes, box_ind if box_indices is None else box_indices,
+                            crop_size, method=method, extrapolation_value=extrapolation_value)
