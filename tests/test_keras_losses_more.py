@@ -29,6 +29,9 @@ ONEHOT = np.eye(4)[RNG.integers(0, 4, 5)]
 W = np.array([1.0, 0.0, 2.0, 0.5, 1.5])
 CTC_LABELS = np.array([[1, 2, 2, 0], [3, 0, 0, 0], [1, 3, 1, 3], [2, 1, 0, 0], [0, 0, 0, 0]])
 CTC_LOGITS = RNG.standard_normal((5, 9, 4))
+EMB = RNG.standard_normal((5, 3))
+EMB /= np.linalg.norm(EMB, axis=1, keepdims=True)
+EMB_LABELS = np.array([0, 1, 0, 1, 1])
 
 
 def _sigmoid(z):
@@ -162,13 +165,14 @@ def test_names_configs_and_lookup():
                       ("hinge", losses.hinge), ("squared_hinge", losses.squared_hinge),
                       ("categorical_hinge", losses.categorical_hinge),
                       ("binary_focal_crossentropy", losses.binary_focal_crossentropy),
-                  ("dice", losses.dice), ("tversky", losses.tversky), ("ctc", losses.ctc)]:
+                  ("dice", losses.dice), ("tversky", losses.tversky), ("ctc", losses.ctc),
+                  ("circle", losses.circle)]:
         assert losses.get(alias) is fn, alias
     for name in ("Huber", "LogCosh", "KLDivergence", "Poisson", "CosineSimilarity", "Hinge",
                  "SquaredHinge", "CategoricalHinge", "MeanAbsolutePercentageError",
                  "MeanSquaredLogarithmicError", "BinaryFocalCrossentropy",
                  "CategoricalFocalCrossentropy", "Dice", "Tversky", "CTC",
-                 "CategoricalGeneralizedCrossEntropy"):
+                 "CategoricalGeneralizedCrossEntropy", "Circle"):
         assert type(losses.get(name)).__name__ == name
     with pytest.raises(TypeError, match="Huber"):
         losses.Huber(deltaa=1.0)
@@ -189,6 +193,7 @@ def test_names_configs_and_lookup():
     (losses.Dice(axis=-1), BIN_Y, PROBS, 2), (losses.Tversky(0.2, 0.8, axis=-1), BIN_Y, PROBS, 2),
     (losses.CategoricalGeneralizedCrossEntropy(q=0.7), np.array([0, 3, 1, 2, 2]), DIST_P, 2),
     (losses.CTC(), CTC_LABELS, CTC_LOGITS, 1),
+    (losses.Circle(gamma=4.0), EMB_LABELS, EMB, 2),
 ], ids=lambda v: getattr(v, "name", None) if isinstance(v, losses.Loss) else "")
 def test_loss_gradients_against_finite_differences(loss, y, p, order):
     weights = W if loss.get_config().get("axis", -1) == -1 else None
@@ -236,6 +241,10 @@ TF_CASES = [  # (case name, class name, kwargs, y_true, y_pred, sample_weight)
      np.array([0, 3, 1, 2, 2]), DIST_P, None),
     ("ctc", "CTC", {"reduction": "none"}, CTC_LABELS, CTC_LOGITS, None),
     ("ctc_mean", "CTC", {}, CTC_LABELS, CTC_LOGITS, W),
+    ("circle", "Circle", {}, EMB_LABELS, EMB, None),
+    ("circle_options", "Circle", {"gamma": 7.0, "margin": 0.25, "reduction": "none"},
+     EMB_LABELS, EMB, None),
+    ("circle_lonely", "Circle", {"gamma": 3.0}, np.array([0, 1, 0, 2, 1]), EMB, W),
     ("bce_extreme", "BinaryCrossentropy", {"reduction": "none"}, BIN_Y,
      np.clip(PROBS * 1.4 - 0.2, 0.0, 1.0) ** 3, None),  # exact 0s and 1s, tiny values
     ("bce_smooth", "BinaryCrossentropy", {"label_smoothing": 0.1}, BIN_Y, PROBS, W),
@@ -272,6 +281,7 @@ def tf_losses():
     return tf_eval_or_skip(_TF_SCRIPT, arrays)
 
 
+@pytest.mark.filterwarnings("ignore:invalid value encountered")  # circle's all -inf rows
 @pytest.mark.parametrize("name, cls, kwargs, y, p, w", TF_CASES, ids=[c[0] for c in TF_CASES])
 def test_losses_match_tensorflow(tf_losses, name, cls, kwargs, y, p, w):
     loss = getattr(losses, cls)(**kwargs)

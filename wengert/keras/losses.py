@@ -18,8 +18,6 @@ cross-entropies, ...) are in losses_more and re-exported here.
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..ops.array_core import zeros_like
 from ..ops.array_ops import expand_dims, reshape, squeeze, where
-from ..ops.query_ops import size
-from ..ops.binary_math_ops import divide_no_nan
 from ..ops import loss_ops
 from ..ops.clip_ops import clip_by_value
 from ..ops.math_ops import cast, not_equal, square, subtract
@@ -28,7 +26,8 @@ from ..ops.unary_ops import abs as abs_
 from ..ops.unary_ops import log
 from . import losses_more
 from .losses_base import (Loss, LossFunctionWrapper, Reduction, _eps, _pred_and_true,  # noqa
-                          _scale_for_distribution, _squeeze_or_expand, _tensor, reduce_losses)
+                          _scale_for_distribution, _squeeze_or_expand, _tensor, apply_mask,
+                          reduce_losses)
 from .losses_more import *  # noqa: F401,F403
 
 __all__ = ["Loss", "Reduction", "LossFunctionWrapper", "CategoricalCrossentropy",
@@ -88,22 +87,10 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, axis=-1,
 
 
 def _ignore_class_weights(y_true, ignore_class, sample_weight, reduction, dtype):
-    """Keras's mask for ignore_class merged into the sample weights: under the mean reduction
-    the kept entries weigh total / kept, so the mean is over them only."""
+    """The sample weights with Keras's mask of the entries not labelled ignore_class."""
     labels = _tensor(y_true)
-    valid = cast(not_equal(labels, cast(ignore_class, labels.dtype)), dtype)
-    if reduction in (Reduction.AUTO, Reduction.SUM_OVER_BATCH_SIZE):
-        total = cast(size(valid), dtype)
-        valid = valid * divide_no_nan(total, reduce_sum(valid))
-    if sample_weight is None:
-        return valid
-    weights = _tensor(sample_weight, dtype)
-    if weights.shape.rank is not None and valid.shape.rank is not None:
-        while weights.shape.rank > valid.shape.rank and weights.shape[-1] == 1:
-            weights = squeeze(weights, [-1])
-        while valid.shape.rank > weights.shape.rank and valid.shape[-1] == 1:
-            valid = squeeze(valid, [-1])
-    return weights * valid
+    return apply_mask(not_equal(labels, cast(ignore_class, labels.dtype)), sample_weight,
+                      reduction, dtype)
 
 
 def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, axis=-1):

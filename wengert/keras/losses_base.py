@@ -14,11 +14,13 @@ from ..distribute.context import get_strategy
 from ..framework import dtypes
 from ..framework.tensor import Tensor, constant, convert_to_tensor
 from ..ops.array_ops import squeeze
+from ..ops.binary_math_ops import divide_no_nan
+from ..ops.query_ops import size
 from ..ops.math_ops import cast, multiply
 from ..ops.reduce_ops import reduce_mean, reduce_sum
 from . import backend
 
-__all__ = ["Loss", "Reduction", "LossFunctionWrapper", "reduce_losses"]
+__all__ = ["Loss", "Reduction", "LossFunctionWrapper", "reduce_losses", "apply_mask"]
 
 
 class Reduction:
@@ -81,6 +83,24 @@ def reduce_losses(losses, sample_weight=None, reduction=Reduction.SUM_OVER_BATCH
     if reduction == Reduction.SUM:
         return reduce_sum(losses)
     return _scale_for_distribution(reduce_mean(losses))
+
+
+def apply_mask(mask, sample_weight, reduction, dtype):
+    """Keras's apply_mask: a boolean mask of kept losses merged into the sample weights; under
+    the mean reductions the kept entries weigh total / kept, so the mean is over them only."""
+    valid = cast(mask, dtype)
+    if reduction in (Reduction.AUTO, Reduction.SUM_OVER_BATCH_SIZE):
+        total = cast(size(valid), dtype)
+        valid = valid * divide_no_nan(total, reduce_sum(valid))
+    if sample_weight is None:
+        return valid
+    weights = _tensor(sample_weight, dtype)
+    if weights.shape.rank is not None and valid.shape.rank is not None:
+        while weights.shape.rank > valid.shape.rank and weights.shape[-1] == 1:
+            weights = squeeze(weights, [-1])
+        while valid.shape.rank > weights.shape.rank and valid.shape[-1] == 1:
+            valid = squeeze(valid, [-1])
+    return weights * valid
 
 
 def _scale_for_distribution(loss):

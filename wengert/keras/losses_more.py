@@ -17,6 +17,8 @@ over the last axis; eps = keras.backend.epsilon() = 1e-7; e = y_pred - y_true):
                                     + beta sum(p (1 - y)) + eps)
     categorical_generalized_...(q)  (1 - p[label]^q) / q
     ctc                             tf.nn.ctc_loss over [batch, time, classes] logits, blank 0
+    circle(gamma, margin)           softplus of the log-sum-exps of the weighted positive and
+                                    negative pair distances (see circle)
     binary_focal_crossentropy       mean((1 - p_t)^gamma bce [* (y alpha + (1 - y)(1 - alpha))]),
                                     p_t = y p + (1 - y)(1 - p), bce on p clipped to [eps, 1 - eps]
     categorical_focal_crossentropy  sum(-alpha (1 - q)^gamma y log q), q = p / sum(p) clipped
@@ -32,14 +34,18 @@ import numpy as np
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..ops.clip_ops import clip_by_value
 from ..ops.math_ops import cast, equal, less_equal, logical_or, maximum, minimum, pow as pow_
-from ..ops.math_ops import multiply, not_equal, square
+from ..ops.math_ops import greater, logical_and, logical_not, multiply, not_equal, square
+from ..ops.array_core import reshape
+from ..ops.array_ops import transpose
+from ..ops.linalg_ops import matmul
 from ..ops.creation_ops import one_hot
 from ..ops.ctc_ops import ctc_loss
 from ..ops.nn_ops import softmax
-from ..ops.reduce_ops import reduce_all, reduce_max, reduce_mean, reduce_sum
+from ..ops.reduce_ops import reduce_all, reduce_logsumexp, reduce_max, reduce_mean, reduce_sum
 from ..ops.unary_ops import abs as abs_
 from ..ops.unary_ops import log, rsqrt, sigmoid, softplus
 from ..ops.array_ops import where
+from .losses_base import apply_mask, reduce_losses
 from .losses_base import LossFunctionWrapper, Reduction, _eps, _pred_and_true, _tensor
 
 __all__ = ["Huber", "LogCosh", "KLDivergence", "Poisson", "CosineSimilarity", "Hinge",
@@ -50,7 +56,8 @@ __all__ = ["Huber", "LogCosh", "KLDivergence", "Poisson", "CosineSimilarity", "H
            "squared_hinge", "categorical_hinge", "mean_absolute_percentage_error", "mape",
            "MAPE", "mean_squared_logarithmic_error", "msle", "MSLE",
            "binary_focal_crossentropy", "categorical_focal_crossentropy", "Dice", "Tversky",
-           "CTC", "CategoricalGeneralizedCrossEntropy", "dice", "tversky", "ctc",
+           "CTC", "CategoricalGeneralizedCrossEntropy", "Circle", "dice", "tversky", "ctc",
+           "circle",
            "categorical_generalized_cross_entropy"]
 
 _SOBS = Reduction.SUM_OVER_BATCH_SIZE
@@ -252,6 +259,34 @@ def ctc(y_true, y_pred):
                     logit_length=logit_length, blank_index=0, logits_time_major=False)
 
 
+def circle(y_true, y_pred, ref_labels=None, ref_embeddings=None, remove_diagonal=True,
+           gamma=80, margin=0.4):
+    """Circle loss of (normalized) embeddings with integer labels, per sample, as Keras 3:
+    with cosine distances d = max(1 - p r^T, 0) to the reference embeddings,
+    softplus(logsumexp_pos(-gamma max(m + d, 0)(m - d)) + logsumexp_neg(gamma max(1 + m - d, 0)
+    (1 - m - d))) over the pairs with the same / another label (self pairs left out)."""
+    y_pred = y_pred if isinstance(y_pred, Tensor) else convert_to_tensor(y_pred)
+    labels = reshape(cast(_tensor(y_true), "int32"), [-1, 1])
+    ref = y_pred if ref_embeddings is None else _tensor(ref_embeddings, y_pred.dtype)
+    ref_labels = labels if ref_labels is None else reshape(cast(_tensor(ref_labels), "int32"),
+                                                           [-1, 1])
+    zero = _const(0.0, y_pred.dtype)
+    distances = maximum(1.0 - matmul(y_pred, transpose(ref)), zero)
+    positive = equal(labels, transpose(ref_labels))
+    if remove_diagonal:
+        positive = logical_and(positive, logical_not(cast(
+            np.eye(labels.shape[0], ref_labels.shape[0]), "bool")))
+    negative = logical_not(equal(labels, transpose(ref_labels)))
+    pos_w = maximum((margin + distances) * cast(positive, y_pred.dtype), zero)
+    neg_w = maximum((1.0 + margin - distances) * cast(negative, y_pred.dtype), zero)
+    pos_dists = -gamma * pos_w * (margin - distances)
+    neg_dists = gamma * neg_w * ((1.0 - margin) - distances)
+    minus_inf = _const(-np.inf, y_pred.dtype)
+    p_loss = reduce_logsumexp(where(positive, pos_dists, minus_inf), 1)
+    n_loss = reduce_logsumexp(where(negative, neg_dists, minus_inf), 1)
+    return softplus(p_loss + n_loss)
+
+
 # -- Loss classes (Keras 3's names, defaults and config keys) ---------------------------------
 def _loss_class(class_name, fn, default_name, params=()):
     """A LossFunctionWrapper subclass: __init__(*params, reduction, name, dtype)."""
@@ -318,6 +353,23 @@ Tversky = _loss_class("Tversky", tversky, "tversky", [("alpha", 0.5), ("beta", 0
 CTC = _loss_class("CTC", ctc, "ctc")
 
 
+class Circle(_loss_class("_Circle", circle, "circle",
+                         [("gamma", 80.0), ("margin", 0.4), ("remove_diagonal", True)])):
+    """Circle loss; like Keras, samples with a zero loss are left out of the mean."""
+
+    def __init__(self, gamma=80.0, margin=0.4, remove_diagonal=True, reduction=_SOBS,
+                 name="circle", dtype=None):
+        super().__init__(gamma=gamma, margin=margin, remove_diagonal=remove_diagonal,
+                         reduction=reduction, name=name, dtype=dtype)
+
+    def __call__(self, y_true, y_pred, sample_weight=None):
+        if self._dtype is not None:
+            y_pred, y_true = _tensor(y_pred, self._dtype), _tensor(y_true, self._dtype)
+        losses = self.call(y_true, y_pred)
+        weights = apply_mask(greater(losses, 0.0), sample_weight, self.reduction, losses.dtype)
+        return reduce_losses(losses, weights, self.reduction)
+
+
 class CategoricalGeneralizedCrossEntropy(_loss_class(
         "_GCE", categorical_generalized_cross_entropy,
         "categorical_generalized_cross_entropy", [("q", 0.5)])):
@@ -331,11 +383,11 @@ class CategoricalGeneralizedCrossEntropy(_loss_class(
         super().__init__(q=q, reduction=reduction, name=name, dtype=dtype)
 
 
-FUNCTIONS.update({"dice": dice, "tversky": tversky, "ctc": ctc,
+FUNCTIONS.update({"dice": dice, "tversky": tversky, "ctc": ctc, "circle": circle,
                   "categorical_generalized_cross_entropy":
                   categorical_generalized_cross_entropy})
 CLASSES = {cls.__name__: cls for cls in (
-    Dice, Tversky, CTC, CategoricalGeneralizedCrossEntropy,
+    Dice, Tversky, CTC, CategoricalGeneralizedCrossEntropy, Circle,
     Huber, LogCosh, KLDivergence, Poisson, CosineSimilarity, Hinge, SquaredHinge,
     CategoricalHinge, MeanAbsolutePercentageError, MeanSquaredLogarithmicError,
     BinaryFocalCrossentropy, CategoricalFocalCrossentropy)}
