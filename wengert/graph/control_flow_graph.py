@@ -29,7 +29,7 @@ from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.variables import READ_IN_CONTROL_FLOW, Variable, watch_on_read
 from .executor import compile_plan
-from .func_graph import LIVE_VARIABLES, placeholder_for, replay
+from .func_graph import LIVE_VARIABLES, PLACEHOLDER, placeholder_for, replay
 from .graph import Graph
 from .symbolic import SymbolicTensor
 
@@ -249,6 +249,32 @@ def vjp_graph(graph, needed, name):
     grad.outputs = outputs
     cache[key] = grad
     return grad
+
+
+def fused_step(cond, body):
+    """A SubGraph running `body` and then `cond` on its results: outputs body's outputs, then
+    cond's predicate. A While loop calls its plan once per iteration instead of two plans (the
+    loop's whole overhead is per-iteration calls). None when either graph has a stateful op
+    (reads, assignments, prints keep their own plans and order). Cached on `body`."""
+    cache = body.__dict__.setdefault("_fused_steps", {})
+    hit = cache.get(id(cond))
+    if hit is not None and hit[0] is cond:
+        return hit[1]
+    step = None
+    if not any(op.op_def.stateful or not op.op_def.pure for g in (cond, body) for op in g._ops
+               if op.op_def is not PLACEHOLDER):
+        n_vars = len(body.outputs)
+
+        def build(*xs):
+            values = replay(body, body._ops, body.inputs, list(xs))
+            outs = [values[id(t)] for t in body.outputs]
+            checks = replay(cond, cond._ops, cond.inputs, outs + list(xs[n_vars:]))
+            return outs + [checks[id(cond.outputs[0])]]
+        step, outputs = trace(f"{body.name}_step", build, [spec_of(t) for t in body.inputs],
+                              None)
+        step.outputs = [output_tensor(step, o, "while step") for o in outputs]
+    cache[id(cond)] = (cond, step)
+    return step
 
 
 def vjp_ops(graph, xs, seeds, needed, extra=None):

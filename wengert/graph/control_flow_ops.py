@@ -25,7 +25,9 @@ extra inputs of the op.
   H[t] (`WhileHistoryGet`), recomputes the body there and applies its VJP. Being an ordinary loop
   of ordinary ops, it can be differentiated again: second derivatives through loops work (the
   gradient of the stacks is accumulated in full per iteration, so that costs O(N^2)).
-  The predicate has no gradient; integer loop variables (counters) get None.
+  The predicate has no gradient; integer loop variables (counters) get None. When cond and body
+  are pure, the kernel runs one compiled step per iteration, the body followed by the cond on its
+  results (control_flow_graph.fused_step): a loop's cost is its per-iteration calls.
 
 State. When the code of an op reads or assigns variables (or prints, or pulls from an
 iterator), the op is declared stateful (`_with_outputs`): plans run it in program order even
@@ -47,7 +49,7 @@ from ..ops import array_core, math_ops
 from ..util import nest
 from .func_graph import LIVE_VARIABLES, run_stateful_eagerly
 from .control_flow_graph import (as_bool_scalar, check_compatible, most_specific_common_shape,
-                                 output_tensor, spec_of, trace, vjp_graph, vjp_ops)
+                                 fused_step, output_tensor, spec_of, trace, vjp_graph, vjp_ops)
 
 __all__ = ["cond", "case", "switch_case"]
 
@@ -201,11 +203,17 @@ def _while_stateful_kernel(store, max_iter, *args, cond, body, n_vars, keep_hist
     keep = keep_history or bool(state.tapes) or bool(state.observers)
     history = [[] for _ in values] if keep else None
     cond_plan, body_plan = cond.plan(), body.plan()
+    step = fused_step(cond, body)
+    plans = (cond_plan, body_plan) if step is None else (cond_plan, step.plan())
     try:
-        values, count = _iterate(cond_plan._fn, body_plan._fn, values, invariants, store, limit,
-                                 history)
+        if step is None:
+            values, count = _iterate(cond_plan._fn, body_plan._fn, values, invariants, store,
+                                     limit, history)
+        else:
+            values, count = _iterate_fused(cond_plan._fn, plans[1]._fn, values, invariants,
+                                           store, limit, history)
     except (OpError, ValueError, TypeError, IndexError, ArithmeticError) as exc:
-        error = body_plan.error_for(exc) or cond_plan.error_for(exc)
+        error = plans[1].error_for(exc) or plans[0].error_for(exc)
         if error is None or error is exc:
             raise
         raise error from None
@@ -228,6 +236,38 @@ def _iterate(cond_fn, body_fn, values, invariants, store, limit, history):
             for stack, v in zip(history, values):
                 stack.append(v)
         values = body_fn(values + invariants, store)
+        count += 1
+    return values, count
+
+
+def _truth(predicate):
+    """The Python bool of a cond's result (np.True_ / np.False_ first: the usual case)."""
+    if predicate is _TRUE:
+        return True
+    if predicate is _FALSE:
+        return False
+    return (bool(predicate) if type(predicate) is np.ndarray and not predicate.shape
+            else as_bool_scalar(predicate, "While cond"))
+
+
+_TRUE, _FALSE = np.True_, np.False_
+
+
+def _iterate_fused(cond_fn, step_fn, values, invariants, store, limit, history):
+    """_iterate with one compiled call per iteration: `step_fn` runs the body and then the cond
+    on its results (fused_step), so the predicate for the next iteration comes back with the
+    values. Only the first predicate needs the cond on its own."""
+    count = 0
+    predicate = cond_fn(values + invariants, store)[0]
+    # (count != limit is `limit < 0 or count < limit`: count starts at 0 and steps by 1)
+    while count != limit and (predicate is _TRUE or predicate is not _FALSE
+                              and _truth(predicate)):
+        if history is not None:
+            for stack, v in zip(history, values):
+                stack.append(v)
+        out = step_fn(values + invariants if invariants else values, store)
+        predicate = out.pop()
+        values = out
         count += 1
     return values, count
 
