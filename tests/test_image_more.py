@@ -42,7 +42,18 @@ def _glimpse(size, offsets, centered, normalized):
                   [img(2, 7, 9, 3), np.array(offsets, np.float32)])
 
 
-CASES = [
+def _glimpse_v1(offsets, centered, normalized):
+    return TFCase(f"glimpse_v1_{centered}_{normalized}_{offsets[0][0]}",
+                  f"tf.compat.v1.image.extract_glimpse(x0, [4, 6], x1, centered={centered}, "
+                  f"normalized={normalized})",
+                  lambda x, o: tf.compat.v1.image.extract_glimpse(
+                      x, [4, 6], o, centered=centered, normalized=normalized),
+                  [img(2, 20, 30, 2), np.array(offsets, np.float32)])
+
+
+CASES = [_glimpse_v1(o, c, n) for c, n, o in (
+    (True, True, [[0.0, 0.0], [0.5, -0.3]]), (True, False, [[0.5, 0.5], [-3.2, 5.0]]),
+    (False, True, [[0.5, 0.5], [0.2, 0.7]]), (False, False, [[3.0, 5.0], [10.5, 20.2]]))] + [
     TFCase("msssim_3", "tf.image.ssim_multiscale(x0, x1, 1.0, power_factors=(0.2, 0.3, 0.5), "
            "filter_size=7, filter_sigma=1.2)",
            lambda a, b: tf.image.ssim_multiscale(a, b, 1.0, power_factors=(0.2, 0.3, 0.5),

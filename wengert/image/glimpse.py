@@ -8,12 +8,15 @@ Each image b of [batch, h, w, c] yields a glimpse of `size` = [gh, gw] placed by
     centered only:            pixels from the image centre:                 y' = y + h / 2
     neither:                  pixels from the top-left corner:              y' = y
 (TensorFlow 2.21's kernel, measured: only the normalized-and-centered form centres the window
-on the point; computed in float32 and truncated toward zero, as the kernel does). The part
-of the window inside the image is copied; the rest is filled with `noise`: 'uniform' (uniform
-between the image's minimum and maximum), 'gaussian' (normal with each channel's mean and
-standard deviation) or 'zero'. The copied part is a slice and a pad of the image, so its
-gradient flows back to the image (TensorFlow registers none); the noise is drawn with wengert's
-stateful random ops (tf.random.set_seed applies) and is not bit-equal to TensorFlow's.
+on the point; computed in float32 and truncated toward zero, as the kernel does). TensorFlow 1's
+extract_glimpse (extract_glimpse_v1 here) always centres the window on the point, and halves
+centred offsets in pixels too: y' = y / 2 + h / 2 - gh / 2 when centred only, y h - gh / 2
+normalized only, y - gh / 2 for neither. The part of the window inside the image is copied;
+the rest is filled with `noise`: 'uniform' (uniform between the image's minimum and maximum),
+'gaussian' (normal with each channel's mean and standard deviation) or 'zero'. The copied part
+is a slice and a pad of the image, so its gradient flows back to the image (TensorFlow
+registers none); the noise is drawn with wengert's stateful random ops (tf.random.set_seed
+applies) and is not bit-equal to TensorFlow's.
 """
 import numpy as np
 
@@ -23,20 +26,22 @@ from ..ops.array_ops import stack
 from ..ops.pad_ops import pad
 from ..ops.random_ops import normal, uniform
 
-__all__ = ["extract_glimpse"]
+__all__ = ["extract_glimpse", "extract_glimpse_v1"]
 
 _NOISES = ("uniform", "gaussian", "zero")
 
 
-def _window_corner(y, x, h, w, gh, gw, centered, normalized):
-    y, x = np.float32(y), np.float32(x)
+def _window_corner(y, x, h, w, gh, gw, centered, normalized, v1=False):
+    f = np.float32
+    y, x = f(y), f(x)
     if normalized:
-        y, x = y * np.float32(h), x * np.float32(w)
-        if centered:
-            y = y / np.float32(2.0) + np.float32(h / 2.0) - np.float32(gh / 2.0)
-            x = x / np.float32(2.0) + np.float32(w / 2.0) - np.float32(gw / 2.0)
+        y, x = y * f(h), x * f(w)
+    if centered and (normalized or v1):
+        y, x = y / f(2.0) + f(h / 2.0), x / f(2.0) + f(w / 2.0)
     elif centered:
-        y, x = y + np.float32(h / 2.0), x + np.float32(w / 2.0)
+        y, x = y + f(h / 2.0), x + f(w / 2.0)
+    if v1 or (normalized and centered):  # the point is the glimpse's centre
+        y, x = y - f(gh / 2.0), x - f(gw / 2.0)
     return int(y), int(x)
 
 
@@ -64,26 +69,39 @@ def extract_glimpse(input, size, offsets, centered=True, normalized=True,  # noq
                     noise="uniform", name=None):
     """Glimpses [batch, size[0], size[1], c] of `input` [batch, h, w, c] at `offsets`
     [batch, 2] of (y, x) (see the module docstring for the four coordinate conventions)."""
+    return _glimpses(input, size, offsets, centered, normalized, noise, "extract_glimpse")
+
+
+def extract_glimpse_v1(input, size, offsets, centered=True, normalized=True,  # noqa: A002
+                       uniform_noise=True, name=None):
+    """TensorFlow 1's extract_glimpse (tf.compat.v1.image): the offsets always name the
+    glimpse's centre, and the fill is uniform noise, or Gaussian with uniform_noise=False."""
+    return _glimpses(input, size, offsets, centered, normalized,
+                     "uniform" if uniform_noise else "gaussian", "extract_glimpse", v1=True)
+
+
+def _glimpses(input, size, offsets, centered, normalized, noise, what, v1=False):  # noqa: A002
     images = convert_to_tensor(input)
     if images.shape.rank != 4 or None in tuple(images.shape):
-        raise InvalidArgumentError(f"extract_glimpse: input must be a fully known [batch, "
+        raise InvalidArgumentError(f"{what}: input must be a fully known [batch, "
                                    f"height, width, channels] tensor, got shape {images.shape}.")
     gh, gw = (int(v) for v in np.asarray(convert_to_tensor(size).numpy()).reshape(-1))
     offs = np.asarray(convert_to_tensor(offsets).numpy(), np.float32)
     batch, h, w, _ = (int(d) for d in images.shape)
     if offs.shape != (batch, 2):
-        raise InvalidArgumentError(f"extract_glimpse: offsets must be [batch, 2] = [{batch}, "
+        raise InvalidArgumentError(f"{what}: offsets must be [batch, 2] = [{batch}, "
                                    f"2] (y, x) pairs, got shape {offs.shape}.")
     if gh <= 0 or gw <= 0:
-        raise InvalidArgumentError(f"extract_glimpse: size must be two positive integers, got "
+        raise InvalidArgumentError(f"{what}: size must be two positive integers, got "
                                    f"{[gh, gw]}.")
     if noise not in _NOISES:
-        raise InvalidArgumentError(f"extract_glimpse: noise must be one of {_NOISES}, got "
+        raise InvalidArgumentError(f"{what}: noise must be one of {_NOISES}, got "
                                    f"{noise!r}.")
     dtype = images.dtype
     glimpses = []
     for b in range(batch):
-        top, left = _window_corner(offs[b, 0], offs[b, 1], h, w, gh, gw, centered, normalized)
+        top, left = _window_corner(offs[b, 0], offs[b, 1], h, w, gh, gw, centered, normalized,
+                                   v1)
         r0, r1, above, below = _span(top, gh, h)
         c0, c1, before, after = _span(left, gw, w)
         inside = images[b, r0:r1, c0:c1, :]
