@@ -174,6 +174,8 @@ def test_names_configs_and_lookup():
                  "CategoricalFocalCrossentropy", "Dice", "Tversky", "CTC",
                  "CategoricalGeneralizedCrossEntropy", "Circle"):
         assert type(losses.get(name)).__name__ == name
+    huber = losses.get({"class_name": "Huber", "config": {"delta": 0.25}})
+    assert isinstance(huber, losses.Huber) and huber.get_config()["delta"] == 0.25
     with pytest.raises(TypeError, match="Huber"):
         losses.Huber(deltaa=1.0)
 

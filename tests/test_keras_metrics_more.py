@@ -109,6 +109,8 @@ def test_lookup_by_name_and_config():
         metric = metrics.get(name)
         assert isinstance(metric, cls), name
         assert metric.name == name
+    auc = metrics.get({"class_name": "AUC", "config": {"curve": "PR", "name": "pr"}})
+    assert isinstance(auc, metrics.AUC) and auc.curve == "PR" and auc.name == "pr"
     config = metrics.AUC(curve="PR", multi_label=True, num_labels=3).get_config()
     assert config["curve"] == "PR" and config["num_thresholds"] == 200
     assert metrics.Precision(thresholds=0.3, top_k=2).get_config()["top_k"] == 2

@@ -74,6 +74,20 @@ def test_text_vectorization_by_hand():
     assert _list(traced(tf.constant(["the cat"]))) == [[2, 5]]
 
 
+def test_text_vectorization_with_callables():
+    def standardize(x):
+        return tf.strings.regex_replace(tf.strings.lower(x), "[0-9]", "#")
+
+    layer = L.TextVectorization(standardize=standardize)
+    layer.adapt(np.array(["Ab 12 cd", "ab"]))
+    assert layer.get_vocabulary() == ["", "[UNK]", "ab", "cd", "##"]
+    assert _list(layer(np.array(["AB 3"]))) == [[2, 1]]
+    dashes = L.TextVectorization(standardize=None, split=lambda x: tf.strings.split(x, sep="-"))
+    dashes.adapt(np.array(["a-b-c", "b-c"]))
+    assert dashes.get_vocabulary() == ["", "[UNK]", "c", "b", "a"]
+    assert _list(dashes(np.array(["a-c", "b"]))) == [[4, 2], [3, 0]]
+
+
 def test_text_vectorization_in_a_model_and_config():
     layer = L.TextVectorization(max_tokens=6, output_mode="int", output_sequence_length=4)
     layer.adapt(TEXTS)

@@ -182,9 +182,16 @@ _CLASSES.update(losses_more.CLASSES)
 
 def get(identifier):
     """A loss function or Loss for a name ('categorical_crossentropy', 'mse', ...,
-    'CategoricalCrossentropy'), a Loss instance, or a callable."""
+    'CategoricalCrossentropy'), a config dict ({"class_name": "Huber", "config": {...}}), a Loss
+    instance, or a callable."""
     if identifier is None:
         return None
+    if isinstance(identifier, dict):
+        cls = _CLASSES.get(identifier.get("class_name"))
+        if cls is None:
+            raise ValueError(f"Unknown loss class: {identifier.get('class_name')!r}. Known: "
+                             f"{', '.join(sorted(_CLASSES))}.")
+        return cls.from_config(dict(identifier.get("config") or {}))
     if isinstance(identifier, str):
         if identifier in _CLASSES:
             return _CLASSES[identifier]()

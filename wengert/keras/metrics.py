@@ -112,6 +112,11 @@ def get(identifier):
     loss-dependent names "accuracy"/"acc" are resolved by Model.compile, not here."""
     if isinstance(identifier, Metric):
         return identifier
+    if isinstance(identifier, dict):  # {"class_name": "AUC", "config": {...}}
+        cls = _BY_NAME.get(identifier.get("class_name"))
+        if cls is None:
+            raise ValueError(f"Unknown metric class: {identifier.get('class_name')!r}.")
+        return cls(**dict(identifier.get("config") or {}))
     if isinstance(identifier, type) and issubclass(identifier, Metric):
         return identifier()
     if isinstance(identifier, str):

@@ -34,7 +34,22 @@ _MODES = ("int", "one_hot", "multi_hot", "count", "tf_idf")
 
 
 def _bytes(value):
+    if hasattr(value, "numpy"):
+        value = value.numpy()
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value.item()
     return value if isinstance(value, bytes) else str(value).encode()
+
+
+def _token_rows(result):
+    """A callable split's result (a RaggedTensor, a tensor or nested lists) as lists of bytes."""
+    if hasattr(result, "to_list"):
+        result = result.to_list()
+    elif hasattr(result, "numpy"):
+        result = result.numpy().tolist()
+    elif isinstance(result, np.ndarray):
+        result = result.tolist()
+    return [[_bytes(t) for t in row] for row in result]
 
 
 def _check(value, allowed, arg):
@@ -129,7 +144,7 @@ class TextVectorization(Layer):
         elif self._split == "character":
             rows = [[c.encode() for c in t.decode(self._encoding)] for t in texts]
         else:
-            rows = [[_bytes(x) for x in row] for row in self._split(texts)]
+            rows = _token_rows(self._split(np.asarray(texts, dtype=object)))
         if self._ngrams is not None:
             rows = [_ngrams(row, self._ngrams) for row in rows]
         return rows, shape
