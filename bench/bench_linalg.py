@@ -16,7 +16,11 @@ import argparse
 import os
 import sys
 
-import numpy as np
+# One BLAS thread, as PyTorch is given one below: a fair comparison, and on a shared 2-core
+# machine a second BLAS thread fighting other work makes GEMM times swing by 5-10x.
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+import numpy as np  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 # this checkout's wengert first, not an installed one
