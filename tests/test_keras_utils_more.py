@@ -122,3 +122,54 @@ def test_plot_model_without_graphviz_names_it(tmp_path, monkeypatch):
     monkeypatch.setattr(utils.shutil, "which", lambda name: None)
     with pytest.raises(ImportError, match="Graphviz"):
         utils.plot_model(_functional_model(), to_file=str(tmp_path / "m.png"))
+
+
+SEQS = [[1], [2, 3], [4, 5, 6, 7], [], [8, 9]]
+PAD_CASES = [  # (case name, kwargs)
+    ("default", {}), ("maxlen", {"maxlen": 3}), ("post", {"padding": "post", "value": -1}),
+    ("truncate_post", {"maxlen": 2, "truncating": "post", "padding": "post"}),
+    ("float", {"dtype": "float32", "value": 0.5, "maxlen": 5}),
+]
+NORM_X = np.array([[3.0, -4.0, 0.0], [0.0, 0.0, 0.0], [1.0, 2.0, 2.0]], np.float32)
+
+
+@pytest.fixture(scope="module")
+def tf_utils():
+    return tf_eval_or_skip("""
+import json
+for name, kwargs in json.loads(A["cases"].item()):
+    out["pad/" + name] = keras.utils.pad_sequences(json.loads(A["seqs"].item()), **kwargs)
+for axis in (-1, 0):
+    for order in (1, 2):
+        out[f"norm/{axis}/{order}"] = keras.utils.normalize(A["x"], axis=axis, order=order)
+        out[f"tnorm/{axis}/{order}"] = np.asarray(keras.utils.normalize(
+            tf.constant(A["x"]), axis=axis, order=order))
+""", {"cases": np.asarray(json.dumps(PAD_CASES)), "seqs": np.asarray(json.dumps(SEQS)),
+      "x": NORM_X})
+
+
+@pytest.mark.parametrize("name, kwargs", PAD_CASES, ids=[c[0] for c in PAD_CASES])
+def test_pad_sequences_matches_tensorflow(tf_utils, name, kwargs):
+    out = utils.pad_sequences(SEQS, **kwargs)
+    expected = tf_utils["pad/" + name]
+    assert out.dtype == expected.dtype
+    np.testing.assert_array_equal(out, expected)
+
+
+@pytest.mark.filterwarnings("ignore:divide by zero")
+@pytest.mark.parametrize("axis, order", [(-1, 1), (-1, 2), (0, 1), (0, 2)])
+def test_normalize_matches_tensorflow(tf_utils, axis, order):
+    np.testing.assert_allclose(utils.normalize(NORM_X, axis=axis, order=order),
+                               tf_utils[f"norm/{axis}/{order}"], rtol=1e-6)
+    np.testing.assert_allclose(np.asarray(utils.normalize(tf.constant(NORM_X), axis, order)),
+                               tf_utils[f"tnorm/{axis}/{order}"], rtol=1e-6)
+
+
+def test_pad_sequences_documented_examples():
+    seqs = [[1], [2, 3], [4, 5, 6]]
+    assert utils.pad_sequences(seqs).tolist() == [[0, 0, 1], [0, 2, 3], [4, 5, 6]]
+    assert utils.pad_sequences(seqs, maxlen=2).tolist() == [[0, 1], [2, 3], [5, 6]]
+    words = utils.pad_sequences([["a"], ["b", "c"]], dtype=object, value="")
+    assert words.tolist() == [["", "a"], ["b", "c"]]
+    with pytest.raises(ValueError, match="padding"):
+        utils.pad_sequences(seqs, padding="middle")

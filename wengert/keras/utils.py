@@ -1,4 +1,10 @@
-"""`keras.utils`: set_random_seed, to_categorical, split_dataset, model_to_dot and plot_model.
+"""`keras.utils`: set_random_seed, to_categorical, normalize, pad_sequences, split_dataset,
+model_to_dot and plot_model.
+
+pad_sequences pads (value, at the front for padding="pre") or cuts (the front for
+truncating="pre") every sequence to maxlen (default: the longest), as a NumPy array of dtype.
+normalize divides by the L-order norm along axis: NumPy arrays as NumPy does it (zero norms left
+as 1), tensors as keras.ops.normalize (x min(rsqrt(sum x^2), 1 / eps) for order 2).
 
 split_dataset(dataset, left_size, right_size, shuffle, seed) follows Keras 3: the samples of
 an array, a tuple/list of arrays (one sample per row of each) or a tf.data Dataset (unbatched
@@ -23,7 +29,8 @@ from ..data.dataset import Dataset
 from ..util import nest
 from . import backend
 
-__all__ = ["set_random_seed", "to_categorical", "split_dataset", "model_to_dot", "plot_model"]
+__all__ = ["set_random_seed", "to_categorical", "normalize", "pad_sequences", "split_dataset",
+           "model_to_dot", "plot_model"]
 
 
 def set_random_seed(seed):
@@ -45,6 +52,68 @@ def to_categorical(y, num_classes=None, dtype="float32"):
     out = np.zeros((y.size, num_classes), dtype=dtype)
     out[np.arange(y.size), y] = 1
     return out.reshape(shape + (num_classes,))
+
+
+def normalize(x, axis=-1, order=2):
+    """x divided by its L-`order` norm along `axis`."""
+    if isinstance(x, np.ndarray):
+        norm = np.atleast_1d(np.linalg.norm(x, order, axis))
+        norm[norm == 0] = 1
+        return x / np.expand_dims(norm, axis or -1)
+    from ..framework.tensor import convert_to_tensor
+    from ..ops.math_ops import maximum, minimum
+    from ..ops.reduce_ops import reduce_sum
+    from ..ops.unary_ops import abs as abs_
+    from ..ops.unary_ops import rsqrt
+    if not isinstance(order, int) or order < 1:
+        raise ValueError(f"normalize: `order` must be an int >= 1. Received: order={order}")
+    x = convert_to_tensor(x)
+    eps = backend.epsilon()
+    if order == 2:
+        inv = rsqrt(reduce_sum(x * x, axis, keepdims=True))
+        return x * minimum(inv, x.dtype.as_numpy_dtype(1.0 / eps))
+    norm = reduce_sum(abs_(x) ** order, axis, keepdims=True) ** (1.0 / order)
+    return x / maximum(norm, x.dtype.as_numpy_dtype(eps))
+
+
+def pad_sequences(sequences, maxlen=None, dtype="int32", padding="pre", truncating="pre",
+                  value=0.0):
+    """A [len(sequences), maxlen, ...] array of the sequences, padded or cut to maxlen."""
+    if not hasattr(sequences, "__len__"):
+        raise ValueError("pad_sequences: `sequences` must be iterable.")
+    lengths, sample_shape = [], None
+    for i, seq in enumerate(sequences):
+        if not hasattr(seq, "__len__"):
+            raise ValueError("pad_sequences: `sequences` must be a list of iterables. Found "
+                             f"non-iterable: {seq!r} at index {i}.")
+        lengths.append(len(seq))
+        if sample_shape is None and len(seq):
+            sample_shape = np.asarray(seq).shape[1:]
+    sample_shape = sample_shape or ()
+    maxlen = int(np.max(lengths)) if maxlen is None and lengths else (maxlen or 0)
+    is_str = dtype is not object and np.issubdtype(np.dtype(dtype), np.str_)
+    if isinstance(value, str) and dtype is not object and not is_str:
+        raise ValueError(f"pad_sequences: `dtype` {dtype} is not compatible with `value`'s type "
+                         f"{type(value)}; use dtype=object for variable length strings.")
+    out = np.full((len(sequences), maxlen) + tuple(sample_shape), value, dtype=dtype)
+    for i, seq in enumerate(sequences):
+        if not len(seq):
+            continue
+        if truncating not in ("pre", "post"):
+            raise ValueError(f'pad_sequences: truncating type "{truncating}" not understood; '
+                             'use "pre" or "post".')
+        cut = np.asarray(seq[-maxlen:] if truncating == "pre" else seq[:maxlen], dtype=dtype)
+        if cut.shape[1:] != tuple(sample_shape):
+            raise ValueError(f"pad_sequences: shape of sample {cut.shape[1:]} of sequence at "
+                             f"position {i} differs from the expected {tuple(sample_shape)}.")
+        if padding == "post":
+            out[i, :len(cut)] = cut
+        elif padding == "pre":
+            out[i, -len(cut):] = cut
+        else:
+            raise ValueError(f'pad_sequences: padding type "{padding}" not understood; use '
+                             '"pre" or "post".')
+    return out
 
 
 # -- split_dataset ----------------------------------------------------------------------------
