@@ -132,6 +132,32 @@ def test_gif_and_bmp_through_pillow():
     np.testing.assert_array_equal(tf.image.decode_image(buffer.getvalue()).numpy(), IMAGES8[3])
 
 
+def _webp(frames, **options):
+    from PIL import Image
+    buffer = io.BytesIO()
+    images = [Image.fromarray(f) for f in frames]
+    images[0].save(buffer, "WEBP", save_all=len(images) > 1, append_images=images[1:],
+                   lossless=True, **options)
+    return buffer.getvalue()
+
+
+@pillow
+def test_webp_still_and_animated():
+    still, rgba = _webp([IMAGES8[3]]), _webp([IMAGES8[4]])
+    out = tf.image.decode_webp(still)
+    assert out.shape == (1, 5, 7, 3)
+    np.testing.assert_array_equal(out.numpy()[0], IMAGES8[3])
+    np.testing.assert_array_equal(tf.image.decode_webp(rgba).numpy()[0], IMAGES8[4])
+    assert tf.image.decode_image(still, expand_animations=False).shape == (5, 7, 3)
+    moving = _webp([IMAGES8[3], IMAGES8[3][::-1].copy()])
+    frames = tf.image.decode_webp(moving).numpy()  # Pillow reads animations as RGBA
+    np.testing.assert_array_equal(frames[..., :3], np.stack([IMAGES8[3], IMAGES8[3][::-1]]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="channels requested"):
+        tf.image.decode_webp(still, channels=4)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="decode_webp"):
+        tf.image.decode_webp(b"RIFF\x10\x00\x00\x00WEBPVP8 broken\x00\x00")
+
+
 @pillow
 def test_jpeg_quality_augmentations():
     x = SMOOTH.astype(np.float32) / 255
@@ -253,6 +279,21 @@ def test_grey_conversion_matches_tensorflow(tf_results):
     mine16 = png.decode(png.encode(TF_CASES[8].inputs[0].astype(np.uint16)))[0]
     from wengert.image.codecs import _to_channels
     np.testing.assert_array_equal(_to_channels(mine16, 1, "t"), _out(tf_results, "tf_gray16"))
+
+
+@pillow
+def test_tensorflow_reads_pillows_webp_as_wengert_does():
+    from tf_ops_reference import run_tf
+    from tf_reference import tf_python
+    if tf_python() is None:
+        pytest.skip("TensorFlow (TF_PYTHON) is not installed")
+    data = {c: _webp([IMAGES8[c]]) for c in (3, 4)}
+    cases = [TFCase(f"webp{c}", "tf.image.decode_webp(x0.numpy().tobytes())", None,
+                    [as_bytes_array(data[c])]) for c in (3, 4)]
+    results = run_tf(cases, tf_python())
+    for c in (3, 4):
+        np.testing.assert_array_equal(tf.image.decode_webp(data[c]).numpy(),
+                                      _out(results, f"webp{c}"))
 
 
 @pillow

@@ -166,6 +166,21 @@ CASES += [_legacy(m, s, a, h) for m in ("bilinear", "nearest_neighbor", "bicubic
                                                            crop_size=[3, 4]),
            [img(2, 6, 7, 3), np.array([[0.1, 0.2, 0.8, 0.7], [0.0, 0.0, 1.0, 1.0]],
                                       np.float32)], wrt=(0,), rtol=1e-4, atol=1e-5),
+    TFCase("yiq", "tf.image.rgb_to_yiq(x0)", tf.image.rgb_to_yiq, [img(2, 3, 4, 3)], wrt=(0,)),
+    TFCase("yiq_back", "tf.image.yiq_to_rgb(x0)", tf.image.yiq_to_rgb,
+           [img(3, 4, 3).astype(np.float64)], wrt=(0,)),
+    TFCase("nms_overlaps", "tf.image.non_max_suppression_overlaps(x0, x1, 4, 0.5, 0.2)",
+           lambda o, s: tf.image.non_max_suppression_overlaps(o, s, 4, 0.5, 0.2),
+           [np.array([[1, 0.7, 0.1, 0.6, 0.0], [0.7, 1, 0.4, 0.2, 0.3], [0.1, 0.4, 1, 0.55, 0.2],
+                      [0.6, 0.2, 0.55, 1, 0.1], [0.0, 0.3, 0.2, 0.1, 1]], np.float32),
+            np.array([0.9, 0.8, 0.7, 0.6, 0.1], np.float32)]),
+    TFCase("v1_patches", "tf.compat.v1.image.extract_image_patches(x0, ksizes=[1, 2, 3, 1], "
+           "strides=[1, 1, 2, 1], rates=[1, 1, 1, 1], padding='SAME')",
+           lambda x: tf.compat.v1.image.extract_image_patches(
+               x, ksizes=[1, 2, 3, 1], strides=[1, 1, 2, 1], rates=[1, 1, 1, 1], padding="SAME"),
+           [img(1, 5, 6, 2)], wrt=(0,)),
+    TFCase("v1_transpose", "tf.compat.v1.image.transpose_image(x0)",
+           tf.compat.v1.image.transpose_image, [img(3, 5, 2)]),
     TFCase("v1_resize_same", "tf.compat.v1.image.resize(x0, [6, 8])",
            lambda x: tf.compat.v1.image.resize(x, [6, 8]), [img(1, 6, 8, 2)]),
 ]

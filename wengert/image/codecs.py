@@ -1,11 +1,11 @@
-"""tf.image's codecs: PNG, JPEG, GIF and BMP bytes to and from images.
+"""tf.image's codecs: PNG, JPEG, GIF, BMP and WebP bytes to and from images.
 
 PNG is written by png.py (zlib, every scanline unfiltered, `compression` the zlib level) and read
 by Pillow, or by png.py for 16-bit colour (which Pillow cannot hold) and whenever Pillow is
-absent; JPEG, GIF and BMP need Pillow, the optional extra `pip install "wengert[image]"`, and
-raise an ImportError saying so without it. Decoded images are [height, width, channels]
-(GIF: [frames, height, width, 3]); `channels` converts as TensorFlow's decoders do: grey to
-RGB repeats the grey, an added alpha is opaque, RGB to grey is libpng's
+absent; JPEG, GIF, BMP and WebP need Pillow, the optional extra `pip install "wengert[image]"`,
+and raise an ImportError saying so without it. Decoded images are [height, width, channels]
+(GIF and WebP: [frames, height, width, channels]); `channels` converts as TensorFlow's decoders
+do: grey to RGB repeats the grey, an added alpha is opaque, RGB to grey is libpng's
 (9797 R + 19234 G + 3737 B) / 2^15 for PNG (measured on TensorFlow 2.21) and libjpeg's luma for
 JPEG; a 16-bit PNG read as uint8 keeps each sample's high byte, an 8-bit one read as uint16 is
 scaled by 257. JPEG is decoded by Pillow's libjpeg with the accurate integer DCT: the pixels
@@ -27,7 +27,8 @@ from ..ops.script_ops import numpy_function
 from . import png
 
 __all__ = ["encode_png", "decode_png", "encode_jpeg", "decode_jpeg", "decode_and_crop_jpeg",
-           "decode_image", "decode_bmp", "decode_gif", "is_jpeg", "extract_jpeg_shape"]
+           "decode_image", "decode_bmp", "decode_gif", "decode_webp", "is_jpeg",
+           "extract_jpeg_shape"]
 
 _JPEG, _GIF, _BMP = b"\xff\xd8\xff", (b"GIF87a", b"GIF89a"), b"BM"
 # wengert's framework has no uint16 tensors yet: 16-bit PNGs decode to uint8 (high bytes) or to
@@ -43,6 +44,17 @@ def _pillow(what, kind):
         raise ImportError(f"tf.image.{what} needs Pillow to read and write {kind} images; "
                           f'install it with: pip install "wengert[image]"') from None
     return Image
+
+
+def _contents(contents):
+    """Python bytes as a string tensor kept whole: wengert's tensor conversion goes through a
+    NumPy bytes array, which drops trailing NUL bytes (a WebP file's padding, say), so bytes are
+    handed over as an object array."""
+    if isinstance(contents, (bytes, bytearray)):
+        holder = np.empty((), dtype=object)
+        holder[()] = bytes(contents)
+        return convert_to_tensor(holder)
+    return contents
 
 
 def _bytes(array, what):
@@ -146,7 +158,7 @@ def decode_png(contents, channels=0, dtype=dtypes.uint8, name=None):
     has that dtype)."""
     dtype = _image_dtype(dtype, "decode_png")
     return numpy_function(lambda c: _decode_png_np(c, channels, dtype._np, "decode_png"),
-                          [contents], dtype, name=name)
+                          [_contents(contents)], dtype, name=name)
 
 
 def _image_array(image, what, allowed, channels=(1, 2, 3, 4)):
@@ -222,7 +234,7 @@ def decode_jpeg(contents, channels=0, ratio=1, fancy_upscaling=True,
         raise InvalidArgumentError(f"decode_jpeg: ratio must be 1, 2, 4 or 8, got {ratio}.")
     return numpy_function(lambda c: _decode_jpeg_np(c, channels, ratio, "decode_jpeg",
                                                     truncated=try_recover_truncated),
-                          [contents], dtypes.uint8, name=name)
+                          [_contents(contents)], dtypes.uint8, name=name)
 
 
 def decode_and_crop_jpeg(contents, crop_window, channels=0, ratio=1, fancy_upscaling=True,
@@ -233,7 +245,7 @@ def decode_and_crop_jpeg(contents, crop_window, channels=0, ratio=1, fancy_upsca
     return numpy_function(lambda c, w: _decode_jpeg_np(c, channels, ratio,
                                                        "decode_and_crop_jpeg", crop=w,
                                                        truncated=try_recover_truncated),
-                          [contents, crop_window], dtypes.uint8, name=name)
+                          [_contents(contents), crop_window], dtypes.uint8, name=name)
 
 
 def _encode_jpeg_np(array, fmt, quality, progressive, optimize_size, chroma_downsampling,
@@ -298,13 +310,14 @@ def _jpeg_shape_np(contents, out):
 def extract_jpeg_shape(contents, output_type=dtypes.int32, name=None):
     """[height, width, channels] of the JPEG bytes `contents`, read from its frame header."""
     out = _image_dtype(output_type, "extract_jpeg_shape", (dtypes.int32, dtypes.int64))
-    return numpy_function(lambda c: _jpeg_shape_np(c, out._np), [contents], out, name=name)
+    return numpy_function(lambda c: _jpeg_shape_np(c, out._np), [_contents(contents)], out,
+                          name=name)
 
 
 def is_jpeg(contents, name=None):
     """Whether the bytes start with JPEG's signature FF D8 FF (a bool scalar)."""
     return numpy_function(lambda c: np.array(_bytes(c, "is_jpeg").startswith(_JPEG)),
-                          [contents], dtypes.bool, name=name)
+                          [_contents(contents)], dtypes.bool, name=name)
 
 
 # -- GIF, BMP and any of them --------------------------------------------------------------------
@@ -322,7 +335,7 @@ def _decode_gif_np(contents, what="decode_gif"):
 
 def decode_gif(contents, name=None):
     """[frames, height, width, 3] uint8 pixels of the (possibly animated) GIF `contents`."""
-    return numpy_function(_decode_gif_np, [contents], dtypes.uint8, name=name)
+    return numpy_function(_decode_gif_np, [_contents(contents)], dtypes.uint8, name=name)
 
 
 def _decode_bmp_np(contents, channels, what="decode_bmp"):
@@ -338,8 +351,36 @@ def _decode_bmp_np(contents, channels, what="decode_bmp"):
 
 def decode_bmp(contents, channels=0, name=None):
     """[height, width, channels] uint8 pixels of the BMP bytes `contents`."""
-    return numpy_function(lambda c: _decode_bmp_np(c, channels), [contents], dtypes.uint8,
-                          name=name)
+    return numpy_function(lambda c: _decode_bmp_np(c, channels), [_contents(contents)],
+                          dtypes.uint8, name=name)
+
+
+def _is_webp(data):
+    return data[:4] == b"RIFF" and data[8:12] == b"WEBP"
+
+
+def _decode_webp_np(contents, channels, what="decode_webp"):
+    data = _bytes(contents, what)
+    if not _is_webp(data):
+        raise InvalidArgumentError(f"{what}: the contents are not a WebP image.")
+    image = _open(data, what, "WebP")
+    mode = "RGBA" if "A" in image.mode or "transparency" in image.info else "RGB"
+    if channels not in (0, len(mode)):
+        raise InvalidArgumentError(f"{what}: the number of channels requested ({channels}) does"
+                                   f" not match the image's ({len(mode)}).")
+    frames = []
+    for k in range(getattr(image, "n_frames", 1)):
+        image.seek(k)
+        frames.append(np.asarray(image.convert(mode)))
+    return np.stack(frames)
+
+
+def decode_webp(contents, channels=0, dtype=dtypes.uint8, name=None):
+    """[frames, height, width, 3 or 4] uint8 pixels of the WebP bytes `contents` (a still
+    image is one frame, as in TensorFlow)."""
+    _image_dtype(dtype, "decode_webp", (dtypes.uint8,))
+    return numpy_function(lambda c: _decode_webp_np(c, channels), [_contents(contents)],
+                          dtypes.uint8, name=name)
 
 
 def _decode_any_np(contents, channels, dtype, expand_animations):
@@ -369,14 +410,17 @@ def _decode_any_format(contents, channels, sixteen, expand_animations):
         return frames if expand_animations else frames[0]
     if data.startswith(_BMP):
         return _decode_bmp_np(contents, channels, what)
-    raise InvalidArgumentError(f"{what}: unknown image file format; one of JPEG, PNG, GIF, BMP "
-                               f"required.")
+    if _is_webp(data):
+        frames = _decode_webp_np(contents, channels, what)
+        return frames if expand_animations else frames[0]
+    raise InvalidArgumentError(f"{what}: unknown image file format; one of JPEG, PNG, GIF, BMP, "
+                               f"WebP required.")
 
 
 def decode_image(contents, channels=None, dtype=dtypes.uint8, name=None,
                  expand_animations=True):
-    """Any of JPEG, PNG, GIF or BMP bytes decoded by their signature, then converted to `dtype`
-    as convert_image_dtype does (floats read 16-bit PNGs at full depth)."""
+    """Any of JPEG, PNG, GIF, BMP or WebP bytes decoded by their signature, then converted to
+    `dtype` as convert_image_dtype does (floats read 16-bit PNGs at full depth)."""
     dtype = dtypes.as_dtype(dtype)
     if dtype not in _PNG_DTYPES and not dtype.is_floating:
         raise InvalidArgumentError(f"decode_image: dtype must be uint8 or floating, got "
@@ -387,4 +431,4 @@ def decode_image(contents, channels=None, dtype=dtypes.uint8, name=None,
                                    f"{channels}.")
     return numpy_function(lambda c: _decode_any_np(c, channels, np.dtype(dtype._np),
                                                     expand_animations),
-                          [contents], dtype, name=name)
+                          [_contents(contents)], dtype, name=name)

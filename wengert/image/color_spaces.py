@@ -2,6 +2,7 @@
 wengert's ops, differentiable in the image):
 
     rgb_to_yuv / yuv_to_rgb: the 3 x 3 matrices of TensorFlow (BT.601 Y, scaled U and V)
+    rgb_to_yiq / yiq_to_rgb: TensorFlow's NTSC matrices, in the images' own dtype
     rgb_to_hsv: v = max(r, g, b), s = (v - min) / v (0 when v = 0), h from the channel that is
         largest: ((g - b) / d, 2 + (b - r) / d or 4 + (r - g) / d) / 6, wrapped into [0, 1)
     hsv_to_rgb: each channel (1 - s + s f_k(6h)) v with TensorFlow's clamped ramps f_k
@@ -19,13 +20,18 @@ from ..ops.math_ops import floormod, maximum, minimum
 from ..ops.unary_ops import abs as abs_
 from .color import _as_float, _back
 
-__all__ = ["rgb_to_yuv", "yuv_to_rgb", "rgb_to_hsv", "hsv_to_rgb", "adjust_saturation",
-           "adjust_hue", "adjust_gamma"]
+__all__ = ["rgb_to_yuv", "yuv_to_rgb", "rgb_to_yiq", "yiq_to_rgb", "rgb_to_hsv", "hsv_to_rgb",
+           "adjust_saturation", "adjust_hue", "adjust_gamma"]
 
 _RGB_TO_YUV = np.array([[0.299, -0.14714119, 0.61497538], [0.587, -0.28886916, -0.51496512],
                         [0.114, 0.43601035, -0.10001026]])
 _YUV_TO_RGB = np.array([[1, 1, 1], [0, -0.394642334, 2.03206185],
                         [1.13988303, -0.58062185, 0]])
+
+_RGB_TO_YIQ = np.array([[0.299, 0.59590059, 0.2115], [0.587, -0.27455667, -0.52273617],
+                        [0.114, -0.32134392, 0.31119955]])
+_YIQ_TO_RGB = np.array([[1, 1, 1], [0.95598634, -0.27201283, -1.10674021],
+                        [0.6208248, -0.64720424, 1.70423049]])
 
 
 def _mix(images, matrix):
@@ -39,6 +45,16 @@ def rgb_to_yuv(images):
 
 def yuv_to_rgb(images):
     return _mix(images, _YUV_TO_RGB)
+
+
+def rgb_to_yiq(images):
+    images = convert_to_tensor(images)  # TensorFlow mixes in the images' dtype, unconverted
+    return tensordot(images, _RGB_TO_YIQ.astype(images.dtype.as_numpy_dtype), [[-1], [0]])
+
+
+def yiq_to_rgb(images):
+    images = convert_to_tensor(images)
+    return tensordot(images, _YIQ_TO_RGB.astype(images.dtype.as_numpy_dtype), [[-1], [0]])
 
 
 def rgb_to_hsv(images, name=None):

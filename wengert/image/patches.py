@@ -9,6 +9,8 @@
   intersection over union with every box already selected is at most iou_threshold; boxes are
   [y1, x1, y2, x2] with the corners in either order. `_with_scores` also returns their scores,
   `_padded` pads the indices with zeros to max_output_size and returns how many are valid.
+  `_overlaps` takes the [N, N] matrix of overlaps in place of boxes and suppresses a box whose
+  overlap with a selected one exceeds overlap_threshold.
   Selection is not differentiable (integer indices), as in TensorFlow. (The `_with_scores`
   form, with Soft-NMS, is in boxes.py.)
 """
@@ -20,7 +22,8 @@ from ..framework.tensor import constant, convert_to_tensor
 from ..ops.array_ops import concat
 from ..ops.pad_ops import pad
 
-__all__ = ["extract_patches", "non_max_suppression", "non_max_suppression_padded"]
+__all__ = ["extract_patches", "non_max_suppression", "non_max_suppression_padded",
+           "non_max_suppression_overlaps"]
 
 
 def _four(values, what):
@@ -109,3 +112,21 @@ def non_max_suppression_padded(boxes, scores, max_output_size, iou_threshold=0.5
     if pad_to_max_output_size:
         chosen = np.concatenate([chosen, np.zeros(int(max_output_size) - valid, np.int32)])
     return constant(chosen, dtypes.int32), constant(np.int32(valid), dtypes.int32)
+
+
+def non_max_suppression_overlaps(overlaps, scores, max_output_size, overlap_threshold=0.5,
+                                 score_threshold=float("-inf"), name=None):
+    overlaps = np.asarray(convert_to_tensor(overlaps).numpy(), np.float64)
+    scores = np.asarray(convert_to_tensor(scores).numpy(), np.float64)
+    n = scores.shape[0] if scores.ndim == 1 else -1
+    if overlaps.shape != (n, n):
+        raise InvalidArgumentError(f"non_max_suppression_overlaps: overlaps must be [N, N] and "
+                                   f"scores [N], got shapes {overlaps.shape} and "
+                                   f"{scores.shape}.")
+    chosen = []
+    for i in np.argsort(-scores, kind="stable"):
+        if len(chosen) >= int(max_output_size) or scores[i] <= score_threshold:
+            break
+        if all(overlaps[i, j] <= overlap_threshold for j in chosen):
+            chosen.append(int(i))
+    return constant(np.asarray(chosen, np.int32), dtypes.int32)

@@ -12,6 +12,8 @@ from .legacy_resize import (ResizeMethod, resize, resize_area, resize_bicubic,  
                             resize_bilinear, resize_image_with_pad, resize_images,
                             resize_nearest_neighbor)
 from .geometry import resize_with_crop_or_pad as resize_image_with_crop_or_pad  # noqa: F401
+from .geometry import transpose as transpose_image  # noqa: F401
+from .patches import extract_patches as _extract_patches
 
 
 def crop_and_resize(image, boxes, box_ind=None, crop_size=None, method="bilinear",
@@ -25,3 +27,12 @@ def crop_and_resize(image, boxes, box_ind=None, crop_size=None, method="bilinear
         raise ValueError("crop_and_resize: crop_size is required.")
     return _crop_and_resize(image, boxes, box_ind if box_indices is None else box_indices,
                             crop_size, method=method, extrapolation_value=extrapolation_value)
+
+
+def extract_image_patches(images, ksizes=None, strides=None, rates=None, padding=None, name=None,
+                          sizes=None):
+    """TensorFlow 1's name of extract_patches, its window sizes as `ksizes` (or `sizes`)."""
+    if (ksizes is None) == (sizes is None):
+        raise ValueError("extract_image_patches: give the window sizes once, as ksizes or "
+                         "sizes.")
+    return _extract_patches(images, ksizes if sizes is None else sizes, strides, rates, padding)
