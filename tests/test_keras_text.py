@@ -104,6 +104,24 @@ def test_text_vectorization_in_a_model_and_config():
         L.TextVectorization(output_mode="count", output_sequence_length=3)
 
 
+def test_text_layers_in_compiled_functional_models():
+    # numpy_function outputs get their static shapes, so fit compiles (no eager fallback)
+    import warnings
+    x = tf.keras.Input(shape=(), dtype="string")
+    tokens = L.TextVectorization(vocabulary=["a", "b"], output_sequence_length=4)(x)
+    assert tuple(tokens.shape) == (None, 4) and tokens.dtype == tf.int64
+    pooled = L.GlobalAveragePooling1D()(L.Embedding(4, 3)(tokens))
+    words = tf.keras.Input(shape=(1,), dtype="string")
+    hashed = L.Hashing(7, output_mode="one_hot")(words)
+    assert tuple(hashed.shape) == (None, 7) and hashed.dtype == tf.float32
+    model = tf.keras.Model([x, words], L.Concatenate()([pooled, L.Dense(2)(hashed)]))
+    model.compile(optimizer="sgd", loss="mse")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        model.fit([np.array(["a b", "b z"]), np.array([["q"], ["r"]])], np.zeros((2, 5)),
+                  verbose=0)
+
+
 # -- against TensorFlow's Keras ---------------------------------------------------------------
 RANDOM_STRINGS = np.array([bytes(RNG.integers(32, 127, n, dtype=np.uint8)).decode()
                            for n in list(range(0, 80)) + [100, 127, 128, 129, 300]])

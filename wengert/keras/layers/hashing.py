@@ -273,14 +273,23 @@ class Hashing(Layer):
             self._out_dtype.as_numpy_dtype)
 
     def call(self, inputs):
-        return _host(self._encode, inputs, self._out_dtype)
+        out = _host(self._encode, inputs, self._out_dtype)
+        shape = getattr(inputs, "shape", None)
+        if hasattr(out, "set_shape") and shape is not None and shape.rank is not None:
+            out.set_shape(self._encoded_shape(tuple(shape)))  # numpy_function's output
+        return out
+
+    def _encoded_shape(self, shape):
+        if self.output_mode == "int":
+            return shape
+        if self.output_mode == "one_hot":
+            if len(shape) and shape[-1] == 1:
+                shape = shape[:-1]
+            return shape + (self.num_bins,)
+        return (self.num_bins,) if len(shape) <= 1 else shape[:-1] + (self.num_bins,)
 
     def compute_output_shape(self, input_shape):
-        if self.output_mode == "int":
-            return tuple(input_shape)
-        if len(input_shape) == 0:
-            return (self.num_bins,)
-        return tuple(input_shape[:-1]) + (self.num_bins,)
+        return self._encoded_shape(tuple(input_shape))
 
     def get_config(self):
         config = super().get_config()

@@ -273,15 +273,36 @@ class TextVectorization(Layer):
             out[r, :len(row)] = row
         return out.reshape(tuple(shape) + (length,))
 
+    @property
+    def _symbolic_output_dtype(self):
+        return dtypes.float32 if self._output_mode == "tf_idf" else dtypes.int64
+
     def call(self, inputs):
-        dtype = dtypes.float32 if self._output_mode == "tf_idf" else dtypes.int64
-        return _host(self._vectorize, inputs, dtype)
+        out = _host(self._vectorize, inputs, self._symbolic_output_dtype)
+        shape = getattr(inputs, "shape", None)
+        if hasattr(out, "set_shape") and shape is not None and shape.rank is not None:
+            out.set_shape(self.compute_output_shape(tuple(shape)))  # numpy_function's output
+        return out
 
     def compute_output_shape(self, input_shape):
+        """The output shape for an input shape (None where it depends on the strings)."""
+        shape = tuple(input_shape)
+        if self._split is not None and len(shape) > 1:
+            shape = shape[:-1]  # the trailing axis of 1 is squeezed
         if self._output_mode == "int":
-            return (input_shape[0], self._output_sequence_length)
+            if self._split is None:
+                if self._output_sequence_length is None:
+                    return tuple(input_shape)
+                return tuple(input_shape)[:-1] + (self._output_sequence_length,)
+            return shape + (self._output_sequence_length,)
         depth = self._max_tokens if self._pad_to_max_tokens else self.vocabulary_size()
-        return (input_shape[0], depth)
+        if self._split is not None:
+            return shape + (depth,)
+        if self._output_mode == "one_hot":
+            if len(shape) > 1 and shape[-1] == 1:
+                shape = shape[:-1]
+            return shape + (depth,)
+        return (depth,) if len(shape) <= 1 else shape[:-1] + (depth,)
 
     def get_config(self):
         """Keras's config; the vocabulary (and idf weights) are written whenever the layer has
