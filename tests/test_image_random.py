@@ -140,3 +140,59 @@ def test_gradients_flow_through_the_augmentations():
 def test_bad_arguments_raise_tensorflows_errors(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+BOX = np.array([[[0.1, 0.2, 0.6, 0.7], [0.5, 0.5, 0.9, 0.95]]], np.float32)
+
+
+def test_sample_distorted_bounding_box_keeps_its_constraints_and_repeats():
+    h, w = 40, 60
+    pixel_boxes = [(int(b[1] * w), int(b[0] * h), int(b[3] * w), int(b[2] * h)) for b in BOX[0]]
+    sizes = set()
+    for seed in SEEDS:
+        begin, size, bboxes = tf.image.stateless_sample_distorted_bounding_box(
+            [h, w, 3], BOX, seed, min_object_covered=0.6, aspect_ratio_range=(0.5, 2.0),
+            area_range=(0.1, 0.8))
+        again = tf.image.stateless_sample_distorted_bounding_box(
+            [h, w, 3], BOX, seed, min_object_covered=0.6, aspect_ratio_range=(0.5, 2.0),
+            area_range=(0.1, 0.8))
+        assert begin.numpy().tolist() == again[0].numpy().tolist()
+        (y, x, z), (ch, cw, minus) = begin.numpy(), size.numpy()
+        assert z == 0 and minus == -1 and begin.dtype == tf.int32
+        assert 0 <= y and y + ch <= h and 0 <= x and x + cw <= w
+        assert 0.1 * h * w <= ch * cw <= 0.8 * h * w
+        covered = max(max(0, min(x + cw, b[2]) - max(x, b[0])) * max(0, min(y + ch, b[3])
+                      - max(y, b[1])) / ((b[2] - b[0]) * (b[3] - b[1])) for b in pixel_boxes)
+        assert covered >= 0.6
+        np.testing.assert_allclose(bboxes.numpy()[0, 0], [y / h, x / w, (y + ch) / h,
+                                                          (x + cw) / w], rtol=1e-6)
+        sizes.add((ch, cw))
+        crop = tf.slice(np.zeros((h, w, 3)), begin, size)
+        assert crop.shape == (ch, cw, 3)
+    assert len(sizes) > 4
+    tf.random.set_seed(5)
+    first = tf.image.sample_distorted_bounding_box([h, w, 3], BOX, seed=7)[0].numpy()
+    tf.random.set_seed(5)
+    assert first.tolist() == tf.image.sample_distorted_bounding_box(
+        [h, w, 3], BOX, seed=7)[0].numpy().tolist()
+    old = tf.compat.v1.image.sample_distorted_bounding_box(tf.constant([h, w, 3], tf.int64),
+                                                           BOX, seed=1, seed2=2)
+    assert old[0].dtype == tf.int64
+
+
+def test_sample_distorted_bounding_box_falls_back_to_the_image_and_checks_arguments():
+    empty = np.zeros((1, 0, 4), np.float32)
+    begin, size, _ = tf.image.stateless_sample_distorted_bounding_box(
+        [10, 12, 3], empty, [1, 2], use_image_if_no_bounding_boxes=True,
+        min_object_covered=1.0, area_range=(1.0, 1.0), aspect_ratio_range=(1.2, 1.2))
+    assert begin.numpy().tolist() == [0, 0, 0] and size.numpy().tolist() == [10, 12, -1]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="use_image_if_no_bounding_boxes"):
+        tf.image.stateless_sample_distorted_bounding_box([10, 12, 3], empty, [1, 2])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="3 elements"):
+        tf.image.stateless_sample_distorted_bounding_box([10, 12], BOX, [1, 2])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="area_range"):
+        tf.image.sample_distorted_bounding_box([10, 12, 3], BOX, area_range=(0.5, 1.5))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="3-dimensional"):
+        tf.image.sample_distorted_bounding_box([10, 12, 3], BOX[0])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="max_attempts"):
+        tf.image.sample_distorted_bounding_box([10, 12, 3], BOX, max_attempts=0)

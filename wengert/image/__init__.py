@@ -32,3 +32,5 @@ from .codecs import (decode_and_crop_jpeg, decode_bmp, decode_gif, decode_image,
                      extract_jpeg_shape, is_jpeg)
 from .jpeg_quality import (adjust_jpeg_quality, random_jpeg_quality,  # noqa: F401
                            stateless_random_jpeg_quality)
+from .distort import (sample_distorted_bounding_box,  # noqa: F401
+                      stateless_sample_distorted_bounding_box)

@@ -2,11 +2,12 @@
 TensorFlow 2's (legacy_resize.py): resize / resize_images take `align_corners` and the integer
 ResizeMethod constants, and resize_bilinear, resize_nearest_neighbor, resize_bicubic and
 resize_area take `align_corners` and `half_pixel_centers`; resize_image_with_pad takes
-`align_corners`, crop_and_resize names its box indices `box_ind`, and extract_glimpse is
-TensorFlow 1's (glimpse.py). wengert/compat/v1.py
+`align_corners`, crop_and_resize names its box indices `box_ind`, and extract_glimpse and
+sample_distorted_bounding_box (seed, seed2) are TensorFlow 1's. wengert/compat/v1.py
 exposes this module as its `image` attribute."""
 from . import *  # noqa: F401,F403
 from .crop_and_resize import crop_and_resize as _crop_and_resize
+from .distort import sample_distorted_bounding_box_v1 as sample_distorted_bounding_box  # noqa
 from .glimpse import extract_glimpse_v1 as extract_glimpse  # noqa: F401
 from .legacy_resize import (ResizeMethod, resize, resize_area, resize_bicubic,  # noqa: F401
                             resize_bilinear, resize_image_with_pad, resize_images,
