@@ -21,3 +21,4 @@ from .distribute.losses import compute_average_loss, scale_regularization_loss  
 from .ops.ctc_ops import ctc_loss  # noqa: F401,E402  (issue 18: CTC)
 from .ops.embedding_sparse_ops import *  # noqa: F403,E402  (issue 18: sparse embedding bags)
 from .ops.ctc_decoder_ops import ctc_beam_search_decoder, ctc_greedy_decoder  # noqa: F401,E402
+from .ops.ctc_label_ops import collapse_repeated, ctc_unique_labels  # noqa: F401,E402
