@@ -45,6 +45,11 @@ from .graph.func_graph import init_scope  # noqa: E402
 # -- issue 16: the tf.math and array ops TensorFlow also has at the top level --------------------
 from .ops.trig_ops import acos, acosh, asin, asinh, atan, atan2, atanh, cosh, sinh  # noqa: E402
 from .ops.complex_ops import abs, complex  # noqa: E402,A004  (|z| of complex tensors too)
+from .graph.grouping import (get_current_name_scope, group, inside_function,  # noqa: E402
+                             is_symbolic_tensor, no_op, tuple)  # noqa: A004
+from .linalg import eig, eigvals, sqrtm as matrix_square_root  # noqa: E402
+from .signal import fftnd, ifftnd, irfftnd, rfftnd  # noqa: E402
+from .strings import as_string  # noqa: E402
 from .ops.rounding_ops import floor, round, truncatediv, truncatemod  # noqa: E402,A004
 from .ops.binary_math_ops import divide_no_nan, multiply_no_nan, squared_difference  # noqa: E402
 from .ops.misc_math_ops import realdiv, scalar_mul  # noqa: E402
