@@ -4,6 +4,8 @@ Everything at wengert's top level is here too, so `import wengert.compat.v1 as t
 wengert/__init__.py adds its names when it has defined them all (`_include_top_level`), so this
 module never imports the package that imports it.
 """
+import builtins  # (the top level's names join this module's globals: tf.tuple, tf.abs, ...)
+
 from ..framework.context import state
 from ..graph import graph as _graph_module
 from ..graph.graph import PLACEHOLDER, get_default_graph, reset_default_graph  # noqa: F401
@@ -27,7 +29,7 @@ def placeholder(dtype, shape=None, name=None):
     dtype = _dtypes.as_dtype(dtype)
     if shape is not None and getattr(shape, "rank", 0) is None:  # TensorShape(None)
         shape = None
-    shape = None if shape is None else tuple(None if d is None else int(d) for d in (
+    shape = None if shape is None else builtins.tuple(None if d is None else int(d) for d in (
         [shape] if isinstance(shape, int) else shape))
     return graph.create_op(PLACEHOLDER, (), {"dtype": dtype.as_numpy_dtype, "shape": shape},
                            name or "Placeholder")
@@ -61,7 +63,8 @@ def executing_eagerly():
 
 def _include_top_level(namespace):
     """Add wengert's public top-level names (`namespace`: wengert/__init__.py's globals) that
-    this module does not define itself."""
+    this module does not define itself. They shadow Python's builtins of the same name (tuple,
+    abs, range, round...) in this module: its code spells those `builtins.x`."""
     here = globals()
     for name, value in namespace.items():
         if not name.startswith("_") and name not in here:
