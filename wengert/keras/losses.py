@@ -34,7 +34,7 @@ __all__ = ["Loss", "Reduction", "LossFunctionWrapper", "CategoricalCrossentropy"
            "SparseCategoricalCrossentropy", "BinaryCrossentropy", "MeanSquaredError",
            "MeanAbsoluteError", "categorical_crossentropy", "sparse_categorical_crossentropy",
            "binary_crossentropy", "mean_squared_error", "mean_absolute_error", "mse", "mae",
-           "get", "serialize"]
+           "get", "serialize", "deserialize"]
 
 
 # -- functions --------------------------------------------------------------------------------
@@ -187,6 +187,8 @@ def get(identifier):
     if identifier is None:
         return None
     if isinstance(identifier, dict):
+        if identifier.get("class_name") == "function":
+            return get(identifier.get("config"))
         cls = _CLASSES.get(identifier.get("class_name"))
         if cls is None:
             raise ValueError(f"Unknown loss class: {identifier.get('class_name')!r}. Known: "
@@ -208,4 +210,22 @@ def get(identifier):
 
 
 def serialize(loss):
-    return getattr(loss, "name", None) or getattr(loss, "__name__", repr(loss))
+    """Keras 3's serialized form: a config dict for a Loss, a function's record for a function."""
+    if isinstance(loss, Loss):
+        return {"module": "keras.losses", "class_name": type(loss).__name__,
+                "config": loss.get_config(), "registered_name": None}
+    name = getattr(loss, "__name__", None)
+    if name is None:
+        raise TypeError(f"serialize: cannot serialize {loss!r}; pass a Loss or a function.")
+    return {"module": "keras.losses", "class_name": "function", "config": name,
+            "registered_name": name}
+
+
+def deserialize(config, custom_objects=None):
+    """The loss of a serialized form (or a name)."""
+    if isinstance(config, str) and custom_objects and config in custom_objects:
+        return custom_objects[config]
+    if isinstance(config, dict) and custom_objects and config.get("class_name") in \
+            custom_objects:
+        return custom_objects[config["class_name"]].from_config(config.get("config") or {})
+    return get(config)

@@ -29,7 +29,7 @@ __all__ = ["Metric", "Mean", "Sum", "MeanMetricWrapper", "Accuracy", "BinaryAccu
            "CategoricalAccuracy", "SparseCategoricalAccuracy", "MeanSquaredError",
            "MeanAbsoluteError", "CategoricalCrossentropy", "SparseCategoricalCrossentropy",
            "BinaryCrossentropy", "accuracy", "binary_accuracy", "categorical_accuracy",
-           "sparse_categorical_accuracy", "get"]
+           "sparse_categorical_accuracy", "get", "serialize", "deserialize"]
 __all__ += metrics_confusion.__all__ + metrics_more.__all__ + metrics_extra.__all__
 
 
@@ -113,6 +113,8 @@ def get(identifier):
     if isinstance(identifier, Metric):
         return identifier
     if isinstance(identifier, dict):  # {"class_name": "AUC", "config": {...}}
+        if identifier.get("class_name") == "function":
+            return get(identifier.get("config"))
         cls = _BY_NAME.get(identifier.get("class_name"))
         if cls is None:
             raise ValueError(f"Unknown metric class: {identifier.get('class_name')!r}.")
@@ -130,4 +132,17 @@ def get(identifier):
     raise TypeError(f"Could not interpret metric identifier: {identifier!r}.")
 
 
+def serialize(metric):
+    """Keras 3's serialized form of a Metric: its module, class name and config."""
+    if not isinstance(metric, Metric):
+        raise TypeError(f"serialize: expected a Metric, got {metric!r}.")
+    return {"module": "keras.metrics", "class_name": type(metric).__name__,
+            "config": metric.get_config(), "registered_name": None}
 
+
+def deserialize(config, custom_objects=None):
+    """The Metric of a serialized form (or a name)."""
+    if isinstance(config, dict) and custom_objects and config.get("class_name") in \
+            custom_objects:
+        return custom_objects[config["class_name"]](**(config.get("config") or {}))
+    return get(config)
