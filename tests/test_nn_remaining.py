@@ -6,6 +6,7 @@ import pytest
 
 import wengert as tf
 from tf_ops_reference import TFCase, check, run_tf_or_skip
+from wengert.testing import check_grads
 
 RNG = np.random.default_rng(1821)
 
@@ -75,12 +76,95 @@ CTC_CASES = [
 ]
 
 
+# -- experimental.stateless_dropout / general_dropout ----------------------------------------------
+def test_stateless_dropout_is_a_function_of_the_seed():
+    x = tf.ones([40, 50])
+    a = tf.nn.experimental.stateless_dropout(x, rate=0.3, seed=[1, 2])
+    b = tf.nn.experimental.stateless_dropout(x, rate=0.3, seed=[1, 2])
+    c = tf.nn.experimental.stateless_dropout(x, rate=0.3, seed=[2, 2])
+    np.testing.assert_array_equal(a, b)
+    assert np.any(np.asarray(a) != np.asarray(c))
+    values = np.unique(np.asarray(a))
+    np.testing.assert_allclose(values, [0, 1 / 0.7], rtol=1e-6)
+    assert abs(np.mean(np.asarray(a) == 0) - 0.3) < 0.05
+
+
+def test_stateless_dropout_noise_shape_shares_decisions_and_rate_zero_is_identity():
+    x = tf.constant(RNG.normal(size=(3, 10)).astype(np.float32))
+    y = np.asarray(tf.nn.experimental.stateless_dropout(x, 2 / 3, seed=[1, 0],
+                                                        noise_shape=[1, None]))
+    kept = y != 0
+    assert np.all(kept == kept[:1]) and 0 < kept[0].sum() < 10
+    np.testing.assert_allclose(y[kept], 3 * np.asarray(x)[kept], rtol=1e-6)
+    assert tf.nn.experimental.stateless_dropout(x, 0.0, seed=[1, 0]) is x
+
+
+def test_stateless_dropout_gradients_are_the_scaled_mask():
+    x = tf.constant(RNG.normal(size=(4, 6)))
+    rate = tf.constant(0.25, tf.float64)
+    with tf.GradientTape() as tape:
+        tape.watch([x, rate])
+        y = tf.nn.experimental.stateless_dropout(x, rate, seed=[5, 6])
+    gx, grate = tape.gradient(y, [x, rate])
+    keep = np.asarray(y) != 0
+    np.testing.assert_allclose(gx, keep / 0.75)
+    np.testing.assert_allclose(grate, np.sum(np.asarray(x) * keep) / 0.75 ** 2)
+    check_grads(lambda t: tf.nn.experimental.stateless_dropout(t, 0.5, seed=[7, 8]), [x],
+                order=2)
+
+
+def test_stateless_dropout_in_graph_mode():
+    @tf.function(input_signature=[tf.TensorSpec([None, 8], tf.float32)])
+    def f(x):
+        return tf.nn.experimental.stateless_dropout(x, 0.5, seed=[3, 1])
+
+    x = tf.ones([5, 8])
+    np.testing.assert_array_equal(f(x), tf.nn.experimental.stateless_dropout(x, 0.5, [3, 1]))
+
+
+def test_general_dropout_with_a_generator():
+    g = tf.random.Generator.from_seed(7)
+    x = tf.constant([1.1, 2.2, 3.3, 4.4, 5.5])
+    first = np.asarray(tf.nn.experimental.general_dropout(x, 0.5, g.uniform))
+    second = np.asarray(tf.nn.experimental.general_dropout(x, 0.5, g.uniform))
+    assert np.any(first != second)  # the generator's state advanced
+    for y in (first, second):
+        np.testing.assert_allclose(y[y != 0], 2 * np.asarray(x)[y != 0], rtol=1e-6)
+
+
+def test_dropout_errors():
+    with pytest.raises(ValueError, match="stateless_dropout.*range \\[0, 1\\)"):
+        tf.nn.experimental.stateless_dropout(tf.ones([2]), 1.0, seed=[1, 2])
+    with pytest.raises(ValueError, match="floating-point"):
+        tf.nn.experimental.stateless_dropout(tf.ones([2], tf.int32), 0.5, seed=[1, 2])
+    with pytest.raises(ValueError, match="scalar tensor"):
+        tf.nn.experimental.stateless_dropout(tf.ones([2]), tf.constant([0.5]), seed=[1, 2])
+    with pytest.raises(TypeError, match="general_dropout.*callable"):
+        tf.nn.experimental.general_dropout(tf.ones([2]), 0.5, None)
+
+
+_SAMPLER = "lambda shape, dtype: tf.reshape(tf.cast(x1, dtype), shape)"
+DROPOUT_CASES = [
+    TFCase("general_dropout_fixed_draws",
+           f"tf.nn.experimental.general_dropout(x0, 0.4, {_SAMPLER})",
+           lambda x, u: tf.nn.experimental.general_dropout(
+               x, 0.4, lambda shape, dtype: tf.reshape(tf.cast(u, dtype), shape)),
+           [RNG.normal(size=(3, 5)), RNG.uniform(size=(3, 5))], wrt=(0,)),
+    TFCase("general_dropout_tensor_rate_noise_shape",
+           f"tf.nn.experimental.general_dropout(x0, x2, {_SAMPLER}, noise_shape=[1, 5])",
+           lambda x, u, r: tf.nn.experimental.general_dropout(
+               x, r, lambda shape, dtype: tf.reshape(tf.cast(u, dtype), shape),
+               noise_shape=[1, 5]),
+           [RNG.normal(size=(3, 5)), RNG.uniform(size=(1, 5)), np.array(0.45)], wrt=(0, 2)),
+]
+
+
 @pytest.fixture(scope="module")
 def tf_results():
     return run_tf_or_skip(CASES)
 
 
-CASES = CTC_CASES
+CASES = CTC_CASES + DROPOUT_CASES
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])

@@ -22,3 +22,8 @@ from .ops.ctc_ops import ctc_loss  # noqa: F401,E402  (issue 18: CTC)
 from .ops.embedding_sparse_ops import *  # noqa: F403,E402  (issue 18: sparse embedding bags)
 from .ops.ctc_decoder_ops import ctc_beam_search_decoder, ctc_greedy_decoder  # noqa: F401,E402
 from .ops.ctc_label_ops import collapse_repeated, ctc_unique_labels  # noqa: F401,E402
+# issue 18: tf.nn.experimental (TensorFlow 2.21 holds these two there)
+from .ops import dropout_stateless_ops as _dropout_stateless  # noqa: E402
+import types as _types  # noqa: E402
+experimental = _types.SimpleNamespace(stateless_dropout=_dropout_stateless.stateless_dropout,
+                                      general_dropout=_dropout_stateless.general_dropout)
