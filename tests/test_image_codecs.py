@@ -305,3 +305,23 @@ def test_wengert_reads_tensorflows_jpeg_as_tensorflow_does(tf_results):
         mine = tf.image.decode_jpeg(data, channels=channels).numpy().astype(int)
         theirs = _out(tf_results, "tf_jpeg_decoded", k).astype(int)
         np.testing.assert_array_equal(mine, theirs, err_msg=f"channels={channels}")
+
+
+def test_decoders_and_augmentations_compose_in_a_tf_data_pipeline():
+    images = [IMAGES8[3], IMAGES8[3][::-1].copy()]
+    ds = tf.data.Dataset.from_tensor_slices([png.encode(x) for x in images]).map(
+        lambda b: tf.image.random_crop(tf.image.random_flip_left_right(
+            tf.image.decode_png(b, channels=3)), [3, 4, 3]))
+    out = [t.numpy() for t in ds]
+    assert [o.shape for o in out] == [(3, 4, 3)] * 2
+
+    @tf.function
+    def shapes(data):
+        decoded = tf.image.decode_png(data, channels=4)
+        begin, size, boxes = tf.image.stateless_sample_distorted_bounding_box(
+            [5, 7, 3], [[[0.0, 0.0, 1.0, 1.0]]], [1, 2])
+        assert decoded.shape.as_list() == [None, None, 4]
+        assert begin.shape.as_list() == [3] and boxes.shape.as_list() == [1, 1, 4]
+        return decoded, begin
+    decoded, begin = shapes(tf.image.encode_png(IMAGES8[3]))
+    assert decoded.shape == (5, 7, 4) and begin.shape == (3,)

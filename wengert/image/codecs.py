@@ -57,6 +57,18 @@ def _contents(contents):
     return contents
 
 
+def _shaped(tensor, shape):
+    """`tensor` with its static shape set where it is symbolic (a graph or tf.data traces the
+    numpy_function without knowing what it returns); eager tensors know theirs."""
+    if hasattr(tensor, "set_shape"):
+        tensor.set_shape(shape)
+    return tensor
+
+
+def _image_shape(channels, frames=False):
+    return ([None] if frames else []) + [None, None, channels or None]
+
+
 def _bytes(array, what):
     value = np.asarray(array)
     if value.shape != ():
@@ -157,8 +169,9 @@ def decode_png(contents, channels=0, dtype=dtypes.uint8, name=None):
     """[height, width, channels] uint8 pixels of the PNG bytes `contents` (uint16 once wengert
     has that dtype)."""
     dtype = _image_dtype(dtype, "decode_png")
-    return numpy_function(lambda c: _decode_png_np(c, channels, dtype._np, "decode_png"),
-                          [_contents(contents)], dtype, name=name)
+    return _shaped(numpy_function(lambda c: _decode_png_np(c, channels, dtype._np, "decode_png"),
+                                  [_contents(contents)], dtype, name=name),
+                   _image_shape(channels))
 
 
 def _image_array(image, what, allowed, channels=(1, 2, 3, 4)):
@@ -182,7 +195,7 @@ def encode_png(image, compression=-1, name=None):
     def run(array):
         array = _image_array(array, "encode_png", (np.uint8, np.uint16))
         return np.array(png.encode(array, int(compression)), dtype=object)
-    return numpy_function(run, [image], dtypes.string, name=name)
+    return _shaped(numpy_function(run, [image], dtypes.string, name=name), [])
 
 
 # -- JPEG ----------------------------------------------------------------------------------------
@@ -232,9 +245,10 @@ def decode_jpeg(contents, channels=0, ratio=1, fancy_upscaling=True,
     _check_jpeg_channels(channels, "decode_jpeg")
     if ratio not in (1, 2, 4, 8):
         raise InvalidArgumentError(f"decode_jpeg: ratio must be 1, 2, 4 or 8, got {ratio}.")
-    return numpy_function(lambda c: _decode_jpeg_np(c, channels, ratio, "decode_jpeg",
-                                                    truncated=try_recover_truncated),
-                          [_contents(contents)], dtypes.uint8, name=name)
+    out = numpy_function(lambda c: _decode_jpeg_np(c, channels, ratio, "decode_jpeg",
+                                                   truncated=try_recover_truncated),
+                         [_contents(contents)], dtypes.uint8, name=name)
+    return _shaped(out, _image_shape(channels))
 
 
 def decode_and_crop_jpeg(contents, crop_window, channels=0, ratio=1, fancy_upscaling=True,
@@ -242,10 +256,11 @@ def decode_and_crop_jpeg(contents, crop_window, channels=0, ratio=1, fancy_upsca
                          name=None):
     """decode_jpeg, then the window crop_window = [y, x, height, width] of the image."""
     _check_jpeg_channels(channels, "decode_and_crop_jpeg")
-    return numpy_function(lambda c, w: _decode_jpeg_np(c, channels, ratio,
-                                                       "decode_and_crop_jpeg", crop=w,
-                                                       truncated=try_recover_truncated),
-                          [_contents(contents), crop_window], dtypes.uint8, name=name)
+    out = numpy_function(lambda c, w: _decode_jpeg_np(c, channels, ratio,
+                                                      "decode_and_crop_jpeg", crop=w,
+                                                      truncated=try_recover_truncated),
+                         [_contents(contents), crop_window], dtypes.uint8, name=name)
+    return _shaped(out, _image_shape(channels))
 
 
 def _encode_jpeg_np(array, fmt, quality, progressive, optimize_size, chroma_downsampling,
@@ -282,10 +297,10 @@ def encode_jpeg(image, format="", quality=95, progressive=False,  # noqa: A002
     if density_unit not in ("in", "cm"):
         raise InvalidArgumentError(f"encode_jpeg: density_unit must be 'in' or 'cm', got "
                                    f"{density_unit!r}.")
-    return numpy_function(
+    return _shaped(numpy_function(
         lambda a: _encode_jpeg_np(a, format, quality, progressive, optimize_size,
                                   chroma_downsampling, density_unit, x_density, y_density,
-                                  xmp_metadata), [image], dtypes.string, name=name)
+                                  xmp_metadata), [image], dtypes.string, name=name), [])
 
 
 def _jpeg_shape_np(contents, out):
@@ -310,14 +325,14 @@ def _jpeg_shape_np(contents, out):
 def extract_jpeg_shape(contents, output_type=dtypes.int32, name=None):
     """[height, width, channels] of the JPEG bytes `contents`, read from its frame header."""
     out = _image_dtype(output_type, "extract_jpeg_shape", (dtypes.int32, dtypes.int64))
-    return numpy_function(lambda c: _jpeg_shape_np(c, out._np), [_contents(contents)], out,
-                          name=name)
+    return _shaped(numpy_function(lambda c: _jpeg_shape_np(c, out._np), [_contents(contents)],
+                                  out, name=name), [3])
 
 
 def is_jpeg(contents, name=None):
     """Whether the bytes start with JPEG's signature FF D8 FF (a bool scalar)."""
-    return numpy_function(lambda c: np.array(_bytes(c, "is_jpeg").startswith(_JPEG)),
-                          [_contents(contents)], dtypes.bool, name=name)
+    return _shaped(numpy_function(lambda c: np.array(_bytes(c, "is_jpeg").startswith(_JPEG)),
+                                  [_contents(contents)], dtypes.bool, name=name), [])
 
 
 # -- GIF, BMP and any of them --------------------------------------------------------------------
@@ -335,7 +350,8 @@ def _decode_gif_np(contents, what="decode_gif"):
 
 def decode_gif(contents, name=None):
     """[frames, height, width, 3] uint8 pixels of the (possibly animated) GIF `contents`."""
-    return numpy_function(_decode_gif_np, [_contents(contents)], dtypes.uint8, name=name)
+    return _shaped(numpy_function(_decode_gif_np, [_contents(contents)], dtypes.uint8,
+                                  name=name), _image_shape(3, frames=True))
 
 
 def _decode_bmp_np(contents, channels, what="decode_bmp"):
@@ -351,8 +367,8 @@ def _decode_bmp_np(contents, channels, what="decode_bmp"):
 
 def decode_bmp(contents, channels=0, name=None):
     """[height, width, channels] uint8 pixels of the BMP bytes `contents`."""
-    return numpy_function(lambda c: _decode_bmp_np(c, channels), [_contents(contents)],
-                          dtypes.uint8, name=name)
+    return _shaped(numpy_function(lambda c: _decode_bmp_np(c, channels), [_contents(contents)],
+                                  dtypes.uint8, name=name), _image_shape(channels))
 
 
 def _is_webp(data):
@@ -379,8 +395,9 @@ def decode_webp(contents, channels=0, dtype=dtypes.uint8, name=None):
     """[frames, height, width, 3 or 4] uint8 pixels of the WebP bytes `contents` (a still
     image is one frame, as in TensorFlow)."""
     _image_dtype(dtype, "decode_webp", (dtypes.uint8,))
-    return numpy_function(lambda c: _decode_webp_np(c, channels), [_contents(contents)],
-                          dtypes.uint8, name=name)
+    return _shaped(numpy_function(lambda c: _decode_webp_np(c, channels),
+                                  [_contents(contents)], dtypes.uint8, name=name),
+                   _image_shape(channels, frames=True))
 
 
 def _decode_any_np(contents, channels, dtype, expand_animations):
@@ -429,6 +446,7 @@ def decode_image(contents, channels=None, dtype=dtypes.uint8, name=None,
     if channels not in (0, 1, 3, 4):
         raise InvalidArgumentError(f"decode_image: channels must be 0, 1, 3 or 4, got "
                                    f"{channels}.")
-    return numpy_function(lambda c: _decode_any_np(c, channels, np.dtype(dtype._np),
-                                                    expand_animations),
-                          [_contents(contents)], dtype, name=name)
+    out = numpy_function(lambda c: _decode_any_np(c, channels, np.dtype(dtype._np),
+                                                   expand_animations),
+                         [_contents(contents)], dtype, name=name)
+    return out if expand_animations else _shaped(out, _image_shape(channels))

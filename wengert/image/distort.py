@@ -19,6 +19,7 @@ from ..ops.array_core import cast
 from ..ops.random_ops import uniform
 from ..ops.random_stateless_ops import _seed as _stateless_seed
 from ..ops.script_ops import numpy_function
+from .codecs import _shaped
 
 __all__ = ["sample_distorted_bounding_box", "stateless_sample_distorted_bounding_box",
            "sample_distorted_bounding_box_v1"]
@@ -135,10 +136,11 @@ def _run(image_size, bounding_boxes, seed, min_object_covered, aspect_ratio_rang
         raise InvalidArgumentError(f"{what}: image_size must be integers, got "
                                    f"{image_size.dtype.name}.")
     use = bool(use_image_if_no_bounding_boxes)
-    return tuple(numpy_function(
+    outs = numpy_function(
         lambda s, b, k: _sample(s, b, k, covered, ratio_range, area_range, attempts, use, what),
         [image_size, convert_to_tensor(bounding_boxes, dtype=dtypes.float32), seed],
-        [image_size.dtype, image_size.dtype, dtypes.float32]))
+        [image_size.dtype, image_size.dtype, dtypes.float32])
+    return tuple(_shaped(t, shape) for t, shape in zip(outs, ([3], [3], [1, 1, 4])))
 
 
 def sample_distorted_bounding_box(image_size, bounding_boxes, seed=0, min_object_covered=0.1,

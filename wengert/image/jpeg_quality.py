@@ -15,7 +15,7 @@ from ..ops.array_ops import stack
 from ..ops.random_ops import uniform
 from ..ops.random_stateless_ops import stateless_uniform
 from ..ops.script_ops import numpy_function
-from .codecs import _decode_jpeg_np, _encode_jpeg_np
+from .codecs import _decode_jpeg_np, _encode_jpeg_np, _shaped
 from .color import convert_image_dtype
 
 __all__ = ["adjust_jpeg_quality", "random_jpeg_quality", "stateless_random_jpeg_quality"]
@@ -41,7 +41,7 @@ def adjust_jpeg_quality(image, jpeg_quality, dct_method="", name=None):
     else:
         out = stack([numpy_function(_recompress, [as_uint8[b], quality], dtypes.uint8)
                      for b in range(int(image.shape[0]))])
-    return convert_image_dtype(out, image.dtype, saturate=True)
+    return convert_image_dtype(_shaped(out, image.shape), image.dtype, saturate=True)
 
 
 def _check_range(lo, hi, what):

@@ -14,14 +14,17 @@ seed gives the same result. The streams are wengert's, so the values drawn are n
 TensorFlow's for the same seeds. Each result is a composition of wengert's ops (a `where`, a slice
 or the colour adjustments), differentiable in the image where those are.
 """
+import numpy as np
+
 from ..framework import dtypes
 from ..framework.errors import InvalidArgumentError
 from ..framework.tensor import convert_to_tensor
 from ..ops.array_ops import reshape, stack, unstack, where
 from ..ops.indexing_ops import reverse
-from ..ops.math_ops import floormod
+from ..ops.math_ops import floormod, maximum
 from ..ops.random_ops import uniform
 from ..ops.random_stateless_ops import stateless_uniform
+from ..ops.shape_ops import shape_n
 from ..ops.slice_ops import slice as slice_
 from .color import _as_float, _back, adjust_brightness, adjust_contrast
 from .color_spaces import adjust_saturation, hsv_to_rgb, rgb_to_hsv
@@ -117,18 +120,22 @@ def _saturation(image, lower, upper, draw, what):
 
 def _crop(value, size, draw, what):
     value = convert_to_tensor(value)
-    size = [int(s) for s in convert_to_tensor(size).numpy().reshape(-1)]
+    if hasattr(size, "numpy"):  # an eager tensor; in a graph the size must be a Python list
+        size = size.numpy()
+    size = [int(s) for s in np.asarray(size).reshape(-1)]
     shape = value.shape
-    if shape.rank is None or None in tuple(shape):
-        raise InvalidArgumentError(f"{what}: the shape of 'value' must be fully known, got "
-                                   f"{shape}.")
+    if shape.rank is None:
+        raise InvalidArgumentError(f"{what}: the rank of 'value' must be known, got {shape}.")
     if len(size) != shape.rank:
         raise InvalidArgumentError(f"{what}: size must have one entry per dimension of 'value'"
                                    f" ({shape.rank}), got {size}.")
-    if any(s > int(d) or s < 0 for s, d in zip(size, shape)):
+    if any(s < 0 or (d is not None and s > int(d)) for s, d in zip(size, shape)):
         raise InvalidArgumentError(f"{what}: Need value.shape >= size, got {list(shape)} and "
                                    f"{size}.")
-    limit = [int(d) - s + 1 for s, d in zip(size, shape)]
+    if None in tuple(shape):  # known when the graph runs (a decoded image in tf.data, say)
+        limit = maximum(shape_n([value])[0] - np.asarray(size, np.int32) + 1, 1)
+    else:
+        limit = [int(d) - s + 1 for s, d in zip(size, shape)]
     offset = floormod(draw([len(size)], 0, dtypes.int32.max, dtypes.int32), limit)
     return slice_(value, offset, size)
 
