@@ -202,6 +202,15 @@ class TestConversionRules:
         with pytest.raises(TypeError):
             tf.complex64.max
 
+    @pytest.mark.parametrize("call", [
+        lambda z: tf.reduce_max(z), lambda z: tf.reduce_min(z), lambda z: tf.argmax(z),
+        lambda z: tf.maximum(z, z), lambda z: tf.minimum(z, z), lambda z: z < z,
+        lambda z: tf.greater_equal(z, z)])
+    def test_complex_numbers_are_not_ordered(self, call):
+        with pytest.raises(tf.errors.InvalidArgumentError, match="not ordered"):
+            call(tf.constant([1 + 2j, 3j]))
+        assert tf.equal(tf.constant([1j]), tf.constant([1j])).numpy().all()
+
     def test_real_only_ops_refuse_complex(self):
         with pytest.raises(tf.errors.InvalidArgumentError, match="Sigmoid"):
             tf.sigmoid(tf.constant([1j]))

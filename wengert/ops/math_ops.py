@@ -312,20 +312,29 @@ MINIMUM = defop("Minimum", np.minimum, shape=shapes.broadcast,
 
 def maximum(x, y, name=None):
     """Elementwise max(x, y); at ties the gradient goes to x."""
-    return call_binary(MAXIMUM, x, y, name)
+    x, y = binary_operands(x, y, MAXIMUM.type)
+    shapes.check_ordered(x, MAXIMUM.type)
+    return execute(MAXIMUM, (x, y), name=name)
 
 
 def minimum(x, y, name=None):
     """Elementwise min(x, y); at ties the gradient goes to x."""
-    return call_binary(MINIMUM, x, y, name)
+    x, y = binary_operands(x, y, MINIMUM.type)
+    shapes.check_ordered(x, MINIMUM.type)
+    return execute(MINIMUM, (x, y), name=name)
 
 
 # -- comparisons and logic (no gradient) ------------------------------------------------------------
 def _comparison(op_type, kernel, doc, onnx):
     op_def = defop(op_type, kernel, shape=shapes.bool_out, grad=None, onnx=onnx)
 
+    ordered = op_type not in ("Equal", "NotEqual")
+
     def compare(x, y, name=None):
-        return call_binary(op_def, x, y, name)
+        x, y = binary_operands(x, y, op_type)
+        if ordered:
+            shapes.check_ordered(x, op_type)
+        return execute(op_def, (x, y), name=name)
     compare.__name__ = compare.__qualname__ = doc[0]
     compare.__doc__ = doc[1]
     return compare

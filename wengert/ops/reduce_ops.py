@@ -83,6 +83,8 @@ def _reduction(op_def, input_tensor, axis, keepdims, name):
     x = convert_to_tensor(input_tensor)
     if op_def in (SUM, MEAN, PROD):  # All and Any take bools; Max and Min check their own
         shapes.check_not_bool(x, op_def.type)
+    elif op_def in (MAX, MIN):
+        shapes.check_ordered(x, op_def.type)
     attrs = {"axis": _axes(axis, x, op_def.type), "keepdims": bool(keepdims)}
     return execute(op_def, (x,), attrs, name)
 
@@ -438,6 +440,7 @@ ARG_MIN = defop("ArgMin", lambda x, axis, output_type: np.argmin(x, axis=axis).a
 def _arg_reduction(op_def, input, axis, output_type, name):  # noqa: A002
     x = convert_to_tensor(input)
     _numeric(x, op_def.type)
+    shapes.check_ordered(x, op_def.type)
     output_type = dtypes.as_dtype(output_type)
     if output_type not in (dtypes.int16, dtypes.int32, dtypes.int64):
         raise TypeError(f"{op_def.type}: output_type must be int16, int32 or int64, got "

@@ -17,7 +17,7 @@ from ..framework.static_value import partial_value, static_value
 from ..framework.tensor_shape import TensorShape
 
 __all__ = ["same", "broadcast", "broadcast_shapes", "reduced", "normalize_axes", "bool_out",
-           "check_same_dtype", "check_float", "normalize_axis", "int_tuple", "prod", "axis_int",
+           "check_same_dtype", "check_float", "check_ordered", "normalize_axis", "int_tuple", "prod", "axis_int",
            "axis_tuple", "check_distinct", "check_not_bool",
            "UnknownWhileBuilding", "SHAPE_VECTOR", "shape_arg", "resolve_shape",
            "static_shape_arg", "shape_source", "DYNAMIC", "is_tensor_like", "scalar_arg",
@@ -81,6 +81,14 @@ def check_index_dtype(indices, what="indices"):
     if indices.dtype not in (dtypes.int32, dtypes.int64):
         raise InvalidArgumentError(f"{what} must be int32 or int64, got {indices.dtype.name}; "
                                    "cast them with cast(indices, tf.int32).")
+
+
+def check_ordered(x, op_type):
+    """Complex numbers have no order: TensorFlow has no Max, Less, ArgMax... for them."""
+    if x.dtype.is_complex:
+        raise InvalidArgumentError(f"{op_type}: complex numbers are not ordered, got a "
+                                   f"{x.dtype.name} tensor of shape {x.shape}; compare their "
+                                   "tf.abs or tf.math.real instead.")
 
 
 def check_float(x, what="input"):
