@@ -109,6 +109,12 @@ def test_lookup_by_name_and_config():
         metric = metrics.get(name)
         assert isinstance(metric, cls), name
         assert metric.name == name
+    for metric in (metrics.BinaryAccuracy(threshold=0.7), metrics.CosineSimilarity(axis=0),
+                   metrics.TopKCategoricalAccuracy(k=2), metrics.AUC(multi_label=True),
+                   metrics.Recall(thresholds=[0.2, 0.4], class_id=1), metrics.R2Score(None),
+                   metrics.SparseTopKCategoricalAccuracy(k=3, from_sorted_ids=True)):
+        back = metrics.deserialize(metrics.serialize(metric))
+        assert type(back) is type(metric) and back.get_config() == metric.get_config()
     auc = metrics.get({"class_name": "AUC", "config": {"curve": "PR", "name": "pr"}})
     assert isinstance(auc, metrics.AUC) and auc.curve == "PR" and auc.name == "pr"
     config = metrics.AUC(curve="PR", multi_label=True, num_labels=3).get_config()

@@ -166,6 +166,10 @@ class MeanMetricWrapper(Mean):
     def update_state(self, y_true, y_pred, sample_weight=None):
         super().update_state(self._fn(y_true, y_pred, **self._fn_kwargs), sample_weight)
 
+    def get_config(self):
+        """name, dtype and the function's keyword arguments (BinaryAccuracy's threshold, ...)."""
+        return {**super().get_config(), **self._fn_kwargs}
+
 
 def _wrapper(class_name, fn, default_name, **defaults):
     """A MeanMetricWrapper subclass over fn, in the calling module."""
