@@ -159,12 +159,94 @@ DROPOUT_CASES = [
 ]
 
 
+# -- with_space_to_batch --------------------------------------------------------------------------
+def _conv(w):
+    return lambda i, n, p: tf.nn.convolution(i, w, padding=p)
+
+
+def test_with_space_to_batch_is_a_dilated_convolution():
+    x = tf.constant(RNG.normal(size=(2, 9, 8, 3)))
+    w = tf.constant(RNG.normal(size=(3, 2, 3, 4)))
+    for padding in ("SAME", "VALID"):
+        y = tf.nn.with_space_to_batch(x, [2, 3], padding, _conv(w), filter_shape=[3, 2])
+        np.testing.assert_allclose(y, tf.nn.convolution(x, w, padding=padding,
+                                                         dilations=[2, 3]), atol=1e-12)
+    check_grads(lambda a, b: tf.nn.with_space_to_batch(a, [2, 2], "SAME", _conv(b),
+                                                       filter_shape=[3, 2]),
+                [x[:1, :5, :5], w[..., :2]], order=2, modes=("rev",))
+
+
+def test_with_space_to_batch_rate_one_passes_the_padding_through():
+    seen = []
+    x = tf.ones([1, 4, 4, 1])
+    tf.nn.with_space_to_batch(x, [1, 1], "SAME", lambda i, n, p: seen.append((i, n, p)) or i)
+    assert seen[0][0] is x and seen[0][1:] == (2, "SAME")
+
+
+def test_with_space_to_batch_in_graph_mode_with_unknown_batch():
+    w = tf.constant(RNG.normal(size=(2, 2, 1, 1)).astype(np.float32))
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 6, 6, 1], tf.float32)])
+    def f(x):
+        return tf.nn.with_space_to_batch(x, [2, 2], "SAME", _conv(w), filter_shape=[2, 2])
+
+    x = tf.constant(RNG.normal(size=(3, 6, 6, 1)).astype(np.float32))
+    np.testing.assert_allclose(f(x), tf.nn.convolution(x, w, padding="SAME", dilations=2),
+                               rtol=1e-5, atol=1e-6)
+
+
+def test_with_space_to_batch_errors():
+    x = tf.ones([1, 4, 4, 1])
+    with pytest.raises(ValueError, match="with_space_to_batch.*filter_shape"):
+        tf.nn.with_space_to_batch(x, [2, 2], "SAME", _conv(tf.ones([2, 2, 1, 1])))
+    with pytest.raises(ValueError, match="with_space_to_batch.*positive"):
+        tf.nn.with_space_to_batch(x, [0, 2], "VALID", _conv(tf.ones([2, 2, 1, 1])))
+    with pytest.raises(ValueError, match="with_space_to_batch.*monotonically"):
+        tf.nn.with_space_to_batch(x, [2, 2], "VALID", _conv(tf.ones([2, 2, 1, 1])),
+                                  spatial_dims=[2, 1])
+    with pytest.raises(ValueError, match="with_space_to_batch.*padding"):
+        tf.nn.with_space_to_batch(x, [2, 2], "FULL", _conv(tf.ones([2, 2, 1, 1])))
+
+
+_WSB = "tf.nn.with_space_to_batch"
+SPACE_CASES = [
+    TFCase("wsb_conv_same", f"{_WSB}(x0, [2, 2], 'SAME', lambda i, n, p: "
+                            "tf.nn.convolution(i, x1, padding=p), filter_shape=[3, 3])",
+           lambda x, w: tf.nn.with_space_to_batch(x, [2, 2], "SAME", _conv(w),
+                                                  filter_shape=[3, 3]),
+           [RNG.normal(size=(2, 7, 8, 2)), RNG.normal(size=(3, 3, 2, 3))], wrt=(0, 1)),
+    TFCase("wsb_pool_valid", f"{_WSB}(x0, [2, 3], 'VALID', lambda i, n, p: "
+                             "tf.nn.pool(i, [2, 2], 'AVG', padding=p))",
+           lambda x: tf.nn.with_space_to_batch(
+               x, [2, 3], "VALID", lambda i, n, p: tf.nn.pool(i, [2, 2], "AVG", padding=p)),
+           [RNG.normal(size=(2, 9, 10, 3))], wrt=(0,)),
+    TFCase("wsb_explicit", f"{_WSB}(x0, [3, 2], [[0, 0], [1, 2], [2, 1], [0, 0]], "
+                           "lambda i, n, p: tf.nn.convolution(i, x1, padding=p))",
+           lambda x, w: tf.nn.with_space_to_batch(x, [3, 2], [[0, 0], [1, 2], [2, 1], [0, 0]],
+                                                  _conv(w)),
+           [RNG.normal(size=(1, 8, 7, 2)), RNG.normal(size=(2, 3, 2, 2))], wrt=(0, 1)),
+    TFCase("wsb_spatial_dims_batch_mixing",
+           f"{_WSB}(x0, [2, 3], 'VALID', lambda i, n, p: tf.math.cumsum(i, axis=0)[:, :-1], "
+           "spatial_dims=[1, 3])",
+           lambda x: tf.nn.with_space_to_batch(
+               x, [2, 3], "VALID", lambda i, n, p: tf.math.cumsum(i, axis=0)[:, :-1],
+               spatial_dims=[1, 3]),
+           [RNG.normal(size=(2, 7, 3, 8))], wrt=(0,)),
+    TFCase("wsb_nchw", f"{_WSB}(x0, [2], 'SAME', lambda i, n, p: i[:, :, 1:] - i[:, :, :-1], "
+                       "filter_shape=[2], data_format='NCW')",
+           lambda x: tf.nn.with_space_to_batch(
+               x, [2], "SAME", lambda i, n, p: i[:, :, 1:] - i[:, :, :-1], filter_shape=[2],
+               data_format="NCW"),
+           [RNG.normal(size=(2, 3, 9))], wrt=(0,)),
+]
+
+
 @pytest.fixture(scope="module")
 def tf_results():
     return run_tf_or_skip(CASES)
 
 
-CASES = CTC_CASES + DROPOUT_CASES
+CASES = CTC_CASES + DROPOUT_CASES + SPACE_CASES
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])

@@ -27,3 +27,4 @@ from .ops import dropout_stateless_ops as _dropout_stateless  # noqa: E402
 import types as _types  # noqa: E402
 experimental = _types.SimpleNamespace(stateless_dropout=_dropout_stateless.stateless_dropout,
                                       general_dropout=_dropout_stateless.general_dropout)
+from .ops.with_space_to_batch_ops import with_space_to_batch  # noqa: F401,E402  (issue 18)
