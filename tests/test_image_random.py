@@ -196,3 +196,14 @@ def test_sample_distorted_bounding_box_falls_back_to_the_image_and_checks_argume
         tf.image.sample_distorted_bounding_box([10, 12, 3], BOX[0])
     with pytest.raises(tf.errors.InvalidArgumentError, match="max_attempts"):
         tf.image.sample_distorted_bounding_box([10, 12, 3], BOX, max_attempts=0)
+
+
+def test_flips_in_a_graph_with_an_unknown_batch_match_eager():
+    graph = tf.compat.v1.Graph()
+    with graph.as_default():
+        images = tf.compat.v1.placeholder(tf.float32, [None, 5, 6, 3])
+        flipped = tf.image.stateless_random_flip_left_right(images, [1, 2])
+        with tf.compat.v1.Session(graph=graph) as session:
+            out = session.run(flipped, {images: X})
+    np.testing.assert_array_equal(out, tf.image.stateless_random_flip_left_right(
+        X, [1, 2]).numpy())

@@ -68,10 +68,9 @@ def _flip(image, axis, draw, what):
     if image.shape.rank == 3:
         flip = draw([], 0.0, 1.0) < 0.5
         return where(flip, reverse(image, [axis]), image)
-    batch = image.shape[0]
-    if batch is None:
-        raise ValueError(f"{what}: the batch size of 'image' must be known, got {image.shape}.")
-    flip = reshape(draw([int(batch)], 0.0, 1.0) < 0.5, [-1, 1, 1, 1])
+    batch = image.shape[0]  # unknown in a graph: read when it runs
+    batch = shape_n([image])[0][:1] if batch is None else [int(batch)]
+    flip = reshape(draw(batch, 0.0, 1.0) < 0.5, [-1, 1, 1, 1])
     return where(flip, reverse(image, [axis + 1]), image)
 
 
