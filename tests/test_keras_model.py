@@ -350,3 +350,43 @@ def test_overridden_train_step_is_used_by_fit():
     history = model.fit(x, y, batch_size=32, epochs=2, verbose=0)
     assert calls == [2] * 4 and set(history.history) == {"loss", "accuracy"}
     assert history.history["loss"][1] < history.history["loss"][0]
+
+
+def test_overridden_test_step_and_predict_step_are_used():
+    """Keras's customizing-evaluate and -predict hooks (issue 19 item 4), arrays and datasets."""
+    x, y = _blobs(n=64)
+    seen = {"test": 0, "predict": 0}
+
+    class Custom(keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.dense = layers.Dense(3)
+
+        def call(self, inputs, training=None):
+            return self.dense(inputs)
+
+        def test_step(self, data):
+            seen["test"] += 1
+            x, y = data
+            y_pred = self(x, training=False)
+            hits = tf.cast(tf.equal(tf.argmax(y_pred, axis=1, output_type=tf.int32),
+                                    tf.cast(y, tf.int32)), tf.float32)
+            return {"hit_rate": tf.reduce_mean(hits)}
+
+        def predict_step(self, data):
+            seen["predict"] += 1
+            return tf.nn.softmax(self(data, training=False))
+
+    model = Custom()
+    model.compile(optimizer=keras.optimizers.SGD(0.1),
+                  loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+    model.fit(x, y, batch_size=32, epochs=1, verbose=0)
+    logs = model.evaluate(x, y, batch_size=32, verbose=0, return_dict=True)
+    assert seen["test"] == 2 and set(logs) == {"hit_rate"} and 0.0 <= logs["hit_rate"] <= 1.0
+    probs = model.predict(x, batch_size=16, verbose=0)
+    assert seen["predict"] == 4 and probs.shape == (64, 3)
+    np.testing.assert_allclose(probs.sum(axis=1), 1.0, rtol=1e-5)
+    dataset = tf.data.Dataset.from_tensor_slices((x, y)).batch(32)
+    model.evaluate(dataset, verbose=0)
+    model.predict(tf.data.Dataset.from_tensor_slices(x).batch(32), verbose=0)
+    assert seen == {"test": 4, "predict": 6}

@@ -265,6 +265,35 @@ class TrainingMixin:
     def _user_train_step(self):
         return type(self).train_step is not TrainingMixin.train_step
 
+    def _run_test_batch(self, xt, yt, swt):
+        """evaluate's step on one batch of tensors: the user's test_step when overridden."""
+        if type(self).test_step is not TrainingMixin.test_step:
+            logs = self.test_step((xt, yt) if swt is None else (xt, yt, swt))
+            return {k: float(v) for k, v in (logs or {}).items()}
+        loss, y_pred = distributed.run_step(self, self._test_step_fn, xt, yt, swt)
+        self._update_trackers(loss, yt, y_pred, swt)
+        return self._logs()
+
+    def _run_predict_batch(self, xt):
+        """predict's step on one batch: the user's predict_step when overridden."""
+        if type(self).predict_step is not TrainingMixin.predict_step:
+            return self.predict_step(xt)
+        return self._predict_step_fn(xt)
+
+    def test_step(self, data):
+        """One evaluation step on `data` = (x, y) or (x, y, sample_weight); returns logs.
+        Override it for custom evaluation (it then runs eagerly), as in Keras."""
+        x, y, sw = (tuple(data) + (None,))[:3]
+        loss, y_pred = self._test_step_body(x, y, sw)
+        self._update_trackers(loss, y, y_pred, sw)
+        return self._logs()
+
+    def predict_step(self, data):
+        """The outputs for one batch `data` (x, or a tuple whose first entry is x). Override it
+        to post-process predictions, as in Keras."""
+        x = data[0] if isinstance(data, tuple) else data
+        return self(x, training=False)
+
     def train_step(self, data):
         """One optimization step on `data` = (x, y) or (x, y, sample_weight); returns logs.
         Override it for custom training logic (it then runs eagerly)."""
@@ -439,9 +468,7 @@ class TrainingMixin:
             cb.on_test_batch_begin(step)
             xt, yt = _as_tensors(_take(x, index)), _as_tensors(_take(y, index))
             swt = _as_tensors(_take(sample_weight, index))
-            loss, y_pred = distributed.run_step(self, self._test_step_fn, xt, yt, swt)
-            self._update_trackers(loss, yt, y_pred, swt)
-            logs = self._logs()
+            logs = self._run_test_batch(xt, yt, swt)
             cb.on_test_batch_end(step, logs)
         cb.on_test_end(logs)
         if return_dict:
@@ -464,7 +491,7 @@ class TrainingMixin:
         for step in range(total):
             index = slice(step * batch_size, min((step + 1) * batch_size, n))
             cb.on_predict_batch_begin(step)
-            out = self._predict_step_fn(_as_tensors(_take(x, index)))
+            out = self._run_predict_batch(_as_tensors(_take(x, index)))
             outputs.append([np.asarray(o) for o in out] if isinstance(out, (list, tuple))
                            else np.asarray(out))
             cb.on_predict_batch_end(step, {"outputs": out})
