@@ -123,3 +123,16 @@ def test_float16_and_float64_gradients_keep_dtype():
         g = tape.gradient(y, x)
         assert g.dtype == dtype
         np.testing.assert_allclose(g.numpy().astype(np.float64), [1.0, 2.0])
+
+
+def test_unsigned_dtypes_and_bytes_with_trailing_nul():
+    """uint16/32/64 exist as in TensorFlow; bytes keep their trailing NUL bytes (binary data
+    such as an image file's padding), which NumPy's fixed-width strings would drop."""
+    for dtype in (tf.uint16, tf.uint32, tf.uint64):
+        t = tf.constant(np.array([1, 2]), dtype)
+        assert t.dtype == dtype and tf.as_dtype(dtype.name) is dtype
+        np.testing.assert_array_equal((t + t).numpy(), [2, 4])
+    assert tf.uint16.max == 65535 and not tf.uint16.is_differentiable
+    assert tf.constant(b"ab\x00\x00").numpy() == b"ab\x00\x00"
+    assert tf.constant([b"a\x00", b"b"]).numpy().tolist() == [b"a\x00", b"b"]
+    assert tf.constant("x\x00").numpy() == b"x\x00"

@@ -12,7 +12,8 @@ op type's registered gradient function (see `wengert.autodiff.backprop`).
 """
 from .framework import dtypes
 from .framework.dtypes import (DType, as_dtype, bool, double, float16, float32, float64, half,  # noqa: A004
-                               int8, int16, int32, int64, uint8, complex64, complex128)
+                               int8, int16, int32, int64, uint8, uint16, uint32, uint64,
+                               complex64, complex128)
 from .framework.errors import InvalidArgumentError
 from .framework import errors
 from .framework.context import executing_eagerly

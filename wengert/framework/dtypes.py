@@ -8,7 +8,8 @@ complex, as TensorFlow's backprop decides), is it an integer, what NumPy type ba
 import numpy as np
 
 __all__ = ["DType", "as_dtype", "float16", "float32", "float64", "int8", "int16", "int32",
-           "int64", "uint8", "bool", "half", "double", "complex64", "complex128"]
+           "int64", "uint8", "uint16", "uint32", "uint64", "bool", "half", "double", "complex64",
+           "complex128"]
 
 
 class DType:
@@ -96,12 +97,16 @@ int16 = DType("int16", np.int16)
 int32 = DType("int32", np.int32)
 int64 = DType("int64", np.int64)
 uint8 = DType("uint8", np.uint8)
+uint16 = DType("uint16", np.uint16)
+uint32 = DType("uint32", np.uint32)
+uint64 = DType("uint64", np.uint64)
 bool = DType("bool", np.bool_)  # noqa: A001  (TensorFlow's public name)
 complex64 = DType("complex64", np.complex64)
 complex128 = DType("complex128", np.complex128)
 _REAL_PARTS = {"complex64": float32, "complex128": float64}
 
-_ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, bool, complex64, complex128)
+_ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64, bool,
+        complex64, complex128)
 #: NumPy dtype -> DType; the hot path of `Tensor.dtype`.
 FROM_NUMPY = {d._np: d for d in _ALL}
 _BY_NAME = {d.name: d for d in _ALL}

@@ -218,6 +218,10 @@ def to_array(value, dtype=None):
     if dtype is not None:
         return _cast_value(value, dtypes.as_dtype(dtype), from_numpy)
     array = np.array(value)
+    if array.dtype.kind in "SU" and not from_numpy:
+        # NumPy's fixed-width bytes drop trailing NUL bytes (b"ab\0" becomes b"ab"): take the
+        # Python bytes objects themselves, which binary data (a PNG, a WebP) needs whole
+        array = np.array(value, dtype=object)
     if array.dtype.kind in "USO":
         return string_array(array, value)
     if array.dtype not in dtypes.FROM_NUMPY:
