@@ -241,12 +241,164 @@ SPACE_CASES = [
 ]
 
 
+# -- RNN cell wrappers ----------------------------------------------------------------------------
+def _simple_cell(units=3, input_dim=3, seed=0):
+    cell = tf.keras.layers.SimpleRNNCell(units)
+    cell.build((None, input_dim))
+    rng = np.random.default_rng(seed)
+    cell.set_weights([rng.normal(size=w.shape).astype(np.float32) * 0.5 for w in cell.weights])
+    return cell
+
+
+def test_residual_wrapper_adds_the_inputs_and_runs_in_an_rnn():
+    cell = _simple_cell()
+    wrapper = tf.nn.RNNCellResidualWrapper(cell)
+    assert wrapper.state_size == 3 and wrapper.output_size == 3
+    x, h = tf.constant(RNG.normal(size=(2, 3)).astype(np.float32)), tf.zeros([2, 3])
+    out, new = wrapper(x, [h])
+    plain_out, plain_new = cell(x, [h])
+    np.testing.assert_allclose(out, np.asarray(plain_out) + np.asarray(x), rtol=1e-6)
+    np.testing.assert_allclose(new[0], plain_new[0])
+    seq = tf.constant(RNG.normal(size=(2, 5, 3)).astype(np.float32))
+    layer = tf.keras.layers.RNN(wrapper, return_sequences=True)
+    got = layer(seq)
+    state = tf.zeros([2, 3])
+    for t in range(5):
+        o, (state,) = cell(seq[:, t], [state])
+        np.testing.assert_allclose(got[:, t], np.asarray(o) + np.asarray(seq[:, t]), rtol=1e-5,
+                                   atol=1e-6)
+    assert {id(v) for v in layer.trainable_weights} == {id(v) for v in cell.trainable_weights}
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(layer(seq) ** 2)
+    assert all(g is not None for g in tape.gradient(loss, layer.trainable_weights))
+
+
+def test_residual_wrapper_custom_fn_and_shape_errors():
+    cell = _simple_cell(units=4, input_dim=3)
+    with pytest.raises(ValueError, match="ResidualWrapper.*shape"):
+        tf.nn.RNNCellResidualWrapper(cell)(tf.ones([2, 3]), [tf.zeros([2, 4])])
+    wrapper = tf.nn.RNNCellResidualWrapper(cell, residual_fn=lambda i, o: o - o)
+    out, _ = wrapper(tf.ones([2, 3]), [tf.zeros([2, 4])])
+    np.testing.assert_array_equal(out, np.zeros((2, 4)))
+
+
+def test_dropout_wrapper_keep_probs():
+    cell = _simple_cell()
+    x, h = tf.ones([64, 3]), tf.constant(RNG.normal(size=(64, 3)).astype(np.float32))
+    same = tf.nn.RNNCellDropoutWrapper(cell)
+    np.testing.assert_allclose(same(x, [h])[0], cell(x, [h])[0])
+    wrapper = tf.nn.RNNCellDropoutWrapper(cell, output_keep_prob=0.5, state_keep_prob=0.25,
+                                          seed=4)
+    out, (state,) = wrapper(x, [h])
+    ref_out, (ref_state,) = cell(x, [h])
+    out, state = np.asarray(out), np.asarray(state)
+    np.testing.assert_allclose(out[out != 0], 2 * np.asarray(ref_out)[out != 0], rtol=1e-6)
+    np.testing.assert_allclose(state[state != 0], 4 * np.asarray(ref_state)[state != 0],
+                               rtol=1e-6)
+    assert 0.3 < np.mean(out != 0) < 0.7 and 0.1 < np.mean(state != 0) < 0.4
+    with pytest.raises(ValueError, match="input_keep_prob must be between 0 and 1"):
+        tf.nn.RNNCellDropoutWrapper(cell, input_keep_prob=1.5)
+    with pytest.raises(TypeError, match="callable"):
+        tf.nn.RNNCellDropoutWrapper(cell, dropout_state_filter_visitor=3)
+
+
+def test_dropout_wrapper_state_filter_and_lstm_in_an_rnn():
+    lstm = tf.keras.layers.LSTMCell(4)
+    keep_h_only = tf.nn.RNNCellDropoutWrapper(
+        lstm, state_keep_prob=0.01, dropout_state_filter_visitor=lambda s: True
+        if not isinstance(s, (list, tuple)) else [True, False])
+    layer = tf.keras.layers.RNN(keep_h_only, return_state=True)
+    _, h, c = layer(tf.ones([8, 5, 3]))
+    assert np.mean(np.asarray(h) == 0) > 0.8 and np.all(np.asarray(c) != 0)
+
+
+def test_variational_dropout_uses_one_mask_for_every_step():
+    wrapper = tf.nn.RNNCellDropoutWrapper(
+        tf.keras.layers.GRUCell(6), input_keep_prob=0.5, output_keep_prob=0.5,
+        variational_recurrent=True, input_size=3, dtype=tf.float32, seed=7)
+    out = np.asarray(tf.keras.layers.RNN(wrapper, return_sequences=True)(
+        tf.constant(RNG.normal(size=(2, 5, 3)).astype(np.float32))))
+    dropped = out == 0
+    assert np.all(dropped == dropped[:1, :1]) and 0 < dropped[0, 0].sum() < 6
+    with pytest.raises(ValueError, match="dtype must be provided"):
+        tf.nn.RNNCellDropoutWrapper(tf.keras.layers.GRUCell(2), variational_recurrent=True)
+    with pytest.raises(ValueError, match="input_size must be provided"):
+        tf.nn.RNNCellDropoutWrapper(tf.keras.layers.GRUCell(2), input_keep_prob=0.5,
+                                    variational_recurrent=True, dtype=tf.float32)
+
+
+def test_device_wrapper_delegates():
+    cell = tf.keras.layers.GRUCell(3)
+    wrapper = tf.nn.RNNCellDeviceWrapper(cell, "/cpu:0")
+    seq = tf.ones([2, 4, 3])
+    np.testing.assert_allclose(tf.keras.layers.RNN(wrapper)(seq),
+                               tf.keras.layers.RNN(cell)(seq), rtol=1e-6)
+    assert wrapper.get_config()["device"] == "/cpu:0"
+    zeros = wrapper.zero_state(2, tf.float32)
+    np.testing.assert_array_equal(zeros, np.zeros((2, 3)))
+
+
+def test_wrapper_configs_round_trip():
+    cell = _simple_cell()
+    for wrapper in (tf.nn.RNNCellResidualWrapper(cell),
+                    tf.nn.RNNCellDropoutWrapper(cell, output_keep_prob=0.75, seed=2),
+                    tf.nn.RNNCellDeviceWrapper(cell, "/CPU:0")):
+        config = wrapper.get_config()
+        assert config["cell"]["class_name"] == "SimpleRNNCell"
+        again = type(wrapper).from_config(config)
+        assert again.get_config() == config
+    layer = tf.keras.layers.RNN(tf.nn.RNNCellResidualWrapper(cell))
+    custom = {"ResidualWrapper": tf.nn.RNNCellResidualWrapper}
+    rebuilt = tf.keras.layers.RNN.from_config(layer.get_config(), custom_objects=custom)
+    assert isinstance(rebuilt.cell, tf.nn.RNNCellResidualWrapper)
+    named = tf.nn.RNNCellResidualWrapper(cell, residual_fn=_zero_residual)
+    config = named.get_config()
+    assert config["residual_fn"] == "_zero_residual"
+    assert type(named).from_config(config)._residual_fn is _zero_residual
+
+
+def _zero_residual(inputs, outputs):
+    return outputs * 0
+
+
+_SET = "(lambda w: (w.build((None, 3)), w.cell.set_weights([x2, x3, x4]), w(x0, [x1]))[-1])"
+_WEIGHTS = [RNG.normal(size=(3, 3)).astype(np.float32) * 0.5,
+            RNG.normal(size=(3, 3)).astype(np.float32) * 0.5,
+            RNG.normal(size=(3,)).astype(np.float32) * 0.1]
+
+
+def _wrapped_step(make):
+    def run(x, h, kernel, recurrent, bias):
+        cell = tf.keras.layers.SimpleRNNCell(3)
+        wrapper = make(cell)
+        wrapper.build((None, 3))
+        cell.set_weights([np.asarray(kernel), np.asarray(recurrent), np.asarray(bias)])
+        return wrapper(x, [h])
+    return run
+
+
+WRAPPER_CASES = [
+    TFCase(f"{name}_step", f"{_SET}({expr})", _wrapped_step(make),
+           [RNG.normal(size=(2, 3)).astype(np.float32),
+            RNG.normal(size=(2, 3)).astype(np.float32)] + _WEIGHTS, wrt=(0, 1),
+           rtol=1e-5, atol=1e-6)
+    for name, expr, make in [
+        ("residual", "tf.nn.RNNCellResidualWrapper(tf.keras.layers.SimpleRNNCell(3))",
+         tf.nn.RNNCellResidualWrapper),
+        ("device", "tf.nn.RNNCellDeviceWrapper(tf.keras.layers.SimpleRNNCell(3), '/cpu:0')",
+         lambda c: tf.nn.RNNCellDeviceWrapper(c, "/cpu:0")),
+        ("dropout_keep_all", "tf.nn.RNNCellDropoutWrapper(tf.keras.layers.SimpleRNNCell(3))",
+         tf.nn.RNNCellDropoutWrapper),
+    ]
+]
+
+
 @pytest.fixture(scope="module")
 def tf_results():
     return run_tf_or_skip(CASES)
 
 
-CASES = CTC_CASES + DROPOUT_CASES + SPACE_CASES
+CASES = CTC_CASES + DROPOUT_CASES + SPACE_CASES + WRAPPER_CASES
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])

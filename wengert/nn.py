@@ -28,3 +28,8 @@ import types as _types  # noqa: E402
 experimental = _types.SimpleNamespace(stateless_dropout=_dropout_stateless.stateless_dropout,
                                       general_dropout=_dropout_stateless.general_dropout)
 from .ops.with_space_to_batch_ops import with_space_to_batch  # noqa: F401,E402  (issue 18)
+# issue 18: TensorFlow 2.21's Keras 2 era RNN cell wrappers. nn.py is a namespace module at the
+# top of the import layers (tests/test_layers.py), so it may import keras; keras never imports nn.
+from .keras.layers.rnn_wrappers import DeviceWrapper as RNNCellDeviceWrapper  # noqa: F401,E402
+from .keras.layers.rnn_wrappers import DropoutWrapper as RNNCellDropoutWrapper  # noqa: F401,E402
+from .keras.layers.rnn_wrappers import ResidualWrapper as RNNCellResidualWrapper  # noqa: F401,E402
