@@ -59,3 +59,16 @@ def test_category_encoding_and_discretization():
     learned = L.Discretization(num_bins=3)
     learned.adapt(np.arange(12, dtype=np.float32))
     assert learned.bin_boundaries == [3.0, 7.0]
+
+
+def test_functional_outputs_carry_the_lookup_dtype():
+    """A lookup layer's KerasTensor has what call returns (int64 indices, strings when a
+    StringLookup inverts), not the layer's float dtype."""
+    import wengert as tf
+    layers = tf.keras.layers
+    words = tf.keras.Input(shape=(2,), dtype="string")
+    ids = tf.keras.Input(shape=(2,), dtype="int64")
+    assert layers.StringLookup(vocabulary=["a", "b"])(words).dtype == tf.int64
+    assert layers.StringLookup(vocabulary=["a"], output_mode="count")(words).dtype == tf.int64
+    assert layers.StringLookup(vocabulary=["a", "b"], invert=True)(ids).dtype == tf.string
+    assert layers.IntegerLookup(vocabulary=[3, 4])(ids).dtype == tf.int64

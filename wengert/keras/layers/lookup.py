@@ -113,10 +113,16 @@ class _Lookup(Layer):
         tokens = [self._key(t) for t in self.get_vocabulary()]
         out = np.empty(np.shape(array), object if self._kind == "string" else np.int64)
         flat = out.reshape(-1)
-        for k, i in enumerate(np.asarray(array).reshape(-1).tolist()):
+        for k, i in enumerate(np.asarray(array).reshape(-1).astype(np.int64).tolist()):
             flat[k] = tokens[i] if 0 <= i < len(tokens) else tokens[int(self.mask_token
                                                                            is not None)]
         return out
+
+    @property
+    def _symbolic_output_dtype(self):
+        """What call returns, for the KerasTensor of a functional model (not the layer's float
+        dtype): tokens when inverting, else int64 indices or counts, as Keras 3."""
+        return dtypes.string if self.invert and self._kind == "string" else dtypes.int64
 
     def call(self, inputs):
         if self.invert:
