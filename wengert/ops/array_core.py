@@ -31,6 +31,8 @@ __all__ = ["add_n", "zeros_like", "ones_like", "broadcast_to", "reshape", "cast"
 
 
 def _sum_to_shape(x, shape):
+    if x.shape == shape:  # nothing was broadcast (the usual case in a loop of unknown batch)
+        return x
     lead = x.ndim - len(shape)
     if not fits_by_broadcasting(x.shape, shape):
         raise ValueError(f"shape {x.shape} does not reduce to {shape} by summing broadcast axes")
