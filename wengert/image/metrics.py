@@ -23,6 +23,22 @@ def _window(size, sigma, channels, dtype):
     return np.tile(g[:, :, None, None], (1, 1, channels, 1)).astype(dtype)
 
 
+def ssim_maps(x, y, max_val, filter_size, filter_sigma, k1, k2):
+    """The luminance and contrast-structure maps of [batch, h, w, c] images, one value per
+    window position and channel (ssim and ssim_multiscale average them)."""
+    kernel = _window(filter_size, filter_sigma, int(x.shape[-1]), x.dtype.as_numpy_dtype)
+
+    def local(t):
+        return depthwise_conv2d(t, kernel, [1, 1, 1, 1], "VALID")
+
+    c1, c2 = (k1 * max_val) ** 2, (k2 * max_val) ** 2
+    mu_x, mu_y = local(x), local(y)
+    num0, den0 = mu_x * mu_y * 2.0, mu_x * mu_x + mu_y * mu_y
+    luminance = (num0 + c1) / (den0 + c1)
+    cs = (local(x * y) * 2.0 - num0 + c2) / (local(x * x + y * y) - den0 + c2)
+    return luminance, cs
+
+
 def ssim(img1, img2, max_val, filter_size=11, filter_sigma=1.5, k1=0.01, k2=0.03,
          return_index_map=False):
     x, y = _as_float(img1), _as_float(img2)
@@ -35,16 +51,7 @@ def ssim(img1, img2, max_val, filter_size=11, filter_sigma=1.5, k1=0.01, k2=0.03
     single = x.shape.rank == 3
     if single:
         x, y = x[None], y[None]
-    kernel = _window(filter_size, filter_sigma, int(x.shape[-1]), x.dtype.as_numpy_dtype)
-
-    def local(t):
-        return depthwise_conv2d(t, kernel, [1, 1, 1, 1], "VALID")
-
-    c1, c2 = (k1 * max_val) ** 2, (k2 * max_val) ** 2
-    mu_x, mu_y = local(x), local(y)
-    num0, den0 = mu_x * mu_y * 2.0, mu_x * mu_x + mu_y * mu_y
-    luminance = (num0 + c1) / (den0 + c1)
-    cs = (local(x * y) * 2.0 - num0 + c2) / (local(x * x + y * y) - den0 + c2)
+    luminance, cs = ssim_maps(x, y, max_val, filter_size, filter_sigma, k1, k2)
     index = luminance * cs
     if return_index_map:
         out = reduce_mean(index, axis=-1)

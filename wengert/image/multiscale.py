@@ -15,14 +15,13 @@ import numpy as np
 from ..framework.errors import InvalidArgumentError
 from ..framework.tensor import convert_to_tensor
 from ..ops.array_ops import reshape, stack
-from ..ops.conv_ops import depthwise_conv2d
 from ..ops.math_ops import pow as pow_
 from ..ops.nn_ops import relu
 from ..ops.pad_ops import pad
 from ..ops.pool_ops import avg_pool
 from ..ops.reduce_ops import reduce_mean, reduce_prod
 from .color import _as_float
-from .metrics import _window
+from .metrics import ssim_maps
 
 __all__ = ["ssim_multiscale"]
 
@@ -38,16 +37,7 @@ def _ssim_and_cs(x, y, max_val, filter_size, filter_sigma, k1, k2):
             f"{filter_size} x {filter_size} window; use images of at least filter_size * "
             f"2**(len(power_factors) - 1) pixels per side, fewer power_factors or a smaller "
             f"filter_size.")
-    kernel = _window(filter_size, filter_sigma, int(x.shape[-1]), x.dtype.as_numpy_dtype)
-
-    def local(t):
-        return depthwise_conv2d(t, kernel, [1, 1, 1, 1], "VALID")
-
-    c1, c2 = (k1 * max_val) ** 2, (k2 * max_val) ** 2
-    mu_x, mu_y = local(x), local(y)
-    num0, den0 = mu_x * mu_y * 2.0, mu_x * mu_x + mu_y * mu_y
-    luminance = (num0 + c1) / (den0 + c1)
-    cs = (local(x * y) * 2.0 - num0 + c2) / (local(x * x + y * y) - den0 + c2)
+    luminance, cs = ssim_maps(x, y, max_val, filter_size, filter_sigma, k1, k2)
     return reduce_mean(luminance * cs, [1, 2]), reduce_mean(cs, [1, 2])
 
 
