@@ -228,9 +228,7 @@ def _iterate(cond_fn, body_fn, values, invariants, store, limit, history):
     Returns the final values and the iteration count."""
     count = 0
     while limit < 0 or count < limit:
-        predicate = cond_fn(values + invariants, store)[0]
-        if not (bool(predicate) if type(predicate) is np.ndarray and not predicate.shape
-                else as_bool_scalar(predicate, "While cond")):
+        if not _truth(cond_fn(values + invariants, store)[0]):
             break
         if history is not None:
             for stack, v in zip(history, values):
