@@ -8,8 +8,8 @@ import wengert as tf
 from wengert.framework.errors import InvalidArgumentError
 from wengert.framework.execute import execute
 from wengert.framework.tensor_shape import TensorShape
-from wengert.ops import array_ops, creation_ops, indexing_ops
-from wengert.ops.array_core import ADD_N
+from wengert.ops import array_ops, creation_ops, indexing_ops, reshape_ops
+from wengert.ops.broadcast_ops import ADD_N
 
 
 def grad_of(fn, *xs):
@@ -184,22 +184,22 @@ def test_mirror_pad_matches_numpy():
 # -- static shape rules with unknown dimensions --------------------------------------------------
 def test_shape_rules_handle_unknown_dimensions():
     x = Spec([None, 3])
-    assert array_ops.RESHAPE.shape(x, shape=(-1,))[0].as_list() == [None]
-    assert array_ops.RESHAPE.shape(Spec([2, 3]), shape=(3, -1))[0].as_list() == [3, 2]
+    assert reshape_ops.RESHAPE.shape(x, shape=(-1,))[0].as_list() == [None]
+    assert reshape_ops.RESHAPE.shape(Spec([2, 3]), shape=(3, -1))[0].as_list() == [3, 2]
     assert array_ops.CONCAT.shape(x, Spec([2, 3]), axis=0)[0].as_list() == [None, 3]
     assert array_ops.CONCAT.shape(x, Spec([2, None]), axis=1)[0].as_list() == [2, None]
     assert creation_ops.TILE.shape(x, multiples=(2, 2))[0].as_list() == [None, 6]
-    assert array_ops.TRANSPOSE.shape(x, perm=(1, 0))[0].as_list() == [3, None]
+    assert reshape_ops.TRANSPOSE.shape(x, perm=(1, 0))[0].as_list() == [3, None]
     assert array_ops.PACK.shape(x, Spec([2, None]), axis=1)[0].as_list() == [2, 2, 3]
     assert indexing_ops.STRIDED_SLICE.shape(x, spec=((0, None, 2), 1))[0].as_list() == [None]
     assert indexing_ops.STRIDED_SLICE.shape(x, spec=(Ellipsis, None))[0].as_list() == \
         [None, 3, 1]
     assert indexing_ops.GATHER.shape(Spec([5, None]), Spec([None], tf.int32), axis=1,
                                      batch_dims=0)[0].as_list() == [5, None]
-    assert array_ops.SQUEEZE.shape(x, axis=None)[0].rank is None
+    assert reshape_ops.SQUEEZE.shape(x, axis=None)[0].rank is None
     assert [s.as_list() for s, _ in array_ops.SPLIT_V.shape(x, size_splits=(1, 2), axis=1)] == \
         [[None, 1], [None, 2]]
-    assert array_ops.RESHAPE.shape(Spec(None), shape=(2, -1))[0].as_list() == [2, None]
+    assert reshape_ops.RESHAPE.shape(Spec(None), shape=(2, -1))[0].as_list() == [2, None]
 
 
 def test_shape_rules_of_graph_forms_handle_unknown_dimensions():
@@ -208,10 +208,10 @@ def test_shape_rules_of_graph_forms_handle_unknown_dimensions():
         [[None, 3], [None, 3]]
     assert [s.as_list() for s, _ in array_ops.SPLIT_V.shape(x, size_splits=(2, -1), axis=0)] \
         == [[2, 3], [None, 3]]
-    assert array_ops.RESHAPE.shape(Spec([6]), x, shape=None)[0].as_list() == [None, 3]
+    assert reshape_ops.RESHAPE.shape(Spec([6]), x, shape=None)[0].as_list() == [None, 3]
     assert indexing_ops.SLICE.shape(x, begin=(1, 0), size=(-1, 2))[0].as_list() == [None, 2]
     with pytest.raises(InvalidArgumentError, match="4 elements"):
-        array_ops.RESHAPE.shape(Spec([4]), Spec([3, 3]), shape=None)
+        reshape_ops.RESHAPE.shape(Spec([4]), Spec([3, 3]), shape=None)
 
 
 # -- graph mode: shapes known only when the graph runs ---------------------------------------------

@@ -8,7 +8,7 @@ import pytest
 import wengert as tf
 from op_table.ctc_rows import brute_force_nll, collapse
 from tf_ops_reference import TFCase, check, run_tf_or_skip
-from wengert.ops.ctc_ops import ctc_alpha_beta
+from wengert.ops.nn.ctc.loss import ctc_alpha_beta
 from wengert.testing import check_grads
 
 RNG = np.random.default_rng(18)

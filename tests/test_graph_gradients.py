@@ -7,7 +7,7 @@ import pytest
 import wengert as tf
 from wengert.framework.execute import execute
 from wengert.framework.registry import _GRADIENTS, _OP_DEFS, defop
-from wengert.ops import shapes
+from wengert.ops import shape_rules
 
 v1 = tf.compat.v1
 
@@ -202,7 +202,7 @@ def test_hessians_need_a_known_shape():
 
 @pytest.fixture
 def no_grad_op():
-    op_def = defop("TestGraphNoGradient", lambda x: x * 1.0, shape=shapes.same)
+    op_def = defop("TestGraphNoGradient", lambda x: x * 1.0, shape=shape_rules.same)
     yield lambda x, name=None: execute(op_def, (x,), name=name)
     _OP_DEFS.pop("TestGraphNoGradient")
     _GRADIENTS.pop("TestGraphNoGradient", None)

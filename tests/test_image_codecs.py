@@ -9,7 +9,7 @@ import pytest
 
 import wengert as tf
 from tf_ops_reference import TFCase, run_tf_or_skip
-from wengert.image import png
+from wengert.ops.image import png
 
 RNG = np.random.default_rng(18)
 
@@ -277,7 +277,7 @@ def test_grey_conversion_matches_tensorflow(tf_results):
     mine = tf.image.decode_png(tf.image.encode_png(rgb), channels=1).numpy()
     np.testing.assert_array_equal(mine, _out(tf_results, "tf_gray"))
     mine16 = png.decode(png.encode(TF_CASES[8].inputs[0].astype(np.uint16)))[0]
-    from wengert.image.codecs import _to_channels
+    from wengert.ops.image.codecs import _to_channels
     np.testing.assert_array_equal(_to_channels(mine16, 1, "t"), _out(tf_results, "tf_gray16"))
 
 

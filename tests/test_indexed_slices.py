@@ -4,7 +4,7 @@ import pytest
 
 import wengert as tf
 from wengert.framework.indexed_slices import IndexedSlices
-from wengert.ops.embedding_ops import embedding_lookup
+from wengert.ops.nn.embedding import embedding_lookup
 from wengert.optimizers.optimizer import deduplicate
 
 

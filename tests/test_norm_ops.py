@@ -4,7 +4,7 @@ import pytest
 
 import wengert as tf
 from wengert.autodiff.checker import check_grads
-from wengert.ops import norm_ops as N
+from wengert.ops.nn import batch_norm as N
 
 RNG = np.random.default_rng(0)
 

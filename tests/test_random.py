@@ -3,7 +3,8 @@ import numpy as np
 import pytest
 
 import wengert as tf
-from wengert.ops import random_ops as R
+from wengert.ops.random import seeded as R
+from wengert.ops.nn import dropout as nn_dropout
 
 
 @pytest.fixture(autouse=True)
@@ -87,7 +88,7 @@ def test_gradients_reach_mean_and_stddev():
 
 
 def test_random_ops_are_impure_and_advance_in_a_graph():
-    assert not R.RANDOM_NORMAL.pure and not R.DROPOUT.pure
+    assert not R.RANDOM_NORMAL.pure and not nn_dropout.DROPOUT.pure
     g = tf.Graph()
     with g.as_default():
         R.set_seed(7)
@@ -109,43 +110,43 @@ def test_traced_function_draws_new_numbers_each_call():
 
 def test_dropout_statistics():
     x = tf.ones([200, 500])
-    y = R.dropout(x, rate=0.3, seed=42).numpy()
+    y = nn_dropout.dropout(x, rate=0.3, seed=42).numpy()
     dropped = np.mean(y == 0)
     assert abs(dropped - 0.3) < 0.01
     assert abs(y.mean() - 1.0) < 0.02  # the mean is kept
     np.testing.assert_allclose(y[y != 0], 1 / 0.7, rtol=1e-6)
-    assert R.dropout(x, 0.0).numpy().min() == 1.0
+    assert nn_dropout.dropout(x, 0.0).numpy().min() == 1.0
 
 
 def test_dropout_gradient_uses_the_same_mask_and_noise_shape():
     x = tf.constant(np.random.default_rng(0).normal(size=(6, 8)))
     with tf.GradientTape() as tape:
         tape.watch(x)
-        y = R.dropout(x, 0.5, noise_shape=[6, 1], seed=3)
+        y = nn_dropout.dropout(x, 0.5, noise_shape=[6, 1], seed=3)
     g = tape.gradient(y, x).numpy()
     kept = y.numpy() != 0
     np.testing.assert_allclose(g, kept * 2.0)
     assert all(row.all() or not row.any() for row in kept)  # whole rows kept or dropped
     with tf.GradientTape() as tape:
         tape.watch(x)
-        y = R.dropout(x, 0.5, noise_shape=[None, 1], seed=3)
+        y = nn_dropout.dropout(x, 0.5, noise_shape=[None, 1], seed=3)
     assert tape.gradient(y, x).shape == (6, 8)
 
 
 def test_dropout_errors():
     with pytest.raises(ValueError, match=r"\[0, 1\)"):
-        R.dropout(tf.ones([2]), 1.0)
+        nn_dropout.dropout(tf.ones([2]), 1.0)
     with pytest.raises(ValueError, match="floating-point"):
-        R.dropout(tf.constant([1, 2]), 0.5)
+        nn_dropout.dropout(tf.constant([1, 2]), 0.5)
     with pytest.raises(tf.InvalidArgumentError, match="noise_shape"):
-        R.dropout(tf.ones([2, 3]), 0.5, noise_shape=[2, 2])
+        nn_dropout.dropout(tf.ones([2, 3]), 0.5, noise_shape=[2, 2])
 
 
 def test_dropout_in_a_graph_with_unknown_batch():
     g = tf.Graph()
     with g.as_default():
         p = tf.compat.v1.placeholder(tf.float32, [None, 4])
-        y = R.dropout(p, 0.5, seed=1)
+        y = nn_dropout.dropout(p, 0.5, seed=1)
         grad = tf.gradients(tf.reduce_sum(y), [p])[0]
     assert y.shape.as_list() == [None, 4]
     with tf.compat.v1.Session(graph=g) as sess:

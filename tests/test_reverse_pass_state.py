@@ -11,7 +11,7 @@ from wengert.framework.execute import execute
 from wengert.framework.operation import Operation
 from wengert.framework.registry import defop, needs_grad
 from wengert.framework.tensor import convert_to_tensor
-from wengert.ops import array_core
+from wengert.ops import broadcast_ops
 
 SEEN = []  # (record type, skip_input_indices, needs_grad per input) as each call saw them
 
@@ -75,31 +75,31 @@ def test_graph_ops_are_not_written_by_gradients_or_forward_mode():
 def test_one_unbroadcast_sums_broadcast_axes_batched_or_not():
     g = tf.constant(np.ones((2, 3, 4)))
     like = tf.constant(np.ones((1, 4)))
-    np.testing.assert_allclose(array_core.unbroadcast(g, like), np.full((1, 4), 6.0))
-    batched = array_core.unbroadcast(g, tf.constant(np.ones(4)), batch_dims=1)
+    np.testing.assert_allclose(broadcast_ops.unbroadcast(g, like), np.full((1, 4), 6.0))
+    batched = broadcast_ops.unbroadcast(g, tf.constant(np.ones(4)), batch_dims=1)
     np.testing.assert_allclose(batched, np.full((2, 4), 3.0))
-    rows = array_core.unbroadcast(g, tf.constant(np.ones((3, 1))), batch_dims=1)
+    rows = broadcast_ops.unbroadcast(g, tf.constant(np.ones((3, 1))), batch_dims=1)
     np.testing.assert_allclose(rows, np.full((2, 3, 1), 4.0))
     same = tf.constant(np.ones((2, 4)))
-    assert array_core.unbroadcast(same, tf.constant(np.ones(4)), batch_dims=1) is same
+    assert broadcast_ops.unbroadcast(same, tf.constant(np.ones(4)), batch_dims=1) is same
     with pytest.raises(InvalidArgumentError, match=r"\(2, 3, 4\).*does not fit.*\(5,\)"):
-        array_core.unbroadcast(g, tf.constant(np.ones(5)))
+        broadcast_ops.unbroadcast(g, tf.constant(np.ones(5)))
     with pytest.raises(InvalidArgumentError, match=r"does not fit"):
-        array_core.unbroadcast(g, tf.constant(np.ones((3, 5))), batch_dims=1)
+        broadcast_ops.unbroadcast(g, tf.constant(np.ones((3, 5))), batch_dims=1)
 
 
 def test_unbroadcast_in_a_graph_with_unknown_dimensions():
     with tf.Graph().as_default():
         g = tf.compat.v1.placeholder(tf.float64, [None, 3])
         like = tf.compat.v1.placeholder(tf.float64, [None])
-        out = array_core.unbroadcast(g, tf.constant(np.ones(3)))
-        unknown = array_core.unbroadcast(g, like)
+        out = broadcast_ops.unbroadcast(g, tf.constant(np.ones(3)))
+        unknown = broadcast_ops.unbroadcast(g, like)
         with tf.compat.v1.Session() as sess:
             feeds = {g: np.ones((2, 3)), like: np.ones(3)}
             np.testing.assert_allclose(sess.run(out, feeds), [2.0, 2.0, 2.0])
             np.testing.assert_allclose(sess.run(unknown, feeds), [2.0, 2.0, 2.0])
         with pytest.raises(InvalidArgumentError, match="does not fit"):
-            array_core.unbroadcast(g, tf.constant(np.ones(4)))
+            broadcast_ops.unbroadcast(g, tf.constant(np.ones(4)))
 
 
 def test_fit_to_input_names_the_op_whose_rule_returned_a_wrong_gradient():

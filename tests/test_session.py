@@ -6,7 +6,7 @@ import pytest
 import wengert as tf
 from wengert.framework.registry import _GRADIENTS, _OP_DEFS, defop
 from wengert.framework.execute import execute
-from wengert.ops import shapes
+from wengert.ops import shape_rules
 
 v1 = tf.compat.v1
 
@@ -22,7 +22,7 @@ def failing_op():
     """An op whose kernel always raises (registered for one test only)."""
     def kernel(x):
         raise AssertionError("this kernel must not run")
-    op_def = defop("TestSessionExplodes", kernel, shape=shapes.same, grad=None)
+    op_def = defop("TestSessionExplodes", kernel, shape=shape_rules.same, grad=None)
     yield lambda x: execute(op_def, (x,), name="explodes")
     _OP_DEFS.pop("TestSessionExplodes")
     _GRADIENTS.pop("TestSessionExplodes")

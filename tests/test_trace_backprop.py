@@ -27,7 +27,7 @@ def test_trace_lines_in_reverse_execution_order():
     assert "inputs float32[1,2], float32[2,2]" in matmul_line
     assert matmul_line.endswith("-> None, float32[2,2]")  # x is a constant: no gradient asked
     assert "rule variables._read_grad -> float32[2,2]" in read_line
-    assert "rule nn_ops." in relu_line
+    assert "rule nn.activations." in relu_line
 
 
 def test_trace_names_the_rule_function():

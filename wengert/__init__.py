@@ -24,18 +24,20 @@ from .framework.tensor_shape import TensorShape
 from .framework.variables import Variable
 from .autodiff.backprop import UnconnectedGradients
 from .autodiff.tape import GradientTape
-from .ops.array_core import *  # noqa: F403
+from .ops.broadcast_ops import *  # noqa: F403
+from .ops.reshape_ops import *  # noqa: F403
+from .ops.cast_ops import *  # noqa: F403
 from .ops.math_ops import *  # noqa: F403
 from .ops.unary_ops import *  # noqa: F403
 from .ops.reduce_ops import *  # noqa: F403
 from .ops.array_ops import *  # noqa: F403
 from .ops.indexing_ops import *  # noqa: F403  gather, slices, boolean_mask, reverse
 from .ops.creation_ops import *  # noqa: F403  fill, zeros, tile, pad, range, shape, ...
-from .ops.linalg_ops import *  # noqa: F403
+from .ops.matmul_ops import *  # noqa: F403
 from .ops import operators as _operators  # noqa: F401  Tensor's + - * / @ [] ...
 from .ops import indexed_slices_ops as _indexed_slices_ops  # noqa: F401  densifying, summing
 
-from .ops.clip_ops import *  # noqa: F403
+from .ops.nn.clip import *  # noqa: F403
 from .graph.control_flow_ops import *  # noqa: F403,E402  cond, case, switch_case
 from .graph.while_loop_ops import while_loop  # noqa: E402
 from .graph.graph import (Graph, control_dependencies, get_default_graph, name_scope,  # noqa: E402
@@ -70,7 +72,7 @@ from .framework.sparse_tensor import SparseTensor  # noqa: E402  tf.SparseTensor
 from .graph.functional_ops import foldl, foldr, map_fn, scan  # noqa: E402
 from .graph.vectorize import vectorized_map  # noqa: E402
 from . import math, nn, linalg  # noqa: E402  TensorFlow's namespaces
-from . import image  # noqa: E402  tf.image: resize, crops, flips, colour, metrics
+from .ops import image  # noqa: E402  tf.image: resize, crops, flips, colour, metrics
 from . import signal  # noqa: E402  tf.signal: frame, overlap_and_add, windows, fftshift
 from . import compat  # noqa: E402
 
@@ -87,17 +89,17 @@ from .autodiff.custom import custom_gradient, grad_pass_through, recompute_grad 
 # -- issue 14: the runtime around the ops (tf.Module, tf.data, tf.random, tf.config, strings) ---
 from .framework.dtypes import string  # noqa: E402
 from .module import Module  # noqa: E402
-from .ops.init_ops import (constant_initializer, ones_initializer,  # noqa: E402
+from .ops.random.initializers import (constant_initializer, ones_initializer,  # noqa: E402
                            random_normal_initializer, random_uniform_initializer,
                            zeros_initializer)
 from .keras import initializers  # noqa: E402  tf.initializers (Keras' in TensorFlow 2)
 from . import data  # noqa: E402  tf.data
-from .ops.script_ops import numpy_function, py_function  # noqa: E402
-from .ops.logging_ops import print_v2 as print  # noqa: E402,A004  tf.print
-from .ops.check_ops import (Assert, assert_equal, assert_greater, assert_less,  # noqa: E402
+from .ops.io.script import numpy_function, py_function  # noqa: E402
+from .ops.io.printing import print_v2 as print  # noqa: E402,A004  tf.print
+from .ops.io.checks import (Assert, assert_equal, assert_greater, assert_less,  # noqa: E402
                             assert_rank, ensure_shape)
 from . import nest, strings  # noqa: E402  tf.nest, tf.strings
-from .ops.tensor_array_ops import TensorArray  # noqa: E402
+from .ops.io.tensor_arrays import TensorArray  # noqa: E402
 from .framework.device import device  # noqa: E402  tf.device
 from . import config  # noqa: E402  tf.config
 from .graph.function import type_spec_from_value  # noqa: E402
@@ -105,7 +107,7 @@ from . import raw_ops  # noqa: E402  tf.raw_ops (issue 16)
 # issue 21: tf.distribute (data-parallel training over MPI; wengert.distribute.horovod too)
 from . import distribute  # noqa: E402
 # -- issue 17: linear algebra -------------------------------------------------------------------
-from .ops.linalg_norm_ops import norm  # noqa: E402
+from .ops.linalg.norms import norm  # noqa: E402
 from . import autograph  # noqa: E402  tf.autograph; tf.function converts control flow (issue 15)
 
 __version__ = "0.1.0"

@@ -11,11 +11,11 @@ import collections
 
 from .framework.tensor import convert_to_tensor, is_tensor
 from .graph.while_loop_ops import while_loop
-from .ops.array_core import broadcast_to, zeros_like
-from .ops.array_ops import expand_dims
-from .ops.linalg_common import conj_if_complex
-from .ops.linalg_ops import matvec
-from .ops.linalg_norm_ops import norm
+from .ops.broadcast_ops import broadcast_to, zeros_like
+from .ops.reshape_ops import expand_dims
+from .ops.linalg.common import conj_if_complex
+from .ops.matmul_ops import matvec
+from .ops.linalg.norms import norm
 from .ops.math_ops import logical_and
 from .ops.reduce_ops import reduce_any, reduce_sum
 

@@ -248,7 +248,8 @@ def jacfwd(fun, argnums=0, has_aux=False):
     becomes a tensor of shape output.shape + input.shape (a tuple over argnums if a tuple)."""
     @functools.wraps(fun)
     def jacfwd_f(*args):
-        from .ops.array_ops import reshape, stack
+        from .ops.reshape_ops import reshape
+        from .ops.array_ops import stack
         nums, many = _argnums(argnums, len(args), "jacfwd")
         args = _tensor_args(args, nums, "jacfwd")
         per_arg, out, aux = [], None, None

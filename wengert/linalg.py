@@ -4,25 +4,25 @@ Deliberately absent: the `LinearOperator*` classes (TensorFlow's structured-matr
 library of its own built on these ops; `experimental.conjugate_gradient` accepts any object with
 a `matvec` method, or a dense matrix).
 """
-from .ops.linalg_ops import *  # noqa: F403
-from .ops.linalg_ops import matrix_transpose as transpose  # noqa: F401,E402
+from .ops.matmul_ops import *  # noqa: F403
+from .ops.matmul_ops import matrix_transpose as transpose  # noqa: F401,E402
 
 # -- issue 17: tf.linalg's decompositions, solves, matrix functions and structure ops ----------
 from .ops.matrix_ops import (band_part, cross, diag, diag_part, set_diag,  # noqa: F401,E402
                              tensor_diag, tensor_diag_part)
-from .ops.linalg_solve_ops import (banded_triangular_solve, cholesky_solve, inv,  # noqa: E402
+from .ops.linalg.solves import (banded_triangular_solve, cholesky_solve, inv,  # noqa: E402
                                    solve, triangular_solve)
-from .ops.linalg_decomp_ops import cholesky, eigh, eigvalsh, lu, qr, svd  # noqa: F401,E402
-from .ops.linalg_eig_ops import eig, eigvals  # noqa: F401,E402
-from .ops.linalg_func_ops import det, expm, logdet, logm, slogdet, sqrtm  # noqa: F401,E402
-from .ops.linalg_lstsq_ops import lstsq, matrix_rank, pinv  # noqa: F401,E402
-from .ops.linalg_norm_ops import norm, normalize  # noqa: F401,E402
-from .ops.linalg_composite_ops import (eigh_tridiagonal, lu_matrix_inverse,  # noqa: F401,E402
+from .ops.linalg.decompositions import cholesky, eigh, eigvalsh, lu, qr, svd  # noqa: F401,E402
+from .ops.linalg.eig import eig, eigvals  # noqa: F401,E402
+from .ops.linalg.matrix_functions import det, expm, logdet, logm, slogdet, sqrtm  # noqa: F401,E402
+from .ops.linalg.least_squares import lstsq, matrix_rank, pinv  # noqa: F401,E402
+from .ops.linalg.norms import norm, normalize  # noqa: F401,E402
+from .ops.linalg.composite import (eigh_tridiagonal, lu_matrix_inverse,  # noqa: F401,E402
                                        lu_reconstruct, lu_solve)
-from .ops.tridiagonal_ops import tridiagonal_matmul, tridiagonal_solve  # noqa: F401,E402
+from .ops.linalg.tridiagonal import tridiagonal_matmul, tridiagonal_solve  # noqa: F401,E402
 from .ops.creation_ops import eye  # noqa: F401,E402
-from .ops.clip_ops import global_norm  # noqa: F401,E402
-from .ops.nn_ops import l2_normalize  # noqa: F401,E402  (one implementation, tf.nn's)
+from .ops.nn.clip import global_norm  # noqa: F401,E402
+from .ops.nn.activations import l2_normalize  # noqa: F401,E402  (one implementation, tf.nn's)
 from . import _linalg_experimental as experimental  # noqa: F401,E402
 
 

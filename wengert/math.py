@@ -1,9 +1,9 @@
 """`wengert.math`: TensorFlow's `tf.math` namespace (the same functions as the top level)."""
-from .ops.array_core import add_n  # noqa: F401
+from .ops.broadcast_ops import add_n  # noqa: F401
 from .ops.math_ops import *  # noqa: F403
 from .ops.unary_ops import *  # noqa: F403
 from .ops.reduce_ops import *  # noqa: F403
-from .ops.nn_ops import log_softmax, softmax  # noqa: F401  (tf.math.softmax too)
+from .ops.nn.activations import log_softmax, softmax  # noqa: F401  (tf.math.softmax too)
 
 # -- issue 16: tf.math's elementwise functions, scans, segments, sorting -----------------------
 from .ops.trig_ops import *  # noqa: F401,F403,E402
@@ -20,5 +20,5 @@ from .ops.segment_ops import (segment_max, segment_mean, segment_min, segment_pr
                               unsorted_segment_min, unsorted_segment_prod,
                               unsorted_segment_sqrt_n, unsorted_segment_sum)
 from .ops.sort_ops import approx_max_k, approx_min_k, in_top_k, top_k  # noqa: F401,E402
-from .ops.nn_ops import l2_normalize  # noqa: F401,E402  (tf.math.l2_normalize too)
+from .ops.nn.activations import l2_normalize  # noqa: F401,E402  (tf.math.l2_normalize too)
 from .ops.complex_ops import abs, angle, complex, conj, imag, real  # noqa: F401,E402,A004

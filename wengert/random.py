@@ -1,23 +1,23 @@
 """`wengert.random`: TensorFlow's `tf.random` namespace.
 
-Seeded draws with TensorFlow's global/op seed rules (ops/random_ops.py, random_dist_ops.py),
-stateless draws that are pure functions of a seed tensor (ops/random_stateless_ops.py), and
-`Generator`, whose state lives in a Variable (ops/random_generator.py).
+Seeded draws with TensorFlow's global/op seed rules (ops/random/seeded.py, distributions.py),
+stateless draws that are pure functions of a seed tensor (ops/random/stateless.py), and
+`Generator`, whose state lives in a Variable (ops/random/generator.py).
 """
 import types as _types
 
-from .ops.random_ops import normal, set_seed, truncated_normal, uniform
-from .ops.random_dist_ops import (categorical, gamma, poisson, shuffle,
+from .ops.random.seeded import normal, set_seed, truncated_normal, uniform
+from .ops.random.distributions import (categorical, gamma, poisson, shuffle,
                                   uniform_candidate_sampler)
-from .ops.random_stateless_ops import (stateless_binomial, stateless_categorical,
+from .ops.random.stateless import (stateless_binomial, stateless_categorical,
                                        stateless_fold_in, stateless_gamma, stateless_normal,
                                        stateless_poisson, stateless_split,
                                        stateless_truncated_normal, stateless_uniform)
-from .ops.candidate_sampling_ops import (all_candidate_sampler,  # noqa: E402 (issue 18)
+from .ops.nn.candidate_sampling import (all_candidate_sampler,  # noqa: E402 (issue 18)
                                           fixed_unigram_candidate_sampler,
                                           learned_unigram_candidate_sampler,
                                           log_uniform_candidate_sampler)
-from .ops.random_generator import (Algorithm, Generator, create_rng_state,
+from .ops.random.generator import (Algorithm, Generator, create_rng_state,
                                    get_global_generator, set_global_generator)
 
 fold_in = stateless_fold_in

@@ -18,17 +18,19 @@ from .framework.execute import execute as _execute
 from .framework.registry import get_op_def as _get_op_def, registered_op_types as _registered
 from .framework.tensor import Tensor as _Tensor, convert_to_tensor as _tensor
 from . import math as _m, nn as _nn, linalg as _la
-from .ops import (array_core, array_ops, clip_ops, creation_ops, histogram_ops, indexing_ops,
-                  linalg_ops, manip_ops, math_ops, nn_ops as _nn_ops, partition_ops, reduce_ops,
+from .ops import (broadcast_ops, reshape_ops, cast_ops, array_ops, creation_ops, histogram_ops,
+                  indexing_ops, matmul_ops, manip_ops, math_ops, partition_ops, reduce_ops,
                   scatter_ops, segment_ops as _seg, shape_ops as _shape, sort_ops,
                   space_ops as _space)
-from .ops import conv_ops as _conv, random_ops as _random
+from .ops.nn import clip, activations as _nn_ops
+from .ops.nn.conv import conv2d as _conv
+from .ops.random import seeded as _random
 from .ops.histogram_ops import DENSE_BINCOUNT as _DENSE_BINCOUNT
 from .debugging import numerics as _numerics
 
 # The functions TensorFlow has at its top level, gathered from the op families (wengert's own
 # top level imports this module, so it is not imported here).
-_TOP = (array_core, array_ops, clip_ops, creation_ops, histogram_ops, indexing_ops, linalg_ops,
+_TOP = (broadcast_ops, reshape_ops, cast_ops, array_ops, clip, creation_ops, histogram_ops, indexing_ops, matmul_ops,
         manip_ops, math_ops, partition_ops, reduce_ops, scatter_ops, _shape, sort_ops, _space)
 
 

@@ -1,4 +1,4 @@
-"""`tf.signal`: Fourier transforms (ops/fft_ops.py), the short-time Fourier transform, framing,
+"""`tf.signal`: Fourier transforms (ops/signal/fft.py), the short-time Fourier transform, framing,
 overlap-add, windows, spectral shifts and mel weights, as TensorFlow 2 computes them.
 
 `stft` frames the signal, multiplies each frame by the window and takes its rfft; `inverse_stft`
@@ -18,23 +18,23 @@ a = 0.54, b = 0.46; `periodic` uses N = L for even L, else N = L - 1), Kaiser's
 `1127 ln(1 + f / 700)`, as TensorFlow builds them (the DC bin gets no weight). The MDCT folds each
 windowed frame of quarters [a, b, c, d] into [-rev(c) - d, a - rev(b)] and takes its type-4 DCT;
 the inverse unfolds and overlap-adds, so with a power-complementary window (Vorbis, KBD) the
-two invert each other. DCTs and MFCCs are in _signal_dct.py.
+two invert each other. DCTs and MFCCs are in ops/signal/dct.py.
 """
 import numpy as np
 
 from .framework import dtypes as _dtypes
 from .framework.tensor import constant as _constant, convert_to_tensor as _to_tensor
-from .ops.array_core import reshape as _reshape
+from .ops.reshape_ops import reshape as _reshape
 from .ops.pad_ops import pad as _pad
 from .ops.indexing_ops import gather as _gather
 from .ops.manip_ops import roll as _roll
-from .ops.linalg_ops import matmul as _matmul
+from .ops.matmul_ops import matmul as _matmul
 from .ops.array_ops import concat as _concat
 from .ops.creation_ops import tile as _tile
 from .ops.reduce_ops import reduce_sum as _reduce_sum
 from .ops.indexing_ops import reverse as _reverse
-from ._signal_dct import dct, idct, mfccs_from_log_mel_spectrograms  # noqa: F401
-from .ops.fft_ops import (fft, fft2d, fft3d, fft_n as fftnd, ifft, ifft2d, ifft3d,  # noqa: F401
+from .ops.signal.dct import dct, idct, mfccs_from_log_mel_spectrograms  # noqa: F401
+from .ops.signal.fft import (fft, fft2d, fft3d, fft_n as fftnd, ifft, ifft2d, ifft3d,  # noqa: F401
                           ifft_n as ifftnd, irfft, irfft2d, irfft3d, irfft_n as irfftnd, rfft,
                           rfft2d, rfft3d, rfft_n as rfftnd)
 
@@ -289,7 +289,7 @@ def inverse_stft_window_fn(frame_step, forward_window_fn=hann_window, name=None)
     return inverse_window
 
 
-# ---- Fourier transforms (ops/fft_ops.py) and the short-time Fourier transform ---------------------
+# ---- Fourier transforms (ops/signal/fft.py) and the short-time Fourier transform ---------------------
 def _enclosing_power_of_two(n):
     return 1 << max(int(n) - 1, 0).bit_length()
 

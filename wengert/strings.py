@@ -1,5 +1,5 @@
-"""`wengert.strings`: TensorFlow's `tf.strings` basics (see wengert/ops/string_ops.py)."""
-from .ops.string_ops import (as_string, bytes_split, format, join, length,  # noqa: A004
+"""`wengert.strings`: TensorFlow's `tf.strings` basics (see wengert/ops/io/strings.py)."""
+from .ops.io.strings import (as_string, bytes_split, format, join, length,  # noqa: A004
                              lower, reduce_join, regex_full_match, regex_replace, split, strip,
                              to_number, upper)
 

@@ -1,5 +1,5 @@
 """Op-table rows for ops/array_ops.py, ops/indexing_ops.py, ops/creation_ops.py and
-ops/array_core.py.
+ops/broadcast_ops.py.
 
 The ops here are linear in their float inputs, so a plain second-order check never differentiates
 their gradients' gradients (the first derivative does not depend on x). Each differentiable row
@@ -11,7 +11,7 @@ import numpy as np
 
 import wengert as tf
 from wengert.framework.execute import execute
-from wengert.ops import array_ops, creation_ops, indexing_ops
+from wengert.ops import array_ops, creation_ops, indexing_ops, reshape_ops
 from op_table import OpInfo, Sample, rand
 
 
@@ -229,7 +229,7 @@ def _strided_slice_grad_ref(g, like):
 
 
 ROWS += [
-    _like_row("reshape_like", array_ops.RESHAPE, {"shape": None},
+    _like_row("reshape_like", reshape_ops.RESHAPE, {"shape": None},
               lambda x, like: x.reshape(like.shape), (rand(2, 6), rand(3, 4))),
     _like_row("split_like", array_ops.SPLIT_V, {"size_splits": None, "axis": 0},
               lambda x, a, b: np.split(x, [len(a)]), (rand(5, 2), rand(2, 2), rand(3, 2)),

@@ -1,4 +1,4 @@
-"""Op-table rows for ops/clip_ops.py: clip_by_value, clip_by_norm, global_norm and friends."""
+"""Op-table rows for ops/nn/clip.py: clip_by_value, clip_by_norm, global_norm and friends."""
 import numpy as np
 
 import wengert as tf

@@ -1,9 +1,9 @@
-"""Op-table rows for the collective ops (ops/collective_ops.py). In the test process the job is
+"""Op-table rows for the collective ops (ops/io/collectives.py). In the test process the job is
 one process, where every collective is the identity: the rows check the forward values, the
 shape rules and that gradients flow through the ops (each rule is the collective applied to the
 incoming gradient, the identity here too). tests/test_distribute_mpi.py checks them across
 processes."""
-from wengert.ops import collective_ops as co
+from wengert.ops.io import collectives as co
 from op_table import OpInfo, Sample, rand
 
 

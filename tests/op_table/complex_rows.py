@@ -1,5 +1,5 @@
-"""Op-table rows for complex numbers (ops/complex_core.py, complex_ops.py) and Fourier transforms
-(ops/fft_ops.py).
+"""Op-table rows for complex numbers (ops/complex_parts.py, complex_ops.py) and Fourier transforms
+(ops/signal/fft.py).
 
 The table's samples are real arrays, so each row builds its complex input from a real and an
 imaginary part with `complex` and reads a complex result back as a real mix of its parts: the

@@ -1,4 +1,4 @@
-"""Op-table rows for ops/conv3d_ops.py: 3-D convolutions and the compositions (transposes of every
+"""Op-table rows for ops/nn/conv/conv3d.py: 3-D convolutions and the compositions (transposes of every
 rank, generic convolution, atrous and separable convolutions, the backprop functions).
 
 References loop over output positions and kernel offsets (np.ndindex) of the definitions, in

@@ -1,4 +1,4 @@
-"""Op-table rows for ops/conv_ops.py and ops/pool_ops.py: convolutions and pooling.
+"""Op-table rows for ops/nn/conv/conv2d.py and ops/nn/pool.py: convolutions and pooling.
 
 The references are written plainly: nested loops over output positions and kernel offsets of the
 definitions (padding and output size as TensorFlow computes them), nothing shared with the kernels.

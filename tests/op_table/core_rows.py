@@ -1,17 +1,17 @@
-"""Op-table rows for the ops the reverse pass itself uses (wengert/ops/array_core.py)."""
+"""Op-table rows for the ops the reverse pass itself uses (wengert/ops/broadcast_ops.py)."""
 import numpy as np
 
 from wengert.framework.execute import execute
-from wengert.ops import array_core
+from wengert.ops import broadcast_ops
 from op_table import OpInfo, Sample, rand
 
 
 def _sum_like(g, like):
-    return execute(array_core.SUM_TO_SHAPE_OF, (g, like))
+    return execute(broadcast_ops.SUM_TO_SHAPE_OF, (g, like))
 
 
 def _sum_to(shape):
-    return lambda g: execute(array_core.SUM_TO_SHAPE, (g,), {"shape": shape})
+    return lambda g: execute(broadcast_ops.SUM_TO_SHAPE, (g,), {"shape": shape})
 
 
 def _ref_sum_to(g, shape):

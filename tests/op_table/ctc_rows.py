@@ -1,4 +1,4 @@
-"""Op-table rows for ops/ctc_ops.py and ops/ctc_decoder_ops.py: the CTCLoss op, through
+"""Op-table rows for ops/nn/ctc/loss.py and ops/nn/ctc/decoders.py: the CTCLoss op, through
 tf.nn.ctc_loss and tf.compat.v1.nn.ctc_loss, and the two (not differentiable) decoders. References enumerate every alignment path of a tiny case (classes^frames
 paths), collapse each (merge repeats, drop blanks) and sum the probabilities of the paths that read
 as the label. CTCLoss's gradient is a fused output of its kernel, with no gradient of its own (as

@@ -1,7 +1,7 @@
 """Op-table rows for the linear algebra op families (issue 17): solves and inverses
-(ops/linalg_solve_ops.py), decompositions (linalg_decomp_ops.py), matrix functions
-(linalg_func_ops.py), least squares (linalg_lstsq_ops.py), tridiagonal systems and the
-compositions of linalg_composite_ops.py.
+(ops/linalg/solves.py), decompositions (decompositions.py), matrix functions
+(matrix_functions.py), least squares (least_squares.py), tridiagonal systems and the
+compositions of composite.py.
 
 Inputs are well conditioned: symmetric positive definite matrices with a comfortable smallest
 eigenvalue, triangles with a dominant diagonal, spectra with distinct values. Where TensorFlow's

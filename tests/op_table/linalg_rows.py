@@ -1,6 +1,6 @@
-"""Op-table rows for ops/linalg_ops.py: matmul (plain, transposed, batched with broadcasting),
+"""Op-table rows for ops/matmul_ops.py: matmul (plain, transposed, batched with broadcasting),
 einsum (repeated indices too), tensordot, matvec, matrix_transpose, trace and norms
-(ops/linalg_norm_ops.py; the spectral norm through the SVD)."""
+(ops/linalg/norms.py; the spectral norm through the SVD)."""
 import numpy as np
 
 import wengert as tf

@@ -1,4 +1,4 @@
-"""Op-table rows for ops/nn_extra_ops.py and ops/isotonic_ops.py: LRN, crelu, the extra losses, the
+"""Op-table rows for ops/nn/lrn.py, nn/activations.py, nn/losses.py, nn/batch_norm.py and ops/nn/isotonic.py: LRN, crelu, the extra losses, the
 moments helpers, zero_fraction, approx_max_k/min_k, isotonic_regression.
 
 References are plain NumPy from the definitions (loops over the channel window for LRN, a

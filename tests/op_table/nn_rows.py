@@ -1,4 +1,4 @@
-"""Op-table rows for ops/nn_ops.py: activations, softmax, cross-entropy losses, bias_add."""
+"""Op-table rows for ops/nn/activations.py: activations, softmax, cross-entropy losses, bias_add."""
 import math
 
 import numpy as np

@@ -1,8 +1,8 @@
-"""Op-table rows for ops/norm_ops.py (moments, batch_normalization, fused_batch_norm) and
-ops/embedding_ops.py (embedding_lookup)."""
+"""Op-table rows for ops/nn/batch_norm.py (moments, batch_normalization, fused_batch_norm) and
+ops/nn/embedding.py (embedding_lookup)."""
 import numpy as np
 
-from wengert.ops import embedding_ops, norm_ops
+from wengert.ops.nn import embedding, batch_norm
 from op_table import OpInfo, Sample, ints, positive, rand
 
 EPS = 1e-3
@@ -38,11 +38,11 @@ def _fused_ref(x, scale, offset, mean=None, variance=None, epsilon=0.001, data_f
 
 
 def _training(x, scale, offset, **kw):
-    return norm_ops.fused_batch_norm(x, scale, offset, **kw)
+    return batch_norm.fused_batch_norm(x, scale, offset, **kw)
 
 
 def _inference(x, scale, offset, mean, variance, **kw):
-    return norm_ops.fused_batch_norm(x, scale, offset, mean, variance, is_training=False, **kw)
+    return batch_norm.fused_batch_norm(x, scale, offset, mean, variance, is_training=False, **kw)
 
 
 def _inference_ref(x, scale, offset, mean, variance, **kw):
@@ -50,16 +50,16 @@ def _inference_ref(x, scale, offset, mean, variance, **kw):
 
 
 def _y_only(x, scale, offset, **kw):
-    return norm_ops.fused_batch_norm(x, scale, offset, **kw)[0]
+    return batch_norm.fused_batch_norm(x, scale, offset, **kw)[0]
 
 
 ROWS = [
-    OpInfo("nn.moments", norm_ops.moments, _moments_ref, [
+    OpInfo("nn.moments", batch_norm.moments, _moments_ref, [
         Sample((rand(3, 4),), {"axes": [0]}, name="batch"),
         Sample((rand(2, 3, 3, 4),), {"axes": [0, 1, 2]}, name="nhwc"),
         Sample((rand(2, 3, 4),), {"axes": [1], "keepdims": True}, name="keepdims"),
     ]),
-    OpInfo("nn.batch_normalization", norm_ops.batch_normalization, _bn_ref, [
+    OpInfo("nn.batch_normalization", batch_norm.batch_normalization, _bn_ref, [
         Sample((rand(4, 3), rand(3), positive(3), rand(3), positive(3), EPS), name="2d"),
         Sample((rand(2, 2, 3, 3), rand(3), positive(3), rand(3), positive(3), EPS), name="4d"),
         Sample((rand(2, 3), rand(2, 1), positive(2, 1), rand(), positive(), EPS),
@@ -78,7 +78,7 @@ ROWS = [
         Sample((rand(2, 3, 2, 2), positive(3), rand(3), rand(3), positive(3)),
                {"data_format": "NCHW"}, name="NCHW"),
     ]),
-    OpInfo("nn.embedding_lookup", embedding_ops.embedding_lookup,
+    OpInfo("nn.embedding_lookup", embedding.embedding_lookup,
            lambda p, ids: np.take(p, ids, axis=0), [
                Sample((rand(6, 3), ints(4, high=6)), name="ids1d"),
                Sample((rand(5, 2, 2), ints(2, 3, high=5)), name="ids2d"),

@@ -1,4 +1,4 @@
-"""Op-table rows for ops/pool_extra_ops.py and ops/morphology_ops.py: max_pool_with_argmax,
+"""Op-table rows for ops/nn/fractional_pool.py and ops/nn/morphology.py: max_pool_with_argmax,
 fractional pools, dilation2d and erosion2d.
 
 References loop over output positions. The fractional pools' windows are random: the reference

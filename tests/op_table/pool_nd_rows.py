@@ -1,4 +1,4 @@
-"""Op-table rows for the N-d pools of ops/pool_ops.py: 3-D pools, explicit padding, `nn.pool`.
+"""Op-table rows for the N-d pools of ops/nn/pool.py: 3-D pools, explicit padding, `nn.pool`.
 
 The reference loops over output positions (np.ndindex) and slices each window from the
 definitions, padding as TensorFlow computes it; nothing is shared with the kernels.

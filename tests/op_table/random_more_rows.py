@@ -1,5 +1,5 @@
-"""Op-table rows for the stateless random ops (ops/random_stateless_ops.py) and the seeded
-distributions of ops/random_dist_ops.py, checked against NumPy with the same generators: Philox
+"""Op-table rows for the stateless random ops (ops/random/stateless.py) and the seeded
+distributions of ops/random/distributions.py, checked against NumPy with the same generators: Philox
 keyed by the seed for stateless ops, `default_rng([87654321, op seed])` for seeded ones.
 
 Gamma samples are differentiable in alpha (TensorFlow's reparameterized gradient, checked against
@@ -8,10 +8,10 @@ gradient of RandomGammaGrad is not defined (as in TensorFlow), so second order i
 import numpy as np
 from scipy.special import gammaincinv
 
-from wengert.ops import random_dist_ops, random_ops, random_stateless_ops as rs
+from wengert.ops.random import distributions, seeded, stateless as rs
 from op_table import OpInfo, Sample, positive, rand
 
-DEFAULT = random_ops.DEFAULT_GRAPH_SEED
+DEFAULT = seeded.DEFAULT_GRAPH_SEED
 SEED = np.array([3, 4], np.int32)
 NOTE = "float32 draws come from NumPy's float32 generator (different numbers)"
 
@@ -25,7 +25,7 @@ def _rng(seed):
 
 
 def _seeded(fn, *args, **kwargs):
-    random_ops.set_seed(None)
+    seeded.set_seed(None)
     return fn(*args, **kwargs)
 
 
@@ -86,7 +86,7 @@ ROWS = [
            lambda a, b: _gamma_ref(_philox(), (4,), np.broadcast_to(a, (2,)), b),
            [Sample((positive(2, low=1.0, high=2.0), positive(2)), name="rate")],
            grad2=False, rtol=1e-4, fwd_rtol=1e-6),
-    OpInfo("random.gamma", lambda a: _seeded(random_dist_ops.gamma, (4,), a, dtype=a.dtype,
+    OpInfo("random.gamma", lambda a: _seeded(distributions.gamma, (4,), a, dtype=a.dtype,
                                              seed=21),
            lambda a: _gamma_ref(_rng(21), (4,), a),
            [Sample((positive(2, 3, low=0.8, high=3.0),))], grad2=False, rtol=1e-4,
@@ -96,17 +96,17 @@ ROWS = [
            lambda a, x: _gamma_grad_ref(a, x), [Sample((positive(3), positive(2, 3)))],
            grad=False, fwd_rtol=1e-5),
     OpInfo("random.categorical",
-           lambda lg: _seeded(random_dist_ops.categorical, lg, 5, seed=22),
+           lambda lg: _seeded(distributions.categorical, lg, 5, seed=22),
            lambda lg: _cat_ref(_rng(22), lg, 5), [Sample((LOGITS,))], grad=False,
            float32=False),
-    OpInfo("random.shuffle", lambda x: _seeded(random_dist_ops.shuffle, x, seed=23),
+    OpInfo("random.shuffle", lambda x: _seeded(distributions.shuffle, x, seed=23),
            lambda x: x[_rng(23).permutation(len(x))], [Sample((rand(5, 2),))], grad=False),
     OpInfo("random.poisson",
-           lambda lam: _seeded(random_dist_ops.poisson, (2,), lam, dtype="float64", seed=24),
+           lambda lam: _seeded(distributions.poisson, (2,), lam, dtype="float64", seed=24),
            lambda lam: _rng(24).poisson(lam, (2,) + lam.shape).astype(np.float64),
            [Sample((np.array([0.5, 3.0, 8.0]),))], grad=False, float32=False),
     OpInfo("random.uniform_candidate_sampler",
-           lambda t: _seeded(random_dist_ops.uniform_candidate_sampler, t, 1, 3, False, 7,
+           lambda t: _seeded(distributions.uniform_candidate_sampler, t, 1, 3, False, 7,
                              seed=25)[0],
            lambda t: _rng(25).integers(0, 7, 3).astype(np.int64),
            [Sample((np.array([[1], [2]], np.int64),))], grad=False, float32=False),

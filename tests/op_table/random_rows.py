@@ -1,4 +1,4 @@
-"""Op-table rows for ops/random_ops.py: random draws and dropout, checked against NumPy's
+"""Op-table rows for ops/random/seeded.py: random draws and dropout, checked against NumPy's
 Generator with the same seeds.
 
 Each row resets the seeds first (`set_seed(None)`) and gives an op seed, so the op runs with the
@@ -7,10 +7,11 @@ pair (87654321, op seed), TensorFlow's default global seed, whose numbers NumPy 
 Mul and Add ops (as in TensorFlow), and dropout's input through its mask."""
 import numpy as np
 
-from wengert.ops import random_ops
+from wengert.ops.random import seeded
+from wengert.ops.nn import dropout as nn_dropout
 from op_table import OpInfo, Sample, positive, rand
 
-DEFAULT = random_ops.DEFAULT_GRAPH_SEED
+DEFAULT = seeded.DEFAULT_GRAPH_SEED
 SHAPE = (3, 4)
 NOTE = ("float32 draws come from NumPy's float32 generator (different numbers); the dtype is "
         "checked in tests/test_random.py")
@@ -21,13 +22,13 @@ def _rng(seed):
 
 
 def _normal(mean, stddev):
-    random_ops.set_seed(None)
-    return random_ops.normal(SHAPE, mean, stddev, dtype=mean.dtype, seed=7)
+    seeded.set_seed(None)
+    return seeded.normal(SHAPE, mean, stddev, dtype=mean.dtype, seed=7)
 
 
 def _truncated(mean, stddev):
-    random_ops.set_seed(None)
-    return random_ops.truncated_normal(SHAPE, mean, stddev, dtype=mean.dtype, seed=8)
+    seeded.set_seed(None)
+    return seeded.truncated_normal(SHAPE, mean, stddev, dtype=mean.dtype, seed=8)
 
 
 def _truncated_ref(mean, stddev):
@@ -41,18 +42,18 @@ def _truncated_ref(mean, stddev):
 
 
 def _uniform(minval, maxval):
-    random_ops.set_seed(None)
-    return random_ops.uniform(SHAPE, minval, maxval, dtype=minval.dtype, seed=9)
+    seeded.set_seed(None)
+    return seeded.uniform(SHAPE, minval, maxval, dtype=minval.dtype, seed=9)
 
 
 def _uniform_int():
-    random_ops.set_seed(None)
-    return random_ops.uniform(SHAPE, 3, 11, dtype="int32", seed=10)
+    seeded.set_seed(None)
+    return seeded.uniform(SHAPE, 3, 11, dtype="int32", seed=10)
 
 
 def _dropout(x, rate, noise_shape=None):
-    random_ops.set_seed(None)
-    return random_ops.dropout(x, rate, noise_shape=noise_shape, seed=11)
+    seeded.set_seed(None)
+    return nn_dropout.dropout(x, rate, noise_shape=noise_shape, seed=11)
 
 
 def _dropout_ref(x, rate, noise_shape=None):

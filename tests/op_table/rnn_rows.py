@@ -1,10 +1,10 @@
-"""Op-table rows for ops/rnn_ops.py: the fused LSTM and GRU sequences (time major; first-order
+"""Op-table rows for ops/nn/rnn.py: the fused LSTM and GRU sequences (time major; first-order
 gradients: their gradient ops, like TensorFlow's BlockLSTMGrad, have none), checked against a
 NumPy loop."""
 import numpy as np
 from scipy.special import expit
 
-from wengert.ops import rnn_ops
+from wengert.ops.nn import rnn
 from op_table import OpInfo, Sample, rand
 
 B, T, H = 2, 4, 3
@@ -50,15 +50,15 @@ def _gru_ref(xw, h0, u, b, mask=None, reset_after=True, zero_output_for_mask=Fal
 
 
 def _lstm(xw, h0, c0, u, **kw):
-    return rnn_ops.lstm_sequence(xw, h0, c0, u, **kw)
+    return rnn.lstm_sequence(xw, h0, c0, u, **kw)
 
 
 def _gru(xw, h0, u, b, **kw):
-    return rnn_ops.gru_sequence(xw, h0, u, b, **kw)
+    return rnn.gru_sequence(xw, h0, u, b, **kw)
 
 
 def _gru_no_bias(xw, h0, u, **kw):
-    return rnn_ops.gru_sequence(xw, h0, u, None, reset_after=False, **kw)
+    return rnn.gru_sequence(xw, h0, u, None, reset_after=False, **kw)
 
 
 def _gru_no_bias_ref(xw, h0, u, **kw):

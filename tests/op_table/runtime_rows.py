@@ -1,5 +1,5 @@
 """Op-table rows for the runtime ops of issue 14: py_function / numpy_function
-(ops/script_ops.py), ensure_shape (ops/check_ops.py) and the string ops (ops/string_ops.py).
+(ops/io/script.py), ensure_shape (ops/io/checks.py) and the string ops (ops/io/strings.py).
 
 py_function is differentiable (its VJP re-runs the function under a tape), to second order; the
 string ops and numpy_function have no gradient."""
@@ -66,7 +66,7 @@ ROWS = [
 ]
 
 
-# -- TensorArray (ops/tensor_array_ops.py) ----------------------------------------------------------
+# -- TensorArray (ops/io/tensor_arrays.py) ----------------------------------------------------------
 def _ta_write_read(rows, value):
     ta = tf.TensorArray(rows.dtype, size=3, element_shape=[2]).unstack(rows)
     ta = ta.write(1, value)
@@ -90,7 +90,7 @@ ROWS += [
     OpInfo("TensorArray.grow", _ta_grow,
            lambda v: np.concatenate([np.zeros((2,) + v.shape), v[None]]), [Sample((rand(2),))]),
     OpInfo("TensorArray.element_shape",
-           lambda: __import__("wengert.ops.tensor_array_ops", fromlist=["x"]).with_element_shape(
+           lambda: __import__("wengert.ops.io.tensor_arrays", fromlist=["x"]).with_element_shape(
                tf.TensorArray(tf.float64, size=2), [3]).stack(),
            lambda: np.zeros((2, 3)), [Sample(())], grad=False, float32=False),
 ]

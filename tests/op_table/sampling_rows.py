@@ -1,4 +1,4 @@
-"""Op-table rows for ops/candidate_sampling_ops.py and ops/sampled_loss_ops.py.
+"""Op-table rows for ops/nn/candidate_sampling.py and ops/nn/sampled_losses.py.
 
 Samplers are checked against NumPy drawing from the same generator (`default_rng([default graph
 seed, op seed])`, see random_more_rows.py) with the distribution written from its definition;
@@ -7,10 +7,10 @@ deterministic functions of inputs, weights and biases (differentiated to second 
 import numpy as np
 
 import wengert as tf
-from wengert.ops import random_ops
+from wengert.ops.random import seeded
 from op_table import OpInfo, Sample, rand
 
-DEFAULT = random_ops.DEFAULT_GRAPH_SEED
+DEFAULT = seeded.DEFAULT_GRAPH_SEED
 TRUE = np.array([[1, 4], [2, 0]], np.int64)
 
 
@@ -19,7 +19,7 @@ def _rng(seed):
 
 
 def _seeded(fn, *args, **kwargs):
-    random_ops.set_seed(None)
+    seeded.set_seed(None)
     return fn(*args, **kwargs)
 
 

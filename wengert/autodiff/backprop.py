@@ -37,7 +37,7 @@ from ..framework.indexed_slices import IndexedSlices
 from ..framework.registry import _GRADIENTS, _MISSING, _OP_DEFS, get_gradient_function
 from ..framework.tensor import Tensor
 from ..framework.variables import EAGER_TYPES as _EAGER
-from ..ops import array_core
+from ..ops import broadcast_ops
 from ..ops.indexed_slices_ops import aggregate
 
 __all__ = ["backward", "UnconnectedGradients"]
@@ -241,7 +241,7 @@ def _total(parts, has_sparse, keep_sparse):
     IndexedSlices (`has_sparse`) they sum sparsely (by concatenation; densely when mixed with
     dense parts), and a sparse total is densified unless `keep_sparse`."""
     if not has_sparse:
-        return parts[0] if len(parts) == 1 else array_core.sum_gradients(parts)
+        return parts[0] if len(parts) == 1 else broadcast_ops.sum_gradients(parts)
     g = aggregate(parts)
     return g._dense() if type(g) is IndexedSlices and not keep_sparse else g
 
@@ -270,8 +270,8 @@ def fit_to_input(op, t, g, batch_dims=0):
         if not batch_dims:
             return _fit_slices(op, t, g)
         g = g._dense()
-    g = array_core.as_gradient(g, t, op)
-    return array_core.unbroadcast(g, t, op, batch_dims)
+    g = broadcast_ops.as_gradient(g, t, op)
+    return broadcast_ops.unbroadcast(g, t, op, batch_dims)
 
 
 def _fit_slices(op, t, g):
@@ -288,7 +288,7 @@ def _fit_slices(op, t, g):
 
 
 def _zeros_for(t):
-    return array_core.zeros_like_gradient(t)
+    return broadcast_ops.zeros_like_gradient(t)
 
 
 def _result(source, parts, unconnected, has_sparse):

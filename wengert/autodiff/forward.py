@@ -63,7 +63,7 @@ def _is_float(t):
 def _zeros(t):
     value = array_of(t)
     if value is None or state.graph is not None:
-        from ..ops.array_core import zeros_like
+        from ..ops.broadcast_ops import zeros_like
         return zeros_like(t)
     return Tensor(np.zeros(value.shape, value.dtype))
 
@@ -119,7 +119,8 @@ def _fit(tangent, output):
         return None
     if not isinstance(tangent, Tensor):
         tangent = convert_to_tensor(tangent, dtype=output.dtype)
-    from ..ops.array_core import broadcast_to, static_shape, zeros_like
+    from ..ops.broadcast_ops import broadcast_to, zeros_like
+    from ..ops.shape_rules import static_shape
     want = static_shape(output)
     if want is None or None in want:
         return tangent + zeros_like(output)  # graph mode, shape known when it runs

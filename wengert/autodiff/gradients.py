@@ -8,7 +8,7 @@ nodes again give second and higher derivatives.
 """
 from ..framework.context import state
 from ..framework.tensor import convert_to_tensor
-from ..ops import array_core
+from ..ops import broadcast_ops
 from ..util import nest
 from .backprop import UnconnectedGradients, backward
 
@@ -40,13 +40,13 @@ def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False,
 
 def _seeds(ys, grad_ys):
     if grad_ys is None:
-        return [array_core.ones_like(y) for y in ys]
+        return [broadcast_ops.ones_like(y) for y in ys]
     grad_ys = nest.flatten(grad_ys)
     if len(grad_ys) != len(ys):
         raise ValueError(f"grad_ys has {len(grad_ys)} entries but ys has {len(ys)}.")
     seeds = []
     for y, g in zip(ys, grad_ys):
-        g = array_core.ones_like(y) if g is None else convert_to_tensor(g, dtype=y.dtype)
+        g = broadcast_ops.ones_like(y) if g is None else convert_to_tensor(g, dtype=y.dtype)
         if not y.shape.is_compatible_with(g.shape):
             raise ValueError(f"grad_ys for {y.name!r} has shape {g.shape}, but the tensor has "
                              f"shape {y.shape}; each grad_ys entry must match its ys entry.")
@@ -60,7 +60,7 @@ def hessians(ys, xs, name="hessians", colocate_gradients_with_ops=False,
 
     Row i is the gradient of the i-th entry of the (flattened) gradient, so x needs a statically
     known size. All nodes go under the name scope `name`."""
-    from ..ops import array_ops
+    from ..ops import array_ops, reshape_ops
     graph = state.graph
     if graph is None:
         raise RuntimeError("tf.hessians is not supported when eager execution is enabled. Use "
@@ -77,8 +77,8 @@ def hessians(ys, xs, name="hessians", colocate_gradients_with_ops=False,
             if grad is None:
                 out.append(None)
                 continue
-            flat = array_ops.reshape(grad, [-1])
-            rows = [array_ops.reshape(gradients(flat[i], [x], unconnected_gradients="zero")[0],
+            flat = reshape_ops.reshape(grad, [-1])
+            rows = [reshape_ops.reshape(gradients(flat[i], [x], unconnected_gradients="zero")[0],
                                       [-1]) for i in range(size)]
-            out.append(array_ops.reshape(array_ops.stack(rows), list(x.shape) * 2))
+            out.append(reshape_ops.reshape(array_ops.stack(rows), list(x.shape) * 2))
     return out

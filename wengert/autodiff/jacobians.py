@@ -29,8 +29,10 @@ outer tape: a Hessian is the jacobian of a gradient computed under an outer tape
 import numpy as np
 
 from ..framework.tensor import Tensor, array_of, constant
-from ..ops.array_core import broadcast_to, reshape, zeros_like
-from ..ops.array_ops import concat, stack, transpose
+from ..ops.broadcast_ops import broadcast_to, zeros_like
+from ..ops.reshape_ops import reshape
+from ..ops.array_ops import concat, stack
+from ..ops.reshape_ops import transpose
 from ..util import nest
 from . import backprop, batched
 from .backprop import UnconnectedGradients, backward

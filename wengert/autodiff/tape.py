@@ -18,7 +18,8 @@ import warnings
 from ..framework.context import state
 from ..framework.tensor import Tensor, TensorLike, convert_to_tensor, is_eager_tensor
 from ..framework.variables import Variable
-from ..ops import array_core, script_ops
+from ..ops import broadcast_ops
+from ..ops.io import script
 from ..util import nest
 from .backprop import UnconnectedGradients, backward
 from .jacobians import batch_jacobian, jacobian
@@ -138,7 +139,7 @@ class GradientTape:
         (weighted by `output_gradients` when given)."""
         # is_eager_tensor(target), inline: every gradient() call passes here
         if type(target) is Tensor and output_gradients is None and not self._released:
-            targets, seeds = [target], [array_core.ones_like_gradient(target)]  # the usual case
+            targets, seeds = [target], [broadcast_ops.ones_like_gradient(target)]  # the usual case
         else:
             targets, seeds = self._targets_and_seeds(target, output_gradients)
         if isinstance(sources, TensorLike):  # the common single-source case
@@ -271,7 +272,7 @@ class _Unwatched:
 
 def _seed(target, given):
     if given is None:
-        return array_core.ones_like_gradient(target)
+        return broadcast_ops.ones_like_gradient(target)
     seed = convert_to_tensor(given, dtype=target.dtype) if not isinstance(given, Tensor) else given
     if not seed.shape.is_compatible_with(target.shape):
         raise ValueError(f"output_gradients has shape {seed.shape} but its target has shape "
@@ -279,4 +280,4 @@ def _seed(target, given):
     return seed
 
 
-script_ops.TAPE[0] = GradientTape  # py_function's gradient re-runs its function under a tape
+script.TAPE[0] = GradientTape  # py_function's gradient re-runs its function under a tape

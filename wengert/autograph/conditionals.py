@@ -23,8 +23,8 @@ from ..framework.context import state
 from ..framework.tensor import Tensor, convert_to_tensor, is_eager_tensor
 from ..framework.variables import Variable
 from ..graph.control_flow_ops import cond as tf_cond
-from ..ops import array_ops, math_ops
-from ..ops.tensor_array_ops import TensorArray, as_flows
+from ..ops import math_ops, reshape_ops
+from ..ops.io.tensor_arrays import TensorArray, as_flows
 from ..util import nest
 from .undefined import Undefined, UndefinedReturnValue, user_location
 
@@ -59,7 +59,7 @@ def condition(value, what, where):
     if int(np.prod(known)) > 1:
         raise ValueError(f"The condition of the {what}{where} must be a `tf.bool` scalar, got "
                          f"shape {shape}; reduce it (tf.reduce_any / tf.reduce_all) first.")
-    return array_ops.reshape(t, [])
+    return reshape_ops.reshape(t, [])
 
 
 # -- if statements --------------------------------------------------------------------------------

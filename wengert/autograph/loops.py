@@ -37,8 +37,8 @@ from ..framework.variables import Variable
 from ..graph.control_flow_graph import trace
 from ..graph.while_loop_ops import while_loop
 from ..ops import creation_ops, indexing_ops, math_ops
-from ..ops.check_ops import Assert
-from ..ops.tensor_array_ops import TensorArray, as_flows
+from ..ops.io.checks import Assert
+from ..ops.io.tensor_arrays import TensorArray, as_flows
 from ..util import nest
 from .conditionals import PROBING, condition, if_stmt, is_graph_tensor
 from .undefined import Undefined, UndefinedReturnValue, user_location

@@ -17,8 +17,8 @@ import builtins
 from ..framework import dtypes
 from ..framework.tensor import Tensor
 from ..framework.variables import Variable
-from ..ops import array_core, creation_ops, unary_ops
-from ..ops.tensor_array_ops import TensorArray
+from ..ops import cast_ops, creation_ops, unary_ops
+from ..ops.io.tensor_arrays import TensorArray
 from .conditionals import is_graph_tensor
 from .undefined import user_location
 
@@ -66,7 +66,7 @@ def zip_(*iterables, **kwargs):
 
 def int_(x=0, base=None):
     if is_graph_tensor(x) and _static(x) is None:
-        return array_core.cast(x, dtypes.int32)
+        return cast_ops.cast(x, dtypes.int32)
     if is_graph_tensor(x):
         return builtins.int(_static(x))
     return builtins.int(x) if base is None else builtins.int(x, base)
@@ -74,7 +74,7 @@ def int_(x=0, base=None):
 
 def float_(x=0.0):
     if is_graph_tensor(x) and _static(x) is None:
-        return array_core.cast(x, dtypes.float32)
+        return cast_ops.cast(x, dtypes.float32)
     if is_graph_tensor(x):
         return builtins.float(_static(x))
     return builtins.float(x)

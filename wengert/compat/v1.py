@@ -15,7 +15,7 @@ from ..graph.variables import (global_variables, global_variables_initializer,  
 from .. import train  # noqa: F401,E402  (compat.v1.train: the TF 1 optimizers)
 from ..summary import v1 as summary  # noqa: F401  (compat.v1.summary.FileWriter)
 from . import v1_nn as nn  # noqa: F401  (compat.v1.nn: tf.nn plus TF 1's extra names)
-from ..image import v1 as image  # noqa: F401  (compat.v1.image: TF 1's resize ops)
+from ..ops.image import v1 as image  # noqa: F401  (compat.v1.image: TF 1's resize ops)
 from ..framework import dtypes as _dtypes
 
 

@@ -17,7 +17,7 @@ import numpy as np
 from ..framework.errors import InvalidArgumentError
 from ..framework.tensor_shape import TensorShape
 from ..graph.function import TensorSpec
-from ..ops.random_ops import get_seed
+from ..ops.random.seeded import get_seed
 from . import structure as st
 from .dataset import INFINITE, UNKNOWN, Dataset, Stage
 

@@ -6,7 +6,7 @@ Eagerly, `iter(dataset)` returns an `OwnedIterator` over a new pass; `next()` ru
 `get_next_as_optional()` returns an `Optional` that may be empty.
 
 Inside a traced function, `iter(dataset)` adds an `AnonymousIteratorV3` op (a new pass each time
-the function runs) and each `next()` an `IteratorGetNext` op (ops/dataset_ops.py) that pulls an
+the function runs) and each `next()` an `IteratorGetNext` op (ops/io/iterators.py) that pulls an
 element when the graph runs. Without AutoGraph, a Python `for` loop is unrolled while tracing,
 which needs a known, moderate number of elements (`cardinality()`); for other datasets the loop
 raises and says what to do. AutoGraph (or a hand-written `while_loop`) uses
@@ -20,7 +20,7 @@ import numpy as np
 from ..framework.context import state
 from ..framework.errors import InvalidArgumentError, OutOfRangeError
 from ..framework.execute import execute
-from ..ops.dataset_ops import (ANONYMOUS_ITERATOR, ITERATOR_GET_NEXT,
+from ..ops.io.iterators import (ANONYMOUS_ITERATOR, ITERATOR_GET_NEXT,
                                ITERATOR_GET_NEXT_AS_OPTIONAL)
 from . import structure as st
 

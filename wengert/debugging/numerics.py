@@ -30,7 +30,7 @@ from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
 from ..framework.registry import defop
 from ..framework.tensor import array_of, convert_to_tensor
-from ..ops import shapes
+from ..ops import shape_rules
 
 __all__ = ["enable_check_numerics", "disable_check_numerics", "check_numerics", "NumericsError",
            "user_frame"]
@@ -174,7 +174,7 @@ def _check_grad(op, grad):
 def _check_rule(x, message):
     if not x.dtype.is_floating:
         raise InvalidArgumentError(f"expects a floating-point tensor, got {x.dtype.name}.")
-    return shapes.same(x)
+    return shape_rules.same(x)
 
 
 CHECK_NUMERICS = defop("CheckNumerics", _check_kernel, shape=_check_rule, grad=_check_grad,

@@ -58,7 +58,7 @@ def _rule_name(op):
     if fn is None:
         return "none"
     module = getattr(fn, "__module__", "") or ""
-    short = module.rsplit(".", 1)[-1]
+    short = ".".join(module.split(".")[2:])  # below the layer: "math_ops", "nn.activations"
     name = getattr(fn, "__qualname__", None) or repr(fn)
     if name.endswith("<lambda>") and hasattr(fn, "__code__"):
         name += f":{fn.__code__.co_firstlineno}"  # which lambda: its line in the module

@@ -16,8 +16,8 @@ is `(v,)`.
 """
 import threading
 
-from ..ops import collective_ops
-from ..ops.array_ops import transpose
+from ..ops.io import collectives
+from ..ops.reshape_ops import transpose
 from ..ops.math_ops import cast
 from ..framework import dtypes
 from ..framework.indexed_slices import IndexedSlices
@@ -106,7 +106,7 @@ class ReplicaContext:
         out = list(flat)
         if dense:
             tensors = [convert_to_tensor(flat[i]) for i in dense]
-            reduced = collective_ops.grouped_all_reduce(
+            reduced = collectives.grouped_all_reduce(
                 tensors, [f"all_reduce/{i}" for i in dense], reduce_op == ReduceOp.MEAN)
             for i, t in zip(dense, reduced):
                 out[i] = t
@@ -137,8 +137,8 @@ def _local_copy(v):
 
 
 def _gather_slices(slices, reduce_op, replicas):
-    values = collective_ops.all_gather(slices.values)
-    indices = collective_ops.all_gather(slices.indices)
+    values = collectives.all_gather(slices.values)
+    indices = collectives.all_gather(slices.indices)
     if reduce_op == ReduceOp.MEAN:
         values = values / cast(replicas, values.dtype)
     return IndexedSlices(values, indices, slices.dense_shape)
@@ -149,11 +149,11 @@ def gather_along(value, axis):
     value = convert_to_tensor(value)
     rank = value.shape.rank
     if axis == 0 or rank == 0:
-        return collective_ops.all_gather(value)
+        return collectives.all_gather(value)
     axis = axis % rank
     perm = [axis] + [d for d in range(rank) if d != axis]
     inverse = [perm.index(d) for d in range(rank)]
-    return transpose(collective_ops.all_gather(transpose(value, perm)), inverse)
+    return transpose(collectives.all_gather(transpose(value, perm)), inverse)
 
 
 # -- the default strategy and the queries -------------------------------------------------------

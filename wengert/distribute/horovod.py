@@ -25,7 +25,7 @@ import numpy as np
 
 from ..framework.indexed_slices import IndexedSlices
 from ..framework.tensor import convert_to_tensor
-from ..ops import collective_ops
+from ..ops.io import collectives
 from ..ops.math_ops import cast
 from ..util import nest
 from . import codec
@@ -158,17 +158,17 @@ def allreduce(tensor, average=None, device_dense="", device_sparse="",
     op = _reduce_op(op, average)
     _job()
     if type(tensor) is IndexedSlices:
-        values = collective_ops.all_gather(tensor.values)
+        values = collectives.all_gather(tensor.values)
         if op == Average:
             values = values / cast(size(), values.dtype)
-        return IndexedSlices(values, collective_ops.all_gather(tensor.indices),
+        return IndexedSlices(values, collectives.all_gather(tensor.indices),
                              tensor.dense_shape)
     tensor = convert_to_tensor(tensor)
     if prescale_factor != 1.0:
         tensor = tensor * cast(prescale_factor, tensor.dtype)
     sent, ctx = compression.compress(tensor)
     out = compression.decompress(
-        collective_ops.all_reduce(sent, _REDUCTION[op], op == Average, name=name), ctx)
+        collectives.all_reduce(sent, _REDUCTION[op], op == Average, name=name), ctx)
     if postscale_factor != 1.0:
         out = out * cast(postscale_factor, out.dtype)
     return out
@@ -186,19 +186,19 @@ def grouped_allreduce(tensors, average=None, device_dense="", device_sparse="",
         return [allreduce(t, op=op, compression=compression, prescale_factor=prescale_factor,
                           postscale_factor=postscale_factor) for t in tensors]
     names = [f"grouped_allreduce/{i}" for i in range(len(tensors))]
-    return list(collective_ops.grouped_all_reduce(tensors, names, op == Average))
+    return list(collectives.grouped_all_reduce(tensors, names, op == Average))
 
 
 def allgather(tensor, name=None, process_set=None):
     """The ranks' tensors concatenated along axis 0 (their first dimensions may differ)."""
     _job()
-    return collective_ops.all_gather(tensor, name=name)
+    return collectives.all_gather(tensor, name=name)
 
 
 def broadcast(tensor, root_rank, name=None, process_set=None):
     """Rank `root_rank`'s tensor on every rank."""
     _check_root(root_rank)
-    return collective_ops.broadcast(tensor, root_rank, name=name)
+    return collectives.broadcast(tensor, root_rank, name=name)
 
 
 def _check_root(root_rank):

@@ -2,7 +2,7 @@
 
 `job()` makes, once per process, the communicator (comm.py), its checked collectives
 (protocol.py) and the gradient synchroniser (gradient_sync.py), and installs itself as the engine
-of the collective ops (ops/collective_ops.py), so traced functions communicate through it too.
+of the collective ops (ops/io/collectives.py), so traced functions communicate through it too.
 Strategies and the Horovod-style module both call it:
 
 - `sync_gradients(grads, variables, average)`: the sum or mean over ranks of each gradient.
@@ -22,7 +22,7 @@ import numpy as np
 from ..framework.context import state
 from ..framework.indexed_slices import IndexedSlices
 from ..framework.tensor import Tensor, array_of, convert_to_tensor
-from ..ops import collective_ops
+from ..ops.io import collectives
 from .comm import world
 from .gradient_sync import Synchronizer
 from .protocol import Collectives
@@ -85,7 +85,7 @@ class Job:
         present = [i for i, g in enumerate(grads) if g is not None]
         tensors = [convert_to_tensor(grads[i]) for i in present]
         names = [_source_name(variables[i], i) for i in present]
-        reduced = collective_ops.grouped_all_reduce(tensors, names, average)
+        reduced = collectives.grouped_all_reduce(tensors, names, average)
         out = list(grads)
         for i, t in zip(present, reduced):
             out[i] = t
@@ -154,7 +154,7 @@ def job(require_mpi=False):
     """This process's Job, made on first use (MPI when launched on several processes)."""
     if not _JOB:
         _JOB.append(Job(world(require_mpi)))
-        collective_ops.install_engine(_JOB[0])
+        collectives.install_engine(_JOB[0])
     return _JOB[0]
 
 

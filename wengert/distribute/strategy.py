@@ -33,7 +33,7 @@ import contextlib
 from ..framework import dtypes
 from ..framework.context import state
 from ..graph.func_graph import init_scope
-from ..ops import collective_ops
+from ..ops.io import collectives
 from ..ops.creation_ops import shape as shape_of
 from ..ops.math_ops import cast
 from ..ops.reduce_ops import reduce_sum
@@ -162,7 +162,7 @@ class Strategy:
         value = convert_to_tensor(value)
         if self._size == 1:
             return value
-        return collective_ops.all_reduce(value, "sum", reduce_op == ctx.ReduceOp.MEAN)
+        return collectives.all_reduce(value, "sum", reduce_op == ctx.ReduceOp.MEAN)
 
     def _reduce_axis(self, reduce_op, value, axis):
         value = convert_to_tensor(value)

@@ -151,7 +151,7 @@ def _from_enum(number):
 
 
 # -- tf.string: variable-length byte strings, held as NumPy object arrays of `bytes` ------------
-# (no gradient, no arithmetic but + and comparisons; see ops/string_ops.py)
+# (no gradient, no arithmetic but + and comparisons; see ops/io/strings.py)
 string = DType("string", np.object_)
 _ALL += (string,)
 FROM_NUMPY[string._np] = string

@@ -282,7 +282,7 @@ def vjp_ops(graph, xs, seeds, needed, extra=None):
     inputs listed in `needed` given `seeds` for its floating-point outputs (zeros for unconnected
     inputs). `extra(values)` may add more targets: it returns (targets, seeds)."""
     from ..autodiff.backprop import backward
-    from ..ops import array_core
+    from ..ops import broadcast_ops
     built = state.graph
     start = len(built._ops)
     values = replay(graph, graph._ops, graph.inputs, xs)
@@ -291,7 +291,7 @@ def vjp_ops(graph, xs, seeds, needed, extra=None):
     records = built._ops[start:]
     sources = [xs[i] for i in needed]
     grads = backward(records, targets, sources, list(seeds))
-    return [array_core.zeros_like(s) if g is None else g for s, g in zip(sources, grads)]
+    return [broadcast_ops.zeros_like(s) if g is None else g for s, g in zip(sources, grads)]
 
 
 def check_compatible(what, names, outputs_a, outputs_b):

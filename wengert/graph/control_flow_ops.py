@@ -45,7 +45,7 @@ from ..framework.registry import defop, linear, needs_grad, OpDef
 from ..framework.tensor import Tensor, array_of, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.variables import Variable
-from ..ops import array_core, math_ops
+from ..ops import broadcast_ops, math_ops
 from ..util import nest
 from .func_graph import LIVE_VARIABLES, run_stateful_eagerly
 from .control_flow_graph import (as_bool_scalar, check_compatible, most_specific_common_shape,
@@ -162,7 +162,7 @@ def _branches_grad(op, grads, branches, rebuild):
                    if x.dtype.is_differentiable and needs_grad(op, i + 1))
     if not needed:
         return [None] * len(op.inputs)
-    seeds = [g if g is not None else array_core.zeros_like(t)
+    seeds = [g if g is not None else broadcast_ops.zeros_like(t)
              for g, t in zip(grads, op.outputs) if t.dtype.is_differentiable]
     grad_branches = [vjp_graph(b, needed, f"{b.name}_grad") for b in branches]
     attrs = {**rebuild(grad_branches), "discard_writes": True}
@@ -298,12 +298,12 @@ def _while_grad(op, *grads):
     if op.graph is not None:  # from now on the forward loop keeps its history
         op.attrs = {**op.attrs, "keep_history": True}
     finals, count, stacks = op.outputs[:n], op.outputs[n], op.outputs[n + 1:]
-    g_finals = [grads[k] if grads[k] is not None else array_core.zeros_like(finals[k])
+    g_finals = [grads[k] if grads[k] is not None else broadcast_ops.zeros_like(finals[k])
                 for k in floats]
-    g_stacks = [k for k in floats if not array_core.is_zero_gradient(grads[n + 1 + k])]
+    g_stacks = [k for k in floats if not broadcast_ops.is_zero_gradient(grads[n + 1 + k])]
     gcond, gbody = _backward_loop_graphs(body, n, floats, need_caps, g_stacks)
     start = math_ops.subtract(count, np.int32(1))
-    accs = [array_core.zeros_like(caps[c]) for c in need_caps]
+    accs = [broadcast_ops.zeros_like(caps[c]) for c in need_caps]
     carried = [start, *g_finals, *accs]
     invariants = [*stacks, *[grads[n + 1 + k] for k in g_stacks], *caps]
     out = _while_op(gcond, gbody, -1, carried, invariants, keep_history=False,

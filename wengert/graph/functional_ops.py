@@ -22,7 +22,8 @@ from ..framework import dtypes
 from ..framework.context import state
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
-from ..ops.array_ops import concat, expand_dims, stack
+from ..ops.array_ops import concat, stack
+from ..ops.reshape_ops import expand_dims
 from ..ops.scatter_ops import tensor_scatter_nd_update
 from ..ops.creation_ops import shape as shape_of, zeros
 from ..ops.indexing_ops import gather, reverse as flip

@@ -33,7 +33,7 @@ Unoptimized plans (`Session(optimize=False)`) write nothing in place.
 import numpy as np
 
 from ..framework.variables import Variable
-from ..ops.array_core import ADD_N
+from ..ops.broadcast_ops import ADD_N
 from ..ops.indexing_ops import STRIDED_SLICE_GRAD
 
 __all__ = ["plan_buffers", "fuse_scatter_sums", "IN_PLACE_MIN_SIZE"]

@@ -22,9 +22,9 @@ from ..framework.context import state
 from ..framework.execute import execute
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
-from ..ops.array_ops import expand_dims
+from ..ops.reshape_ops import expand_dims
 from ..ops.creation_ops import shape as shape_of, tile
-from ..ops.shapes import broadcast_shapes
+from ..ops.shape_rules import broadcast_shapes
 from ..util import nest
 from .control_flow_graph import SubGraph, placeholder_for
 from .functional_ops import map_fn

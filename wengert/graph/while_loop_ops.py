@@ -12,7 +12,7 @@ from ..framework.context import state
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.variables import Variable
-from ..ops import tensor_array_ops
+from ..ops.io import tensor_arrays
 from ..util import nest
 from .control_flow_graph import output_tensor, trace
 from .control_flow_ops import _eager_pred, _eager_value, _structure, _while_op
@@ -27,7 +27,7 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     the structure of `loop_vars`. In a graph, one While op (differentiable, see module doc)."""
     if not callable(cond) or not callable(body):
         raise TypeError("while_loop: cond and body must be callables.")
-    flows, rebuild = tensor_array_ops.as_flows(loop_vars)
+    flows, rebuild = tensor_arrays.as_flows(loop_vars)
     if rebuild is not None:  # TensorArrays travel as their flow tensors
         return _with_tensor_arrays(cond, body, loop_vars, flows, rebuild, shape_invariants,
                                    maximum_iterations, name)
@@ -47,16 +47,16 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
 def _with_tensor_arrays(cond, body, loop_vars, flows, rebuild, shape_invariants,
                         maximum_iterations, name):
     """while_loop over the flows of the TensorArrays in loop_vars (their rows may grow)."""
-    if state.graph is not None and any(isinstance(v, tensor_array_ops.TensorArray) and
+    if state.graph is not None and any(isinstance(v, tensor_arrays.TensorArray) and
                                        v.element_shape.rank is None
                                        for v in nest.flatten(loop_vars)):
         loop_vars = _settle_element_shapes(body, loop_vars, flows, rebuild)
-        flows, rebuild = tensor_array_ops.as_flows(loop_vars)
+        flows, rebuild = tensor_arrays.as_flows(loop_vars)
     leaves = nest.flatten(loop_vars)
     given = nest.flatten(shape_invariants) if shape_invariants is not None else [None] * len(
         leaves)
-    invariants = [tensor_array_ops.flow_invariant(v) if isinstance(
-        v, tensor_array_ops.TensorArray) else inv for v, inv in zip(leaves, given)]
+    invariants = [tensor_arrays.flow_invariant(v) if isinstance(
+        v, tensor_arrays.TensorArray) else inv for v, inv in zip(leaves, given)]
     if not any(inv is not None for inv in invariants):
         invariants = None
     elif nest.is_nested(loop_vars):
@@ -69,7 +69,7 @@ def _with_tensor_arrays(cond, body, loop_vars, flows, rebuild, shape_invariants,
 
     def body_flows(*values):
         out = body(*_rebuilt(rebuild, values, loop_vars))
-        return tensor_array_ops.flows_of(out)
+        return tensor_arrays.flows_of(out)
     result = while_loop(cond_flows, body_flows, flows, invariants,
                         maximum_iterations=maximum_iterations, name=name)
     return rebuild(result)
@@ -79,18 +79,18 @@ def _settle_element_shapes(body, loop_vars, flows, rebuild):
     """Give TensorArrays without an element shape the shape their first write in the body
     gives (found by tracing the body once, aside), so their flows keep one shape in the loop."""
     leaves, flat = nest.flatten(loop_vars), [_as_loop_tensor(t) for t in nest.flatten(flows)]
-    unknown = [isinstance(v, tensor_array_ops.TensorArray) and v.element_shape.rank is None
+    unknown = [isinstance(v, tensor_arrays.TensorArray) and v.element_shape.rank is None
                for v in leaves]
     specs = [(t.dtype, TensorShape(None) if u else t.shape) for t, u in zip(flat, unknown)]
 
     def probe(*values):
-        return tensor_array_ops.flows_of(body(*_rebuilt(rebuild, values, loop_vars)))
+        return tensor_arrays.flows_of(body(*_rebuilt(rebuild, values, loop_vars)))
     _, result = trace("while_probe", probe, specs, state.graph)
     settled = []
     for leaf, is_unknown, out in zip(leaves, unknown, nest.flatten(result)):
         shape = getattr(out, "shape", TensorShape(None))
         if is_unknown and shape.rank is not None and None not in shape.as_list()[1:]:
-            leaf = tensor_array_ops.with_element_shape(leaf, shape.as_list()[1:])
+            leaf = tensor_arrays.with_element_shape(leaf, shape.as_list()[1:])
         settled.append(leaf)
     return nest.pack_sequence_as(loop_vars, settled) if nest.is_nested(loop_vars) else \
         settled[0]

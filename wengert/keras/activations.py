@@ -3,7 +3,7 @@
 `get("relu")` returns the function; `get(None)` and `get("linear")` return the identity; a
 callable is returned as is. softmax normalizes over the last axis.
 """
-from ..ops import nn_ops as nn
+from ..ops.nn import activations as nn
 
 __all__ = ["relu", "softmax", "sigmoid", "tanh", "linear", "elu", "selu", "softplus", "gelu",
            "swish", "silu", "leaky_relu", "relu6", "log_softmax", "get", "serialize"]

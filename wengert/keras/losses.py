@@ -16,10 +16,11 @@ trailing axis of size 1 are squeezed first. More losses (Huber, the hinges, the 
 cross-entropies, ...) are in losses_more and re-exported here.
 """
 from ..framework.tensor import Tensor, convert_to_tensor
-from ..ops.array_core import zeros_like
-from ..ops.array_ops import expand_dims, reshape, squeeze, where
-from ..ops import loss_ops
-from ..ops.clip_ops import clip_by_value
+from ..ops.broadcast_ops import zeros_like
+from ..ops.reshape_ops import expand_dims, reshape, squeeze
+from ..ops.array_ops import where
+from ..ops.nn import losses as loss_ops
+from ..ops.math_ops import clip_by_value
 from ..ops.math_ops import cast, not_equal, square, subtract
 from ..ops.reduce_ops import reduce_mean, reduce_sum
 from ..ops.unary_ops import abs as abs_

@@ -13,7 +13,7 @@ import numpy as np
 from ..distribute.context import get_strategy
 from ..framework import dtypes
 from ..framework.tensor import Tensor, constant, convert_to_tensor
-from ..ops.array_ops import squeeze
+from ..ops.reshape_ops import squeeze
 from ..ops.binary_math_ops import divide_no_nan
 from ..ops.query_ops import size
 from ..ops.math_ops import cast, multiply

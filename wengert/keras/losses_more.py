@@ -32,15 +32,15 @@ import math
 import numpy as np
 
 from ..framework.tensor import Tensor, convert_to_tensor
-from ..ops.clip_ops import clip_by_value
+from ..ops.math_ops import clip_by_value
 from ..ops.math_ops import cast, equal, less_equal, logical_or, maximum, minimum, pow as pow_
 from ..ops.math_ops import greater, logical_and, logical_not, multiply, not_equal, square
-from ..ops.array_core import reshape
-from ..ops.array_ops import transpose
-from ..ops.linalg_ops import matmul
+from ..ops.reshape_ops import reshape
+from ..ops.reshape_ops import transpose
+from ..ops.matmul_ops import matmul
 from ..ops.creation_ops import one_hot
-from ..ops.ctc_ops import ctc_loss
-from ..ops.nn_ops import softmax
+from ..ops.nn.ctc.loss import ctc_loss
+from ..ops.nn.activations import softmax
 from ..ops.reduce_ops import reduce_all, reduce_logsumexp, reduce_max, reduce_mean, reduce_sum
 from ..ops.unary_ops import abs as abs_
 from ..ops.unary_ops import log, rsqrt, sigmoid, softplus

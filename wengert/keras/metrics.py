@@ -13,7 +13,7 @@ Metric, Mean, Sum and MeanMetricWrapper live in metrics_base; the confusion-matr
 loss-named metrics in metrics_more, and the operating-point, R2, correlation and IoU variants in
 metrics_extra; all are re-exported here.
 """
-from ..ops.array_ops import squeeze
+from ..ops.reshape_ops import squeeze
 from ..ops.math_ops import cast, equal, greater
 from ..ops.reduce_ops import argmax, reduce_mean
 from . import backend

@@ -10,8 +10,8 @@ import numpy as np
 from ..framework import dtypes
 from ..framework.tensor import Tensor, constant
 from ..framework.variables import Variable
-from ..ops.array_core import broadcast_to
-from ..ops.array_ops import expand_dims, squeeze
+from ..ops.broadcast_ops import broadcast_to
+from ..ops.reshape_ops import expand_dims, squeeze
 from ..ops.binary_math_ops import divide_no_nan
 from ..ops.math_ops import cast, multiply
 from ..ops.reduce_ops import reduce_mean, reduce_sum

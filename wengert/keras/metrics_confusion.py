@@ -15,12 +15,14 @@ majoring the smaller / larger neighbour.
 """
 import numpy as np
 
-from ..ops.array_core import broadcast_to, ones_like, reshape
-from ..ops.array_ops import expand_dims, squeeze, transpose, where
+from ..ops.broadcast_ops import broadcast_to, ones_like
+from ..ops.reshape_ops import reshape
+from ..ops.reshape_ops import expand_dims, squeeze, transpose
+from ..ops.array_ops import where
 from ..ops.binary_math_ops import divide_no_nan
 from ..ops.creation_ops import one_hot
 from ..ops.math_ops import cast, greater, logical_and, maximum, minimum, multiply
-from ..ops.nn_ops import relu
+from ..ops.nn.activations import relu
 from ..ops.reduce_ops import cumsum, reduce_mean, reduce_sum
 from ..ops.rounding_ops import ceil
 from ..ops.sort_ops import top_k as top_k_op

@@ -19,8 +19,9 @@ import warnings
 import numpy as np
 
 from ..framework.context import state
-from ..ops.array_core import broadcast_to
-from ..ops.array_ops import expand_dims, where
+from ..ops.broadcast_ops import broadcast_to
+from ..ops.reshape_ops import expand_dims
+from ..ops.array_ops import where
 from ..ops.binary_math_ops import divide_no_nan
 from ..ops.math_ops import cast, greater_equal, less, maximum
 from ..ops.reduce_ops import reduce_max, reduce_mean, reduce_std, reduce_sum

@@ -18,9 +18,11 @@ CategoricalHinge, LogCoshError, MeanAbsolutePercentageError, MeanSquaredLogarith
 """
 import numpy as np
 
-from ..ops.array_core import broadcast_to, reshape
-from ..ops.array_ops import transpose, where
-from ..ops.linalg_ops import matmul
+from ..ops.broadcast_ops import broadcast_to
+from ..ops.reshape_ops import reshape
+from ..ops.reshape_ops import transpose
+from ..ops.array_ops import where
+from ..ops.matmul_ops import matmul
 from ..ops.math_ops import cast, equal, greater, greater_equal, less, logical_and, not_equal
 from ..ops.creation_ops import one_hot
 from ..ops.indexing_ops import gather

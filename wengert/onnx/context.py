@@ -19,7 +19,7 @@ into a ModelProto.
 import numpy as np
 
 from ..framework.errors import UnimplementedError
-from ..ops.shapes import SHAPE_VECTOR
+from ..ops.shape_rules import SHAPE_VECTOR
 
 __all__ = ["LoweringContext", "ONNX_TYPES", "onnx_type"]
 
@@ -156,7 +156,7 @@ class LoweringContext:
         return self.node("Split", [x, self.int64s(sizes)], outputs=len(sizes), axis=int(axis))
 
     def shape_tensor(self, attr, extras):
-        """A wengert shape argument (ops/shapes.py `shape_arg`: a tuple attribute, maybe with
+        """A wengert shape argument (ops/shape_rules.py `shape_arg`: a tuple attribute, maybe with
         None entries read from scalar inputs, or SHAPE_VECTOR with a vector input) as an int64
         vector value."""
         if attr == SHAPE_VECTOR:

@@ -1,8 +1,7 @@
-"""Shape ops: where, reshape, transpose, expand_dims, squeeze, concat, stack, unstack, split.
+"""Joining and selecting: where, concat, stack, unstack, split, identity and stop_gradient.
 
-Gradients of pure data movement are data movement the other way: the gradient of a reshape is a
-reshape back to the input's shape, of a transpose the transpose by the inverse permutation, of a
-concat a split into the inputs' sizes (and of a split a concat), of a stack an unstack (and of an
+Gradients of pure data movement are data movement the other way (reshapes and transposes, whose
+gradients are the same kind, are in reshape_ops.py): the gradient of a concat a split into the inputs' sizes (and of a split a concat), of a stack an unstack (and of an
 unstack a stack). `where` (Select) routes each element's gradient to the branch it was taken
 from: the condition gets None, x gets g where the condition held and 0 elsewhere, y the rest.
 `stop_gradient` is the identity with no gradient.
@@ -12,10 +11,9 @@ known (eagerly it always is); in a graph with unknown dimensions it passes the f
 an extra "like" input instead, and the kernel reads its shape when the graph runs (Reshape and
 SplitV take an optional like input).
 
-Kernels return NumPy views where NumPy can (reshape, transpose, expand_dims, squeeze, split,
-unstack): tensors are immutable, so sharing memory is safe and these ops cost O(1). Gathering,
-slicing and reversing live in `indexing_ops`; creation ops (fill, zeros, eye, range, one_hot,
-tile, pad) and shape queries in `creation_ops`; both are re-exported here.
+Kernels return NumPy views where NumPy can (split, unstack): tensors are immutable, so sharing
+memory is safe and these ops cost O(1). Gathering, slicing and reversing live in `indexing_ops`;
+creation ops (fill, zeros, eye, range, one_hot, tile, pad) and shape queries in `creation_ops`.
 """
 import builtins
 
@@ -28,14 +26,12 @@ from ..framework.execute import binary_operands, execute
 from ..framework.registry import defop
 from ..framework.tensor import convert_to_tensor, holds_tensor, register_autopacking
 from ..framework.tensor_shape import TensorShape
-from . import shapes
-from .array_core import (RESHAPE, batch_rank, batch_zero_filled, has_one_input,  # noqa: F401
-                         reshape, reshape_back, reshape_batched, reshape_like, zeros_like)
-from .shapes import axis_int, int_tuple, normalize_axis
-from .complex_core import conj_if_complex
+from . import shape_rules
+from .broadcast_ops import batch_zero_filled, zeros_like
+from .reshape_ops import has_one_input, reshape
+from .shape_rules import axis_int, batch_rank, int_tuple, normalize_axis
 
-__all__ = ["where", "reshape", "transpose", "expand_dims", "squeeze", "concat", "stack",
-           "unstack", "split", "identity", "stop_gradient", "newaxis"]
+__all__ = ["where", "concat", "stack", "unstack", "split", "identity", "stop_gradient", "newaxis"]
 
 _pyrange = builtins.range  # this module exports `range`
 newaxis = None
@@ -45,8 +41,8 @@ newaxis = None
 def _select_rule(condition, x, y):
     if not condition.dtype.is_bool:
         raise InvalidArgumentError(f"condition must be bool, got {condition.dtype.name}.")
-    shapes.check_same_dtype(x, y)
-    out = shapes.broadcast_shapes(shapes.broadcast_shapes(condition.shape, x.shape), y.shape)
+    shape_rules.check_same_dtype(x, y)
+    out = shape_rules.broadcast_shapes(shape_rules.broadcast_shapes(condition.shape, x.shape), y.shape)
     return out, x.dtype
 
 
@@ -88,118 +84,6 @@ def where(condition, x=None, y=None, name=None):
 
 # -- reshape, expand_dims, squeeze, transpose ----------------------------------------------------
 
-def _expand_dims_rule(x, axis):
-    if x.shape.rank is None:
-        return TensorShape(None), x.dtype
-    axis = normalize_axis(axis, x.shape.rank + 1)
-    dims = list(x.shape)
-    dims.insert(axis, 1)
-    return TensorShape(dims), x.dtype
-
-
-def _expand_dims_kernel(x, axis):
-    if not -x.ndim - 1 <= axis <= x.ndim:
-        raise ValueError(f"axis {axis} is out of range for rank {x.ndim}")
-    at = axis if axis >= 0 else x.ndim + 1 + axis
-    return x.reshape(x.shape[:at] + (1,) + x.shape[at:])  # a view, like np.expand_dims
-
-
-EXPAND_DIMS = defop("ExpandDims", _expand_dims_kernel,
-                    shape=_expand_dims_rule, grad=reshape_back, jvp=linear, batch=reshape_batched, batch_accepts=has_one_input,
-                    onnx=lambda ctx, op, x: ctx.unsqueeze(x, [op.attrs["axis"]]), returns_view=True)
-
-
-def expand_dims(input, axis, name=None):  # noqa: A002 (TensorFlow's argument name)
-    """`input` with a new axis of size 1 at `axis` (-1 appends one)."""
-    return execute(EXPAND_DIMS, (convert_to_tensor(input),), {"axis": axis_int(axis, "expand_dims: axis")}, name)
-
-
-def _squeeze_rule(x, axis):
-    if x.shape.rank is None:
-        return TensorShape(None), x.dtype
-    rank = x.shape.rank
-    if axis is None:
-        if None in x.shape:
-            return TensorShape(None), x.dtype
-        return TensorShape([d for d in x.shape if d != 1]), x.dtype
-    axes = {normalize_axis(a, rank) for a in axis}
-    for a in axes:
-        if x.shape[a] not in (1, None):
-            raise InvalidArgumentError(f"cannot squeeze axis {a} of shape {x.shape}: its size "
-                                       f"is {x.shape[a]}, not 1.")
-    return TensorShape([d for i, d in enumerate(x.shape) if i not in axes]), x.dtype
-
-
-SQUEEZE = defop("Squeeze", lambda x, axis: np.squeeze(x, axis), shape=_squeeze_rule,
-                grad=reshape_back, jvp=linear, batch=reshape_batched, batch_accepts=has_one_input,
-                onnx=lambda ctx, op, x: ctx.node("Squeeze", [x]) if op.attrs["axis"] is None
-                else ctx.squeeze(x, list(op.attrs["axis"])), returns_view=True)
-
-
-def squeeze(input, axis=None, name=None):  # noqa: A002
-    """`input` without its size-1 axes (only those in `axis`, when given)."""
-    axis = None if axis is None else int_tuple(axis, "squeeze: axis")
-    return execute(SQUEEZE, (convert_to_tensor(input),), {"axis": axis}, name)
-
-
-def _transpose_rule(x, perm):
-    """perm None (the rank was unknown when the op was built) reverses the axes."""
-    rank = x.shape.rank
-    if perm is None:
-        return (TensorShape(None) if rank is None else TensorShape(x.shape[::-1])), x.dtype
-    if rank is not None and sorted(p % rank if -rank <= p < 0 else p
-                                   for p in perm) != list(_pyrange(rank)):
-        raise InvalidArgumentError(f"perm {list(perm)} is not a permutation of the axes of a "
-                                   f"tensor of shape {x.shape} (rank {x.shape.rank}).")
-    if rank is None:
-        return TensorShape([None] * len(perm)), x.dtype
-    return TensorShape([x.shape[p] for p in perm]), x.dtype
-
-
-def _inverse_perm(perm, rank=None):
-    """The permutation undoing `perm` (None, reversing the axes, undoes itself)."""
-    if perm is None:
-        return None
-    if rank is not None:
-        perm = [p % rank for p in perm]
-    return tuple(int(i) for i in np.argsort(perm))
-
-
-def _transpose_grad(op, grad):
-    return transpose(grad, _inverse_perm(op.get_attr("perm"), op.inputs[0].shape.rank))
-
-
-def _transpose_batched(op, grad):
-    nb = batch_rank(grad, op.outputs[0])
-    back = _inverse_perm(op.get_attr("perm"), op.inputs[0].shape.rank)
-    if back is None:
-        back = tuple(_pyrange(op.inputs[0].shape.rank - 1, -1, -1))
-    return transpose(grad, tuple(range(nb)) + tuple(nb + int(i) for i in back))
-
-
-TRANSPOSE = defop("Transpose", lambda x, perm: x.transpose(perm), shape=_transpose_rule,
-                  grad=_transpose_grad, jvp=linear, batch=_transpose_batched,
-                  onnx=lambda ctx, op, x: ctx.node("Transpose", [x]) if op.attrs["perm"] is None
-                  else ctx.node("Transpose", [x], perm=[int(p) for p in op.attrs["perm"]]),
-                  returns_view=True)
-
-
-def transpose(a, perm=None, conjugate=False, name="transpose"):
-    """`a` with its axes permuted: output axis i is input axis perm[i] (default: reversed);
-    `conjugate` also conjugates complex entries."""
-    a = convert_to_tensor(a)
-    rank = a.shape.rank
-    if perm is None:  # None when the rank is unknown: the kernel reverses the axes
-        perm = None if rank is None else tuple(_pyrange(rank - 1, -1, -1))
-    elif rank is not None:
-        perm = tuple(p % rank if -rank <= p < 0 else p
-                     for p in int_tuple(perm, "transpose: perm"))
-    else:
-        perm = int_tuple(perm, "transpose: perm")
-    if conjugate and a.dtype.is_complex:  # the conjugate transpose
-        a = conj_if_complex(a)
-    return execute(TRANSPOSE, (a,), {"perm": perm}, None if name == "transpose" else name)
-
 
 # -- concat, stack, unstack, split -----------------------------------------------------------
 def _check_same_rank(inputs, what):
@@ -211,7 +95,7 @@ def _check_same_rank(inputs, what):
 
 
 def _concat_rule(*inputs, axis):
-    shapes.check_same_dtype(*inputs)
+    shape_rules.check_same_dtype(*inputs)
     rank = _check_same_rank(inputs, "concat")
     if rank is None:
         return TensorShape(None), inputs[0].dtype
@@ -281,7 +165,7 @@ def concat(values, axis, name="concat"):
 
 
 def _pack_rule(*inputs, axis):
-    shapes.check_same_dtype(*inputs)
+    shape_rules.check_same_dtype(*inputs)
     out = inputs[0].shape
     for t in inputs[1:]:
         if not out.is_compatible_with(t.shape):
@@ -527,10 +411,10 @@ register_autopacking(_autopack)
 
 
 # -- identity, stop_gradient ---------------------------------------------------------------------
-IDENTITY = defop("Identity", lambda x: x, shape=shapes.same, grad=lambda op, grad: grad, jvp=linear,
+IDENTITY = defop("Identity", lambda x: x, shape=shape_rules.same, grad=lambda op, grad: grad, jvp=linear,
                  partial_value=lambda op, x: x,
                  batch="safe", passes_sparse=True, returns_view=True, onnx="Identity")
-STOP_GRADIENT = defop("StopGradient", lambda x: x, shape=shapes.same, grad=None,
+STOP_GRADIENT = defop("StopGradient", lambda x: x, shape=shape_rules.same, grad=None,
                       returns_view=True, onnx="Identity")
 
 

@@ -18,7 +18,7 @@ denominator, so no NaN enters the next derivative either.
 """
 import numpy as np
 
-from .array_core import ones_like
+from .broadcast_ops import ones_like
 from .array_ops import where
 from .elementwise import call_float, float_op
 from .math_ops import equal, square

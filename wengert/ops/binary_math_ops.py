@@ -25,8 +25,8 @@ from ..framework.errors import InvalidArgumentError
 from ..framework.execute import binary_operands, execute
 from ..framework.registry import defop, needs_grad
 from ..framework.tensor import convert_to_tensor
-from . import elementwise, shapes
-from .complex_core import conj_if_complex
+from . import elementwise, shape_rules
+from .complex_parts import conj_if_complex
 from .math_ops import cast, not_equal, square
 
 __all__ = ["squared_difference", "xlogy", "xlog1py", "xdivy", "divide_no_nan", "div_no_nan",
@@ -36,15 +36,15 @@ __all__ = ["squared_difference", "xlogy", "xlog1py", "xdivy", "divide_no_nan", "
 def _float_pair_rule(op_type, complex_ok=False):
     def rule(x, y, **_):
         if not (complex_ok and x.dtype.is_complex):
-            shapes.check_float(x, f"{op_type}'s input")
-        return shapes.broadcast(x, y)
+            shape_rules.check_float(x, f"{op_type}'s input")
+        return shape_rules.broadcast(x, y)
     return rule
 
 
 def _float_binary(op_def, x, y, name, complex_ok=False):
     x, y = binary_operands(x, y, op_def.type)
     if not (complex_ok and x.dtype.is_complex):
-        shapes.check_float(x, f"{op_def.type}'s input")
+        shape_rules.check_float(x, f"{op_def.type}'s input")
     return execute(op_def, (x, y), name=name)
 
 
@@ -76,7 +76,7 @@ def _squared_difference_partials(x, y, z):
 def _numeric_rule(x, y, **_):
     if x.dtype.is_bool:
         raise InvalidArgumentError("SquaredDifference needs numeric tensors, got bool.")
-    return shapes.broadcast(x, y)
+    return shape_rules.broadcast(x, y)
 
 
 SQUARED_DIFFERENCE = elementwise.binary("SquaredDifference", _squared_difference_kernel,
@@ -180,5 +180,5 @@ def multiply_no_nan(x, y, name=None):
 def reciprocal_no_nan(x, name=None):
     """1 / x, and 0 where x == 0."""
     x = convert_to_tensor(x)
-    shapes.check_float(x, "reciprocal_no_nan's input")
+    shape_rules.check_float(x, "reciprocal_no_nan's input")
     return divide_no_nan(np.ones((), x.dtype.as_numpy_dtype), x, name=name)

@@ -11,7 +11,7 @@ from ..framework.errors import InvalidArgumentError
 from ..framework.execute import binary_operands, execute
 from ..framework.registry import defop
 from ..framework.tensor import convert_to_tensor
-from . import shapes
+from . import shape_rules
 
 __all__ = ["bitwise_and", "bitwise_or", "bitwise_xor", "invert", "left_shift", "right_shift"]
 
@@ -25,7 +25,7 @@ def _check_integer(op_type, x):
 def _integer_pair_rule(op_type):
     def rule(x, y, **_):
         _check_integer(op_type, x)
-        return shapes.broadcast(x, y)
+        return shape_rules.broadcast(x, y)
     return rule
 
 

@@ -1,5 +1,5 @@
 """The parts of a number: `real`, `imag`, `conj`, `angle`, `complex` and the modulus `abs`, for
-real and complex tensors, with TensorFlow's gradients (the convention is in complex_core.py).
+real and complex tensors, with TensorFlow's gradients (the convention is in complex_parts.py).
 
 For z = x + iy:  angle(z) = atan2(y, x),  |z| = sqrt(x^2 + y^2). Their gradients for a real
 incoming gradient g are the complex numbers dL/dx + i dL/dy:
@@ -17,10 +17,10 @@ from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
 from ..framework.registry import defop
 from ..framework.tensor import convert_to_tensor
-from .array_core import zeros_like
+from .broadcast_ops import zeros_like
 from .array_ops import identity, where
 from .binary_math_ops import div_no_nan
-from .complex_core import CONJ, IMAG, REAL, complex, conj_if_complex, zero_of
+from .complex_parts import CONJ, IMAG, REAL, complex, conj_if_complex, zero_of
 from .unary_ops import abs as _real_abs, reciprocal
 
 __all__ = ["real", "imag", "conj", "angle", "complex", "complex_abs", "abs"]

@@ -29,11 +29,14 @@ from ..framework.registry import defop
 from ..framework.tensor import Tensor, convert_to_tensor, to_array
 from ..framework.static_value import static_value
 from ..framework.tensor_shape import TensorShape
-from . import shapes
-from .array_core import SUM_TO_SHAPE, batch_rank, cast, reshape, static_shape
+from . import shape_rules
+from .broadcast_ops import SUM_TO_SHAPE
+from .shape_rules import batch_rank, static_shape
+from .cast_ops import cast
+from .reshape_ops import reshape
 from .pad_ops import MIRROR_PAD, MIRROR_PAD_GRAD, PAD, pad  # noqa: F401 (re-exported)
 from .query_ops import SHAPE, SIZE, _RANK, rank, shape, size  # noqa: F401 (re-exported)
-from .shapes import (check_index_dtype as _check_index_dtype, normalize_axis, resolve_shape,
+from .shape_rules import (check_index_dtype as _check_index_dtype, normalize_axis, resolve_shape,
                      scalar_arg, shape_arg, split_extras, static_shape_arg)
 
 __all__ = ["fill", "zeros", "ones", "eye", "tile", "pad", "range", "one_hot", "shape", "size",
@@ -240,7 +243,7 @@ def _range_kernel(start, limit, delta):
 
 
 def _range_rule(start, limit, delta):
-    shapes.check_same_dtype(start, limit, delta)
+    shape_rules.check_same_dtype(start, limit, delta)
     for bound in (start, limit, delta):
         if bound.shape.rank not in (0, None):
             raise InvalidArgumentError(f"start, limit and delta must be scalars, got shapes "

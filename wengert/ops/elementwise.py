@@ -24,7 +24,7 @@ Either form is right for gradients with extra leading (batch) dimensions, since 
 products broadcast over trailing axes: the ops are declared `batch="safe"`.
 
 For complex inputs the VJP multiplies by the conjugate derivative, g * conj(f'(x)), TensorFlow's
-convention (see complex_core.py); the JVP keeps t * f'(x). Most elementwise math is defined for
+convention (see complex_parts.py); the JVP keeps t * f'(x). Most elementwise math is defined for
 floating-point tensors only (complex ones too where TensorFlow defines the op on them): `float_op` declares such an op
 with a shape rule that refuses other dtypes (`float_rule`), and `call_float` is the body of its
 public function, which refuses them eagerly with the same message.
@@ -38,15 +38,15 @@ from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
 from ..framework.registry import OPERATOR_UFUNCS, defop, needs_grad
 from ..framework.tensor import Tensor, convert_to_tensor, is_eager_tensor
-from . import shapes
-from .complex_core import CONJ, conj_if_complex
+from . import shape_rules
+from .complex_parts import CONJ, conj_if_complex
 
 __all__ = ["unary", "binary", "fused_grad_jvp", "float_op", "float_rule", "call_float",
            "numeric_rule", "call_numeric", "into_temporary", "IN_PLACE_MIN_SIZE",
            "OPERATOR_UFUNCS"]
 
 
-def unary(op_type, kernel, derivative=None, *, fused=None, shape=shapes.same, **fields):
+def unary(op_type, kernel, derivative=None, *, fused=None, shape=shape_rules.same, **fields):
     """Declare the unary elementwise op `op_type` with `kernel` and either `derivative(x, y)`
     (f'(x) as a tensor; y = f(x)) or `fused`, the OpDef of h(y, g) = g * f'(x)."""
     if (derivative is None) == (fused is None):
@@ -68,7 +68,7 @@ def unary(op_type, kernel, derivative=None, *, fused=None, shape=shapes.same, **
     return defop(op_type, kernel, shape=shape, grad=grad, jvp=jvp, **fields)
 
 
-def binary(op_type, kernel, partials, *, shape=shapes.broadcast, **fields):
+def binary(op_type, kernel, partials, *, shape=shape_rules.broadcast, **fields):
     """Declare the binary elementwise op `op_type` with `kernel` and `partials(x, y, z)` giving
     (dz/dx, dz/dy) as tensors (z is the op's output; either may be None: no gradient)."""
     def grad(op, g):

@@ -22,9 +22,10 @@ from ..framework.execute import execute
 from ..framework.registry import defop
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
-from .array_core import ones_like
-from .array_ops import reshape, stack
-from .clip_ops import clip_by_value
+from .broadcast_ops import ones_like
+from .reshape_ops import reshape
+from .array_ops import stack
+from .math_ops import clip_by_value
 from .creation_ops import constant_value, size
 from .indexing_ops import scatter_nd
 from .math_ops import cast, maximum, minimum

@@ -17,8 +17,10 @@ need ops, so they are installed on it here: `_dense`, `__neg__` and `_shape_of_l
 from ..framework import dtypes
 from ..framework.execute import execute
 from ..framework.indexed_slices import IndexedSlices
-from .array_core import add_n, cast
-from .array_ops import concat, expand_dims
+from .broadcast_ops import add_n
+from .cast_ops import cast
+from .array_ops import concat
+from .reshape_ops import expand_dims
 from .creation_ops import shape
 from .indexing_ops import GATHER_GRAD, scatter_nd
 from .math_ops import negative

@@ -36,11 +36,13 @@ from ..framework.indexed_slices import IndexedSlices
 from ..framework.registry import defop
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
-from .array_core import batch_rank, broadcast_to, reshape, static_shape
+from .shape_rules import batch_rank, static_shape
+from .broadcast_ops import broadcast_to
+from .reshape_ops import reshape
 from .array_ops import concat, stack, where
 from .creation_ops import range as range_
 from .query_ops import shape as shape_of
-from .shapes import (UnknownWhileBuilding, axis_tuple, check_distinct, check_index_dtype,
+from .shape_rules import (UnknownWhileBuilding, axis_tuple, check_distinct, check_index_dtype,
                      int_tuple, normalize_axis, prod, shape_source)
 from .segment_kernels import scatter_add
 from .slice_ops import (_FULL, SLICE, STRIDED_SLICE, STRIDED_SLICE_GRAD,  # noqa: F401

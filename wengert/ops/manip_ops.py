@@ -16,8 +16,8 @@ from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
 from ..framework.registry import defop, linear_in
 from ..framework.tensor import convert_to_tensor
-from . import shapes
-from .shapes import int_tuple, normalize_axis
+from . import shape_rules
+from .shape_rules import int_tuple, normalize_axis
 
 __all__ = ["roll", "reverse_sequence"]
 
@@ -38,7 +38,7 @@ def _roll_batched(op, grad):
                                    "axis": tuple(a + extra for a in op.get_attr("axis"))})
 
 
-ROLL = defop("Roll", _roll_kernel, shape=shapes.same, grad=_roll_grad, jvp=linear_in(0),
+ROLL = defop("Roll", _roll_kernel, shape=shape_rules.same, grad=_roll_grad, jvp=linear_in(0),
              batch=_roll_batched)
 
 

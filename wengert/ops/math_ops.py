@@ -1,4 +1,4 @@
-"""Elementwise arithmetic: + - * / ** and friends, comparisons, logical ops.
+"""Elementwise arithmetic: + - * / ** and friends, comparisons, logical ops, clip_by_value.
 
 Binary ops broadcast like NumPy; their gradient rules return the full-size gradient and the reverse
 pass sums it back over broadcast axes. Derivatives used (g is the incoming gradient):
@@ -15,7 +15,11 @@ Each rule skips the inputs the reverse pass said it does not need (`needs_grad(o
 Forward mode (JVP, `jvp=`): + - and negation are linear and * is linear in each argument, so their
 tangents are the op applied to the tangents; the others are the differentials above read forwards,
 e.g. d(x / y) = dx / y - z dy / y and d(x ** y) = y x^(y-1) dx + z log(x) dy.
-Comparisons and logical ops have no gradient. `cast` (array_core.py) and `square`
+clip_by_value(t, lo, hi) = max(min(t, hi), lo) is one op, `ClipByValue`. Its gradient passes g to t
+where lo <= t <= hi, to lo where t < lo and to hi where t > hi (each then summed back to the shape
+the bound had, when a bound was broadcast); its tangent is t's where lo <= t <= hi, lo's below and
+hi's above.
+Comparisons and logical ops have no gradient. `cast` (cast_ops.py) and `square`
 (unary_ops.py) are exported here too, as in TensorFlow's math_ops; the Python operators of
 Tensor and Variable that call these ops are installed by operators.py.
 """
@@ -30,16 +34,19 @@ from ..framework.registry import defop, linear, multilinear, needs_grad
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.variables import EAGER_TYPES as _EAGER
-from . import shapes
-from .array_core import batch_rank, cast, reshape, static_shape, zeros_like
+from . import shape_rules
+from .shape_rules import batch_rank, static_shape
+from .cast_ops import cast
+from .reshape_ops import reshape
+from .broadcast_ops import zeros_like
 from .array_ops import where
-from .complex_core import conj_if_complex
+from .complex_parts import conj_if_complex
 from .unary_ops import SQUARE_GRAD, log, square
 
 __all__ = ["add", "subtract", "multiply", "divide", "truediv", "floordiv", "floormod", "mod",
            "negative", "square", "pow", "maximum", "minimum", "equal", "not_equal", "less",
            "less_equal", "greater", "greater_equal", "logical_and", "logical_or", "logical_not",
-           "logical_xor", "cast"]
+           "logical_xor", "cast", "clip_by_value"]
 
 
 def call_binary(op_def, x, y, name):
@@ -59,7 +66,7 @@ def _sub_grad(op, grad):
 
 def _mul_grad(op, grad):
     x, y = op.inputs
-    if x.dtype.is_complex:  # g conj(y), g conj(x) (TensorFlow's convention, complex_core.py)
+    if x.dtype.is_complex:  # g conj(y), g conj(x) (TensorFlow's convention, complex_parts.py)
         return (grad * conj_if_complex(y) if needs_grad(op, 0) else None,
                 grad * conj_if_complex(x) if needs_grad(op, 1) else None)
     if x is y:  # x * x: one op for 2x*g instead of two products and a sum
@@ -138,13 +145,13 @@ def _div_jvp(primals, tangents, outputs):
 # Their kernels are Python's operators: on arrays they call the same ufuncs, and on NumPy scalars
 # (the 0-d results of reductions and of scalar products) they take NumPy's scalar fast path,
 # several times cheaper than a ufunc call.
-ADD = defop("AddV2", operator.add, shape=shapes.broadcast, grad=_add_grad, jvp=linear,
+ADD = defop("AddV2", operator.add, shape=shape_rules.broadcast, grad=_add_grad, jvp=linear,
             batch="safe", onnx="Add")
-SUB = defop("Sub", operator.sub, shape=shapes.broadcast, grad=_sub_grad, jvp=linear,
+SUB = defop("Sub", operator.sub, shape=shape_rules.broadcast, grad=_sub_grad, jvp=linear,
             batch="safe", onnx="Sub")
-MUL = defop("Mul", operator.mul, shape=shapes.broadcast, grad=_mul_grad, jvp=multilinear,
+MUL = defop("Mul", operator.mul, shape=shape_rules.broadcast, grad=_mul_grad, jvp=multilinear,
             batch="safe", onnx="Mul")
-DIV = defop("RealDiv", operator.truediv, shape=shapes.broadcast, grad=_div_grad, jvp=_div_jvp,
+DIV = defop("RealDiv", operator.truediv, shape=shape_rules.broadcast, grad=_div_grad, jvp=_div_jvp,
             batch="safe", onnx="Div")
 
 
@@ -205,7 +212,7 @@ def _integer_division(ufunc, op_type):
     return kernel
 
 
-FLOOR_DIV = defop("FloorDiv", _integer_division(np.floor_divide, "FloorDiv"), shape=shapes.broadcast, grad=None,
+FLOOR_DIV = defop("FloorDiv", _integer_division(np.floor_divide, "FloorDiv"), shape=shape_rules.broadcast, grad=None,
                   onnx=_floor_div_onnx)
 def _floor_mod_jvp(primals, tangents, outputs):
     """d(x mod y) = dx - floor(x / y) dy (away from the jumps)."""
@@ -216,7 +223,7 @@ def _floor_mod_jvp(primals, tangents, outputs):
     return term if dx is None else dx + term
 
 
-FLOOR_MOD = defop("FloorMod", _integer_division(np.mod, "FloorMod"), shape=shapes.broadcast, grad=_floor_mod_grad,
+FLOOR_MOD = defop("FloorMod", _integer_division(np.mod, "FloorMod"), shape=shape_rules.broadcast, grad=_floor_mod_grad,
                   jvp=_floor_mod_jvp, batch="safe", onnx=_floor_mod_onnx)
 
 
@@ -234,7 +241,7 @@ mod = floormod
 
 
 # -- unary arithmetic ---------------------------------------------------------------------------
-NEG = defop("Neg", np.negative, shape=shapes.same, grad=lambda op, grad: -grad, jvp=linear,
+NEG = defop("Neg", np.negative, shape=shape_rules.same, grad=lambda op, grad: -grad, jvp=linear,
             batch="safe", onnx="Neg")
 
 
@@ -276,7 +283,7 @@ def _pow_jvp(primals, tangents, outputs):
     return out
 
 
-POW = defop("Pow", _pow_kernel, shape=shapes.broadcast, grad=_pow_grad, jvp=_pow_jvp,
+POW = defop("Pow", _pow_kernel, shape=shape_rules.broadcast, grad=_pow_grad, jvp=_pow_jvp,
             batch="safe", onnx="Pow")
 
 
@@ -300,11 +307,11 @@ def _select_jvp(x_wins, primals, tangents):
                  dy if dy is not None else zeros_like(y))
 
 
-MAXIMUM = defop("Maximum", np.maximum, shape=shapes.broadcast,
+MAXIMUM = defop("Maximum", np.maximum, shape=shape_rules.broadcast,
                 grad=lambda op, g: _select_grad(op, g, greater_equal(*op.inputs)),
                 jvp=lambda p, t, o: _select_jvp(greater_equal(*p), p, t), batch="safe",
                 onnx="Max")
-MINIMUM = defop("Minimum", np.minimum, shape=shapes.broadcast,
+MINIMUM = defop("Minimum", np.minimum, shape=shape_rules.broadcast,
                 grad=lambda op, g: _select_grad(op, g, less_equal(*op.inputs)),
                 jvp=lambda p, t, o: _select_jvp(less_equal(*p), p, t), batch="safe",
                 onnx="Min")
@@ -313,27 +320,27 @@ MINIMUM = defop("Minimum", np.minimum, shape=shapes.broadcast,
 def maximum(x, y, name=None):
     """Elementwise max(x, y); at ties the gradient goes to x."""
     x, y = binary_operands(x, y, MAXIMUM.type)
-    shapes.check_ordered(x, MAXIMUM.type)
+    shape_rules.check_ordered(x, MAXIMUM.type)
     return execute(MAXIMUM, (x, y), name=name)
 
 
 def minimum(x, y, name=None):
     """Elementwise min(x, y); at ties the gradient goes to x."""
     x, y = binary_operands(x, y, MINIMUM.type)
-    shapes.check_ordered(x, MINIMUM.type)
+    shape_rules.check_ordered(x, MINIMUM.type)
     return execute(MINIMUM, (x, y), name=name)
 
 
 # -- comparisons and logic (no gradient) ------------------------------------------------------------
 def _comparison(op_type, kernel, doc, onnx):
-    op_def = defop(op_type, kernel, shape=shapes.bool_out, grad=None, onnx=onnx)
+    op_def = defop(op_type, kernel, shape=shape_rules.bool_out, grad=None, onnx=onnx)
 
     ordered = op_type not in ("Equal", "NotEqual")
 
     def compare(x, y, name=None):
         x, y = binary_operands(x, y, op_type)
         if ordered:
-            shapes.check_ordered(x, op_type)
+            shape_rules.check_ordered(x, op_type)
         return execute(op_def, (x, y), name=name)
     compare.__name__ = compare.__qualname__ = doc[0]
     compare.__doc__ = doc[1]
@@ -355,13 +362,13 @@ def _bool_binary(x, y, **_):
     for t in (x, y):
         if not t.dtype.is_bool:
             raise InvalidArgumentError(f"logical ops need bool inputs, got {t.dtype.name}.")
-    return shapes.bool_out(x, y)
+    return shape_rules.bool_out(x, y)
 
 
 LOGICAL_AND = defop("LogicalAnd", np.logical_and, shape=_bool_binary, grad=None, onnx="And")
 LOGICAL_OR = defop("LogicalOr", np.logical_or, shape=_bool_binary, grad=None, onnx="Or")
 LOGICAL_XOR = defop("LogicalXor", np.logical_xor, shape=_bool_binary, grad=None, onnx="Xor")
-LOGICAL_NOT = defop("LogicalNot", np.logical_not, shape=shapes.same, grad=None, onnx="Not")
+LOGICAL_NOT = defop("LogicalNot", np.logical_not, shape=shape_rules.same, grad=None, onnx="Not")
 
 
 def _bool_operands(x, y, op_type):
@@ -389,3 +396,52 @@ def logical_not(x, name=None):
     if not x.dtype.is_bool:
         raise TypeError(f"LogicalNot: input must be a bool tensor, got {x.dtype.name}.")
     return execute(LOGICAL_NOT, (x,), name=name)
+
+
+def _clip_kernel(t, lo, hi):
+    out = np.maximum(np.minimum(t, hi), lo)
+    if out.shape != t.shape:
+        raise ValueError("clip bounds broadcast t to a larger shape")
+    return out
+
+
+def _clip_rule(t, lo, hi):
+    shape_rules.check_same_dtype(t, lo, hi)
+    out = shape_rules.broadcast_shapes(shape_rules.broadcast_shapes(t.shape, lo.shape), hi.shape)
+    if out.rank is not None and t.shape.rank is not None and not out.is_compatible_with(t.shape):
+        raise InvalidArgumentError(
+            f"clip_value_min (shape {lo.shape}) and clip_value_max (shape {hi.shape}) must "
+            f"broadcast to t's shape {t.shape} without enlarging it (they would give {out}).")
+    return t.shape, t.dtype
+
+
+def _clip_grad(op, g):
+    t, lo, hi = op.inputs
+    below, above = less(t, lo), greater(t, hi)
+    zeros = zeros_like(g)
+    d_t = where(logical_or(below, above), zeros, g) if needs_grad(op, 0) else None
+    d_lo = where(below, g, zeros) if needs_grad(op, 1) else None
+    d_hi = where(above, g, zeros) if needs_grad(op, 2) else None
+    return d_t, d_lo, d_hi
+
+
+def _clip_jvp(primals, tangents, outputs):
+    (t, lo, hi), (dt, dlo, dhi) = primals, tangents
+    zeros = zeros_like(t)
+    inside = dt if dt is not None else zeros
+    below = where(less(t, lo), dlo if dlo is not None else zeros, inside)
+    return where(greater(t, hi), dhi if dhi is not None else zeros, below)
+
+
+CLIP_BY_VALUE = defop("ClipByValue", _clip_kernel, shape=_clip_rule, grad=_clip_grad,
+                      jvp=_clip_jvp, batch="safe",
+                      onnx=lambda ctx, op, t, lo, hi: ctx.node("Max", [ctx.node("Min", [t, hi]),
+                                                                       lo]))
+
+
+def clip_by_value(t, clip_value_min, clip_value_max, name=None):
+    """t with values below clip_value_min raised to it and above clip_value_max lowered to it.
+    The bounds may be scalars or broadcast to t's shape."""
+    t, lo = binary_operands(t, clip_value_min, "ClipByValue")
+    t, hi = binary_operands(t, clip_value_max, "ClipByValue")
+    return execute(CLIP_BY_VALUE, (t, lo, hi), name=name)

@@ -29,8 +29,8 @@ from ..framework.execute import binary_operands, execute
 from ..framework.registry import defop, linear, multilinear, needs_grad
 from ..framework.tensor import Tensor, array_of, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
-from . import shapes
-from .array_core import zeros_like
+from . import shape_rules
+from .broadcast_ops import zeros_like
 
 __all__ = ["diag", "diag_part", "set_diag", "band_part", "tensor_diag", "tensor_diag_part",
            "cross", "matrix_diag", "matrix_diag_part", "matrix_set_diag", "matrix_band_part"]
@@ -139,7 +139,7 @@ def _diag_rule(diagonal, k, num_rows, num_cols, padding_value, align):
 
 
 def _set_diag_rule(x, diagonal, k, align):
-    shapes.check_same_dtype(x, diagonal)
+    shape_rules.check_same_dtype(x, diagonal)
     want, _ = _diag_part_rule(x, k, 0, align)
     if not want.is_compatible_with(diagonal.shape):
         raise InvalidArgumentError(f"a diagonal of shape {diagonal.shape} does not fit an input "
@@ -391,7 +391,7 @@ def tensor_diag_part(input, name=None):  # noqa: A002
 
 # -- cross ------------------------------------------------------------------------------------------
 def _cross_rule(a, b):
-    shapes.check_same_dtype(a, b)
+    shape_rules.check_same_dtype(a, b)
     for t in (a, b):
         if t.shape.rank is not None and (t.shape.rank < 1 or t.shape[-1] not in (None, 3)):
             raise InvalidArgumentError(f"operands must be 3-vectors along their last axis, got "

@@ -23,9 +23,9 @@ from ..framework.registry import defop
 from ..framework.static_value import static_value
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
-from .array_core import add_n
-from .array_ops import reshape
-from .array_core import zeros_like
+from .broadcast_ops import add_n
+from .reshape_ops import reshape
+from .broadcast_ops import zeros_like
 from .elementwise import call_float, float_op
 from .math_ops import DIV, MUL, cast, equal, greater, greater_equal, negative, square
 from .reduce_ops import reduce_all, reduce_mean

@@ -21,7 +21,7 @@ from ..framework.execute import binary_operands, execute
 from ..framework.tensor import Tensor, TensorLike, constant
 from ..framework.tensor_shape import TensorShape
 from ..framework.variables import Variable
-from . import complex_ops, indexing_ops, linalg_ops, math_ops, unary_ops
+from . import complex_ops, indexing_ops, matmul_ops, math_ops, unary_ops
 from .math_ops import ADD, MUL, SUB
 
 __all__ = []
@@ -32,7 +32,7 @@ def _install_operators(cls):
         return lambda self, other: fn(other, self)
     binary = {"add": math_ops.add, "sub": math_ops.subtract, "mul": math_ops.multiply,
               "truediv": math_ops.divide, "floordiv": math_ops.floordiv,
-              "mod": math_ops.floormod, "pow": math_ops.pow, "matmul": linalg_ops.matmul}
+              "mod": math_ops.floormod, "pow": math_ops.pow, "matmul": matmul_ops.matmul}
     for stem, fn in binary.items():
         setattr(cls, f"__{stem}__", lambda self, other, fn=fn: fn(self, other))
         setattr(cls, f"__r{stem}__", reflected(fn))

@@ -18,9 +18,9 @@ from ..framework.registry import defop, linear
 from ..framework.static_value import static_value
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
-from .array_core import batch_rank
+from .shape_rules import batch_rank
 from .query_ops import shape
-from .shapes import DYNAMIC, SHAPE_VECTOR, UnknownWhileBuilding, int_tuple, shape_arg
+from .shape_rules import DYNAMIC, SHAPE_VECTOR, UnknownWhileBuilding, int_tuple, shape_arg
 from .slice_ops import STRIDED_SLICE
 
 __all__ = ["pad"]

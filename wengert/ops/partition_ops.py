@@ -21,7 +21,8 @@ from ..framework.execute import execute
 from ..framework.registry import defop, linear
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
-from .array_core import reshape, zeros_like
+from .reshape_ops import reshape
+from .broadcast_ops import zeros_like
 from .creation_ops import constant_value, range as range_, shape as shape_of, size
 from .indexing_ops import gather
 

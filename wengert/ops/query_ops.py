@@ -11,7 +11,7 @@ from ..framework import dtypes
 from ..framework.execute import execute
 from ..framework.registry import defop
 from ..framework.tensor_shape import TensorShape
-from .array_core import _like_source
+from .broadcast_ops import _like_source
 
 __all__ = ["shape", "size", "rank"]
 

@@ -36,9 +36,12 @@ from ..framework.operation import Operation
 from ..framework.registry import defop, linear, linear_in
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
-from . import shapes
-from .shapes import axis_tuple, check_distinct
-from .array_core import batch_rank, broadcast_to, cast, ones_like, reshape
+from . import shape_rules
+from .shape_rules import axis_tuple, check_distinct
+from .shape_rules import batch_rank
+from .broadcast_ops import broadcast_to, ones_like
+from .cast_ops import cast
+from .reshape_ops import reshape
 from .array_ops import where
 from .creation_ops import size
 from .math_ops import equal, not_equal
@@ -82,9 +85,9 @@ def _kept_shape(shape, axis):
 def _reduction(op_def, input_tensor, axis, keepdims, name):
     x = convert_to_tensor(input_tensor)
     if op_def in (SUM, MEAN, PROD):  # All and Any take bools; Max and Min check their own
-        shapes.check_not_bool(x, op_def.type)
+        shape_rules.check_not_bool(x, op_def.type)
     elif op_def in (MAX, MIN):
-        shapes.check_ordered(x, op_def.type)
+        shape_rules.check_ordered(x, op_def.type)
     attrs = {"axis": _axes(axis, x, op_def.type), "keepdims": bool(keepdims)}
     return execute(op_def, (x,), attrs, name)
 
@@ -215,14 +218,14 @@ def _slope_times_batched(rule):
     return batched
 
 
-SUM = defop("Sum", _sum_kernel, shape=shapes.reduced, grad=lambda op, grad: _expand(grad, op),
+SUM = defop("Sum", _sum_kernel, shape=shape_rules.reduced, grad=lambda op, grad: _expand(grad, op),
             jvp=linear, batch=_sum_batched, onnx=_reduce_onnx("Sum"))
 def _mean_batched(op, grad):
     count = _count(tuple(op.inputs[0].shape), op.get_attr("axis"))
     return _reduced_back(grad / max(count, 1), op, batch_rank(grad, op.outputs[0]))
 
 
-MEAN = defop("Mean", _mean_kernel, shape=shapes.reduced, grad=_mean_grad, jvp=linear, batch=_mean_batched,
+MEAN = defop("Mean", _mean_kernel, shape=shape_rules.reduced, grad=_mean_grad, jvp=linear, batch=_mean_batched,
              onnx=_reduce_onnx("Mean"))
 
 
@@ -271,10 +274,10 @@ def _extremum_kernel(reduce, empty_is_lowest):
 
 
 MAX = defop("Max", _extremum_kernel(np.max, True),
-            shape=shapes.reduced, grad=_extremum_grad, onnx=_reduce_onnx("Max"),
+            shape=shape_rules.reduced, grad=_extremum_grad, onnx=_reduce_onnx("Max"),
             jvp=_partials_jvp(lambda: MAX, _extremum_grad), batch=_slope_times_batched(_extremum_grad))
 MIN = defop("Min", _extremum_kernel(np.min, False),
-            shape=shapes.reduced, grad=_extremum_grad, onnx=_reduce_onnx("Min"),
+            shape=shape_rules.reduced, grad=_extremum_grad, onnx=_reduce_onnx("Min"),
             jvp=_partials_jvp(lambda: MIN, _extremum_grad), batch=_slope_times_batched(_extremum_grad))
 
 
@@ -305,7 +308,7 @@ def _prod_grad(op, grad):
 
 PROD = defop("Prod", lambda x, axis, keepdims: np.prod(x, axis=axis, keepdims=keepdims,
                                                        dtype=x.dtype),
-             shape=shapes.reduced, grad=_prod_grad, jvp=_partials_jvp(lambda: PROD, _prod_grad), batch=_slope_times_batched(_prod_grad),
+             shape=shape_rules.reduced, grad=_prod_grad, jvp=_partials_jvp(lambda: PROD, _prod_grad), batch=_slope_times_batched(_prod_grad),
              onnx=_reduce_onnx("Prod"))
 
 
@@ -342,10 +345,10 @@ def _euclidean_norm_grad(op, grad):
     return _expand(grad / op.outputs[0], op) * op.inputs[0]
 
 
-LOGSUMEXP = defop("ReduceLogSumExp", _logsumexp_kernel, shape=shapes.reduced,
+LOGSUMEXP = defop("ReduceLogSumExp", _logsumexp_kernel, shape=shape_rules.reduced,
                   onnx=_reduce_onnx("LogSumExp"),
                   grad=_logsumexp_grad, jvp=_partials_jvp(lambda: LOGSUMEXP, _logsumexp_grad), batch=_slope_times_batched(_logsumexp_grad))
-EUCLIDEAN_NORM = defop("EuclideanNorm", _euclidean_norm_kernel, shape=shapes.reduced,
+EUCLIDEAN_NORM = defop("EuclideanNorm", _euclidean_norm_kernel, shape=shape_rules.reduced,
                        onnx=_reduce_onnx("L2"),
                        grad=_euclidean_norm_grad,
                        jvp=_partials_jvp(lambda: EUCLIDEAN_NORM, _euclidean_norm_grad), batch=_slope_times_batched(_euclidean_norm_grad))
@@ -384,9 +387,9 @@ def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
 
 # -- any, all, count_nonzero (not differentiable) -----------------------------------------------
 ANY = defop("Any", lambda x, axis, keepdims: np.any(x, axis=axis, keepdims=keepdims),
-            shape=shapes.reduced, grad=None, onnx=_reduce_onnx("Max", np.int32))
+            shape=shape_rules.reduced, grad=None, onnx=_reduce_onnx("Max", np.int32))
 ALL = defop("All", lambda x, axis, keepdims: np.all(x, axis=axis, keepdims=keepdims),
-            shape=shapes.reduced, grad=None, onnx=_reduce_onnx("Min", np.int32))
+            shape=shape_rules.reduced, grad=None, onnx=_reduce_onnx("Min", np.int32))
 
 
 def _logical_reduction(op_def, input_tensor, axis, keepdims, name):
@@ -440,7 +443,7 @@ ARG_MIN = defop("ArgMin", lambda x, axis, output_type: np.argmin(x, axis=axis).a
 def _arg_reduction(op_def, input, axis, output_type, name):  # noqa: A002
     x = convert_to_tensor(input)
     _numeric(x, op_def.type)
-    shapes.check_ordered(x, op_def.type)
+    shape_rules.check_ordered(x, op_def.type)
     output_type = dtypes.as_dtype(output_type)
     if output_type not in (dtypes.int16, dtypes.int32, dtypes.int64):
         raise TypeError(f"{op_def.type}: output_type must be int16, int32 or int64, got "

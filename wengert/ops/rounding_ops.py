@@ -23,8 +23,8 @@ from ..framework.errors import InvalidArgumentError
 from ..framework.execute import binary_operands, execute
 from ..framework.registry import defop
 from ..framework.tensor import convert_to_tensor
-from . import shapes
-from .array_core import zeros_like
+from . import shape_rules
+from .broadcast_ops import zeros_like
 from .elementwise import call_float, float_rule
 
 __all__ = ["round", "rint", "floor", "ceil", "is_nan", "is_inf", "is_finite", "truncatediv",
@@ -32,7 +32,7 @@ __all__ = ["round", "rint", "floor", "ceil", "is_nan", "is_inf", "is_finite", "t
 
 
 # -- round, rint, floor, ceil: no gradient -----------------------------------------------------
-ROUND = defop("Round", np.round, shape=shapes.same, grad=None, batch="safe", onnx="Round")
+ROUND = defop("Round", np.round, shape=shape_rules.same, grad=None, batch="safe", onnx="Round")
 RINT = defop("Rint", np.rint, shape=float_rule("Rint"), grad=None, batch="safe", onnx="Round")
 FLOOR = defop("Floor", np.floor, shape=float_rule("Floor"), grad=None, batch="safe",
               onnx="Floor")
@@ -68,13 +68,13 @@ def ceil(x, name=None):
 # -- is_nan, is_inf, is_finite ------------------------------------------------------------------
 def _classify(op_type, kernel, doc):
     def rule(x, **_):
-        shapes.check_float(x, f"{op_type}'s input")
+        shape_rules.check_float(x, f"{op_type}'s input")
         return x.shape, dtypes.bool
     op_def = defop(op_type, kernel, shape=rule, grad=None)
 
     def classify(x, name=None):
         x = convert_to_tensor(x)
-        shapes.check_float(x, f"{op_type}'s input")
+        shape_rules.check_float(x, f"{op_type}'s input")
         return execute(op_def, (x,), name=name)
     classify.__name__ = classify.__qualname__ = doc[0]
     classify.__doc__ = doc[1]
@@ -111,7 +111,7 @@ def _numeric_pair_rule(op_type):
     def rule(x, y, **_):
         if x.dtype.is_bool:
             raise InvalidArgumentError(f"{op_type} needs numeric tensors, got bool.")
-        return shapes.broadcast(x, y)
+        return shape_rules.broadcast(x, y)
     return rule
 
 
@@ -143,8 +143,8 @@ def _nextafter_jvp(primals, tangents, outputs):
 
 def _float_pair_rule(op_type):
     def rule(x, y, **_):
-        shapes.check_float(x, f"{op_type}'s input")
-        return shapes.broadcast(x, y)
+        shape_rules.check_float(x, f"{op_type}'s input")
+        return shape_rules.broadcast(x, y)
     return rule
 
 
@@ -155,7 +155,7 @@ NEXT_AFTER = defop("NextAfter", np.nextafter, shape=_float_pair_rule("NextAfter"
 def nextafter(x1, x2, name=None):
     """The next representable float after x1 in the direction of x2, elementwise."""
     x1, x2 = binary_operands(x1, x2, "NextAfter")
-    shapes.check_float(x1, "nextafter's input")
+    shape_rules.check_float(x1, "nextafter's input")
     return execute(NEXT_AFTER, (x1, x2), name=name)
 
 
@@ -163,7 +163,7 @@ def _approximate_equal_rule(x, y, tolerance):
     if x.shape.is_fully_defined() and y.shape.is_fully_defined() and x.shape != y.shape:
         raise InvalidArgumentError(f"x and y must have the same shape, got {x.shape} and "
                                    f"{y.shape}.")
-    shapes.check_same_dtype(x, y)
+    shape_rules.check_same_dtype(x, y)
     return x.shape, dtypes.bool
 
 

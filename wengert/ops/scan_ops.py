@@ -27,7 +27,7 @@ import numpy as np
 from ..framework.execute import execute
 from ..framework.registry import defop
 from ..framework.tensor import convert_to_tensor
-from .array_core import ones_like, zeros_like
+from .broadcast_ops import ones_like, zeros_like
 from .array_ops import concat, where
 from .indexing_ops import reverse as flip
 from .math_ops import cast, equal, greater, less

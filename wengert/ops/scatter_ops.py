@@ -24,7 +24,7 @@ from ..framework.execute import execute
 from ..framework.registry import defop, linear_in, needs_grad
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
-from .array_core import zeros_like
+from .broadcast_ops import zeros_like
 from .creation_ops import shape as shape_of
 from .indexing_ops import _check_index_dtype, _nd_key, gather_nd, scatter_nd
 from .math_ops import cast, equal

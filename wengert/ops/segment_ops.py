@@ -28,8 +28,11 @@ from ..framework.execute import execute
 from ..framework.registry import defop, linear_in, needs_grad
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
-from .array_core import batch_rank, ones_like, reshape, zeros_like
-from .array_ops import concat, expand_dims, where
+from .shape_rules import batch_rank
+from .broadcast_ops import ones_like, zeros_like
+from .reshape_ops import reshape
+from .array_ops import concat, where
+from .reshape_ops import expand_dims
 from .creation_ops import constant_value, shape as shape_of
 from .indexing_ops import gather
 from .math_ops import cast, divide, equal, greater, greater_equal, maximum

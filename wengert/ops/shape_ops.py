@@ -22,13 +22,15 @@ from ..framework.registry import defop, linear
 from ..framework.static_value import static_value
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
-from . import shapes
-from .array_core import ones_like, reshape
-from .array_ops import concat, expand_dims, stack
-from .clip_ops import clip_by_value
+from . import shape_rules
+from .broadcast_ops import ones_like
+from .reshape_ops import reshape
+from .array_ops import concat, stack
+from .reshape_ops import expand_dims
+from .math_ops import clip_by_value
 from .creation_ops import range as range_, shape as shape_of, tile
 from .indexing_ops import gather
-from .linalg_ops import einsum
+from .matmul_ops import einsum
 from .math_ops import cast, less
 from .reduce_ops import reduce_max
 
@@ -50,14 +52,14 @@ def linspace(start, stop, num, name=None, axis=0):
     start, stop = _float_of(start), _float_of(stop)
     if start.dtype != stop.dtype:
         stop = cast(stop, start.dtype)
-    num = shapes.axis_int(static_value(convert_to_tensor(num)) if isinstance(num, Tensor)
+    num = shape_rules.axis_int(static_value(convert_to_tensor(num)) if isinstance(num, Tensor)
                           else num, "linspace: num")
     if num < 0:
         raise InvalidArgumentError(f"linspace: num must be >= 0, got {num}.")
     if start.shape.rank is None or stop.shape.rank is None:
         return _linspace_unknown_rank(start, stop, num, axis)
     rank = max(start.shape.rank, stop.shape.rank) + 1
-    axis = shapes.normalize_axis(axis, rank, "linspace: axis")
+    axis = shape_rules.normalize_axis(axis, rank, "linspace: axis")
     first, last = expand_dims(start, axis), expand_dims(stop, axis)
     steps = np.arange(num, dtype=start.dtype.as_numpy_dtype) / max(num - 1, 1)
     fractions = convert_to_tensor(steps.reshape([-1 if i == axis else 1 for i in range(rank)]))
@@ -71,7 +73,7 @@ def linspace(start, stop, num, name=None, axis=0):
 def _linspace_unknown_rank(start, stop, num, axis):
     """linspace when a rank is unknown: along a new last axis, then moved to `axis` by an
     einsum (the axes it passes over are an ellipsis)."""
-    axis = shapes.axis_int(axis, "linspace: axis")
+    axis = shape_rules.axis_int(axis, "linspace: axis")
     first, last = expand_dims(start, -1), expand_dims(stop, -1)
     steps = np.arange(num, dtype=start.dtype.as_numpy_dtype) / max(num - 1, 1)
     values = first + (last - first) * convert_to_tensor(steps)
@@ -135,8 +137,8 @@ def repeat(input, repeats, axis=None, name=None):  # noqa: A002
     x = convert_to_tensor(input)
     if axis is None:
         x, axis = reshape(x, [-1]), 0
-    axis = shapes.normalize_axis(axis, x.shape.rank, "repeat: axis")
-    counts = np.asarray(shapes.int_tuple(repeats, "repeat: repeats"))
+    axis = shape_rules.normalize_axis(axis, x.shape.rank, "repeat: axis")
+    counts = np.asarray(shape_rules.int_tuple(repeats, "repeat: repeats"))
     size = x.shape[axis]
     if np.any(counts < 0):
         raise InvalidArgumentError(f"repeat: repeats must be >= 0, got {counts.tolist()}.")
@@ -173,7 +175,7 @@ def _broadcast_args_kernel(s0, s1):
 
 
 def _broadcast_args_rule(s0, s1):
-    shapes.check_same_dtype(s0, s1)
+    shape_rules.check_same_dtype(s0, s1)
     lengths = [s.shape[0] if s.shape.rank == 1 else None for s in (s0, s1)]
     rank = None if None in lengths else max(lengths)
     return TensorShape([rank]), s0.dtype
@@ -194,7 +196,7 @@ def broadcast_dynamic_shape(shape_x, shape_y):
 def broadcast_static_shape(shape_x, shape_y):
     """The TensorShape two static shapes broadcast to (ValueError if they cannot)."""
     try:
-        return shapes.broadcast_shapes(TensorShape(shape_x), TensorShape(shape_y))
+        return shape_rules.broadcast_shapes(TensorShape(shape_x), TensorShape(shape_y))
     except InvalidArgumentError as err:
         raise ValueError(f"Incompatible shapes for broadcasting: {shape_x} and {shape_y}: "
                          f"{err.message}") from None
@@ -229,7 +231,7 @@ def identity_n(input, name=None):  # noqa: A002
 
 
 # No gradient is registered for GuaranteeConst, as in TensorFlow (LookupError if one is needed).
-GUARANTEE_CONST = defop("GuaranteeConst", lambda x: x, shape=shapes.same, returns_view=True)
+GUARANTEE_CONST = defop("GuaranteeConst", lambda x: x, shape=shape_rules.same, returns_view=True)
 
 
 def guarantee_const(input, name=None):  # noqa: A002
@@ -247,7 +249,7 @@ def _unravel_kernel(indices, dims):
 
 
 def _unravel_rule(indices, dims):
-    shapes.check_same_dtype(indices, dims)
+    shape_rules.check_same_dtype(indices, dims)
     length = dims.shape[0] if dims.shape.rank == 1 else None
     return TensorShape([length] + list(indices.shape)), indices.dtype
 

@@ -27,9 +27,9 @@ from ..framework.execute import execute
 from ..framework.registry import defop, linear_in
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
-from .array_core import batch_rank, static_shape
+from .shape_rules import batch_rank, static_shape
 from .query_ops import shape as shape_of
-from .shapes import (DYNAMIC, SHAPE_VECTOR, int_tuple, is_tensor_like, resolve_shape, shape_arg,
+from .shape_rules import (DYNAMIC, SHAPE_VECTOR, int_tuple, is_tensor_like, resolve_shape, shape_arg,
                      split_extras, static_int, static_shape_arg)
 
 __all__ = ["slice", "strided_slice"]

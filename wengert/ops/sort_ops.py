@@ -29,9 +29,9 @@ from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from .creation_ops import constant_value, shape as shape_of
 from .indexing_ops import GATHER_GRAD, gather
-from .linalg_ops import swap_with_last
+from .matmul_ops import swap_with_last
 from .math_ops import negative, subtract
-from .shapes import axis_int
+from .shape_rules import axis_int
 
 __all__ = ["top_k", "sort", "argsort", "searchsorted", "unique", "unique_with_counts",
            "in_top_k", "approx_max_k", "approx_min_k"]

@@ -20,7 +20,7 @@ from ..framework.execute import execute
 from ..framework.registry import defop, linear
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
-from .shapes import int_tuple
+from .shape_rules import int_tuple
 
 __all__ = ["space_to_depth", "depth_to_space", "space_to_batch_nd", "space_to_batch",
            "batch_to_space", "required_space_to_batch_paddings"]

@@ -31,7 +31,7 @@ from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
 from ..framework.registry import defop, needs_grad
 from ..framework.tensor import Tensor, convert_to_tensor
-from . import shapes
+from . import shape_rules
 from .binary_math_ops import xlog1py, xlogy
 from .elementwise import call_float, float_op
 from .math_ops import square
@@ -70,11 +70,11 @@ def float_rule(op_type):
     """Shape rule of an elementwise op on floats of one dtype, any number of inputs."""
     def rule(*inputs, **_):
         for t in inputs:
-            shapes.check_float(t, f"{op_type}'s input")
-        shapes.check_same_dtype(*inputs)
+            shape_rules.check_float(t, f"{op_type}'s input")
+        shape_rules.check_same_dtype(*inputs)
         out = inputs[0].shape
         for t in inputs[1:]:
-            out = shapes.broadcast_shapes(out, t.shape)
+            out = shape_rules.broadcast_shapes(out, t.shape)
         return out, inputs[0].dtype
     return rule
 
@@ -88,9 +88,9 @@ def float_operands(op_type, *values):
     out = tuple(convert_to_tensor(v) if isinstance(v, Tensor) or hasattr(v, "_as_tensor")
                 else convert_to_tensor(np.asarray(v, dtype.as_numpy_dtype)) for v in values)
     for t in out:
-        shapes.check_float(t, f"{op_type}'s input")
+        shape_rules.check_float(t, f"{op_type}'s input")
     try:
-        shapes.check_same_dtype(*out)
+        shape_rules.check_same_dtype(*out)
     except InvalidArgumentError as err:
         raise InvalidArgumentError(f"{op_type}: {err.message}") from None
     return out

@@ -19,7 +19,7 @@ All are defined for floating-point tensors only.
 import numpy as np
 
 from ..framework.execute import binary_operands, execute
-from . import elementwise, shapes
+from . import elementwise, shape_rules
 from .elementwise import call_float, float_op
 from .math_ops import square
 from .unary_ops import reciprocal, rsqrt
@@ -95,8 +95,8 @@ def _atan2_partials(y, x, z):
 def _float_pair_rule(op_type):
     def rule(a, b, **_):
         for t in (a, b):
-            shapes.check_float(t, f"{op_type}'s input")
-        return shapes.broadcast(a, b)
+            shape_rules.check_float(t, f"{op_type}'s input")
+        return shape_rules.broadcast(a, b)
     return rule
 
 
@@ -106,5 +106,5 @@ ATAN2 = elementwise.binary("Atan2", np.arctan2, _atan2_partials, shape=_float_pa
 def atan2(y, x, name=None):
     """The angle in (-pi, pi] of the point (x, y) from the positive x axis, elementwise."""
     y, x = binary_operands(y, x, "Atan2")
-    shapes.check_float(y, "atan2's input")
+    shape_rules.check_float(y, "atan2's input")
     return execute(ATAN2, (y, x), name=name)

@@ -40,9 +40,9 @@ import numpy as np
 from ..framework.execute import execute
 from ..framework.registry import defop, multilinear, needs_grad
 from ..framework.tensor import convert_to_tensor
-from . import elementwise, shapes
-from .array_core import zeros_like
-from .complex_core import conj_if_complex
+from . import elementwise, shape_rules
+from .broadcast_ops import zeros_like
+from .complex_parts import conj_if_complex
 from .elementwise import (IN_PLACE_MIN_SIZE, call_float, call_numeric, float_op, fused_grad_jvp,
                           into_temporary as _into, numeric_rule)
 
@@ -65,9 +65,9 @@ def _square_grad_grad(op, grad):
 # SquareGrad(x, dy) = 2 x dy: the VJP (and JVP) of x^2 and of x * x in one op. It is bilinear,
 # and its own gradients are SquareGrads again: d/dx = 2 dy g, d/d(dy) = 2 x g.
 SQUARE_GRAD = defop("SquareGrad", lambda x, dy: _into(np.multiply, x + x, dy),
-                    shape=shapes.broadcast,
+                    shape=shape_rules.broadcast,
                     grad=_square_grad_grad, jvp=multilinear, batch="safe")
-SQUARE = defop("Square", np.square, shape=shapes.same,
+SQUARE = defop("Square", np.square, shape=shape_rules.same,
                onnx=lambda ctx, op, x: ctx.node("Mul", [x, x]),
                grad=lambda op, grad: execute(SQUARE_GRAD, (conj_if_complex(op.inputs[0]), grad)),
                jvp=lambda primals, tangents, outputs: execute(SQUARE_GRAD,
@@ -78,7 +78,7 @@ SQUARE = defop("Square", np.square, shape=shapes.same,
 def square(x, name=None):
     """x * x."""
     x = convert_to_tensor(x)
-    shapes.check_not_bool(x, "Square")
+    shape_rules.check_not_bool(x, "Square")
     return execute(SQUARE, (x,), name=name)
 
 
@@ -160,22 +160,22 @@ def _reciprocal_grad_kernel(y, dy):
 
 # Each is linear in dy; fused_grad_jvp's last argument gives the term t dh/dy of y's tangent t.
 TANH_GRAD = defop("TanhGrad", _tanh_grad_kernel,
-                  shape=shapes.broadcast, grad=_tanh_grad_grad, batch="safe",
+                  shape=shape_rules.broadcast, grad=_tanh_grad_grad, batch="safe",
                   jvp=fused_grad_jvp(lambda: TANH_GRAD, 1,
                                      lambda y, dy, h, t: t * ((dy * -2.0) * y)))
 SIGMOID_GRAD = defop("SigmoidGrad", _sigmoid_grad_kernel,
-                     shape=shapes.broadcast, grad=_sigmoid_grad_grad, batch="safe",
+                     shape=shape_rules.broadcast, grad=_sigmoid_grad_grad, batch="safe",
                      jvp=fused_grad_jvp(lambda: SIGMOID_GRAD, 1,
                                         lambda y, dy, h, t: t * (dy * (1.0 - 2.0 * y))))
 SQRT_GRAD = defop("SqrtGrad", _sqrt_grad_kernel,
-                  shape=shapes.broadcast, grad=_sqrt_grad_grad, batch="safe",
+                  shape=shape_rules.broadcast, grad=_sqrt_grad_grad, batch="safe",
                   jvp=fused_grad_jvp(lambda: SQRT_GRAD, 1, lambda y, dy, h, t: t * (-h / y)))
 RSQRT_GRAD = defop("RsqrtGrad", _rsqrt_grad_kernel,
-                   shape=shapes.broadcast, grad=_rsqrt_grad_grad, batch="safe",
+                   shape=shape_rules.broadcast, grad=_rsqrt_grad_grad, batch="safe",
                    jvp=fused_grad_jvp(lambda: RSQRT_GRAD, 1,
                                       lambda y, dy, h, t: t * ((dy * -1.5) * square(y))))
 RECIPROCAL_GRAD = defop("ReciprocalGrad", _reciprocal_grad_kernel,
-                        shape=shapes.broadcast, grad=_reciprocal_grad_grad, batch="safe",
+                        shape=shape_rules.broadcast, grad=_reciprocal_grad_grad, batch="safe",
                         jvp=fused_grad_jvp(lambda: RECIPROCAL_GRAD, 1,
                                            lambda y, dy, h, t: t * ((dy * -2.0) * y)))
 

@@ -10,7 +10,8 @@ At most one of them may be set (as in Keras 3). None gradients stay None. A spar
 that of the values, which equals the dense norm when no index repeats).
 """
 from ..framework.indexed_slices import IndexedSlices
-from ..ops.clip_ops import clip_by_global_norm, clip_by_norm, clip_by_value
+from ..ops.nn.clip import clip_by_global_norm, clip_by_norm
+from ..ops.math_ops import clip_by_value
 
 __all__ = ["check_clip_options", "clip_gradients"]
 

@@ -207,11 +207,11 @@ def _leaf(t, nodes, leaves, watched):
 def _add_gradient_nodes(tape, records, target, nodes, edges, names, leaves, watched):
     """Run the reverse pass once, noting each op its rules execute and for which forward op."""
     from ..autodiff import backprop
-    from ..ops import array_core
+    from ..ops import broadcast_ops
     if target is None:
         target = records[-1].outputs[0]
     sources = list(tape._keep) + list(tape._watched_vars)
-    seed = array_core.ones_like_gradient(target)
+    seed = broadcast_ops.ones_like_gradient(target)
     names[id(seed)] = "seed"
     nodes["seed"] = (f"seed d(target)/d(target) = 1\n{_spec(seed)}", "seed")
     code = backprop.backward.__code__

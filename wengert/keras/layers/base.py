@@ -438,7 +438,7 @@ class Layer(Module):
         return outputs
 
     def _add_activity_losses(self, outputs):
-        from ...ops.array_core import cast as cast_to
+        from ...ops.cast_ops import cast as cast_to
         from ...ops.creation_ops import shape as shape_of
         for output in outputs if isinstance(outputs, (list, tuple)) else [outputs]:
             if not isinstance(output, Tensor):

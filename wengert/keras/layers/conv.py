@@ -21,7 +21,7 @@ import math
 
 from ...framework.tensor_shape import TensorShape
 from ...ops.math_ops import cast
-from ...ops.nn_ops import bias_add
+from ...ops.nn.activations import bias_add
 from ...ops.reduce_ops import reduce_mean
 from .. import activations, initializers
 from .base import Layer
@@ -94,7 +94,7 @@ class _Pooling2D(Layer):
         self.data_format = _channels_last(data_format, type(self).__name__)
 
     def call(self, inputs):
-        from ...ops import pool_ops
+        from ...ops.nn import pool as pool_ops
         pool = getattr(pool_ops, self._op_name)
         return pool(inputs, ksize=(1,) + self.pool_size + (1,),
                     strides=(1,) + self.strides + (1,), padding=self.padding.upper())

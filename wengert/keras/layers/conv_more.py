@@ -16,7 +16,7 @@ pointwise convolution, as tf.nn.separable_conv2d; depthwise ones stop after the 
 Gradients come from the ops (conv2d, conv2d_transpose, depthwise_conv2d are differentiable).
 """
 from ...framework.tensor_shape import TensorShape
-from ...ops import conv_ops
+from ...ops.nn.conv import conv2d as conv_ops
 from .. import activations, constraints, initializers, regularizers
 from .. import backend_ops as K
 from ..saving.serialization import serialize_keras_object as _ser

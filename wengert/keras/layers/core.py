@@ -19,11 +19,11 @@ import numpy as np
 from ...framework.context import state
 from ...framework.tensor import constant
 from ...framework.tensor_shape import TensorShape
-from ...ops.array_ops import reshape
-from ...ops.linalg_ops import matmul
+from ...ops.reshape_ops import reshape
+from ...ops.matmul_ops import matmul
 from ...ops.math_ops import cast, multiply
-from ...ops.nn_ops import bias_add
-from ...ops.random_ops import dropout
+from ...ops.nn.activations import bias_add
+from ...ops.nn.dropout import dropout
 from .. import activations, backend, constraints, initializers, regularizers
 from ..saving.serialization import serialize_keras_object as _ser
 from .base import Layer, call_context

@@ -52,11 +52,11 @@ class Embedding(Layer):
         self.built = True
 
     def call(self, inputs):
-        from ...ops import embedding_ops
+        from ...ops.nn import embedding
         inputs = convert_to_tensor(inputs)
         if not inputs.dtype.is_integer:
             inputs = cast(inputs, dtypes.int32)
-        return embedding_ops.embedding_lookup(self.embeddings, inputs)
+        return embedding.embedding_lookup(self.embeddings, inputs)
 
     def compute_mask(self, inputs, mask=None):
         if not self.mask_zero:

@@ -105,7 +105,7 @@ def random_dropout(layer, x, rate, noise_shape=None):
     import numpy as np
     from ...framework.context import state
     from ...framework.tensor import constant
-    from ...ops.random_ops import dropout
+    from ...ops.nn.dropout import dropout
     from .. import backend
     seed = getattr(layer, "seed", None)
     rng = layer.__dict__.setdefault("_dropout_rng", np.random.default_rng(
@@ -128,10 +128,10 @@ def contract_trailing(x, kernel, n):
     """tensordot(x, kernel, n): x's last n axes against kernel's first n, as one matrix product
     of x reshaped to [rows, k] with kernel reshaped to [k, cols] (NumPy's einsum, which
     tensordot uses, is several times slower than BLAS on these shapes)."""
-    from ...ops.array_core import reshape
+    from ...ops.reshape_ops import reshape
     from ...ops.creation_ops import shape as shape_of
     from ...ops.array_ops import concat
-    from ...ops.linalg_ops import matmul
+    from ...ops.matmul_ops import matmul
     import math
     x_shape, k_shape = list(x.shape), list(kernel.shape)
     inner = math.prod(k_shape[:n])

@@ -17,7 +17,7 @@ import numpy as np
 from ...framework import dtypes
 from ...framework.context import state
 from ...framework.tensor import constant, convert_to_tensor
-from ...ops.script_ops import numpy_function
+from ...ops.io.script import numpy_function
 from .base import Layer
 
 __all__ = ["StringLookup", "IntegerLookup", "CategoryEncoding", "Discretization"]

@@ -17,7 +17,7 @@ import numpy as np
 
 from ...framework.context import state
 from ...framework.tensor_shape import TensorShape
-from ...ops import random_ops
+from ...ops.random import seeded
 from .. import backend
 from .. import backend_ops as K
 from .. import regularizers
@@ -40,7 +40,7 @@ def _normal(layer, like, mean, stddev):
         values = _rng(layer).normal(mean, stddev, size=tuple(like.shape))
         return K.constant(values.astype(like.dtype.as_numpy_dtype))
     seed = int(_rng(layer).integers(0, 2**31 - 1))
-    return random_ops.normal(K.shape(like), mean=mean, stddev=stddev, dtype=like.dtype,
+    return seeded.normal(K.shape(like), mean=mean, stddev=stddev, dtype=like.dtype,
                              seed=seed)
 
 
@@ -48,7 +48,7 @@ def _uniform(layer, shape, dtype):
     if state.graph is None:
         return K.constant(_rng(layer).random(tuple(shape)).astype(dtype.as_numpy_dtype))
     seed = int(_rng(layer).integers(0, 2**31 - 1))
-    return random_ops.uniform(shape, dtype=dtype, seed=seed)
+    return seeded.uniform(shape, dtype=dtype, seed=seed)
 
 
 def _rate(rate):

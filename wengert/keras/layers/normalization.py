@@ -17,7 +17,7 @@ Keras 2) the moving averages are used instead and nothing is updated. The batch 
 biased one (divided by n), as in Keras's `moments`-based layer.
 """
 from ...framework.tensor_shape import TensorShape
-from ...ops.array_ops import reshape
+from ...ops.reshape_ops import reshape
 from ...ops.math_ops import cast
 from .. import constraints, initializers, regularizers
 from ..saving.serialization import serialize_keras_object as _ser
@@ -101,18 +101,18 @@ class BatchNormalization(Layer):
 
     # -- computing ------------------------------------------------------------------------------
     def call(self, inputs, training=None):
-        from ...ops import norm_ops
+        from ...ops.nn import batch_norm
         if not inputs.dtype.is_floating:
             inputs = cast(inputs, self._dtype)
         gamma, beta = self._broadcast(self.gamma), self._broadcast(self.beta)
         if training and self.trainable:
-            mean, variance = norm_ops.moments(inputs, self._reduction_axes,
+            mean, variance = batch_norm.moments(inputs, self._reduction_axes,
                                               keepdims=self._broadcast_shape is not None)
             self._update_moving(mean, variance)
         else:
             mean = self._broadcast(self.moving_mean)
             variance = self._broadcast(self.moving_variance)
-        return norm_ops.batch_normalization(inputs, mean, variance, beta, gamma, self.epsilon)
+        return batch_norm.batch_normalization(inputs, mean, variance, beta, gamma, self.epsilon)
 
     def _update_moving(self, mean, variance):
         if self._broadcast_shape is not None:

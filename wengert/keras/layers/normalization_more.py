@@ -118,13 +118,13 @@ class LayerNormalization(_Affine):
         if beta is not None:
             beta = K.cast(beta, x.dtype)
         if self.rms_scaling:
-            from ...ops.norm_ops import moments
+            from ...ops.nn.batch_norm import moments
             _, variance = moments(x, self._norm_axes, keepdims=True)
             out = x * K.rsqrt(variance + self.epsilon)
             if gamma is not None:
                 out = out * gamma
         else:
-            from ...ops.norm_ops import moments
+            from ...ops.nn.batch_norm import moments
             mean, variance = moments(x, self._norm_axes, keepdims=True)
             inv = K.rsqrt(variance + self.epsilon)
             if gamma is not None:
@@ -180,7 +180,7 @@ class GroupNormalization(_Affine):
                                   dims[axis + 1:]], 0)
         grouped = K.reshape(x, grouped_shape)
         reduce = [a for a in range(1, rank + 1) if a != axis]
-        from ...ops.norm_ops import moments
+        from ...ops.nn.batch_norm import moments
         mean, variance = moments(grouped, reduce, keepdims=True)
         param_shape = [1] * (rank + 1)
         param_shape[axis], param_shape[axis + 1] = self.groups, channels // self.groups

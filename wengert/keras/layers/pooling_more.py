@@ -9,7 +9,7 @@ GlobalAveragePooling1D with a mask averages the unmasked steps only (Keras's rul
 sum(x m) / sum(m). Gradients come from the ops.
 """
 from ...framework.tensor_shape import TensorShape
-from ...ops import pool_ops
+from ...ops.nn import pool
 from .. import backend_ops as K
 from .base import Layer
 from .conv import output_length
@@ -45,7 +45,7 @@ class _Pooling(Layer):
         self.data_format = data_format or "channels_last"
 
     def call(self, inputs):
-        fn = getattr(pool_ops, self._op)
+        fn = getattr(pool, self._op)
         first = self.data_format == "channels_first"
         fmt = {1: ("NWC", "NCW"), 3: ("NDHWC", "NCDHW")}[self._rank][int(first)]
         ones = (1,)

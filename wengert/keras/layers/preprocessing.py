@@ -15,7 +15,7 @@ Images are [batch, h, w, c] (or [h, w, c]) in channels_last.
 """
 import numpy as np
 
-from ... import image as tf_image
+from ...ops import image as tf_image
 from ...framework.tensor import convert_to_tensor
 from ...framework.tensor_shape import TensorShape
 from .. import backend_ops as K

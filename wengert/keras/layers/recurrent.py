@@ -5,12 +5,12 @@ Keras's layout, so `get_weights()` lists are TensorFlow's). With the standard ac
 sigmoid) and no recurrent dropout, they run as TensorFlow's cuDNN path does: the inputs of all
 time steps are projected at once (xw = x W + b, one matmul; input dropout applied to x first)
 and the recurrence is one fused op with its own back-propagation through time
-(ops/rnn_ops.py: LSTMSequence, GRUSequence), eagerly and in traced functions alike. Otherwise,
+(ops/nn/rnn.py: LSTMSequence, GRUSequence), eagerly and in traced functions alike. Otherwise,
 and whenever a second tape records (second derivatives), the cell runs step by step
 (rnn.py), which is exact to any order.
 """
 from ...framework.context import state as context_state
-from ...ops import rnn_ops
+from ...ops.nn import rnn as rnn_ops
 from .. import activations
 from .. import backend_ops as K
 from .layer_utils import contract_trailing

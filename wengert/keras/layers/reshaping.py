@@ -11,7 +11,7 @@ All are linear: their gradients are the transposed moves (gathered, summed repea
 padding, zero-padded crops), from the composed ops.
 """
 from ...framework.tensor_shape import TensorShape
-from ...image.resize import resample
+from ...ops.image.resize import resample
 from .. import backend_ops as K
 from .base import Layer
 

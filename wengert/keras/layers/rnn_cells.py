@@ -21,7 +21,7 @@ import numpy as np
 from ...framework.context import state as context_state
 from ...framework.tensor import constant
 from ...framework.tensor_shape import TensorShape
-from ...ops.random_ops import dropout as dropout_op
+from ...ops.nn.dropout import dropout as dropout_op
 from ...util import nest
 from .. import activations, backend, constraints, initializers, regularizers
 from .. import backend_ops as K

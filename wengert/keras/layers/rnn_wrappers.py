@@ -26,9 +26,10 @@ import sys
 from ...framework.device import device as device_scope
 from ...framework.tensor import convert_to_tensor
 from ...ops.creation_ops import constant_value
-from ...ops.random_ops import dropout as dropout_op, uniform as random_uniform
+from ...ops.nn.dropout import dropout as dropout_op
+from ...ops.random.seeded import uniform as random_uniform
 from ...ops.rounding_ops import floor
-from ...ops.tensor_array_ops import TensorArray
+from ...ops.io.tensor_arrays import TensorArray
 from ...util import nest
 from .. import backend_ops as K
 from ..saving.serialization import deserialize_keras_object, dump_lambda

@@ -1,0 +1,2 @@
+"""Ops that talk to the host: strings, printing, run-time checks, Python calls (`py_function`),
+tensor arrays, dataset iterators as graph ops, collectives across processes, fingerprints."""

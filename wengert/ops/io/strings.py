@@ -1,0 +1,330 @@
+"""String tensors: the `tf.strings` basics, over object arrays of `bytes` (the tf.string dtype).
+
+Each op works element by element in Python (strings have no NumPy kernels worth the name):
+as_string (numbers to text, "%f"-style for floats as TensorFlow writes them, "true"/"false"),
+join (elementwise concatenation with a separator, broadcasting scalars), length (bytes, or
+UTF-8 characters), lower/upper (ASCII, as TensorFlow), strip, split (on whitespace or a separator;
+a scalar gives a vector, a vector gives a `RaggedStrings` of rows), bytes_split, to_number,
+format ("{}" placeholders filled with tensors printed as tf.print does), regex_full_match,
+regex_replace, reduce_join (join along an axis). Text is UTF-8; Python `str` inputs are encoded.
+
+Strings are not differentiable: no op here has a gradient, and a GradientTape refuses to watch a
+string tensor (autodiff/tape.py).
+"""
+import re
+
+import numpy as np
+
+from ...framework import dtypes
+from ...framework.errors import InvalidArgumentError
+from ...framework.execute import execute
+from ...framework.registry import defop
+from ...framework.tensor import constant, convert_to_tensor, string_array
+from ...framework.tensor_shape import TensorShape
+from .. import shape_rules
+from ..shape_rules import axis_int, axis_tuple
+from .printing import format_value
+
+__all__ = ["as_string", "join", "length", "lower", "upper", "strip", "split", "bytes_split",
+           "to_number", "format", "regex_full_match", "regex_replace", "reduce_join",
+           "RaggedStrings"]
+
+
+def _map(fn, array, out_dtype=object):
+    """fn applied to every element of an object array, as an array of `out_dtype`."""
+    flat = [fn(v) for v in np.asarray(array, dtype=object).reshape(-1)]
+    out = np.empty(len(flat), dtype=out_dtype)
+    out[:] = flat
+    return out.reshape(np.shape(array))
+
+
+def _strings(x, what):
+    x = convert_to_tensor(x, dtype_hint=dtypes.string)
+    if x.dtype is not dtypes.string:
+        raise TypeError(f"{what}: expected a string tensor, got {x.dtype.name}.")
+    return x
+
+
+def _same_shape(x, *, dtype=None, **_):
+    return x.shape, dtypes.string if dtype is None else dtypes.as_dtype(dtype)
+
+
+def _string_rule(what):
+    def rule(x, **attrs):
+        if x.dtype is not dtypes.string:
+            raise InvalidArgumentError(f"{what}: input must be a string tensor, got "
+                                       f"{x.dtype.name}.")
+        return _same_shape(x, **attrs)
+    return rule
+
+
+def _simple(op_type, fn, out_dtype=dtypes.string):
+    return defop(op_type, lambda x, **attrs: _map(lambda v: fn(v, **attrs), x,
+                                                  out_dtype.as_numpy_dtype),
+                 shape=lambda x, **attrs: (_string_rule(op_type)(x)[0], out_dtype), grad=None)
+
+
+# -- elementwise ------------------------------------------------------------------------------------
+def _as_string_one(v, precision, scientific, shortest, width, fill):
+    if isinstance(v, (bool, np.bool_)):
+        text = "true" if v else "false"
+    elif isinstance(v, (np.floating, float)):
+        if shortest:
+            text = repr(float(v))
+        elif scientific:
+            text = f"{v:.{6 if precision < 0 else precision}e}"
+        else:
+            text = f"{v:.{6 if precision < 0 else precision}f}"
+    else:
+        text = str(v)
+    if width > 0:
+        text = text.rjust(width, fill or " ")
+    return text.encode()
+
+
+AS_STRING = defop("AsString", lambda x, **a: _map(lambda v: _as_string_one(v, **a), x),
+                  shape=lambda x, **a: (x.shape, dtypes.string), grad=None)
+STRING_LENGTH = _simple("StringLength", lambda v, unit: len(
+    v.decode("utf-8", "replace")) if unit == "UTF8_CHAR" else len(v), dtypes.int32)
+STRING_LOWER = _simple("StringLower", lambda v, encoding="": v.lower())
+STRING_UPPER = _simple("StringUpper", lambda v, encoding="": v.upper())
+STRING_STRIP = _simple("StringStrip", lambda v: v.strip())
+REGEX_FULL_MATCH = _simple("RegexFullMatch", lambda v, pattern: re.fullmatch(
+    pattern.encode(), v) is not None, dtypes.bool)
+REGEX_REPLACE = _simple("RegexReplace", lambda v, pattern, rewrite, replace_global: re.sub(
+    pattern.encode(), re.sub(rb"\\(\d)", rb"\\g<\1>", rewrite.encode()), v,
+    count=0 if replace_global else 1))
+
+
+def _to_number_one(v, out_type):
+    kind = np.dtype(out_type).kind
+    try:
+        return int(v) if kind in "iu" else float(v)
+    except ValueError:
+        raise InvalidArgumentError(f"StringToNumber could not correctly convert string: "
+                                   f"{v.decode('utf-8', 'replace')}") from None
+
+
+STRING_TO_NUMBER = defop(
+    "StringToNumber", lambda x, out_type: _map(lambda v: _to_number_one(v, out_type), x,
+                                               out_type),
+    shape=lambda x, out_type: (_string_rule("StringToNumber")(x)[0], dtypes.as_dtype(out_type)),
+    grad=None)
+
+
+def _join_kernel(*arrays, separator):
+    parts = np.broadcast_arrays(*[np.asarray(a, dtype=object) for a in arrays])
+    out = np.empty(parts[0].shape, dtype=object)
+    sep = separator.encode()
+    for index in np.ndindex(out.shape):
+        out[index] = sep.join(p[index] for p in parts)
+    return out
+
+
+STRING_JOIN = defop("StringJoin", _join_kernel, grad=None,
+                    shape=lambda *xs, separator: (shape_rules.broadcast(*xs)[0] if len(xs) > 1
+                                                  else xs[0].shape, dtypes.string))
+
+
+def _reduce_join_kernel(x, *, axis, keepdims, separator):
+    x = np.asarray(x, dtype=object)
+    axes = tuple(range(x.ndim)) if axis is None else tuple(a % x.ndim for a in axis)
+    moved = np.moveaxis(x, axes, range(x.ndim - len(axes), x.ndim))
+    kept = moved.shape[:x.ndim - len(axes)]
+    rows = moved.reshape(kept + (-1,))
+    out = np.empty(kept, dtype=object)
+    for index in np.ndindex(kept):
+        out[index] = separator.encode().join(rows[index])
+    if keepdims:
+        out = out.reshape([1 if i in axes else d for i, d in enumerate(x.shape)])
+    return out
+
+
+def _reduce_join_rule(x, *, axis, keepdims, separator):
+    if x.shape.rank is None:
+        return TensorShape(None), dtypes.string
+    axes = range(x.shape.rank) if axis is None else [a % x.shape.rank for a in axis]
+    dims = [1 if i in axes else d for i, d in enumerate(x.shape.as_list())
+            if keepdims or i not in axes]
+    return TensorShape(dims), dtypes.string
+
+
+REDUCE_JOIN = defop("ReduceJoin", _reduce_join_kernel, shape=_reduce_join_rule, grad=None)
+
+
+def _format_kernel(*arrays, template, placeholder, summarize):
+    pieces = template.split(placeholder)
+    if len(pieces) - 1 != len(arrays):
+        raise InvalidArgumentError(f"StringFormat: the template has {len(pieces) - 1} "
+                                   f"placeholders but {len(arrays)} tensors were given.")
+    text = pieces[0] + "".join(format_value(a, summarize) + p for a, p in zip(arrays,
+                                                                             pieces[1:]))
+    return string_array(np.array(text, dtype=object))
+
+
+STRING_FORMAT = defop("StringFormat", _format_kernel, grad=None,
+                      shape=lambda *xs, **attrs: (TensorShape([]), dtypes.string))
+
+
+def _split_kernel(x, *, sep, maxsplit):
+    """A scalar's pieces (a vector); for a vector, (values, row_splits)."""
+    def pieces(v):
+        return v.split(None if sep is None else sep.encode(), maxsplit)
+    if np.ndim(x) == 0:
+        return string_array(np.array(pieces(x[()] if isinstance(x, np.ndarray) else x),
+                                     dtype=object))
+    rows = [pieces(v) for v in np.asarray(x, dtype=object).reshape(-1)]
+    values = [p for row in rows for p in row]
+    splits = np.cumsum([0] + [len(r) for r in rows]).astype(np.int64)
+    return string_array(np.array(values, dtype=object).reshape(-1)), splits
+
+
+SPLIT_SCALAR = defop("StringSplitScalar", _split_kernel, grad=None,
+                     shape=lambda x, **a: (TensorShape([None]), dtypes.string))
+SPLIT_V2 = defop("StringSplitV2", _split_kernel, grad=None, num_outputs=2,
+                 shape=lambda x, **a: [(TensorShape([None]), dtypes.string),
+                                       (TensorShape([None]), dtypes.int64)])
+
+
+def _bytes_split_kernel(x):
+    if np.ndim(x) == 0:
+        value = x[()] if isinstance(x, np.ndarray) else x
+        return string_array(np.array([value[i:i + 1] for i in range(len(value))], dtype=object)
+                            .reshape(-1)), np.array([0, len(value)], np.int64)
+    rows = [[v[i:i + 1] for i in range(len(v))] for v in np.asarray(x, dtype=object).ravel()]
+    values = np.array([p for row in rows for p in row], dtype=object).reshape(-1)
+    return string_array(values), np.cumsum([0] + [len(r) for r in rows]).astype(np.int64)
+
+
+BYTES_SPLIT = defop("StringBytesSplit", _bytes_split_kernel, grad=None, num_outputs=2,
+                    shape=lambda x: [(TensorShape([None]), dtypes.string),
+                                     (TensorShape([None]), dtypes.int64)])
+
+
+class RaggedStrings:
+    """Rows of different lengths (what `split` gives a vector): `to_list()`, `to_tensor()`,
+    `flat_values`, `row_splits`, `row_lengths()`, indexing by row."""
+
+    def __init__(self, values, row_splits):
+        self.flat_values, self.row_splits = values, row_splits
+
+    def row_lengths(self):
+        splits = self.row_splits.numpy()
+        return constant(np.diff(splits))
+
+    def to_list(self):
+        values, splits = self.flat_values.numpy(), self.row_splits.numpy()
+        return [list(values[a:b]) for a, b in zip(splits[:-1], splits[1:])]
+
+    def to_tensor(self, default_value=b""):
+        rows = self.to_list()
+        width = max((len(r) for r in rows), default=0)
+        out = np.full((len(rows), width), default_value, dtype=object)
+        for i, row in enumerate(rows):
+            out[i, :len(row)] = row
+        return constant(string_array(out))
+
+    def __getitem__(self, i):
+        return constant(string_array(np.array(self.to_list()[i], dtype=object).reshape(-1)))
+
+    def __len__(self):
+        return len(self.row_splits.numpy()) - 1
+
+    def __repr__(self):
+        return f"<tf.RaggedTensor {self.to_list()}>"
+
+
+# -- public functions ---------------------------------------------------------------------------------
+def as_string(input, precision=-1, scientific=False, shortest=False, width=-1, fill="",  # noqa: A002
+              name=None):
+    """Numbers (or bools) as strings: floats with 6 decimals by default."""
+    x = convert_to_tensor(input)
+    return execute(AS_STRING, (x,), {"precision": int(precision), "scientific": scientific,
+                                     "shortest": shortest, "width": int(width), "fill": fill},
+                   name)
+
+
+def join(inputs, separator="", name=None):
+    """Elementwise concatenation of string tensors (scalars broadcast)."""
+    return execute(STRING_JOIN, tuple(_strings(x, "strings.join") for x in inputs),
+                   {"separator": separator}, name)
+
+
+def length(input, unit="BYTE", name=None):  # noqa: A002
+    """The length of each string, in bytes or (unit="UTF8_CHAR") in characters."""
+    if unit not in ("BYTE", "UTF8_CHAR"):
+        raise ValueError(f"strings.length: unit must be 'BYTE' or 'UTF8_CHAR', got {unit!r}.")
+    return execute(STRING_LENGTH, (_strings(input, "strings.length"),), {"unit": unit}, name)
+
+
+def lower(input, encoding="", name=None):  # noqa: A002
+    return execute(STRING_LOWER, (_strings(input, "strings.lower"),), {"encoding": encoding},
+                   name)
+
+
+def upper(input, encoding="", name=None):  # noqa: A002
+    return execute(STRING_UPPER, (_strings(input, "strings.upper"),), {"encoding": encoding},
+                   name)
+
+
+def strip(input, name=None):  # noqa: A002
+    """Leading and trailing whitespace removed."""
+    return execute(STRING_STRIP, (_strings(input, "strings.strip"),), {}, name)
+
+
+def to_number(string_tensor, out_type=dtypes.float32, name=None):
+    """Parse each string as a number of `out_type` (InvalidArgumentError for text that is
+    not one)."""
+    return execute(STRING_TO_NUMBER, (_strings(string_tensor, "strings.to_number"),),
+                   {"out_type": dtypes.as_dtype(out_type).as_numpy_dtype}, name)
+
+
+def regex_full_match(input, pattern, name=None):  # noqa: A002
+    """Whether each whole string matches the regular expression `pattern`."""
+    return execute(REGEX_FULL_MATCH, (_strings(input, "strings.regex_full_match"),),
+                   {"pattern": str(pattern)}, name)
+
+
+def regex_replace(input, pattern, rewrite, replace_global=True, name=None):  # noqa: A002
+    """Replace matches of `pattern` by `rewrite` (\\1 refers to a group)."""
+    return execute(REGEX_REPLACE, (_strings(input, "strings.regex_replace"),),
+                   {"pattern": str(pattern), "rewrite": str(rewrite),
+                    "replace_global": bool(replace_global)}, name)
+
+
+def reduce_join(inputs, axis=None, keepdims=False, separator="", name=None):
+    """Join the strings along `axis` (all axes when None)."""
+    if axis is not None:
+        axis = axis_tuple(axis, "reduce_join: axis")
+    return execute(REDUCE_JOIN, (_strings(inputs, "strings.reduce_join"),),
+                   {"axis": axis, "keepdims": bool(keepdims), "separator": separator}, name)
+
+
+def format(template, inputs, placeholder="{}", summarize=3, name=None):  # noqa: A001
+    """`template` with each `placeholder` replaced by a tensor of `inputs`, printed as
+    tf.print prints it."""
+    inputs = inputs if isinstance(inputs, (list, tuple)) else [inputs]
+    return execute(STRING_FORMAT, tuple(convert_to_tensor(x) for x in inputs),
+                   {"template": template, "placeholder": placeholder,
+                    "summarize": summarize}, name)
+
+
+def split(input, sep=None, maxsplit=-1, name=None):  # noqa: A002
+    """Split on `sep` (None: runs of whitespace). A scalar gives a vector of pieces; a vector
+    gives a RaggedStrings with one row per string."""
+    x = _strings(input, "strings.split")
+    attrs = {"sep": sep, "maxsplit": int(maxsplit)}
+    if x.shape.rank == 0:
+        return execute(SPLIT_SCALAR, (x,), attrs, name)
+    if x.shape.rank != 1:
+        raise ValueError(f"strings.split: input must be a scalar or a vector, got shape "
+                         f"{x.shape}.")
+    return RaggedStrings(*execute(SPLIT_V2, (x,), attrs, name))
+
+
+def bytes_split(input, name=None):  # noqa: A002
+    """Each string split into single bytes (a vector for a scalar, RaggedStrings for a
+    vector)."""
+    x = _strings(input, "strings.bytes_split")
+    values, splits = execute(BYTES_SPLIT, (x,), {}, name)
+    return values if x.shape.rank == 0 else RaggedStrings(values, splits)

@@ -1,0 +1,467 @@
+"""Pooling: `max_pool2d`, `avg_pool2d`, `max_pool3d`, `avg_pool3d` (and `max_pool`, `avg_pool`,
+`pool`, the 1-D forms), TensorFlow's `tf.nn`.
+
+A pool slides a window of ksize over the spatial axes of an [N, *spatial, C] input ("NHWC",
+"NDHWC"; the channels-first formats "NCHW", "NCDHW" are transposed in and out) with the given
+strides, per channel. Output sizes are the convolutions' (see conv_geometry): "VALID" keeps
+whole windows, "SAME" gives ceil(H / s) windows and pads as conv2d does (max pooling also takes
+explicit paddings), but padding never takes part: max pooling pads with -inf, average pooling
+divides by the number of real (unpadded) elements in each window, as TensorFlow does.
+
+Kernels: when the windows tile the input (strides equal to ksize, the usual 2x2/2 pool), the
+padded input is viewed as blocks [N, O1, k1, O2, k2, ..., C] and reduced one window axis at a
+time, the first axis first (each step reads long contiguous runs and halves the data for a 2x2
+window); otherwise they loop over the window offsets, each a strided slice of the padded input.
+
+Derivatives (TensorFlow's op names, "3D" in the names of the 3-D ops):
+    MaxPool(x) = y:             dx = MaxPoolGrad(x, y, g): g routed to the first maximum of
+                                each window in row-major window order (TensorFlow's CPU kernel
+                                keeps the first maximum it meets), added up where windows
+                                overlap. The kernel walks the offsets keeping a mask of the
+                                windows already served: offset k wins where x_k == y and no
+                                earlier offset did.
+    MaxPoolGrad(x, y, g):       linear in g: d g = MaxPoolGradGrad(x, y, gg), which gathers gg at
+                                each window's first maximum (shape of y); x and y get no gradient
+                                (the argmax is piecewise constant).
+    MaxPoolGradGrad(x, y, gg):  linear in gg, its adjoint is MaxPoolGrad(x, y, ggg).
+    AvgPool(x):                 linear: dx = AvgPoolGrad(shape(x), g) spreads g / count evenly
+                                over each window; AvgPoolGrad is linear with adjoint AvgPool.
+Forward mode: AvgPool and AvgPoolGrad are linear; max pooling's JVP is the tangent read at the
+argmax, MaxPoolGradGrad(x, y, dx); the two max-pool helpers are linear in their last input.
+"""
+import numpy as np
+
+from ...framework.errors import InvalidArgumentError
+from ...framework.execute import execute
+from ...framework.registry import defop, linear
+from ...framework.tensor import convert_to_tensor
+from .. import shape_rules
+from .window_geometry import (check_window_fits, crop_spatial, dims_last,
+                            from_channels_last, geometry, merge_dim, offsets, onnx_window_op,
+                            pad_spatial, padding_attrs, scratch, shape_from_last, sizes_last,
+                            sizes_tensor, spatial_tuple, static_dims_last, to_channels_last)
+from ..reshape_ops import expand_dims, squeeze
+from ..shape_rules import int_tuple
+
+__all__ = ["max_pool2d", "avg_pool2d", "max_pool", "avg_pool", "max_pool1d", "avg_pool1d",
+           "max_pool3d", "avg_pool3d", "pool"]
+
+_FORMATS = {2: ("NHWC", "NCHW"), 3: ("NDHWC", "NCDHW")}
+
+
+def lowest(dtype):
+    return -np.inf if dtype.kind == "f" else np.iinfo(dtype).min
+
+
+def _unit(ksize):
+    return (1,) * len(ksize)
+
+
+def pool_layout(x, ksize, strides, padding, explicit_paddings=(), pad_value=0):
+    """(padded channels-last input, its window offsets, output sizes, pads)."""
+    out, pads = geometry(x.shape[1:-1], ksize, strides, padding, explicit_paddings,
+                         _unit(ksize))
+    return (pad_spatial(x, pads, pad_value), offsets(ksize, out, strides, _unit(ksize)), out,
+            pads)
+
+
+def _tiles(ksize, strides):
+    """Whether the windows are disjoint blocks (strides equal to ksize)."""
+    return tuple(ksize) == tuple(strides)
+
+
+def _blocks(xp, ksize, out):
+    """The view [N, O1, k1, O2, k2, ..., C] of the padded input's disjoint windows."""
+    shape, strides = [xp.shape[0]], [xp.strides[0]]
+    for k, o, step in zip(ksize, out, xp.strides[1:-1]):
+        shape += [o, k]
+        strides += [step * k, step]
+    return np.lib.stride_tricks.as_strided(xp, tuple(shape) + xp.shape[-1:],
+                                           tuple(strides) + xp.strides[-1:], writeable=False)
+
+
+def _block_reduce(blocks, ksize, ufunc):
+    """ufunc-reduce every window axis of `_blocks`, the first (outermost) axis first; partial
+    results live in scratch buffers, the last one in a fresh array."""
+    last = max((d for d, k in enumerate(ksize) if k > 1), default=None)
+    if last is None:
+        return np.array(blocks.reshape(blocks.shape[:1] + blocks.shape[1:-1:2]
+                                       + blocks.shape[-1:]))
+    result = blocks
+    for d, k in enumerate(ksize):
+        head = (slice(None),) * (2 + d)  # this window axis, once the earlier ones are gone
+        if k == 1:
+            result = result[head + (0,)]
+            continue
+        parts = [result[head + (i,)] for i in range(k)]
+        out = None if d == last else scratch(f"pool {d % 2}", parts[0].shape, parts[0].dtype)
+        result = ufunc(parts[0], parts[1], out=out)
+        for part in parts[2:]:
+            ufunc(result, part, out=result)
+    return result
+
+
+# -- max pooling -----------------------------------------------------------------------------------
+def _max_pool_kernel(x, ksize, strides, padding, data_format, explicit_paddings=()):
+    x = to_channels_last(x, data_format)
+    xp, windows, out, _ = pool_layout(x, ksize, strides, padding, explicit_paddings,
+                                  lowest(x.dtype))
+    if _tiles(ksize, strides):
+        y = _block_reduce(_blocks(xp, ksize, out), ksize, np.maximum)
+    else:
+        y = np.array(xp[windows[0][1]])
+        for _, index in windows[1:]:
+            np.maximum(y, xp[index], out=y)
+    return from_channels_last(y, data_format)
+
+
+def first_maxima(xp, y, windows):
+    """(index, mask) per window offset: mask says where that offset holds the first maximum of
+    its window (equal to y, and no earlier offset was)."""
+    taken = None
+    last = len(windows) - 1
+    for k, (_, index) in enumerate(windows):
+        hit = np.equal(xp[index], y)
+        if taken is None:
+            taken = hit.copy() if last else hit
+        else:
+            np.greater(hit, taken, out=hit)  # hit and not taken
+            if k < last:
+                np.logical_or(taken, hit, out=taken)
+        yield index, hit
+
+
+def _max_pool_grad_kernel(x, y, g, ksize, strides, padding, data_format, explicit_paddings=()):
+    x, y, g = (to_channels_last(a, data_format) for a in (x, y, g))
+    xp, windows, out, pads = pool_layout(x, ksize, strides, padding, explicit_paddings,
+                                     lowest(x.dtype))
+    if g.shape != x.shape[:1] + out + x.shape[-1:] or y.shape != g.shape:
+        raise ValueError("the gradient does not match the pooled shape")
+    disjoint = all(s >= k for s, k in zip(strides, ksize))
+    # every element written once when the windows tile the padded input: no zero-fill needed
+    tiled = _tiles(ksize, strides) and all(o * k == n for o, k, n in
+                                           zip(out, ksize, xp.shape[1:-1]))
+    dxp = (np.empty if tiled else np.zeros)(xp.shape, dtype=g.dtype)
+    for index, hit in first_maxima(xp, y, windows):
+        if disjoint:
+            np.multiply(g, hit, out=dxp[index])
+        else:
+            dxp[index] += g * hit
+    return from_channels_last(crop_spatial(dxp, pads, x.shape[1:-1]), data_format)
+
+
+def _max_pool_grad_grad_kernel(x, y, gg, ksize, strides, padding, data_format,
+                               explicit_paddings=()):
+    x, y, gg = (to_channels_last(a, data_format) for a in (x, y, gg))
+    if gg.shape != x.shape:
+        raise ValueError("the gradient does not match the input shape")
+    xp, windows, _, pads = pool_layout(x, ksize, strides, padding, explicit_paddings,
+                                   lowest(x.dtype))
+    ggp = pad_spatial(gg, pads)
+    result = np.zeros(y.shape, dtype=gg.dtype)
+    for index, hit in first_maxima(xp, y, windows):
+        result += ggp[index] * hit
+    return from_channels_last(result, data_format)
+
+
+def _rank_of(ksize):
+    return len(ksize) + 2
+
+
+def _pool_rule(x, ksize, strides, padding, data_format, explicit_paddings=()):
+    dims = dims_last(x, data_format, "input", _rank_of(ksize))
+    out = check_window_fits(dims[1:-1], ksize, strides, padding, explicit_paddings,
+                            _unit(ksize), x.shape)
+    return shape_from_last([dims[0]] + out + [dims[-1]], data_format), x.dtype
+
+
+def _max_pool_rule(x, **attrs):
+    if not (x.dtype.is_floating or x.dtype.is_integer):
+        raise InvalidArgumentError(f"input must be numeric, got {x.dtype.name}.")
+    return _pool_rule(x, **attrs)
+
+
+def _same_as(t, like, what):
+    shape_rules.check_same_dtype(t, like)
+    if not t.shape.is_compatible_with(like.shape):
+        raise InvalidArgumentError(f"{what} of shape {t.shape} must have the shape {like.shape}.")
+
+
+def _max_pool_grad_rule(x, y, g, **attrs):
+    _same_as(g, y, "the gradient")
+    pooled = _pool_rule(x, **attrs)[0]
+    if not y.shape.is_compatible_with(pooled):
+        raise InvalidArgumentError(f"orig_output of shape {y.shape} is not the pooled shape "
+                                   f"{pooled} of orig_input {x.shape}.")
+    return x.shape, x.dtype
+
+
+def _max_pool_grad_grad_rule(x, y, gg, **attrs):
+    _same_as(gg, x, "the gradient of the gradient")
+    shape, dtype = _pool_rule(x, **attrs)
+    return shape.merge_with(y.shape), dtype
+
+
+def _linear_in_last(own_op):
+    """JVP of h(x, y, g), linear in g, piecewise constant in x and y."""
+    def jvp(primals, tangents, outputs, **attrs):
+        if tangents[2] is None:
+            return None
+        return execute(own_op(), (primals[0], primals[1], tangents[2]), attrs)
+    return jvp
+
+
+class _MaxPoolFamily:
+    """MaxPool{,3D}, its Grad and GradGrad ops: each one's gradient is another's op."""
+
+    def __init__(self, suffix):
+        self.grad = defop(
+            f"MaxPool{suffix}Grad", _max_pool_grad_kernel, shape=_max_pool_grad_rule,
+            grad=lambda op, gg: (None, None, execute(self.grad_grad, (*op.inputs[:2], gg),
+                                                     op.attrs)),
+            jvp=_linear_in_last(lambda: self.grad))
+        self.grad_grad = defop(
+            f"MaxPool{suffix}GradGrad", _max_pool_grad_grad_kernel,
+            shape=_max_pool_grad_grad_rule,
+            grad=lambda op, g: (None, None, execute(self.grad, (*op.inputs[:2], g), op.attrs)),
+            jvp=_linear_in_last(lambda: self.grad_grad))
+        self.forward = defop(
+            f"MaxPool{suffix}", _max_pool_kernel, shape=_max_pool_rule,
+            grad=lambda op, g: execute(self.grad, (op.inputs[0], op.outputs[0], g), op.attrs),
+            jvp=lambda primals, tangents, outputs, **attrs: execute(
+                self.grad_grad, (primals[0], outputs[0], tangents[0]), attrs),
+            onnx=lambda ctx, op, x: onnx_window_op(ctx, op, "MaxPool", x,
+                                                   kernel_shape=list(op.attrs["ksize"])))
+
+
+_MAX_POOL_2D, _MAX_POOL_3D = _MaxPoolFamily(""), _MaxPoolFamily("3D")
+MAX_POOL, MAX_POOL_GRAD, MAX_POOL_GRAD_GRAD = (
+    _MAX_POOL_2D.forward, _MAX_POOL_2D.grad, _MAX_POOL_2D.grad_grad)
+MAX_POOL_3D = _MAX_POOL_3D.forward
+
+
+# -- average pooling -------------------------------------------------------------------------------
+def _window_counts(spatial, ksize, strides, pads, out, dtype):
+    """[*out, 1] numbers of real input elements in each window."""
+    counts = np.ones((), dtype=np.int64)
+    for size, k, s, (before, _), o in zip(spatial, ksize, strides, pads, out):
+        start = np.arange(o) * s - before
+        stop = np.minimum(start + k, size)
+        counts = np.multiply.outer(counts, stop - np.maximum(start, 0))
+    return counts.astype(dtype)[..., None]
+
+
+def _window_divisor(spatial, ksize, strides, pads, out, dtype):
+    """The window counts, or the scalar window size when no window reaches into padding."""
+    if not any(before or after for before, after in pads):
+        return dtype.type(np.prod(ksize))
+    return _window_counts(spatial, ksize, strides, pads, out, dtype)
+
+
+def _avg_pool_kernel(x, ksize, strides, padding, data_format):
+    x = to_channels_last(x, data_format)
+    xp, windows, out, pads = pool_layout(x, ksize, strides, padding)
+    if _tiles(ksize, strides):
+        total = _block_reduce(_blocks(xp, ksize, out), ksize, np.add)
+    else:
+        total = np.array(xp[windows[0][1]])
+        for _, index in windows[1:]:
+            total += xp[index]
+    total /= _window_divisor(x.shape[1:-1], ksize, strides, pads, out, x.dtype)
+    return from_channels_last(total, data_format)
+
+
+def _avg_pool_grad_kernel(orig_input_shape, g, ksize, strides, padding, data_format):
+    sizes = sizes_last(orig_input_shape, data_format, _rank_of(ksize))
+    g = to_channels_last(g, data_format)
+    spatial = sizes[1:-1]
+    out, pads = geometry(spatial, ksize, strides, padding, (), _unit(ksize))
+    if g.shape != sizes[:1] + out + sizes[-1:]:
+        raise ValueError("the gradient does not match the pooled shape")
+    share = g / _window_divisor(spatial, ksize, strides, pads, out, g.dtype)
+    padded = (sizes[0],) + tuple(n + b + a for n, (b, a) in zip(spatial, pads)) + sizes[-1:]
+    disjoint = all(s >= k for s, k in zip(strides, ksize))
+    tiled = _tiles(ksize, strides) and all(o * k == n for o, k, n in
+                                           zip(out, ksize, padded[1:-1]))
+    dxp = (np.empty if tiled else np.zeros)(padded, dtype=g.dtype)
+    for _, index in offsets(ksize, out, strides, _unit(ksize)):
+        if disjoint:
+            dxp[index] = share
+        else:
+            dxp[index] += share
+    return from_channels_last(crop_spatial(dxp, pads, spatial), data_format)
+
+
+def _avg_pool_rule(x, **attrs):
+    shape_rules.check_float(x)
+    return _pool_rule(x, **attrs)
+
+
+def _avg_pool_grad_rule(orig_input_shape, g, **attrs):
+    shape_rules.check_float(g, "the gradient")
+    fmt, rank = attrs["data_format"], _rank_of(attrs["ksize"])
+    g_dims = dims_last(g, fmt, "the gradient", rank)
+    dims = static_dims_last(orig_input_shape, fmt, "orig_input_shape", rank)
+    for axis, label in ((0, "batch"), (-1, "channels")):
+        dims[axis] = merge_dim(dims[axis], g_dims[axis], f"orig_input_shape {label} {{a}} "
+                               f"differs from the gradient's {{b}} (shape {g.shape}).")
+    return shape_from_last(dims, fmt), g.dtype
+
+
+class _AvgPoolFamily:
+    """AvgPool{,3D} and its Grad op, each the other's adjoint."""
+
+    def __init__(self, suffix):
+        self.grad = defop(
+            f"AvgPool{suffix}Grad", _avg_pool_grad_kernel, shape=_avg_pool_grad_rule,
+            grad=lambda op, gg: (None, execute(self.forward, (gg,), op.attrs)), jvp=linear)
+        self.forward = defop(
+            f"AvgPool{suffix}", _avg_pool_kernel, shape=_avg_pool_rule,
+            grad=lambda op, g: execute(self.grad, (sizes_tensor(op.inputs[0]), g), op.attrs),
+            jvp=linear,
+            onnx=lambda ctx, op, x: onnx_window_op(  # padding is not counted, as in TF
+                ctx, op, "AveragePool", x, kernel_shape=list(op.attrs["ksize"]),
+                count_include_pad=0))
+
+
+_AVG_POOL_2D, _AVG_POOL_3D = _AvgPoolFamily(""), _AvgPoolFamily("3D")
+AVG_POOL, AVG_POOL_GRAD = _AVG_POOL_2D.forward, _AVG_POOL_2D.grad
+AVG_POOL_3D = _AVG_POOL_3D.forward
+
+
+# -- public functions ------------------------------------------------------------------------------
+def _pool_attrs(op_name, ksize, strides, padding, data_format, nd=2, explicit=False):
+    formats = _FORMATS[nd]
+    if data_format is None:
+        data_format = formats[0]
+    if data_format not in formats:
+        raise ValueError(f"{op_name}: data_format must be {formats[0]!r} or {formats[1]!r}, "
+                         f"got {data_format!r}.")
+    try:
+        mode, pads = padding_attrs(padding, data_format, allow_explicit=explicit, nd=nd)
+        attrs = {"ksize": spatial_tuple(ksize, "ksize", data_format, nd=nd),
+                 "strides": spatial_tuple(strides, "strides", data_format, nd=nd),
+                 "padding": mode, "data_format": data_format}
+    except ValueError as err:
+        raise ValueError(f"{op_name}: {err}") from None
+    if explicit:
+        attrs["explicit_paddings"] = pads
+        for k, (before, after) in zip(attrs["ksize"], pads):
+            if max(before, after) >= k:
+                raise InvalidArgumentError(
+                    f"{op_name}: explicit padding {padding!r} must be smaller than the window "
+                    f"size {k} on each side (a window of padding alone has no maximum).")
+    if min(attrs["ksize"] + attrs["strides"]) < 1:
+        raise ValueError(f"{op_name}: ksize and strides must be >= 1, got ksize {ksize!r} and "
+                         f"strides {strides!r}.")
+    return attrs
+
+
+def _float_input(input, op_name):  # noqa: A002
+    x = convert_to_tensor(input)
+    if not x.dtype.is_floating:
+        raise TypeError(f"{op_name}: input must be floating-point, got {x.dtype.name} (shape "
+                        f"{x.shape}); use cast(x, float32) first.")
+    return x
+
+
+def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002
+    """The maximum of each KH x KW window of a [N, H, W, C] input (padding "SAME", "VALID" or
+    explicit [[0, 0], [top, bottom], [left, right], [0, 0]], padded cells never win)."""
+    attrs = _pool_attrs("MaxPool", ksize, strides, padding, data_format, explicit=True)
+    return execute(MAX_POOL, (convert_to_tensor(input),), attrs, name)
+
+
+def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002
+    """The mean of each KH x KW window (with "SAME" padding, of its unpadded elements)."""
+    attrs = _pool_attrs("AvgPool", ksize, strides, padding, data_format)
+    return execute(AVG_POOL, (_float_input(input, "AvgPool"),), attrs, name)
+
+
+def max_pool3d(input, ksize, strides, padding, data_format="NDHWC", name=None):  # noqa: A002
+    """The maximum of each KD x KH x KW window of a [N, D, H, W, C] input ("NCDHW" too)."""
+    attrs = _pool_attrs("MaxPool3D", ksize, strides, padding, data_format, nd=3)
+    return execute(MAX_POOL_3D, (convert_to_tensor(input),), attrs, name)
+
+
+def avg_pool3d(input, ksize, strides, padding, data_format="NDHWC", name=None):  # noqa: A002
+    """The mean of each KD x KH x KW window of a [N, D, H, W, C] input."""
+    attrs = _pool_attrs("AvgPool3D", ksize, strides, padding, data_format, nd=3)
+    return execute(AVG_POOL_3D, (_float_input(input, "AvgPool3D"),), attrs, name)
+
+
+def _pool1d(pool2d, input, ksize, strides, padding, data_format, name):  # noqa: A002
+    if data_format not in (None, "NWC", "NCW"):
+        raise ValueError(f"data_format must be 'NWC' or 'NCW', got {data_format!r}.")
+    nchw = data_format == "NCW"
+    axis = 2 if nchw else 1
+
+    def width(v):
+        values = [int(u) for u in np.asarray(v).reshape(-1)]
+        return values[0] if len(values) == 1 else values[axis]
+    if not isinstance(padding, str):  # explicit: 3 pairs -> 4 with a zero height pair
+        padding = [list(p) for p in padding]
+        padding.insert(axis, [0, 0])
+    y = pool2d(expand_dims(input, axis), (1, width(ksize)), (1, width(strides)), padding,
+               "NCHW" if nchw else "NHWC")
+    return squeeze(y, [axis], name=name)
+
+
+def max_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):  # noqa: A002
+    """Max pooling over the width of a [N, W, C] input ("NCW" too)."""
+    return _pool1d(max_pool2d, input, ksize, strides, padding, data_format, name)
+
+
+def avg_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):  # noqa: A002
+    """Average pooling over the width of a [N, W, C] input ("NCW" too)."""
+    return _pool1d(avg_pool2d, input, ksize, strides, padding, data_format, name)
+
+
+_BY_RANK = {"max": {3: max_pool1d, 4: max_pool2d, 5: max_pool3d},
+            "avg": {3: avg_pool1d, 4: avg_pool2d, 5: avg_pool3d}}
+
+
+def _rank_dispatch(kind, input, ksize, strides, padding, data_format, name):  # noqa: A002
+    x = convert_to_tensor(input)
+    rank = x.shape.rank
+    if data_format is not None and rank is None:
+        rank = len(data_format)
+    if rank not in (3, 4, 5):
+        raise ValueError(f"{kind}_pool: the input must have rank 3, 4 or 5 (1, 2 or 3 spatial "
+                         f"dimensions), got shape {x.shape}.")
+    fn = _BY_RANK[kind][rank]
+    if data_format is None:
+        return fn(x, ksize, strides, padding, name=name)
+    return fn(x, ksize, strides, padding, data_format, name)
+
+
+def max_pool(input, ksize, strides, padding, data_format=None, name=None):  # noqa: A002
+    """tf.nn.max_pool for rank-3, 4 and 5 inputs (1-D, 2-D, 3-D windows)."""
+    return _rank_dispatch("max", input, ksize, strides, padding, data_format, name)
+
+
+def avg_pool(input, ksize, strides, padding, data_format=None, name=None):  # noqa: A002
+    """tf.nn.avg_pool for rank-3, 4 and 5 inputs (1-D, 2-D, 3-D windows)."""
+    return _rank_dispatch("avg", input, ksize, strides, padding, data_format, name)
+
+
+def pool(input, window_shape, pooling_type, strides=None, padding="VALID",  # noqa: A002
+         data_format=None, dilations=None, name=None):
+    """tf.nn.pool: "MAX" or "AVG" pooling with an N-d window (N = 1, 2, 3); dilations other
+    than 1 are not supported (TensorFlow needs them to be 1 whenever strides are not)."""
+    kind = {"MAX": "max", "AVG": "avg"}.get(str(pooling_type).upper())
+    if kind is None:
+        raise ValueError(f"pool: pooling_type must be 'MAX' or 'AVG', got {pooling_type!r}.")
+    window = list(int_tuple(window_shape, "pool: window_shape"))
+    nd = len(window)
+    strides = [1] * nd if strides is None else list(int_tuple(strides, "pool: strides"))
+    if dilations is not None and any(int(d) != 1 for d in np.asarray(dilations).reshape(-1)):
+        raise NotImplementedError("pool: dilations other than 1 are not supported; pool an "
+                                  "input gathered at the dilated positions instead.")
+    if len(strides) != nd or nd not in (1, 2, 3):
+        raise ValueError(f"pool: window_shape must have 1, 2 or 3 entries and strides as many, "
+                         f"got {window_shape!r} and {strides!r}.")
+    if data_format is None and getattr(input, "shape", None) is not None \
+            and input.shape.rank is None:  # the window says the rank: N spatial + batch, channel
+        data_format = {1: "NWC", 2: "NHWC", 3: "NDHWC"}[nd]
+    return _rank_dispatch(kind, input, window, strides, padding, data_format, name)
