@@ -5,7 +5,7 @@ import pytest
 
 import wengert as tf
 from wengert.autodiff.checker import check_grads
-from wengert.graph.control_flow_ops import case, cond, switch_case
+from wengert.control_flow.cond import case, cond, switch_case
 
 v1 = tf.compat.v1
 

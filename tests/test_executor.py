@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import wengert as tf
-from wengert.graph.executor import compile_plan
+from wengert.runtime.executor import compile_plan
 
 v1 = tf.compat.v1
 
@@ -114,7 +114,7 @@ def test_freed_arrays_are_released_while_the_plan_runs():
         return cos_kernel(v)
 
     exp_step.kernel, cos_step.kernel = spying_exp, spying_cos
-    from wengert.graph.executor import _generate
+    from wengert.runtime.executor import _generate
     plan.source, plan._fn, plan._lines = _generate(plan)
     plan.run([np.zeros(1000)], None)
     assert seen["alive_at_cos"] is False
@@ -279,7 +279,7 @@ def _traced_plans(fn, *args):
 
 
 def _run(plan, *args):
-    from wengert.graph.func_graph import LIVE_VARIABLES
+    from wengert.runtime.variable_store import LIVE_VARIABLES
     return plan.run([np.array(a) for a in args], LIVE_VARIABLES)
 
 

@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 import wengert as tf
-from wengert.graph.function import ConcreteFunction, TensorSpec, function
+from wengert.tracing.function import ConcreteFunction, function
+from wengert.tracing.signatures import TensorSpec
 
 
 def f64(x):
@@ -574,7 +575,7 @@ def test_outer_tape_through_nested_functions():
 
 
 def test_live_variable_store_updates_in_place_only_when_nothing_shares_the_array():
-    from wengert.graph.func_graph import LIVE_VARIABLES
+    from wengert.runtime.variable_store import LIVE_VARIABLES
     v = tf.Variable(np.array([1.0, 2.0]))
     if not hasattr(v, "_owns_value"):
         pytest.skip("Variable._owns_value is not available")

@@ -5,7 +5,7 @@ import pytest
 
 import wengert as tf
 from wengert.autodiff.checker import check_grads
-from wengert.graph import vectorize
+from wengert.control_flow import vectorize
 
 v1 = tf.compat.v1
 X = np.arange(1.0, 7.0).reshape(3, 2) / 3.0

@@ -130,10 +130,10 @@ def test_jvp_built_in_a_graph_matches_eager(row, index):
 
 def _without_rule():
     """Differentiable op types of the op-table families (wengert.ops, wengert.framework, and
-    the control flow of wengert.graph) that have no JVP rule. Ops other packages declare (e.g.
+    the control flow of wengert.control_flow) that have no JVP rule. Ops other packages declare (e.g.
     debugging's CheckNumerics) are tested by their own packages."""
     types = (registered_op_types("wengert.ops.") + registered_op_types("wengert.framework.")
-             + registered_op_types("wengert.graph."))
+             + registered_op_types("wengert.control_flow."))
     return {t for t in types if get_op_def(t).jvp is None and _GRADIENTS.get(t) is not None}
 
 

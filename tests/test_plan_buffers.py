@@ -10,8 +10,8 @@ import re
 import numpy as np
 
 import wengert as tf
-from wengert.graph.executor import compile_plan
-from wengert.graph.func_graph import LIVE_VARIABLES
+from wengert.runtime.executor import compile_plan
+from wengert.runtime.variable_store import LIVE_VARIABLES
 
 BIG = (128, 160)  # 20,480 elements: large enough for in-place reuse
 

@@ -1,6 +1,6 @@
 """Every kernel whose output may share memory with an input (or with an array attribute, or
 with another of its outputs) is declared `returns_view`: the traced executor writes results into dying inputs on the strength of
-that flag (graph/plan_fast.py), so an undeclared view would let it overwrite an array that is
+that flag (runtime/buffer_planning.py), so an undeclared view would let it overwrite an array that is
 still in use.
 
 Every op-table row runs eagerly, forward and first-order gradient, with an observer that sees
@@ -15,8 +15,8 @@ import op_table
 import wengert as tf
 from wengert.framework.context import state
 from wengert.framework.variables import Variable
-from wengert.graph.executor import compile_plan
-from wengert.graph.func_graph import LIVE_VARIABLES
+from wengert.runtime.executor import compile_plan
+from wengert.runtime.variable_store import LIVE_VARIABLES
 
 v1 = tf.compat.v1
 

@@ -5,8 +5,8 @@ import pytest
 
 import wengert as tf
 from wengert.autodiff.checker import check_grads
-from wengert.graph.control_flow_ops import cond
-from wengert.graph.while_loop_ops import while_loop
+from wengert.control_flow.cond import cond
+from wengert.control_flow.while_loop import while_loop
 
 from test_cond import three_ways
 

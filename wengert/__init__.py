@@ -38,13 +38,14 @@ from .ops import operators as _operators  # noqa: F401  Tensor's + - * / @ [] ..
 from .ops import indexed_slices_ops as _indexed_slices_ops  # noqa: F401  densifying, summing
 
 from .ops.nn.clip import *  # noqa: F403
-from .graph.control_flow_ops import *  # noqa: F403,E402  cond, case, switch_case
-from .graph.while_loop_ops import while_loop  # noqa: E402
+from .control_flow.cond import *  # noqa: F403,E402  cond, case, switch_case
+from .control_flow.while_loop import while_loop  # noqa: E402
 from .graph.graph import (Graph, control_dependencies, get_default_graph, name_scope,  # noqa: E402
                           reset_default_graph)
 from .autodiff.gradients import gradients, hessians  # noqa: E402
-from .graph.function import TensorSpec, function  # noqa: E402
-from .graph.func_graph import init_scope  # noqa: E402
+from .tracing.signatures import TensorSpec
+from .tracing.function import function  # noqa: E402
+from .tracing.func_graph import init_scope  # noqa: E402
 # -- issue 16: the tf.math and array ops TensorFlow also has at the top level --------------------
 from .ops.trig_ops import acos, acosh, asin, asinh, atan, atan2, atanh, cosh, sinh  # noqa: E402
 from .ops.complex_ops import abs, complex  # noqa: E402,A004  (|z| of complex tensors too)
@@ -69,8 +70,8 @@ from .ops.scatter_ops import *  # noqa: F401,F403,E402  tensor_scatter_nd_*
 from .ops.partition_ops import dynamic_partition, dynamic_stitch  # noqa: E402
 from . import bitwise, sparse  # noqa: E402  tf.bitwise, tf.sparse (segment reductions)
 from .framework.sparse_tensor import SparseTensor  # noqa: E402  tf.SparseTensor (minimal)
-from .graph.functional_ops import foldl, foldr, map_fn, scan  # noqa: E402
-from .graph.vectorize import vectorized_map  # noqa: E402
+from .control_flow.functional import foldl, foldr, map_fn, scan  # noqa: E402
+from .control_flow.vectorize import vectorized_map  # noqa: E402
 from . import math, nn, linalg  # noqa: E402  TensorFlow's namespaces
 from .ops import image  # noqa: E402  tf.image: resize, crops, flips, colour, metrics
 from . import signal  # noqa: E402  tf.signal: frame, overlap_and_add, windows, fftshift
@@ -102,7 +103,7 @@ from . import nest, strings  # noqa: E402  tf.nest, tf.strings
 from .ops.io.tensor_arrays import TensorArray  # noqa: E402
 from .framework.device import device  # noqa: E402  tf.device
 from . import config  # noqa: E402  tf.config
-from .graph.function import type_spec_from_value  # noqa: E402
+from .tracing.signatures import type_spec_from_value  # noqa: E402
 from . import raw_ops  # noqa: E402  tf.raw_ops (issue 16)
 # issue 21: tf.distribute (data-parallel training over MPI; wengert.distribute.horovod too)
 from . import distribute  # noqa: E402

@@ -23,7 +23,7 @@ from .ops.linalg.tridiagonal import tridiagonal_matmul, tridiagonal_solve  # noq
 from .ops.creation_ops import eye  # noqa: F401,E402
 from .ops.nn.clip import global_norm  # noqa: F401,E402
 from .ops.nn.activations import l2_normalize  # noqa: F401,E402  (one implementation, tf.nn's)
-from . import _linalg_experimental as experimental  # noqa: F401,E402
+from .control_flow import conjugate_gradient as experimental  # noqa: F401,E402
 
 
 def adjoint(matrix, name=None):

@@ -1,4 +1,4 @@
-"""Op-table rows for control flow (wengert/graph/control_flow_ops.py).
+"""Op-table rows for control flow (wengert/control_flow/cond.py).
 
 Eagerly cond/while_loop run plain Python, so each row calls them inside a traced `function`: then
 the If/Case/While ops are built, and the checks (run under tapes) execute them op by op, so their
@@ -8,8 +8,8 @@ import numpy as np
 
 import wengert as tf
 from wengert.framework.execute import execute
-from wengert.graph import control_flow_ops as cf
-from wengert.graph.while_loop_ops import while_loop
+from wengert.control_flow import cond as cf, while_op
+from wengert.control_flow.while_loop import while_loop
 from op_table import OpInfo, Sample, rand
 
 
@@ -47,11 +47,11 @@ def _ref_loop(x, w):
 
 
 def _history_get(stack):
-    return execute(cf.HISTORY_GET, (stack, tf.constant(1, tf.int32)))
+    return execute(while_op.HISTORY_GET, (stack, tf.constant(1, tf.int32)))
 
 
 def _history_scatter(grad, like):
-    return execute(cf.HISTORY_SCATTER, (grad, like, tf.constant(2, tf.int32)))
+    return execute(while_op.HISTORY_SCATTER, (grad, like, tf.constant(2, tf.int32)))
 
 
 def _ref_scatter(grad, like):

@@ -19,7 +19,7 @@ through hand-written control flow. `tf.autograph.to_code`, `to_graph`,
 from . import ag  # noqa: F401  registers the runtime module generated code calls
 from . import experimental
 from .api import Feature, do_not_convert, for_function, set_verbosity, to_code, to_graph, trace
-from ..graph import function as _function
+from ..tracing import function as _function
 
 _function.AUTOGRAPH[0] = for_function
 

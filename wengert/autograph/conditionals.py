@@ -22,7 +22,7 @@ from ..framework import dtypes
 from ..framework.context import state
 from ..framework.tensor import Tensor, convert_to_tensor, is_eager_tensor
 from ..framework.variables import Variable
-from ..graph.control_flow_ops import cond as tf_cond
+from ..control_flow.cond import cond as tf_cond
 from ..ops import math_ops, reshape_ops
 from ..ops.io.tensor_arrays import TensorArray, as_flows
 from ..util import nest

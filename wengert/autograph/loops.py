@@ -34,8 +34,8 @@ from ..framework.context import state
 from ..framework.tensor import Tensor, constant, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.variables import Variable
-from ..graph.control_flow_graph import trace
-from ..graph.while_loop_ops import while_loop
+from ..control_flow.subgraphs import trace
+from ..control_flow.while_loop import while_loop
 from ..ops import creation_ops, indexing_ops, math_ops
 from ..ops.io.checks import Assert
 from ..ops.io.tensor_arrays import TensorArray, as_flows

@@ -9,7 +9,7 @@ import builtins  # (the top level's names join this module's globals: tf.tuple, 
 from ..framework.context import state
 from ..graph import graph as _graph_module
 from ..graph.graph import PLACEHOLDER, get_default_graph, reset_default_graph  # noqa: F401
-from ..graph.session import InteractiveSession, Session, get_default_session  # noqa: F401
+from ..runtime.session import InteractiveSession, Session, get_default_session  # noqa: F401
 from ..graph.variables import (global_variables, global_variables_initializer,  # noqa: F401
                                trainable_variables, variables_initializer)
 from .. import train  # noqa: F401,E402  (compat.v1.train: the TF 1 optimizers)

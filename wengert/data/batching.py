@@ -16,7 +16,7 @@ import numpy as np
 
 from ..framework.errors import InvalidArgumentError
 from ..framework.tensor_shape import TensorShape
-from ..graph.function import TensorSpec
+from ..tracing.signatures import TensorSpec
 from ..ops.random.seeded import get_seed
 from . import structure as st
 from .dataset import INFINITE, UNKNOWN, Dataset, Stage

@@ -21,7 +21,7 @@ import numpy as np
 from ..framework import dtypes
 from ..framework.errors import InvalidArgumentError
 from ..framework.tensor_shape import TensorShape
-from ..graph.function import TensorSpec
+from ..tracing.signatures import TensorSpec
 from . import structure as st
 
 __all__ = ["Dataset", "INFINITE", "UNKNOWN", "AUTOTUNE", "Options", "Stage"]

@@ -20,7 +20,8 @@ import numpy as np
 from ..framework.errors import InvalidArgumentError
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
-from ..graph.function import TensorSpec, function
+from ..tracing.signatures import TensorSpec
+from ..tracing.function import function
 from . import structure as st
 from .dataset import AUTOTUNE, INFINITE, UNKNOWN, Dataset, Stage
 

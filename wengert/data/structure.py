@@ -14,7 +14,7 @@ from ..framework import dtypes
 from ..framework.errors import InvalidArgumentError
 from ..framework.tensor import Tensor, to_array
 from ..framework.tensor_shape import TensorShape
-from ..graph.function import TensorSpec
+from ..tracing.signatures import TensorSpec
 from ..util import nest
 
 __all__ = ["normalize", "structure_of", "specs_of", "to_tensors", "to_components",

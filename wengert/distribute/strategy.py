@@ -32,7 +32,7 @@ import contextlib
 
 from ..framework import dtypes
 from ..framework.context import state
-from ..graph.func_graph import init_scope
+from ..tracing.func_graph import init_scope
 from ..ops.io import collectives
 from ..ops.creation_ops import shape as shape_of
 from ..ops.math_ops import cast

@@ -30,7 +30,7 @@ def executing_eagerly():
 
 
 def default_session():
-    """The innermost default Session of this thread (graph/session.py pushes and pops them);
+    """The innermost default Session of this thread (runtime/session.py pushes and pops them);
     `Operation.run` and `Tensor.eval` use it."""
     if not state.sessions:
         raise ValueError("No default session: use `with Session() as sess:` or pass "

@@ -104,7 +104,7 @@ def _update_kernel(op_type, ufunc, inplace):
     return kernel
 
 
-# `store.update` (graph/session.py, graph/func_graph.py) replaces the variable's array with a new
+# `store.update` (runtime/session.py, runtime/variable_store.py) replaces the variable's array with a new
 # one; the in-place forms may change it in place, which a plan uses when none of its live slots
 # holds the array (the store then checks that nothing outside the plan does).
 ASSIGN = _stateful("AssignVariableOp", _assign_kernel)

@@ -1,1 +1,3 @@
-"""Graph mode: build ops into a Graph now, run them later in a Session or a traced function."""
+"""Graphs: ops built now and run later. `Graph` (name scopes, control dependencies, collections),
+symbolic tensors, graph variables with per-session values, grouping (`group`, `tuple`, `no_op`) and
+`as_graph_def`. Running a graph is runtime/'s work; tracing Python into one is tracing/'s."""

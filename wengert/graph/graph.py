@@ -251,7 +251,7 @@ class Graph:
         key = (id(var), tuple(id(c) for c in self._control_deps))
         hit = self._variable_reads.get(key)
         if hit is None or self._scope:
-            with self.name_scope(valid_name(_var_op_name(var)) + "/"):
+            with self.name_scope(valid_name(variable_op_name(var)) + "/"):
                 hit = self.create_op(READ_VARIABLE, (var,), {}, "read")
             self._variable_reads[key] = hit
         return hit
@@ -297,7 +297,7 @@ def _spec(t):
     return f"{t.dtype.name}{t.shape}" if hasattr(t, "dtype") else repr(t)
 
 
-def _var_op_name(var):
+def variable_op_name(var):
     return var.name.rsplit(":", 1)[0]
 
 

@@ -25,7 +25,7 @@ from ..autodiff.tape import GradientTape
 from ..framework.tensor import Tensor, constant
 from ..ops.broadcast_ops import add_n
 from ..ops.cast_ops import cast
-from ..graph.function import function
+from ..tracing.function import function
 from ..graph.graph import check_scope_name
 from . import backend, callbacks as callbacks_module, data_adapter, losses as losses_module
 from . import distributed

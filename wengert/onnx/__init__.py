@@ -9,7 +9,8 @@ none here) and write it to `output_path` when given. The function is traced with
 (see wengert/onnx/convert.py); variables are stored with their current values. Needs the `onnx`
 package (`pip install 'wengert[onnx]'`); onnxruntime runs the result.
 """
-from ..graph.function import Function, TensorSpec, function
+from ..tracing.function import Function, function
+from ..tracing.signatures import TensorSpec
 from .context import LoweringContext, onnx_type
 from .convert import DEFAULT_OPSET, concrete_to_model, input_names
 

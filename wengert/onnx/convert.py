@@ -16,7 +16,7 @@ import numpy as np
 from ..framework.errors import UnimplementedError
 from ..framework.tensor_shape import TensorShape
 from ..framework.variables import Variable
-from ..graph.func_graph import needed_ops
+from ..tracing.func_graph import needed_ops
 from .context import LoweringContext, onnx_type
 
 __all__ = ["concrete_to_model", "DEFAULT_OPSET", "import_onnx"]

@@ -25,10 +25,10 @@ from ..framework.errors import DataLossError, UnimplementedError
 from ..framework.registry import get_op_def
 from ..framework.tensor_shape import TensorShape
 from ..framework.variables import Variable
-from ..graph.func_graph import FuncGraph, init_scope, needed_ops
-from ..graph.control_flow_graph import SubGraph
-from ..graph.control_flow_ops import _with_outputs as with_outputs
-from ..graph.function import ConcreteFunction
+from ..tracing.func_graph import FuncGraph, init_scope, needed_ops
+from ..control_flow.subgraphs import SubGraph
+from ..control_flow.variadic import with_outputs
+from ..tracing.function import ConcreteFunction
 from ..graph.graph import PLACEHOLDER
 from ..util import nest
 

@@ -20,8 +20,8 @@ import os
 from ..framework.errors import DataLossError, NotFoundError
 from ..framework.tensor import convert_to_tensor
 from ..framework.variables import Variable
-from ..graph.func_graph import init_scope
-from ..graph.function import TensorSpec
+from ..tracing.func_graph import init_scope
+from ..tracing.signatures import TensorSpec
 from ..module.module import Module
 from ..util import nest
 from .checkpoint_format import CheckpointReader

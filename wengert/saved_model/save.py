@@ -23,7 +23,7 @@ import json
 import os
 
 from ..framework.variables import Variable
-from ..graph.function import ConcreteFunction, Function
+from ..tracing.function import ConcreteFunction, Function
 from ..module.module import TrackedContainer
 from ..util import nest
 from .checkpoint_format import _atomic_write, _write_checkpoint

@@ -13,7 +13,7 @@ import warnings
 
 import numpy as np
 
-from ..graph.function import CALL_OBSERVERS
+from ..tracing.function import CALL_OBSERVERS
 from . import protobuf
 from .graph_proto import function_graph_bytes, graph_def_bytes
 from .summary_ops import write

@@ -34,7 +34,7 @@ import numpy as np
 from ..distribute import checkpointing
 from ..framework.errors import InvalidArgumentError
 from ..framework.variables import Variable
-from ..graph.func_graph import init_scope
+from ..tracing.func_graph import init_scope
 from ..graph.variables import GraphVariable
 from ..saved_model.checkpoint_format import (CheckpointReader, DATA_SUFFIX, INDEX_SUFFIX, _exists, checkpoint_files, _read_state, _write_checkpoint, _write_state, latest_checkpoint, list_variables, load_checkpoint)  # noqa: F401
 

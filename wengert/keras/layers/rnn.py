@@ -19,7 +19,7 @@ run the whole loop as one fused op instead (recurrent.py, ops/nn/rnn.py).
 from ...framework.context import state as context_state
 from ...framework.tensor import convert_to_tensor
 from ...framework.tensor_shape import TensorShape
-from ...graph.while_loop_ops import while_loop_history
+from ...control_flow.while_loop import while_loop_history
 from ...util import nest
 from .. import backend_ops as K
 from ..saving.serialization import serialize_keras_object as _ser

@@ -12,7 +12,8 @@ from the directory. The single-file `.keras` and `.h5` formats are not available
 import os
 
 from ... import saved_model
-from ...graph.function import TensorSpec, function
+from ...tracing.signatures import TensorSpec
+from ...tracing.function import function
 
 __all__ = ["save_model", "load_model", "input_signature", "serving_functions"]
 

@@ -12,11 +12,11 @@ from ..framework.errors import InvalidArgumentError
 from ..framework.operation import Operation
 from ..framework.tensor import Tensor, array_of, is_eager_tensor, to_array
 from ..framework.variables import Variable
+from ..graph.graph import get_default_graph
+from ..graph.variables import GraphVariable
 from ..util import nest
 from .executor import compile_plan, uninitialized
-from .func_graph import LIVE_VARIABLES
-from .graph import get_default_graph
-from .variables import GraphVariable
+from .variable_store import LIVE_VARIABLES
 
 __all__ = ["Session", "get_default_session", "InteractiveSession"]
 

@@ -9,15 +9,15 @@ until every |r| <= tol |rhs| or max_iter steps; batches of systems run together.
 """
 import collections
 
-from .framework.tensor import convert_to_tensor, is_tensor
-from .graph.while_loop_ops import while_loop
-from .ops.broadcast_ops import broadcast_to, zeros_like
-from .ops.reshape_ops import expand_dims
-from .ops.linalg.common import conj_if_complex
-from .ops.matmul_ops import matvec
-from .ops.linalg.norms import norm
-from .ops.math_ops import logical_and
-from .ops.reduce_ops import reduce_any, reduce_sum
+from ..framework.tensor import convert_to_tensor, is_tensor
+from ..ops.broadcast_ops import broadcast_to, zeros_like
+from ..ops.linalg.common import conj_if_complex
+from ..ops.linalg.norms import norm
+from ..ops.math_ops import logical_and
+from ..ops.matmul_ops import matvec
+from ..ops.reduce_ops import reduce_any, reduce_sum
+from ..ops.reshape_ops import expand_dims
+from .while_loop import while_loop
 
 __all__ = ["conjugate_gradient"]
 

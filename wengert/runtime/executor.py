@@ -13,7 +13,7 @@ A plan is built once per (fetches, fed tensors) and cached by the Session:
 3. Lay out: every tensor gets a slot; each `Step` knows its kernel, its input and output slots,
    and which slots die after it (`frees`: their last use), so intermediates are freed as soon
    as possible.
-4. Buffers (plan_fast.py): from the liveness of the slots and the OpDefs' `returns_view` flags,
+4. Buffers (buffer_planning.py): from the liveness of the slots and the OpDefs' `returns_view` flags,
    decide which steps write their result into an input that dies there (their OpDef's
    `inplace` kernel), which variable updates change the variable's array in place, and which
    variables' arrays leave the plan. All of it is decided now, from the plan, never at run time.
@@ -40,8 +40,8 @@ from ..framework.errors import FailedPreconditionError, InvalidArgumentError, Op
 from ..framework.execute import explain_failure, out_of_memory
 from ..framework.tensor import Tensor
 from ..framework.variables import READ_VARIABLE, Variable
-from .graph import NO_OP, PLACEHOLDER
-from .plan_fast import fuse_scatter_sums, plan_buffers
+from ..graph.graph import NO_OP, PLACEHOLDER
+from .buffer_planning import fuse_scatter_sums, plan_buffers
 
 __all__ = ["Plan", "Step", "compile_plan"]
 
@@ -60,7 +60,7 @@ class Step:
         self.outputs = outputs
         self.frees = ()
         self.stateful = op.op_def.stateful
-        self.into = None  # the input its result is written into (plan_fast.plan_buffers)
+        self.into = None  # the input its result is written into (buffer_planning.plan_buffers)
 
     def __repr__(self):
         return f"<Step {self.op.name} {self.inputs} -> {self.outputs} frees {self.frees}>"
@@ -70,7 +70,7 @@ class Plan:
     """Steps to compute `fetch_slots` from the fed slots, compiled into one Python function."""
 
     def __init__(self, steps, n_slots, feed_slots, fetch_slots, constants, optimize=False):
-        self.optimize = optimize  # write results into dying inputs (plan_fast.plan_buffers)
+        self.optimize = optimize  # write results into dying inputs (buffer_planning.plan_buffers)
         self.steps = steps
         self.n_slots = n_slots
         self.feed_slots = feed_slots

@@ -23,12 +23,12 @@ from ..framework.context import state
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..ops.array_ops import concat, stack
-from ..ops.reshape_ops import expand_dims
-from ..ops.scatter_ops import tensor_scatter_nd_update
 from ..ops.creation_ops import shape as shape_of, zeros
 from ..ops.indexing_ops import gather, reverse as flip
+from ..ops.reshape_ops import expand_dims
+from ..ops.scatter_ops import tensor_scatter_nd_update
 from ..util import nest
-from .while_loop_ops import while_loop
+from .while_loop import while_loop
 
 __all__ = ["map_fn", "scan", "foldl", "foldr"]
 

@@ -22,12 +22,12 @@ from ..framework.context import state
 from ..framework.execute import execute
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
-from ..ops.reshape_ops import expand_dims
 from ..ops.creation_ops import shape as shape_of, tile
+from ..ops.reshape_ops import expand_dims
 from ..ops.shape_rules import broadcast_shapes
 from ..util import nest
-from .control_flow_graph import SubGraph, placeholder_for
-from .functional_ops import map_fn
+from .functional import map_fn
+from .subgraphs import SubGraph, placeholder_for
 
 __all__ = ["vectorized_map"]
 

@@ -26,7 +26,7 @@ Python function is converted first (wengert.autograph, registered in AUTOGRAPH):
 and `for` on tensors become cond/while_loop; with autograph=False, branching in Python on a
 symbolic tensor raises an error that says to use `cond`/`while_loop`.
 
-Running. Each trace is compiled once into a flat `Plan` (graph/executor.py) that computes the
+Running. Each trace is compiled once into a flat `Plan` (runtime/executor.py) that computes the
 outputs and every stateful op; a call builds the signature key, looks the trace up in a dict, feeds
 the argument arrays and wraps the results in Tensors: no graph walks per call.
 
@@ -51,14 +51,16 @@ from ..framework.operation import Operation
 from ..framework.tensor import Tensor, array_of, convert_to_tensor, is_eager_tensor, to_array
 from ..framework.tensor_shape import TensorShape
 from ..framework.variables import Variable
-from . import function_signatures
+from ..graph.graph import valid_name
+from ..graph.symbolic import SymbolicTensor
+from ..runtime.executor import compile_plan
+from ..runtime.variable_store import LIVE_VARIABLES
 from ..util import nest
-from .executor import compile_plan
-from .func_graph import LIVE_VARIABLES, FuncGraph, needed_ops, placeholder_for, replay
-from .graph import valid_name
-from .symbolic import SymbolicTensor
+from . import signatures
+from .func_graph import FuncGraph, needed_ops, placeholder_for, replay
+from .signatures import TensorSpec, call_key, is_tensor_like
 
-__all__ = ["function", "TensorSpec", "Function", "ConcreteFunction", "CALL_OBSERVERS"]
+__all__ = ["function", "Function", "ConcreteFunction", "CALL_OBSERVERS"]
 
 #: functions f(concrete_function) told of every call of a trace (tf.summary.trace_on uses it)
 CALL_OBSERVERS = []
@@ -66,47 +68,6 @@ CALL_OBSERVERS = []
 #: AUTOGRAPH[0](fn) is the function a trace runs for `fn` when autograph=True (wengert.autograph
 #: sets it: AutoGraph sits above graph/ in the layers)
 AUTOGRAPH = [None]
-
-
-class TensorSpec:
-    """The dtype and shape a tensor argument must have (None dimensions match any size)."""
-
-    __slots__ = ("shape", "dtype", "name")
-
-    def __init__(self, shape, dtype=dtypes.float32, name=None):
-        self.shape = TensorShape(shape)
-        self.dtype = dtypes.as_dtype(dtype)
-        self.name = name
-
-    @classmethod
-    def from_tensor(cls, tensor, name=None):
-        return cls(tensor.shape, tensor.dtype, name)
-
-    def is_compatible_with(self, other):
-        """True for a tensor, array or spec of this dtype whose shape fits this shape."""
-        if isinstance(other, (Tensor, TensorSpec)):
-            dtype, shape = other.dtype, other.shape
-        else:
-            array = np.asarray(other)
-            dtype, shape = array.dtype, array.shape
-        return dtypes.as_dtype(dtype) is self.dtype and self.shape.is_compatible_with(shape)
-
-    def __eq__(self, other):
-        return (isinstance(other, TensorSpec) and self.dtype is other.dtype
-                and self.shape.rank == other.shape.rank and tuple(self.shape) == tuple(
-                    other.shape) and self.name == other.name)
-
-    def __hash__(self):
-        return hash((self.dtype.name, self.shape.rank, tuple(self.shape), self.name))
-
-    def __repr__(self):
-        return f"TensorSpec(shape={self.shape}, dtype=tf.{self.dtype.name}, name={self.name!r})"
-
-
-def type_spec_from_value(value):
-    """The TensorSpec (dtype and shape) of a tensor, array or Python value."""
-    value = value if isinstance(value, Tensor) else convert_to_tensor(value)
-    return TensorSpec(value.shape, value.dtype)
 
 
 def function(func=None, input_signature=None, autograph=True, jit_compile=None,
@@ -123,71 +84,6 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None,
 
 
 # -- signatures -------------------------------------------------------------------------------
-def _is_tensor_like(x):
-    return isinstance(x, (Tensor, np.ndarray, TensorSpec))
-
-
-def _shape_key(shape, relax):
-    if shape.rank is None:
-        return None
-    return (None,) * len(shape) if relax else tuple(shape)
-
-
-def _leaf_key(x, tensors, relax):
-    if is_eager_tensor(x) or isinstance(x, np.ndarray):
-        value = array_of(x) if is_eager_tensor(x) else x
-        tensors.append(x)
-        return (value.dtype, (None,) * value.ndim if relax else value.shape)
-    if isinstance(x, (Tensor, TensorSpec)):  # a graph tensor (nested call) or a spec
-        tensors.append(x)
-        return (x.dtype._np, _shape_key(x.shape, relax))
-    if isinstance(x, Variable):
-        return ("variable", id(x))
-    try:
-        hash(x)
-    except TypeError:
-        return ("object", id(x))
-    return (type(x), x)
-
-
-def _structure_token(x):
-    """A hashable description of a nested structure's containers (not its leaves)."""
-    tokens, stack = [], [x]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            keys = sorted(item, key=repr)
-            tokens.append((type(item), tuple(keys)))
-            stack.extend(item[k] for k in keys)
-        elif isinstance(item, (list, tuple)):
-            tokens.append((type(item), len(item)))
-            stack.extend(item)
-        else:
-            tokens.append(None)
-    return tuple(tokens)
-
-
-def _arg_key(x, tensors, relax):
-    if not nest.is_nested(x):
-        return _leaf_key(x, tensors, relax)
-    return (_structure_token(x), tuple(_leaf_key(leaf, tensors, relax)
-                                       for leaf in nest.flatten(x)))
-
-
-def _call_key(args, kwargs, relax):
-    """(hashable signature of the call, its tensor arguments in order)."""
-    tensors, key = [], []
-    for a in args:
-        if type(a) is Tensor and not relax:  # the common case, inlined (with array_of)
-            value = a._value
-            key.append((value.dtype, value.shape))
-            tensors.append(a)
-        else:
-            key.append(_arg_key(a, tensors, relax))
-    if kwargs:
-        for k in sorted(kwargs):
-            key.append((k, _arg_key(kwargs[k], tensors, relax)))
-    return tuple(key), tensors
 
 
 # -- outputs ----------------------------------------------------------------------------------
@@ -409,12 +305,12 @@ class Function:
 
     def pretty_printed_concrete_signatures(self, verbose=True):
         """Every trace's inputs, output and captures, as TensorFlow prints them."""
-        return function_signatures.pretty_printed_signatures(self, TensorSpec)
+        return signatures.pretty_printed_signatures(self, TensorSpec)
 
     @property
     def function_spec(self):
         """The Python signature calls are bound to (fullargspec, input_signature, ...)."""
-        return function_signatures.function_spec(self)
+        return signatures.function_spec(self)
 
     # -- methods: one Function per instance ---------------------------------------------------
     def __get__(self, instance, owner=None):
@@ -442,7 +338,7 @@ class Function:
             tensors = self._signature_tensors(args, kwargs)
             concrete = self._cache.get(None) or self._trace_signature()
             return concrete._call(tensors)
-        key, tensors = _call_key(args, kwargs, self._reduce_retracing)
+        key, tensors = call_key(args, kwargs, self._reduce_retracing)
         concrete = self._cache.get(key)
         if concrete is None:
             concrete = self._trace(key, args, kwargs, tensors)
@@ -452,7 +348,7 @@ class Function:
         """The trace for these arguments (tensors or TensorSpecs), tracing it if needed."""
         if self._input_signature is not None:
             return self._cache.get(None) or self._trace_signature()
-        key, tensors = _call_key(args, kwargs, self._reduce_retracing)
+        key, tensors = call_key(args, kwargs, self._reduce_retracing)
         return self._cache.get(key) or self._trace(key, args, kwargs, tensors)
 
     def _signature_tensors(self, args, kwargs):
@@ -568,8 +464,8 @@ def _substitute(args, kwargs, placeholders):
 
     def sub(x):
         if not nest.is_nested(x):
-            return next(it) if _is_tensor_like(x) else x
-        leaves = [next(it) if _is_tensor_like(leaf) else leaf for leaf in nest.flatten(x)]
+            return next(it) if is_tensor_like(x) else x
+        leaves = [next(it) if is_tensor_like(leaf) else leaf for leaf in nest.flatten(x)]
         return nest.pack_sequence_as(x, leaves)
     new_args = [sub(a) for a in args]
     new_kwargs = {k: sub(kwargs[k]) for k in sorted(kwargs)}

@@ -1,7 +1,7 @@
 """`while_loop`: a Python loop eagerly, one `While` op in graphs and traced functions.
 
 The `While` op, its gradient (a loop running backwards over the kept per-iteration values) and
-the history ops are in control_flow_ops.py; this module builds them from the user's `cond` and
+the history ops are in cond.py; this module builds them from the user's `cond` and
 `body` functions: loop variables flattened from any nested structure, shape invariants checked,
 `maximum_iterations` honoured.
 """
@@ -14,8 +14,9 @@ from ..framework.tensor_shape import TensorShape
 from ..framework.variables import Variable
 from ..ops.io import tensor_arrays
 from ..util import nest
-from .control_flow_graph import output_tensor, trace
-from .control_flow_ops import _eager_pred, _eager_value, _structure, _while_op
+from .cond import _eager_pred, _eager_value, _structure
+from .subgraphs import output_tensor, trace
+from .while_op import _while_op
 
 __all__ = ["while_loop", "while_loop_history"]
 

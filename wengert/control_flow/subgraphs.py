@@ -12,8 +12,8 @@ the graph being built, and the code it runs lives in sub-graphs held by that op 
   and captured the same way (their gradient flows through that read). Inside a traced function
   a sub-graph also reads them itself, when it runs (`ReadVariableInControlFlow`, whose gradient
   goes to the captured read), and may assign them: then the op holding it is stateful, runs in
-  program order and passes the variable store down (control_flow_ops.py).
-- `SubGraph.run(arrays)` executes it with a compiled `Plan` (graph/executor.py), built once.
+  program order and passes the variable store down (cond.py).
+- `SubGraph.run(arrays)` executes it with a compiled `Plan` (runtime/executor.py), built once.
 - `vjp_graph(graph, ...)` builds the *gradient* of a sub-graph as another standalone sub-graph:
   its placeholders are the forward inputs and one incoming gradient per floating-point output; it
   recomputes the forward ops (by replaying them) and runs the one reverse pass
@@ -28,10 +28,11 @@ from ..framework.errors import InvalidArgumentError
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.variables import READ_IN_CONTROL_FLOW, Variable, watch_on_read
-from .executor import compile_plan
-from .func_graph import LIVE_VARIABLES, PLACEHOLDER, placeholder_for, replay
-from .graph import Graph
-from .symbolic import SymbolicTensor
+from ..graph.graph import Graph
+from ..graph.symbolic import SymbolicTensor
+from ..runtime.executor import compile_plan
+from ..runtime.variable_store import LIVE_VARIABLES
+from ..tracing.func_graph import PLACEHOLDER, placeholder_for, replay
 
 __all__ = ["SubGraph", "trace", "vjp_graph", "spec_of"]
 

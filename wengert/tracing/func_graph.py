@@ -19,68 +19,23 @@ its graph is inlined into the caller's).
 """
 import contextlib
 
-import numpy as np
-
 from ..framework import dtypes
 from ..framework.context import state
-from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute, record_op
 from ..framework.tensor import Tensor, array_of, convert_to_tensor
 from ..framework.variables import READ_VARIABLE, Variable
-from .executor import compile_plan
-from .graph import PLACEHOLDER, Graph, check_scope_name, valid_name
-from .symbolic import SymbolicTensor
+from ..graph.graph import PLACEHOLDER, Graph, check_scope_name, valid_name, variable_op_name
+from ..graph.symbolic import SymbolicTensor
+from ..runtime.executor import compile_plan
+from ..runtime.variable_store import LIVE_VARIABLES
 
-__all__ = ["FuncGraph", "init_scope", "replay", "needed_ops", "LIVE_VARIABLES",
+__all__ = ["FuncGraph", "init_scope", "replay", "needed_ops",
            "run_stateful_eagerly"]
 
 _CREATE_ONCE = ("tf.function only supports singleton tf.Variables created on the first call. "
                 "Make sure the tf.Variable is only created once or created outside tf.function "
                 "(e.g. create it on the first call only: `if self.v is None: self.v = "
                 "tf.Variable(...)`).")
-
-
-class _LiveVariables:
-    """Variable storage for running a FuncGraph: the eager variables' own values. A plan reads
-    a variable's array itself (the plan accounts for it: plan_fast.plan_buffers) and lends the
-    ones that leave it."""
-
-    @staticmethod
-    def read(var):
-        return var._value
-
-    @staticmethod
-    def write(var, value):
-        value = np.asarray(value, dtype=var._value.dtype)
-        if value.shape != var._value.shape:
-            raise InvalidArgumentError(
-                f"Cannot assign a value of shape {value.shape} to variable "
-                f"'{_op_name(var)}' of shape {var._value.shape}.")
-        var._value = value  # the plan's or the caller's array: the variable does not own it
-
-    @staticmethod
-    def update(var, ufunc, value, in_place=False):
-        """`var = ufunc(var, value)` (the AssignAdd/AssignSub kernels); returns the new value.
-        With `in_place` (the plan holds no other reference to the variable's array) it changes
-        the array itself when the variable owns it: no tensor can see the change, and a
-        training step saves an allocation per weight."""
-        array = var._value
-        if (in_place and var._owns_value() and value.dtype == array.dtype
-                and (value.shape == array.shape or not value.ndim)):
-            ufunc(array, value, out=array)
-            return array
-        new = np.asarray(ufunc(array, value))  # (a 0-d result is a NumPy scalar)
-        _LiveVariables.write(var, new)
-        var._own(new)
-        return new
-
-    @staticmethod
-    def lend(var):
-        """A fetched value or a stateful op may keep the variable's array."""
-        var._disown()
-
-
-LIVE_VARIABLES = _LiveVariables()
 
 
 @contextlib.contextmanager
@@ -124,7 +79,7 @@ class FuncGraph(Graph):
         for tape in state.tapes:
             if tape._watch_accessed and var._trainable:
                 tape._watch_variable(var)
-        return self.create_op(READ_VARIABLE, (var,), {}, valid_name(_op_name(var)) + "/read")
+        return self.create_op(READ_VARIABLE, (var,), {}, valid_name(variable_op_name(var)) + "/read")
 
     def update_variable(self, var, op_def, value, name=None, read_value=True):
         """Build `var.assign(value)` (or assign_add/assign_sub) as a stateful op; returns the new
@@ -162,10 +117,6 @@ class FuncGraph(Graph):
                 f"traced function: {err}. Create the variable outside the function or from "
                 "values that do not depend on symbolic arguments.") from None
         return plan.run(list(self.trace_values or []), LIVE_VARIABLES)[0]
-
-
-def _op_name(var):
-    return var.name.rsplit(":", 1)[0]
 
 
 # -- running graph ops again through execute ---------------------------------------------------
@@ -241,8 +192,6 @@ def _replay_one(op, inputs):
     if op.gradient_override is not None and isinstance(out, Tensor) and out._op is not None:
         out._op.gradient_override = op.gradient_override
     return out
-
-
 
 
 def placeholder_for(graph, dtype, shape, name):

@@ -1,0 +1,204 @@
+"""Input signatures of `tf.function`: `TensorSpec`, the key that decides whether a call can reuse
+a trace, and what a function has traced, in TensorFlow's words (`pretty_printed_concrete_signatures()`
+and `function_spec`).
+
+The key of a call holds, for each argument, its dtype and shape when it is a tensor (Tensor or
+NumPy array), the variable itself for a Variable, and the value for anything else; lists, tuples
+and dicts are looked through, their structure part of the key. With `reduce_retracing` shapes
+keep only their rank.
+
+Each trace prints as TensorFlow 2 prints it: its input parameters with their kinds and what
+they were traced for (a TensorSpec for a tensor argument, `Literal[v]` for a Python value, which
+is part of the signature), the output as TensorSpecs in the output's structure, and the captured
+variables (None when there are none). Traces are separated by a blank line, in the order they
+were made.
+"""
+import collections
+import inspect
+
+import numpy as np
+
+from ..framework import dtypes
+from ..framework.tensor import Tensor, array_of, convert_to_tensor, is_eager_tensor
+from ..framework.tensor_shape import TensorShape
+from ..framework.variables import Variable
+from ..util import nest
+
+__all__ = ["TensorSpec", "type_spec_from_value", "call_key", "pretty_printed_signatures",
+           "FunctionSpec", "function_spec"]
+
+FunctionSpec = collections.namedtuple(
+    "FunctionSpec", ["fullargspec", "is_method", "input_signature", "jit_compile"])
+FunctionSpec.__doc__ = "The Python signature a tf.function binds its arguments to."
+
+
+def function_spec(function):
+    python = function.python_function
+    return FunctionSpec(inspect.getfullargspec(python), inspect.ismethod(python),
+                        function.input_signature, None)
+
+
+def _spec_text(value, spec_type):
+    if hasattr(value, "dtype") and hasattr(value, "shape") and not isinstance(value, spec_type):
+        return repr(spec_type(value.shape, value.dtype))
+    if isinstance(value, spec_type):
+        return repr(spec_type(value.shape, value.dtype))
+    if nest.is_nested(value):
+        return repr(nest.map_structure(lambda v: _Raw(_spec_text(v, spec_type)), value))
+    return f"Literal[{value!r}]"
+
+
+class _Raw:
+    """A string that prints without quotes inside a container's repr."""
+
+    def __init__(self, text):
+        self.text = text
+
+    def __repr__(self):
+        return self.text
+
+
+def _parameters(python, concrete):
+    args, kwargs = concrete.structured_input_signature
+    try:
+        names = list(inspect.signature(python).parameters.values())
+    except (TypeError, ValueError):
+        names = []
+    lines = []
+    for i, value in enumerate(args):
+        param = names[i] if i < len(names) else None
+        name, kind = (param.name, param.kind.name) if param else (f"args_{i}", "POSITIONAL_ONLY")
+        lines.append((name, kind, value))
+    given = {name for name, _, _ in lines} | set(kwargs)
+    kinds = {p.name: p.kind.name for p in names}
+    lines += [(k, kinds.get(k, "KEYWORD_ONLY"), v) for k, v in kwargs.items()]
+    lines += [(p.name, p.kind.name, p.default) for p in names[len(args):]
+              if p.name not in given and p.default is not inspect.Parameter.empty
+              and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+    return lines
+
+
+def _one(function, concrete, spec_type):
+    out = ["Input Parameters:"]
+    for name, kind, value in _parameters(function.python_function, concrete):
+        out.append(f"  {name} ({kind}): {_spec_text(value, spec_type)}")
+    out.append("Output Type:")
+    outputs = concrete.structured_outputs
+    out.append("  " + ("None" if outputs is None else _spec_text(outputs, spec_type)))
+    out.append("Captures:")
+    captured = [v.name for v in concrete.variables]
+    out += [f"  {name}" for name in captured] or ["  None"]
+    return "\n".join(out)
+
+
+def pretty_printed_signatures(function, spec_type):
+    return "\n\n".join(_one(function, c, spec_type)
+                       for c in function._list_all_concrete_functions())
+
+
+class TensorSpec:
+    """The dtype and shape a tensor argument must have (None dimensions match any size)."""
+
+    __slots__ = ("shape", "dtype", "name")
+
+    def __init__(self, shape, dtype=dtypes.float32, name=None):
+        self.shape = TensorShape(shape)
+        self.dtype = dtypes.as_dtype(dtype)
+        self.name = name
+
+    @classmethod
+    def from_tensor(cls, tensor, name=None):
+        return cls(tensor.shape, tensor.dtype, name)
+
+    def is_compatible_with(self, other):
+        """True for a tensor, array or spec of this dtype whose shape fits this shape."""
+        if isinstance(other, (Tensor, TensorSpec)):
+            dtype, shape = other.dtype, other.shape
+        else:
+            array = np.asarray(other)
+            dtype, shape = array.dtype, array.shape
+        return dtypes.as_dtype(dtype) is self.dtype and self.shape.is_compatible_with(shape)
+
+    def __eq__(self, other):
+        return (isinstance(other, TensorSpec) and self.dtype is other.dtype
+                and self.shape.rank == other.shape.rank and tuple(self.shape) == tuple(
+                    other.shape) and self.name == other.name)
+
+    def __hash__(self):
+        return hash((self.dtype.name, self.shape.rank, tuple(self.shape), self.name))
+
+    def __repr__(self):
+        return f"TensorSpec(shape={self.shape}, dtype=tf.{self.dtype.name}, name={self.name!r})"
+
+
+def type_spec_from_value(value):
+    """The TensorSpec (dtype and shape) of a tensor, array or Python value."""
+    value = value if isinstance(value, Tensor) else convert_to_tensor(value)
+    return TensorSpec(value.shape, value.dtype)
+
+
+def is_tensor_like(x):
+    return isinstance(x, (Tensor, np.ndarray, TensorSpec))
+
+
+def _shape_key(shape, relax):
+    if shape.rank is None:
+        return None
+    return (None,) * len(shape) if relax else tuple(shape)
+
+
+def _leaf_key(x, tensors, relax):
+    if is_eager_tensor(x) or isinstance(x, np.ndarray):
+        value = array_of(x) if is_eager_tensor(x) else x
+        tensors.append(x)
+        return (value.dtype, (None,) * value.ndim if relax else value.shape)
+    if isinstance(x, (Tensor, TensorSpec)):  # a graph tensor (nested call) or a spec
+        tensors.append(x)
+        return (x.dtype._np, _shape_key(x.shape, relax))
+    if isinstance(x, Variable):
+        return ("variable", id(x))
+    try:
+        hash(x)
+    except TypeError:
+        return ("object", id(x))
+    return (type(x), x)
+
+
+def _structure_token(x):
+    """A hashable description of a nested structure's containers (not its leaves)."""
+    tokens, stack = [], [x]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            keys = sorted(item, key=repr)
+            tokens.append((type(item), tuple(keys)))
+            stack.extend(item[k] for k in keys)
+        elif isinstance(item, (list, tuple)):
+            tokens.append((type(item), len(item)))
+            stack.extend(item)
+        else:
+            tokens.append(None)
+    return tuple(tokens)
+
+
+def _arg_key(x, tensors, relax):
+    if not nest.is_nested(x):
+        return _leaf_key(x, tensors, relax)
+    return (_structure_token(x), tuple(_leaf_key(leaf, tensors, relax)
+                                       for leaf in nest.flatten(x)))
+
+
+def call_key(args, kwargs, relax):
+    """(hashable signature of the call, its tensor arguments in order)."""
+    tensors, key = [], []
+    for a in args:
+        if type(a) is Tensor and not relax:  # the common case, inlined (with array_of)
+            value = a._value
+            key.append((value.dtype, value.shape))
+            tensors.append(a)
+        else:
+            key.append(_arg_key(a, tensors, relax))
+    if kwargs:
+        for k in sorted(kwargs):
+            key.append((k, _arg_key(kwargs[k], tensors, relax)))
+    return tuple(key), tensors
