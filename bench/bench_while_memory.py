@@ -16,7 +16,7 @@ import tracemalloc
 import numpy as np
 
 import wengert as tf
-from wengert.graph.while_loop_ops import while_loop
+from wengert.control_flow.while_loop import while_loop
 
 
 def make_step(n):
