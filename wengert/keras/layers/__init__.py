@@ -4,18 +4,17 @@ GlobalAveragePooling2D), BatchNormalization, Embedding, and the symbolic Input/I
 functional models."""
 from .base import InputSpec, Layer
 from .activation_layers import ELU, LeakyReLU, PReLU, ReLU, Softmax, ThresholdedReLU
-from .conv import AveragePooling2D, AvgPool2D, MaxPool2D, MaxPooling2D
-from .conv_more import (Conv1D, Conv1DTranspose, Conv2D, Conv2DTranspose, Conv3D,
-                        Conv3DTranspose, Convolution1D, Convolution2D, Convolution3D,
-                        DepthwiseConv1D, DepthwiseConv2D, SeparableConv1D, SeparableConv2D)
+from .convolutional import (Conv1D, Conv1DTranspose, Conv2D, Conv2DTranspose, Conv3D,
+                            Conv3DTranspose, Convolution1D, Convolution2D, Convolution3D,
+                            DepthwiseConv1D, DepthwiseConv2D, SeparableConv1D, SeparableConv2D)
 from .noise import (ActivityRegularization, AlphaDropout, GaussianDropout, GaussianNoise,
                     SpatialDropout1D, SpatialDropout2D, SpatialDropout3D)
-from .pooling_more import (AveragePooling1D, AveragePooling3D, AvgPool1D, AvgPool3D,
-                           GlobalAveragePooling1D, GlobalAveragePooling2D,
-                           GlobalAveragePooling3D, GlobalAvgPool1D, GlobalAvgPool2D,
-                           GlobalAvgPool3D, GlobalMaxPool1D, GlobalMaxPool2D, GlobalMaxPool3D,
-                           GlobalMaxPooling1D, GlobalMaxPooling2D, GlobalMaxPooling3D, MaxPool1D,
-                           MaxPool3D, MaxPooling1D, MaxPooling3D)
+from .pooling import (AveragePooling1D, AveragePooling2D, AveragePooling3D, AvgPool1D, AvgPool2D,
+                      AvgPool3D, GlobalAveragePooling1D, GlobalAveragePooling2D,
+                      GlobalAveragePooling3D, GlobalAvgPool1D, GlobalAvgPool2D, GlobalAvgPool3D,
+                      GlobalMaxPool1D, GlobalMaxPool2D, GlobalMaxPool3D, GlobalMaxPooling1D,
+                      GlobalMaxPooling2D, GlobalMaxPooling3D, MaxPool1D, MaxPool2D, MaxPool3D,
+                      MaxPooling1D, MaxPooling2D, MaxPooling3D)
 from .reshaping import (Cropping1D, Cropping2D, Cropping3D, Identity, Permute, RepeatVector,
                         UpSampling1D, UpSampling2D, UpSampling3D, ZeroPadding1D, ZeroPadding2D,
                         ZeroPadding3D)
@@ -27,8 +26,8 @@ from .einsum_dense import EinsumDense
 from .masking import Masking
 from .merging import (Add, Average, Concatenate, Dot, Maximum, Minimum, Multiply, Subtract,
                       add, average, concatenate, dot, maximum, minimum, multiply, subtract)
-from .normalization_more import GroupNormalization, LayerNormalization, UnitNormalization
-from .normalization import BatchNormalization
+from .normalization import (BatchNormalization, GroupNormalization, LayerNormalization,
+                            UnitNormalization)
 from .recurrent import GRU, LSTM, SimpleRNN
 from .rnn import RNN
 from .rnn_cells import GRUCell, LSTMCell, SimpleRNNCell, StackedRNNCells

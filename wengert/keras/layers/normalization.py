@@ -1,7 +1,9 @@
-"""BatchNormalization: normalize each feature by batch statistics while training, by moving
-averages of them at inference.
+"""The normalization layers: BatchNormalization (batch statistics), LayerNormalization,
+GroupNormalization and UnitNormalization (per-sample statistics).
 
-For a feature (channel) c along `axis`, with mean m and variance v taken over every other axis,
+BatchNormalization: normalize each feature by batch statistics while training, by moving
+averages of them at inference. For a feature (channel) c along `axis`, with mean m and
+variance v taken over every other axis,
 
     y = gamma * (x - m) / sqrt(v + epsilon) + beta
 
@@ -15,17 +17,34 @@ by `assign_sub`, so the update also runs inside a compiled train step. At infere
 (training=False or None, and always when the layer is frozen with trainable=False, as in
 Keras 2) the moving averages are used instead and nothing is updated. The batch variance is the
 biased one (divided by n), as in Keras's `moments`-based layer.
+
+LayerNormalization normalizes each sample over `axis` (one axis or a list; the last by default):
+with mean m and biased variance v over those axes,
+    y = (x - m) * gamma / sqrt(v + epsilon) + beta
+computed as x * inv + (beta - m * inv), inv = gamma * rsqrt(v + epsilon), as Keras does; gamma
+and beta have the shape of the normalized axes (weights gamma, then beta; `scale` / `center`
+turn them off). With rms_scaling, y = x * gamma / sqrt(mean(x^2) + epsilon).
+GroupNormalization splits the channel axis into `groups` groups and normalizes each group of
+each sample over the group's channels and every other non-batch axis, then scales and shifts
+per channel (gamma, beta [channels]); groups=-1 is instance normalization.
+UnitNormalization scales each sample to unit L2 norm over `axis`: x / sqrt(max(sum x^2, 1e-12)).
+float16 inputs are normalized in float32. Gradients come from the composed ops.
 """
+from ...framework import dtypes
 from ...framework.tensor_shape import TensorShape
-from ...ops.reshape_ops import reshape
 from ...ops.math_ops import cast
+from ...ops.nn.batch_norm import batch_normalization, moments
+from ...ops.reshape_ops import reshape
 from .. import constraints, initializers, regularizers
+from .. import backend_ops as K
 from ..saving.serialization import serialize_keras_object as _ser
 from .base import Layer
 
-__all__ = ["BatchNormalization"]
+__all__ = ["BatchNormalization", "LayerNormalization", "GroupNormalization",
+           "UnitNormalization"]
 
 
+# -- batch statistics -------------------------------------------------------------------------
 class BatchNormalization(Layer):
     """Batch normalization over `axis` (the features), with moving statistics for inference."""
 
@@ -101,18 +120,17 @@ class BatchNormalization(Layer):
 
     # -- computing ------------------------------------------------------------------------------
     def call(self, inputs, training=None):
-        from ...ops.nn import batch_norm
         if not inputs.dtype.is_floating:
             inputs = cast(inputs, self._dtype)
         gamma, beta = self._broadcast(self.gamma), self._broadcast(self.beta)
         if training and self.trainable:
-            mean, variance = batch_norm.moments(inputs, self._reduction_axes,
-                                              keepdims=self._broadcast_shape is not None)
+            mean, variance = moments(inputs, self._reduction_axes,
+                                     keepdims=self._broadcast_shape is not None)
             self._update_moving(mean, variance)
         else:
             mean = self._broadcast(self.moving_mean)
             variance = self._broadcast(self.moving_variance)
-        return batch_norm.batch_normalization(inputs, mean, variance, beta, gamma, self.epsilon)
+        return batch_normalization(inputs, mean, variance, beta, gamma, self.epsilon)
 
     def _update_moving(self, mean, variance):
         if self._broadcast_shape is not None:
@@ -138,4 +156,202 @@ class BatchNormalization(Layer):
                       beta_constraint=_ser(self.beta_constraint),
                       gamma_constraint=_ser(self.gamma_constraint),
                       synchronized=self.synchronized)
+        return config
+
+
+# -- per-sample statistics ----------------------------------------------------------------------
+def _axes(axis, rank, layer):
+    axes = list(axis) if isinstance(axis, (list, tuple)) else [axis]
+    out = []
+    for a in axes:
+        if not -rank <= a < rank:
+            raise ValueError(f"Axis {a} is out of bounds for input of rank {rank} "
+                             f"({type(layer).__name__} {layer.name!r}).")
+        out.append(a % rank)
+    return sorted(out)
+
+
+class _Affine(Layer):
+    """gamma / beta arguments shared by the normalization layers."""
+
+    def __init__(self, epsilon, center, scale, beta_initializer, gamma_initializer,
+                 beta_regularizer, gamma_regularizer, beta_constraint, gamma_constraint,
+                 **kwargs):
+        super().__init__(**kwargs)
+        self.supports_masking = True
+        self.epsilon, self.center, self.scale = float(epsilon), bool(center), bool(scale)
+        self.beta_initializer = initializers.get(beta_initializer)
+        self.gamma_initializer = initializers.get(gamma_initializer)
+        self.beta_regularizer = regularizers.get(beta_regularizer)
+        self.gamma_regularizer = regularizers.get(gamma_regularizer)
+        self.beta_constraint = constraints.get(beta_constraint)
+        self.gamma_constraint = constraints.get(gamma_constraint)
+
+    def _add_affine(self, shape, gamma=None, beta=None):
+        gamma = self.scale if gamma is None else gamma
+        beta = self.center if beta is None else beta
+        self.gamma = self.add_weight("gamma", shape, initializer=self.gamma_initializer,
+                                     regularizer=self.gamma_regularizer,
+                                     constraint=self.gamma_constraint) if gamma else None
+        self.beta = self.add_weight("beta", shape, initializer=self.beta_initializer,
+                                    regularizer=self.beta_regularizer,
+                                    constraint=self.beta_constraint) if beta else None
+
+    def _work(self, x):
+        return K.cast(x, "float32") if x.dtype == dtypes.float16 else x
+
+    def compute_output_shape(self, input_shape):
+        return TensorShape(input_shape)
+
+    def get_config(self):
+        config = super().get_config()
+        config.update(epsilon=self.epsilon, center=self.center, scale=self.scale,
+                      beta_initializer=_ser(self.beta_initializer),
+                      gamma_initializer=_ser(self.gamma_initializer),
+                      beta_regularizer=_ser(self.beta_regularizer),
+                      gamma_regularizer=_ser(self.gamma_regularizer),
+                      beta_constraint=_ser(self.beta_constraint),
+                      gamma_constraint=_ser(self.gamma_constraint))
+        return config
+
+
+class LayerNormalization(_Affine):
+    """Normalizes each sample over `axis` (Ba et al. 2016)."""
+
+    def __init__(self, axis=-1, epsilon=1e-3, center=True, scale=True, rms_scaling=False,
+                 beta_initializer="zeros", gamma_initializer="ones", beta_regularizer=None,
+                 gamma_regularizer=None, beta_constraint=None, gamma_constraint=None,
+                 **kwargs):
+        super().__init__(epsilon, center, scale, beta_initializer, gamma_initializer,
+                         beta_regularizer, gamma_regularizer, beta_constraint,
+                         gamma_constraint, **kwargs)
+        self.axis = list(axis) if isinstance(axis, (list, tuple)) else int(axis)
+        self.rms_scaling = bool(rms_scaling)
+
+    def build(self, input_shape):
+        shape = tuple(TensorShape(input_shape))
+        self._norm_axes = _axes(self.axis, len(shape), self)
+        param_shape = tuple(shape[a] for a in self._norm_axes)
+        if None in param_shape:
+            raise ValueError(f"LayerNormalization: the normalized axes {self.axis} of input "
+                             f"shape {shape} must be known.")
+        self._add_affine(param_shape, gamma=self.scale or self.rms_scaling,
+                         beta=self.center and not self.rms_scaling)
+        rank = len(shape)
+        self._param_broadcast = None if self._norm_axes == list(range(
+            rank - len(self._norm_axes), rank)) else [shape[a] if a in self._norm_axes else 1
+                                                      for a in range(rank)]
+        self.built = True
+
+    def _broadcast(self, w):
+        if w is None or self._param_broadcast is None:
+            return w
+        return K.reshape(w, self._param_broadcast)
+
+    def call(self, inputs):
+        x = self._work(inputs)
+        gamma, beta = self._broadcast(self.gamma), self._broadcast(self.beta)
+        if gamma is not None:
+            gamma = K.cast(gamma, x.dtype)
+        if beta is not None:
+            beta = K.cast(beta, x.dtype)
+        if self.rms_scaling:
+            _, variance = moments(x, self._norm_axes, keepdims=True)
+            out = x * K.rsqrt(variance + self.epsilon)
+            if gamma is not None:
+                out = out * gamma
+        else:
+            mean, variance = moments(x, self._norm_axes, keepdims=True)
+            inv = K.rsqrt(variance + self.epsilon)
+            if gamma is not None:
+                inv = inv * gamma
+            shift = -mean * inv
+            if beta is not None:
+                shift = shift + beta
+            out = x * inv + shift
+        return K.cast(out, inputs.dtype) if out.dtype != inputs.dtype else out
+
+    def get_config(self):
+        config = super().get_config()
+        config.update(axis=self.axis, rms_scaling=self.rms_scaling)
+        return config
+
+
+class GroupNormalization(_Affine):
+    """Normalizes groups of channels of each sample (Wu & He 2018)."""
+
+    def __init__(self, groups=32, axis=-1, epsilon=1e-3, center=True, scale=True,
+                 beta_initializer="zeros", gamma_initializer="ones", beta_regularizer=None,
+                 gamma_regularizer=None, beta_constraint=None, gamma_constraint=None,
+                 **kwargs):
+        super().__init__(epsilon, center, scale, beta_initializer, gamma_initializer,
+                         beta_regularizer, gamma_regularizer, beta_constraint,
+                         gamma_constraint, **kwargs)
+        self.groups, self.axis = int(groups), int(axis)
+
+    def build(self, input_shape):
+        shape = tuple(TensorShape(input_shape))
+        channels = shape[self.axis]
+        if channels is None:
+            raise ValueError(f"Axis {self.axis} of input tensor should have a defined "
+                             f"dimension but the layer received an input with shape {shape}.")
+        if self.groups == -1:
+            self.groups = channels
+        if self.groups > channels:
+            raise ValueError(f"Number of groups ({self.groups}) cannot be more than the number "
+                             f"of channels ({channels}).")
+        if channels % self.groups:
+            raise ValueError(f"Number of groups ({self.groups}) must be a multiple of the "
+                             f"number of channels ({channels}).")
+        self._add_affine((channels,))
+        self.built = True
+
+    def call(self, inputs):
+        x = self._work(inputs)
+        rank = x.shape.rank
+        axis = self.axis % rank
+        channels = x.shape[axis]
+        dims = K.shape(x)
+        grouped_shape = K.concat([dims[:axis], [self.groups, channels // self.groups],
+                                  dims[axis + 1:]], 0)
+        grouped = K.reshape(x, grouped_shape)
+        reduce = [a for a in range(1, rank + 1) if a != axis]
+        mean, variance = moments(grouped, reduce, keepdims=True)
+        param_shape = [1] * (rank + 1)
+        param_shape[axis], param_shape[axis + 1] = self.groups, channels // self.groups
+        inv = K.rsqrt(variance + self.epsilon)
+        if self.gamma is not None:
+            inv = inv * K.cast(K.reshape(self.gamma, param_shape), x.dtype)
+        shift = -mean * inv
+        if self.beta is not None:
+            shift = shift + K.cast(K.reshape(self.beta, param_shape), x.dtype)
+        out = K.reshape(grouped * inv + shift, dims)
+        return K.cast(out, inputs.dtype) if out.dtype != inputs.dtype else out
+
+    def get_config(self):
+        config = super().get_config()
+        config.update(groups=self.groups, axis=self.axis)
+        return config
+
+
+class UnitNormalization(Layer):
+    """Scales each sample to unit L2 norm over `axis`."""
+
+    def __init__(self, axis=-1, **kwargs):
+        super().__init__(**kwargs)
+        self.axis = list(axis) if isinstance(axis, (list, tuple)) else int(axis)
+        self.supports_masking = True
+
+    def call(self, inputs):
+        x = K.cast(inputs, "float32") if inputs.dtype == dtypes.float16 else inputs
+        squared = K.reduce_sum(K.square(x), axis=self.axis, keepdims=True)
+        out = x * K.rsqrt(K.maximum(squared, K.cast(1e-12, x.dtype)))
+        return K.cast(out, inputs.dtype) if out.dtype != inputs.dtype else out
+
+    def compute_output_shape(self, input_shape):
+        return TensorShape(input_shape)
+
+    def get_config(self):
+        config = super().get_config()
+        config["axis"] = self.axis
         return config

@@ -1,10 +1,19 @@
-"""Convolutions beyond Conv2D: Conv1D, Conv3D, Conv1D/2D/3DTranspose, SeparableConv1D/2D,
+"""The convolution layers: Conv1D/2D/3D, Conv1D/2D/3DTranspose, SeparableConv1D/2D and
 DepthwiseConv1D/2D (Keras 3's weights, names and output sizes; channels_last, channels_first by
 transposing in and out).
 
-A convolution correlates kernel K [k..., in, filters] with the input (strides s, dilation d):
-"valid" keeps whole windows (n -> ceil((n - (k-1)d) / s)), "same" pads with zeros
-(n -> ceil(n / s)), Conv1D's "causal" pads (k-1)d steps on the left only. Conv1D is tf.nn.conv1d;
+Conv2D slides `filters` kernels of size kh x kw over the image: with kernel K [kh, kw, c_in,
+filters] and bias b [filters],
+
+    y[n, i, j, f] = activation(b[f] + sum_{di, dj, c} x[n, i*sh + di*dh, j*sw + dj*dw, c]
+                                                    * K[di, dj, c, f])
+
+(strides sh, sw; dilation rates dh, dw), computed by `nn.conv2d`, whose gradient rule gives the
+gradients for the input and the kernel. The kernel starts glorot_uniform with
+fan_in = kh * kw * c_in and fan_out = kh * kw * filters. Generally a convolution correlates
+kernel K [k..., in, filters] with the input (strides s, dilation d): "valid" keeps whole windows
+(n -> ceil((n - (k-1)d) / s)), "same" pads with zeros (n -> ceil(n / s)), Conv1D's "causal"
+pads (k-1)d steps on the left only (sizes: conv_arithmetic.py). Conv1D is tf.nn.conv1d;
 Conv3D is the sum over the kernel's depth taps of conv2d over depth slices (x[:, kd*d :: s]
 as a batch of images). A transposed convolution is the adjoint (the gradient) of the
 convolution: kernel [k..., filters, in]; sizes follow Keras's deconv_output_length
@@ -21,11 +30,11 @@ from .. import activations, constraints, initializers, regularizers
 from .. import backend_ops as K
 from ..saving.serialization import serialize_keras_object as _ser
 from .base import Layer
-from .conv import output_length
+from .conv_arithmetic import deconv_output_length, output_length
 
 __all__ = ["Conv1D", "Conv2D", "Conv3D", "Conv1DTranspose", "Conv2DTranspose", "Conv3DTranspose",
            "SeparableConv1D", "SeparableConv2D", "DepthwiseConv1D", "DepthwiseConv2D",
-           "deconv_output_length", "Convolution1D", "Convolution2D", "Convolution3D"]
+           "Convolution1D", "Convolution2D", "Convolution3D"]
 
 
 def _ints(value, n, name):
@@ -36,19 +45,6 @@ def _ints(value, n, name):
         raise ValueError(f"The `{name}` argument must be a tuple of {n} positive integers. "
                          f"Received: {name}={value}")
     return value
-
-
-def deconv_output_length(length, kernel, padding, output_padding, stride, dilation=1):
-    """Keras's output size of a transposed convolution along one axis."""
-    if length is None:
-        return None
-    kernel = kernel + (kernel - 1) * (dilation - 1)
-    if output_padding is None:
-        if padding == "valid":
-            return length * stride + max(kernel - stride, 0)
-        return length * stride
-    pad = kernel // 2 if padding == "same" else 0
-    return (length - 1) * stride + kernel - 2 * pad + output_padding
 
 
 class _Conv(Layer):
