@@ -1,136 +1,14 @@
-"""`wengert.config`: TensorFlow's `tf.config` for the one device wengert runs on, the CPU.
-
-Devices: `list_physical_devices()` / `list_logical_devices()` list the CPU (a "GPU" query gives
-an empty list), `get/set_visible_devices` accept the CPU. Functions:
-`run_functions_eagerly(True)` makes every `tf.function` call its Python function directly (for
-debugging), `functions_run_eagerly()` says whether it is on. Threads: the intra-op setting limits
-the BLAS thread pool NumPy uses, through threadpoolctl when it is installed (the optional extra
-`threads`); the inter-op setting is recorded. `experimental.enable_op_determinism()` is accepted
-(wengert's ops are deterministic given their seeds).
-"""
-import collections
-import types
-
-from .framework.device import settings
+"""`wengert.config`: TensorFlow's `tf.config` for the one device wengert runs on, the CPU (the code
+is in framework/config.py)."""
+from .framework.config import (LogicalDevice, PhysicalDevice, experimental,
+                               experimental_functions_run_eagerly,
+                               experimental_run_functions_eagerly, functions_run_eagerly,
+                               get_soft_device_placement, get_visible_devices,
+                               list_logical_devices, list_physical_devices, run_functions_eagerly,
+                               set_soft_device_placement, set_visible_devices, threading)
 
 __all__ = ["PhysicalDevice", "LogicalDevice", "list_physical_devices", "list_logical_devices",
            "get_visible_devices", "set_visible_devices", "run_functions_eagerly",
            "functions_run_eagerly", "get_soft_device_placement", "set_soft_device_placement",
            "threading", "experimental", "experimental_run_functions_eagerly",
            "experimental_functions_run_eagerly"]
-
-PhysicalDevice = collections.namedtuple("PhysicalDevice", ["name", "device_type"])
-LogicalDevice = collections.namedtuple("LogicalDevice", ["name", "device_type"])
-_CPU = PhysicalDevice("/physical_device:CPU:0", "CPU")
-
-
-def list_physical_devices(device_type=None):
-    """[PhysicalDevice('/physical_device:CPU:0', 'CPU')] (for device_type None or 'CPU')."""
-    return [_CPU] if device_type in (None, "CPU", "cpu") else []
-
-
-def list_logical_devices(device_type=None):
-    return [LogicalDevice("/device:CPU:0", "CPU")] if device_type in (None, "CPU", "cpu") else []
-
-
-def get_visible_devices(device_type=None):
-    return list_physical_devices(device_type)
-
-
-def set_visible_devices(devices, device_type=None):
-    """Only the CPU can be made visible (it always is)."""
-    devices = [devices] if isinstance(devices, PhysicalDevice) else list(devices)
-    for d in devices:
-        if d != _CPU:
-            raise ValueError(f"set_visible_devices: unknown device {d!r}; the only device is "
-                             f"{_CPU!r}.")
-    if device_type not in (None, "CPU", "cpu") and devices:
-        raise ValueError(f"set_visible_devices: no devices of type {device_type!r}.")
-
-
-def run_functions_eagerly(run_eagerly):
-    """When True, tf.function calls its Python function directly instead of tracing."""
-    settings.run_functions_eagerly = bool(run_eagerly)
-
-
-def functions_run_eagerly():
-    return settings.run_functions_eagerly
-
-
-experimental_run_functions_eagerly = run_functions_eagerly
-experimental_functions_run_eagerly = functions_run_eagerly
-
-
-def set_soft_device_placement(enabled):
-    """When True, ops asked for a device that does not exist run on the CPU (TF's fallback)."""
-    settings.soft_device_placement = bool(enabled)
-
-
-def get_soft_device_placement():
-    return settings.soft_device_placement
-
-
-# -- threads -------------------------------------------------------------------------------------
-class _Threads:
-    intra = 0
-    inter = 0
-    limiter = None
-
-
-def _blas_limit(n):
-    try:
-        from threadpoolctl import threadpool_limits
-    except ImportError:
-        return False
-    _Threads.limiter = threadpool_limits(limits=n if n > 0 else None, user_api="blas")
-    return True
-
-
-def set_intra_op_parallelism_threads(num_threads):
-    """Threads used inside one op: the BLAS pool (needs threadpoolctl; 0 = the default)."""
-    _Threads.intra = int(num_threads)
-    if _Threads.limiter is not None:
-        _Threads.limiter.restore_original_limits()
-        _Threads.limiter = None
-    if _Threads.intra > 0:
-        _blas_limit(_Threads.intra)
-
-
-def get_intra_op_parallelism_threads():
-    return _Threads.intra
-
-
-def set_inter_op_parallelism_threads(num_threads):
-    """Threads running independent ops (recorded; wengert runs one op at a time)."""
-    _Threads.inter = int(num_threads)
-
-
-def get_inter_op_parallelism_threads():
-    return _Threads.inter
-
-
-threading = types.SimpleNamespace(
-    set_intra_op_parallelism_threads=set_intra_op_parallelism_threads,
-    get_intra_op_parallelism_threads=get_intra_op_parallelism_threads,
-    set_inter_op_parallelism_threads=set_inter_op_parallelism_threads,
-    get_inter_op_parallelism_threads=get_inter_op_parallelism_threads)
-
-
-# -- experimental ----------------------------------------------------------------------------------
-def enable_op_determinism():
-    settings.op_determinism = True
-
-
-def set_memory_growth(device, enable):
-    raise ValueError("Cannot set memory growth on non-GPU and non-Pluggable devices")
-
-
-def get_memory_growth(device):
-    raise ValueError("Cannot get memory growth on non-GPU and non-Pluggable devices")
-
-
-experimental = types.SimpleNamespace(
-    enable_op_determinism=enable_op_determinism, list_physical_devices=list_physical_devices,
-    list_logical_devices=list_logical_devices, get_visible_devices=get_visible_devices,
-    set_visible_devices=set_visible_devices, set_memory_growth=set_memory_growth,
-    get_memory_growth=get_memory_growth)

@@ -13,14 +13,6 @@ forward, forward over forward). It raises `GradientCheckError` (an AssertionErro
 order and modes that disagree. Give float64 inputs; see autodiff/checker.py for the method.
 """
 from .autodiff.checker import GradientCheckError, numerical_jvp
-from .autodiff.checker import check_grads as _check_grads
+from .autodiff.checker import check_grads_both_modes as check_grads
 
 __all__ = ["check_grads", "GradientCheckError", "numerical_jvp"]
-
-
-def check_grads(f, args, order=2, modes=("fwd", "rev"), wrt=None, eps=1e-6, rtol=1e-5,
-                atol=1e-6, seed=0):
-    """Check f's derivatives at `args` up to `order`, in the given modes ("fwd", "rev"),
-    against finite differences; raises GradientCheckError on a mismatch, returns True."""
-    return _check_grads(f, args, order=order, modes=modes, wrt=wrt, eps=eps, rtol=rtol,
-                        atol=atol, seed=seed)

@@ -143,3 +143,11 @@ def _check(fn, arrays, wrt, order, modes, rng, tolerances, name, path):
 
 
 _NAMES = {"rev": "reverse", "fwd": "forward"}
+
+
+def check_grads_both_modes(f, args, order=2, modes=("fwd", "rev"), wrt=None, eps=1e-6, rtol=1e-5,
+                           atol=1e-6, seed=0):
+    """`check_grads` in forward and reverse mode unless told otherwise: the public
+    `wengert.testing.check_grads`."""
+    return check_grads(f, args, order=order, modes=modes, wrt=wrt, eps=eps, rtol=rtol,
+                       atol=atol, seed=seed)

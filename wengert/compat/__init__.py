@@ -1,2 +1,2 @@
 """`wengert.compat`: TensorFlow's compatibility namespaces (`compat.v1` for TF 1 style code)."""
-from . import v1  # noqa: F401
+from . import v1

@@ -368,3 +368,41 @@ def current_scope_name():
 
 def control_dependencies(control_inputs):
     return get_default_graph().control_dependencies(control_inputs)
+
+
+def placeholder(dtype, shape=None, name=None):
+    """A graph input that must be fed: `x = placeholder(tf.float32, [None, 784])`."""
+    graph = state.graph
+    if graph is None:
+        raise RuntimeError("tf.compat.v1.placeholder() is not compatible with eager execution: "
+                           "call tf.compat.v1.disable_eager_execution() first, or build inside "
+                           "`with tf.Graph().as_default():`.")
+    dtype = dtypes.as_dtype(dtype)
+    if shape is not None and getattr(shape, "rank", 0) is None:  # TensorShape(None)
+        shape = None
+    shape = None if shape is None else tuple(None if d is None else int(d) for d in (
+        [shape] if isinstance(shape, int) else shape))
+    return graph.create_op(PLACEHOLDER, (), {"dtype": dtype.as_numpy_dtype, "shape": shape},
+                           name or "Placeholder")
+
+
+def disable_eager_execution():
+    """Build graphs from now on (in every thread), as TensorFlow 1 did: ops go to the default
+    graph, and `Session` runs them."""
+    type(state).graph = get_default_graph()
+    type(state).eager_disabled = True
+    state.graph = type(state).graph
+
+
+disable_v2_behavior = disable_eager_execution
+
+
+def enable_eager_execution(config=None, device_policy=None, execution_mode=None):
+    """Run ops immediately again (the TensorFlow 2 default)."""
+    type(state).graph = None
+    type(state).eager_disabled = False
+    state.graph = None
+    state.eager_disabled = False
+
+
+enable_v2_behavior = enable_eager_execution

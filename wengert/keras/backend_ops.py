@@ -14,7 +14,8 @@ from ..ops.math_ops import clip_by_value  # noqa: F401
 from ..ops.creation_ops import (eye, fill, one_hot, ones, pad, range, rank, shape,  # noqa: F401
                                 size, tile, zeros)
 from ..ops.indexing_ops import boolean_mask, gather, gather_nd, reverse, strided_slice  # noqa
-from ..ops.matmul_ops import einsum, matmul, tensordot  # noqa: F401
+from ..ops.einsum_ops import einsum, tensordot
+from ..ops.matmul_ops import matmul  # noqa: F401
 from ..ops.math_ops import (add, divide, equal, floordiv, floormod, greater,  # noqa: F401
                             greater_equal,
                             less, less_equal, logical_and, logical_not, logical_or, maximum,

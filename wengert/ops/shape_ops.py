@@ -30,7 +30,7 @@ from .reshape_ops import expand_dims
 from .math_ops import clip_by_value
 from .creation_ops import range as range_, shape as shape_of, tile
 from .indexing_ops import gather
-from .matmul_ops import einsum
+from .einsum_ops import einsum
 from .math_ops import cast, less
 from .reduce_ops import reduce_max
 

@@ -29,7 +29,7 @@ from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from .creation_ops import constant_value, shape as shape_of
 from .indexing_ops import GATHER_GRAD, gather
-from .matmul_ops import swap_with_last
+from .einsum_ops import swap_with_last
 from .math_ops import negative, subtract
 from .shape_rules import axis_int
 

@@ -31,6 +31,9 @@ from ..control_flow.variadic import with_outputs
 from ..tracing.function import ConcreteFunction
 from ..graph.graph import PLACEHOLDER
 from ..util import nest
+# op families that `import wengert` loads only on first use: their op types appear in saved graphs
+from ..debugging import numerics as _numerics  # noqa: F401  CheckNumerics
+from ..summary import summary_ops as _summary_ops  # noqa: F401  the Write*Summary ops
 
 __all__ = ["encode_function", "encode_subgraph", "decode_function", "decode_subgraphs",
            "DTYPE_NAMES"]

@@ -1,4 +1,5 @@
-"""Flattening and re-packing nested structures of lists, tuples, namedtuples and dicts.
+"""Flattening and re-packing nested structures of lists, tuples, namedtuples and dicts: the code
+of TensorFlow's `tf.nest` (wengert/nest.py is its namespace).
 
 `gradient(target, sources)` returns gradients in the structure of `sources`; these two functions
 do that: `flatten` lists the leaves (dict values in sorted-key order, as TensorFlow does) and
@@ -7,7 +8,7 @@ do that: `flatten` lists the leaves (dict values in sorted-key order, as TensorF
 
 import collections
 
-__all__ = ["flatten", "pack_sequence_as", "is_nested", "map_structure"]
+__all__ = ["flatten", "pack_sequence_as", "is_nested", "map_structure", "assert_same_structure"]
 
 
 def is_nested(x):
@@ -24,8 +25,9 @@ def _sort_key(key):
     return (type(key).__name__, key) if not isinstance(key, (int, float, str)) else ("", key)
 
 
-def flatten(structure):
-    """The leaves of `structure`, depth first, left to right."""
+def flatten(structure, expand_composites=False):
+    """The leaves of `structure`, depth first, left to right (None is one leaf, as in
+    TensorFlow)."""
     leaves, stack = [], [structure]
     while stack:
         item = stack.pop()
@@ -36,9 +38,9 @@ def flatten(structure):
     return leaves
 
 
-def pack_sequence_as(structure, flat):
-    """Rebuild `structure` with its leaves replaced, in order, by the items of `flat`."""
-    flat = list(flat)
+def pack_sequence_as(structure, flat_sequence, expand_composites=False):
+    """Rebuild `structure` with its leaves replaced, in order, by the items of `flat_sequence`."""
+    flat = list(flat_sequence)
     if not is_nested(structure):
         if len(flat) != 1:
             raise ValueError(f"Structure is a single leaf but {len(flat)} values were given.")
@@ -82,5 +84,38 @@ def _rebuild(node, children):
     return type(node)(children)
 
 
-def map_structure(fn, structure):
-    return pack_sequence_as(structure, [fn(x) for x in flatten(structure)])
+def map_structure(func, *structures, check_types=True, expand_composites=False):
+    """`func` applied to the corresponding leaves of one or more structures of the same
+    shape, in the shape of the first."""
+    if not structures:
+        raise ValueError("map_structure needs at least one structure.")
+    for other in structures[1:]:
+        assert_same_structure(structures[0], other, check_types)
+    flats = [flatten(s) for s in structures]
+    return pack_sequence_as(structures[0], [func(*leaves) for leaves in zip(*flats)])
+
+
+def _shape_of(structure, check_types):
+    out, stack = [], [structure]
+    while stack:
+        item = stack.pop()
+        if is_nested(item):
+            keys = sorted(item, key=_sort_key) if isinstance(item, dict) else None
+            kind = type(item) if check_types else (dict if keys is not None else tuple)
+            out.append((kind, tuple(keys) if keys is not None else len(item)))
+            stack.extend(reversed(_children(item)))
+        else:
+            out.append(None)
+    return out
+
+
+def assert_same_structure(nest1, nest2, check_types=True, expand_composites=False):
+    """ValueError (or TypeError for different container types) unless the structures match."""
+    a, b = _shape_of(nest1, False), _shape_of(nest2, False)
+    if a != b:
+        raise ValueError(f"The two structures don't have the same nested structure.\n\nFirst "
+                         f"structure: type={type(nest1).__name__} str={nest1}\n\nSecond "
+                         f"structure: type={type(nest2).__name__} str={nest2}")
+    if check_types and _shape_of(nest1, True) != _shape_of(nest2, True):
+        raise TypeError(f"The two structures don't have the same sequence type: {nest1} and "
+                        f"{nest2}.")

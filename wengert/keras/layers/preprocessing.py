@@ -15,7 +15,8 @@ Images are [batch, h, w, c] (or [h, w, c]) in channels_last.
 """
 import numpy as np
 
-from ...ops import image as tf_image
+from ...ops.image.geometry import crop_to_bounding_box
+from ...ops.image.resize import resize as resize_images
 from ...framework.tensor import convert_to_tensor
 from ...framework.tensor_shape import TensorShape
 from .. import backend_ops as K
@@ -53,9 +54,9 @@ def _smart_resize(x, height, width, interpolation="bilinear", antialias=False):
     to (height, width)."""
     h, w = _hw(x)
     crop_h, crop_w = min(h, int(w * height / width)), min(w, int(h * width / height))
-    x = tf_image.crop_to_bounding_box(x, int((h - crop_h) / 2), int((w - crop_w) / 2),
+    x = crop_to_bounding_box(x, int((h - crop_h) / 2), int((w - crop_w) / 2),
                                       crop_h, crop_w)
-    return tf_image.resize(x, [height, width], method=interpolation, antialias=antialias)
+    return resize_images(x, [height, width], method=interpolation, antialias=antialias)
 
 
 class Resizing(Layer):
@@ -70,8 +71,8 @@ class Resizing(Layer):
         x = convert_to_tensor(inputs)
         if self.crop_to_aspect_ratio:
             return _smart_resize(x, self.height, self.width, self.interpolation, self.antialias)
-        return tf_image.resize(x, [self.height, self.width], method=self.interpolation,
-                               antialias=self.antialias)
+        return resize_images(x, [self.height, self.width], method=self.interpolation,
+                             antialias=self.antialias)
 
     def compute_output_shape(self, input_shape):
         shape = list(TensorShape(input_shape))
@@ -95,7 +96,7 @@ class CenterCrop(Layer):
         h, w = _hw(x)
         if h < self.height or w < self.width:  # smaller: Keras's smart_resize to the target
             return _smart_resize(x, self.height, self.width)
-        return tf_image.crop_to_bounding_box(x, (h - self.height) // 2, (w - self.width) // 2,
+        return crop_to_bounding_box(x, (h - self.height) // 2, (w - self.width) // 2,
                                              self.height, self.width)
 
     def compute_output_shape(self, input_shape):

@@ -19,7 +19,7 @@ from ...framework.tensor import convert_to_tensor
 from ..cast_ops import cast
 from ..array_ops import concat, stack
 from ..reshape_ops import expand_dims
-from ..matmul_ops import tensordot
+from ..einsum_ops import tensordot
 from ..math_ops import maximum, minimum
 from ..pad_ops import pad
 from ..reduce_ops import reduce_mean, reduce_sum

@@ -15,7 +15,7 @@ import numpy as np
 from ...framework.tensor import convert_to_tensor
 from ..array_ops import stack, unstack, where
 from ..math_ops import clip_by_value
-from ..matmul_ops import tensordot
+from ..einsum_ops import tensordot
 from ..math_ops import floormod, maximum, minimum
 from ..unary_ops import abs as abs_
 from .color import _as_float, _back

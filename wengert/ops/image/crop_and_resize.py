@@ -78,3 +78,16 @@ def crop_and_resize(image, boxes, box_indices, crop_size, method="bilinear",
 
 def _clip(t, size):
     return clip_by_value(t, 0.0, size - 1.0)
+
+
+def crop_and_resize_v1(image, boxes, box_ind=None, crop_size=None, method="bilinear",
+                    extrapolation_value=0, name=None, box_indices=None):
+    """TensorFlow 1's spelling of crop_and_resize: the box indices as `box_ind` (or
+    `box_indices`)."""
+    if (box_ind is None) == (box_indices is None):
+        raise ValueError("crop_and_resize: give the box indices once, as box_ind or "
+                         "box_indices.")
+    if crop_size is None:
+        raise ValueError("crop_and_resize: crop_size is required.")
+    return crop_and_resize(image, boxes, box_ind if box_indices is None else box_indices,
+                            crop_size, method=method, extrapolation_value=extrapolation_value)

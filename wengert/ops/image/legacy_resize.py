@@ -26,7 +26,7 @@ from ...framework.tensor import convert_to_tensor
 from ..cast_ops import cast
 from ..reshape_ops import expand_dims, squeeze
 from ..indexing_ops import gather
-from ..matmul_ops import einsum
+from ..einsum_ops import einsum
 from .geometry import pad_geometry, pad_to_bounding_box
 from .resize import _keys_cubic
 

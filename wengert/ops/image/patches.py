@@ -130,3 +130,12 @@ def non_max_suppression_overlaps(overlaps, scores, max_output_size, overlap_thre
         if all(overlaps[i, j] <= overlap_threshold for j in chosen):
             chosen.append(int(i))
     return constant(np.asarray(chosen, np.int32), dtypes.int32)
+
+
+def extract_image_patches(images, ksizes=None, strides=None, rates=None, padding=None, name=None,
+                          sizes=None):
+    """TensorFlow 1's name of extract_patches, its window sizes as `ksizes` (or `sizes`)."""
+    if (ksizes is None) == (sizes is None):
+        raise ValueError("extract_image_patches: give the window sizes once, as ksizes or "
+                         "sizes.")
+    return extract_patches(images, ksizes if sizes is None else sizes, strides, rates, padding)

@@ -27,7 +27,7 @@ from ...framework.tensor import convert_to_tensor
 from ..cast_ops import cast
 from ..reshape_ops import expand_dims, squeeze
 from ..indexing_ops import gather
-from ..matmul_ops import einsum
+from ..einsum_ops import einsum
 
 __all__ = ["resize", "resample", "ResizeMethod", "resize_bilinear_matrix"]
 

@@ -40,6 +40,7 @@ from ..array_ops import concat, where
 from ..broadcast_ops import broadcast_to, zeros_like
 from ..elementwise import float_rule, fused_grad_jvp
 from ..math_ops import maximum, multiply, negative
+from ..matmul_ops import matmul
 from ..reduce_ops import SUM, reduce_sum
 from ..reshape_ops import reshape
 from ..shape_rules import axis_int, axis_tuple, batch_rank
@@ -409,3 +410,13 @@ def crelu(features, axis=-1, name=None):
     """concat([relu(x), relu(-x)], axis): the positive and the negative part, side by side."""
     x = convert_to_tensor(features)
     return concat([relu(x), relu(negative(x))], axis, name=name or "concat")
+
+
+def xw_plus_b(x, weights, biases, name=None):
+    """matmul(x, weights) + biases (a [batch, in] by [in, out] product plus an [out] bias)."""
+    return bias_add(matmul(x, weights), biases, name=name)
+
+
+def relu_layer(x, weights, biases, name=None):
+    """relu(matmul(x, weights) + biases)."""
+    return relu(xw_plus_b(x, weights, biases), name=name)

@@ -16,6 +16,9 @@ half spectrum twice (as X_k and as conj(X_k) at N - k) except the zero frequency
 N, the Nyquist one: hence the weights m (TensorFlow's mask). An `fft_length` shorter than the
 input crops it, longer zero-pads it; the gradient is then cropped or padded back to the input's
 shape. The rules are written with these ops, so they differentiate again.
+
+`fftshift` rolls each axis by half its length (`ifftshift` by minus half) so the zero frequency
+moves to the centre and back.
 """
 import numpy as np
 
@@ -26,18 +29,19 @@ from ...framework.registry import defop, linear
 from ...framework.tensor import convert_to_tensor
 from ...framework.tensor_shape import TensorShape
 from ..cast_ops import cast
-from ..shape_rules import static_shape
-from ..creation_ops import range as range_
+from ..complex_parts import complex as make_complex, real_part, zero_of
+from ..creation_ops import range as range_, shape as shape_of
+from ..manip_ops import roll
 from ..math_ops import equal
-from ..creation_ops import shape as shape_of
+from ..pad_ops import pad
 from ..reduce_ops import reduce_prod
 from ..reshape_ops import transpose
-from ..complex_parts import complex as make_complex, real_part, zero_of
-from ..pad_ops import pad
-from ..shape_rules import normalize_axis
+from ..shape_rules import normalize_axis, static_shape
+from .frames import known_shape
 
 __all__ = ["fft", "ifft", "fft2d", "ifft2d", "fft3d", "ifft3d", "rfft", "irfft", "rfft2d",
-           "irfft2d", "rfft3d", "irfft3d", "fft_n", "ifft_n", "rfft_n", "irfft_n"]
+           "irfft2d", "rfft3d", "irfft3d", "fft_n", "ifft_n", "rfft_n", "irfft_n", "fftshift",
+           "ifftshift"]
 
 _TO_COMPLEX = {"float32": dtypes.complex64, "float64": dtypes.complex128}
 
@@ -366,3 +370,27 @@ def rfft_n(input_tensor, fft_length=None, axes=None, norm=None, name=None):
 
 def irfft_n(input_tensor, fft_length=None, axes=None, norm=None, name=None):
     return _nd("IRFFTND", input_tensor, fft_length, axes, norm, name)
+
+
+def _shift(x, axes, sign, what):
+    x = convert_to_tensor(x)
+    shape = known_shape(x, what)
+    if axes is None:
+        axes = list(range(len(shape)))
+    elif isinstance(axes, (int, np.integer)):
+        axes = [int(axes)]
+    axes = [int(a) for a in axes]
+    if not axes:
+        return x
+    shifts = [sign * (shape[a] // 2) for a in axes]
+    return roll(x, shifts, axes)
+
+
+def fftshift(x, axes=None, name=None):
+    """Moves the zero-frequency term to the centre: rolls each of `axes` by `n // 2`."""
+    return _shift(x, axes, 1, "fftshift")
+
+
+def ifftshift(x, axes=None, name=None):
+    """Inverse of `fftshift`: rolls each of `axes` by `-(n // 2)`."""
+    return _shift(x, axes, -1, "ifftshift")

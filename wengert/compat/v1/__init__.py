@@ -1,0 +1,18 @@
+"""`wengert.compat.v1`: TensorFlow 1's names (placeholders, Session, graph variables and their
+initializers, the TF 1 optimizers and summaries), with every name of wengert's top level as well,
+so `import wengert.compat.v1 as tf` runs TensorFlow 1 code. The top level's names are looked up on
+first use (they are the same objects); `nn` and `image` are TensorFlow 1's versions of theirs."""
+from ...util.lazy import lazy_attributes as _lazy_attributes
+from ...framework.context import executing_eagerly
+from ...graph.graph import (disable_eager_execution, disable_v2_behavior, enable_eager_execution,
+                            enable_v2_behavior, get_default_graph, placeholder,
+                            reset_default_graph)
+from ...graph.variables import (global_variables, global_variables_initializer,
+                                trainable_variables, variables_initializer)
+from ...runtime.session import InteractiveSession, Session, get_default_session
+from . import image, nn
+
+__getattr__, __dir__ = _lazy_attributes(globals(), {
+    "train": "...train",  # the TF 1 optimizers, Saver-era checkpoints
+    "summary": "...summary.v1"},  # FileWriter and the TF 1 summary ops
+    fallback="wengert")

@@ -1,0 +1,19 @@
+"""`wengert.compat.v1.nn`: TensorFlow 1's `tf.nn`, which is `tf.nn` plus the names TensorFlow 2
+dropped (the raw backprop functions, `xw_plus_b`, `relu_layer`, the `_v2` spellings)."""
+from ...nn import *  # noqa: F403
+from ...util.lazy import lazy_attributes as _lazy_attributes
+from ...ops.nn.activations import relu_layer, xw_plus_b
+from ...ops.nn.conv.conv2d import (conv2d_backprop_filter, conv2d_backprop_input,
+                                   depthwise_conv2d_backprop_filter as
+                                   depthwise_conv2d_native_backprop_filter,
+                                   depthwise_conv2d_backprop_input as
+                                   depthwise_conv2d_native_backprop_input)
+from ...ops.nn.conv.conv3d import conv3d_backprop_filter, conv3d_backprop_filter_v2
+from ...ops.nn.ctc.decoders import ctc_beam_search_decoder as ctc_beam_search_decoder_v2
+from ...ops.nn.ctc.decoders import ctc_beam_search_decoder_v1 as ctc_beam_search_decoder
+from ...ops.nn.ctc.loss import ctc_loss as ctc_loss_v2, ctc_loss_v1 as ctc_loss
+from ...ops.nn.losses import softmax_cross_entropy_with_logits as \
+    softmax_cross_entropy_with_logits_v2
+from ...ops.nn.pool import avg_pool as avg_pool_v2, max_pool as max_pool_v2
+
+__getattr__, __dir__ = _lazy_attributes(globals(), {}, fallback="wengert.nn")  # tf.nn's lazy names
