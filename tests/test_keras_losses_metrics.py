@@ -1,5 +1,7 @@
-"""keras.losses against their NumPy formulas (Keras's clipping included), keras.metrics, and
-how compile resolves "accuracy"."""
+"""keras.losses against their NumPy formulas (Keras's clipping included), keras.metrics, how
+compile resolves "accuracy", and which names the two namespaces hold."""
+import inspect
+
 import numpy as np
 import pytest
 
@@ -159,3 +161,54 @@ def test_metric_lookup():
     assert float(wrapped.result()) == 1.5
     with pytest.raises(ValueError, match="Unknown metric"):
         metrics.get("nope")
+
+# -- the namespaces ----------------------------------------------------------------------------
+# Public names of TensorFlow 2.21's tf.keras.losses / tf.keras.metrics (dir() without dunders)
+TF_LOSSES = {"BinaryCrossentropy", "BinaryFocalCrossentropy", "CTC", "CategoricalCrossentropy",
+             "CategoricalFocalCrossentropy", "CategoricalGeneralizedCrossEntropy",
+             "CategoricalHinge", "Circle", "CosineSimilarity", "Dice", "Hinge", "Huber", "KLD",
+             "KLDivergence", "LogCosh", "Loss", "MAE", "MAPE", "MSE", "MSLE", "MeanAbsoluteError",
+             "MeanAbsolutePercentageError", "MeanSquaredError", "MeanSquaredLogarithmicError",
+             "Poisson", "Reduction", "SparseCategoricalCrossentropy", "SquaredHinge", "Tversky",
+             "binary_crossentropy", "binary_focal_crossentropy", "categorical_crossentropy",
+             "categorical_focal_crossentropy", "categorical_generalized_cross_entropy",
+             "categorical_hinge", "circle", "cosine_similarity", "ctc", "deserialize", "dice",
+             "get", "hinge", "huber", "kld", "kullback_leibler_divergence", "logcosh", "mae",
+             "mape", "mse", "msle", "poisson", "serialize", "sparse_categorical_crossentropy",
+             "squared_hinge", "tversky"}
+TF_METRICS = {"AUC", "Accuracy", "BinaryAccuracy", "BinaryCrossentropy", "BinaryIoU",
+              "CategoricalAccuracy", "CategoricalCrossentropy", "CategoricalHinge",
+              "ConcordanceCorrelation", "CosineSimilarity", "F1Score", "FBetaScore",
+              "FalseNegatives", "FalsePositives", "Hinge", "IoU", "KLD", "KLDivergence",
+              "LogCoshError", "MAE", "MAPE", "MSE", "MSLE", "Mean", "MeanAbsoluteError",
+              "MeanAbsolutePercentageError", "MeanIoU", "MeanMetricWrapper", "MeanSquaredError",
+              "MeanSquaredLogarithmicError", "Metric", "OneHotIoU", "OneHotMeanIoU",
+              "PearsonCorrelation", "Poisson", "Precision", "PrecisionAtRecall", "R2Score",
+              "Recall", "RecallAtPrecision", "RootMeanSquaredError", "SensitivityAtSpecificity",
+              "SparseCategoricalAccuracy", "SparseCategoricalCrossentropy",
+              "SparseTopKCategoricalAccuracy", "SpecificityAtSensitivity", "SquaredHinge", "Sum",
+              "TopKCategoricalAccuracy", "TrueNegatives", "TruePositives", "binary_accuracy",
+              "binary_crossentropy", "binary_focal_crossentropy", "categorical_accuracy",
+              "categorical_crossentropy", "categorical_focal_crossentropy", "categorical_hinge",
+              "concordance_correlation", "deserialize", "get", "hinge", "huber", "kld",
+              "kullback_leibler_divergence", "logcosh", "mae", "mape", "mse", "msle",
+              "pearson_correlation", "poisson", "serialize", "sparse_categorical_accuracy",
+              "sparse_categorical_crossentropy", "sparse_top_k_categorical_accuracy",
+              "squared_hinge", "top_k_categorical_accuracy"}
+# Keras 3's keras.losses and keras.metrics also have these long names of the loss functions
+KERAS3_LOSS_FUNCTIONS = {"kl_divergence", "log_cosh", "mean_absolute_error",
+                         "mean_absolute_percentage_error", "mean_squared_error",
+                         "mean_squared_logarithmic_error"}
+
+
+@pytest.mark.parametrize("namespace, keras_names", [
+    (losses, TF_LOSSES | KERAS3_LOSS_FUNCTIONS), (metrics, TF_METRICS | KERAS3_LOSS_FUNCTIONS)])
+def test_namespaces_hold_keras_names_only(namespace, keras_names):
+    """keras.losses / keras.metrics have every name TensorFlow's have, and besides Keras's names
+    only the modules of their families (losses/regression.py, metrics/confusion.py, ...)."""
+    public = {n for n in dir(namespace) if not n.startswith("_")}
+    family_modules = {n for n in public if inspect.ismodule(getattr(namespace, n))}
+    assert family_modules == {n for n in family_modules
+                              if getattr(namespace, n).__name__ == f"{namespace.__name__}.{n}"}
+    assert public - family_modules == keras_names
+    assert set(namespace.__all__) == keras_names

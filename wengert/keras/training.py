@@ -32,6 +32,7 @@ from . import distributed
 from .data_adapter import _as_tensors, _cast_floats, _unpack_validation
 from . import metrics as metrics_module
 from .layers.base import call_context
+from .losses.loss import LossFunctionWrapper
 from .layers.core import Dropout
 
 __all__ = ["TrainingMixin"]
@@ -167,7 +168,7 @@ class TrainingMixin:
         self.loss = loss
         fn = losses_module.get(loss)
         if fn is not None and not isinstance(fn, losses_module.Loss):
-            fn = losses_module.LossFunctionWrapper(fn)
+            fn = LossFunctionWrapper(fn)
         self._loss_object = fn
         self._metric_ids = list(metrics or []) + list(weighted_metrics or [])
         self._compiled_metrics = None  # resolved on the first batch (needs the shapes)

@@ -1,6 +1,7 @@
-"""The base of `keras.losses`: Loss, LossFunctionWrapper, the reductions, and the conversions
-the loss functions share (labels cast to the predictions' dtype, a trailing size-1 axis squeezed
-when the ranks differ by one, Keras's epsilon in the predictions' dtype).
+"""The base of `keras.losses`: Loss, LossFunctionWrapper, the reductions, the factory of the Loss
+classes over a loss function, and the conversions the loss functions share (labels cast to the
+predictions' dtype, a trailing size-1 axis squeezed when the ranks differ by one, Keras's
+epsilon in the predictions' dtype).
 
 A Loss object's `__call__(y_true, y_pred, sample_weight=None)` computes the per-sample losses,
 multiplies them by the sample weights, and reduces: "sum_over_batch_size" (the default, "auto")
@@ -8,17 +9,19 @@ divides the sum by the number of per-sample losses, "sum" sums, "none" (or None)
 Under a tf.distribute strategy with N replicas, the "sum_over_batch_size" reduction is also
 divided by N, as in Keras 3 (each replica's share of a loss whose gradients are summed).
 """
+import sys
+
 import numpy as np
 
-from ..distribute.context import get_strategy
-from ..framework import dtypes
-from ..framework.tensor import Tensor, constant, convert_to_tensor
-from ..ops.reshape_ops import squeeze
-from ..ops.binary_math_ops import divide_no_nan
-from ..ops.query_ops import size
-from ..ops.math_ops import cast, multiply
-from ..ops.reduce_ops import reduce_mean, reduce_sum
-from . import backend
+from ...distribute.context import get_strategy
+from ...framework import dtypes
+from ...framework.tensor import Tensor, constant, convert_to_tensor
+from ...ops.binary_math_ops import divide_no_nan
+from ...ops.math_ops import cast, multiply
+from ...ops.query_ops import size
+from ...ops.reduce_ops import reduce_mean, reduce_sum
+from ...ops.reshape_ops import squeeze
+from .. import backend
 
 __all__ = ["Loss", "Reduction", "LossFunctionWrapper", "reduce_losses", "apply_mask"]
 
@@ -53,6 +56,16 @@ def _pred_and_true(y_true, y_pred):
     y_pred = convert_to_tensor(y_pred) if not isinstance(y_pred, Tensor) else y_pred
     y_true = _tensor(y_true, y_pred.dtype)
     return _squeeze_or_expand(y_true, y_pred)
+
+
+def _convert(y_true, y_pred):
+    """y_pred as a tensor, y_true cast to its dtype (no rank fixing, as Keras for these)."""
+    y_pred = y_pred if isinstance(y_pred, Tensor) else convert_to_tensor(y_pred)
+    return _tensor(y_true, y_pred.dtype), y_pred
+
+
+def _const(value, dtype):
+    return cast(value, dtype)
 
 
 def _squeeze_or_expand(y_true, y_pred):
@@ -161,3 +174,31 @@ class LossFunctionWrapper(Loss):
         config = super().get_config()
         config.update(self._fn_kwargs)
         return config
+
+
+_SOBS = Reduction.SUM_OVER_BATCH_SIZE
+
+
+def _loss_class(class_name, fn, default_name, params=()):
+    """A LossFunctionWrapper subclass over fn, in the calling module: __init__(*params,
+    reduction, name, dtype) with Keras 3's names and defaults."""
+    names = [p for p, _ in params]
+    defaults = dict(params)
+
+    def __init__(self, *args, reduction=_SOBS, name=default_name, dtype=None, **kwargs):
+        if len(args) > len(names):
+            raise TypeError(f"{class_name}() takes at most {len(names)} positional arguments "
+                            f"({', '.join(names) or 'none'}), got {len(args)}.")
+        unknown = set(kwargs) - set(names)
+        if unknown:
+            accepted = names + ["reduction", "name", "dtype"]
+            raise TypeError(f"{class_name}() got unexpected keyword arguments "
+                            f"{sorted(unknown)}; it takes {accepted}.")
+        values = {**defaults, **dict(zip(names, args)), **kwargs}
+        LossFunctionWrapper.__init__(self, fn, reduction=reduction, name=name, dtype=dtype,
+                                     **values)
+
+    doc = f"Loss object for keras.losses.{fn.__name__} ({', '.join(names) or 'no options'})."
+    module = sys._getframe(1).f_globals["__name__"]
+    return type(class_name, (LossFunctionWrapper,),
+                {"__init__": __init__, "__module__": module, "__doc__": doc})

@@ -1,5 +1,6 @@
 """Confusion-matrix metrics, as `keras.metrics` (Keras 3, TensorFlow 2.21): TruePositives,
-FalsePositives, TrueNegatives, FalseNegatives, Precision, Recall and AUC.
+FalsePositives, TrueNegatives, FalseNegatives, Precision, Recall, AUC and the operating points
+(SensitivityAtSpecificity, SpecificityAtSensitivity, PrecisionAtRecall, RecallAtPrecision).
 
 Each keeps weighted counts per threshold t: with labels y (cast to bool) and predictions p,
     TP(t) = sum w [y and p > t],   FP(t) = sum w [not y and p > t],
@@ -12,26 +13,35 @@ AUC's are), and counts TP(t) as the reverse cumulative sum of the buckets; so do
 AUC sums the ROC (or PR) curve over its num_thresholds points: interpolation uses trapezoid
 heights (for PR, Davis & Goadrich's interpolation of precision between the points), minoring /
 majoring the smaller / larger neighbour.
+
+The operating points on those curves keep the four counts at num_thresholds evenly spaced
+thresholds 0, 1/(n-1), ..., 1 (counted as AUC's are):
+    SensitivityAtSpecificity(s)   max TP/(TP+FN) over thresholds where TN/(TN+FP) >= s
+    SpecificityAtSensitivity(s)   max TN/(TN+FP) over thresholds where TP/(TP+FN) >= s
+    PrecisionAtRecall(r)          max TP/(TP+FP) over thresholds where TP/(TP+FN) >= r
+    RecallAtPrecision(p)          max TP/(TP+FN) over thresholds where TP/(TP+FP) >= p
+(0 when no threshold qualifies).
 """
 import numpy as np
 
-from ..ops.broadcast_ops import broadcast_to, ones_like
-from ..ops.reshape_ops import reshape
-from ..ops.reshape_ops import expand_dims, squeeze, transpose
-from ..ops.array_ops import where
-from ..ops.binary_math_ops import divide_no_nan
-from ..ops.creation_ops import one_hot
-from ..ops.math_ops import cast, greater, logical_and, maximum, minimum, multiply
-from ..ops.nn.activations import relu
-from ..ops.reduce_ops import cumsum, reduce_mean, reduce_sum
-from ..ops.rounding_ops import ceil
-from ..ops.sort_ops import top_k as top_k_op
-from ..ops.unary_ops import log, sigmoid
-from . import backend
-from .metrics_base import Metric, _same_rank, _tensor
+from ...ops.array_ops import where
+from ...ops.binary_math_ops import divide_no_nan
+from ...ops.broadcast_ops import broadcast_to, ones_like
+from ...ops.creation_ops import one_hot
+from ...ops.math_ops import cast, greater, greater_equal, logical_and, maximum, minimum, multiply
+from ...ops.nn.activations import relu
+from ...ops.reduce_ops import cumsum, reduce_max, reduce_mean, reduce_sum
+from ...ops.reshape_ops import expand_dims, reshape, transpose
+from ...ops.rounding_ops import ceil
+from ...ops.sort_ops import top_k as top_k_op
+from ...ops.unary_ops import log, sigmoid
+from .. import backend
+from .metric import Metric, _same_rank, _tensor
 
 __all__ = ["TruePositives", "FalsePositives", "TrueNegatives", "FalseNegatives", "Precision",
-           "Recall", "AUC"]
+           "Recall", "AUC", "SensitivityAtSpecificity", "SpecificityAtSensitivity",
+           "PrecisionAtRecall", "RecallAtPrecision"]
+
 
 NEG_INF = -1e10
 TP, FP, TN, FN = "tp", "fp", "tn", "fn"
@@ -340,3 +350,70 @@ class AUC(Metric):
         if self._init_from_thresholds:
             config["thresholds"] = self.thresholds[1:-1]
         return config
+
+
+# -- operating points on the ROC / PR curves ----------------------------------------------------
+class _AtConstraint(Metric):
+    _arg = None  # the constructor's value argument ("specificity", "recall", ...)
+
+    def __init__(self, value, num_thresholds=200, class_id=None, name=None, dtype=None):
+        if not 0 <= value <= 1:
+            raise ValueError(f"{type(self).__name__}: argument `{self._arg}` must be in the "
+                             f"range [0, 1]. Received: {self._arg}={value}")
+        if num_thresholds <= 0:
+            raise ValueError(f"{type(self).__name__}: `num_thresholds` must be an integer > "
+                             f"0. Received: num_thresholds={num_thresholds}")
+        super().__init__(name=name, dtype=dtype)
+        self.value, self.num_thresholds, self.class_id = value, num_thresholds, class_id
+        setattr(self, self._arg, value)
+        if num_thresholds == 1:
+            self.thresholds, self._evenly = [0.5], False
+        else:
+            inner = [(i + 1) * 1.0 / (num_thresholds - 1) for i in range(num_thresholds - 2)]
+            self.thresholds, self._evenly = [0.0] + inner + [1.0], True
+        n = len(self.thresholds)
+        for v in ("true_positives", "false_positives", "true_negatives", "false_negatives"):
+            setattr(self, v, self.add_weight(v, shape=(n,)))
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        update_confusion_variables(
+            {TP: self.true_positives, TN: self.true_negatives, FP: self.false_positives,
+             FN: self.false_negatives}, y_true, y_pred, self.thresholds,
+            class_id=self.class_id, sample_weight=sample_weight, evenly=self._evenly)
+
+    def _rates(self):
+        tp, fp = self.true_positives.read_value(), self.false_positives.read_value()
+        tn, fn = self.true_negatives.read_value(), self.false_negatives.read_value()
+        return {"sensitivity": divide_no_nan(tp, tp + fn), "recall": divide_no_nan(tp, tp + fn),
+                "specificity": divide_no_nan(tn, tn + fp), "precision": divide_no_nan(tp, tp + fp)}
+
+    def result(self):
+        rates = self._rates()
+        constrained, dependent = rates[self._constrained], rates[self._dependent]
+        feasible = greater_equal(constrained, cast(self.value, constrained.dtype))
+        best = reduce_max(where(feasible, dependent, dependent * 0.0))
+        return maximum(best, cast(0.0, best.dtype))
+
+    def get_config(self):
+        return {**super().get_config(), "class_id": self.class_id,
+                "num_thresholds": self.num_thresholds, self._arg: self.value}
+
+
+def _at_class(class_name, arg, constrained, dependent, doc):
+    def __init__(self, *args, **kwargs):
+        if arg in kwargs:
+            kwargs["value"] = kwargs.pop(arg)
+        _AtConstraint.__init__(self, *args, **kwargs)
+    return type(class_name, (_AtConstraint,), {
+        "__init__": __init__, "_arg": arg, "_constrained": constrained,
+        "_dependent": dependent, "__doc__": doc, "__module__": __name__})
+
+
+SensitivityAtSpecificity = _at_class("SensitivityAtSpecificity", "specificity", "specificity",
+                                     "sensitivity", "Best sensitivity with specificity >= s.")
+SpecificityAtSensitivity = _at_class("SpecificityAtSensitivity", "sensitivity", "sensitivity",
+                                     "specificity", "Best specificity with sensitivity >= s.")
+PrecisionAtRecall = _at_class("PrecisionAtRecall", "recall", "recall", "precision",
+                              "Best precision with recall >= r.")
+RecallAtPrecision = _at_class("RecallAtPrecision", "precision", "precision", "recall",
+                              "Best recall with precision >= p.")

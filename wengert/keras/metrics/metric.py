@@ -2,20 +2,24 @@
 result / reset_state), Mean and Sum (running weighted total and count), and MeanMetricWrapper
 (the running mean of a per-sample function). Metrics are not Layers: a model does not count
 their state among its weights.
+
+A metric keeps its state in non-trainable Variables (`total`, `count`): `update_state(...)` adds
+a batch, `result()` is total / count (0 before any update), `reset_state()` zeroes it, and
+calling the metric does an update and returns the result.
 """
 import sys
 
 import numpy as np
 
-from ..framework import dtypes
-from ..framework.tensor import Tensor, constant
-from ..framework.variables import Variable
-from ..ops.broadcast_ops import broadcast_to
-from ..ops.reshape_ops import expand_dims, squeeze
-from ..ops.binary_math_ops import divide_no_nan
-from ..ops.math_ops import cast, multiply
-from ..ops.reduce_ops import reduce_mean, reduce_sum
-from . import backend
+from ...framework import dtypes
+from ...framework.tensor import Tensor, constant
+from ...framework.variables import Variable
+from ...ops.binary_math_ops import divide_no_nan
+from ...ops.broadcast_ops import broadcast_to
+from ...ops.math_ops import cast, multiply
+from ...ops.reduce_ops import reduce_mean, reduce_sum
+from ...ops.reshape_ops import expand_dims, squeeze
+from .. import backend
 
 __all__ = ["Metric", "Mean", "Sum", "MeanMetricWrapper"]
 
