@@ -1,12 +1,15 @@
 """Activation functions by name, as `keras.activations` (each is a wengert op or composition).
 
 `get("relu")` returns the function; `get(None)` and `get("linear")` return the identity; a
-callable is returned as is. softmax normalizes over the last axis.
+callable is returned as is; `serialize` gives an activation's name (get, serialize and
+deserialize are keras/saving/registry.py's). softmax normalizes over the last axis.
 """
 from ..ops.nn import activations as nn
+from .saving.registry import Registry, lower
 
 __all__ = ["relu", "softmax", "sigmoid", "tanh", "linear", "elu", "selu", "softplus", "gelu",
-           "swish", "silu", "leaky_relu", "relu6", "log_softmax", "get", "serialize"]
+           "swish", "silu", "leaky_relu", "relu6", "log_softmax", "get", "serialize",
+           "deserialize"]
 
 
 def relu(x, alpha=0.0, max_value=None, threshold=0.0):
@@ -71,28 +74,8 @@ def relu6(x):
     return nn.relu6(x)
 
 
-_BY_NAME = {name: globals()[name] for name in __all__ if name not in ("get", "serialize")}
-
-
-def get(identifier):
-    """The activation function for a name, None (linear) or a callable."""
-    if identifier is None:
-        return linear
-    if callable(identifier):
-        return identifier
-    if isinstance(identifier, str):
-        fn = _BY_NAME.get(identifier.lower())
-        if fn is not None:
-            return fn
-        raise ValueError(f"Unknown activation function: {identifier!r}. Known: "
-                         f"{', '.join(sorted(_BY_NAME))}, or pass a callable.")
-    raise TypeError(f"Could not interpret activation function identifier: {identifier!r}.")
-
-
-def serialize(fn):
-    """The name of an activation (for get_config)."""
-    for name, known in _BY_NAME.items():
-        if known is fn:
-            return name
-    return getattr(fn, "__name__", repr(fn))
-
+_BY_NAME = {name: globals()[name] for name in __all__
+            if name not in ("get", "serialize", "deserialize")}
+_REGISTRY = Registry("activation function", "keras.activations", _BY_NAME, folds=(lower,),
+                     default=linear, functions_by_name=True, hint="pass a callable")
+get, serialize, deserialize = _REGISTRY.get, _REGISTRY.serialize, _REGISTRY.deserialize

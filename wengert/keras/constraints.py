@@ -11,6 +11,7 @@ eps = 1e-7:
 """
 from . import backend
 from . import backend_ops as K
+from .saving.registry import Registry
 
 __all__ = ["Constraint", "MaxNorm", "MinMaxNorm", "NonNeg", "UnitNorm", "max_norm",
            "min_max_norm", "non_neg", "unit_norm", "get", "serialize", "deserialize"]
@@ -94,30 +95,5 @@ max_norm, min_max_norm, non_neg, unit_norm = MaxNorm, MinMaxNorm, NonNeg, UnitNo
 _BY_NAME = {"max_norm": MaxNorm, "min_max_norm": MinMaxNorm, "non_neg": NonNeg,
             "unit_norm": UnitNorm, "MaxNorm": MaxNorm, "MinMaxNorm": MinMaxNorm,
             "NonNeg": NonNeg, "UnitNorm": UnitNorm}
-
-
-def get(identifier):
-    """A constraint for None, a name ('max_norm'), a config dict, an instance or a callable."""
-    if identifier is None:
-        return None
-    if isinstance(identifier, dict):
-        return deserialize(identifier)
-    if isinstance(identifier, str):
-        cls = _BY_NAME.get(identifier)
-        if cls is None:
-            raise ValueError(f"Could not interpret constraint identifier: {identifier!r}.")
-        return cls()
-    if callable(identifier):
-        return identifier
-    raise ValueError(f"Could not interpret constraint identifier: {identifier!r}.")
-
-
-def serialize(constraint):
-    from .saving.serialization import serialize_keras_object
-    return serialize_keras_object(constraint)
-
-
-def deserialize(config, custom_objects=None):
-    from .saving.serialization import deserialize_keras_object
-    return deserialize_keras_object(config, module_objects=_BY_NAME,
-                                    custom_objects=custom_objects)
+_REGISTRY = Registry("constraint", "keras.constraints", _BY_NAME, base=Constraint)
+get, serialize, deserialize = _REGISTRY.get, _REGISTRY.serialize, _REGISTRY.deserialize

@@ -20,11 +20,13 @@ import numpy as np
 from ..framework import dtypes
 from ..framework.tensor import constant
 from . import backend
+from .saving.registry import Registry, snake_case
 
 __all__ = ["Initializer", "Zeros", "Ones", "Constant", "RandomNormal", "RandomUniform",
            "TruncatedNormal", "VarianceScaling", "GlorotUniform", "GlorotNormal", "HeNormal",
            "HeUniform", "LecunNormal", "LecunUniform", "Identity", "Orthogonal", "get",
-           "zeros", "ones", "glorot_uniform", "glorot_normal", "he_normal", "he_uniform"]
+           "serialize", "deserialize", "zeros", "ones", "glorot_uniform", "glorot_normal",
+           "he_normal", "he_uniform"]
 
 _TRUNCATED_STDDEV = 0.87962566103423978
 
@@ -222,7 +224,8 @@ class Orthogonal(_Seeded):
 
 
 zeros, ones = Zeros, Ones
-glorot_uniform, glorot_normal, he_normal, he_uniform = GlorotUniform, GlorotNormal, HeNormal, HeUniform
+glorot_uniform, glorot_normal = GlorotUniform, GlorotNormal
+he_normal, he_uniform = HeNormal, HeUniform
 
 _BY_NAME = {"zeros": Zeros, "ones": Ones, "constant": Constant, "random_normal": RandomNormal,
             "random_uniform": RandomUniform, "truncated_normal": TruncatedNormal,
@@ -232,27 +235,7 @@ _BY_NAME = {"zeros": Zeros, "ones": Ones, "constant": Constant, "random_normal":
             "orthogonal": Orthogonal, "uniform": RandomUniform, "normal": RandomNormal}
 
 
-_CLASSES_BY_NAME = {cls.__name__: cls for cls in set(_BY_NAME.values())}
-
-
-def get(identifier):
-    """An initializer for a name ('glorot_uniform', 'zeros', 'he_normal', ...), class,
-    instance or callable(shape, dtype)."""
-    if identifier is None:
-        return None
-    if isinstance(identifier, dict):
-        from .saving.serialization import deserialize_keras_object
-        return deserialize_keras_object(identifier, module_objects=_CLASSES_BY_NAME,
-                                        printable_module_name="initializer")
-    if isinstance(identifier, str):
-        key = identifier if identifier in _BY_NAME else backend.to_snake_case(identifier)
-        cls = _BY_NAME.get(key)
-        if cls is None:
-            raise ValueError(f"Unknown initializer: {identifier!r}. Known: "
-                             f"{', '.join(sorted(_BY_NAME))}.")
-        return cls()
-    if isinstance(identifier, type) and issubclass(identifier, Initializer):
-        return identifier()
-    if callable(identifier):
-        return identifier
-    raise TypeError(f"Could not interpret initializer identifier: {identifier!r}.")
+_REGISTRY = Registry("initializer", "keras.initializers",
+                     {**_BY_NAME, **{cls.__name__: cls for cls in _BY_NAME.values()}},
+                     base=Initializer, folds=(snake_case,))
+get, serialize, deserialize = _REGISTRY.get, _REGISTRY.serialize, _REGISTRY.deserialize

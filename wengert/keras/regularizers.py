@@ -13,6 +13,7 @@ sum of `model.losses` to the compiled loss.
 """
 from . import backend
 from . import backend_ops as K
+from .saving.registry import Registry
 
 __all__ = ["Regularizer", "L1", "L2", "L1L2", "OrthogonalRegularizer", "l1", "l2", "l1_l2",
            "orthogonal_regularizer", "get", "serialize", "deserialize"]
@@ -113,31 +114,5 @@ l1, l2, l1_l2, orthogonal_regularizer = L1, L2, L1L2, OrthogonalRegularizer
 _BY_NAME = {"l1": L1, "l2": L2, "l1_l2": L1L2, "l1l2": L1L2,
             "orthogonal_regularizer": OrthogonalRegularizer,
             "L1": L1, "L2": L2, "L1L2": L1L2, "OrthogonalRegularizer": OrthogonalRegularizer}
-
-
-def get(identifier):
-    """A regularizer for None, a name ('l2'), a config dict, an instance or a callable."""
-    if identifier is None:
-        return None
-    if isinstance(identifier, dict):
-        return deserialize(identifier)
-    if isinstance(identifier, str):
-        cls = _BY_NAME.get(identifier)
-        if cls is None:
-            raise ValueError(f"Could not interpret regularizer identifier: {identifier!r}. "
-                             f"Known: {', '.join(sorted(set(_BY_NAME) - {'l1l2'}))}.")
-        return cls()
-    if callable(identifier):
-        return identifier
-    raise ValueError(f"Could not interpret regularizer identifier: {identifier!r}.")
-
-
-def serialize(regularizer):
-    from .saving.serialization import serialize_keras_object
-    return serialize_keras_object(regularizer)
-
-
-def deserialize(config, custom_objects=None):
-    from .saving.serialization import deserialize_keras_object
-    return deserialize_keras_object(config, module_objects=_BY_NAME,
-                                    custom_objects=custom_objects)
+_REGISTRY = Registry("regularizer", "keras.regularizers", _BY_NAME, base=Regularizer)
+get, serialize, deserialize = _REGISTRY.get, _REGISTRY.serialize, _REGISTRY.deserialize

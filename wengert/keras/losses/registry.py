@@ -4,8 +4,10 @@ A loss is given to `compile` (or to `get`) as a function name ('categorical_cros
 'mse', ... any case), a class name ('CategoricalCrossentropy', built with its defaults), a
 config dict ({"class_name": "Huber", "config": {...}}, as Keras 3 writes it), a Loss class or
 instance, or any callable. `serialize` writes Keras 3's form (module "keras.losses", the class
-name and its config; a function by name), which TensorFlow's Keras reads too.
+name and its config; a function by name), which TensorFlow's Keras reads too. The three
+functions are keras/saving/registry.py's, over this module's table of names.
 """
+from ..saving.registry import Registry, lower
 from .loss import Loss
 from .margin import CategoricalHinge, Hinge, SquaredHinge, categorical_hinge, hinge, squared_hinge
 from .probabilistic import (CTC, BinaryCrossentropy, BinaryFocalCrossentropy,
@@ -49,54 +51,6 @@ _CLASSES = {cls.__name__: cls for cls in (
     Circle, Huber, LogCosh, KLDivergence, Poisson, CosineSimilarity, Hinge, SquaredHinge,
     CategoricalHinge, MeanAbsolutePercentageError, MeanSquaredLogarithmicError,
     BinaryFocalCrossentropy, CategoricalFocalCrossentropy)}
-
-
-def get(identifier):
-    """A loss function or Loss for a name ('categorical_crossentropy', 'mse', ...,
-    'CategoricalCrossentropy'), a config dict ({"class_name": "Huber", "config": {...}}), a Loss
-    instance, or a callable."""
-    if identifier is None:
-        return None
-    if isinstance(identifier, dict):
-        if identifier.get("class_name") == "function":
-            return get(identifier.get("config"))
-        cls = _CLASSES.get(identifier.get("class_name"))
-        if cls is None:
-            raise ValueError(f"Unknown loss class: {identifier.get('class_name')!r}. Known: "
-                             f"{', '.join(sorted(_CLASSES))}.")
-        return cls.from_config(dict(identifier.get("config") or {}))
-    if isinstance(identifier, str):
-        if identifier in _CLASSES:
-            return _CLASSES[identifier]()
-        fn = _FUNCTIONS.get(identifier.lower())
-        if fn is None:
-            raise ValueError(f"Unknown loss function: {identifier!r}. Known: "
-                             f"{', '.join(sorted(_FUNCTIONS))}.")
-        return fn
-    if isinstance(identifier, type) and issubclass(identifier, Loss):
-        return identifier()
-    if callable(identifier):
-        return identifier
-    raise TypeError(f"Could not interpret loss identifier: {identifier!r}.")
-
-
-def serialize(loss):
-    """Keras 3's serialized form: a config dict for a Loss, a function's record for a function."""
-    if isinstance(loss, Loss):
-        return {"module": "keras.losses", "class_name": type(loss).__name__,
-                "config": loss.get_config(), "registered_name": None}
-    name = getattr(loss, "__name__", None)
-    if name is None:
-        raise TypeError(f"serialize: cannot serialize {loss!r}; pass a Loss or a function.")
-    return {"module": "keras.losses", "class_name": "function", "config": name,
-            "registered_name": name}
-
-
-def deserialize(config, custom_objects=None):
-    """The loss of a serialized form (or a name)."""
-    if isinstance(config, str) and custom_objects and config in custom_objects:
-        return custom_objects[config]
-    if isinstance(config, dict) and custom_objects and config.get("class_name") in \
-            custom_objects:
-        return custom_objects[config["class_name"]].from_config(config.get("config") or {})
-    return get(config)
+_REGISTRY = Registry("loss function", "keras.losses", {**_FUNCTIONS, **_CLASSES}, base=Loss,
+                     folds=(lower,), hint="pass a Loss or a function")
+get, serialize, deserialize = _REGISTRY.get, _REGISTRY.serialize, _REGISTRY.deserialize

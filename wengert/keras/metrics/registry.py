@@ -5,9 +5,11 @@ A metric is given to `compile` (or to `get`) as a name ('mse', 'binary_accuracy'
 ({"class_name": "AUC", "config": {...}}), a Metric class or instance, or a function of
 (y_true, y_pred), which becomes the running mean of its values. The loss-dependent names
 "accuracy"/"acc" are resolved by Model.compile. `serialize` writes Keras 3's form (module
-"keras.metrics", class name and config).
+"keras.metrics", class name and config). The three functions are keras/saving/registry.py's,
+over this module's table of names.
 """
 from .. import backend
+from ..saving.registry import REFUSE, Registry, snake_case
 from .accuracy import (Accuracy, BinaryAccuracy, CategoricalAccuracy, SparseCategoricalAccuracy,
                        SparseTopKCategoricalAccuracy, TopKCategoricalAccuracy)
 from .confusion import (AUC, FalseNegatives, FalsePositives, Precision, PrecisionAtRecall, Recall,
@@ -53,44 +55,7 @@ def _by_name():
 
 
 _BY_NAME = _by_name()
-
-
-def get(identifier):
-    """A Metric for a name, class, instance or function (wrapped in a running mean). The
-    loss-dependent names "accuracy"/"acc" are resolved by Model.compile, not here."""
-    if isinstance(identifier, Metric):
-        return identifier
-    if isinstance(identifier, dict):  # {"class_name": "AUC", "config": {...}}
-        if identifier.get("class_name") == "function":
-            return get(identifier.get("config"))
-        cls = _BY_NAME.get(identifier.get("class_name"))
-        if cls is None:
-            raise ValueError(f"Unknown metric class: {identifier.get('class_name')!r}.")
-        return cls(**dict(identifier.get("config") or {}))
-    if isinstance(identifier, type) and issubclass(identifier, Metric):
-        return identifier()
-    if isinstance(identifier, str):
-        cls = _BY_NAME.get(identifier) or _BY_NAME.get(backend.to_snake_case(identifier))
-        if cls is None:
-            raise ValueError(f"Unknown metric function: {identifier!r}. Known: "
-                             f"{', '.join(sorted(_BY_NAME))}, or pass a Metric or a function.")
-        return cls(name=identifier)
-    if callable(identifier):
-        return MeanMetricWrapper(identifier)
-    raise TypeError(f"Could not interpret metric identifier: {identifier!r}.")
-
-
-def serialize(metric):
-    """Keras 3's serialized form of a Metric: its module, class name and config."""
-    if not isinstance(metric, Metric):
-        raise TypeError(f"serialize: expected a Metric, got {metric!r}.")
-    return {"module": "keras.metrics", "class_name": type(metric).__name__,
-            "config": metric.get_config(), "registered_name": None}
-
-
-def deserialize(config, custom_objects=None):
-    """The Metric of a serialized form (or a name)."""
-    if isinstance(config, dict) and custom_objects and config.get("class_name") in \
-            custom_objects:
-        return custom_objects[config["class_name"]](**(config.get("config") or {}))
-    return get(config)
+_REGISTRY = Registry("metric function", "keras.metrics", _BY_NAME, base=Metric,
+                     folds=(snake_case,), default=REFUSE, make=lambda cls, name: cls(name=name),
+                     wrap=MeanMetricWrapper, hint="pass a Metric or a function")
+get, serialize, deserialize = _REGISTRY.get, _REGISTRY.serialize, _REGISTRY.deserialize

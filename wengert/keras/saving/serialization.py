@@ -33,6 +33,7 @@ _PUBLIC_MODULES = (("wengert.keras.layers", "keras.layers"),
                    ("wengert.keras.metrics", "keras.metrics"),
                    ("wengert.optimizers", "keras.optimizers"),
                    ("wengert.keras.models", "keras"))
+_BY_NAME_MODULES = ("wengert.keras.losses", "wengert.keras.metrics")
 
 
 class _Scopes(threading.local):
@@ -128,11 +129,8 @@ def _function_config(fn):
     if fn.__name__ == "<lambda>":
         return dump_lambda(fn)
     module = fn.__module__
-    if module == "wengert.keras.activations":
-        from .. import activations
-        return activations.serialize(fn)
-    if module.startswith("wengert.keras.losses") or module.startswith("wengert.keras.metrics"):
-        return fn.__name__
+    if module == "wengert.keras.activations" or module.startswith(_BY_NAME_MODULES):
+        return fn.__name__  # Keras's own activations, losses and metrics are written by name
     return {"module": module, "class_name": "function", "config": fn.__name__,
             "registered_name": get_registered_name(fn)}
 
