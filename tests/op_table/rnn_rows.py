@@ -1,6 +1,6 @@
-"""Op-table rows for ops/nn/rnn.py: the fused LSTM and GRU sequences (time major; first-order
-gradients: their gradient ops, like TensorFlow's BlockLSTMGrad, have none), checked against a
-NumPy loop."""
+"""Op-table rows for ops/nn/rnn/: the fused LSTM and GRU sequences (time major), checked against
+a NumPy loop; their gradient ops have gradients and forward-mode rules of their own, so the
+rows check second order too."""
 import numpy as np
 from scipy.special import expit
 
@@ -78,14 +78,14 @@ ROWS = [
         Sample(_lstm_args(), name="plain"),
         Sample(_lstm_args(), {"mask": MASK}, name="masked"),
         Sample(_lstm_args(), {"mask": MASK, "zero_output_for_mask": True}, name="zero_output"),
-    ], grad2=False, rtol=1e-4, atol=1e-5),
+    ], rtol=1e-4, atol=1e-5),
     OpInfo("rnn.gru_sequence", _gru, _gru_ref, [
         Sample(_gru_args(), name="reset_after"),
         Sample(_gru_args(), {"mask": MASK}, name="masked"),
         Sample(_gru_args(), {"mask": MASK, "zero_output_for_mask": True}, name="zero_output"),
-    ], grad2=False, rtol=1e-4, atol=1e-5),
+    ], rtol=1e-4, atol=1e-5),
     OpInfo("rnn.gru_sequence_reset_before", _gru_no_bias, _gru_no_bias_ref, [
         Sample(_gru_args()[:3], name="plain"),
         Sample(_gru_args()[:3], {"mask": MASK}, name="masked"),
-    ], grad2=False, rtol=1e-4, atol=1e-5),
+    ], rtol=1e-4, atol=1e-5),
 ]
