@@ -175,13 +175,13 @@ def test_fused_op_and_cell_loop_agree_to_second_order(cls):
     layer(x)
     with tf.GradientTape() as outer:
         outer.watch(x)
-        with tf.GradientTape() as inner:  # two tapes: the layer runs its cell step by step
+        with tf.GradientTape() as inner:  # two tapes: the fused op, differentiated twice
             inner.watch(x)
             y = tf.reduce_sum(layer(x) ** 2)
         g = inner.gradient(y, x)
         gg = tf.reduce_sum(g * g)
     second = outer.gradient(gg, layer.trainable_weights[1])
-    with tf.GradientTape() as tape:  # one tape: the fused op
+    with tf.GradientTape() as tape:  # one tape: the fused op, once
         tape.watch(x)
         y1 = tf.reduce_sum(layer(x) ** 2)
     np.testing.assert_allclose(np.asarray(tape.gradient(y1, x)), np.asarray(g), rtol=1e-10)

@@ -2,14 +2,14 @@
 
 The LSTM and GRU layers hold their weights in `layer.cell` (kernel, recurrent_kernel, bias in
 Keras's layout, so `get_weights()` lists are TensorFlow's). With the standard activations (tanh,
-sigmoid) and no recurrent dropout, they run as TensorFlow's cuDNN path does: the inputs of all
-time steps are projected at once (xw = x W + b, one matmul; input dropout applied to x first)
-and the recurrence is one fused op with its own back-propagation through time
-(ops/nn/rnn.py: LSTMSequence, GRUSequence), eagerly and in traced functions alike. Otherwise,
-and whenever a second tape records (second derivatives), the cell runs step by step
-(rnn.py), which is exact to any order.
+sigmoid), not unrolled and no recurrent dropout while training, they run as TensorFlow's cuDNN
+path does: the inputs of all time steps are projected at once (xw = x W + b, one matmul; input
+dropout applied to x first) and the recurrence is one fused op with its own back-propagation
+through time (ops/nn/rnn/: LSTMSequence, GRUSequence), eagerly and in traced functions alike,
+whatever tapes or accumulators record it (the fused ops have derivatives of every order).
+Otherwise the cell runs step by step (rnn.py). Which path runs depends only on the layer's
+configuration and `training`.
 """
-from ...framework.context import state as context_state
 from ...ops.nn import rnn as rnn_ops
 from .. import activations
 from .. import backend_ops as K
@@ -68,12 +68,13 @@ class _CellLayer(RNN):
         return cls(**config)
 
     def _fusable(self, training):
+        """Whether the fused op computes this layer: standard activations, not unrolled, no
+        recurrent dropout while training."""
         cell = self.cell
         return (cell.activation is activations.tanh
                 and cell.recurrent_activation is activations.sigmoid
                 and not self.unroll
-                and not (training and cell.recurrent_dropout > 0)
-                and len(context_state.tapes) + (1 if context_state.observers else 0) <= 1)
+                and not (training and cell.recurrent_dropout > 0))
 
     def _projected(self, sequences, mask, training, bias):
         """(x W + b for every step at once, time major [time, batch, k units]; the mask as

@@ -14,7 +14,7 @@ How the loop runs: eagerly (and with unroll=True) a Python loop of the cell's op
 records every step and gradients are exact to any order. In a graph or traced function it is
 one `while_loop` whose kept per-iteration values are the outputs (what TensorFlow writes to a
 TensorArray), differentiable backwards through time. LSTM and GRU with the standard activations
-run the whole loop as one fused op instead (recurrent.py, ops/nn/rnn.py).
+run the whole loop as one fused op instead (recurrent.py, ops/nn/rnn/).
 """
 from ...framework.context import state as context_state
 from ...framework.tensor import convert_to_tensor
