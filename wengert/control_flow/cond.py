@@ -107,8 +107,20 @@ def _case_grad(op, *grads):
                           lambda gs: {"branches": tuple(gs)})
 
 
-IF = defop("If", _if_kernel, shape=_if_rule, grad=_if_grad, returns_view=True)
-CASE = defop("Case", _case_kernel, shape=_case_rule, grad=_case_grad, returns_view=True)
+def _outputs(result):
+    """A branch's result as the list of tensors tf.raw_ops' If and Case return."""
+    return list(result) if isinstance(result, (list, tuple)) else [result]
+
+
+# tf.raw_ops.If and Case: the branches (functions of the inputs) onto cond and switch_case
+IF = defop("If", _if_kernel, shape=_if_rule, grad=_if_grad, returns_view=True,
+           raw=lambda cond, input, Tout, then_branch, else_branch, output_shapes=(),  # noqa: N803
+           name=None: _outputs(_cond(cond, lambda: then_branch(*input),
+                                     lambda: else_branch(*input), name)))
+CASE = defop("Case", _case_kernel, shape=_case_rule, grad=_case_grad, returns_view=True,
+             raw=lambda branch_index, input, Tout, branches, output_shapes=(),  # noqa: N803
+             name=None: _outputs(switch_case(branch_index, [
+                 (lambda f: lambda: f(*input))(f) for f in branches], name=name)))
 register(IF, _if_stateful_kernel)
 register(CASE, _case_stateful_kernel)
 
@@ -125,6 +137,9 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
     pred = _graph_selector(pred, "cond", dtypes.bool, "pred")
     return _build_branches(IF, "cond", pred, [true_fn, false_fn], ["true_fn", "false_fn"],
                            lambda gs: {"then_branch": gs[0], "else_branch": gs[1]}, name)
+
+
+_cond = cond  # (tf.raw_ops.If's argument `cond` hides the function)
 
 
 def switch_case(branch_index, branch_fns, default=None, name=None):

@@ -16,7 +16,7 @@ from ..ops.io import tensor_arrays
 from ..util import nest
 from .cond import _eager_pred, _eager_value, _structure
 from .subgraphs import output_tensor, trace
-from .while_op import _while_op
+from .while_op import WHILE, _while_op
 
 __all__ = ["while_loop", "while_loop_history"]
 
@@ -43,6 +43,17 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     if state.graph is None:
         return _eager_while(cond, body, loop_vars, flat, invariants, maximum_iterations)
     return _graph_while(cond, body, loop_vars, flat, invariants, maximum_iterations, name)
+
+
+def _raw_while(input, cond, body, output_shapes=(), parallel_iterations=10,  # noqa: A002
+               name=None):
+    """tf.raw_ops.While: `cond` and `body` functions of the loop variables `input` (a list)."""
+    return list(while_loop(lambda *v: cond(*v), lambda *v: body(*v), list(input),
+                           parallel_iterations=parallel_iterations, name=name))
+
+
+# The While op's tf.raw_ops function: while_op.py declares the op and cannot import this module.
+WHILE.raw = _raw_while
 
 
 def _with_tensor_arrays(cond, body, loop_vars, flows, rebuild, shape_invariants,

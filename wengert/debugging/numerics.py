@@ -178,7 +178,8 @@ def _check_rule(x, message):
 
 
 CHECK_NUMERICS = defop("CheckNumerics", _check_kernel, shape=_check_rule, grad=_check_grad,
-                       returns_view=True)
+                       returns_view=True, raw=lambda tensor, message, name=None: check_numerics(
+                           tensor, message, name))
 
 
 def check_numerics(tensor, message, name=None):

@@ -59,6 +59,17 @@ and nothing outside the family file keeps a table keyed by the op's type name. I
                                attributes), or a rule fn(ctx, op, *input_names) returning the
                                output names, built with ctx.node(...) / ctx.const(...); None means
                                it has no lowering and exporting a graph holding it fails naming it
+    args                       TensorFlow's argument names for the op in `tf.raw_ops`, in
+                               TensorFlow's order, when they are the op's inputs one to one
+                               (`args=("x", "y")`: tf.raw_ops.AddV2(x=a, y=b) runs the op on
+                               (a, b), the arguments sharing one dtype as TensorFlow's do)
+    raw                        otherwise the function behind tf.raw_ops.<type>: TensorFlow's
+                               arguments by TensorFlow's names and defaults (then `name=None`),
+                               mapped onto the op's inputs and attributes or onto the public
+                               function; its parameters are the op's `args`. An op with neither
+                               is wengert's own (SumToShape, WhileHistoryGet) and is not in
+                               tf.raw_ops. `defraw` declares a raw op TensorFlow has that
+                               wengert runs as a composition of its ops, with no OpDef of its own
 
 Gradient (VJP) rules live in a separate table keyed by op type, because users may add and override
 them: `RegisterGradient("Mul")` adds one, `no_gradient("Shape")` says the op has no gradient (its
@@ -78,7 +89,8 @@ import numpy as np
 
 __all__ = ["OpDef", "defop", "RegisterGradient", "no_gradient", "NotDifferentiable",
            "get_gradient_function", "registered_op_types", "get_op_def", "linear", "linear_in",
-           "multilinear", "needs_grad", "batched_rule_name"]
+           "multilinear", "needs_grad", "batched_rule_name", "defraw", "raw_op_entry",
+           "raw_op_functions"]
 
 # Python's operators and the ufuncs they call on arrays (the kernels of AddV2, Sub, Mul, RealDiv).
 OPERATOR_UFUNCS = {operator.add: np.add, operator.sub: np.subtract, operator.mul: np.multiply,
@@ -86,6 +98,7 @@ OPERATOR_UFUNCS = {operator.add: np.add, operator.sub: np.subtract, operator.mul
 
 _OP_DEFS = {}     # op type -> OpDef
 _GRADIENTS = {}   # op type -> gradient function, or None for "not differentiable"
+_COMPOSED_RAW = {}  # TensorFlow raw op type without an OpDef -> (function, declaring module)
 _MISSING = object()
 _BATCH_MARKERS = (None, "safe", "negative_axis")
 
@@ -95,12 +108,13 @@ class OpDef:
 
     __slots__ = ("type", "kernel", "shape", "jvp", "num_outputs", "module", "batch",
                  "batch_accepts", "stateful", "pure", "passes_sparse", "returns_view", "inplace",
-                 "onnx", "reads_shape_only", "index_key", "partial_value")
+                 "onnx", "reads_shape_only", "index_key", "partial_value", "raw", "_args")
 
     def __init__(self, op_type, kernel, shape=None, jvp=None, num_outputs=1, module=None, *,
                  batch=None, batch_accepts=None, stateful=False, pure=True,
                  passes_sparse=False, returns_view=False, inplace=None, onnx=None,
-                 reads_shape_only=False, index_key=None, partial_value=None):
+                 reads_shape_only=False, index_key=None, partial_value=None, args=None,
+                 raw=None):
         if batch not in _BATCH_MARKERS and not callable(batch):
             raise ValueError(f"OpDef {op_type}: batch must be None, 'safe', 'negative_axis' or "
                              f"a batched gradient function, got {batch!r}.")
@@ -124,6 +138,22 @@ class OpDef:
         self.reads_shape_only = reads_shape_only
         self.index_key = index_key
         self.partial_value = partial_value
+        if args is not None and raw is not None:
+            raise ValueError(f"OpDef {op_type}: give args= (TensorFlow's names of the op's "
+                             "inputs) or raw= (a function of TensorFlow's arguments), not both.")
+        if args is not None and (isinstance(args, str)
+                                 or not all(isinstance(a, str) for a in args)):
+            raise ValueError(f"OpDef {op_type}: args must be a tuple of TensorFlow's argument "
+                             f"names, got {args!r}.")
+        self._args = tuple(args) if args is not None else None
+        self.raw = raw
+
+    @property
+    def args(self):
+        """TensorFlow's argument names of the op in tf.raw_ops (None: not a TensorFlow op)."""
+        if self._args is None and self.raw is not None:
+            self._args = raw_parameters(self.raw)
+        return self._args
 
     @property
     def differentiable(self):
@@ -154,6 +184,43 @@ def defop(op_type, kernel, *, grad=_MISSING, shape=None, jvp=None, num_outputs=1
     if callable(op_def.batch):  # reached through the override mechanism (autodiff/batched.py)
         RegisterGradient(batched_rule_name(op_type))(op_def.batch)
     return op_def
+
+
+def defraw(op_type, raw):
+    """Declare tf.raw_ops.<op_type> for a TensorFlow op that wengert runs as a composition of its
+    own ops (TensorFlow's Pad, run as PadV2 with zeros): `raw` takes TensorFlow's arguments, as
+    an OpDef's `raw` does."""
+    if op_type in _OP_DEFS or op_type in _COMPOSED_RAW:
+        raise KeyError(f"Op type {op_type!r} is already declared; op types must be unique.")
+    _COMPOSED_RAW[op_type] = (raw, _declaring_module(sys._getframe(1)))
+
+
+def raw_parameters(raw):
+    """TensorFlow's argument names that a raw-op function takes (all but `name`)."""
+    code = getattr(raw, "__code__", None)
+    if code is None:
+        raise TypeError(f"a raw op's function must be a plain function or lambda, got {raw!r}.")
+    names = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
+    return tuple(n for n in names if n != "name")
+
+
+def raw_op_entry(op_type):
+    """(OpDef or None, function or None) behind tf.raw_ops.<op_type> (see raw_op_functions),
+    or None when op_type is not a TensorFlow op wengert declares."""
+    op_def = _OP_DEFS.get(op_type)
+    if op_def is not None:
+        return (op_def, op_def.raw) if op_def._args is not None or op_def.raw else None
+    composed = _COMPOSED_RAW.get(op_type)
+    return None if composed is None else (None, composed[0])
+
+
+def raw_op_functions():
+    """op type -> (OpDef or None, function or None) for every TensorFlow op in tf.raw_ops: each
+    OpDef with TensorFlow's argument names (its `raw`, or None: the op on its `args`), and each
+    composition `defraw` declared (no OpDef)."""
+    table = {t: (d, d.raw) for t, d in _OP_DEFS.items() if d._args is not None or d.raw}
+    table.update((t, (None, raw)) for t, (raw, _) in _COMPOSED_RAW.items())
+    return table
 
 
 def _declaring_module(frame):

@@ -43,7 +43,17 @@ def _read_grad(op, grad):
 READ_VARIABLE = defop("ReadVariableOp", lambda value: value, grad=_read_grad,
                       shape=lambda var: (var.shape, var.dtype), batch="safe",
                       pure=False, passes_sparse=True, returns_view=True,
-                      onnx="Identity")  # exporters store the variable's value
+                      onnx="Identity",  # exporters store the variable's value
+                      raw=lambda resource, dtype, name=None: _raw_read(resource, dtype))
+
+
+def _raw_read(resource, dtype):
+    """tf.raw_ops.ReadVariableOp: the value of the Variable `resource`, of dtype `dtype`."""
+    if dtypes.as_dtype(dtype) != resource.dtype:
+        raise InvalidArgumentError(f"ReadVariableOp: variable '{resource.name}' holds "
+                                   f"{resource.dtype.name}, not the dtype asked for, "
+                                   f"{dtypes.as_dtype(dtype).name}.")
+    return resource.read_value()
 
 
 # A read of a variable inside a cond branch or loop body of a traced function: it reads the
@@ -71,8 +81,9 @@ def _assign_rule(var, value):
     return var.shape, var.dtype
 
 
-def _stateful(op_type, kernel, inplace=None):
-    return defop(op_type, kernel, shape=_assign_rule, grad=None, stateful=True, inplace=inplace)
+def _stateful(op_type, kernel, inplace=None, raw=None):
+    return defop(op_type, kernel, shape=_assign_rule, grad=None, stateful=True, inplace=inplace,
+                 raw=raw)
 
 
 def _check_value_shape(store, var, value, op_type):
@@ -107,13 +118,20 @@ def _update_kernel(op_type, ufunc, inplace):
 # `store.update` (runtime/session.py, runtime/variable_store.py) replaces the variable's array with a new
 # one; the in-place forms may change it in place, which a plan uses when none of its live slots
 # holds the array (the store then checks that nothing outside the plan does).
-ASSIGN = _stateful("AssignVariableOp", _assign_kernel)
+# (raw: tf.raw_ops' arguments; `resource` is the Variable itself, TensorFlow's handle to it)
+ASSIGN = _stateful("AssignVariableOp", _assign_kernel,
+                   raw=lambda resource, value, validate_shape=False, name=None: resource.assign(
+                       value, name=name, read_value=False))
 ASSIGN_ADD = _stateful("AssignAddVariableOp",
                        _update_kernel("AssignAddVariableOp", np.add, False),
-                       _update_kernel("AssignAddVariableOp", np.add, True))
+                       _update_kernel("AssignAddVariableOp", np.add, True),
+                       raw=lambda resource, value, name=None: resource.assign_add(
+                           value, name=name, read_value=False))
 ASSIGN_SUB = _stateful("AssignSubVariableOp",
                        _update_kernel("AssignSubVariableOp", np.subtract, False),
-                       _update_kernel("AssignSubVariableOp", np.subtract, True))
+                       _update_kernel("AssignSubVariableOp", np.subtract, True),
+                       raw=lambda resource, value, name=None: resource.assign_sub(
+                           value, name=name, read_value=False))
 
 
 class Variable(TensorLike):

@@ -73,10 +73,23 @@ def _placeholder_kernel(dtype, shape):
     raise InvalidArgumentError("a placeholder must be fed")  # the executor names it first
 
 
+def _raw_placeholder(dtype, shape=None, name=None):
+    """tf.raw_ops.Placeholder: a graph input that must be fed (in a graph being built)."""
+    if state.graph is None:
+        raise RuntimeError("tf.raw_ops.Placeholder: a placeholder needs a graph being built "
+                           "(`with tf.Graph().as_default():`); eagerly, pass the value itself.")
+    shape = TensorShape(shape)
+    return state.graph.create_op(PLACEHOLDER, (), {
+        "dtype": dtypes.as_dtype(dtype).as_numpy_dtype,
+        "shape": None if shape.rank is None else tuple(shape.as_list())}, name or "Placeholder")
+
+
 PLACEHOLDER = defop("Placeholder", _placeholder_kernel,
                     shape=lambda dtype, shape: (TensorShape(shape), dtypes.as_dtype(dtype)),
-                    grad=None, pure=False)
-NO_OP = defop("NoOp", lambda: None, shape=lambda: [], grad=None, num_outputs=0, pure=False)
+                    grad=None, pure=False, raw=_raw_placeholder)
+NO_OP = defop("NoOp", lambda: None, shape=lambda: [], grad=None, num_outputs=0, pure=False,
+              raw=lambda name=None: None if state.graph is None else state.graph.create_op(
+                  NO_OP, (), {}, name or "NoOp"))
 
 
 def _foreign_tensor_message(t):

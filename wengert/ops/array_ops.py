@@ -55,7 +55,8 @@ def _select_grad(op, grad):
 
 
 SELECT = defop("SelectV2", np.where, shape=_select_rule, grad=_select_grad, jvp=linear,
-               batch="safe", onnx="Where")
+               batch="safe", onnx="Where",
+               raw=lambda condition, t, e, name=None: where(condition, t, e, name))
 
 
 def _where_indices_rule(condition):
@@ -64,7 +65,8 @@ def _where_indices_rule(condition):
 
 WHERE_INDICES = defop("Where", lambda c: np.argwhere(c).astype(np.int64),
                       shape=_where_indices_rule, grad=None,
-                      onnx=lambda ctx, op, c: ctx.transpose(ctx.node("NonZero", [c]), [1, 0]))
+                      onnx=lambda ctx, op, c: ctx.transpose(ctx.node("NonZero", [c]), [1, 0]),
+                      args=("condition",))
 
 
 def where(condition, x=None, y=None, name=None):
@@ -150,7 +152,8 @@ def _pack_partial(op, *entries):
 CONCAT = defop("ConcatV2", lambda *xs, axis: np.concatenate(xs, axis), shape=_concat_rule,
                grad=_concat_grad, jvp=linear, batch=_concat_batched,
                partial_value=_concat_partial,
-               onnx=lambda ctx, op, *xs: ctx.node("Concat", xs, axis=op.attrs["axis"]))
+               onnx=lambda ctx, op, *xs: ctx.node("Concat", xs, axis=op.attrs["axis"]),
+               raw=lambda values, axis, name=None: concat(values, axis, name))
 
 
 def concat(values, axis, name="concat"):
@@ -188,7 +191,8 @@ PACK = defop("Pack", lambda *xs, axis: np.stack(xs, axis), shape=_pack_rule,
              partial_value=_pack_partial,
              grad=lambda op, grad: unstack(grad, len(op.inputs), op.get_attr("axis")), jvp=linear, batch=_pack_batched,
              onnx=lambda ctx, op, *xs: ctx.node("Concat", [ctx.unsqueeze(x, [op.attrs["axis"]])
-                                                           for x in xs], axis=op.attrs["axis"]))
+                                                           for x in xs], axis=op.attrs["axis"]),
+             raw=lambda values, axis=0, name=None: stack(values, axis, name))
 
 
 def stack(values, axis=0, name="stack"):
@@ -231,7 +235,8 @@ def _unpack_onnx(ctx, op, x):
 
 UNPACK = defop("Unpack", _unpack_kernel, shape=_unpack_rule, num_outputs=None,
                grad=lambda op, *grads: stack(grads, op.get_attr("axis")), jvp=linear, batch=_unpack_batched,
-               onnx=_unpack_onnx, returns_view=True)
+               onnx=_unpack_onnx, returns_view=True,
+               raw=lambda value, num, axis=0, name=None: unstack(value, num, axis, name))
 
 
 def unstack(value, num=None, axis=0, name="unstack"):
@@ -335,7 +340,9 @@ def _split_equal_onnx(ctx, op, x):
 
 
 SPLIT_V = defop("SplitV", _split_kernel, shape=_split_rule, grad=_split_grad, num_outputs=None, jvp=linear, batch=_split_batched, batch_accepts=has_one_input,
-                onnx=_split_v_onnx, returns_view=True)
+                onnx=_split_v_onnx, returns_view=True,
+                raw=lambda value, size_splits, axis, num_split, name=None: split(
+                    value, size_splits, axis, name=name))
 
 
 def _split_equal_kernel(x, num_split, axis):
@@ -355,7 +362,9 @@ def _split_equal_rule(x, num_split, axis):
 
 SPLIT = defop("Split", _split_equal_kernel, shape=_split_equal_rule, grad=_split_grad,
               num_outputs=None, jvp=linear, batch=_split_batched, batch_accepts=has_one_input,
-              onnx=_split_equal_onnx, returns_view=True)
+              onnx=_split_equal_onnx, returns_view=True,
+              raw=lambda axis, value, num_split, name=None: split(value, num_split, axis,
+                                                                  name=name))
 
 
 def split(value, num_or_size_splits, axis=0, num=None, name="split"):
@@ -413,9 +422,10 @@ register_autopacking(_autopack)
 # -- identity, stop_gradient ---------------------------------------------------------------------
 IDENTITY = defop("Identity", lambda x: x, shape=shape_rules.same, grad=lambda op, grad: grad, jvp=linear,
                  partial_value=lambda op, x: x,
-                 batch="safe", passes_sparse=True, returns_view=True, onnx="Identity")
+                 batch="safe", passes_sparse=True, returns_view=True, onnx="Identity",
+                 args=("input",))
 STOP_GRADIENT = defop("StopGradient", lambda x: x, shape=shape_rules.same, grad=None,
-                      returns_view=True, onnx="Identity")
+                      returns_view=True, onnx="Identity", args=("input",))
 
 
 def identity(input, name=None):  # noqa: A002

@@ -44,32 +44,35 @@ def _fresnel_kernel(index):
     return kernel
 
 
-BESSEL_I0 = float_op("BesselI0", scipy_kernel("i0"), lambda x, y: bessel_i1(x))
-BESSEL_I0E = float_op("BesselI0e", scipy_kernel("i0e"), lambda x, y: bessel_i1e(x) - sign(x) * y)
+BESSEL_I0 = float_op("BesselI0", scipy_kernel("i0"), lambda x, y: bessel_i1(x), args=("x",))
+BESSEL_I0E = float_op("BesselI0e", scipy_kernel("i0e"), lambda x, y: bessel_i1e(x) - sign(x) * y,
+                      args=("x",))
 BESSEL_I1 = float_op("BesselI1", scipy_kernel("i1"),
                       lambda x, y: where(equal(x, 0.0), ones_like(x) * 0.5,
-                                         bessel_i0(x) - _over_x(y, x, 0.0)))
+                                         bessel_i0(x) - _over_x(y, x, 0.0)), args=("x",))
 BESSEL_I1E = float_op("BesselI1e", scipy_kernel("i1e"),
                        lambda x, y: where(equal(x, 0.0), ones_like(x) * 0.5,
-                                          bessel_i0e(x) - y * sign(x) - _over_x(y, x, 0.0)))
-BESSEL_K0 = float_op("BesselK0", scipy_kernel("k0"), lambda x, y: -bessel_k1(x))
-BESSEL_K0E = float_op("BesselK0e", scipy_kernel("k0e"), lambda x, y: y - bessel_k1e(x))
-BESSEL_K1 = float_op("BesselK1", scipy_kernel("k1"), lambda x, y: -bessel_k0(x) - y / x)
+                                          bessel_i0e(x) - y * sign(x) - _over_x(y, x, 0.0)),
+                      args=("x",))
+BESSEL_K0 = float_op("BesselK0", scipy_kernel("k0"), lambda x, y: -bessel_k1(x), args=("x",))
+BESSEL_K0E = float_op("BesselK0e", scipy_kernel("k0e"), lambda x, y: y - bessel_k1e(x), args=("x",))
+BESSEL_K1 = float_op("BesselK1", scipy_kernel("k1"), lambda x, y: -bessel_k0(x) - y / x,
+                     args=("x",))
 BESSEL_K1E = float_op("BesselK1e", scipy_kernel("k1e"),
-                       lambda x, y: y * (1.0 - reciprocal(x)) - bessel_k0e(x))
-BESSEL_J0 = float_op("BesselJ0", scipy_kernel("j0"), lambda x, y: -bessel_j1(x))
+                       lambda x, y: y * (1.0 - reciprocal(x)) - bessel_k0e(x), args=("x",))
+BESSEL_J0 = float_op("BesselJ0", scipy_kernel("j0"), lambda x, y: -bessel_j1(x), args=("x",))
 BESSEL_J1 = float_op("BesselJ1", scipy_kernel("j1"),
                       lambda x, y: where(equal(x, 0.0), ones_like(x) * 0.5,
-                                         bessel_j0(x) - _over_x(y, x, 0.0)))
-BESSEL_Y0 = float_op("BesselY0", scipy_kernel("y0"), lambda x, y: -bessel_y1(x))
-BESSEL_Y1 = float_op("BesselY1", scipy_kernel("y1"), lambda x, y: bessel_y0(x) - y / x)
+                                         bessel_j0(x) - _over_x(y, x, 0.0)), args=("x",))
+BESSEL_Y0 = float_op("BesselY0", scipy_kernel("y0"), lambda x, y: -bessel_y1(x), args=("x",))
+BESSEL_Y1 = float_op("BesselY1", scipy_kernel("y1"), lambda x, y: bessel_y0(x) - y / x, args=("x",))
 
-DAWSN = float_op("Dawsn", scipy_kernel("dawsn"), lambda x, y: 1.0 - 2.0 * x * y)
-EXPINT = float_op("Expint", scipy_kernel("expi"), lambda x, y: exp(x) / x)
+DAWSN = float_op("Dawsn", scipy_kernel("dawsn"), lambda x, y: 1.0 - 2.0 * x * y, args=("x",))
+EXPINT = float_op("Expint", scipy_kernel("expi"), lambda x, y: exp(x) / x, args=("x",))
 FRESNEL_COS = float_op("FresnelCos", _fresnel_kernel(1),
-                        lambda x, y: cos(square(x) * (np.pi / 2.0)))
+                        lambda x, y: cos(square(x) * (np.pi / 2.0)), args=("x",))
 FRESNEL_SIN = float_op("FresnelSin", _fresnel_kernel(0),
-                        lambda x, y: sin(square(x) * (np.pi / 2.0)))
+                        lambda x, y: sin(square(x) * (np.pi / 2.0)), args=("x",))
 
 
 def _spence_derivative(x, y):
@@ -78,7 +81,7 @@ def _spence_derivative(x, y):
     return where(one, -ones_like(x), log(safe) / (1.0 - safe))
 
 
-SPENCE = float_op("Spence", scipy_kernel("spence"), _spence_derivative)
+SPENCE = float_op("Spence", scipy_kernel("spence"), _spence_derivative, args=("x",))
 
 
 def _public(op_def, fn_name, doc):

@@ -80,7 +80,8 @@ def _numeric_rule(x, y, **_):
 
 
 SQUARED_DIFFERENCE = elementwise.binary("SquaredDifference", _squared_difference_kernel,
-                                        _squared_difference_partials, shape=_numeric_rule)
+                                        _squared_difference_partials, shape=_numeric_rule,
+                                        args=("x", "y"))
 
 
 def squared_difference(x, y, name=None):
@@ -91,15 +92,16 @@ def squared_difference(x, y, name=None):
 # -- xlogy, xlog1py, xdivy -------------------------------------------------------------------------
 XLOGY = elementwise.binary(
     "Xlogy", _guarded(lambda x, y: x * np.log(y)),
-    lambda x, y, z: (xlogy(_nonzero(x), y), xdivy(x, y)), shape=_float_pair_rule("Xlogy"))
+    lambda x, y, z: (xlogy(_nonzero(x), y), xdivy(x, y)), shape=_float_pair_rule("Xlogy"),
+                           args=("x", "y"))
 XLOG1PY = elementwise.binary(
     "Xlog1py", _guarded(lambda x, y: x * np.log1p(y)),
     lambda x, y, z: (xlog1py(_nonzero(x), y), xdivy(x, y + 1.0)),
-    shape=_float_pair_rule("Xlog1py"))
+    shape=_float_pair_rule("Xlog1py"), args=("x", "y"))
 XDIVY = elementwise.binary(
     "Xdivy", _guarded(lambda x, y: x / y),
     lambda x, y, z: (xdivy(_nonzero(x), y), xdivy(-x, square(y))),
-    shape=_float_pair_rule("Xdivy"))
+    shape=_float_pair_rule("Xdivy"), args=("x", "y"))
 
 
 def xlogy(x, y, name=None):
@@ -159,9 +161,9 @@ def _mul_no_nan_jvp(primals, tangents, outputs):
 
 
 DIV_NO_NAN = defop("DivNoNan", _div_no_nan_kernel, shape=_float_pair_rule("DivNoNan", True),
-                   grad=_div_no_nan_grad, jvp=_div_no_nan_jvp, batch="safe")
+                   grad=_div_no_nan_grad, jvp=_div_no_nan_jvp, batch="safe", args=("x", "y"))
 MUL_NO_NAN = defop("MulNoNan", _mul_no_nan_kernel, shape=_float_pair_rule("MulNoNan", True),
-                   grad=_mul_no_nan_grad, jvp=_mul_no_nan_jvp, batch="safe")
+                   grad=_mul_no_nan_grad, jvp=_mul_no_nan_jvp, batch="safe", args=("x", "y"))
 
 
 def divide_no_nan(x, y, name=None):

@@ -42,7 +42,7 @@ def _clamped_shift(ufunc):
 
 
 def _binary(op_type, kernel, fn_name, doc):
-    op_def = defop(op_type, kernel, shape=_integer_pair_rule(op_type), grad=None)
+    op_def = defop(op_type, kernel, shape=_integer_pair_rule(op_type), grad=None, args=("x", "y"))
 
     def fn(x, y, name=None):
         x, y = binary_operands(x, y, op_type)
@@ -60,7 +60,7 @@ LEFT_SHIFT, left_shift = _binary("LeftShift", _clamped_shift(np.left_shift), "le
                                  "x << y, with y clamped to [0, bits - 1].")
 RIGHT_SHIFT, right_shift = _binary("RightShift", _clamped_shift(np.right_shift), "right_shift",
                                    "x >> y (arithmetic for signed x), y clamped to [0, bits - 1].")
-INVERT = defop("Invert", np.invert, shape=_integer_rule, grad=None)
+INVERT = defop("Invert", np.invert, shape=_integer_rule, grad=None, args=("x",))
 
 
 def invert(x, name=None):

@@ -139,7 +139,8 @@ BROADCAST_TO = defop("BroadcastTo", _broadcast_to_kernel, shape=_broadcast_rule,
                      batch="safe", grad=lambda op, grad: (grad,) + (None,) * (len(op.inputs) - 1),
                      onnx=lambda ctx, op, x, *extra: ctx.node(
                          "Expand", [x, ctx.shape_tensor(op.attrs["shape"], extra)]),
-                     returns_view=True)
+                     returns_view=True,
+                     raw=lambda input, shape, name=None: broadcast_to(input, shape, name))
 
 
 def broadcast_to(input, shape, name=None):  # noqa: A002 (TensorFlow's argument name)
@@ -235,7 +236,7 @@ def _add_n_rule(*inputs):
 
 ADD_N = defop("AddN", _add_n_kernel, shape=_add_n_rule,
               grad=lambda op, grad: [grad] * len(op.inputs), jvp=linear, batch="safe",
-              onnx="Sum")
+              onnx="Sum", raw=lambda inputs, name=None: add_n(inputs, name))
 
 
 def add_n(inputs, name=None):
@@ -257,9 +258,9 @@ def _filled_like_onnx(value):
 
 
 ZEROS_LIKE = defop("ZerosLike", np.zeros_like, shape=shape_rules.same, grad=None,
-                   onnx=_filled_like_onnx(0))
+                   onnx=_filled_like_onnx(0), args=("x",))
 ONES_LIKE = defop("OnesLike", np.ones_like, shape=shape_rules.same, grad=None,
-                  onnx=_filled_like_onnx(1))
+                  onnx=_filled_like_onnx(1), args=("x",))
 
 
 def zeros_like(input, dtype=None, name=None):  # noqa: A002

@@ -43,7 +43,8 @@ def _cast_kernel(x, dtype):
 CAST = defop("Cast", _cast_kernel, shape=_cast_rule, grad=_cast_grad,
              jvp=_cast_jvp, batch="safe",
              partial_value=lambda op, x: x if np.dtype(op.attrs["dtype"]).kind in "iu" else None,
-             onnx=lambda ctx, op, x: ctx.cast(x, op.attrs["dtype"]))
+             onnx=lambda ctx, op, x: ctx.cast(x, op.attrs["dtype"]),
+             raw=lambda x, DstT, Truncate=False, name=None: cast(x, DstT, name))  # noqa: N803
 
 
 def cast(x, dtype, name=None):

@@ -80,10 +80,13 @@ def _angle_grad(op, grad):
 
 
 COMPLEX_ABS = defop("ComplexAbs", lambda z: np.abs(z), shape=_complex_to_real_rule("ComplexAbs"),
-                    grad=_complex_abs_grad, jvp=_complex_abs_jvp, batch="safe")
+                    grad=_complex_abs_grad, jvp=_complex_abs_jvp, batch="safe",
+                    raw=lambda x, Tout=dtypes.float32, name=None: complex_abs(  # noqa: N803
+                        x, name))
 ANGLE = defop("Angle", lambda z: np.angle(z), shape=_complex_to_real_rule("Angle"),
               grad=_angle_grad, batch="safe",
-              jvp=lambda primals, tangents, outputs: execute(IMAG, (tangents[0] / primals[0],)))
+              jvp=lambda primals, tangents, outputs: execute(IMAG, (tangents[0] / primals[0],)),
+              raw=lambda input, Tout=dtypes.float32, name=None: angle(input, name))  # noqa: N803
 
 
 def complex_abs(x, name=None):

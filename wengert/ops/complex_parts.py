@@ -72,13 +72,17 @@ def _imag_kernel(x):
 
 # -- the ops --------------------------------------------------------------------------------------
 COMPLEX = defop("Complex", _complex_kernel, shape=_complex_rule, jvp=linear, batch="safe",
-                grad=lambda op, g: (real_part(g), imag_part(g)))
+                grad=lambda op, g: (real_part(g), imag_part(g)),
+                raw=lambda real, imag, Tout=dtypes.complex64, name=None: complex(  # noqa: N803
+                    real, imag, name))
 REAL = defop("Real", _real_kernel, shape=_part_rule, jvp=linear, batch="safe", returns_view=True,
-             grad=lambda op, g: complex(g, zero_of(g.dtype)))
+             grad=lambda op, g: complex(g, zero_of(g.dtype)),
+             raw=lambda input, Tout=dtypes.float32, name=None: real_part(input, name))  # noqa: N803
 IMAG = defop("Imag", _imag_kernel, shape=_part_rule, jvp=linear, batch="safe", returns_view=True,
-             grad=lambda op, g: complex(zero_of(g.dtype), g))
+             grad=lambda op, g: complex(zero_of(g.dtype), g),
+             raw=lambda input, Tout=dtypes.float32, name=None: imag_part(input, name))  # noqa: N803
 CONJ = defop("Conj", np.conj, shape=shape_rules.same, jvp=linear, batch="safe",
-             grad=lambda op, g: conj(g))
+             grad=lambda op, g: conj(g), args=("input",))
 
 
 def complex(real, imag, name=None):  # noqa: A001 (TensorFlow's name)

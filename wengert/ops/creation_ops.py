@@ -26,7 +26,7 @@ from ..framework import dtypes
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
 from ..framework.registry import defop
-from ..framework.tensor import Tensor, convert_to_tensor, to_array
+from ..framework.tensor import Tensor, constant, convert_to_tensor, to_array
 from ..framework.static_value import static_value
 from ..framework.tensor_shape import TensorShape
 from . import shape_rules
@@ -65,7 +65,8 @@ def _fill_kernel(value, *extra, dims):
 FILL = defop("Fill", _fill_kernel, shape=_fill_rule, jvp=linear, batch="safe",
              grad=lambda op, grad: (grad,) + (None,) * (len(op.inputs) - 1),
              onnx=lambda ctx, op, value, *extra: ctx.node(
-                 "Expand", [value, ctx.shape_tensor(op.attrs["dims"], extra)]))
+                 "Expand", [value, ctx.shape_tensor(op.attrs["dims"], extra)]),
+             raw=lambda dims, value, name=None: fill(dims, value, name))
 
 
 def fill(dims, value, name=None):
@@ -161,6 +162,17 @@ def _tile_grad(op, grad):
     return reshape(summed, x_shape)
 
 
+def _raw_tile_grad(input, multiples, name=None):  # noqa: A002
+    """TensorFlow's TileGrad: the sum of the tiles of `input` (the result's shape is input's
+    divided by multiples; wengert's TileGrad reads it from the tiled tensor instead)."""
+    x, multiples = convert_to_tensor(input), tuple(int(m) for m in to_array(multiples))
+    dims = tuple(d // m for d, m in zip(static_shape(x), multiples))
+    split_shape = tuple(v for m, d in zip(multiples, dims) for v in (m, d))
+    summed = execute(SUM_TO_SHAPE, (reshape(x, split_shape),),
+                     {"shape": tuple(v for d in dims for v in (1, d))})
+    return reshape(summed, dims, name=name)
+
+
 def _tile_grad_kernel(grad, like, *extra, multiples):
     multiples = resolve_shape(multiples, extra) if extra else multiples
     split_shape = tuple(v for m, d in zip(multiples, like.shape) for v in (m, d))
@@ -207,10 +219,11 @@ def _known_input_shape(op):
 TILE = defop("Tile", _tile_kernel, shape=_tile_rule, grad=_tile_grad, jvp=linear_in(0),
              batch=_tile_batched, batch_accepts=_known_input_shape,
              onnx=lambda ctx, op, x, *extra: ctx.node(
-                 "Tile", [x, ctx.shape_tensor(op.attrs["multiples"], extra)]))
+                 "Tile", [x, ctx.shape_tensor(op.attrs["multiples"], extra)]),
+             raw=lambda input, multiples, name=None: tile(input, multiples, name))
 TILE_GRAD = defop("TileGrad", _tile_grad_kernel, shape=_tile_grad_rule, grad=_tile_grad_grad,
                   jvp=linear_in(0), batch=_tile_grad_batched,
-                  batch_accepts=lambda op: len(op.inputs) == 2)
+                  batch_accepts=lambda op: len(op.inputs) == 2, raw=_raw_tile_grad)
 
 
 def tile(input, multiples, name=None):  # noqa: A002
@@ -253,7 +266,8 @@ def _range_rule(start, limit, delta):
     return TensorShape([count]), start.dtype
 
 
-RANGE = defop("Range", _range_kernel, shape=_range_rule, grad=None, onnx="Range")
+RANGE = defop("Range", _range_kernel, shape=_range_rule, grad=None, onnx="Range",
+              args=("start", "limit", "delta"))
 
 _RANGE_DTYPES = (dtypes.int32, dtypes.int64, dtypes.float16, dtypes.float32, dtypes.float64)
 
@@ -264,7 +278,8 @@ def _const_rule(value, dtype=None):
 
 # A graph's constant (Graph.constant makes one for every eager value a graph captures).
 CONST = defop("Const", lambda value: value, shape=_const_rule, grad=None, returns_view=True,
-              onnx=lambda ctx, op: ctx.const(np.asarray(op.attrs["value"])))
+              onnx=lambda ctx, op: ctx.const(np.asarray(op.attrs["value"])),
+              raw=lambda value, dtype, name=None: constant(value, dtype, name=name or "Const"))
 
 
 def constant_value(t):
@@ -345,7 +360,9 @@ def _one_hot_onnx(ctx, op, indices, *extra):
     return ctx.node("OneHot", [indices, depth_value, values], axis=op.attrs["axis"])
 
 
-ONE_HOT = defop("OneHot", _one_hot_kernel, shape=_one_hot_rule, grad=None, onnx=_one_hot_onnx)
+ONE_HOT = defop("OneHot", _one_hot_kernel, shape=_one_hot_rule, grad=None, onnx=_one_hot_onnx,
+                raw=lambda indices, depth, on_value, off_value, axis=-1, name=None: one_hot(
+                    indices, depth, on_value, off_value, axis, name=name))
 
 
 def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):

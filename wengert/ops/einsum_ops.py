@@ -203,7 +203,8 @@ def _einsum_batched_operand(op, grad, subs, out, lead, i):
 
 
 EINSUM = defop("Einsum", _einsum_kernel, shape=_einsum_rule, grad=_einsum_grad, jvp=multilinear, batch=_einsum_batched, batch_accepts=_unique_subscripts,
-               onnx=lambda ctx, op, *xs: ctx.node("Einsum", xs, equation=op.attrs["equation"]))
+               onnx=lambda ctx, op, *xs: ctx.node("Einsum", xs, equation=op.attrs["equation"]),
+               raw=lambda inputs, equation, name=None: einsum(equation, *inputs, name=name))
 
 
 def einsum(equation, *inputs, **kwargs):

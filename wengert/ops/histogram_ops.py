@@ -65,7 +65,11 @@ def _dense_bincount_rule(arr, size, weights, binary_output):
 
 
 # TensorFlow registers no gradient for DenseBincount.
-DENSE_BINCOUNT = defop("DenseBincount", _dense_bincount_kernel, shape=_dense_bincount_rule)
+DENSE_BINCOUNT = defop("DenseBincount", _dense_bincount_kernel, shape=_dense_bincount_rule,
+                       raw=lambda input, size, weights, binary_output=False, name=None: execute(
+                           DENSE_BINCOUNT, tuple(convert_to_tensor(t) for t in (
+                               input, size, weights)), {"binary_output": bool(binary_output)},
+                           name))
 
 
 def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=dtypes.int32, name=None,
@@ -114,7 +118,9 @@ def _histogram_rule(values, value_range, nbins, dtype):
 
 
 HISTOGRAM_FIXED_WIDTH = defop("HistogramFixedWidth", _histogram_kernel, shape=_histogram_rule,
-                              grad=None)
+                              grad=None, raw=lambda values, value_range, nbins, dtype=dtypes.int32,
+                              name=None: histogram_fixed_width(values, value_range, nbins, dtype,
+                                                               name))
 
 
 def _check_range(value_range, values):

@@ -193,7 +193,9 @@ def _gather_onnx(ctx, op, params, indices):
 
 
 GATHER = defop("GatherV2", _gather_kernel, shape=_gather_rule, grad=_gather_grad, jvp=linear, batch=_gather_batched, batch_accepts=_plain_gather,
-               onnx=_gather_onnx)
+               onnx=_gather_onnx,
+               raw=lambda params, indices, axis, batch_dims=0, name=None: gather(
+                   params, indices, axis=axis, batch_dims=batch_dims, name=name))
 def _gather_grad_batched(op, grad):
     nb = batch_rank(grad, op.outputs[0])
     return gather(grad, op.inputs[1], axis=op.get_attr("axis") + nb), None
@@ -261,10 +263,14 @@ def _gather_nd_grad(op, grad):
 
 GATHER_ND = defop("GatherNd", lambda p, i: p[_nd_key(i, p.shape, "GatherNd")],
                   shape=_gather_nd_rule, grad=_gather_nd_grad, jvp=linear,
-                  onnx=lambda ctx, op, p, i: ctx.node("GatherND", [p, ctx.cast(i, np.int64)]))
+                  onnx=lambda ctx, op, p, i: ctx.node("GatherND", [p, ctx.cast(i, np.int64)]),
+                  raw=lambda params, indices, bad_indices_policy="", name=None: gather_nd(
+                      params, indices, name=name))
 SCATTER_ND = defop("ScatterNd", _scatter_nd_kernel, shape=_scatter_nd_rule,
                    grad=lambda op, grad: (None, gather_nd(grad, op.inputs[0]))
-                   + (None,) * (len(op.inputs) - 2), jvp=linear_in(1))
+                   + (None,) * (len(op.inputs) - 2), jvp=linear_in(1),
+                   raw=lambda indices, updates, shape, bad_indices_policy="", name=None:
+                   scatter_nd(indices, updates, shape, name))
 
 
 def gather_nd(params, indices, batch_dims=0, name=None):
@@ -359,7 +365,8 @@ def _reverse_onnx(ctx, op, x):
 
 REVERSE = defop("ReverseV2", lambda x, axis: np.flip(x, axis), shape=_reverse_rule,
                 grad=lambda op, grad: reverse(grad, op.get_attr("axis")), jvp=linear, batch=_reverse_batched,
-                onnx=_reverse_onnx, returns_view=True)
+                onnx=_reverse_onnx, returns_view=True,
+                raw=lambda tensor, axis, name=None: reverse(tensor, axis, name))
 
 
 def reverse(tensor, axis, name=None):

@@ -39,7 +39,8 @@ def _roll_batched(op, grad):
 
 
 ROLL = defop("Roll", _roll_kernel, shape=shape_rules.same, grad=_roll_grad, jvp=linear_in(0),
-             batch=_roll_batched)
+             batch=_roll_batched,
+             raw=lambda input, shift, axis, name=None: roll(input, shift, axis, name))
 
 
 def roll(input, shift, axis, name=None):  # noqa: A002 (TensorFlow's argument name)
@@ -82,7 +83,8 @@ def _reverse_sequence_grad(op, grad):
 
 REVERSE_SEQUENCE = defop("ReverseSequence", _reverse_sequence_kernel,
                          shape=_reverse_sequence_rule, grad=_reverse_sequence_grad,
-                         jvp=linear_in(0))
+                         jvp=linear_in(0), raw=lambda input, seq_lengths, seq_dim, batch_dim=0,
+                         name=None: reverse_sequence(input, seq_lengths, seq_dim, batch_dim, name))
 
 
 def reverse_sequence(input, seq_lengths, seq_axis=None, batch_axis=None, name=None):  # noqa: A002

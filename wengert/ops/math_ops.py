@@ -30,7 +30,7 @@ import numpy as np
 from ..framework import dtypes
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import binary_operands, execute
-from ..framework.registry import defop, linear, multilinear, needs_grad
+from ..framework.registry import defop, defraw, linear, multilinear, needs_grad
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.variables import EAGER_TYPES as _EAGER
@@ -146,13 +146,14 @@ def _div_jvp(primals, tangents, outputs):
 # (the 0-d results of reductions and of scalar products) they take NumPy's scalar fast path,
 # several times cheaper than a ufunc call.
 ADD = defop("AddV2", operator.add, shape=shape_rules.broadcast, grad=_add_grad, jvp=linear,
-            batch="safe", onnx="Add")
+            batch="safe", onnx="Add", args=("x", "y"))
 SUB = defop("Sub", operator.sub, shape=shape_rules.broadcast, grad=_sub_grad, jvp=linear,
-            batch="safe", onnx="Sub")
+            batch="safe", onnx="Sub", args=("x", "y"))
 MUL = defop("Mul", operator.mul, shape=shape_rules.broadcast, grad=_mul_grad, jvp=multilinear,
-            batch="safe", onnx="Mul")
+            batch="safe", onnx="Mul", args=("x", "y"))
 DIV = defop("RealDiv", operator.truediv, shape=shape_rules.broadcast, grad=_div_grad, jvp=_div_jvp,
-            batch="safe", onnx="Div")
+            batch="safe", onnx="Div", args=("x", "y"))
+defraw("Add", lambda x, y, name=None: add(x, y, name))  # TensorFlow's Add: AddV2's forerunner
 
 
 def add(x, y, name=None):
@@ -213,7 +214,7 @@ def _integer_division(ufunc, op_type):
 
 
 FLOOR_DIV = defop("FloorDiv", _integer_division(np.floor_divide, "FloorDiv"), shape=shape_rules.broadcast, grad=None,
-                  onnx=_floor_div_onnx)
+                  onnx=_floor_div_onnx, args=("x", "y"))
 def _floor_mod_jvp(primals, tangents, outputs):
     """d(x mod y) = dx - floor(x / y) dy (away from the jumps)."""
     (x, y), (dx, dy) = primals, tangents
@@ -224,7 +225,7 @@ def _floor_mod_jvp(primals, tangents, outputs):
 
 
 FLOOR_MOD = defop("FloorMod", _integer_division(np.mod, "FloorMod"), shape=shape_rules.broadcast, grad=_floor_mod_grad,
-                  jvp=_floor_mod_jvp, batch="safe", onnx=_floor_mod_onnx)
+                  jvp=_floor_mod_jvp, batch="safe", onnx=_floor_mod_onnx, args=("x", "y"))
 
 
 def floordiv(x, y, name=None):
@@ -242,7 +243,7 @@ mod = floormod
 
 # -- unary arithmetic ---------------------------------------------------------------------------
 NEG = defop("Neg", np.negative, shape=shape_rules.same, grad=lambda op, grad: -grad, jvp=linear,
-            batch="safe", onnx="Neg")
+            batch="safe", onnx="Neg", args=("x",))
 
 
 def negative(x, name=None):
@@ -284,7 +285,7 @@ def _pow_jvp(primals, tangents, outputs):
 
 
 POW = defop("Pow", _pow_kernel, shape=shape_rules.broadcast, grad=_pow_grad, jvp=_pow_jvp,
-            batch="safe", onnx="Pow")
+            batch="safe", onnx="Pow", args=("x", "y"))
 
 
 def pow(x, y, name=None):  # noqa: A001 (TensorFlow's name)
@@ -310,11 +311,11 @@ def _select_jvp(x_wins, primals, tangents):
 MAXIMUM = defop("Maximum", np.maximum, shape=shape_rules.broadcast,
                 grad=lambda op, g: _select_grad(op, g, greater_equal(*op.inputs)),
                 jvp=lambda p, t, o: _select_jvp(greater_equal(*p), p, t), batch="safe",
-                onnx="Max")
+                onnx="Max", args=("x", "y"))
 MINIMUM = defop("Minimum", np.minimum, shape=shape_rules.broadcast,
                 grad=lambda op, g: _select_grad(op, g, less_equal(*op.inputs)),
                 jvp=lambda p, t, o: _select_jvp(less_equal(*p), p, t), batch="safe",
-                onnx="Min")
+                onnx="Min", args=("x", "y"))
 
 
 def maximum(x, y, name=None):
@@ -333,9 +334,11 @@ def minimum(x, y, name=None):
 
 # -- comparisons and logic (no gradient) ------------------------------------------------------------
 def _comparison(op_type, kernel, doc, onnx):
-    op_def = defop(op_type, kernel, shape=shape_rules.bool_out, grad=None, onnx=onnx)
-
     ordered = op_type not in ("Equal", "NotEqual")
+    op_def = defop(op_type, kernel, shape=shape_rules.bool_out, grad=None, onnx=onnx,
+                   args=("x", "y") if ordered else None,
+                   raw=None if ordered else lambda x, y, incompatible_shape_error=True,
+                   name=None: compare(x, y, name))
 
     def compare(x, y, name=None):
         x, y = binary_operands(x, y, op_type)
@@ -365,10 +368,13 @@ def _bool_binary(x, y, **_):
     return shape_rules.bool_out(x, y)
 
 
-LOGICAL_AND = defop("LogicalAnd", np.logical_and, shape=_bool_binary, grad=None, onnx="And")
-LOGICAL_OR = defop("LogicalOr", np.logical_or, shape=_bool_binary, grad=None, onnx="Or")
+LOGICAL_AND = defop("LogicalAnd", np.logical_and, shape=_bool_binary, grad=None, onnx="And",
+                    args=("x", "y"))
+LOGICAL_OR = defop("LogicalOr", np.logical_or, shape=_bool_binary, grad=None, onnx="Or",
+                   args=("x", "y"))
 LOGICAL_XOR = defop("LogicalXor", np.logical_xor, shape=_bool_binary, grad=None, onnx="Xor")
-LOGICAL_NOT = defop("LogicalNot", np.logical_not, shape=shape_rules.same, grad=None, onnx="Not")
+LOGICAL_NOT = defop("LogicalNot", np.logical_not, shape=shape_rules.same, grad=None, onnx="Not",
+                    args=("x",))
 
 
 def _bool_operands(x, y, op_type):
@@ -436,7 +442,8 @@ def _clip_jvp(primals, tangents, outputs):
 CLIP_BY_VALUE = defop("ClipByValue", _clip_kernel, shape=_clip_rule, grad=_clip_grad,
                       jvp=_clip_jvp, batch="safe",
                       onnx=lambda ctx, op, t, lo, hi: ctx.node("Max", [ctx.node("Min", [t, hi]),
-                                                                       lo]))
+                                                                       lo]),
+                      args=("t", "clip_value_min", "clip_value_max"))
 
 
 def clip_by_value(t, clip_value_min, clip_value_max, name=None):

@@ -148,10 +148,14 @@ def _matmul_onnx(ctx, op, a, b, flags=("transpose_a", "transpose_b")):
 
 MATMUL = defop("MatMul", _matmul_kernel, shape=_matmul_rule, grad=_matmul_grad, jvp=multilinear,
                batch=_matmul_batched, onnx=_matmul_onnx,
-               batch_accepts=lambda op: not op.inputs[0].dtype.is_complex)  # (adj_* conjugate)
+               batch_accepts=lambda op: not op.inputs[0].dtype.is_complex,  # (adj_* conjugate)
+               raw=lambda a, b, transpose_a=False, transpose_b=False, grad_a=False, grad_b=False,
+               name=None: matmul(a, b, transpose_a, transpose_b, name=name))
 BATCH_MATMUL = defop("BatchMatMulV2", _batch_matmul_kernel, shape=_batch_matmul_rule,
                      grad=_batch_matmul_grad, jvp=multilinear, batch="safe",
-                     onnx=lambda ctx, op, a, b: _matmul_onnx(ctx, op, a, b, ("adj_x", "adj_y")))
+                     onnx=lambda ctx, op, a, b: _matmul_onnx(ctx, op, a, b, ("adj_x", "adj_y")),
+                     raw=lambda x, y, adj_x=False, adj_y=False, grad_x=False, grad_y=False,
+                     name=None: matmul(x, y, adjoint_a=adj_x, adjoint_b=adj_y, name=name))
 
 
 _MATMUL_ATTRS = {(ta, tb): {"transpose_a": ta, "transpose_b": tb}

@@ -26,7 +26,7 @@ import numpy as np
 
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import binary_operands, execute
-from ..framework.registry import defop, linear, multilinear, needs_grad
+from ..framework.registry import defop, defraw, linear, multilinear, needs_grad
 from ..framework.tensor import Tensor, array_of, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from . import shape_rules
@@ -196,11 +196,20 @@ def _zero_padded_jvp(op_def):
 
 DIAG_PART = defop("MatrixDiagPartV3", _diag_part_kernel, shape=_diag_part_rule,
                   grad=_diag_part_grad, jvp=_zero_padded_jvp(lambda: DIAG_PART),
-                  batch=_diag_part_batched)
+                  batch=_diag_part_batched,
+                  raw=lambda input, k, padding_value, align="RIGHT_LEFT", name=None: diag_part(
+                      input, name, k, padding_value, align))
 DIAG = defop("MatrixDiagV3", _diag_kernel, shape=_diag_rule, grad=_diag_grad,
-             jvp=_zero_padded_jvp(lambda: DIAG), batch="safe")
+             jvp=_zero_padded_jvp(lambda: DIAG), batch="safe",
+             raw=lambda diagonal, k, num_rows, num_cols, padding_value, align="RIGHT_LEFT",
+             name=None: diag(diagonal, name, k, num_rows, num_cols, padding_value, align))
 SET_DIAG = defop("MatrixSetDiagV3", _set_diag_kernel, shape=_set_diag_rule, grad=_set_diag_grad,
-                 jvp=linear, batch="safe")
+                 jvp=linear, batch="safe", raw=lambda input, diagonal, k, align="RIGHT_LEFT",
+                 name=None: set_diag(input, diagonal, name, k, align))
+# TensorFlow's first versions of the three, with the main diagonal only
+defraw("MatrixDiag", lambda diagonal, name=None: diag(diagonal, name))
+defraw("MatrixDiagPart", lambda input, name=None: diag_part(input, name))
+defraw("MatrixSetDiag", lambda input, diagonal, name=None: set_diag(input, diagonal, name))
 
 
 def _k_pair(k, what):
@@ -312,7 +321,8 @@ def _band_part_rule(x, num_lower, num_upper):
 
 BAND_PART = defop("MatrixBandPart", _band_part_kernel, shape=_band_part_rule,
                   grad=lambda op, grad: execute(BAND_PART, (grad,), op.attrs), jvp=linear,
-                  batch="safe")
+                  batch="safe", raw=lambda input, num_lower, num_upper, name=None: band_part(
+                      input, num_lower, num_upper, name))
 
 
 def band_part(input, num_lower, num_upper, name=None):  # noqa: A002
@@ -369,9 +379,11 @@ def _tensor_diag_part_rule(x):
 
 
 TENSOR_DIAG = defop("Diag", _tensor_diag_kernel, shape=_tensor_diag_rule,
-                    grad=lambda op, grad: execute(TENSOR_DIAG_PART, (grad,)), jvp=linear)
+                    grad=lambda op, grad: execute(TENSOR_DIAG_PART, (grad,)), jvp=linear,
+                    args=("diagonal",))
 TENSOR_DIAG_PART = defop("DiagPart", _tensor_diag_part_kernel, shape=_tensor_diag_part_rule,
-                         grad=lambda op, grad: execute(TENSOR_DIAG, (grad,)), jvp=linear)
+                         grad=lambda op, grad: execute(TENSOR_DIAG, (grad,)), jvp=linear,
+                         args=("input",))
 
 
 def tensor_diag(diagonal, name=None):
@@ -409,7 +421,7 @@ def _cross_grad(op, grad):
 
 
 CROSS = defop("Cross", lambda a, b: np.cross(a, b), shape=_cross_rule, grad=_cross_grad,
-              jvp=multilinear, batch="safe")
+              jvp=multilinear, batch="safe", args=("a", "b"))
 
 
 def cross(a, b, name=None):

@@ -37,7 +37,8 @@ __all__ = ["softsign", "log_sigmoid", "scalar_mul", "realdiv", "polyval", "accum
 
 
 SOFTSIGN = float_op("Softsign", lambda x: x / (x.dtype.type(1) + np.abs(x)),
-                     lambda x, y: reciprocal(square(1.0 + abs_(x))), onnx="Softsign")
+                     lambda x, y: reciprocal(square(1.0 + abs_(x))), onnx="Softsign",
+                    args=("features",))
 
 
 def softsign(features, name=None):
@@ -123,7 +124,7 @@ def _invert_permutation_rule(p):
 
 
 INVERT_PERMUTATION = defop("InvertPermutation", _invert_permutation_kernel,
-                           shape=_invert_permutation_rule, grad=None)
+                           shape=_invert_permutation_rule, grad=None, args=("x",))
 
 
 def invert_permutation(x, name=None):
@@ -162,7 +163,9 @@ def _sobol_rule(dim, num_results, skip, dtype):
                         None if columns is None else int(columns)]), dtypes.as_dtype(dtype)
 
 
-SOBOL_SAMPLE = defop("SobolSample", _sobol_kernel, shape=_sobol_rule, grad=None)
+SOBOL_SAMPLE = defop("SobolSample", _sobol_kernel, shape=_sobol_rule, grad=None,
+                     raw=lambda dim, num_results, skip, dtype=dtypes.float32, name=None:
+                     sobol_sample(dim, num_results, skip, dtype, name))
 
 
 def sobol_sample(dim, num_results, skip=0, dtype=dtypes.float32, name=None):

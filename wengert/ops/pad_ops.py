@@ -14,7 +14,7 @@ import numpy as np
 
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
-from ..framework.registry import defop, linear
+from ..framework.registry import defop, defraw, linear
 from ..framework.static_value import static_value
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
@@ -139,7 +139,10 @@ def _pad_onnx(ctx, op, x, *extra):
 
 
 PAD = defop("PadV2", _pad_kernel, shape=_pad_rule, grad=_interior, jvp=_pad_jvp,
-            batch=_pad_batched, batch_accepts=lambda op: len(op.inputs) == 1, onnx=_pad_onnx)
+            batch=_pad_batched, batch_accepts=lambda op: len(op.inputs) == 1, onnx=_pad_onnx,
+            raw=lambda input, paddings, constant_values, name=None: pad(
+                input, paddings, "CONSTANT", constant_values, name))
+defraw("Pad", lambda input, paddings, name=None: pad(input, paddings, name=name))
 
 
 def _mirror_pad_rule(x, paddings, mode):
@@ -186,7 +189,16 @@ def _mirror_pad_batched(op, grad):
 
 
 MIRROR_PAD_GRAD = defop("MirrorPadGrad", _fold_mirror, shape=_mirror_pad_grad_rule,
-                        grad=lambda op, grad: execute(MIRROR_PAD, (grad,), op.attrs), jvp=linear, batch=_mirror_pad_grad_batched)
+                        grad=lambda op, grad: execute(MIRROR_PAD, (grad,), op.attrs), jvp=linear, batch=_mirror_pad_grad_batched,
+                        raw=lambda input, paddings, mode, name=None: _raw_mirror_pad_grad(
+                            input, paddings, mode, name))
+
+
+def _raw_mirror_pad_grad(input, paddings, mode, name):  # noqa: A002
+    """TensorFlow's MirrorPadGrad: paddings as [[before, after], ...], mode in capitals."""
+    flat = int_tuple(paddings, "MirrorPadGrad: paddings")
+    return execute(MIRROR_PAD_GRAD, (convert_to_tensor(input),),
+                   {"paddings": tuple(zip(flat[0::2], flat[1::2])), "mode": mode.lower()}, name)
 
 
 def _mirror_pad_kernel(x, paddings, mode):
@@ -205,7 +217,9 @@ def _mirror_pad_onnx(ctx, op, x):
 
 MIRROR_PAD = defop("MirrorPad", _mirror_pad_kernel, shape=_mirror_pad_rule,
                    grad=lambda op, grad: execute(MIRROR_PAD_GRAD, (grad,), op.attrs), jvp=linear, batch=_mirror_pad_batched,
-                   onnx=_mirror_pad_onnx)
+                   onnx=_mirror_pad_onnx,
+                   raw=lambda input, paddings, mode, name=None: pad(input, paddings, mode,
+                                                                    name=name))
 
 
 def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):

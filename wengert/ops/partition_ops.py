@@ -68,7 +68,9 @@ def _zeros_rows(positions, data, partitions):
 
 
 DYNAMIC_PARTITION = defop("DynamicPartition", _partition_kernel, shape=_partition_rule,
-                          grad=_partition_grad, jvp=linear, num_outputs=None)
+                          grad=_partition_grad, jvp=linear, num_outputs=None,
+                          raw=lambda data, partitions, num_partitions, name=None:
+                          dynamic_partition(data, partitions, num_partitions, name))
 
 
 def dynamic_partition(data, partitions, num_partitions, name=None):
@@ -125,7 +127,8 @@ def _stitch_grad(op, grad):
 
 
 DYNAMIC_STITCH = defop("DynamicStitch", _stitch_kernel, shape=_stitch_rule, grad=_stitch_grad,
-                       jvp=linear)
+                       jvp=linear,
+                       raw=lambda indices, data, name=None: dynamic_stitch(indices, data, name))
 
 
 def dynamic_stitch(indices, data, name=None):

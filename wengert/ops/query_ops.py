@@ -16,15 +16,16 @@ from .broadcast_ops import _like_source
 __all__ = ["shape", "size", "rank"]
 
 
-def _query(op_type, kernel, out_shape, onnx, partial):
-    op_def = defop(op_type, kernel,
-                   shape=lambda x, out_type: (out_shape(x), dtypes.as_dtype(out_type)), grad=None,
-                   reads_shape_only=True, partial_value=lambda op, _: partial(op.inputs[0].shape),
-                   onnx=lambda ctx, op, x: ctx.cast(onnx(ctx, x), op.attrs["out_type"]))
-
+def _query(op_type, kernel, out_shape, onnx, partial, raw=None):
     def query(input, out_type=dtypes.int32, name=None):  # noqa: A002
         x = _like_source(input)
         return execute(op_def, (x,), {"out_type": dtypes.as_dtype(out_type)._np}, name)
+
+    op_def = defop(op_type, kernel,
+                   shape=lambda x, out_type: (out_shape(x), dtypes.as_dtype(out_type)), grad=None,
+                   reads_shape_only=True, partial_value=lambda op, _: partial(op.inputs[0].shape),
+                   onnx=lambda ctx, op, x: ctx.cast(onnx(ctx, x), op.attrs["out_type"]),
+                   raw=raw or query)  # tf.raw_ops: TensorFlow's arguments are query's
     return op_def, query
 
 
@@ -39,7 +40,7 @@ SIZE, size = _query("Size", lambda x, out_type: np.array(x.size, dtype=out_type)
 _RANK, _rank_query = _query("Rank", lambda x, out_type: np.array(x.ndim, dtype=out_type),
                             lambda x: TensorShape([]),
                             lambda ctx, x: ctx.node("Size", [ctx.node("Shape", [x])]),
-                            lambda s: s.rank)
+                            lambda s: s.rank, raw=lambda input, name=None: rank(input, name))
 shape.__name__, shape.__doc__ = "shape", "The shape of `input` as a 1-D integer tensor."
 size.__name__, size.__doc__ = "size", "The number of elements of `input` (a scalar)."
 

@@ -92,6 +92,11 @@ def _reduction(op_def, input_tensor, axis, keepdims, name):
     return execute(op_def, (x,), attrs, name)
 
 
+def _raw_reduction(public):
+    """tf.raw_ops' Sum, Mean, Max...: TensorFlow's arguments, onto `public()`'s."""
+    return lambda input, axis, keep_dims=False, name=None: public()(input, axis, keep_dims, name)
+
+
 def _numeric(x, op_type):
     if x.dtype.is_bool:
         raise TypeError(f"{op_type}: input must be numeric, got a bool tensor of shape "
@@ -219,14 +224,16 @@ def _slope_times_batched(rule):
 
 
 SUM = defop("Sum", _sum_kernel, shape=shape_rules.reduced, grad=lambda op, grad: _expand(grad, op),
-            jvp=linear, batch=_sum_batched, onnx=_reduce_onnx("Sum"))
+            jvp=linear, batch=_sum_batched, onnx=_reduce_onnx("Sum"),
+            raw=_raw_reduction(lambda: reduce_sum))
 def _mean_batched(op, grad):
     count = _count(tuple(op.inputs[0].shape), op.get_attr("axis"))
     return _reduced_back(grad / max(count, 1), op, batch_rank(grad, op.outputs[0]))
 
 
 MEAN = defop("Mean", _mean_kernel, shape=shape_rules.reduced, grad=_mean_grad, jvp=linear, batch=_mean_batched,
-             onnx=_reduce_onnx("Mean"))
+             onnx=_reduce_onnx("Mean"),
+             raw=_raw_reduction(lambda: reduce_mean))
 
 
 def _partials_jvp(own_op, partials):
@@ -275,10 +282,12 @@ def _extremum_kernel(reduce, empty_is_lowest):
 
 MAX = defop("Max", _extremum_kernel(np.max, True),
             shape=shape_rules.reduced, grad=_extremum_grad, onnx=_reduce_onnx("Max"),
-            jvp=_partials_jvp(lambda: MAX, _extremum_grad), batch=_slope_times_batched(_extremum_grad))
+            jvp=_partials_jvp(lambda: MAX, _extremum_grad), batch=_slope_times_batched(_extremum_grad),
+            raw=_raw_reduction(lambda: reduce_max))
 MIN = defop("Min", _extremum_kernel(np.min, False),
             shape=shape_rules.reduced, grad=_extremum_grad, onnx=_reduce_onnx("Min"),
-            jvp=_partials_jvp(lambda: MIN, _extremum_grad), batch=_slope_times_batched(_extremum_grad))
+            jvp=_partials_jvp(lambda: MIN, _extremum_grad), batch=_slope_times_batched(_extremum_grad),
+            raw=_raw_reduction(lambda: reduce_min))
 
 
 def reduce_max(input_tensor, axis=None, keepdims=False, name=None):
@@ -309,7 +318,8 @@ def _prod_grad(op, grad):
 PROD = defop("Prod", lambda x, axis, keepdims: np.prod(x, axis=axis, keepdims=keepdims,
                                                        dtype=x.dtype),
              shape=shape_rules.reduced, grad=_prod_grad, jvp=_partials_jvp(lambda: PROD, _prod_grad), batch=_slope_times_batched(_prod_grad),
-             onnx=_reduce_onnx("Prod"))
+             onnx=_reduce_onnx("Prod"),
+             raw=_raw_reduction(lambda: reduce_prod))
 
 
 def reduce_prod(input_tensor, axis=None, keepdims=False, name=None):
@@ -351,7 +361,8 @@ LOGSUMEXP = defop("ReduceLogSumExp", _logsumexp_kernel, shape=shape_rules.reduce
 EUCLIDEAN_NORM = defop("EuclideanNorm", _euclidean_norm_kernel, shape=shape_rules.reduced,
                        onnx=_reduce_onnx("L2"),
                        grad=_euclidean_norm_grad,
-                       jvp=_partials_jvp(lambda: EUCLIDEAN_NORM, _euclidean_norm_grad), batch=_slope_times_batched(_euclidean_norm_grad))
+                       jvp=_partials_jvp(lambda: EUCLIDEAN_NORM, _euclidean_norm_grad), batch=_slope_times_batched(_euclidean_norm_grad),
+                       raw=_raw_reduction(lambda: reduce_euclidean_norm))
 
 
 def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
@@ -387,9 +398,11 @@ def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
 
 # -- any, all, count_nonzero (not differentiable) -----------------------------------------------
 ANY = defop("Any", lambda x, axis, keepdims: np.any(x, axis=axis, keepdims=keepdims),
-            shape=shape_rules.reduced, grad=None, onnx=_reduce_onnx("Max", np.int32))
+            shape=shape_rules.reduced, grad=None, onnx=_reduce_onnx("Max", np.int32),
+            raw=_raw_reduction(lambda: reduce_any))
 ALL = defop("All", lambda x, axis, keepdims: np.all(x, axis=axis, keepdims=keepdims),
-            shape=shape_rules.reduced, grad=None, onnx=_reduce_onnx("Min", np.int32))
+            shape=shape_rules.reduced, grad=None, onnx=_reduce_onnx("Min", np.int32),
+            raw=_raw_reduction(lambda: reduce_all))
 
 
 def _logical_reduction(op_def, input_tensor, axis, keepdims, name):
@@ -435,9 +448,13 @@ def _arg_onnx(kind):
 
 
 ARG_MAX = defop("ArgMax", lambda x, axis, output_type: np.argmax(x, axis=axis).astype(
-    output_type), shape=_arg_rule, grad=None, onnx=_arg_onnx("ArgMax"))
+    output_type), shape=_arg_rule, grad=None, onnx=_arg_onnx("ArgMax"),
+    raw=lambda input, dimension, output_type=dtypes.int64, name=None: argmax(
+        input, dimension, output_type, name))
 ARG_MIN = defop("ArgMin", lambda x, axis, output_type: np.argmin(x, axis=axis).astype(
-    output_type), shape=_arg_rule, grad=None, onnx=_arg_onnx("ArgMin"))
+    output_type), shape=_arg_rule, grad=None, onnx=_arg_onnx("ArgMin"),
+    raw=lambda input, dimension, output_type=dtypes.int64, name=None: argmin(
+        input, dimension, output_type, name))
 
 
 def _arg_reduction(op_def, input, axis, output_type, name):  # noqa: A002
@@ -499,7 +516,9 @@ CUMSUM = defop("Cumsum", _cumsum_kernel, shape=lambda x, **_: (x.shape, x.dtype)
                grad=_cumsum_grad, jvp=linear, batch=_cumsum_batched,
                onnx=lambda ctx, op, x: ctx.node(
                    "CumSum", [x, ctx.const(np.int64(op.attrs["axis"]))],
-                   exclusive=int(op.attrs["exclusive"]), reverse=int(op.attrs["reverse"])))
+                   exclusive=int(op.attrs["exclusive"]), reverse=int(op.attrs["reverse"])),
+               raw=lambda x, axis, exclusive=False, reverse=False, name=None: cumsum(
+                   x, axis, exclusive, reverse, name))
 
 
 def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):

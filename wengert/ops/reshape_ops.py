@@ -107,7 +107,8 @@ def _reshape_onnx(ctx, op, x, *extra):
 
 RESHAPE = defop("Reshape", _reshape_kernel, shape=_reshape_rule, grad=reshape_back, jvp=linear,
                 batch=reshape_batched, batch_accepts=has_one_input, onnx=_reshape_onnx,
-                returns_view=True)
+                returns_view=True,
+                raw=lambda tensor, shape, name=None: reshape(tensor, shape, name))
 
 
 def reshape(tensor, shape, name=None):
@@ -140,7 +141,8 @@ def _expand_dims_kernel(x, axis):
 
 EXPAND_DIMS = defop("ExpandDims", _expand_dims_kernel,
                     shape=_expand_dims_rule, grad=reshape_back, jvp=linear, batch=reshape_batched, batch_accepts=has_one_input,
-                    onnx=lambda ctx, op, x: ctx.unsqueeze(x, [op.attrs["axis"]]), returns_view=True)
+                    onnx=lambda ctx, op, x: ctx.unsqueeze(x, [op.attrs["axis"]]), returns_view=True,
+                    raw=lambda input, axis, name=None: expand_dims(input, axis, name))
 
 
 def expand_dims(input, axis, name=None):  # noqa: A002 (TensorFlow's argument name)
@@ -167,7 +169,8 @@ def _squeeze_rule(x, axis):
 SQUEEZE = defop("Squeeze", lambda x, axis: np.squeeze(x, axis), shape=_squeeze_rule,
                 grad=reshape_back, jvp=linear, batch=reshape_batched, batch_accepts=has_one_input,
                 onnx=lambda ctx, op, x: ctx.node("Squeeze", [x]) if op.attrs["axis"] is None
-                else ctx.squeeze(x, list(op.attrs["axis"])), returns_view=True)
+                else ctx.squeeze(x, list(op.attrs["axis"])), returns_view=True,
+                raw=lambda input, axis=(), name=None: squeeze(input, list(axis) or None, name))
 
 
 def squeeze(input, axis=None, name=None):  # noqa: A002
@@ -215,7 +218,7 @@ TRANSPOSE = defop("Transpose", lambda x, perm: x.transpose(perm), shape=_transpo
                   grad=_transpose_grad, jvp=linear, batch=_transpose_batched,
                   onnx=lambda ctx, op, x: ctx.node("Transpose", [x]) if op.attrs["perm"] is None
                   else ctx.node("Transpose", [x], perm=[int(p) for p in op.attrs["perm"]]),
-                  returns_view=True)
+                  returns_view=True, raw=lambda x, perm, name=None: transpose(x, perm, name=name))
 
 
 def transpose(a, perm=None, conjugate=False, name="transpose"):

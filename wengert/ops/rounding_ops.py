@@ -21,22 +21,26 @@ import numpy as np
 from ..framework import dtypes
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import binary_operands, execute
-from ..framework.registry import defop
+from ..framework.registry import defop, defraw
 from ..framework.tensor import convert_to_tensor
 from . import shape_rules
 from .broadcast_ops import zeros_like
 from .elementwise import call_float, float_rule
+from .math_ops import DIV as REAL_DIV
 
 __all__ = ["round", "rint", "floor", "ceil", "is_nan", "is_inf", "is_finite", "truncatediv",
            "truncatemod", "nextafter", "approximate_equal"]
 
 
 # -- round, rint, floor, ceil: no gradient -----------------------------------------------------
-ROUND = defop("Round", np.round, shape=shape_rules.same, grad=None, batch="safe", onnx="Round")
-RINT = defop("Rint", np.rint, shape=float_rule("Rint"), grad=None, batch="safe", onnx="Round")
+ROUND = defop("Round", np.round, shape=shape_rules.same, grad=None, batch="safe", onnx="Round",
+              args=("x",))
+RINT = defop("Rint", np.rint, shape=float_rule("Rint"), grad=None, batch="safe", onnx="Round",
+             args=("x",))
 FLOOR = defop("Floor", np.floor, shape=float_rule("Floor"), grad=None, batch="safe",
-              onnx="Floor")
-CEIL = defop("Ceil", np.ceil, shape=float_rule("Ceil"), grad=None, batch="safe", onnx="Ceil")
+              onnx="Floor", args=("x",))
+CEIL = defop("Ceil", np.ceil, shape=float_rule("Ceil"), grad=None, batch="safe", onnx="Ceil",
+             args=("x",))
 
 
 def round(x, name=None):  # noqa: A001 (TensorFlow's name)
@@ -70,7 +74,7 @@ def _classify(op_type, kernel, doc):
     def rule(x, **_):
         shape_rules.check_float(x, f"{op_type}'s input")
         return x.shape, dtypes.bool
-    op_def = defop(op_type, kernel, shape=rule, grad=None)
+    op_def = defop(op_type, kernel, shape=rule, grad=None, args=("x",))
 
     def classify(x, name=None):
         x = convert_to_tensor(x)
@@ -116,10 +120,20 @@ def _numeric_pair_rule(op_type):
 
 
 TRUNCATE_DIV = defop("TruncateDiv", _truncate_div_kernel, shape=_numeric_pair_rule("TruncateDiv"),
-                     grad=None)
+                     grad=None, args=("x", "y"))
 # TensorFlow registers no gradient for TruncateMod: the reverse pass raises LookupError.
 TRUNCATE_MOD = defop("TruncateMod", _truncate_mod_kernel,
-                     shape=_numeric_pair_rule("TruncateMod"))
+                     shape=_numeric_pair_rule("TruncateMod"), args=("x", "y"))
+
+
+def _div(x, y, name=None):
+    """TensorFlow's Div (tf.raw_ops.Div; no OpDef of its own): TruncateDiv for integers,
+    RealDiv otherwise."""
+    x, y = binary_operands(x, y, "Div")
+    return execute(TRUNCATE_DIV if x.dtype.is_integer else REAL_DIV, (x, y), name=name)
+
+
+defraw("Div", _div)
 
 
 def truncatediv(x, y, name=None):
@@ -149,7 +163,7 @@ def _float_pair_rule(op_type):
 
 
 NEXT_AFTER = defop("NextAfter", np.nextafter, shape=_float_pair_rule("NextAfter"),
-                   grad=_nextafter_grad, jvp=_nextafter_jvp, batch="safe")
+                   grad=_nextafter_grad, jvp=_nextafter_jvp, batch="safe", args=("x1", "x2"))
 
 
 def nextafter(x1, x2, name=None):
@@ -169,7 +183,9 @@ def _approximate_equal_rule(x, y, tolerance):
 
 APPROXIMATE_EQUAL = defop("ApproximateEqual",
                           lambda x, y, tolerance: np.abs(x - y) < tolerance,
-                          shape=_approximate_equal_rule, grad=None)
+                          shape=_approximate_equal_rule, grad=None,
+                          raw=lambda x, y, tolerance=1e-05, name=None: approximate_equal(
+                              x, y, tolerance, name))
 
 
 def approximate_equal(x, y, tolerance=1e-5, name=None):

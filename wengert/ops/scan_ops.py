@@ -154,7 +154,9 @@ def _cumprod_jvp(primals, tangents, outputs, **attrs):
 
 
 CUMPROD = defop("Cumprod", _scan_kernel(_cumprod, 1), shape=_scan_rule, grad=_cumprod_grad,
-                jvp=_cumprod_jvp, batch="safe")
+                jvp=_cumprod_jvp, batch="safe",
+                raw=lambda x, axis, exclusive=False, reverse=False, name=None: cumprod(
+                    x, axis, exclusive, reverse, name))
 
 
 def _scan(op_def, x, axis, exclusive, reverse, name):
@@ -219,7 +221,9 @@ def _cumulative_logsumexp_jvp(primals, tangents, outputs, axis, exclusive, rever
 
 CUMULATIVE_LOGSUMEXP = defop("CumulativeLogsumexp", _scan_kernel(_cumlogsumexp, -np.inf),
                              shape=_scan_rule, grad=_cumulative_logsumexp_grad,
-                             jvp=_cumulative_logsumexp_jvp, batch="safe")
+                             jvp=_cumulative_logsumexp_jvp, batch="safe",
+                             raw=lambda x, axis, exclusive=False, reverse=False, name=None:
+                             cumulative_logsumexp(x, axis, exclusive, reverse, name))
 
 
 def cumulative_logsumexp(x, axis=0, exclusive=False, reverse=False, name=None):

@@ -119,16 +119,27 @@ def _update_jvp(primals, tangents, outputs, **_):
     return tensor_scatter_nd_update(t_tensor, indices, t_updates)
 
 
+def _raw(public):
+    """tf.raw_ops' TensorScatter*: TensorFlow's arguments onto `public()`'s."""
+    return lambda tensor, indices, updates, bad_indices_policy="", name=None: public()(
+        tensor, indices, updates, name=name)
+
+
 UPDATE = defop("TensorScatterUpdate", _kernel(_assign), shape=_scatter_rule, grad=_update_grad,
-               jvp=_update_jvp)
+               jvp=_update_jvp,
+               raw=_raw(lambda: tensor_scatter_nd_update))
 ADD = defop("TensorScatterAdd", _kernel(np.add.at), shape=_scatter_rule, grad=_add_grad,
-            jvp=linear_in(0, 2))
+            jvp=linear_in(0, 2),
+            raw=_raw(lambda: tensor_scatter_nd_add))
 SUB = defop("TensorScatterSub", _kernel(np.subtract.at), shape=_scatter_rule, grad=_sub_grad,
-            jvp=linear_in(0, 2))
+            jvp=linear_in(0, 2),
+            raw=_raw(lambda: tensor_scatter_nd_sub))
 MIN = defop("TensorScatterMin", _kernel(np.minimum.at), shape=_scatter_rule,
-            grad=_extremum_grad, jvp=_extremum_jvp)
+            grad=_extremum_grad, jvp=_extremum_jvp,
+            raw=_raw(lambda: tensor_scatter_nd_min))
 MAX = defop("TensorScatterMax", _kernel(np.maximum.at), shape=_scatter_rule,
-            grad=_extremum_grad, jvp=_extremum_jvp)
+            grad=_extremum_grad, jvp=_extremum_jvp,
+            raw=_raw(lambda: tensor_scatter_nd_max))
 
 
 def _scatter(op_def, tensor, indices, updates, name):

@@ -251,7 +251,14 @@ def _declare(op_type, kind, kernel, rule):
         partial = _partial(kind, data, ids, num, outputs[0])
         return _sum_by_segment(t if partial is None else t * partial, ids, num)
 
-    return defop(op_type, kernel, shape=rule, grad=grad, jvp=jvp, batch=batched)
+    if rule is _sorted_rule:  # tf.raw_ops: TensorFlow's arguments onto the public function's
+        def raw(data, segment_ids, name=None):
+            return _sorted(op_def, data, segment_ids, name)
+    else:
+        def raw(data, segment_ids, num_segments, name=None):
+            return _unsorted(op_def, data, segment_ids, num_segments, name)
+    op_def = defop(op_type, kernel, shape=rule, grad=grad, jvp=jvp, batch=batched, raw=raw)
+    return op_def
 
 
 SEGMENT_SUM = _declare("SegmentSum", "sum", _sorted_kernel("sum"), _sorted_rule)
@@ -379,8 +386,14 @@ def _sparse_grad(kind):
 
 
 def _sparse_declare(op_type, kind):
+    if op_type.endswith("WithNumSegments"):  # tf.raw_ops: TensorFlow's arguments
+        def raw(data, indices, segment_ids, num_segments, sparse_gradient=False, name=None):
+            return _sparse(kind, data, indices, segment_ids, num_segments, name)
+    else:
+        def raw(data, indices, segment_ids, sparse_gradient=False, name=None):
+            return _sparse(kind, data, indices, segment_ids, None, name)
     return defop(op_type, _sparse_kernel(kind), shape=_sparse_rule, grad=_sparse_grad(kind),
-                 jvp=linear_in(0))
+                 jvp=linear_in(0), raw=raw)
 
 
 SPARSE_SEGMENT_SUM = _sparse_declare("SparseSegmentSum", "sum")

@@ -94,7 +94,8 @@ def _lin_space_rule(start, stop, num):
 
 
 LIN_SPACE = defop("LinSpace", lambda start, stop, num: np.linspace(start, stop, int(num)).astype(
-    start.dtype), shape=_lin_space_rule, grad=None)
+    start.dtype), shape=_lin_space_rule, grad=None,
+    raw=lambda start, stop, num, name=None: lin_space(start, stop, num, name))
 
 
 def lin_space(start, stop, num, name=None):
@@ -182,7 +183,7 @@ def _broadcast_args_rule(s0, s1):
 
 
 BROADCAST_ARGS = defop("BroadcastArgs", _broadcast_args_kernel, shape=_broadcast_args_rule,
-                       grad=None)
+                       grad=None, args=("s0", "s1"))
 
 
 def broadcast_dynamic_shape(shape_x, shape_y):
@@ -206,7 +207,8 @@ def broadcast_static_shape(shape_x, shape_y):
 SHAPE_N = defop("ShapeN", lambda *xs, out_type: tuple(np.array(x.shape, out_type) for x in xs),
                 shape=lambda *xs, out_type: [(TensorShape([x.shape.rank]),
                                               dtypes.as_dtype(out_type)) for x in xs],
-                grad=None, num_outputs=None, reads_shape_only=True)
+                grad=None, num_outputs=None, reads_shape_only=True,
+                raw=lambda input, out_type=dtypes.int32, name=None: shape_n(input, out_type, name))
 
 
 def shape_n(input, out_type=dtypes.int32, name=None):  # noqa: A002
@@ -220,7 +222,8 @@ def shape_n(input, out_type=dtypes.int32, name=None):  # noqa: A002
 IDENTITY_N = defop("IdentityN", lambda *xs: tuple(xs), grad=lambda op, *grads: list(grads),
                    shape=lambda *xs: [(x.shape, x.dtype) for x in xs], jvp=linear,
                    num_outputs=None, returns_view=True,
-                   onnx=lambda ctx, op, *xs: [ctx.node("Identity", [x]) for x in xs])
+                   onnx=lambda ctx, op, *xs: [ctx.node("Identity", [x]) for x in xs],
+                   raw=lambda input, name=None: identity_n(input, name))
 
 
 def identity_n(input, name=None):  # noqa: A002
@@ -231,7 +234,8 @@ def identity_n(input, name=None):  # noqa: A002
 
 
 # No gradient is registered for GuaranteeConst, as in TensorFlow (LookupError if one is needed).
-GUARANTEE_CONST = defop("GuaranteeConst", lambda x: x, shape=shape_rules.same, returns_view=True)
+GUARANTEE_CONST = defop("GuaranteeConst", lambda x: x, shape=shape_rules.same, returns_view=True,
+                        args=("input",))
 
 
 def guarantee_const(input, name=None):  # noqa: A002
@@ -254,7 +258,8 @@ def _unravel_rule(indices, dims):
     return TensorShape([length] + list(indices.shape)), indices.dtype
 
 
-UNRAVEL_INDEX = defop("UnravelIndex", _unravel_kernel, shape=_unravel_rule, grad=None)
+UNRAVEL_INDEX = defop("UnravelIndex", _unravel_kernel, shape=_unravel_rule, grad=None,
+                      args=("indices", "dims"))
 
 
 def unravel_index(indices, dims, name=None):

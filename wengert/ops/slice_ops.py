@@ -280,17 +280,41 @@ STRIDED_SLICE = defop(
     partial_value=_strided_slice_partial,
     shape=lambda x, *extra, spec: (_spec_shape(x.shape, spec), x.dtype),
     grad=_strided_slice_grad, jvp=linear_in(0), batch=_strided_slice_batched,
-    returns_view=True, index_key=lambda spec: _to_key(spec))  # (with no extra inputs)
+    returns_view=True, index_key=lambda spec: _to_key(spec),  # (with no extra inputs)
+    raw=lambda input, begin, end, strides, begin_mask=0, end_mask=0, ellipsis_mask=0,
+    new_axis_mask=0, shrink_axis_mask=0, name=None: strided_slice(
+        input, begin, end, strides, begin_mask, end_mask, ellipsis_mask, new_axis_mask,
+        shrink_axis_mask, name))
 STRIDED_SLICE_GRAD = defop(
     "StridedSliceGrad", _strided_slice_grad_kernel, shape=_strided_slice_grad_rule,
     grad=_strided_slice_grad_grad, jvp=linear_in(0), batch=_strided_slice_grad_batched,
-    batch_accepts=lambda op: op.attrs["shape"] is not None)
+    batch_accepts=lambda op: op.attrs["shape"] is not None,
+    raw=lambda shape, begin, end, strides, dy, begin_mask=0, end_mask=0, ellipsis_mask=0,
+    new_axis_mask=0, shrink_axis_mask=0, name=None: _raw_strided_slice_grad(
+        shape, begin, end, strides, dy, (begin_mask, end_mask, ellipsis_mask, new_axis_mask,
+                                         shrink_axis_mask), name))
 
 
 def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, ellipsis_mask=0,
                   new_axis_mask=0, shrink_axis_mask=0, name=None):
     """`input_[begin:end:strides]` with TensorFlow's bit masks (bit i refers to entry i). The
     bounds may be tensors known only when the graph runs (their number must be known)."""
+    spec, extra = _slice_spec(begin, end, strides, (begin_mask, end_mask, ellipsis_mask,
+                                                    new_axis_mask, shrink_axis_mask))
+    return execute(STRIDED_SLICE, (convert_to_tensor(input_),) + extra, {"spec": spec}, name)
+
+
+def _raw_strided_slice_grad(shape, begin, end, strides, dy, masks, name):
+    """TensorFlow's StridedSliceGrad: zeros of `shape` holding dy at the slice."""
+    spec, extra = _slice_spec(begin, end, strides, masks)
+    return execute(STRIDED_SLICE_GRAD, (convert_to_tensor(dy),) + extra,
+                   {"shape": int_tuple(shape, "StridedSliceGrad: shape"), "spec": spec}, name)
+
+
+def _slice_spec(begin, end, strides, masks):
+    """strided_slice's spec and the extra inputs its bounds read, from TensorFlow's arguments
+    (masks: begin, end, ellipsis, new axis and shrink axis)."""
+    begin_mask, end_mask, ellipsis_mask, new_axis_mask, shrink_axis_mask = masks
     builder = SpecBuilder()
     begin, end = _bounds(begin, "begin"), _bounds(end, "end")
     strides = (1,) * len(begin) if strides is None else _bounds(strides, "strides")
@@ -311,8 +335,7 @@ def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, el
             spec.append((None if begin_mask & bit else builder.bound(b, "begin"),
                          None if end_mask & bit else builder.bound(e, "end"),
                          builder.bound(s, "strides")))
-    return execute(STRIDED_SLICE, (convert_to_tensor(input_),) + tuple(builder.extra),
-                   {"spec": tuple(spec)}, name)
+    return tuple(spec), tuple(builder.extra)
 
 
 def _bounds(values, what):
@@ -449,7 +472,8 @@ def _slice_onnx(ctx, op, x, *extra):
 
 SLICE = defop("Slice", _slice_kernel, grad=_slice_grad, onnx=_slice_onnx, shape=_slice_rule,
               jvp=linear_in(0), batch=_slice_batched,
-              batch_accepts=lambda op: len(op.inputs) == 1, returns_view=True)
+              batch_accepts=lambda op: len(op.inputs) == 1, returns_view=True,
+              raw=lambda input, begin, size, name=None: slice(input, begin, size, name))
 
 
 def slice(input_, begin, size, name=None):  # noqa: A001 (TensorFlow's name)

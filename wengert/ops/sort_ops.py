@@ -156,7 +156,9 @@ def _top_k_onnx(ctx, op, x, k):
 
 
 TOP_K = defop("TopKV2", _top_k_kernel, shape=_top_k_rule, grad=_top_k_grad, jvp=_top_k_jvp,
-              num_outputs=2, onnx=_top_k_onnx)
+              num_outputs=2, onnx=_top_k_onnx,
+              raw=lambda input, k, sorted=True, index_type=dtypes.int32, name=None: top_k(
+                  input, k, sorted, index_type, name))
 
 
 def top_k(input, k=1, sorted=True, index_type=dtypes.int32, name=None):  # noqa: A002
@@ -168,7 +170,7 @@ def top_k(input, k=1, sorted=True, index_type=dtypes.int32, name=None):  # noqa:
     index_type = dtypes.as_dtype(index_type)
     if index_type not in (dtypes.int16, dtypes.int32, dtypes.int64):
         raise TypeError(f"top_k: index_type must be int16, int32 or int64, got {index_type.name}.")
-    k = convert_to_tensor(k, dtype=dtypes.int32) if not hasattr(k, "dtype") else k
+    k = convert_to_tensor(k, dtype=None if hasattr(k, "dtype") else dtypes.int32)
     return execute(TOP_K, (x, k), {"sorted": bool(sorted),
                                    "index_type": index_type.as_numpy_dtype}, name)
 
@@ -243,8 +245,12 @@ def _bound_rule(sorted_inputs, values, out_type):
     return values.shape, dtypes.as_dtype(out_type)
 
 
-LOWER_BOUND = defop("LowerBound", _bound_kernel("left"), shape=_bound_rule, grad=None)
-UPPER_BOUND = defop("UpperBound", _bound_kernel("right"), shape=_bound_rule, grad=None)
+LOWER_BOUND = defop("LowerBound", _bound_kernel("left"), shape=_bound_rule, grad=None,
+                    raw=lambda sorted_inputs, values, out_type=dtypes.int32, name=None:
+                    searchsorted(sorted_inputs, values, "left", out_type, name))
+UPPER_BOUND = defop("UpperBound", _bound_kernel("right"), shape=_bound_rule, grad=None,
+                    raw=lambda sorted_inputs, values, out_type=dtypes.int32, name=None:
+                    searchsorted(sorted_inputs, values, "right", out_type, name))
 
 
 def searchsorted(sorted_sequence, values, side="left", out_type=dtypes.int32, name=None):
@@ -283,11 +289,13 @@ def _unique_rule(x, out_idx):
 
 
 UNIQUE = defop("Unique", lambda x, out_idx: _unique_parts(x, out_idx)[:2], shape=_unique_rule,
-               grad=None, num_outputs=2)
+               grad=None, num_outputs=2,
+               raw=lambda x, out_idx=dtypes.int32, name=None: unique(x, out_idx, name))
 UNIQUE_WITH_COUNTS = defop(
     "UniqueWithCounts", _unique_parts, grad=None, num_outputs=3,
     shape=lambda x, out_idx: _unique_rule(x, out_idx) + [(TensorShape([None]),
-                                                          dtypes.as_dtype(out_idx))])
+                                                          dtypes.as_dtype(out_idx))],
+    raw=lambda x, out_idx=dtypes.int32, name=None: unique_with_counts(x, out_idx, name))
 
 
 def _unique(op_def, x, out_idx, name):
@@ -327,7 +335,9 @@ def _in_top_k_rule(predictions, targets, k):
     return targets.shape, dtypes.bool
 
 
-IN_TOP_K = defop("InTopKV2", _in_top_k_kernel, shape=_in_top_k_rule, grad=None)
+IN_TOP_K = defop("InTopKV2", _in_top_k_kernel, shape=_in_top_k_rule, grad=None,
+                 raw=lambda predictions, targets, k, name=None: in_top_k(
+                     targets, predictions, k, name))
 
 
 def in_top_k(targets, predictions, k, name=None):

@@ -79,10 +79,14 @@ def _depth_rule(to_depth):
 
 
 SPACE_TO_DEPTH = defop("SpaceToDepth", _space_to_depth_kernel, shape=_depth_rule(True),
-                       grad=lambda op, g: execute(DEPTH_TO_SPACE, (g,), op.attrs), jvp=linear)
+                       grad=lambda op, g: execute(DEPTH_TO_SPACE, (g,), op.attrs), jvp=linear,
+                       raw=lambda input, block_size, data_format="NHWC", name=None: space_to_depth(
+                           input, block_size, data_format, name))
 DEPTH_TO_SPACE = defop("DepthToSpace", _depth_to_space_kernel, shape=_depth_rule(False),
                        grad=lambda op, g: execute(SPACE_TO_DEPTH, (g,), op.attrs), jvp=linear,
-                       returns_view=True)
+                       returns_view=True,
+                       raw=lambda input, block_size, data_format="NHWC", name=None: depth_to_space(
+                           input, block_size, data_format, name))
 
 
 def _depth_op(op_def, input, block_size, data_format, name):  # noqa: A002
@@ -177,11 +181,15 @@ def _batch_rule(to_batch):
 SPACE_TO_BATCH = defop(
     "SpaceToBatchND", _space_to_batch_kernel, shape=_batch_rule(True), jvp=linear,
     grad=lambda op, g: execute(BATCH_TO_SPACE, (g,), {"block_shape": op.get_attr("block_shape"),
-                                                      "crops": op.get_attr("paddings")}))
+                                                      "crops": op.get_attr("paddings")}),
+    raw=lambda input, block_shape, paddings, name=None: space_to_batch_nd(
+        input, block_shape, paddings, name))
 BATCH_TO_SPACE = defop(
     "BatchToSpaceND", _batch_to_space_kernel, shape=_batch_rule(False), jvp=linear,
     grad=lambda op, g: execute(SPACE_TO_BATCH, (g,), {"block_shape": op.get_attr("block_shape"),
-                                                      "paddings": op.get_attr("crops")}))
+                                                      "paddings": op.get_attr("crops")}),
+    raw=lambda input, block_shape, crops, name=None: batch_to_space(input, block_shape, crops,
+                                                                    name))
 
 
 def _block_args(block_shape, pairs, what):

@@ -98,11 +98,11 @@ def float_operands(op_type, *values):
 
 # -- error function family -----------------------------------------------------------------------
 ERFC = float_op("Erfc", scipy_kernel("erfc"),
-                 lambda x, y: exp(-square(x)) * (-2.0 / _SQRT_PI))
+                 lambda x, y: exp(-square(x)) * (-2.0 / _SQRT_PI), args=("x",))
 ERFINV = float_op("Erfinv", scipy_kernel("erfinv"),
-                   lambda x, y: exp(square(y)) * (_SQRT_PI / 2.0))
+                   lambda x, y: exp(square(y)) * (_SQRT_PI / 2.0), args=("x",))
 NDTRI = float_op("Ndtri", scipy_kernel("ndtri"),
-                  lambda x, y: exp(square(y) * 0.5) * _SQRT_2PI)
+                  lambda x, y: exp(square(y) * 0.5) * _SQRT_2PI, args=("x",))
 
 
 def erfc(x, name=None):
@@ -138,9 +138,9 @@ def _polygamma_kernel(n, x):
     return out.astype(x.dtype, copy=False)
 
 
-LGAMMA = float_op("Lgamma", scipy_kernel("gammaln"), lambda x, y: digamma(x))
+LGAMMA = float_op("Lgamma", scipy_kernel("gammaln"), lambda x, y: digamma(x), args=("x",))
 DIGAMMA = float_op("Digamma", scipy_kernel("psi"),
-                    lambda x, y: polygamma(np.ones((), x.dtype.as_numpy_dtype), x))
+                    lambda x, y: polygamma(np.ones((), x.dtype.as_numpy_dtype), x), args=("x",))
 
 
 def _polygamma_grad(op, grad):
@@ -154,7 +154,7 @@ def _polygamma_jvp(primals, tangents, outputs):
 
 
 POLYGAMMA = defop("Polygamma", _polygamma_kernel, shape=float_rule("Polygamma"),
-                  grad=_polygamma_grad, jvp=_polygamma_jvp, batch="safe")
+                  grad=_polygamma_grad, jvp=_polygamma_jvp, batch="safe", args=("a", "x"))
 
 
 def lgamma(x, name=None):
@@ -252,7 +252,8 @@ def _igamma_grad_a_kernel(a, x):
 
 
 # No gradient is registered for IgammaGradA, as in TensorFlow (LookupError if one is needed).
-IGAMMA_GRAD_A = defop("IgammaGradA", _igamma_grad_a_kernel, shape=float_rule("IgammaGradA"))
+IGAMMA_GRAD_A = defop("IgammaGradA", _igamma_grad_a_kernel, shape=float_rule("IgammaGradA"),
+                      args=("a", "x"))
 
 
 def _igamma_partial_x(a, x):
@@ -285,10 +286,10 @@ def _igamma_jvp(sign):
 
 
 IGAMMA = defop("Igamma", scipy_kernel("gammainc"), shape=float_rule("Igamma"),
-               grad=_igamma_grad, jvp=_igamma_jvp(1.0), batch="safe")
+               grad=_igamma_grad, jvp=_igamma_jvp(1.0), batch="safe", args=("a", "x"))
 IGAMMAC = defop("Igammac", scipy_kernel("gammaincc"), shape=float_rule("Igammac"),
                 grad=lambda op, grad: _igamma_grad(op, grad, -1.0), jvp=_igamma_jvp(-1.0),
-                batch="safe")
+                batch="safe", args=("a", "x"))
 
 
 def igamma(a, x, name=None):
@@ -314,7 +315,7 @@ def _betainc_jvp(primals, tangents, outputs):
 
 BETAINC = defop("Betainc", scipy_kernel("betainc"), shape=float_rule("Betainc"),
                 grad=lambda op, grad: (None, None, grad * _betainc_partial_x(*op.inputs)),
-                jvp=_betainc_jvp, batch="safe")
+                jvp=_betainc_jvp, batch="safe", args=("a", "b", "x"))
 
 
 def betainc(a, b, x, name=None):
@@ -331,7 +332,7 @@ def _zeta_jvp(primals, tangents, outputs):
 ZETA = defop("Zeta", scipy_kernel("zeta"), shape=float_rule("Zeta"),
              grad=lambda op, grad: (None, grad * -op.inputs[0] * zeta(op.inputs[0] + 1.0,
                                                                       op.inputs[1])),
-             jvp=_zeta_jvp, batch="safe")
+             jvp=_zeta_jvp, batch="safe", args=("x", "q"))
 
 
 def zeta(x, q, name=None):

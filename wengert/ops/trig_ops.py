@@ -31,20 +31,20 @@ def _one_minus_square(x):
     return 1.0 - square(x)
 
 
-SINH = float_op("Sinh", np.sinh, lambda x, y: cosh(x), onnx="Sinh", complex_ok=True)
-COSH = float_op("Cosh", np.cosh, lambda x, y: sinh(x), onnx="Cosh", complex_ok=True)
+SINH = float_op("Sinh", np.sinh, lambda x, y: cosh(x), onnx="Sinh", complex_ok=True, args=("x",))
+COSH = float_op("Cosh", np.cosh, lambda x, y: sinh(x), onnx="Cosh", complex_ok=True, args=("x",))
 ASIN = float_op("Asin", np.arcsin, lambda x, y: rsqrt(_one_minus_square(x)), onnx="Asin",
-                complex_ok=True)
+                complex_ok=True, args=("x",))
 ACOS = float_op("Acos", np.arccos, lambda x, y: -rsqrt(_one_minus_square(x)), onnx="Acos",
-                complex_ok=True)
+                complex_ok=True, args=("x",))
 ATAN = float_op("Atan", np.arctan, lambda x, y: reciprocal(1.0 + square(x)), onnx="Atan",
-                complex_ok=True)
+                complex_ok=True, args=("x",))
 ASINH = float_op("Asinh", np.arcsinh, lambda x, y: reciprocal(cosh(y)), onnx="Asinh",
-                 complex_ok=True)
+                 complex_ok=True, args=("x",))
 ACOSH = float_op("Acosh", np.arccosh, lambda x, y: reciprocal(sinh(y)), onnx="Acosh",
-                 complex_ok=True)
+                 complex_ok=True, args=("x",))
 ATANH = float_op("Atanh", np.arctanh, lambda x, y: reciprocal(_one_minus_square(x)),
-                 onnx="Atanh", complex_ok=True)
+                 onnx="Atanh", complex_ok=True, args=("x",))
 
 
 def sinh(x, name=None):
@@ -100,7 +100,8 @@ def _float_pair_rule(op_type):
     return rule
 
 
-ATAN2 = elementwise.binary("Atan2", np.arctan2, _atan2_partials, shape=_float_pair_rule("Atan2"))
+ATAN2 = elementwise.binary("Atan2", np.arctan2, _atan2_partials, shape=_float_pair_rule("Atan2"),
+                           args=("y", "x"))
 
 
 def atan2(y, x, name=None):

@@ -72,7 +72,7 @@ SQUARE = defop("Square", np.square, shape=shape_rules.same,
                grad=lambda op, grad: execute(SQUARE_GRAD, (conj_if_complex(op.inputs[0]), grad)),
                jvp=lambda primals, tangents, outputs: execute(SQUARE_GRAD,
                                                               (primals[0], tangents[0])),
-               batch="safe")
+               batch="safe", args=("x",))
 
 
 def square(x, name=None):
@@ -162,29 +162,35 @@ def _reciprocal_grad_kernel(y, dy):
 TANH_GRAD = defop("TanhGrad", _tanh_grad_kernel,
                   shape=shape_rules.broadcast, grad=_tanh_grad_grad, batch="safe",
                   jvp=fused_grad_jvp(lambda: TANH_GRAD, 1,
-                                     lambda y, dy, h, t: t * ((dy * -2.0) * y)))
+                                     lambda y, dy, h, t: t * ((dy * -2.0) * y)), args=("y", "dy"))
 SIGMOID_GRAD = defop("SigmoidGrad", _sigmoid_grad_kernel,
                      shape=shape_rules.broadcast, grad=_sigmoid_grad_grad, batch="safe",
                      jvp=fused_grad_jvp(lambda: SIGMOID_GRAD, 1,
-                                        lambda y, dy, h, t: t * (dy * (1.0 - 2.0 * y))))
+                                        lambda y, dy, h, t: t * (dy * (1.0 - 2.0 * y))),
+                     args=("y", "dy"))
 SQRT_GRAD = defop("SqrtGrad", _sqrt_grad_kernel,
                   shape=shape_rules.broadcast, grad=_sqrt_grad_grad, batch="safe",
-                  jvp=fused_grad_jvp(lambda: SQRT_GRAD, 1, lambda y, dy, h, t: t * (-h / y)))
+                  jvp=fused_grad_jvp(lambda: SQRT_GRAD, 1, lambda y, dy, h, t: t * (-h / y)),
+                  args=("y", "dy"))
 RSQRT_GRAD = defop("RsqrtGrad", _rsqrt_grad_kernel,
                    shape=shape_rules.broadcast, grad=_rsqrt_grad_grad, batch="safe",
                    jvp=fused_grad_jvp(lambda: RSQRT_GRAD, 1,
-                                      lambda y, dy, h, t: t * ((dy * -1.5) * square(y))))
+                                      lambda y, dy, h, t: t * ((dy * -1.5) * square(y))),
+                   args=("y", "dy"))
 RECIPROCAL_GRAD = defop("ReciprocalGrad", _reciprocal_grad_kernel,
                         shape=shape_rules.broadcast, grad=_reciprocal_grad_grad, batch="safe",
                         jvp=fused_grad_jvp(lambda: RECIPROCAL_GRAD, 1,
-                                           lambda y, dy, h, t: t * ((dy * -2.0) * y)))
+                                           lambda y, dy, h, t: t * ((dy * -2.0) * y)),
+                        args=("y", "dy"))
 
 
 # -- roots and reciprocal ---------------------------------------------------------------------
-SQRT = float_op("Sqrt", np.sqrt, fused=SQRT_GRAD, onnx="Sqrt", complex_ok=True)
+SQRT = float_op("Sqrt", np.sqrt, fused=SQRT_GRAD, onnx="Sqrt", complex_ok=True, args=("x",))
 RSQRT = float_op("Rsqrt", lambda x: _const(x, 1) / np.sqrt(x), fused=RSQRT_GRAD,
-                 onnx=lambda ctx, op, x: ctx.node("Reciprocal", [ctx.node("Sqrt", [x])]), complex_ok=True)
-RECIPROCAL = float_op("Reciprocal", np.reciprocal, fused=RECIPROCAL_GRAD, onnx="Reciprocal", complex_ok=True)
+                 onnx=lambda ctx, op, x: ctx.node("Reciprocal", [ctx.node("Sqrt", [x])]), complex_ok=True,
+                 args=("x",))
+RECIPROCAL = float_op("Reciprocal", np.reciprocal, fused=RECIPROCAL_GRAD, onnx="Reciprocal", complex_ok=True,
+                      args=("x",))
 
 
 def sqrt(x, name=None):
@@ -203,13 +209,13 @@ def reciprocal(x, name=None):
 
 
 # -- exponentials and logarithms ------------------------------------------------------------------
-EXP = float_op("Exp", np.exp, lambda x, y: y, onnx="Exp", complex_ok=True)
+EXP = float_op("Exp", np.exp, lambda x, y: y, onnx="Exp", complex_ok=True, args=("x",))
 EXPM1 = float_op("Expm1", np.expm1, lambda x, y: y + 1.0,
-                 onnx=elementwise.onnx_unary_then("Exp", "Sub", 1), complex_ok=True)
-LOG = float_op("Log", np.log, lambda x, y: reciprocal(x), onnx="Log", complex_ok=True)
+                 onnx=elementwise.onnx_unary_then("Exp", "Sub", 1), complex_ok=True, args=("x",))
+LOG = float_op("Log", np.log, lambda x, y: reciprocal(x), onnx="Log", complex_ok=True, args=("x",))
 LOG1P = float_op("Log1p", np.log1p, lambda x, y: reciprocal(x + 1.0),
                  onnx=lambda ctx, op, x: ctx.node("Log", [elementwise.onnx_unary_then(
-                     None, "Add", 1)(ctx, op, x)]), complex_ok=True)
+                     None, "Add", 1)(ctx, op, x)]), complex_ok=True, args=("x",))
 
 
 def exp(x, name=None):
@@ -234,10 +240,11 @@ def log1p(x, name=None):
 
 # -- abs and sign (also for integers) --------------------------------------------------------------
 ABS = elementwise.unary("Abs", np.abs, lambda x, y: sign(x), shape=numeric_rule("Abs"),
-                        onnx="Abs")
+                        onnx="Abs", args=("x",))
 SIGN = defop("Sign", np.sign, shape=numeric_rule("Sign"), onnx="Sign",
              grad=lambda op, grad: zeros_like(op.inputs[0]),
-             jvp=lambda primals, tangents, outputs: zeros_like(tangents[0]), batch="safe")
+             jvp=lambda primals, tangents, outputs: zeros_like(tangents[0]), batch="safe",
+             args=("x",))
 
 
 def abs(x, name=None):  # noqa: A001 (TensorFlow's name)
@@ -251,9 +258,10 @@ def sign(x, name=None):
 
 
 # -- trigonometry -----------------------------------------------------------------------------
-SIN = float_op("Sin", np.sin, lambda x, y: cos(x), onnx="Sin", complex_ok=True)
-COS = float_op("Cos", np.cos, lambda x, y: -sin(x), onnx="Cos", complex_ok=True)
-TAN = float_op("Tan", np.tan, lambda x, y: square(y) + 1.0, onnx="Tan", complex_ok=True)
+SIN = float_op("Sin", np.sin, lambda x, y: cos(x), onnx="Sin", complex_ok=True, args=("x",))
+COS = float_op("Cos", np.cos, lambda x, y: -sin(x), onnx="Cos", complex_ok=True, args=("x",))
+TAN = float_op("Tan", np.tan, lambda x, y: square(y) + 1.0, onnx="Tan", complex_ok=True,
+               args=("x",))
 
 
 def sin(x, name=None):
@@ -287,9 +295,10 @@ def _softplus_kernel(x):
     return np.log1p(np.exp(-np.abs(x))) + np.maximum(x, _const(x, 0))
 
 
-TANH = float_op("Tanh", np.tanh, fused=TANH_GRAD, onnx="Tanh", complex_ok=True)
-SIGMOID = float_op("Sigmoid", _sigmoid_kernel, fused=SIGMOID_GRAD, onnx="Sigmoid")
-SOFTPLUS = float_op("Softplus", _softplus_kernel, lambda x, y: sigmoid(x), onnx="Softplus")
+TANH = float_op("Tanh", np.tanh, fused=TANH_GRAD, onnx="Tanh", complex_ok=True, args=("x",))
+SIGMOID = float_op("Sigmoid", _sigmoid_kernel, fused=SIGMOID_GRAD, onnx="Sigmoid", args=("x",))
+SOFTPLUS = float_op("Softplus", _softplus_kernel, lambda x, y: sigmoid(x), onnx="Softplus",
+                    args=("features",))
 
 
 def tanh(x, name=None):
@@ -373,7 +382,7 @@ def _erf_kernel(x):
 
 _TWO_OVER_SQRT_PI = 2.0 * _ONE_OVER_SQRT_PI
 ERF = float_op("Erf", _erf_kernel, lambda x, y: exp(-square(x)) * _TWO_OVER_SQRT_PI,
-               onnx="Erf")
+               onnx="Erf", args=("x",))
 
 
 def erf(x, name=None):

@@ -216,9 +216,17 @@ def _write_summary_kernel(store, step, data, record, *, writer, tag, metadata, m
     return np.bool_(True)
 
 
+def _raw_write(writer, step, tensor, tag, summary_metadata, name=None):
+    """tf.raw_ops.WriteSummary: `writer` a summary writer (TensorFlow's handle to one)."""
+    tag, metadata = (array_of(convert_to_tensor(v)).item() for v in (tag, summary_metadata))
+    with writer.as_default():
+        return write(tag.decode() if isinstance(tag, bytes) else tag, tensor, step,
+                     metadata if isinstance(metadata, bytes) else metadata.encode(), name)
+
+
 WRITE_SUMMARY = defop(
     "WriteSummary", _write_summary_kernel, grad=None, stateful=True,
-    shape=lambda step, data, record, **attrs: (TensorShape([]), dtypes.bool))
+    shape=lambda step, data, record, **attrs: (TensorShape([]), dtypes.bool), raw=_raw_write)
 
 
 def _graph_summary(name, data, step, metadata, make_tensor, check):

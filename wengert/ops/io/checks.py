@@ -55,7 +55,9 @@ def _assert_kernel(store, condition, *data, template, summarize):
 
 
 ASSERT = defop("Assert", _assert_kernel, grad=None, stateful=True,
-               shape=lambda condition, *data, **attrs: (TensorShape([]), dtypes.bool))
+               shape=lambda condition, *data, **attrs: (TensorShape([]), dtypes.bool),
+               raw=lambda condition, data, summarize=3, name=None: Assert(
+                   condition, data, summarize, name))
 
 
 def _known(t):
@@ -228,7 +230,8 @@ def _ensure_rule(x, *, shape):
 
 
 ENSURE_SHAPE = defop("EnsureShape", _ensure_kernel, shape=_ensure_rule,
-                     grad=lambda op, grad: grad, jvp=linear, batch="safe", returns_view=True)
+                     grad=lambda op, grad: grad, jvp=linear, batch="safe", returns_view=True,
+                     raw=lambda input, shape, name=None: ensure_shape(input, shape, name))
 
 
 def ensure_shape(x, shape, name=None):

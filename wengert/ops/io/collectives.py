@@ -106,7 +106,14 @@ def _reduce_jvp(primals, tangents, outputs, reduction, average):
 
 COLLECTIVE_REDUCE = defop("CollectiveReduceV2", _reduce_kernel, grad=_reduce_grad,
                           jvp=_reduce_jvp, shape=lambda x, **_: (x.shape, x.dtype),
-                          batch="safe", pure=False)
+                          batch="safe", pure=False,
+                          raw=lambda input, group_size, group_key, instance_key, ordering_token,
+                          merge_op, final_op, communication_hint="auto", timeout_seconds=0,
+                          is_stateless=False, max_subdivs_per_device=-1, name=None: all_reduce(
+                              input, _TF_MERGE.get(str(merge_op).lower(), merge_op),
+                              str(final_op).lower() == "div", name))
+# TensorFlow's merge_op names (raw CollectiveReduceV2; group and instance keys are the engine's)
+_TF_MERGE = {"add": "sum", "mul": "prod", "min": "min", "max": "max"}
 
 
 def all_reduce(x, reduction="sum", average=False, name=None):
@@ -176,7 +183,10 @@ def _gather_grad(op, grad):
 
 
 COLLECTIVE_GATHER = defop("CollectiveGatherV2", _gather_kernel, grad=_gather_grad,
-                          jvp=linear, shape=_gather_shape, pure=False)
+                          jvp=linear, shape=_gather_shape, pure=False,
+                          raw=lambda input, group_size, group_key, instance_key, ordering_token,
+                          communication_hint="auto", timeout_seconds=0, is_stateless=False,
+                          name=None: all_gather(input, name))
 
 
 def all_gather(x, name=None):

@@ -18,6 +18,7 @@ from ...framework import dtypes
 from ...framework.errors import OutOfRangeError
 from ...framework.registry import defop
 from ...framework.tensor_shape import TensorShape
+from ...util import nest
 
 __all__ = ["ANONYMOUS_ITERATOR", "ITERATOR_GET_NEXT", "ITERATOR_GET_NEXT_AS_OPTIONAL"]
 
@@ -51,11 +52,15 @@ def _specs_rule(handle, *, iterator, specs):
 ANONYMOUS_ITERATOR = defop("AnonymousIteratorV3", _start,
                            shape=lambda *, iterator: (TensorShape([]), dtypes.int64),
                            grad=None, pure=False)
-# (returns_view: an element may be a view of the dataset's own arrays, a slice of its source)
+# (returns_view: an element may be a view of the dataset's own arrays, a slice of its source;
+# raw: tf.raw_ops' arguments, `iterator` a dataset iterator, TensorFlow's handle to one)
 ITERATOR_GET_NEXT = defop("IteratorGetNext", _get_next, shape=_specs_rule, grad=None,
-                          num_outputs=None, pure=False, returns_view=True)
+                          num_outputs=None, pure=False, returns_view=True,
+                          raw=lambda iterator, output_types, output_shapes, name=None:
+                          nest.flatten(iterator.get_next()))
 ITERATOR_GET_NEXT_AS_OPTIONAL = defop(
     "IteratorGetNextAsOptional", _get_next_optional, grad=None, num_outputs=None, pure=False,
-    returns_view=True,
+    returns_view=True, raw=lambda iterator, output_types, output_shapes, name=None:
+    iterator.get_next_as_optional(),
     shape=lambda handle, *, iterator, specs: [(TensorShape([]), dtypes.bool)] + _specs_rule(
         handle, iterator=iterator, specs=specs))

@@ -106,7 +106,10 @@ def _print_kernel(store, *arrays, template, sep, end, stream, summarize):
 
 
 PRINT = defop("PrintV2", _print_kernel, grad=None, stateful=True,
-              shape=lambda *inputs, **attrs: (TensorShape([]), dtypes.bool))
+              shape=lambda *inputs, **attrs: (TensorShape([]), dtypes.bool),
+              raw=lambda input, output_stream="stderr", end="\n", name=None: print_v2(
+                  input, output_stream={"stderr": sys.stderr, "stdout": sys.stdout}.get(
+                      output_stream, output_stream), end=end, name=name))
 
 
 def print_v2(*inputs, output_stream=None, summarize=3, sep=" ", end="\n", name=None):

@@ -133,10 +133,16 @@ def _zeros_for(t):
 
 
 # (returns_view: the Python function may return its arguments, or arrays it keeps)
+# (raw: tf.raw_ops' arguments; `token`, TensorFlow's key to a registered function, is the
+# Python function itself)
 EAGER_PY_FUNC = defop("EagerPyFunc", _eager_kernel, shape=_unknown_rule,
-                      grad=_eager_py_func_grad, num_outputs=None, pure=False, returns_view=True)
+                      grad=_eager_py_func_grad, num_outputs=None, pure=False, returns_view=True,
+                      raw=lambda input, token, Tout, is_async=False, name=None: _run(  # noqa: N803
+                          EAGER_PY_FUNC, token, input, list(Tout), name))
 PY_FUNC = defop("PyFunc", _numpy_kernel, shape=_unknown_rule, grad=None, num_outputs=None,
-                pure=False, returns_view=True)
+                pure=False, returns_view=True,
+                raw=lambda input, token, Tout, name=None: _run(  # noqa: N803
+                    PY_FUNC, token, input, list(Tout), name))
 
 
 def _run(op_def, func, inp, Tout, name):

@@ -22,6 +22,11 @@ from ...framework.registry import defop
 from ...framework.tensor import constant, convert_to_tensor, string_array
 from ...framework.tensor_shape import TensorShape
 from .. import shape_rules
+from ..array_ops import concat, stack
+from ..creation_ops import range as range_, shape as shape_of
+from ..indexing_ops import gather
+from ..reduce_ops import reduce_max
+from ..shape_ops import repeat
 from ..shape_rules import axis_int, axis_tuple
 from .printing import format_value
 
@@ -58,10 +63,18 @@ def _string_rule(what):
     return rule
 
 
-def _simple(op_type, fn, out_dtype=dtypes.string):
+def _simple(op_type, fn, out_dtype=dtypes.string, raw=None):
     return defop(op_type, lambda x, **attrs: _map(lambda v: fn(v, **attrs), x,
                                                   out_dtype.as_numpy_dtype),
-                 shape=lambda x, **attrs: (_string_rule(op_type)(x)[0], out_dtype), grad=None)
+                 shape=lambda x, **attrs: (_string_rule(op_type)(x)[0], out_dtype), grad=None,
+                 raw=raw)
+
+
+def _text(value):
+    """A string attribute given as str, bytes or a scalar string tensor (tf.raw_ops' pattern)."""
+    value = value.numpy() if hasattr(value, "numpy") else value
+    value = value.item() if isinstance(value, np.ndarray) else value
+    return value.decode() if isinstance(value, bytes) else value
 
 
 # -- elementwise ------------------------------------------------------------------------------------
@@ -83,17 +96,27 @@ def _as_string_one(v, precision, scientific, shortest, width, fill):
 
 
 AS_STRING = defop("AsString", lambda x, **a: _map(lambda v: _as_string_one(v, **a), x),
-                  shape=lambda x, **a: (x.shape, dtypes.string), grad=None)
+                  shape=lambda x, **a: (x.shape, dtypes.string), grad=None,
+                  raw=lambda input, precision=-1, scientific=False, shortest=False, width=-1,
+                  fill="", name=None: as_string(input, precision, scientific, shortest, width,
+                                                fill, name))
 STRING_LENGTH = _simple("StringLength", lambda v, unit: len(
-    v.decode("utf-8", "replace")) if unit == "UTF8_CHAR" else len(v), dtypes.int32)
-STRING_LOWER = _simple("StringLower", lambda v, encoding="": v.lower())
-STRING_UPPER = _simple("StringUpper", lambda v, encoding="": v.upper())
-STRING_STRIP = _simple("StringStrip", lambda v: v.strip())
+    v.decode("utf-8", "replace")) if unit == "UTF8_CHAR" else len(v), dtypes.int32,
+    raw=lambda input, unit="BYTE", name=None: length(input, unit, name))
+STRING_LOWER = _simple("StringLower", lambda v, encoding="": v.lower(),
+                       raw=lambda input, encoding="", name=None: lower(input, encoding, name))
+STRING_UPPER = _simple("StringUpper", lambda v, encoding="": v.upper(),
+                       raw=lambda input, encoding="", name=None: upper(input, encoding, name))
+STRING_STRIP = _simple("StringStrip", lambda v: v.strip(),
+                       raw=lambda input, name=None: strip(input, name))
 REGEX_FULL_MATCH = _simple("RegexFullMatch", lambda v, pattern: re.fullmatch(
-    pattern.encode(), v) is not None, dtypes.bool)
+    pattern.encode(), v) is not None, dtypes.bool,
+    raw=lambda input, pattern, name=None: regex_full_match(input, _text(pattern), name))
 REGEX_REPLACE = _simple("RegexReplace", lambda v, pattern, rewrite, replace_global: re.sub(
     pattern.encode(), re.sub(rb"\\(\d)", rb"\\g<\1>", rewrite.encode()), v,
-    count=0 if replace_global else 1))
+    count=0 if replace_global else 1),
+    raw=lambda input, pattern, rewrite, replace_global=True, name=None: regex_replace(
+        input, _text(pattern), _text(rewrite), replace_global, name))
 
 
 def _to_number_one(v, out_type):
@@ -109,7 +132,8 @@ STRING_TO_NUMBER = defop(
     "StringToNumber", lambda x, out_type: _map(lambda v: _to_number_one(v, out_type), x,
                                                out_type),
     shape=lambda x, out_type: (_string_rule("StringToNumber")(x)[0], dtypes.as_dtype(out_type)),
-    grad=None)
+    grad=None, raw=lambda string_tensor, out_type=dtypes.float32, name=None: to_number(
+        string_tensor, out_type, name))
 
 
 def _join_kernel(*arrays, separator):
@@ -123,7 +147,8 @@ def _join_kernel(*arrays, separator):
 
 STRING_JOIN = defop("StringJoin", _join_kernel, grad=None,
                     shape=lambda *xs, separator: (shape_rules.broadcast(*xs)[0] if len(xs) > 1
-                                                  else xs[0].shape, dtypes.string))
+                                                  else xs[0].shape, dtypes.string),
+                    raw=lambda inputs, separator="", name=None: join(inputs, separator, name))
 
 
 def _reduce_join_kernel(x, *, axis, keepdims, separator):
@@ -149,7 +174,10 @@ def _reduce_join_rule(x, *, axis, keepdims, separator):
     return TensorShape(dims), dtypes.string
 
 
-REDUCE_JOIN = defop("ReduceJoin", _reduce_join_kernel, shape=_reduce_join_rule, grad=None)
+REDUCE_JOIN = defop("ReduceJoin", _reduce_join_kernel, shape=_reduce_join_rule, grad=None,
+                    raw=lambda inputs, reduction_indices, keep_dims=False, separator="",
+                    name=None: reduce_join(inputs, reduction_indices, keep_dims, separator,
+                                           name))
 
 
 def _format_kernel(*arrays, template, placeholder, summarize):
@@ -163,7 +191,9 @@ def _format_kernel(*arrays, template, placeholder, summarize):
 
 
 STRING_FORMAT = defop("StringFormat", _format_kernel, grad=None,
-                      shape=lambda *xs, **attrs: (TensorShape([]), dtypes.string))
+                      shape=lambda *xs, **attrs: (TensorShape([]), dtypes.string),
+                      raw=lambda inputs, template="%s", placeholder="%s", summarize=3,
+                      name=None: format(template, inputs, placeholder, summarize, name))
 
 
 def _split_kernel(x, *, sep, maxsplit):
@@ -183,7 +213,22 @@ SPLIT_SCALAR = defop("StringSplitScalar", _split_kernel, grad=None,
                      shape=lambda x, **a: (TensorShape([None]), dtypes.string))
 SPLIT_V2 = defop("StringSplitV2", _split_kernel, grad=None, num_outputs=2,
                  shape=lambda x, **a: [(TensorShape([None]), dtypes.string),
-                                       (TensorShape([None]), dtypes.int64)])
+                                       (TensorShape([None]), dtypes.int64)],
+                 raw=lambda input, sep, maxsplit=-1, name=None: _raw_split(
+                     input, sep, maxsplit, name))
+
+
+def _raw_split(input, sep, maxsplit, name):  # noqa: A002
+    """tf.raw_ops.StringSplitV2: the strings of a vector split, as the (indices, values, dense
+    shape) of a sparse [strings, pieces] tensor."""
+    values, splits = execute(SPLIT_V2, (_strings(input, "StringSplitV2"),),
+                             {"sep": _text(sep) or None, "maxsplit": int(maxsplit)}, name)
+    lengths = splits[1:] - splits[:-1]
+    rows = repeat(range_(shape_of(lengths, dtypes.int64)[0], dtype=dtypes.int64), lengths)
+    columns = range_(shape_of(values, dtypes.int64)[0], dtype=dtypes.int64) - gather(splits, rows)
+    width = reduce_max(concat([lengths, constant(np.zeros(1, np.int64))], 0))
+    return (stack([rows, columns], 1), values,
+            stack([shape_of(lengths, dtypes.int64)[0], width]))
 
 
 def _bytes_split_kernel(x):

@@ -129,10 +129,18 @@ def with_element_shape(array, element_shape):
                        element_shape=element_shape, flow=flow)
 
 
+# (raw: tf.raw_ops' arguments, `input_handle` a TensorArray or its flow, TensorFlow's list)
 TENSOR_LIST_SCATTER = defop("TensorListScatterIntoExistingList", _scatter_kernel,
-                            shape=_scatter_rule, grad=_scatter_grad, jvp=linear_in(0, 2))
+                            shape=_scatter_rule, grad=_scatter_grad, jvp=linear_in(0, 2),
+                            raw=lambda input_handle, tensor, indices, name=None: scatter_rows(
+                                getattr(input_handle, "flow", input_handle), indices,
+                                convert_to_tensor(tensor), grow=False))
 TENSOR_LIST_GET_ITEM = defop("TensorListGetItem", _get_kernel, shape=_get_rule, grad=_get_grad,
-                             jvp=linear_in(0))
+                             jvp=linear_in(0),
+                             raw=lambda input_handle, index, element_shape, element_dtype,
+                             name=None: execute(TENSOR_LIST_GET_ITEM, (
+                                 convert_to_tensor(getattr(input_handle, "flow", input_handle)),
+                                 convert_to_tensor(index, dtype_hint=dtypes.int32)), name=name))
 
 
 def scatter_rows(flow, indices, values, grow):

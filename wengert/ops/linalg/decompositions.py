@@ -114,7 +114,7 @@ def _cholesky_jvp(primals, tangents, outputs):
 
 
 CHOLESKY = defop("Cholesky", _cholesky_kernel, shape=square_rule, grad=_cholesky_grad,
-                 jvp=_cholesky_jvp, batch="safe")
+                 jvp=_cholesky_jvp, batch="safe", args=("input",))
 
 
 def cholesky(input, name=None):  # noqa: A002
@@ -183,7 +183,10 @@ def _eigh_jvp(primals, tangents, outputs, compute_v):
 
 
 EIGH = defop("SelfAdjointEigV2", _eigh_kernel, shape=_eigh_rule, grad=_eigh_grad,
-             jvp=_eigh_jvp, num_outputs=2)
+             jvp=_eigh_jvp, num_outputs=2,
+             raw=lambda input, compute_v=True, name=None: execute(
+                 EIGH, (linalg_input(input, "SelfAdjointEigV2"),),
+                 {"compute_v": bool(compute_v)}, name))
 
 
 def eigh(tensor, name=None):
@@ -306,7 +309,10 @@ def _svd_jvp(primals, tangents, outputs, compute_uv, full_matrices):
     return ds, du, dv
 
 
-SVD = defop("Svd", _svd_kernel, shape=_svd_rule, grad=_svd_grad, jvp=_svd_jvp, num_outputs=3)
+SVD = defop("Svd", _svd_kernel, shape=_svd_rule, grad=_svd_grad, jvp=_svd_jvp, num_outputs=3,
+            raw=lambda input, compute_uv=True, full_matrices=False, name=None: execute(
+                SVD, (linalg_input(input, "Svd"),), {"compute_uv": bool(compute_uv),
+                                                     "full_matrices": bool(full_matrices)}, name))
 
 
 def svd(tensor, full_matrices=False, compute_uv=True, name=None):
@@ -396,7 +402,8 @@ def _qr_jvp(primals, tangents, outputs, full_matrices):
     return dq, concat([du, dv], axis=-1)
 
 
-QR = defop("Qr", _qr_kernel, shape=_qr_rule, grad=_qr_grad, jvp=_qr_jvp, num_outputs=2)
+QR = defop("Qr", _qr_kernel, shape=_qr_rule, grad=_qr_grad, jvp=_qr_jvp, num_outputs=2,
+           raw=lambda input, full_matrices=False, name=None: qr(input, full_matrices, name))
 
 
 def qr(input, full_matrices=False, name=None):  # noqa: A002
@@ -437,7 +444,9 @@ def _lu_rule(a, output_idx_type):
     return [(a.shape, a.dtype), (TensorShape(tuple(a.shape[:-1])), index)]
 
 
-LU = defop("Lu", _lu_kernel, shape=_lu_rule, num_outputs=2)
+LU = defop("Lu", _lu_kernel, shape=_lu_rule, num_outputs=2,
+           raw=lambda input, output_idx_type=dtypes.int32, name=None: lu(
+               input, output_idx_type, name))
 
 
 def lu(input, output_idx_type=dtypes.int32, name=None):  # noqa: A002

@@ -93,7 +93,9 @@ def _eig_grad(op, grad_e, grad_v):
     return grad_a if a.dtype.is_complex else real_part(grad_a)
 
 
-EIG = defop("Eig", _eig_kernel, shape=_eig_rule, grad=_eig_grad, jvp=_eig_jvp, num_outputs=2)
+EIG = defop("Eig", _eig_kernel, shape=_eig_rule, grad=_eig_grad, jvp=_eig_jvp, num_outputs=2,
+            raw=lambda input, Tout, compute_v=True, name=None: tuple(execute(  # noqa: N803
+                EIG, (linalg_input(input, "Eig"),), {"compute_v": bool(compute_v)}, name)))
 
 
 def eig(tensor, name=None):

@@ -148,7 +148,8 @@ def _lstsq_jvp(primals, tangents, outputs, l2_regularizer, fast):
 
 
 LSTSQ = defop("MatrixSolveLs", _lstsq_kernel, shape=_lstsq_rule, grad=_lstsq_grad,
-              jvp=_lstsq_jvp)
+              jvp=_lstsq_jvp, raw=lambda matrix, rhs, l2_regularizer, fast=True, name=None:
+              lstsq(matrix, rhs, l2_regularizer, fast, name))
 
 
 def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):

@@ -65,7 +65,8 @@ def _det_grad(op, grad):
 DET = defop("MatrixDeterminant", lambda a: np.linalg.det(a).astype(a.dtype, copy=False),
             shape=_batch_rule, grad=_det_grad,
             jvp=lambda primals, tangents, outputs: outputs[0] * _trace_solve(primals[0],
-                                                                             tangents[0]))
+                                                                             tangents[0]),
+            args=("input",))
 
 
 def det(input, name=None):  # noqa: A002
@@ -109,7 +110,8 @@ def _slogdet_jvp(primals, tangents, outputs):
 
 
 SLOGDET = defop("LogMatrixDeterminant", _slogdet_kernel, shape=_slogdet_rule,
-                grad=_slogdet_grad, jvp=_slogdet_jvp, num_outputs=2)
+                grad=_slogdet_grad, jvp=_slogdet_jvp, num_outputs=2,
+                raw=lambda input, name=None: slogdet(input, name))
 
 
 def slogdet(input, name=None):  # noqa: A002
@@ -149,7 +151,8 @@ def _expm_grad(op, grad):
 
 
 EXPM = defop("MatrixExponential", _expm_kernel, shape=square_rule, grad=_expm_grad,
-             jvp=lambda primals, tangents, outputs: _frechet_expm(primals[0], tangents[0]))
+             jvp=lambda primals, tangents, outputs: _frechet_expm(primals[0], tangents[0]),
+             args=("input",))
 
 
 def expm(input, name=None):  # noqa: A002
@@ -231,7 +234,7 @@ def _sqrtm_grad(op, grad):
 SQRTM = defop("MatrixSquareRoot", _sqrtm_kernel, shape=square_rule, grad=_sqrtm_grad,
               jvp=lambda primals, tangents, outputs: sylvester(outputs[0], outputs[0],
                                                                tangents[0]),
-              batch="safe")
+              batch="safe", args=("input",))
 
 
 def sqrtm(input, name=None):  # noqa: A002
@@ -261,7 +264,7 @@ def _logm_rule(a):
 
 # No gradient is registered: TensorFlow has none either (its tape raises LookupError naming
 # MatrixLogarithm, and so does wengert's).
-LOGM = defop("MatrixLogarithm", _logm_kernel, shape=_logm_rule)
+LOGM = defop("MatrixLogarithm", _logm_kernel, shape=_logm_rule, args=("input",))
 
 
 def logm(input, name=None):  # noqa: A002

@@ -80,7 +80,8 @@ def _inverse_jvp(primals, tangents, outputs, adjoint):
 
 
 INVERSE = defop("MatrixInverse", _inverse_kernel, shape=square_rule, grad=_inverse_grad,
-                jvp=_inverse_jvp, batch="safe")
+                jvp=_inverse_jvp, batch="safe",
+                raw=lambda input, adjoint=False, name=None: inv(input, adjoint, name))
 
 
 def inv(input, adjoint=False, name=None):  # noqa: A002
@@ -134,7 +135,8 @@ def _solve_jvp(primals, tangents, outputs, adjoint):
 
 
 SOLVE = defop("MatrixSolve", _solve_kernel, shape=_same_batch_rhs_rule("MatrixSolve", False),
-              grad=_solve_grad, jvp=_solve_jvp)
+              grad=_solve_grad, jvp=_solve_jvp,
+              raw=lambda matrix, rhs, adjoint=False, name=None: solve(matrix, rhs, adjoint, name))
 
 
 def solve(matrix, rhs, adjoint=False, name=None):
@@ -193,7 +195,9 @@ TRIANGULAR_SOLVE = defop(
     lambda matrix, rhs, lower, adjoint: _triangular_kernel("MatrixTriangularSolve", matrix, rhs,
                                                            lower, adjoint),
     shape=_same_batch_rhs_rule("MatrixTriangularSolve", True), grad=_triangular_grad,
-    jvp=_triangular_jvp, batch="safe")
+    jvp=_triangular_jvp, batch="safe",
+    raw=lambda matrix, rhs, lower=True, adjoint=False, name=None: triangular_solve(
+        matrix, rhs, lower, adjoint, name))
 
 
 def triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None):
@@ -266,7 +270,9 @@ def _banded_jvp(primals, tangents, outputs, lower, adjoint):
 
 
 BANDED_SOLVE = defop("BandedTriangularSolve", _banded_kernel, shape=_banded_rule,
-                     grad=_banded_grad, jvp=_banded_jvp, batch="safe")
+                     grad=_banded_grad, jvp=_banded_jvp, batch="safe",
+                     raw=lambda matrix, rhs, lower=True, adjoint=False, name=None:
+                     banded_triangular_solve(matrix, rhs, lower, adjoint, name))
 
 
 def banded_triangular_solve(bands, rhs, lower=True, adjoint=False, name=None):

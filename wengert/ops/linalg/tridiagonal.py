@@ -101,7 +101,7 @@ def _matmul_jvp(primals, tangents, outputs):
 
 
 MATMUL = defop("TridiagonalMatMul", _matmul_kernel, shape=_matmul_rule, grad=_matmul_grad,
-               jvp=_matmul_jvp)
+               jvp=_matmul_jvp, args=("superdiag", "maindiag", "subdiag", "rhs"))
 
 
 def _compact(diagonals, diagonals_format, op_type):
@@ -212,7 +212,10 @@ def _solve_jvp(primals, tangents, outputs, partial_pivoting, perturb_singular):
 
 
 SOLVE = defop("TridiagonalSolve", _solve_kernel, shape=_solve_rule, grad=_solve_grad,
-              jvp=_solve_jvp)
+              jvp=_solve_jvp, raw=lambda diagonals, rhs, partial_pivoting=True,
+              perturb_singular=False, name=None: tridiagonal_solve(
+                  diagonals, rhs, name=name, partial_pivoting=partial_pivoting,
+                  perturb_singular=perturb_singular))
 
 
 def tridiagonal_solve(diagonals, rhs, diagonals_format="compact", transpose_rhs=False,

@@ -88,10 +88,12 @@ def _activation_jvp(own_op, on_forward="output"):
 RELU_GRAD = defop("ReluGrad", lambda g, y: g * (y > 0), shape=_grad_helper_rule,
                   grad=lambda op, gg: (relu_grad(gg, op.inputs[1]), None),
                   jvp=fused_grad_jvp(lambda: RELU_GRAD, 0), batch="safe",
-                  inplace=lambda g, y, out: np.multiply(g, y > 0, out=out))
+                  inplace=lambda g, y, out: np.multiply(g, y > 0, out=out),
+                  args=("gradients", "features"))
 RELU = defop("Relu", lambda x: np.maximum(x, _zero(x)), shape=shape_rules.same, onnx="Relu",
              grad=lambda op, g: relu_grad(g, op.outputs[0]), jvp=_activation_jvp(lambda: RELU_GRAD),
-             batch="safe", inplace=lambda x, out: np.maximum(x, _zero(x), out=out))
+             batch="safe", inplace=lambda x, out: np.maximum(x, _zero(x), out=out),
+             args=("features",))
 
 
 def relu_grad(gradients, outputs):
@@ -116,12 +118,13 @@ def _relu6_kernel(x):
 
 RELU6_GRAD = defop("Relu6Grad", _relu6_grad_kernel, shape=_grad_helper_rule,
                    grad=lambda op, gg: (execute(RELU6_GRAD, (gg, op.inputs[1])), None),
-                   jvp=fused_grad_jvp(lambda: RELU6_GRAD, 0), batch="safe")
+                   jvp=fused_grad_jvp(lambda: RELU6_GRAD, 0), batch="safe",
+                   args=("gradients", "features"))
 RELU6 = defop("Relu6", _relu6_kernel, shape=shape_rules.same,
               onnx=lambda ctx, op, x: ctx.node("Clip", [x, ctx.scalar_like(0, op.inputs[0]),
                                                          ctx.scalar_like(6, op.inputs[0])]),
               grad=lambda op, g: execute(RELU6_GRAD, (g, op.inputs[0])),
-              jvp=_activation_jvp(lambda: RELU6_GRAD, "input"), batch="safe")
+              jvp=_activation_jvp(lambda: RELU6_GRAD, "input"), batch="safe", args=("features",))
 
 
 def relu6(features, name=None):
@@ -137,12 +140,16 @@ def _leaky_grad_kernel(g, x, alpha):
 LEAKY_RELU_GRAD = defop("LeakyReluGrad", _leaky_grad_kernel, shape=_grad_helper_rule,
                         grad=lambda op, gg: (execute(LEAKY_RELU_GRAD, (gg, op.inputs[1]),
                                                      op.attrs), None),
-                        jvp=fused_grad_jvp(lambda: LEAKY_RELU_GRAD, 0), batch="safe")
+                        jvp=fused_grad_jvp(lambda: LEAKY_RELU_GRAD, 0), batch="safe",
+                        raw=lambda gradients, features, alpha=0.2, name=None: execute(
+                            LEAKY_RELU_GRAD, binary_operands(gradients, features, "LeakyReluGrad"),
+                            {"alpha": float(alpha)}, name))
 LEAKY_RELU = defop("LeakyRelu", lambda x, alpha: np.where(x > 0, x, x * x.dtype.type(alpha)),
                    shape=float_rule("LeakyRelu"),
                    onnx=lambda ctx, op, x: ctx.node("LeakyRelu", [x], alpha=op.attrs["alpha"]),
                    grad=lambda op, g: execute(LEAKY_RELU_GRAD, (g, op.inputs[0]), op.attrs),
-                   jvp=_activation_jvp(lambda: LEAKY_RELU_GRAD, "input"), batch="safe")
+                   jvp=_activation_jvp(lambda: LEAKY_RELU_GRAD, "input"), batch="safe",
+                   raw=lambda features, alpha=0.2, name=None: leaky_relu(features, alpha, name))
 
 
 def leaky_relu(features, alpha=0.2, name=None):
@@ -171,10 +178,11 @@ def _negative_side_jvp(own_op):
 
 ELU_GRAD = defop("EluGrad", lambda g, y: np.where(y < 0, g * (y + _one(y)), g),
                  shape=_grad_helper_rule, grad=_elu_grad_grad,
-                 jvp=_negative_side_jvp(lambda: ELU_GRAD), batch="safe")
+                 jvp=_negative_side_jvp(lambda: ELU_GRAD), batch="safe",
+                 args=("gradients", "outputs"))
 ELU = defop("Elu", _elu_kernel, shape=float_rule("Elu"), onnx="Elu",
             grad=lambda op, g: elu_grad(g, op.outputs[0]), jvp=_activation_jvp(lambda: ELU_GRAD),
-            batch="safe")
+            batch="safe", args=("features",))
 
 
 def _one(x):
@@ -205,10 +213,11 @@ def _selu_grad_kernel(g, y):
 SELU_GRAD = defop("SeluGrad", _selu_grad_kernel, shape=_grad_helper_rule,
                   grad=lambda op, gg: (execute(SELU_GRAD, (gg, op.inputs[1])),
                                        _negative_part(op.inputs[1], gg * op.inputs[0])),
-                  jvp=_negative_side_jvp(lambda: SELU_GRAD), batch="safe")
+                  jvp=_negative_side_jvp(lambda: SELU_GRAD), batch="safe",
+                  args=("gradients", "outputs"))
 SELU = defop("Selu", _selu_kernel, shape=float_rule("Selu"), onnx="Selu",
              grad=lambda op, g: execute(SELU_GRAD, (g, op.outputs[0])),
-             jvp=_activation_jvp(lambda: SELU_GRAD), batch="safe")
+             jvp=_activation_jvp(lambda: SELU_GRAD), batch="safe", args=("features",))
 
 
 def selu(features, name=None):
@@ -286,10 +295,12 @@ def _log_softmax_jvp(primals, tangents, outputs, axis):
 
 SOFTMAX = defop("Softmax", _softmax_kernel, shape=_axis_rule, grad=_softmax_grad,
                 jvp=_softmax_jvp, batch="negative_axis",
-                onnx=lambda ctx, op, x: ctx.node("Softmax", [x], axis=op.attrs["axis"]))
+                onnx=lambda ctx, op, x: ctx.node("Softmax", [x], axis=op.attrs["axis"]),
+                raw=lambda logits, name=None: softmax(logits, name=name))
 LOG_SOFTMAX = defop("LogSoftmax", _log_softmax_kernel, shape=_axis_rule, grad=_log_softmax_grad,
                     jvp=_log_softmax_jvp, batch="negative_axis",
-                    onnx=lambda ctx, op, x: ctx.node("LogSoftmax", [x], axis=op.attrs["axis"]))
+                    onnx=lambda ctx, op, x: ctx.node("LogSoftmax", [x], axis=op.attrs["axis"]),
+                    raw=lambda logits, name=None: log_softmax(logits, name=name))
 
 
 def softmax(logits, axis=None, name=None):
@@ -381,7 +392,10 @@ def _bias_add_grad_batched(op, grad):
 
 BIAS_ADD_GRAD = defop("BiasAddGrad", _bias_add_grad_kernel, shape=_bias_add_grad_rule,
                       grad=lambda op, gg: execute(BIAS_ADD, (zeros_like(op.inputs[0]), gg),
-                                                  op.attrs), jvp=linear, batch=_bias_add_grad_batched)
+                                                  op.attrs), jvp=linear, batch=_bias_add_grad_batched,
+                      raw=lambda out_backprop, data_format="NHWC", name=None: execute(
+                          BIAS_ADD_GRAD, (convert_to_tensor(out_backprop),),
+                          {"data_format": data_format}, name))
 def _bias_add_onnx(ctx, op, value, bias):
     """Add, with the bias reshaped to [C, 1, ...] when channels come first."""
     rank = ctx.rank(op.inputs[0])
@@ -394,7 +408,9 @@ def _bias_add_onnx(ctx, op, value, bias):
 BIAS_ADD = defop("BiasAdd", _bias_add_kernel, shape=_bias_add_rule, onnx=_bias_add_onnx,
                  grad=lambda op, g: (g, execute(BIAS_ADD_GRAD, (g,), op.attrs)
                                      if needs_grad(op, 1) else None), jvp=linear,
-                 batch=_bias_add_batched)
+                 batch=_bias_add_batched,
+                 raw=lambda value, bias, data_format="NHWC", name=None: bias_add(
+                     value, bias, data_format, name))
 
 
 def bias_add(value, bias, data_format=None, name=None):

@@ -87,12 +87,25 @@ def _argmax_attrs(op):
     return {k: op.attrs[k] for k in ("ksize", "strides", "padding", "include_batch_in_index")}
 
 
+def _raw_grad(op_def):
+    """tf.raw_ops.MaxPoolGrad(Grad)WithArgmax: TensorFlow's arguments onto the op's."""
+    def raw(input, grad, argmax, ksize, strides, padding,  # noqa: A002
+            include_batch_in_index=False, name=None):
+        attrs = {"ksize": _nhwc_pair(ksize, "ksize"), "strides": _nhwc_pair(strides, "strides"),
+                 "padding": padding_attrs(padding, allow_explicit=False)[0],
+                 "include_batch_in_index": bool(include_batch_in_index)}
+        return execute(op_def(), tuple(convert_to_tensor(t) for t in (input, grad, argmax)),
+                       attrs, name)
+    return raw
+
+
 MAX_POOL_GRAD_WITH_ARGMAX = defop(
     "MaxPoolGradWithArgmax", _scatter_kernel, shape=_scatter_rule,
     grad=lambda op, gg: (zeros_like(op.inputs[0]), execute(
         MAX_POOL_GRAD_GRAD_WITH_ARGMAX, (op.inputs[0], gg, op.inputs[2]), op.attrs), None),
     jvp=lambda primals, tangents, outputs, **attrs: None if tangents[1] is None else execute(
-        MAX_POOL_GRAD_WITH_ARGMAX, (primals[0], tangents[1], primals[2]), attrs))
+        MAX_POOL_GRAD_WITH_ARGMAX, (primals[0], tangents[1], primals[2]), attrs),
+    raw=_raw_grad(lambda: MAX_POOL_GRAD_WITH_ARGMAX))
 
 
 MAX_POOL_GRAD_GRAD_WITH_ARGMAX = defop(
@@ -100,7 +113,8 @@ MAX_POOL_GRAD_GRAD_WITH_ARGMAX = defop(
     grad=lambda op, g: (zeros_like(op.inputs[0]), execute(
         MAX_POOL_GRAD_WITH_ARGMAX, (op.inputs[0], g, op.inputs[2]), op.attrs), None),
     jvp=lambda primals, tangents, outputs, **attrs: None if tangents[1] is None else execute(
-        MAX_POOL_GRAD_GRAD_WITH_ARGMAX, (primals[0], tangents[1], primals[2]), attrs))
+        MAX_POOL_GRAD_GRAD_WITH_ARGMAX, (primals[0], tangents[1], primals[2]), attrs),
+    raw=_raw_grad(lambda: MAX_POOL_GRAD_GRAD_WITH_ARGMAX))
 
 
 MAX_POOL_WITH_ARGMAX = defop(
@@ -110,7 +124,10 @@ MAX_POOL_WITH_ARGMAX = defop(
     jvp=lambda primals, tangents, outputs, **attrs: (None if tangents[0] is None else execute(
         MAX_POOL_GRAD_GRAD_WITH_ARGMAX, (primals[0], tangents[0], outputs[1]), {
             k: attrs[k] for k in ("ksize", "strides", "padding", "include_batch_in_index")}),
-        None))
+        None),
+    raw=lambda input, ksize, strides, padding, Targmax=dtypes.int64, include_batch_in_index=False,
+    name=None: max_pool_with_argmax(input, ksize, strides, padding, "NHWC", Targmax,
+                                    include_batch_in_index, name))
 
 
 def _nhwc_pair(value, name):

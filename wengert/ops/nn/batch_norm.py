@@ -220,8 +220,27 @@ def _fbn_grad_grad(op, a, b, c):
             -r * reduce_sum(at_xhat, axes), d_r * (r * r * r) * -0.5)
 
 
+def _raw_fbn_grad(y_backprop, x, scale, reserve_space_1, reserve_space_2, reserve_space_3,
+                  epsilon=0.0001, data_format="NHWC", is_training=True, name=None):
+    """tf.raw_ops.FusedBatchNormGradV3: (dx, d scale, d offset) and two empty outputs, from the
+    saved batch statistics (training) or the population ones (inference)."""
+    g, x, scale, mean, variance = (convert_to_tensor(t) for t in (
+        y_backprop, x, scale, reserve_space_1, reserve_space_2))
+    empty = convert_to_tensor(np.zeros([0], scale.dtype.as_numpy_dtype))
+    if is_training:
+        return execute(FUSED_BATCH_NORM_GRAD, (g, x, scale, mean, variance),
+                       {"epsilon": float(epsilon), "data_format": data_format}, name) + (
+                           empty, empty)
+    rank = _rank(x, data_format)
+    axes, c = _layout(rank, data_format)
+    inv = rsqrt(variance + epsilon)
+    return (g * _broadcastable(scale * inv, rank, c),
+            reduce_sum(g * (x - _broadcastable(mean, rank, c)), axes) * inv,
+            reduce_sum(g, axes), empty, empty)
+
+
 FUSED_BATCH_NORM_GRAD = defop("FusedBatchNormGradV3", _fbn_grad_kernel, shape=_fbn_grad_rule,
-                              grad=_fbn_grad_grad, num_outputs=3)
+                              grad=_fbn_grad_grad, num_outputs=3, raw=_raw_fbn_grad)
 
 
 def _fbn_grad(op, gy, g_mean, g_var, g_saved_mean, g_saved_var):
@@ -278,8 +297,25 @@ def _fbn_onnx(ctx, op, x, scale, offset, mean, variance):
     return [y, mean, variance, mean, variance]
 
 
+def _raw_fbn(x, scale, offset, mean, variance, epsilon=0.0001, exponential_avg_factor=1,
+             data_format="NHWC", is_training=True, name=None):
+    """tf.raw_ops.FusedBatchNormV3: TensorFlow's six outputs, the running statistics moved by
+    exponential_avg_factor in training, and an empty reserve_space_3."""
+    inputs = [convert_to_tensor(t) for t in (x, scale, offset, mean, variance)]
+    attrs = {"epsilon": float(epsilon), "data_format": data_format,
+             "is_training": bool(is_training)}
+    y, batch_mean, batch_var, saved_mean, saved_var = execute(FUSED_BATCH_NORM, inputs, attrs,
+                                                              name)
+    factor = float(exponential_avg_factor)
+    if is_training and factor != 1.0:
+        batch_mean = inputs[3] * (1.0 - factor) + batch_mean * factor
+        batch_var = inputs[4] * (1.0 - factor) + batch_var * factor
+    reserve = convert_to_tensor(np.zeros((), inputs[1].dtype.as_numpy_dtype))
+    return y, batch_mean, batch_var, saved_mean, saved_var, reserve
+
+
 FUSED_BATCH_NORM = defop("FusedBatchNormV3", _fbn_kernel, shape=_fbn_rule, grad=_fbn_grad,
-                         num_outputs=5, onnx=_fbn_onnx)
+                         num_outputs=5, onnx=_fbn_onnx, raw=_raw_fbn)
 
 
 def fused_batch_norm(x, scale, offset, mean=None, variance=None, epsilon=0.001,

@@ -33,7 +33,7 @@ from ...framework.execute import execute
 from ...framework.registry import defop
 from ...framework.tensor import convert_to_tensor
 from ...framework.tensor_shape import TensorShape
-from ..random.seeded import _generator, _seed_attrs
+from ..random.seeded import _generator, _seed_attrs, raw_seed_attrs
 
 # tf.nn's names (tf.random has these samplers too, and log_uniform/uniform_candidate_sampler)
 __all__ = ["fixed_unigram_candidate_sampler", "learned_unigram_candidate_sampler",
@@ -131,14 +131,44 @@ def _sampler_rule(true_classes, *, num_sampled, **_):
             (TensorShape([num_sampled]), dtypes.float32)]
 
 
-def _sampler_op(op_type, kernel):
-    return defop(op_type, kernel, shape=_sampler_rule, num_outputs=3, pure=False, grad=None)
+def _sampler_op(op_type, kernel, raw):
+    return defop(op_type, kernel, shape=_sampler_rule, num_outputs=3, pure=False, grad=None,
+                 raw=raw)
 
 
-LOG_UNIFORM = _sampler_op("LogUniformCandidateSampler", _log_uniform_kernel)
-FIXED_UNIGRAM = _sampler_op("FixedUnigramCandidateSampler", _fixed_unigram_kernel)
-LEARNED_UNIGRAM = _sampler_op("LearnedUnigramCandidateSampler", _learned_unigram_kernel)
-ALL_CANDIDATES = _sampler_op("AllCandidateSampler", _all_kernel)
+def _raw_sampler(op_def, true_classes, num_true, num_sampled, unique, range_max, seed, seed2,
+                 name, **attrs):
+    """A sampler run from tf.raw_ops' arguments (seed and seed2: the generator's pair)."""
+    t = _true_classes(true_classes, num_true, op_def.type)
+    attrs.update(_common(op_def.type, num_sampled, unique, range_max, None,
+                         raw_seed_attrs(seed, seed2)))
+    if op_def is LEARNED_UNIGRAM:
+        attrs["sampler"] = (name or "learned_unigram", int(range_max), attrs["seed"],
+                            attrs["seed2"])
+    return execute(op_def, (t,), attrs, name)
+
+
+LOG_UNIFORM = _sampler_op(
+    "LogUniformCandidateSampler", _log_uniform_kernel,
+    lambda true_classes, num_true, num_sampled, unique, range_max, seed=0, seed2=0, name=None:
+    _raw_sampler(LOG_UNIFORM, true_classes, num_true, num_sampled, unique, range_max, seed,
+                 seed2, name))
+FIXED_UNIGRAM = _sampler_op(
+    "FixedUnigramCandidateSampler", _fixed_unigram_kernel,
+    lambda true_classes, num_true, num_sampled, unique, range_max, vocab_file="", distortion=1.0,
+    num_reserved_ids=0, num_shards=1, shard=0, unigrams=(), seed=0, seed2=0, name=None:
+    _raw_sampler(FIXED_UNIGRAM, true_classes, num_true, num_sampled, unique, range_max, seed,
+                 seed2, name, **_unigram_attrs(range_max, vocab_file, distortion,
+                                               num_reserved_ids, num_shards, shard, unigrams)))
+LEARNED_UNIGRAM = _sampler_op(
+    "LearnedUnigramCandidateSampler", _learned_unigram_kernel,
+    lambda true_classes, num_true, num_sampled, unique, range_max, seed=0, seed2=0, name=None:
+    _raw_sampler(LEARNED_UNIGRAM, true_classes, num_true, num_sampled, unique, range_max, seed,
+                 seed2, name))
+ALL_CANDIDATES = _sampler_op(
+    "AllCandidateSampler", _all_kernel,
+    lambda true_classes, num_true, num_sampled, unique, seed=0, seed2=0, name=None:
+    all_candidate_sampler(true_classes, num_true, num_sampled, unique, name=name))
 
 
 def _true_classes(true_classes, num_true, what):
@@ -152,7 +182,7 @@ def _true_classes(true_classes, num_true, what):
     return t
 
 
-def _common(what, num_sampled, unique, range_max, seed):
+def _common(what, num_sampled, unique, range_max, seed, seeds=None):
     if int(num_sampled) < 1 or int(range_max) < 1:
         raise ValueError(f"{what}: num_sampled and range_max must be >= 1, got {num_sampled} "
                          f"and {range_max}.")
@@ -161,7 +191,7 @@ def _common(what, num_sampled, unique, range_max, seed):
                                    f"than range_max ({range_max}) when unique=True.")
     attrs = {"num_sampled": int(num_sampled), "unique": bool(unique),
              "range_max": int(range_max)}
-    attrs.update(_seed_attrs(seed))
+    attrs.update(_seed_attrs(seed) if seeds is None else seeds)
     return attrs
 
 
@@ -180,6 +210,16 @@ def fixed_unigram_candidate_sampler(true_classes, num_true, num_sampled, unique,
                                     num_shards=1, shard=0, unigrams=(), seed=None, name=None):
     """Draw classes with P(c) proportional to unigrams[c]^distortion (ids below
     num_reserved_ids never drawn; one shard of the classes when num_shards > 1)."""
+    unigram_attrs = _unigram_attrs(range_max, vocab_file, distortion, num_reserved_ids,
+                                   num_shards, shard, unigrams)
+    t = _true_classes(true_classes, num_true, "fixed_unigram_candidate_sampler")
+    attrs = _common("fixed_unigram_candidate_sampler", num_sampled, unique, range_max, seed)
+    attrs.update(unigram_attrs)
+    return execute(FIXED_UNIGRAM, (t,), attrs, name)
+
+
+def _unigram_attrs(range_max, vocab_file, distortion, num_reserved_ids, num_shards, shard,
+                   unigrams):
     if vocab_file:
         with open(vocab_file, encoding="utf-8") as f:  # lines "word,count" as TensorFlow's
             unigrams = [float(line.rsplit(",", 1)[-1]) for line in f if line.strip()]
@@ -191,12 +231,9 @@ def fixed_unigram_candidate_sampler(true_classes, num_true, num_sampled, unique,
     if not 0 <= int(shard) < int(num_shards):
         raise ValueError(f"fixed_unigram_candidate_sampler: shard must be in [0, num_shards), "
                          f"got {shard} of {num_shards}.")
-    t = _true_classes(true_classes, num_true, "fixed_unigram_candidate_sampler")
-    attrs = _common("fixed_unigram_candidate_sampler", num_sampled, unique, range_max, seed)
-    attrs.update({"unigrams": tuple(unigrams), "distortion": float(distortion),
-                  "num_reserved_ids": int(num_reserved_ids), "num_shards": int(num_shards),
-                  "shard": int(shard)})
-    return execute(FIXED_UNIGRAM, (t,), attrs, name)
+    return {"unigrams": tuple(unigrams), "distortion": float(distortion),
+            "num_reserved_ids": int(num_reserved_ids), "num_shards": int(num_shards),
+            "shard": int(shard)}
 
 
 def learned_unigram_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max,
@@ -231,7 +268,10 @@ def _hits_rule(true_classes, sampled_candidates, num_true):
 
 
 COMPUTE_ACCIDENTAL_HITS = defop("ComputeAccidentalHits", _hits_kernel, shape=_hits_rule,
-                                num_outputs=3, grad=None)
+                                num_outputs=3, grad=None,
+                                raw=lambda true_classes, sampled_candidates, num_true, seed=0,
+                                seed2=0, name=None: compute_accidental_hits(
+                                    true_classes, sampled_candidates, num_true, name=name))
 
 
 def compute_accidental_hits(true_classes, sampled_candidates, num_true, seed=None, name=None):

@@ -21,7 +21,7 @@ from ...framework.execute import execute
 from ...framework.registry import defop
 from ...framework.tensor import convert_to_tensor
 from ...framework.tensor_shape import TensorShape
-from ..random.seeded import _generator, _seed_attrs
+from ..random.seeded import _generator, _seed_attrs, run_raw
 from .window_geometry import check_like, dims_last, static_sizes
 from .window_geometry import sizes_tensor as sizes_of
 
@@ -184,7 +184,12 @@ FRACTIONAL_MAX_POOL_GRAD = defop(
     grad=lambda op, gg: (None, None, execute(FRACTIONAL_MAX_POOL_GRAD_GRAD, (
         *op.inputs[:2], gg, *op.inputs[3:]), op.attrs), None, None),
     jvp=lambda primals, tangents, outputs, **attrs: None if tangents[2] is None else execute(
-        FRACTIONAL_MAX_POOL_GRAD, (*primals[:2], tangents[2], *primals[3:]), attrs))
+        FRACTIONAL_MAX_POOL_GRAD, (*primals[:2], tangents[2], *primals[3:]), attrs),
+    raw=lambda orig_input, orig_output, out_backprop, row_pooling_sequence,
+    col_pooling_sequence, overlapping=False, name=None: execute(
+        FRACTIONAL_MAX_POOL_GRAD, tuple(convert_to_tensor(t) for t in (
+            orig_input, orig_output, out_backprop, row_pooling_sequence, col_pooling_sequence)),
+        {"overlapping": bool(overlapping)}, name))
 FRACTIONAL_MAX_POOL_GRAD_GRAD = defop(
     "FractionalMaxPoolGradGrad", _fractional_max_grad_grad_kernel,
     shape=_fractional_max_grad_grad_rule,
@@ -199,14 +204,23 @@ FRACTIONAL_MAX_POOL = defop(
         op.inputs[0], op.outputs[0], g, op.outputs[1], op.outputs[2]), _overlap(op)),
     jvp=lambda primals, tangents, outputs, **attrs: (None if tangents[0] is None else execute(
         FRACTIONAL_MAX_POOL_GRAD_GRAD, (primals[0], outputs[0], tangents[0], *outputs[1:]),
-        {"overlapping": attrs["overlapping"]}), None, None))
+        {"overlapping": attrs["overlapping"]}), None, None),
+    raw=lambda value, pooling_ratio, pseudo_random=False, overlapping=False, deterministic=False,
+    seed=0, seed2=0, name=None: _raw_fractional(FRACTIONAL_MAX_POOL, value, pooling_ratio,
+                                                pseudo_random, overlapping, deterministic, seed,
+                                                seed2, name))
 
 FRACTIONAL_AVG_POOL_GRAD = defop(
     "FractionalAvgPoolGrad", _fractional_avg_grad_kernel, shape=_fractional_avg_grad_rule,
     grad=lambda op, gg: (None, execute(FRACTIONAL_AVG_POOL_GRAD_GRAD, (gg, *op.inputs[2:]),
                                        op.attrs), None, None),
     jvp=lambda primals, tangents, outputs, **attrs: None if tangents[1] is None else execute(
-        FRACTIONAL_AVG_POOL_GRAD, (primals[0], tangents[1], *primals[2:]), attrs))
+        FRACTIONAL_AVG_POOL_GRAD, (primals[0], tangents[1], *primals[2:]), attrs),
+    raw=lambda orig_input_tensor_shape, out_backprop, row_pooling_sequence, col_pooling_sequence,
+    overlapping=False, name=None: execute(FRACTIONAL_AVG_POOL_GRAD, tuple(
+        convert_to_tensor(t) for t in (orig_input_tensor_shape, out_backprop,
+                                       row_pooling_sequence, col_pooling_sequence)),
+        {"overlapping": bool(overlapping)}, name))
 FRACTIONAL_AVG_POOL_GRAD_GRAD = defop(
     "FractionalAvgPoolGradGrad", _fractional_avg_grad_grad_kernel,
     shape=_fractional_avg_grad_grad_rule,
@@ -221,7 +235,11 @@ FRACTIONAL_AVG_POOL = defop(
         sizes_of(op.inputs[0]), g, op.outputs[1], op.outputs[2]), _overlap(op)),
     jvp=lambda primals, tangents, outputs, **attrs: (None if tangents[0] is None else execute(
         FRACTIONAL_AVG_POOL_GRAD_GRAD, (tangents[0], *outputs[1:]),
-        {"overlapping": attrs["overlapping"]}), None, None))
+        {"overlapping": attrs["overlapping"]}), None, None),
+    raw=lambda value, pooling_ratio, pseudo_random=False, overlapping=False, deterministic=False,
+    seed=0, seed2=0, name=None: _raw_fractional(FRACTIONAL_AVG_POOL, value, pooling_ratio,
+                                                pseudo_random, overlapping, deterministic, seed,
+                                                seed2, name))
 
 
 def _ratios(pooling_ratio):
@@ -246,6 +264,14 @@ def _fractional(op_def, op_name, value, pooling_ratio, pseudo_random, overlappin
     _fractional_rule(x, **attrs)  # errors before any random state moves
     attrs.update(_seed_attrs(int(seed) if seed else None))
     return execute(op_def, (x,), attrs, name)
+
+
+def _raw_fractional(op_def, value, pooling_ratio, pseudo_random, overlapping, deterministic, seed,
+                    seed2, name):
+    """tf.raw_ops' FractionalMaxPool / FractionalAvgPool, seeded by the pair given."""
+    attrs = {"pooling_ratio": _ratios(pooling_ratio), "pseudo_random": bool(pseudo_random),
+             "overlapping": bool(overlapping), "deterministic": bool(deterministic)}
+    return run_raw(op_def, (value,), attrs, seed, seed2, name)
 
 
 def fractional_max_pool(value, pooling_ratio, pseudo_random=False, overlapping=False, seed=0,

@@ -89,7 +89,10 @@ def _isotonic_jvp(primals, tangents, outputs, **_):
 
 
 ISOTONIC_REGRESSION = defop("IsotonicRegression", _isotonic_kernel, shape=_isotonic_rule,
-                            num_outputs=2, grad=_isotonic_grad, jvp=_isotonic_jvp)
+                            num_outputs=2, grad=_isotonic_grad, jvp=_isotonic_jvp,
+                            raw=lambda input, output_dtype=dtypes.float32, name=None: execute(
+                                ISOTONIC_REGRESSION, (convert_to_tensor(input),),
+                                {"output_dtype": dtypes.as_dtype(output_dtype)._np}, name))
 
 
 def isotonic_regression(inputs, decreasing=True, axis=-1, name=None):

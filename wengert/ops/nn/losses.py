@@ -114,7 +114,9 @@ def _dense_ce_jvp(primals, tangents, outputs, axis):
 
 
 SOFTMAX_CE = defop("SoftmaxCrossEntropyWithLogits", _dense_ce_kernel, shape=_dense_ce_rule,
-                   grad=_dense_ce_grad, jvp=_dense_ce_jvp, num_outputs=2, batch="negative_axis")
+                   grad=_dense_ce_grad, jvp=_dense_ce_jvp, num_outputs=2, batch="negative_axis",
+                   raw=lambda features, labels, name=None: execute(SOFTMAX_CE, binary_operands(
+                       features, labels, "SoftmaxCrossEntropyWithLogits"), {"axis": -1}, name))
 
 
 def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
@@ -184,7 +186,10 @@ def _sparse_ce_jvp(primals, tangents, outputs):
 
 SPARSE_SOFTMAX_CE = defop("SparseSoftmaxCrossEntropyWithLogits", _sparse_ce_kernel,
                           shape=_sparse_ce_rule, grad=_sparse_ce_grad, jvp=_sparse_ce_jvp,
-                          num_outputs=2, batch="safe")
+                          num_outputs=2, batch="safe",
+                          raw=lambda features, labels, name=None: execute(SPARSE_SOFTMAX_CE, (
+                              _float_input(features, "SparseSoftmaxCrossEntropyWithLogits"),
+                              convert_to_tensor(labels)), name=name))
 
 
 def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
@@ -257,7 +262,8 @@ def _l2_loss_batched(op, grad):
 L2_LOSS = defop("L2Loss", lambda t: np.asarray(np.sum(t * t) * t.dtype.type(0.5)),
                 shape=lambda t: (TensorShape(()), float_rule("L2Loss")(t)[1]),
                 grad=lambda op, g: g * op.inputs[0],
-                jvp=lambda primals, tangents, outputs: _sum_all(primals[0] * tangents[0]), batch=_l2_loss_batched)
+                jvp=lambda primals, tangents, outputs: _sum_all(primals[0] * tangents[0]), batch=_l2_loss_batched,
+                args=("t",))
 
 
 def _sum_all(x):

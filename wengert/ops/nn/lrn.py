@@ -87,11 +87,21 @@ def _lrn_grad_rule(g, x, y, **_):
     return x.shape, x.dtype
 
 
-LRN_GRAD = defop("LRNGrad", _lrn_grad_kernel, shape=_lrn_grad_rule, grad=None)
+def _raw_lrn_grad(input_grads, input_image, output_image, depth_radius=5, bias=1.0, alpha=1.0,
+                  beta=0.5, name=None):
+    """tf.raw_ops.LRNGrad: TensorFlow's arguments onto the op's inputs and attributes."""
+    inputs = tuple(convert_to_tensor(t) for t in (input_grads, input_image, output_image))
+    return execute(LRN_GRAD, inputs, {"depth_radius": int(depth_radius), "bias": float(bias),
+                                      "alpha": float(alpha), "beta": float(beta)}, name)
+
+
+LRN_GRAD = defop("LRNGrad", _lrn_grad_kernel, shape=_lrn_grad_rule, grad=None, raw=_raw_lrn_grad)
 
 
 LRN = defop("LRN", _lrn_kernel, shape=_lrn_rule, jvp=_lrn_jvp,
-            grad=lambda op, g: execute(LRN_GRAD, (g, op.inputs[0], op.outputs[0]), op.attrs))
+            grad=lambda op, g: execute(LRN_GRAD, (g, op.inputs[0], op.outputs[0]), op.attrs),
+            raw=lambda input, depth_radius=5, bias=1.0, alpha=1.0, beta=0.5, name=None:
+            local_response_normalization(input, depth_radius, bias, alpha, beta, name))
 
 
 def local_response_normalization(input, depth_radius=5, bias=1.0, alpha=1.0, beta=0.5,  # noqa: A002

@@ -19,6 +19,7 @@ import numpy as np
 from ...framework.errors import InvalidArgumentError
 from ...framework.execute import binary_operands, execute
 from ...framework.registry import defop
+from ...framework.tensor import convert_to_tensor
 from ...framework.tensor_shape import TensorShape
 from .window_geometry import (check_window_fits, crop_spatial, dims_last, geometry, merge_dim,
                             offsets, pad_spatial, padding_attrs, spatial_tuple)
@@ -131,12 +132,23 @@ def _last_only(op_def):
     return lambda op, g: (None, None, execute(op_def(), (*op.inputs[:2], g), op.attrs))
 
 
+def _raw_backprop(op_def):
+    """tf.raw_ops.Dilation2DBackpropInput/Filter: TensorFlow's arguments onto the op's."""
+    def raw(input, filter, out_backprop, strides, rates, padding, name=None):  # noqa: A002
+        x, w = binary_operands(input, filter, op_def().type)
+        return execute(op_def(), (x, w, convert_to_tensor(out_backprop, dtype=x.dtype)),
+                       _attrs(op_def().type, strides, padding, "NHWC", rates), name)
+    return raw
+
+
 BACKPROP_INPUT = defop("Dilation2DBackpropInput", _backprop_input_kernel, shape=_like_rule(0),
                        grad=_last_only(lambda: INPUT_GRAD),
-                       jvp=_linear_in_last(lambda: BACKPROP_INPUT))
+                       jvp=_linear_in_last(lambda: BACKPROP_INPUT),
+                       raw=_raw_backprop(lambda: BACKPROP_INPUT))
 BACKPROP_FILTER = defop("Dilation2DBackpropFilter", _backprop_filter_kernel,
                         shape=_like_rule(1), grad=_last_only(lambda: FILTER_GRAD),
-                        jvp=_linear_in_last(lambda: BACKPROP_FILTER))
+                        jvp=_linear_in_last(lambda: BACKPROP_FILTER),
+                        raw=_raw_backprop(lambda: BACKPROP_FILTER))
 INPUT_GRAD = defop("Dilation2DBackpropInputGrad", _input_grad_kernel, shape=_output_rule,
                    grad=_last_only(lambda: BACKPROP_INPUT),
                    jvp=_linear_in_last(lambda: INPUT_GRAD))
@@ -162,7 +174,9 @@ def _dilation_jvp(primals, tangents, outputs, **attrs):
 
 
 DILATION2D = defop("Dilation2D", _dilation_kernel, shape=_dilation_rule, grad=_dilation_grad,
-                   jvp=_dilation_jvp)
+                   jvp=_dilation_jvp,
+                   raw=lambda input, filter, strides, rates, padding, name=None: dilation2d(
+                       input, filter, strides, padding, "NHWC", rates, name))
 
 
 def _attrs(what, strides, padding, data_format, dilations):

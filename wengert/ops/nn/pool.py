@@ -36,10 +36,10 @@ from ...framework.execute import execute
 from ...framework.registry import defop, linear
 from ...framework.tensor import convert_to_tensor
 from .. import shape_rules
-from .window_geometry import (check_window_fits, crop_spatial, dims_last,
-                            from_channels_last, geometry, merge_dim, offsets, onnx_window_op,
-                            pad_spatial, padding_attrs, scratch, shape_from_last, sizes_last,
-                            sizes_tensor, spatial_tuple, static_dims_last, to_channels_last)
+from .window_geometry import (check_window_fits, crop_spatial, dims_last, from_channels_last,
+                            geometry, merge_dim, offsets, onnx_window_op, pad_spatial,
+                            padding_attrs, scratch, shape_from_last, sizes_last, sizes_tensor,
+                            spatial_tuple, static_dims_last, tf_padding, to_channels_last)
 from ..reshape_ops import expand_dims, squeeze
 from ..shape_rules import int_tuple
 
@@ -214,19 +214,19 @@ def _linear_in_last(own_op):
 class _MaxPoolFamily:
     """MaxPool{,3D}, its Grad and GradGrad ops: each one's gradient is another's op."""
 
-    def __init__(self, suffix):
+    def __init__(self, suffix, raw):
         self.grad = defop(
             f"MaxPool{suffix}Grad", _max_pool_grad_kernel, shape=_max_pool_grad_rule,
             grad=lambda op, gg: (None, None, execute(self.grad_grad, (*op.inputs[:2], gg),
                                                      op.attrs)),
-            jvp=_linear_in_last(lambda: self.grad))
+            jvp=_linear_in_last(lambda: self.grad), raw=raw[1])
         self.grad_grad = defop(
             f"MaxPool{suffix}GradGrad", _max_pool_grad_grad_kernel,
             shape=_max_pool_grad_grad_rule,
             grad=lambda op, g: (None, None, execute(self.grad, (*op.inputs[:2], g), op.attrs)),
-            jvp=_linear_in_last(lambda: self.grad_grad))
+            jvp=_linear_in_last(lambda: self.grad_grad), raw=raw[2])
         self.forward = defop(
-            f"MaxPool{suffix}", _max_pool_kernel, shape=_max_pool_rule,
+            f"MaxPool{suffix}", _max_pool_kernel, shape=_max_pool_rule, raw=raw[0],
             grad=lambda op, g: execute(self.grad, (op.inputs[0], op.outputs[0], g), op.attrs),
             jvp=lambda primals, tangents, outputs, **attrs: execute(
                 self.grad_grad, (primals[0], outputs[0], tangents[0]), attrs),
@@ -234,7 +234,31 @@ class _MaxPoolFamily:
                                                    kernel_shape=list(op.attrs["ksize"])))
 
 
-_MAX_POOL_2D, _MAX_POOL_3D = _MaxPoolFamily(""), _MaxPoolFamily("3D")
+def _raw(op_def, inputs, ksize, strides, padding, data_format, name):  # tf.raw_ops' pool grads
+    attrs = _pool_attrs(op_def.type, ksize, strides, padding, data_format, len(ksize) - 2,
+                        explicit=op_def is MAX_POOL_GRAD)
+    return execute(op_def, tuple(convert_to_tensor(t) for t in inputs), attrs, name)
+
+
+_MAX_POOL_2D = _MaxPoolFamily("", (
+    lambda input, ksize, strides, padding, explicit_paddings=(), data_format="NHWC", name=None:
+    max_pool2d(input, ksize, strides, tf_padding(padding, explicit_paddings), data_format, name),
+    lambda orig_input, orig_output, grad, ksize, strides, padding, explicit_paddings=(),
+    data_format="NHWC", name=None: _raw(MAX_POOL_GRAD, (orig_input, orig_output, grad), ksize,
+                                        strides, tf_padding(padding, explicit_paddings),
+                                        data_format, name),
+    lambda orig_input, orig_output, grad, ksize, strides, padding, data_format="NHWC", name=None:
+    _raw(MAX_POOL_GRAD_GRAD, (orig_input, orig_output, grad), ksize, strides, padding,
+         data_format, name)))
+_MAX_POOL_3D = _MaxPoolFamily("3D", (
+    lambda input, ksize, strides, padding, data_format="NDHWC", name=None: max_pool3d(
+        input, ksize, strides, padding, data_format, name),
+    lambda orig_input, orig_output, grad, ksize, strides, padding, data_format="NDHWC", name=None:
+    _raw(_MAX_POOL_3D.grad, (orig_input, orig_output, grad), ksize, strides, padding,
+         data_format, name),
+    lambda orig_input, orig_output, grad, ksize, strides, padding, data_format="NDHWC", name=None:
+    _raw(_MAX_POOL_3D.grad_grad, (orig_input, orig_output, grad), ksize, strides, padding,
+         data_format, name)))
 MAX_POOL, MAX_POOL_GRAD, MAX_POOL_GRAD_GRAD = (
     _MAX_POOL_2D.forward, _MAX_POOL_2D.grad, _MAX_POOL_2D.grad_grad)
 MAX_POOL_3D = _MAX_POOL_3D.forward
@@ -309,11 +333,11 @@ def _avg_pool_grad_rule(orig_input_shape, g, **attrs):
 
 
 class _AvgPoolFamily:
-    """AvgPool{,3D} and its Grad op, each the other's adjoint."""
+    """AvgPool{,3D} and its Grad op, each the other's adjoint (`raw`: their tf.raw_ops)."""
 
-    def __init__(self, suffix):
+    def __init__(self, suffix, raw):
         self.grad = defop(
-            f"AvgPool{suffix}Grad", _avg_pool_grad_kernel, shape=_avg_pool_grad_rule,
+            f"AvgPool{suffix}Grad", _avg_pool_grad_kernel, shape=_avg_pool_grad_rule, raw=raw[1],
             grad=lambda op, gg: (None, execute(self.forward, (gg,), op.attrs)), jvp=linear)
         self.forward = defop(
             f"AvgPool{suffix}", _avg_pool_kernel, shape=_avg_pool_rule,
@@ -321,10 +345,19 @@ class _AvgPoolFamily:
             jvp=linear,
             onnx=lambda ctx, op, x: onnx_window_op(  # padding is not counted, as in TF
                 ctx, op, "AveragePool", x, kernel_shape=list(op.attrs["ksize"]),
-                count_include_pad=0))
+                count_include_pad=0), raw=raw[0])
 
 
-_AVG_POOL_2D, _AVG_POOL_3D = _AvgPoolFamily(""), _AvgPoolFamily("3D")
+_AVG_POOL_2D = _AvgPoolFamily("", (
+    lambda value, ksize, strides, padding, data_format="NHWC", name=None: avg_pool2d(
+        value, ksize, strides, padding, data_format, name),
+    lambda orig_input_shape, grad, ksize, strides, padding, data_format="NHWC", name=None:
+    _raw(_AVG_POOL_2D.grad, (orig_input_shape, grad), ksize, strides, padding, data_format, name)))
+_AVG_POOL_3D = _AvgPoolFamily("3D", (
+    lambda input, ksize, strides, padding, data_format="NDHWC", name=None: avg_pool3d(
+        input, ksize, strides, padding, data_format, name),
+    lambda orig_input_shape, grad, ksize, strides, padding, data_format="NDHWC", name=None:
+    _raw(_AVG_POOL_3D.grad, (orig_input_shape, grad), ksize, strides, padding, data_format, name)))
 AVG_POOL, AVG_POOL_GRAD = _AVG_POOL_2D.forward, _AVG_POOL_2D.grad
 AVG_POOL_3D = _AVG_POOL_3D.forward
 

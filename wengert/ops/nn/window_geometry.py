@@ -105,6 +105,15 @@ def padding_attrs(padding, data_format="NHWC", allow_explicit=True, nd=2):
     return "EXPLICIT", tuple(pairs[i] for i in axes)
 
 
+def tf_padding(padding, explicit_paddings):
+    """TensorFlow's raw-op padding ("SAME", "VALID", or "EXPLICIT" with explicit_paddings, a
+    flat before/after list over all dimensions) as wengert's padding argument (pairs)."""
+    if isinstance(padding, str) and padding.upper() == "EXPLICIT":
+        flat = [int(v) for v in np.asarray(explicit_paddings).reshape(-1)]
+        return [flat[i:i + 2] for i in range(0, len(flat), 2)]
+    return padding
+
+
 def onnx_window_op(ctx, op, onnx_type, x, *weights, **attributes):
     """An ONNX windowed op (Conv, MaxPool, AveragePool) on `x` with any number of spatial axes:
     ONNX works channels-first, so channels-last data is transposed in and out; SAME padding is

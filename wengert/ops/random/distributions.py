@@ -22,7 +22,7 @@ from ...framework.registry import defop
 from ...framework.tensor import convert_to_tensor
 from ...framework.tensor_shape import TensorShape
 from ..math_ops import divide
-from .seeded import _generator, _seed_attrs
+from .seeded import _generator, _seed_attrs, run_raw
 from .seeded import _shape as sample_shape
 from .stateless import (broadcast_params, categorical_kernel, gamma_alpha_grad,
                                    gamma_alpha_jvp, gamma_kernel, gamma_shape)
@@ -47,7 +47,11 @@ def _multinomial_rule(logits, *, num_samples, dtype, **_):
 
 
 MULTINOMIAL = defop("Multinomial", _multinomial_kernel, shape=_multinomial_rule, grad=None,
-                    pure=False)
+                    pure=False, raw=lambda logits, num_samples, seed=0, seed2=0,
+                    output_dtype=dtypes.int64, name=None: run_raw(
+                        MULTINOMIAL, (logits,), {"num_samples": int(num_samples),
+                                                 "dtype": dtypes.as_dtype(output_dtype)._np},
+                        seed, seed2, name))
 
 
 def categorical(logits, num_samples, dtype=None, seed=None, name=None):
@@ -74,7 +78,9 @@ def _shuffle_kernel(value, *, seed, seed2, stream):
 
 
 RANDOM_SHUFFLE = defop("RandomShuffle", _shuffle_kernel,
-                       shape=lambda value, **_: (value.shape, value.dtype), grad=None, pure=False)
+                       shape=lambda value, **_: (value.shape, value.dtype), grad=None, pure=False,
+                       raw=lambda value, seed=0, seed2=0, name=None: run_raw(
+                           RANDOM_SHUFFLE, (value,), {}, seed, seed2, name))
 
 
 def shuffle(value, seed=None, name=None):
@@ -102,7 +108,10 @@ def _gamma_jvp(primals, tangents, outputs, **_):
 
 
 RANDOM_GAMMA = defop("RandomGamma", _gamma_kernel, shape=_gamma_rule, grad=_gamma_grad,
-                     jvp=_gamma_jvp, pure=False)
+                     jvp=_gamma_jvp, pure=False,
+                     raw=lambda shape, alpha, seed=0, seed2=0, name=None: run_raw(
+                         RANDOM_GAMMA, (alpha,), {"shape": sample_shape(shape, "RandomGamma")},
+                         seed, seed2, name))
 
 
 def gamma(shape, alpha, beta=None, dtype=dtypes.float32, seed=None, name=None):
@@ -134,7 +143,11 @@ def _poisson_rule(lam, *, shape, dtype, **_):
 
 
 # TensorFlow registers nothing for RandomPoissonV2 (a LookupError if a gradient is needed).
-RANDOM_POISSON = defop("RandomPoissonV2", _poisson_kernel, shape=_poisson_rule, pure=False)
+RANDOM_POISSON = defop("RandomPoissonV2", _poisson_kernel, shape=_poisson_rule, pure=False,
+                       raw=lambda shape, rate, seed=0, seed2=0, dtype=dtypes.int64, name=None:
+                       run_raw(RANDOM_POISSON, (rate,), {
+                           "shape": sample_shape(shape, "RandomPoissonV2"),
+                           "dtype": dtypes.as_dtype(dtype)._np}, seed, seed2, name))
 
 
 def poisson(shape, lam, dtype=dtypes.float32, seed=None, name=None):
@@ -182,7 +195,12 @@ def _uniform_sampler_rule(true_classes, *, num_sampled, unique, range_max, **_):
 
 
 UNIFORM_CANDIDATE_SAMPLER = defop("UniformCandidateSampler", _uniform_sampler_kernel,
-                                  shape=_uniform_sampler_rule, num_outputs=3, pure=False)
+                                  shape=_uniform_sampler_rule, num_outputs=3, pure=False,
+                                  raw=lambda true_classes, num_true, num_sampled, unique,
+                                  range_max, seed=0, seed2=0, name=None: run_raw(
+                                      UNIFORM_CANDIDATE_SAMPLER, (true_classes,), {
+                                          "num_sampled": int(num_sampled), "unique": bool(unique),
+                                          "range_max": int(range_max)}, seed, seed2, name))
 
 
 def uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max, seed=None,

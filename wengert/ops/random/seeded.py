@@ -98,6 +98,21 @@ def _seed_attrs(seed):
     return {"seed": seed, "seed2": seed2, "stream": stream}
 
 
+def raw_seed_attrs(seed, seed2):
+    """`_seed_attrs` for TensorFlow's raw random ops, given the pair itself (seed=, seed2=):
+    (0, 0) draws fresh entropy, any other pair names its Generator; no global seed applies."""
+    stream = next(_Seeds.streams) if state.graph is not None else 0
+    if int(seed) == 0 and int(seed2) == 0:
+        return {"seed": None, "seed2": None, "stream": stream}
+    return {"seed": int(seed), "seed2": int(seed2), "stream": stream}
+
+
+def run_raw(op_def, inputs, attrs, seed, seed2, name):
+    """A random op run from TensorFlow's raw-op arguments: its inputs, attributes and seeds."""
+    attrs = dict(attrs, **raw_seed_attrs(seed, seed2))
+    return execute(op_def, tuple(convert_to_tensor(t) for t in inputs), attrs, name)
+
+
 def _generator(seed, seed2, stream):
     if stream:
         gen = _Seeds.graph.get(stream)
@@ -167,13 +182,27 @@ def _int_rule(*extra, shape, dtype, minval, maxval, **_):
     return static_shape_arg(shape, extra), dtypes.as_dtype(dtype)
 
 
-def _random_op(op_type, kernel, rule):
-    return defop(op_type, kernel, shape=rule, grad=None, pure=False)
+def _random_op(op_type, kernel, rule, raw=None):
+    def raw_draw(shape, dtype, seed=0, seed2=0, name=None):  # tf.raw_ops: TensorFlow's arguments
+        shape, extra = _sample_shape(shape, op_type)
+        attrs = {"shape": shape, "dtype": dtypes.as_dtype(dtype)._np}
+        return execute(op_def, extra, dict(attrs, **raw_seed_attrs(seed, seed2)), name)
+    op_def = defop(op_type, kernel, shape=rule, grad=None, pure=False, raw=raw or raw_draw)
+    return op_def
+
+
+def _raw_uniform_int(shape, minval, maxval, seed=0, seed2=0, name=None):
+    """tf.raw_ops.RandomUniformInt: integers in [minval, maxval) of minval's dtype."""
+    shape, extra = _sample_shape(shape, "RandomUniformInt")
+    attrs = {"shape": shape, "dtype": convert_to_tensor(minval).dtype._np,
+             "minval": _int_bound(minval, "minval"), "maxval": _int_bound(maxval, "maxval")}
+    return execute(RANDOM_UNIFORM_INT, extra, dict(attrs, **raw_seed_attrs(seed, seed2)), name)
 
 
 RANDOM_NORMAL = _random_op("RandomStandardNormal", _normal_kernel, _samples_rule)
 RANDOM_UNIFORM = _random_op("RandomUniform", _uniform_kernel, _samples_rule)
-RANDOM_UNIFORM_INT = _random_op("RandomUniformInt", _uniform_int_kernel, _int_rule)
+RANDOM_UNIFORM_INT = _random_op("RandomUniformInt", _uniform_int_kernel, _int_rule,
+                                raw=_raw_uniform_int)
 TRUNCATED_NORMAL = _random_op("TruncatedNormal", _truncated_kernel, _samples_rule)
 
 

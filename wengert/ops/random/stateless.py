@@ -220,7 +220,8 @@ def _gamma_grad_rule(alpha, sample):
 
 # TensorFlow registers no gradient for RandomGammaGrad: a second derivative in alpha is a
 # LookupError there and here.
-RANDOM_GAMMA_GRAD = defop("RandomGammaGrad", _gamma_grad_kernel, shape=_gamma_grad_rule)
+RANDOM_GAMMA_GRAD = defop("RandomGammaGrad", _gamma_grad_kernel, shape=_gamma_grad_rule,
+                          args=("alpha", "sample"))
 
 
 def random_gamma_grad(alpha, sample, name=None):
@@ -252,21 +253,35 @@ def _stateless_gamma_jvp(primals, tangents, outputs, *, shape):
 
 
 # -- the ops ------------------------------------------------------------------------------------------
-STATELESS_NORMAL = defop("StatelessRandomNormal", _normal_kernel, shape=_samples_rule, grad=None)
+# (raw: tf.raw_ops' arguments, onto the public functions)
+STATELESS_NORMAL = defop("StatelessRandomNormal", _normal_kernel, shape=_samples_rule, grad=None,
+                         raw=lambda shape, seed, dtype=dtypes.float32, name=None:
+                         stateless_normal(shape, seed, dtype=dtype, name=name))
 STATELESS_UNIFORM = defop("StatelessRandomUniform", _uniform_kernel, shape=_samples_rule,
-                          grad=None)
+                          grad=None, raw=lambda shape, seed, dtype=dtypes.float32, name=None:
+                          stateless_uniform(shape, seed, dtype=dtype, name=name))
 STATELESS_UNIFORM_INT = defop("StatelessRandomUniformInt", _uniform_int_kernel, shape=_int_rule,
-                              grad=None)
+                              grad=None, raw=lambda shape, seed, minval, maxval, name=None:
+                              stateless_uniform(shape, seed, minval, maxval,
+                                                convert_to_tensor(minval).dtype, name))
 STATELESS_TRUNCATED = defop("StatelessTruncatedNormal", _truncated_kernel, shape=_samples_rule,
-                            grad=None)
+                            grad=None, raw=lambda shape, seed, dtype=dtypes.float32, name=None:
+                            stateless_truncated_normal(shape, seed, dtype=dtype, name=name))
 STATELESS_MULTINOMIAL = defop("StatelessMultinomial", _categorical_kernel,
-                              shape=_categorical_rule, grad=None)
+                              shape=_categorical_rule, grad=None,
+                              raw=lambda logits, num_samples, seed, output_dtype=dtypes.int64,
+                              name=None: stateless_categorical(logits, num_samples, seed,
+                                                               output_dtype, name))
 STATELESS_BINOMIAL = defop("StatelessRandomBinomial", _binomial_kernel, shape=_binomial_rule,
-                           grad=None)
+                           grad=None, raw=lambda shape, seed, counts, probs, dtype=dtypes.int64,
+                           name=None: stateless_binomial(shape, seed, counts, probs, dtype, name))
 STATELESS_POISSON = defop("StatelessRandomPoisson", _poisson_kernel, shape=_poisson_rule,
-                          grad=None)
+                          grad=None, raw=lambda shape, seed, lam, dtype, name=None:
+                          _raw_poisson(shape, seed, lam, dtype, name))
 STATELESS_GAMMA = defop("StatelessRandomGammaV2", _gamma_kernel, shape=_gamma_rule,
-                        grad=_stateless_gamma_grad, jvp=_stateless_gamma_jvp)
+                        grad=_stateless_gamma_grad, jvp=_stateless_gamma_jvp,
+                        raw=lambda shape, seed, alpha, name=None: stateless_gamma(
+                            shape, seed, alpha, dtype=convert_to_tensor(alpha).dtype, name=name))
 
 
 # -- public functions -----------------------------------------------------------------------------
@@ -377,6 +392,16 @@ def stateless_poisson(shape, seed, lam, dtype=dtypes.int32, name=None):
     return execute(STATELESS_POISSON, (_seed(seed, "stateless_poisson"), convert_to_tensor(lam)),
                    {"shape": sample_shape(shape, "stateless_poisson"),
                     "dtype": dtypes.as_dtype(dtype)._np}, name)
+
+
+def _raw_poisson(shape, seed, lam, dtype, name):
+    """tf.raw_ops.StatelessRandomPoisson: `shape` is the whole output's, lam broadcast to its
+    trailing dimensions (stateless_poisson appends lam's shape to `shape` instead)."""
+    full, lam = sample_shape(shape, "StatelessRandomPoisson"), convert_to_tensor(lam)
+    lead = full[:len(full) - (lam.shape.rank or 0)]
+    return execute(STATELESS_POISSON, (_seed(seed, "StatelessRandomPoisson"),
+                                       broadcast_to(lam, full[len(lead):])),
+                   {"shape": lead, "dtype": dtypes.as_dtype(dtype)._np}, name)
 
 
 def stateless_gamma(shape, seed, alpha, beta=None, dtype=dtypes.float32, name=None):

@@ -217,9 +217,27 @@ _FAMILIES = (("FFT", _complex_kernel(np.fft.fftn), _complex_rule, _fft_grad),
              ("IFFT", _complex_kernel(np.fft.ifftn), _complex_rule, _fft_grad),
              ("RFFT", _rfft_kernel, _rfft_rule, _rfft_grad),
              ("IRFFT", _irfft_kernel, _irfft_rule, _irfft_grad))
+def _raw(family, suffix):  # noqa: N803 (TensorFlow's Tcomplex, Treal)
+    """tf.raw_ops.<family + suffix>: TensorFlow's arguments onto the public transform."""
+    op_type, rank = family + suffix, {"": 1, "2D": 2, "3D": 3}.get(suffix)
+    if family in ("FFT", "IFFT"):
+        return (lambda input, name=None: _complex_transform(op_type, rank, input, name)) \
+            if rank else lambda input, fft_length, axes, name=None: _nd(
+                op_type, input, fft_length, axes, None, name)
+    if family == "RFFT":
+        return (lambda input, fft_length, Tcomplex=dtypes.complex64, name=None: _real_transform(
+            op_type, rank, input, fft_length, name)) if rank else \
+            lambda input, fft_length, axes, Tcomplex=dtypes.complex64, name=None: _nd(
+                op_type, input, fft_length, axes, None, name)
+    return (lambda input, fft_length, Treal=dtypes.float32, name=None: _real_transform(
+        op_type, rank, input, fft_length, name)) if rank else \
+        lambda input, fft_length, axes, Treal=dtypes.float32, name=None: _nd(
+            op_type, input, fft_length, axes, None, name)
+
+
 #: op type ("FFT", "IRFFT2D", "RFFTND", ...) -> OpDef; the fixed-rank types take rank 1, 2, 3
 OPS = {family + suffix: defop(family + suffix, kernel, shape=rule, grad=grad, jvp=linear,
-                              batch="safe")
+                              batch="safe", raw=_raw(family, suffix))
        for family, kernel, rule, grad in _FAMILIES for suffix in ("", "2D", "3D", "ND")}
 
 

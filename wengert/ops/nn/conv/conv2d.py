@@ -47,7 +47,8 @@ __all__ = ["conv2d", "conv2d_transpose", "depthwise_conv2d", "depthwise_conv2d_n
 from ..window_geometry import (check_window_fits, dims_last, dims_nhwc, float_pair_rule, from_nhwc,
                             geometry, merge_dim, offset_slices, onnx_window_op, pad_nhwc,
                             padding_attrs, shape_from_last, shape_from_nhwc, sizes_nhwc,
-                            sizes_tensor, spatial_pair, static_dims_last, static_sizes, to_nhwc)
+                            sizes_tensor, spatial_pair, static_dims_last, static_sizes,
+                            tf_padding, to_nhwc)
 from .im2col import conv_backprop_filter_kernel, conv_backprop_input_kernel, conv_kernel
 from ...reshape_ops import expand_dims, squeeze
 
@@ -166,13 +167,29 @@ def _conv2d_onnx(ctx, op, x, w):
 
 
 CONV2D = defop("Conv2D", conv_kernel, shape=conv_rule,
-               grad=_CONV2D_GRADS.forward_grad, jvp=multilinear, onnx=_conv2d_onnx)
+               grad=_CONV2D_GRADS.forward_grad, jvp=multilinear, onnx=_conv2d_onnx,
+               raw=lambda input, filter, strides, padding, use_cudnn_on_gpu=True,
+               explicit_paddings=(), data_format="NHWC", dilations=(1, 1, 1, 1), name=None:
+               conv2d(input, filter, strides, tf_padding(padding, explicit_paddings), data_format,
+                      dilations, name))
 CONV2D_BACKPROP_INPUT = defop("Conv2DBackpropInput", conv_backprop_input_kernel,
                               shape=backprop_input_rule, grad=_CONV2D_GRADS.input_grad,
-                              jvp=multilinear)
+                              jvp=multilinear,
+                              raw=lambda input_sizes, filter, out_backprop, strides, padding,
+                              use_cudnn_on_gpu=True, explicit_paddings=(), data_format="NHWC",
+                              dilations=(1, 1, 1, 1), name=None: conv2d_transpose(
+                                  out_backprop, filter, input_sizes, strides,
+                                  tf_padding(padding, explicit_paddings), data_format, dilations,
+                                  name))
 CONV2D_BACKPROP_FILTER = defop("Conv2DBackpropFilter", conv_backprop_filter_kernel,
                                shape=backprop_filter_rule, grad=_CONV2D_GRADS.filter_grad,
-                               jvp=multilinear)
+                               jvp=multilinear,
+                               raw=lambda input, filter_sizes, out_backprop, strides, padding,
+                               use_cudnn_on_gpu=True, explicit_paddings=(), data_format="NHWC",
+                               dilations=(1, 1, 1, 1), name=None: conv2d_backprop_filter(
+                                   input, filter_sizes, out_backprop, strides,
+                                   tf_padding(padding, explicit_paddings), True, data_format,
+                                   dilations, name))
 _CONV2D_GRADS.forward, _CONV2D_GRADS.input_op, _CONV2D_GRADS.filter_op = (
     CONV2D, CONV2D_BACKPROP_INPUT, CONV2D_BACKPROP_FILTER)
 
@@ -248,15 +265,27 @@ def _depthwise_onnx(ctx, op, x, w):
 
 
 DEPTHWISE = defop("DepthwiseConv2dNative", _depthwise_kernel, shape=_depthwise_rule,
-                  grad=_DEPTHWISE_GRADS.forward_grad, jvp=multilinear, onnx=_depthwise_onnx)
+                  grad=_DEPTHWISE_GRADS.forward_grad, jvp=multilinear, onnx=_depthwise_onnx,
+                  raw=lambda input, filter, strides, padding, explicit_paddings=(),
+                  data_format="NHWC", dilations=(1, 1, 1, 1), name=None: depthwise_conv2d(
+                      input, filter, strides, tf_padding(padding, explicit_paddings),
+                      data_format, dilations, name))
 DEPTHWISE_BACKPROP_INPUT = defop(
     "DepthwiseConv2dNativeBackpropInput", _depthwise_backprop_input_kernel,
     shape=lambda s, w, dy, **a: backprop_input_rule(s, w, dy, depthwise=True, **a),
-    grad=_DEPTHWISE_GRADS.input_grad, jvp=multilinear)
+    grad=_DEPTHWISE_GRADS.input_grad, jvp=multilinear,
+    raw=lambda input_sizes, filter, out_backprop, strides, padding, explicit_paddings=(),
+    data_format="NHWC", dilations=(1, 1, 1, 1), name=None: depthwise_conv2d_backprop_input(
+        input_sizes, filter, out_backprop, strides, tf_padding(padding, explicit_paddings),
+        data_format, dilations, name))
 DEPTHWISE_BACKPROP_FILTER = defop(
     "DepthwiseConv2dNativeBackpropFilter", _depthwise_backprop_filter_kernel,
     shape=lambda x, s, dy, **a: backprop_filter_rule(x, s, dy, depthwise=True, **a),
-    grad=_DEPTHWISE_GRADS.filter_grad, jvp=multilinear)
+    grad=_DEPTHWISE_GRADS.filter_grad, jvp=multilinear,
+    raw=lambda input, filter_sizes, out_backprop, strides, padding, explicit_paddings=(),
+    data_format="NHWC", dilations=(1, 1, 1, 1), name=None: depthwise_conv2d_backprop_filter(
+        input, filter_sizes, out_backprop, strides, tf_padding(padding, explicit_paddings),
+        data_format, dilations, name))
 _DEPTHWISE_GRADS.forward, _DEPTHWISE_GRADS.input_op, _DEPTHWISE_GRADS.filter_op = (
     DEPTHWISE, DEPTHWISE_BACKPROP_INPUT, DEPTHWISE_BACKPROP_FILTER)
 

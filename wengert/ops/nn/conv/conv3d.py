@@ -30,13 +30,25 @@ __all__ = ["conv3d", "conv3d_transpose"]
 
 _CONV3D_GRADS = Bilinear()
 CONV3D = defop("Conv3D", conv_kernel, shape=conv_rule, grad=_CONV3D_GRADS.forward_grad,
-               jvp=multilinear)
+               jvp=multilinear,
+               raw=lambda input, filter, strides, padding, data_format="NDHWC",
+               dilations=(1, 1, 1, 1, 1), name=None: conv3d(
+                   input, filter, strides, padding, data_format, dilations, name))
 CONV3D_BACKPROP_INPUT = defop("Conv3DBackpropInputV2", conv_backprop_input_kernel,
                               shape=backprop_input_rule, grad=_CONV3D_GRADS.input_grad,
-                              jvp=multilinear)
+                              jvp=multilinear,
+                              raw=lambda input_sizes, filter, out_backprop, strides, padding,
+                              data_format="NDHWC", dilations=(1, 1, 1, 1, 1), name=None:
+                              conv3d_transpose(out_backprop, filter, input_sizes, strides,
+                                               padding, data_format, dilations, name))
 CONV3D_BACKPROP_FILTER = defop("Conv3DBackpropFilterV2", conv_backprop_filter_kernel,
                                shape=backprop_filter_rule, grad=_CONV3D_GRADS.filter_grad,
-                               jvp=multilinear)
+                               jvp=multilinear,
+                               raw=lambda input, filter_sizes, out_backprop, strides, padding,
+                               data_format="NDHWC", dilations=(1, 1, 1, 1, 1), name=None:
+                               conv3d_backprop_filter_v2(input, filter_sizes, out_backprop,
+                                                         strides, padding, data_format,
+                                                         dilations, name))
 _CONV3D_GRADS.forward, _CONV3D_GRADS.input_op, _CONV3D_GRADS.filter_op = (
     CONV3D, CONV3D_BACKPROP_INPUT, CONV3D_BACKPROP_FILTER)
 

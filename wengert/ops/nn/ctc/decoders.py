@@ -83,7 +83,12 @@ def _decoded_rule(inputs, top_paths=1):
 
 
 CTC_GREEDY = defop("CTCGreedyDecoder", _greedy_kernel, grad=None, num_outputs=4,
-                   shape=lambda inputs, sequence_length, **attrs: _decoded_rule(inputs))
+                   shape=lambda inputs, sequence_length, **attrs: _decoded_rule(inputs),
+                   raw=lambda inputs, sequence_length, merge_repeated=False, blank_index=-1,
+                   name=None: execute(CTC_GREEDY, _inputs(inputs, sequence_length,
+                                                          "CTCGreedyDecoder"),
+                                      {"merge_repeated": bool(merge_repeated),
+                                       "blank_index": int(blank_index)}, name))
 
 
 def _inputs(inputs, sequence_length, fn):
@@ -221,9 +226,19 @@ def _beam_kernel(inputs, sequence_length, beam_width=100, top_paths=1, merge_rep
         tuple(p[2] for p in parts) + (scores,)
 
 
+def _raw_beam_search(inputs, sequence_length, beam_width, top_paths, merge_repeated=True,
+                     name=None):
+    """tf.raw_ops.CTCBeamSearchDecoder: (indices, values and shapes, one per path; scores)."""
+    out = execute(CTC_BEAM_SEARCH, _inputs(inputs, sequence_length, "CTCBeamSearchDecoder"),
+                  {"beam_width": int(beam_width), "top_paths": int(top_paths),
+                   "merge_repeated": bool(merge_repeated)}, name)
+    k = int(top_paths)
+    return list(out[:k]), list(out[k:2 * k]), list(out[2 * k:3 * k]), out[3 * k]
+
+
 CTC_BEAM_SEARCH = defop("CTCBeamSearchDecoder", _beam_kernel, grad=None, num_outputs=None,
                         shape=lambda inputs, sequence_length, top_paths=1, **attrs:
-                        _decoded_rule(inputs, top_paths))
+                        _decoded_rule(inputs, top_paths), raw=_raw_beam_search)
 
 
 def ctc_beam_search_decoder_v1(inputs, sequence_length, beam_width=100, top_paths=1,

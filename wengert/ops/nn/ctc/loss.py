@@ -202,7 +202,16 @@ def _ctc_jvp(primals, tangents, outputs, **attrs):
 
 
 CTC_LOSS = defop("CTCLoss", _ctc_kernel, shape=_ctc_rule, grad=_ctc_grad, jvp=_ctc_jvp,
-                 num_outputs=2, batch="safe")
+                 num_outputs=2, batch="safe",
+                 raw=lambda inputs, labels_indices, labels_values, sequence_length,
+                 preprocess_collapse_repeated=False, ctc_merge_repeated=True,
+                 ignore_longer_outputs_than_inputs=False, name=None: execute(
+                     CTC_LOSS, tuple(convert_to_tensor(t) for t in (
+                         inputs, labels_indices, labels_values, sequence_length)),
+                     {"preprocess_collapse_repeated": bool(preprocess_collapse_repeated),
+                      "ctc_merge_repeated": bool(ctc_merge_repeated),
+                      "ignore_longer_outputs_than_inputs":
+                      bool(ignore_longer_outputs_than_inputs)}, name))
 
 
 def _ctc_op(logits, labels, sequence_length, time_major=True, name=None, **attrs):
