@@ -188,6 +188,19 @@ def test_initializers():
     np.testing.assert_array_equal(dense.bias.numpy(), [3, 3])
 
 
+def test_one_initializer_base_for_keras_and_tensorflow():
+    """keras.initializers and tf.zeros_initializer & co. share one Initializer base."""
+    assert initializers.Initializer is tf.zeros_initializer.__mro__[1]
+    assert isinstance(initializers.GlorotUniform(seed=1), initializers.Initializer)
+    assert isinstance(tf.random_normal_initializer(seed=1), initializers.Initializer)
+    assert isinstance(initializers.get(tf.ones_initializer), tf.ones_initializer)
+    config = {"seed": 4, "dtype": "float32"}
+    assert initializers.HeNormal.from_config(config).seed == 4 and "dtype" in config
+    dense = layers.Dense(2, kernel_initializer=tf.ones_initializer())
+    dense(np.zeros((1, 3), np.float32))
+    np.testing.assert_array_equal(dense.kernel.numpy(), np.ones((3, 2)))
+
+
 def test_seeded_runs_repeat():
     keras.utils.set_random_seed(5)
     a = layers.Dense(3)

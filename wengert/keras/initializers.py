@@ -10,6 +10,10 @@ convolution kernel [k..., in, out] both are multiplied by the receptive field si
 (0.87962566103423978 is the stddev of a standard normal truncated to [-2, 2], so the truncated
 draw has the intended variance.) Truncated normals redraw values beyond two standard deviations.
 
+Every initializer subclasses the one `Initializer` base of ops/random/initializers.py, which
+TensorFlow's top-level tf.zeros_initializer, tf.random_normal_initializer, ... share, so either
+kind is accepted wherever Keras takes an initializer.
+
 Each initializer has its own NumPy Generator: seeded from `seed`, or from a seed drawn from the
 process-wide generator (keras.utils.set_random_seed makes whole runs reproducible).
 """
@@ -19,6 +23,7 @@ import numpy as np
 
 from ..framework import dtypes
 from ..framework.tensor import constant
+from ..ops.random.initializers import Initializer
 from . import backend
 from .saving.registry import Registry, snake_case
 
@@ -46,20 +51,6 @@ def compute_fans(shape):
         return shape[0], shape[1]
     receptive = math.prod(shape[:-2])
     return shape[-2] * receptive, shape[-1] * receptive
-
-
-class Initializer:
-    """Base class: `__call__(shape, dtype=None)` returns a Tensor; `get_config()` describes it."""
-
-    def __call__(self, shape, dtype=None, **kwargs):
-        raise NotImplementedError
-
-    def get_config(self):
-        return {}
-
-    @classmethod
-    def from_config(cls, config):
-        return cls(**config)
 
 
 class _Seeded(Initializer):

@@ -23,7 +23,9 @@ __all__ = ["Initializer", "zeros_initializer", "ones_initializer", "constant_ini
 
 
 class Initializer:
-    """Base class: `__call__(shape, dtype)`; `get_config()` / `from_config()` round-trip."""
+    """The base of every initializer, these and keras.initializers' (GlorotUniform, ...):
+    `__call__(shape, dtype)` returns a tensor of that shape; `get_config()` / `from_config()`
+    round-trip (a config's "dtype", which TensorFlow 1 wrote, is dropped)."""
 
     def __call__(self, shape, dtype=None, **kwargs):
         raise NotImplementedError
@@ -33,8 +35,7 @@ class Initializer:
 
     @classmethod
     def from_config(cls, config):
-        config.pop("dtype", None)
-        return cls(**config)
+        return cls(**{key: value for key, value in config.items() if key != "dtype"})
 
 
 class zeros_initializer(Initializer):  # noqa: N801 (TensorFlow's names)
