@@ -89,3 +89,47 @@ def test_terminate_on_nan_stops_training():
 def test_remote_monitor_is_refused():
     with pytest.raises(NotImplementedError, match="network"):
         K.callbacks.RemoteMonitor()
+
+
+class _Recorder(K.callbacks.Callback):
+    """Every hook fit calls, in order, with its epoch or step and the names of its logs."""
+
+    def __init__(self):
+        super().__init__()
+        self.events = []
+
+    def __getattribute__(self, name):
+        if name.startswith("on_"):
+            events = object.__getattribute__(self, "events")
+            return lambda *args: events.append(
+                (name,) + tuple(a if isinstance(a, int) else sorted(a or {}) for a in args))
+        return object.__getattribute__(self, name)
+
+
+def test_fit_on_arrays_and_on_a_dataset_run_the_one_epoch_loop():
+    """keras/loops.py runs fit's epochs for arrays and datasets alike: the same hooks in the same
+    order with the same logs, the same history and the same weights."""
+    x, y = _data(24)
+    runs = []
+    for data in ("arrays", "dataset"):
+        tf.keras.utils.set_random_seed(1)
+        model = _model()
+        model.compile(optimizer=K.optimizers.SGD(0.05), loss="mse", metrics=["mae"])
+        recorder = _Recorder()
+        source = {"x": x, "y": y} if data == "arrays" else {
+            "x": tf.data.Dataset.from_tensor_slices((x, y)).batch(8)}
+        history = model.fit(**source, batch_size=8, epochs=3, shuffle=False, verbose=0,
+                            validation_data=(x[:8], y[:8]), validation_freq=2,
+                            callbacks=[recorder])
+        runs.append((recorder.events, history.history, model.get_weights()))
+    (events, history, weights), (d_events, d_history, d_weights) = runs
+    assert events == d_events
+    assert events[:4] == [("on_train_begin",), ("on_epoch_begin", 0),
+                          ("on_train_batch_begin", 0), ("on_train_batch_end", 0, ["loss", "mae"])]
+    assert ("on_epoch_end", 1, ["loss", "mae", "val_loss", "val_mae"]) in events
+    assert ("on_epoch_end", 0, ["loss", "mae"]) in events
+    assert sorted(history) == sorted(d_history) == ["loss", "mae", "val_loss", "val_mae"]
+    for key in history:
+        np.testing.assert_allclose(history[key], d_history[key], rtol=1e-5)
+    for w, d_w in zip(weights, d_weights):
+        np.testing.assert_allclose(w, d_w, rtol=1e-5)

@@ -1,22 +1,70 @@
-"""`fit`, `evaluate` and `predict` on a `tf.data.Dataset` (training.py hands datasets here).
+"""What `fit`, `evaluate` and `predict` walk: NumPy arrays or a `tf.data.Dataset`, cut into the
+batches of one pass (keras/loops.py runs the loops over them).
 
-Each element of the dataset is one batch: `(x, y)` or `(x, y, sample_weight)` for fit and
-evaluate (x may be a list or dict of inputs), `x` (or a tuple whose first item is x) for predict.
-An epoch is one pass over the dataset, or `steps_per_epoch` batches drawn from one iterator that
-carries on across epochs (restarted when it runs out). Under a tf.distribute strategy each
-element is a global batch, of which each replica keeps its rows (keras/distributed.py). `validation_data` may be a dataset too.
+Arrays: x (an array or a list of arrays, one per input), y and sample_weight are cut into
+batches of `batch_size` rows. fit's passes go `steps` times, by a permutation of the rows drawn
+at the start of each epoch when shuffling (the same on every rank), wrapping around after the
+last row; evaluate and predict go through the rows in order. `validation_split` keeps the last
+fraction of the rows for validation.
+
+Datasets: each element is one batch, `(x, y)` or `(x, y, sample_weight)` for fit and evaluate
+(x may be a list or dict of inputs), `x` (or a tuple whose first item is x) for predict. An epoch
+is one pass over the dataset, or `steps_per_epoch` batches drawn from one iterator that carries
+on across epochs (restarted when it runs out). `validation_data` may be a dataset too.
+
+Under a tf.distribute strategy each batch is a global batch, of which each replica keeps its
+rows (keras/distributed.py); predict is not split. Floating arrays are cast to the model's
+weight dtype before they become tensors.
 """
 import numpy as np
 
 from ..data.dataset import Dataset
 from ..framework.tensor import Tensor, constant
-from . import callbacks as callbacks_module, distributed
+from . import backend, distributed
 
-__all__ = ["is_dataset", "fit_dataset", "evaluate_dataset", "predict_dataset"]
+__all__ = ["is_dataset", "to_numpy", "num_samples", "take", "split_validation", "as_tensors",
+           "cast_floats", "unpack_validation", "fit_array_batches", "evaluate_array_batches",
+           "predict_array_batches", "dataset_steps", "dataset_total", "fit_dataset_batches",
+           "evaluate_dataset_batches", "predict_dataset_batches"]
 
 
-# -- arrays for the steps (shared with training.py) ---------------------------------------------
-def _as_tensors(data):
+# -- arrays -------------------------------------------------------------------------------------
+def to_numpy(data):
+    if data is None:
+        return None
+    if isinstance(data, (list, tuple)) and data and isinstance(data[0], (np.ndarray, Tensor)):
+        return [np.asarray(d) for d in data]  # several inputs
+    return np.asarray(data)
+
+
+def num_samples(x):
+    first = x[0] if isinstance(x, list) else x
+    return len(first)
+
+
+def take(data, index):
+    if data is None:
+        return None
+    if isinstance(data, list):
+        return [d[index] for d in data]
+    return data[index]
+
+
+def split_validation(x, y, sw, split):
+    """((x, y, sw) to train on, (x, y, sw) to validate on): the last `split` of the rows."""
+    if not 0.0 < split < 1.0:
+        raise ValueError(f"validation_split must be in (0, 1), got {split}.")
+    n = num_samples(x)
+    at = int(n * (1.0 - split))
+    if at == 0 or at == n:
+        raise ValueError(f"validation_split={split} leaves no training or no validation "
+                         f"samples out of {n}.")
+    first, last = slice(0, at), slice(at, n)
+    return (take(x, first), take(y, first), take(sw, first)), (
+        take(x, last), take(y, last), take(sw, last))
+
+
+def as_tensors(data):
     if data is None:
         return None
     if isinstance(data, list):
@@ -24,17 +72,17 @@ def _as_tensors(data):
     return constant(data)
 
 
-def _cast_floats(data, dtype):
+def cast_floats(data, dtype):
     if data is None:
         return None
     if isinstance(data, list):
-        return [_cast_floats(d, dtype) for d in data]
+        return [cast_floats(d, dtype) for d in data]
     if data.dtype.kind == "f" and data.dtype != dtype:
         return data.astype(dtype)
     return data
 
 
-def _unpack_validation(data):
+def unpack_validation(data):
     if isinstance(data, (list, tuple)) and len(data) in (2, 3):
         x, y = data[0], data[1]
         return x, y, data[2] if len(data) == 3 else None
@@ -42,6 +90,42 @@ def _unpack_validation(data):
                      f"val_sample_weight); got {type(data).__name__}.")
 
 
+def fit_array_batches(x, y, sample_weight, batch_size, steps, shuffle, strategy):
+    """A function giving one fit epoch's (x, y, sample_weight) batches of arrays: `steps`
+    batches, in a shuffled order drawn when the epoch starts (when `shuffle`)."""
+    n = num_samples(x)
+
+    def epoch():
+        order = distributed.shared_order(strategy, backend.rng(), n) if shuffle else None
+        for step in range(steps):
+            start = (step * batch_size) % n
+            index = slice(start, min(start + batch_size, n)) if order is None else \
+                order[start:start + batch_size]
+            index = distributed.local_index(index, strategy)
+            yield take(x, index), take(y, index), take(sample_weight, index)
+    return epoch
+
+
+def _in_order(n, batch_size, total):
+    for step in range(total):
+        yield slice(step * batch_size, min((step + 1) * batch_size, n))
+
+
+def evaluate_array_batches(model, x, y, sample_weight, batch_size, total):
+    """evaluate's batches of arrays, in order, as tensors (this replica's rows)."""
+    for index in _in_order(num_samples(x), batch_size, total):
+        index = distributed.local_index(index, distributed.strategy_of(model))
+        yield (as_tensors(take(x, index)), as_tensors(take(y, index)),
+               as_tensors(take(sample_weight, index)))
+
+
+def predict_array_batches(x, batch_size, total):
+    """predict's batches of x, in order, as tensors (every row on every replica)."""
+    for index in _in_order(num_samples(x), batch_size, total):
+        yield as_tensors(take(x, index))
+
+
+# -- datasets -----------------------------------------------------------------------------------
 def is_dataset(x):
     return isinstance(x, Dataset)
 
@@ -64,18 +148,31 @@ def _unpack(element, what):
                      f"(x, y, sample_weight), got {type(element).__name__}.")
 
 
-def _cast(model, x, y):
+def _model_batch(model, element, what):
+    """(x, y, sample_weight) arrays of one dataset element: this replica's rows, the model
+    built on them if it was not, floats cast to the model's dtype."""
+    x, y, sw = _unpack(element, what)
+    x, y, sw = distributed.shard(distributed.strategy_of(model), x, y, sw)
+    model._prepare(x)
     dtype = model._data_dtype()
-    return _cast_floats(x, dtype), _cast_floats(y, dtype)
+    return cast_floats(x, dtype), cast_floats(y, dtype), sw
 
 
-def _steps(dataset, steps):
+def dataset_steps(dataset, steps):
+    """fit's batches per epoch: `steps`, else the dataset's length (None when unknown)."""
     if steps is not None:
         return steps
     count = dataset._cardinality
     if count == -1:
         raise ValueError("Model.fit: the dataset is infinite (repeat()); pass steps_per_epoch.")
     return count if count >= 0 else None
+
+
+def dataset_total(dataset, steps):
+    """evaluate's and predict's number of batches: `steps`, else the dataset's length."""
+    if steps is not None:
+        return steps
+    return dataset._cardinality if dataset._cardinality >= 0 else None
 
 
 class _Batches:
@@ -101,103 +198,33 @@ class _Batches:
                     return
 
 
-def fit_dataset(model, dataset, epochs, verbose, callbacks, validation_data, initial_epoch,
-                steps_per_epoch, validation_freq, validation_steps=None):
-    verbose = distributed.verbose_for(model, 1 if verbose == "auto" else verbose)
-    steps = _steps(dataset, steps_per_epoch)
-    history = callbacks_module.History()
-    cbs = ([callbacks_module.ProgbarLogger(verbose=verbose)] if verbose else []) + list(
-        callbacks or []) + [history]
-    cb = callbacks_module.CallbackList(cbs, model, {"verbose": verbose, "epochs": epochs,
-                                                    "steps": steps})
+def fit_dataset_batches(model, dataset, steps_per_epoch):
+    """A function giving one fit epoch's (x, y, sample_weight) batches of a dataset."""
     batches = _Batches(dataset, steps_per_epoch)
-    model.stop_training = False
-    model._in_fit = True
-    model._initial_epoch = None  # BackupAndRestore sets it when it resumes a run
-    try:
-        cb.on_train_begin()
-        initial_epoch = model._initial_epoch or initial_epoch
-        for epoch in range(initial_epoch, epochs):
-            model._reset_trackers()
-            cb.on_epoch_begin(epoch)
-            logs = {}
-            for step, element in enumerate(batches.epoch()):
-                x, y, sw = _unpack(element, "fit")
-                x, y, sw = distributed.shard(distributed.strategy_of(model), x, y, sw)
-                model._prepare(x)
-                x, y = _cast(model, x, y)
-                cb.on_train_batch_begin(step)
-                logs = model._run_train_batch(x, y, sw)
-                cb.on_train_batch_end(step, logs)
-                if model.stop_training:
-                    break
-            epoch_logs = dict(logs)
-            if validation_data is not None and (epoch + 1) % validation_freq == 0:
-                if is_dataset(validation_data):
-                    val = evaluate_dataset(model, validation_data, 0, None, validation_steps,
-                                           True)
-                else:
-                    vx, vy, vsw = _unpack_validation(validation_data)
-                    val = model.evaluate(vx, vy, sample_weight=vsw, verbose=0,
-                                         return_dict=True)
-                epoch_logs.update({f"val_{k}": v for k, v in val.items()})
-            cb.on_epoch_end(epoch, epoch_logs)
-            if model.stop_training:
-                break
-        cb.on_train_end()
-    finally:
-        model._in_fit = False
-    return history
+
+    def epoch():
+        for element in batches.epoch():
+            yield _model_batch(model, element, "fit")
+    return epoch
 
 
-def evaluate_dataset(model, dataset, verbose, callbacks, steps, return_dict):
-    verbose = distributed.verbose_for(model, 1 if verbose == "auto" else verbose)
-    total = steps if steps is not None else (dataset._cardinality
-                                             if dataset._cardinality >= 0 else None)
-    cbs = ([callbacks_module.ProgbarLogger(verbose=verbose)] if verbose else []) + list(
-        callbacks or [])
-    cb = callbacks_module.CallbackList(cbs, model, {"verbose": verbose, "steps": total})
-    model._reset_trackers()
-    cb.on_test_begin()
-    logs = {}
+def _elements(dataset, steps):
     for step, element in enumerate(iter(dataset)):
         if steps is not None and step >= steps:
-            break
-        x, y, sw = _unpack(element, "evaluate")
-        x, y, sw = distributed.shard(distributed.strategy_of(model), x, y, sw)
-        model._prepare(x)
-        x, y = _cast(model, x, y)
-        cb.on_test_batch_begin(step)
-        xt, yt, swt = _as_tensors(x), _as_tensors(y), _as_tensors(sw)
-        logs = model._run_test_batch(xt, yt, swt)
-        cb.on_test_batch_end(step, logs)
-    cb.on_test_end(logs)
-    if return_dict:
-        return logs
-    values = list(logs.values())
-    return values[0] if len(values) == 1 else values
+            return
+        yield element
 
 
-def predict_dataset(model, dataset, verbose, callbacks, steps):
-    verbose = distributed.verbose_for(model, 1 if verbose == "auto" else verbose)
-    total = steps if steps is not None else (dataset._cardinality
-                                             if dataset._cardinality >= 0 else None)
-    cbs = ([callbacks_module.ProgbarLogger(verbose=verbose)] if verbose else []) + list(
-        callbacks or [])
-    cb = callbacks_module.CallbackList(cbs, model, {"verbose": verbose, "steps": total})
-    cb.on_predict_begin()
-    outputs = []
-    for step, element in enumerate(iter(dataset)):
-        if steps is not None and step >= steps:
-            break
+def evaluate_dataset_batches(model, dataset, steps):
+    """evaluate's batches of a dataset (at most `steps`), as tensors."""
+    for element in _elements(dataset, steps):
+        x, y, sw = _model_batch(model, element, "evaluate")
+        yield as_tensors(x), as_tensors(y), as_tensors(sw)
+
+
+def predict_dataset_batches(model, dataset, steps):
+    """predict's batches of x from a dataset (at most `steps`), as tensors."""
+    for element in _elements(dataset, steps):
         x = _numpy(element[0] if isinstance(element, tuple) else element)
         model._prepare(x)
-        cb.on_predict_batch_begin(step)
-        out = model._run_predict_batch(_as_tensors(_cast_floats(x, model._data_dtype())))
-        outputs.append([np.asarray(o) for o in out] if isinstance(out, (list, tuple))
-                       else np.asarray(out))
-        cb.on_predict_batch_end(step, {"outputs": out})
-    cb.on_predict_end()
-    if outputs and isinstance(outputs[0], list):
-        return [np.concatenate(parts) for parts in zip(*outputs)]
-    return np.concatenate(outputs) if outputs else np.zeros((0,))
+        yield as_tensors(cast_floats(x, model._data_dtype()))

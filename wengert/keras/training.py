@@ -1,4 +1,5 @@
-"""The training loop behind `Model.compile / fit / evaluate / predict`.
+"""`Model.compile / fit / evaluate / predict` and the steps they run (the loops over the batches
+are loops.py's, the batches data_adapter.py's).
 
 One train step is the TensorFlow 2 recipe, written with wengert ops:
 
@@ -22,15 +23,14 @@ import warnings
 import numpy as np
 
 from ..autodiff.tape import GradientTape
-from ..framework.tensor import Tensor, constant
+from ..framework.tensor import constant
 from ..ops.broadcast_ops import add_n
 from ..ops.cast_ops import cast
 from ..tracing.function import function
 from ..graph.graph import check_scope_name
-from . import backend, callbacks as callbacks_module, data_adapter, losses as losses_module
-from . import distributed
-from .data_adapter import _as_tensors, _cast_floats, _unpack_validation
+from . import backend, data_adapter, distributed, loops, losses as losses_module
 from . import metrics as metrics_module
+from .data_adapter import as_tensors, cast_floats, num_samples, take, to_numpy
 from .layers.base import call_context
 from .losses.loss import LossFunctionWrapper
 from .layers.core import Dropout
@@ -39,41 +39,6 @@ __all__ = ["TrainingMixin"]
 
 _NOT_COMPILED = ("You must compile your model before training/testing. Use "
                  "`model.compile(optimizer, loss)`.")
-
-
-# -- data -------------------------------------------------------------------------------------
-def _to_numpy(data):
-    if data is None:
-        return None
-    if isinstance(data, (list, tuple)) and data and isinstance(data[0], (np.ndarray, Tensor)):
-        return [np.asarray(d) for d in data]  # several inputs
-    return np.asarray(data)
-
-
-def _num_samples(x):
-    first = x[0] if isinstance(x, list) else x
-    return len(first)
-
-
-def _take(data, index):
-    if data is None:
-        return None
-    if isinstance(data, list):
-        return [d[index] for d in data]
-    return data[index]
-
-
-def _split_validation(x, y, sw, split):
-    if not 0.0 < split < 1.0:
-        raise ValueError(f"validation_split must be in (0, 1), got {split}.")
-    n = _num_samples(x)
-    at = int(n * (1.0 - split))
-    if at == 0 or at == n:
-        raise ValueError(f"validation_split={split} leaves no training or no validation "
-                         f"samples out of {n}.")
-    first, last = slice(0, at), slice(at, n)
-    return (_take(x, first), _take(y, first), _take(sw, first)), (
-        _take(x, last), _take(y, last), _take(sw, last))
 
 
 # -- compiled steps ---------------------------------------------------------------------------
@@ -257,7 +222,7 @@ class TrainingMixin:
         """Build the model from the first sample if needed and set up the step functions."""
         if not self.built or self._train_step_fn is None:
             if not self.built:
-                self(_as_tensors(_take(x, slice(0, 1))), training=False)
+                self(as_tensors(take(x, slice(0, 1))), training=False)
             self._make_steps()
 
     def _data_dtype(self):
@@ -347,17 +312,17 @@ class TrainingMixin:
 
     def _run_train_batch(self, x, y, sw):
         if self._user_train_step():
-            data = _as_tensors(x), _as_tensors(y)
-            logs = self.train_step(data if sw is None else data + (_as_tensors(sw),))
+            data = as_tensors(x), as_tensors(y)
+            logs = self.train_step(data if sw is None else data + (as_tensors(sw),))
             return {k: float(v) for k, v in (logs or {}).items()}
-        n = _num_samples(x)
-        xt, yt, swt = _as_tensors(x), _as_tensors(y), _as_tensors(sw)
+        n = num_samples(x)
+        xt, yt, swt = as_tensors(x), as_tensors(y), as_tensors(sw)
         loss, y_pred = distributed.run_step(self, self._train_step_fn, xt, yt, swt,
                                             self._masks_for(n))
         self._update_trackers(loss, yt, y_pred, swt)
         return self._logs()
 
-    # -- fit ------------------------------------------------------------------------------------
+    # -- fit, evaluate, predict ----------------------------------------------------------------
     @distributed.in_strategy_scope
     def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callbacks=None,
             validation_split=0.0, validation_data=None, shuffle=True, class_weight=None,
@@ -373,79 +338,58 @@ class TrainingMixin:
             if y is not None:
                 raise ValueError("fit: `y` must not be given when x is a dataset (its elements "
                                  "are (x, y) batches).")
-            return data_adapter.fit_dataset(self, x, epochs, verbose, callbacks,
-                                            validation_data, initial_epoch, steps_per_epoch,
-                                            validation_freq, kwargs.get("validation_steps"))
-        if x is None or y is None:
-            raise ValueError("fit needs arrays x and y, or a tf.data.Dataset of (x, y) "
-                             "batches.")
-        x, y, sample_weight = _to_numpy(x), _to_numpy(y), _to_numpy(sample_weight)
-        if validation_data is None and validation_split:
-            (x, y, sample_weight), validation_data = _split_validation(
-                x, y, sample_weight, validation_split)
+            steps = data_adapter.dataset_steps(x, steps_per_epoch)
+            epoch_batches = data_adapter.fit_dataset_batches(self, x, steps_per_epoch)
+            validate = self._validation(validation_data, None, kwargs.get("validation_steps"))
+        else:
+            if x is None or y is None:
+                raise ValueError("fit needs arrays x and y, or a tf.data.Dataset of (x, y) "
+                                 "batches.")
+            x, y, sample_weight = to_numpy(x), to_numpy(y), to_numpy(sample_weight)
+            if validation_data is None and validation_split:
+                (x, y, sample_weight), validation_data = data_adapter.split_validation(
+                    x, y, sample_weight, validation_split)
+            x, y = self._prepare_arrays(x, y)
+            batch_size = batch_size or 32
+            steps = steps_per_epoch or math.ceil(num_samples(x) / batch_size)
+            # batch_size is global under a strategy: each rank takes its share
+            epoch_batches = data_adapter.fit_array_batches(
+                x, y, sample_weight, batch_size, steps, shuffle, distributed.strategy_of(self))
+            validate = self._validation(validation_data, validation_batch_size or batch_size,
+                                        kwargs.get("validation_steps"))
+        return loops.fit_epochs(self, epoch_batches, epochs, initial_epoch, steps, verbose,
+                                callbacks, validate, validation_freq)
+
+    def _prepare_arrays(self, x, y):
+        """Build the model on x if needed; x and y cast to its dtype, checked to match."""
         self._prepare(x)
         dtype = self._data_dtype()
-        x, y = _cast_floats(x, dtype), _cast_floats(y, dtype)
-        n = _num_samples(x)
-        if _num_samples(y) != n:
+        x, y = cast_floats(x, dtype), cast_floats(y, dtype)
+        n = num_samples(x)
+        if num_samples(y) != n:
             raise ValueError(f"Data cardinality is ambiguous: x has {n} samples but y has "
-                             f"{_num_samples(y)}; make sure all arrays contain the same number "
+                             f"{num_samples(y)}; make sure all arrays contain the same number "
                              "of samples.")
-        batch_size = batch_size or 32
-        steps = steps_per_epoch or math.ceil(n / batch_size)
-        verbose = distributed.verbose_for(self, 1 if verbose == "auto" else verbose)
-        strategy = distributed.strategy_of(self)  # batch_size is global: each rank its share
-        history = callbacks_module.History()
-        cbs = ([callbacks_module.ProgbarLogger(verbose=verbose)] if verbose else []) + list(
-            callbacks or []) + [history]
-        cb = callbacks_module.CallbackList(
-            cbs, self, {"verbose": verbose, "epochs": epochs, "steps": steps})
-        self.stop_training = False
-        self._in_fit = True
-        self._initial_epoch = None  # BackupAndRestore sets it when it resumes a run
-        try:
-            cb.on_train_begin()
-            initial_epoch = self._initial_epoch or initial_epoch
-            for epoch in range(initial_epoch, epochs):
-                self._reset_trackers()
-                cb.on_epoch_begin(epoch)
-                order = distributed.shared_order(strategy, backend.rng(), n) if shuffle else None
-                logs = {}
-                for step in range(steps):
-                    start = (step * batch_size) % n
-                    index = slice(start, min(start + batch_size, n)) if order is None else \
-                        order[start:start + batch_size]
-                    index = distributed.local_index(index, strategy)
-                    cb.on_train_batch_begin(step)
-                    logs = self._run_train_batch(_take(x, index), _take(y, index),
-                                                 _take(sample_weight, index))
-                    cb.on_train_batch_end(step, logs)
-                    if self.stop_training:
-                        break
-                epoch_logs = dict(logs)
-                if validation_data is not None and (epoch + 1) % validation_freq == 0:
-                    vx, vy, vsw = _unpack_validation(validation_data)
-                    val = self.evaluate(vx, vy, batch_size=validation_batch_size or batch_size,
-                                        sample_weight=vsw, verbose=0, return_dict=True)
-                    epoch_logs.update({f"val_{k}": v for k, v in val.items()})
-                cb.on_epoch_end(epoch, epoch_logs)
-                if self.stop_training:
-                    break
-            cb.on_train_end()
-        finally:
-            self._in_fit = False
-        return history
+        return x, y
 
-    # -- evaluate / predict -------------------------------------------------------------------
-    def _batches_and_callbacks(self, n, batch_size, steps, verbose, callbacks):
-        """(batch size, number of batches, callbacks with a progress bar when verbose)."""
-        batch_size = batch_size or 32
-        total = steps or math.ceil(n / batch_size)
-        verbose = distributed.verbose_for(self, 1 if verbose == "auto" else verbose)
-        cbs = ([callbacks_module.ProgbarLogger(verbose=verbose)] if verbose else []) + list(
-            callbacks or [])
-        cb = callbacks_module.CallbackList(cbs, self, {"verbose": verbose, "steps": total})
-        return batch_size, total, cb
+    def _validation(self, data, batch_size, steps):
+        """fit's validation: a function giving the logs of evaluating `data` (arrays in batches
+        of batch_size, or at most `steps` batches of a dataset); None without data."""
+        if data is None:
+            return None
+
+        def validate():
+            if data_adapter.is_dataset(data):
+                return self._evaluate_dataset(data, 0, None, steps, True)
+            vx, vy, vsw = data_adapter.unpack_validation(data)
+            return self.evaluate(vx, vy, batch_size=batch_size, sample_weight=vsw, verbose=0,
+                                 return_dict=True)
+        return validate
+
+    def _evaluate_dataset(self, dataset, verbose, callbacks, steps, return_dict):
+        return loops.evaluate_batches(
+            self, data_adapter.evaluate_dataset_batches(self, dataset, steps),
+            data_adapter.dataset_total(dataset, steps), verbose, callbacks, return_dict)
 
     @distributed.in_strategy_scope
     def evaluate(self, x=None, y=None, batch_size=None, verbose="auto", sample_weight=None,
@@ -453,73 +397,50 @@ class TrainingMixin:
         """The loss (and compiled metrics) over (x, y): a float, or [loss, metric, ...]."""
         self._check_compiled()
         if data_adapter.is_dataset(x):
-            return data_adapter.evaluate_dataset(self, x, verbose, callbacks, steps, return_dict)
-        x, y, sample_weight = _to_numpy(x), _to_numpy(y), _to_numpy(sample_weight)
+            return self._evaluate_dataset(x, verbose, callbacks, steps, return_dict)
+        x, y, sample_weight = to_numpy(x), to_numpy(y), to_numpy(sample_weight)
         self._prepare(x)
         dtype = self._data_dtype()
-        x, y = _cast_floats(x, dtype), _cast_floats(y, dtype)
-        n = _num_samples(x)
-        batch_size, total, cb = self._batches_and_callbacks(n, batch_size, steps, verbose,
-                                                            callbacks)
-        self._reset_trackers()
-        cb.on_test_begin()
-        logs = {}
-        for step in range(total):
-            index = slice(step * batch_size, min((step + 1) * batch_size, n))
-            index = distributed.local_index(index, distributed.strategy_of(self))
-            cb.on_test_batch_begin(step)
-            xt, yt = _as_tensors(_take(x, index)), _as_tensors(_take(y, index))
-            swt = _as_tensors(_take(sample_weight, index))
-            logs = self._run_test_batch(xt, yt, swt)
-            cb.on_test_batch_end(step, logs)
-        cb.on_test_end(logs)
-        if return_dict:
-            return logs
-        values = list(logs.values())
-        return values[0] if len(values) == 1 else values
+        x, y = cast_floats(x, dtype), cast_floats(y, dtype)
+        batch_size = batch_size or 32
+        total = steps or math.ceil(num_samples(x) / batch_size)
+        batches = data_adapter.evaluate_array_batches(self, x, y, sample_weight, batch_size,
+                                                      total)
+        return loops.evaluate_batches(self, batches, total, verbose, callbacks, return_dict)
 
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None, **kwargs):
         """The model's outputs for x, computed in batches, as NumPy arrays."""
         if data_adapter.is_dataset(x):
-            return data_adapter.predict_dataset(self, x, verbose, callbacks, steps)
-        x = _to_numpy(x)
+            return loops.predict_batches(
+                self, data_adapter.predict_dataset_batches(self, x, steps),
+                data_adapter.dataset_total(x, steps), verbose, callbacks)
+        x = to_numpy(x)
         self._prepare(x)
-        x = _cast_floats(x, self._data_dtype())
-        n = _num_samples(x)
-        batch_size, total, cb = self._batches_and_callbacks(n, batch_size, steps, verbose,
-                                                            callbacks)
-        cb.on_predict_begin()
-        outputs = []
-        for step in range(total):
-            index = slice(step * batch_size, min((step + 1) * batch_size, n))
-            cb.on_predict_batch_begin(step)
-            out = self._run_predict_batch(_as_tensors(_take(x, index)))
-            outputs.append([np.asarray(o) for o in out] if isinstance(out, (list, tuple))
-                           else np.asarray(out))
-            cb.on_predict_batch_end(step, {"outputs": out})
-        cb.on_predict_end()
-        if outputs and isinstance(outputs[0], list):
-            return [np.concatenate(parts) for parts in zip(*outputs)]
-        return np.concatenate(outputs) if outputs else np.zeros((0,))
+        x = cast_floats(x, self._data_dtype())
+        batch_size = batch_size or 32
+        total = steps or math.ceil(num_samples(x) / batch_size)
+        return loops.predict_batches(
+            self, data_adapter.predict_array_batches(x, batch_size, total), total, verbose,
+            callbacks)
 
     # -- single batches -------------------------------------------------------------------------
     def train_on_batch(self, x, y=None, sample_weight=None, reset_metrics=True,
                        return_dict=False):
         self._check_compiled()
-        x, y, sample_weight = _to_numpy(x), _to_numpy(y), _to_numpy(sample_weight)
+        x, y, sample_weight = to_numpy(x), to_numpy(y), to_numpy(sample_weight)
         self._prepare(x)
         dtype = self._data_dtype()
         if reset_metrics or not hasattr(self, "_loss_total"):
             self._reset_trackers()
-        logs = self._run_train_batch(_cast_floats(x, dtype), _cast_floats(y, dtype),
+        logs = self._run_train_batch(cast_floats(x, dtype), cast_floats(y, dtype),
                                      sample_weight)
         return logs if return_dict else (list(logs.values()) if len(logs) > 1 else logs["loss"])
 
     def test_on_batch(self, x, y=None, sample_weight=None, reset_metrics=True,
                       return_dict=False):
-        return self.evaluate(x, y, batch_size=_num_samples(_to_numpy(x)),
+        return self.evaluate(x, y, batch_size=num_samples(to_numpy(x)),
                              sample_weight=sample_weight, verbose=0, return_dict=return_dict)
 
     def predict_on_batch(self, x):
-        x = _to_numpy(x)
-        return self.predict(x, batch_size=max(_num_samples(x), 1), verbose=0)
+        x = to_numpy(x)
+        return self.predict(x, batch_size=max(num_samples(x), 1), verbose=0)

@@ -1,0 +1,109 @@
+"""The loops of `Model.fit`, `evaluate` and `predict`, written once for arrays and datasets.
+
+Each loop takes its batches from keras/data_adapter.py (arrays or a tf.data.Dataset, already cut
+into this replica's rows) and runs the model's step on each, between the callbacks' hooks:
+
+    fit        on_train_begin; per epoch: reset the running loss and metrics, on_epoch_begin,
+               per batch on_train_batch_begin / the train step / on_train_batch_end (logs: the
+               epoch's running loss and metrics), then the validation logs (val_*, every
+               validation_freq epochs) and on_epoch_end; on_train_end. `model.stop_training`
+               (EarlyStopping, TerminateOnNaN) ends the epoch and the run; BackupAndRestore
+               sets `model._initial_epoch` in on_train_begin to resume a run.
+    evaluate   reset, on_test_begin, per batch on_test_batch_begin / step / end, on_test_end.
+    predict    on_predict_begin, per batch on_predict_batch_begin / step / end, on_predict_end;
+               the outputs are concatenated along the batch axis.
+
+Every loop gets a progress bar (ProgbarLogger) when verbose, on rank 0 only under a
+tf.distribute strategy; fit always adds the History it returns.
+"""
+import numpy as np
+
+from . import distributed
+from .callbacks.core import CallbackList, History, ProgbarLogger
+
+__all__ = ["callback_list", "fit_epochs", "evaluate_batches", "predict_batches"]
+
+
+def callback_list(model, verbose, callbacks, params, last=()):
+    """The CallbackList of a loop: the progress bar when verbose, the user's callbacks, then
+    `last`; params carry the verbosity and `params` (epochs, steps)."""
+    verbose = distributed.verbose_for(model, 1 if verbose == "auto" else verbose)
+    bar = [ProgbarLogger(verbose=verbose)] if verbose else []
+    return CallbackList(bar + list(callbacks or []) + list(last), model,
+                        {"verbose": verbose, **params})
+
+
+# -- fit ----------------------------------------------------------------------------------------
+def fit_epochs(model, epoch_batches, epochs, initial_epoch, steps, verbose, callbacks, validate,
+               validation_freq):
+    """Train from `initial_epoch` to `epochs` on `epoch_batches()` (a new iterator of
+    (x, y, sample_weight) per epoch); `validate()` (or None) gives the validation logs.
+    Returns the History."""
+    history = History()
+    cb = callback_list(model, verbose, callbacks, {"epochs": epochs, "steps": steps}, [history])
+    model.stop_training = False
+    model._in_fit = True
+    model._initial_epoch = None  # BackupAndRestore sets it when it resumes a run
+    try:
+        cb.on_train_begin()
+        for epoch in range(model._initial_epoch or initial_epoch, epochs):
+            logs = _train_epoch(model, cb, epoch, epoch_batches())
+            if validate is not None and (epoch + 1) % validation_freq == 0:
+                logs.update({f"val_{k}": v for k, v in validate().items()})
+            cb.on_epoch_end(epoch, logs)
+            if model.stop_training:
+                break
+        cb.on_train_end()
+    finally:
+        model._in_fit = False
+    return history
+
+
+def _train_epoch(model, cb, epoch, batches):
+    """One epoch's train steps; the logs of its last step (a copy)."""
+    model._reset_trackers()
+    cb.on_epoch_begin(epoch)
+    logs = {}
+    for step, (x, y, sample_weight) in enumerate(batches):
+        cb.on_train_batch_begin(step)
+        logs = model._run_train_batch(x, y, sample_weight)
+        cb.on_train_batch_end(step, logs)
+        if model.stop_training:
+            break
+    return dict(logs)
+
+
+# -- evaluate and predict -----------------------------------------------------------------------
+def evaluate_batches(model, batches, total, verbose, callbacks, return_dict):
+    """The loss and metrics over `batches` of (x, y, sample_weight) tensors: the logs when
+    return_dict, else the loss alone or [loss, metric, ...]."""
+    cb = callback_list(model, verbose, callbacks, {"steps": total})
+    model._reset_trackers()
+    cb.on_test_begin()
+    logs = {}
+    for step, (x, y, sample_weight) in enumerate(batches):
+        cb.on_test_batch_begin(step)
+        logs = model._run_test_batch(x, y, sample_weight)
+        cb.on_test_batch_end(step, logs)
+    cb.on_test_end(logs)
+    if return_dict:
+        return logs
+    values = list(logs.values())
+    return values[0] if len(values) == 1 else values
+
+
+def predict_batches(model, batches, total, verbose, callbacks):
+    """The model's outputs for `batches` of x, as NumPy arrays (a list for several outputs)."""
+    cb = callback_list(model, verbose, callbacks, {"steps": total})
+    cb.on_predict_begin()
+    outputs = []
+    for step, x in enumerate(batches):
+        cb.on_predict_batch_begin(step)
+        out = model._run_predict_batch(x)
+        outputs.append([np.asarray(o) for o in out] if isinstance(out, (list, tuple))
+                       else np.asarray(out))
+        cb.on_predict_batch_end(step, {"outputs": out})
+    cb.on_predict_end()
+    if outputs and isinstance(outputs[0], list):
+        return [np.concatenate(parts) for parts in zip(*outputs)]
+    return np.concatenate(outputs) if outputs else np.zeros((0,))
