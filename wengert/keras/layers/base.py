@@ -12,8 +12,8 @@ is None, the value of the enclosing layer call is used (a model called with trai
 its Dropout layers in training mode). Calling a layer on a symbolic `KerasTensor` (from
 `keras.Input`) records a node of a functional model instead of computing (see input_layer.py).
 
-Weights are checkpointed through `_checkpoint_children()`: sublayers by name, then the layer's
-own weights by the name given to `add_weight` ("kernel", "bias").
+The tracking of sublayers and weights, and the keys they are checkpointed under, are
+tracking.py's (Layer's first base).
 
 Masks (Keras's rule): a layer that makes a mask (Embedding(mask_zero=True), Masking) attaches it
 to its output tensor (masking.py keeps the table); the next layer whose `call` takes `mask` gets
@@ -26,7 +26,6 @@ values each time `losses` is read.
 import inspect
 import threading
 import warnings
-from collections import OrderedDict
 
 import numpy as np
 
@@ -35,11 +34,13 @@ from ...framework.tensor import Tensor, array_of, constant
 from ...framework.tensor_shape import TensorShape
 from ...framework.variables import Variable
 from ...module import Module
+from ...ops.creation_ops import shape as shape_of
 from ...ops.math_ops import cast
 from .. import backend, constraints as constraints_module, initializers
 from .. import regularizers as regularizers_module
 from . import mask_table as masking
 from .keras_tensor import KerasTensor, is_shape_list, symbolic_call
+from .tracking import UNTRACKED, Tracking
 from .layer_utils import (_as_tuple, _batch_input_shape, _output_shapes, _shape_config,  # noqa: F401
                           _shape_from_config, _standard_config, _weight_arguments)
 
@@ -47,8 +48,6 @@ __all__ = ["Layer", "InputSpec"]
 
 _ALLOWED_KWARGS = {"input_shape", "batch_input_shape", "batch_size", "input_dim", "weights",
                    "dynamic", "autocast", "activity_regularizer", "batch_shape"}
-_UNTRACKED = {"_trainable_weights", "_non_trainable_weights", "_named_weights", "_sublayers",
-              "_inbound_nodes", "_output_shape", "_build_input_shape", "_losses"}
 
 
 class _CallContext(threading.local):
@@ -73,7 +72,7 @@ def _shape_of(x):
     return x.shape if hasattr(x, "shape") else TensorShape(np.shape(x))
 
 
-class Layer(Module):
+class Layer(Tracking, Module):
     """Base class of layers: override `build(input_shape)` and `call(inputs, training=None)`.
 
     A Layer is a `tf.Module` (name_scope, submodules, with_name_scope), with Keras' own
@@ -81,7 +80,7 @@ class Layer(Module):
 
     supports_masking = False  # whether compute_mask passes masks on (see the module docstring)
 
-    _TF_MODULE_IGNORED_PROPERTIES = frozenset(_UNTRACKED)
+    _TF_MODULE_IGNORED_PROPERTIES = frozenset(UNTRACKED)
 
     def __init__(self, trainable=True, name=None, dtype=None, **kwargs):
         unknown = set(kwargs) - _ALLOWED_KWARGS
@@ -102,43 +101,6 @@ class Layer(Module):
         self._batch_input_shape = _batch_input_shape(kwargs)
         self._initial_weights = kwargs.get("weights")
         self.activity_regularizer = regularizers_module.get(kwargs.get("activity_regularizer"))
-
-    def _init_tracking(self):
-        d = self.__dict__
-        d.setdefault("_trainable_weights", [])
-        d.setdefault("_non_trainable_weights", [])
-        d.setdefault("_named_weights", OrderedDict())
-        d.setdefault("_sublayers", [])
-        d.setdefault("_sublayer_keys", {})  # id(layer) -> its checkpoint key (attribute path)
-        d.setdefault("_losses", [])
-
-    # -- attribute tracking -----------------------------------------------------------------------
-    def __setattr__(self, key, value):
-        self._track(key, value)
-        object.__setattr__(self, key, value)
-
-    def _track(self, key, value):
-        self._init_tracking()
-        if key in _UNTRACKED:
-            return
-        public = not key.startswith("_")
-        if isinstance(value, Layer) and value is not self:
-            if value not in self._sublayers:
-                self._sublayers.append(value)
-            if public:
-                self._sublayer_keys.setdefault(id(value), key)
-        elif isinstance(value, Variable):
-            if not any(v is value for v in self._trainable_weights + self._non_trainable_weights):
-                (self._trainable_weights if value.trainable else
-                 self._non_trainable_weights).append(value)
-                self._named_weights[key] = value
-        elif isinstance(value, (list, tuple)) and value and all(
-                isinstance(v, Layer) for v in value):
-            for i, layer in enumerate(value):
-                if layer not in self._sublayers:
-                    self._sublayers.append(layer)
-                if public:
-                    self._sublayer_keys.setdefault(id(layer), f"{key}/{i}")
 
     # -- what it is -------------------------------------------------------------------------------
     @property
@@ -205,66 +167,6 @@ class Layer(Module):
         (self._trainable_weights if trainable else self._non_trainable_weights).append(variable)
         self._named_weights[name] = variable
         return variable
-
-    def _gather(self, trainable):
-        """This layer's and its sublayers' weights (trainable or not), without repeats."""
-        out, seen, stack, order, visited = [], set(), [self], [], set()
-        while stack:  # depth-first, in tracking order
-            layer = stack.pop()
-            if id(layer) in visited:
-                continue
-            visited.add(id(layer))
-            order.append(layer)
-            stack.extend(reversed(layer._sublayers))
-        for layer in order:
-            if trainable:
-                candidates = layer._trainable_weights if layer._trainable else []
-            elif layer._trainable:
-                candidates = layer._non_trainable_weights
-            else:
-                candidates = layer._trainable_weights + layer._non_trainable_weights
-            for v in candidates:
-                if id(v) not in seen:
-                    seen.add(id(v))
-                    out.append(v)
-        return out
-
-    @property
-    def trainable_weights(self):
-        return self._gather(True)
-
-    @property
-    def non_trainable_weights(self):
-        return self._gather(False)
-
-    @property
-    def weights(self):
-        return self.trainable_weights + self.non_trainable_weights
-
-    @property
-    def trainable_variables(self):
-        return self.trainable_weights
-
-    @property
-    def non_trainable_variables(self):
-        return self.non_trainable_weights
-
-    @property
-    def variables(self):
-        return self.weights
-
-    @property
-    def submodules(self):
-        """Every layer under this one (not itself), depth first in tracking order."""
-        out, seen, stack = [], {id(self)}, list(reversed(self._sublayers))
-        while stack:
-            layer = stack.pop()
-            if id(layer) in seen:
-                continue
-            seen.add(id(layer))
-            out.append(layer)
-            stack.extend(reversed(layer._sublayers))
-        return tuple(out)
 
     @property
     def losses(self):
@@ -438,14 +340,12 @@ class Layer(Module):
         return outputs
 
     def _add_activity_losses(self, outputs):
-        from ...ops.cast_ops import cast as cast_to
-        from ...ops.creation_ops import shape as shape_of
         for output in outputs if isinstance(outputs, (list, tuple)) else [outputs]:
             if not isinstance(output, Tensor):
                 continue
             loss = self.activity_regularizer(output)
             if output.shape.rank:
-                loss = loss / cast_to(shape_of(output)[0], loss.dtype)
+                loss = loss / cast(shape_of(output)[0], loss.dtype)
             self.add_loss(loss)
 
     def _record_output_shape(self, outputs):
@@ -476,46 +376,6 @@ class Layer(Module):
         shape = config.get("input_shape") if config else None
         if shape is not None and not self.built:
             self._build_from_shape(_shape_from_config(shape))
-
-    def _checkpoint_children(self):
-        """{sublayer key: sublayer, ..., weight name: Variable, ...} for train.Checkpoint. A
-        sublayer's key is its place in the object graph, as TensorFlow's: the attribute holding
-        it ("conv1", "blocks/0"), else its position ("layer-2"), never its name, which comes
-        from a process-wide counter ("dense_7"): a model built again later, or in another
-        process, restores from the same keys."""
-        children = OrderedDict()
-        for key, layer in self._keyed_sublayers().items():
-            children[key] = layer
-        for key, variable in self._named_weights.items():
-            children[key] = variable
-        return children
-
-    def _keyed_sublayers(self):
-        keys = self.__dict__.get("_sublayer_keys", {})
-        return OrderedDict((keys.get(id(layer), f"layer-{i}"), layer)
-                           for i, layer in enumerate(self._sublayers))
-
-    def _defer_restore(self, values):
-        """Keep checkpointed values {"kernel": array, "dense/bias": array, ...} for weights
-        not created yet (an unbuilt layer); add_weight starts from them."""
-        sublayers = self._keyed_sublayers()
-        for key, value in values.items():
-            head, _, rest = key.partition("/")
-            if rest and head in sublayers:
-                sublayers[head]._defer_restore({rest: value})
-            else:
-                self.__dict__.setdefault("_pending_restores", {})[key] = value
-
-    def _restored_value(self, name, shape, dtype):
-        pending = self.__dict__.get("_pending_restores")
-        if not pending or name not in pending:
-            return None
-        value = np.asarray(pending.pop(name))
-        if value.shape != shape or value.dtype != dtype.as_numpy_dtype:
-            raise ValueError(f"Layer {self.name!r}: the checkpointed value of weight {name!r} "
-                             f"has shape {value.shape} and dtype {value.dtype}, but the weight "
-                             f"is created with shape {shape} and dtype {dtype.name}.")
-        return value
 
     def __repr__(self):
         return f"<{type(self).__module__}.{type(self).__name__} name={self.name!r}>"

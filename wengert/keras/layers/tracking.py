@@ -1,0 +1,167 @@
+"""What a Keras layer holds: its sublayers and Variables, tracked as they are assigned, and
+the keys they are checkpointed under.
+
+Assigning a Layer (or a list of Layers) or a Variable to an attribute of a layer tracks it: the
+sublayers in the order they were added, the Variables as trainable or not (with their
+attribute name). `trainable_weights` and `non_trainable_weights` walk the tree of sublayers
+depth first in tracking order and collect each weight once: a frozen layer (trainable=False)
+gives all its weights as non-trainable. `submodules` lists every layer below.
+
+Weights are checkpointed through `_checkpoint_children()`: sublayers by the attribute that
+holds them ("conv1", "blocks/0", else "layer-<i>"), then the layer's own weights by the name
+given to `add_weight` ("kernel", "bias"). Values restored into a layer that is not built yet
+wait in `_pending_restores` until add_weight creates the weight.
+"""
+from collections import OrderedDict
+
+import numpy as np
+
+from ...framework.variables import Variable
+
+__all__ = ["Tracking", "UNTRACKED"]
+
+UNTRACKED = {"_trainable_weights", "_non_trainable_weights", "_named_weights", "_sublayers",
+             "_inbound_nodes", "_output_shape", "_build_input_shape", "_losses"}
+
+
+class Tracking:
+    """The tracking half of `Layer` (see the module docstring); Layer sets `_trainable`."""
+
+    # -- attribute tracking -----------------------------------------------------------------------
+    def _init_tracking(self):
+        d = self.__dict__
+        d.setdefault("_trainable_weights", [])
+        d.setdefault("_non_trainable_weights", [])
+        d.setdefault("_named_weights", OrderedDict())
+        d.setdefault("_sublayers", [])
+        d.setdefault("_sublayer_keys", {})  # id(layer) -> its checkpoint key (attribute path)
+        d.setdefault("_losses", [])
+
+    def __setattr__(self, key, value):
+        self._track(key, value)
+        object.__setattr__(self, key, value)
+
+    def _track(self, key, value):
+        self._init_tracking()
+        if key in UNTRACKED:
+            return
+        public = not key.startswith("_")
+        if isinstance(value, Tracking) and value is not self:
+            if value not in self._sublayers:
+                self._sublayers.append(value)
+            if public:
+                self._sublayer_keys.setdefault(id(value), key)
+        elif isinstance(value, Variable):
+            if not any(v is value for v in self._trainable_weights + self._non_trainable_weights):
+                (self._trainable_weights if value.trainable else
+                 self._non_trainable_weights).append(value)
+                self._named_weights[key] = value
+        elif isinstance(value, (list, tuple)) and value and all(
+                isinstance(v, Tracking) for v in value):
+            for i, layer in enumerate(value):
+                if layer not in self._sublayers:
+                    self._sublayers.append(layer)
+                if public:
+                    self._sublayer_keys.setdefault(id(layer), f"{key}/{i}")
+
+    # -- the weights and layers below ------------------------------------------------------------
+    def _gather(self, trainable):
+        """This layer's and its sublayers' weights (trainable or not), without repeats."""
+        out, seen, stack, order, visited = [], set(), [self], [], set()
+        while stack:  # depth-first, in tracking order
+            layer = stack.pop()
+            if id(layer) in visited:
+                continue
+            visited.add(id(layer))
+            order.append(layer)
+            stack.extend(reversed(layer._sublayers))
+        for layer in order:
+            if trainable:
+                candidates = layer._trainable_weights if layer._trainable else []
+            elif layer._trainable:
+                candidates = layer._non_trainable_weights
+            else:
+                candidates = layer._trainable_weights + layer._non_trainable_weights
+            for v in candidates:
+                if id(v) not in seen:
+                    seen.add(id(v))
+                    out.append(v)
+        return out
+
+    @property
+    def trainable_weights(self):
+        return self._gather(True)
+
+    @property
+    def non_trainable_weights(self):
+        return self._gather(False)
+
+    @property
+    def weights(self):
+        return self.trainable_weights + self.non_trainable_weights
+
+    @property
+    def trainable_variables(self):
+        return self.trainable_weights
+
+    @property
+    def non_trainable_variables(self):
+        return self.non_trainable_weights
+
+    @property
+    def variables(self):
+        return self.weights
+
+    @property
+    def submodules(self):
+        """Every layer under this one (not itself), depth first in tracking order."""
+        out, seen, stack = [], {id(self)}, list(reversed(self._sublayers))
+        while stack:
+            layer = stack.pop()
+            if id(layer) in seen:
+                continue
+            seen.add(id(layer))
+            out.append(layer)
+            stack.extend(reversed(layer._sublayers))
+        return tuple(out)
+
+    # -- checkpoints ------------------------------------------------------------------------------
+    def _checkpoint_children(self):
+        """{sublayer key: sublayer, ..., weight name: Variable, ...} for train.Checkpoint. A
+        sublayer's key is its place in the object graph, as TensorFlow's: the attribute holding
+        it ("conv1", "blocks/0"), else its position ("layer-2"), never its name, which comes
+        from a process-wide counter ("dense_7"): a model built again later, or in another
+        process, restores from the same keys."""
+        children = OrderedDict()
+        for key, layer in self._keyed_sublayers().items():
+            children[key] = layer
+        for key, variable in self._named_weights.items():
+            children[key] = variable
+        return children
+
+    def _keyed_sublayers(self):
+        keys = self.__dict__.get("_sublayer_keys", {})
+        return OrderedDict((keys.get(id(layer), f"layer-{i}"), layer)
+                           for i, layer in enumerate(self._sublayers))
+
+    def _defer_restore(self, values):
+        """Keep checkpointed values {"kernel": array, "dense/bias": array, ...} for weights
+        not created yet (an unbuilt layer); add_weight starts from them."""
+        sublayers = self._keyed_sublayers()
+        for key, value in values.items():
+            head, _, rest = key.partition("/")
+            if rest and head in sublayers:
+                sublayers[head]._defer_restore({rest: value})
+            else:
+                self.__dict__.setdefault("_pending_restores", {})[key] = value
+
+    def _restored_value(self, name, shape, dtype):
+        pending = self.__dict__.get("_pending_restores")
+        if not pending or name not in pending:
+            return None
+        value = np.asarray(pending.pop(name))
+        if value.shape != shape or value.dtype != dtype.as_numpy_dtype:
+            raise ValueError(f"Layer {self.name!r}: the checkpointed value of weight {name!r} "
+                             f"has shape {value.shape} and dtype {value.dtype}, but the weight "
+                             f"is created with shape {shape} and dtype {dtype.name}.")
+        return value
