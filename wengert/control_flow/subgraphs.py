@@ -23,7 +23,7 @@ the graph being built, and the code it runs lives in sub-graphs held by that op 
 """
 import numpy as np
 
-from ..framework.context import state
+from ..framework.context import state, state_scope
 from ..framework.errors import InvalidArgumentError
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
@@ -90,12 +90,8 @@ class SubGraph(Graph):
         hit = self._by_outer.get(id(var))
         if hit is None:
             outer = self.outer
-            saved = state.graph, state.tapes
-            state.graph, state.tapes = outer, self._outer_tapes
-            try:
+            with state_scope(outer, self._outer_tapes, state.observers):
                 read = outer.capture_variable(var) if outer is not None else var.read_value()
-            finally:
-                state.graph, state.tapes = saved
             hit = self._capture(read)
             self._by_outer[id(var)] = hit
         if not self.reads_locally:
@@ -198,15 +194,11 @@ def trace(name, fn, specs, outer, arg_builder=None):
     Tapes are paused while tracing: the sub-graph's ops belong to the op, not to the tapes."""
     graph = SubGraph(name, outer)
     graph._outer_tapes = state.tapes
-    saved = state.graph, state.tapes, state.observers
-    state.graph, state.tapes, state.observers = graph, (), ()
-    try:
+    with state_scope(graph):
         graph.inputs = [placeholder_for(graph, dtype, shape, f"input_{i}")
                         for i, (dtype, shape) in enumerate(specs)]
         args = arg_builder(graph.inputs) if arg_builder is not None else graph.inputs
         result = fn(*args)
-    finally:
-        state.graph, state.tapes, state.observers = saved
     return graph, result
 
 

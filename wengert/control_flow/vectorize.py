@@ -18,7 +18,7 @@ Because the replay runs ordinary ops, tapes record it and `tf.gradients` differe
 placeholders' values are the real elements; eager tensors fn captured keep their identity, so
 their gradients flow). Outputs that do not depend on the elements are tiled along the batch.
 """
-from ..framework.context import state
+from ..framework.context import state, state_scope
 from ..framework.execute import execute
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
@@ -51,14 +51,10 @@ def _trace(fn, elems, flat):
     """fn traced on one-element placeholders: (graph, placeholders, output structure)."""
     graph = _Trace("vectorized_map", state.graph)
     graph._outer_tapes = state.tapes
-    saved = state.graph, state.tapes, state.observers
-    state.graph, state.tapes, state.observers = graph, (), ()
-    try:
+    with state_scope(graph):
         holders = [placeholder_for(graph, t.dtype, TensorShape(list(t.shape)[1:]), f"element_{i}")
                    for i, t in enumerate(flat)]
         outputs = fn(nest.pack_sequence_as(elems, holders))
-    finally:
-        state.graph, state.tapes, state.observers = saved
     return graph, holders, outputs
 
 

@@ -13,15 +13,13 @@ raises and says what to do. AutoGraph (or a hand-written `while_loop`) uses
 `get_next_as_optional()`, whose `has_value()` is a bool tensor, to loop over any dataset in the
 graph.
 """
-import contextlib
 
 import numpy as np
 
-from ..framework.context import state
+from ..framework.context import state, state_scope
 from ..framework.errors import InvalidArgumentError, OutOfRangeError
 from ..framework.execute import execute
-from ..ops.io.iterators import (ANONYMOUS_ITERATOR, ITERATOR_GET_NEXT,
-                               ITERATOR_GET_NEXT_AS_OPTIONAL)
+from ..ops.io.iterators import ANONYMOUS_ITERATOR, ITERATOR_GET_NEXT, ITERATOR_GET_NEXT_AS_OPTIONAL
 from . import structure as st
 
 __all__ = ["OwnedIterator", "Optional", "make_iterator", "numpy_iterator", "without_recording",
@@ -30,15 +28,9 @@ __all__ = ["OwnedIterator", "Optional", "make_iterator", "numpy_iterator", "with
 UNROLL_LIMIT = 1000  # elements a `for` loop inside tf.function may unroll without AutoGraph
 
 
-@contextlib.contextmanager
 def without_recording():
     """Run pipeline stages eagerly and unrecorded, whatever the caller is doing."""
-    saved = state.graph, state.tapes, state.observers
-    state.graph, state.tapes, state.observers = None, (), ()
-    try:
-        yield
-    finally:
-        state.graph, state.tapes, state.observers = saved
+    return state_scope(None)
 
 
 class Optional:

@@ -4,10 +4,16 @@ Session is the default.
 Every op consults this state on each call, so it lives in one `threading.local` whose class
 attributes are the defaults: reading `state.tapes` costs one attribute lookup. Two threads never
 see each other's tapes, so two training loops in two threads never mix their records.
+
+`state_scope(graph, tapes, observers)` sets where ops go for the length of a block and puts the
+caller's graph, tapes and observers back after it: `state_scope(None)` runs code eagerly and
+unrecorded (init_scope, py_function bodies, tf.data stages), `state_scope(sub_graph)` traces a
+branch or loop body into its own graph while the caller's tapes wait.
 """
+import contextlib
 import threading
 
-__all__ = ["state", "executing_eagerly", "default_session"]
+__all__ = ["state", "state_scope", "executing_eagerly", "default_session"]
 
 
 class _State(threading.local):
@@ -22,6 +28,18 @@ class _State(threading.local):
 
 
 state = _State()
+
+
+@contextlib.contextmanager
+def state_scope(graph, tapes=(), observers=()):
+    """Inside the block ops go to `graph` (None: they run eagerly), record on `tapes` and are
+    shown to `observers`; the caller's three come back when the block ends, however it ends."""
+    saved = state.graph, state.tapes, state.observers
+    state.graph, state.tapes, state.observers = graph, tapes, observers
+    try:
+        yield
+    finally:
+        state.graph, state.tapes, state.observers = saved
 
 
 def executing_eagerly():

@@ -17,10 +17,9 @@ outer tape or a forward accumulator is listening, so it records ordinary ops and
 gradient rule applies) or into another graph (a traced function called while tracing another:
 its graph is inlined into the caller's).
 """
-import contextlib
 
 from ..framework import dtypes
-from ..framework.context import state
+from ..framework.context import state, state_scope
 from ..framework.execute import execute, record_op
 from ..framework.tensor import Tensor, array_of, convert_to_tensor
 from ..framework.variables import READ_VARIABLE, Variable
@@ -38,16 +37,10 @@ _CREATE_ONCE = ("tf.function only supports singleton tf.Variables created on the
                 "tf.Variable(...)`).")
 
 
-@contextlib.contextmanager
 def init_scope():
     """Leave any graph being built and any recording tape: code inside runs eagerly, unrecorded
     (how a traced function computes the initial value of a variable it creates)."""
-    saved = state.graph, state.tapes, state.observers
-    state.graph, state.tapes, state.observers = None, (), ()
-    try:
-        yield
-    finally:
-        state.graph, state.tapes, state.observers = saved
+    return state_scope(None)
 
 
 class FuncGraph(Graph):

@@ -45,7 +45,7 @@ import weakref
 import numpy as np
 
 from ..framework import dtypes
-from ..framework.context import state
+from ..framework.context import state, state_scope
 from ..framework.device import settings as device_settings
 from ..framework.operation import Operation
 from ..framework.tensor import Tensor, array_of, convert_to_tensor, is_eager_tensor, to_array
@@ -405,10 +405,8 @@ class Function:
 
     def _trace_once(self, specs, arguments, trace_values, allow_variable_creation):
         graph = FuncGraph(self._name, allow_variable_creation=allow_variable_creation)
-        saved = state.tapes, state.observers
-        state.tapes, state.observers = (), ()
         try:
-            with graph.as_default():
+            with state_scope(state.graph), graph.as_default():  # tapes wait while tracing
                 graph.inputs = [placeholder_for(graph, dtype, shape, name or f"args_{i}")
                                 for i, (dtype, shape, name) in enumerate(specs)]
                 graph.trace_values = trace_values
@@ -417,7 +415,6 @@ class Function:
                 outputs = self._function_to_trace()(*args, **kwargs)
                 flat = [_output_tensor(graph, o, self._name) for o in nest.flatten(outputs)]
         finally:
-            state.tapes, state.observers = saved
             graph.trace_values = None
         self._tracing_count += 1
         graph.structured_outputs, graph.outputs = outputs, flat

@@ -23,7 +23,7 @@ import shutil
 import subprocess
 import sys
 
-from ..framework.context import state
+from ..framework.context import state, state_scope
 from ..framework.variables import Variable
 from ..graph.graph import PLACEHOLDER
 from ..ops.creation_ops import CONST
@@ -224,12 +224,8 @@ def _add_gradient_nodes(tape, records, target, nodes, edges, names, leaves, watc
         forward = frame.f_locals.get("op") if frame is not None else None
         created.append((op_def.type, name, inputs, outputs, forward))
 
-    saved = state.tapes, state.observers
-    state.tapes, state.observers = (), (note,)
-    try:
+    with state_scope(state.graph, (), (note,)):
         results = backprop.backward(records, [target], sources, [seed])
-    finally:
-        state.tapes, state.observers = saved
     index = {id(op): i for i, op in enumerate(records)}
     for k, (op_type, name, inputs, outputs, forward) in enumerate(created):
         nid = f"grad{k}"

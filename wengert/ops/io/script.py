@@ -15,7 +15,7 @@ to the graph (TensorShape(None)) unless the caller sets them.
 import numpy as np
 
 from ...framework import dtypes
-from ...framework.context import state
+from ...framework.context import state_scope
 from ...framework.errors import InvalidArgumentError
 from ...framework.execute import execute
 from ...framework.registry import defop
@@ -57,26 +57,14 @@ def _name(func):
     return f"the function {getattr(func, '__name__', func)!r}"
 
 
-class _Quiet:
-    """Run Python called by an op eagerly, without recording on the caller's tapes."""
-
-    def __enter__(self):
-        self._saved = state.graph, state.tapes, state.observers
-        state.graph, state.tapes, state.observers = None, (), ()
-
-    def __exit__(self, *exc):
-        state.graph, state.tapes, state.observers = self._saved
-        return False
-
-
 def _eager_kernel(*arrays, func, Tout):
-    with _Quiet():
+    with state_scope(None):  # Python called by an op runs eagerly, unrecorded
         value = func(*[Tensor(np.asarray(a)) for a in arrays])
     return _results(value, Tout, func)
 
 
 def _numpy_kernel(*arrays, func, Tout):
-    with _Quiet():
+    with state_scope(None):
         value = func(*[np.array(a) for a in arrays])
     return _results(value, Tout, func)
 
