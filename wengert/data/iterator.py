@@ -64,13 +64,12 @@ class Optional:
         return self._spec
 
 
-class OwnedIterator:
-    """An eager iterator over one pass of a dataset."""
+class _DatasetIterator:
+    """What both kinds of iterator share: the dataset they iterate, whose element_spec is theirs,
+    and being their own iterator (`for x in it` continues where `next(it)` stopped)."""
 
     def __init__(self, dataset):
         self._dataset = dataset
-        with without_recording():
-            self._stage = dataset._stage()
 
     @property
     def element_spec(self):
@@ -78,6 +77,15 @@ class OwnedIterator:
 
     def __iter__(self):
         return self
+
+
+class OwnedIterator(_DatasetIterator):
+    """An eager iterator over one pass of a dataset."""
+
+    def __init__(self, dataset):
+        super().__init__(dataset)
+        with without_recording():
+            self._stage = dataset._stage()
 
     def _next_components(self):
         with without_recording():
@@ -122,22 +130,15 @@ class _Resource:
         return f"<iterator over {type(self.dataset).__name__}>"
 
 
-class GraphIterator:
+class GraphIterator(_DatasetIterator):
     """`iter(dataset)` while a function is traced (see the module docstring)."""
 
     def __init__(self, dataset):
-        self._dataset = dataset
+        super().__init__(dataset)
         self._resource = _Resource(dataset)
         self._handle = execute(ANONYMOUS_ITERATOR, (), {"iterator": self._resource},
                                "AnonymousIteratorV3")
         self._unrolled = 0
-
-    @property
-    def element_spec(self):
-        return self._dataset.element_spec
-
-    def __iter__(self):
-        return self
 
     def _attrs(self):
         return {"iterator": self._resource, "specs": self._dataset._specs}

@@ -24,20 +24,21 @@ How it moves through wengert, as in TensorFlow:
 import numpy as np
 
 from . import dtypes
+from .composite_tensor import CompositeTensor
 from .tensor import convert_to_tensor, is_eager_tensor
 from .tensor_shape import TensorShape
 
 __all__ = ["IndexedSlices"]
 
 
-class IndexedSlices:
+class IndexedSlices(CompositeTensor):
     """A sparse representation of a dense tensor: `values[j]` belongs in row `indices[j]`.
 
     values: a tensor of shape [N] + dense_shape[1:]. indices: an int32/int64 tensor of shape [N].
     dense_shape: the dense tensor's shape (a tuple, list or int tensor), or None if unknown.
     """
 
-    __slots__ = ("_values", "_indices", "_dense_shape", "_static", "_like")
+    __slots__ = ("_indices", "_dense_shape", "_static", "_like")
 
     def __init__(self, values, indices, dense_shape=None):
         self._values = convert_to_tensor(values)
@@ -68,11 +69,7 @@ class IndexedSlices:
         self._dense_shape = None
         return self
 
-    # -- what it is -------------------------------------------------------------------------------
-    @property
-    def values(self):
-        return self._values
-
+    # -- what it is (values, dtype and graph: CompositeTensor) ------------------------------------
     @property
     def indices(self):
         return self._indices
@@ -86,10 +83,6 @@ class IndexedSlices:
             elif self._like is not None:
                 self._dense_shape = self._shape_of_like()
         return self._dense_shape
-
-    @property
-    def dtype(self):
-        return self._values.dtype
 
     @property
     def shape(self):
@@ -106,10 +99,6 @@ class IndexedSlices:
     @property
     def op(self):
         return self._values.op
-
-    @property
-    def graph(self):
-        return getattr(self._values, "graph", None)
 
     @property
     def device(self):

@@ -20,6 +20,7 @@ a SparseTensor through tf.function signatures or tf.data, and `SparseTensorValue
 import numpy as np
 
 from . import dtypes
+from .composite_tensor import CompositeTensor
 from .static_value import static_value
 from .tensor import convert_to_tensor, is_eager_tensor
 from .tensor_shape import TensorShape
@@ -27,7 +28,7 @@ from .tensor_shape import TensorShape
 __all__ = ["SparseTensor"]
 
 
-class SparseTensor:
+class SparseTensor(CompositeTensor):
     """A sparse tensor: `values[j]` sits at coordinate `indices[j]` of a dense tensor of shape
     `dense_shape`; every other entry is zero.
 
@@ -35,7 +36,7 @@ class SparseTensor:
     dense_shape: an int64 [rank] tensor (or a list/tuple of ints).
     """
 
-    __slots__ = ("_indices", "_values", "_dense_shape")
+    __slots__ = ("_indices", "_dense_shape")
 
     def __init__(self, indices, values, dense_shape):
         indices = convert_to_tensor(indices, dtype_hint=dtypes.int64)
@@ -57,21 +58,14 @@ class SparseTensor:
         raise TypeError(f"SparseTensor.from_value: expected a SparseTensor, got "
                         f"{type(value).__name__}.")
 
+    # (values, dtype and graph: CompositeTensor)
     @property
     def indices(self):
         return self._indices
 
     @property
-    def values(self):
-        return self._values
-
-    @property
     def dense_shape(self):
         return self._dense_shape
-
-    @property
-    def dtype(self):
-        return self._values.dtype
 
     @property
     def shape(self):
@@ -85,10 +79,6 @@ class SparseTensor:
 
     def get_shape(self):
         return self.shape
-
-    @property
-    def graph(self):
-        return getattr(self._values, "graph", None)
 
     def __repr__(self):
         return (f"SparseTensor(indices={self._indices}, values={self._values}, "

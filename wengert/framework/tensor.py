@@ -145,7 +145,8 @@ class Tensor(TensorLike):
                 f"numpy={_array_repr(self._value)}>")
 
     def __str__(self):
-        return f"tf.Tensor({_array_str(self._value)}, shape={self.shape}, dtype={self.dtype.name})"
+        return (f"tf.Tensor({_array_repr(self._value, str)}, shape={self.shape}, "
+                f"dtype={self.dtype.name})")
 
     def __reduce__(self):
         raise TypeError("Tensors are not picklable; save `t.numpy()` or use train.Checkpoint.")
@@ -169,21 +170,14 @@ class _Reference:
         return isinstance(other, _Reference) and other._obj is self._obj
 
 
-def _array_repr(value):
-    """The `numpy=` part of a tensor's repr, as TensorFlow prints it: NumPy's repr (on a new line
-    when it spans several), or the bare value of a scalar."""
+def _array_repr(value, text_of=repr):
+    """The value as a tensor's repr (its `numpy=` part) or, with text_of=str, its str prints it,
+    as TensorFlow does: NumPy's text (on a new line when it spans several), or the bare value of
+    a scalar."""
     if value.ndim == 0:
         item = value[()]
         return repr(item) if isinstance(item, bytes) else str(item)
-    text = repr(value)
-    return "\n" + text if "\n" in text else text
-
-
-def _array_str(value):
-    if value.ndim == 0:
-        item = value[()]
-        return repr(item) if isinstance(item, bytes) else str(item)
-    text = str(value)
+    text = text_of(value)
     return "\n" + text if "\n" in text else text
 
 

@@ -11,20 +11,15 @@ from ..framework.tensor import Tensor
 from ..framework.tensor_shape import TensorShape
 from ..ops import math_ops
 
-__all__ = ["SymbolicTensor"]
+__all__ = ["GraphValued", "SymbolicTensor"]
 
 
-class SymbolicTensor(Tensor):
-    """Output `value_index` of graph op `op`; its value exists only while a graph runs."""
+class GraphValued:
+    """What graph tensors and graph variables share: their value exists only while a graph runs,
+    so their shape and dtype are fields (`_shape`, `_dtype`) fixed when the graph is built, where
+    the eager Tensor and Variable they subclass read them from a NumPy value."""
 
-    __slots__ = ("_shape", "_dtype")
-    __hash__ = object.__hash__  # graph tensors key feed_dicts, as in TensorFlow 1
-
-    def __init__(self, op, value_index, shape, dtype):
-        self._op = op
-        self._value_index = value_index
-        self._shape = TensorShape(shape) if shape is not None else TensorShape(None)
-        self._dtype = dtypes.as_dtype(dtype)
+    __slots__ = ()
 
     @property
     def shape(self):
@@ -36,7 +31,20 @@ class SymbolicTensor(Tensor):
 
     @property
     def ndim(self):
-        return self._shape.rank  # (Tensor's reads the eager value this class does not have)
+        return self._shape.rank
+
+
+class SymbolicTensor(GraphValued, Tensor):
+    """Output `value_index` of graph op `op`; its value exists only while a graph runs."""
+
+    __slots__ = ("_shape", "_dtype")
+    __hash__ = object.__hash__  # graph tensors key feed_dicts, as in TensorFlow 1
+
+    def __init__(self, op, value_index, shape, dtype):
+        self._op = op
+        self._value_index = value_index
+        self._shape = TensorShape(shape) if shape is not None else TensorShape(None)
+        self._dtype = dtypes.as_dtype(dtype)
 
     @property
     def graph(self):

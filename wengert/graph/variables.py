@@ -14,12 +14,13 @@ from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.variables import ASSIGN, ASSIGN_ADD, ASSIGN_SUB, READ_VARIABLE, Variable
 from .graph import NO_OP, check_scope_name, get_default_graph
+from .symbolic import GraphValued
 
 __all__ = ["GraphVariable", "global_variables", "trainable_variables", "variables_initializer",
            "global_variables_initializer"]
 
 
-class GraphVariable(Variable):
+class GraphVariable(GraphValued, Variable):
     """A variable of a graph; `Variable(...)` inside a graph context makes one."""
 
     def __init__(self, initial_value=None, trainable=True, validate_shape=True, name=None,
@@ -44,14 +45,6 @@ class GraphVariable(Variable):
         graph.add_to_collection("variables", self)
         if self._trainable:
             graph.add_to_collection("trainable_variables", self)
-
-    @property
-    def dtype(self):
-        return self._dtype
-
-    @property
-    def ndim(self):
-        return self._shape.rank  # (Variable's reads the eager value this class does not have)
 
     @property
     def graph(self):

@@ -224,25 +224,12 @@ class SignatureFunction:
         self._concrete = concrete
         self.input_names, self.output_names = input_names, output_names
 
-    @property
-    def graph(self):
-        return self._concrete.graph
-
-    @property
-    def inputs(self):
-        return self._concrete.inputs
-
-    @property
-    def outputs(self):
-        return self._concrete.outputs
-
-    @property
-    def variables(self):
-        return self._concrete.variables
-
-    @property
-    def trainable_variables(self):
-        return self._concrete.trainable_variables
+    # The traced function's own:
+    graph = property(lambda self: self._concrete.graph)
+    inputs = property(lambda self: self._concrete.inputs)
+    outputs = property(lambda self: self._concrete.outputs)
+    variables = property(lambda self: self._concrete.variables)
+    trainable_variables = property(lambda self: self._concrete.trainable_variables)
 
     @property
     def structured_input_signature(self):
