@@ -168,18 +168,12 @@ def concat(values, axis, name="concat"):
 
 
 def _pack_rule(*inputs, axis):
-    shape_rules.check_same_dtype(*inputs)
-    out = inputs[0].shape
-    for t in inputs[1:]:
-        if not out.is_compatible_with(t.shape):
-            raise InvalidArgumentError(f"stack needs inputs of one shape, got shapes "
-                                       f"{[str(t.shape) for t in inputs]}.")
-        out = out.merge_with(t.shape)
+    out, dtype = shape_rules.one_shape(inputs, "stack needs inputs of one shape, got shapes ")
     if out.rank is None:
-        return TensorShape(None), inputs[0].dtype
+        return TensorShape(None), dtype
     dims = list(out)
     dims.insert(normalize_axis(axis, out.rank + 1), len(inputs))
-    return TensorShape(dims), inputs[0].dtype
+    return TensorShape(dims), dtype
 
 
 def _pack_batched(op, grad):

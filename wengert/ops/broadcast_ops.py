@@ -224,14 +224,7 @@ def _accumulate(total, arrays):
 
 
 def _add_n_rule(*inputs):
-    shape_rules.check_same_dtype(*inputs)
-    out = inputs[0].shape
-    for t in inputs[1:]:
-        if not out.is_compatible_with(t.shape):
-            raise InvalidArgumentError(f"all inputs must have the same shape; got "
-                                       f"{[str(i.shape) for i in inputs]}.")
-        out = out.merge_with(t.shape)
-    return out, inputs[0].dtype
+    return shape_rules.one_shape(inputs, "all inputs must have the same shape; got ")
 
 
 ADD_N = defop("AddN", _add_n_kernel, shape=_add_n_rule,

@@ -17,7 +17,7 @@ from ..framework.static_value import partial_value, static_value
 from ..framework.tensor_shape import TensorShape
 
 __all__ = ["same", "broadcast", "broadcast_shapes", "reduced", "normalize_axes", "bool_out",
-           "check_same_dtype", "check_float", "check_ordered", "normalize_axis", "int_tuple", "prod", "axis_int",
+           "check_same_dtype", "one_shape", "check_float", "check_ordered", "normalize_axis", "int_tuple", "prod", "axis_int",
            "axis_tuple", "check_distinct", "check_not_bool",
            "UnknownWhileBuilding", "SHAPE_VECTOR", "shape_arg", "resolve_shape",
            "static_shape_arg", "shape_source", "DYNAMIC", "is_tensor_like", "scalar_arg",
@@ -75,6 +75,19 @@ def check_same_dtype(*inputs):
             raise InvalidArgumentError(
                 f"operands have different dtypes {first.name} and {t.dtype.name}; use cast to "
                 "make them agree.")
+
+
+def one_shape(inputs, mismatch):
+    """(shape, dtype) that all `inputs` share, their shapes merged (each dimension any of them
+    knows); InvalidArgumentError for two dtypes, or `mismatch` followed by the inputs' shapes
+    when two shapes disagree (stack, add_n)."""
+    check_same_dtype(*inputs)
+    out = inputs[0].shape
+    for t in inputs[1:]:
+        if not out.is_compatible_with(t.shape):
+            raise InvalidArgumentError(f"{mismatch}{[str(i.shape) for i in inputs]}.")
+        out = out.merge_with(t.shape)
+    return out, inputs[0].dtype
 
 
 def check_index_dtype(indices, what="indices"):

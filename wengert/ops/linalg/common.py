@@ -24,7 +24,7 @@ from ..matmul_ops import matmul, matrix_transpose
 from ..matrix_ops import diag_part, set_diag
 
 __all__ = ["square_rule", "check_linalg_input", "linalg_input", "batch_label", "loop_matrices",
-           "first_failure", "adjoint", "mm", "eye_like", "safe_reciprocal", "matrix_dims",
+           "first_failure", "succeeds", "adjoint", "mm", "eye_like", "safe_reciprocal", "matrix_dims",
            "real_part", "singular_error", "conj_if_complex"]
 
 
@@ -102,16 +102,20 @@ def first_failure(test, stack):
     return 0
 
 
-def is_invertible(matrix):
-    try:
-        np.linalg.inv(matrix)
-    except np.linalg.LinAlgError:
-        return False
-    return True
+def succeeds(factorization):
+    """A test for first_failure: whether NumPy's `factorization` (np.linalg.inv, cholesky, ...)
+    of a matrix succeeds."""
+    def test(matrix):
+        try:
+            factorization(matrix)
+        except np.linalg.LinAlgError:
+            return False
+        return True
+    return test
 
 
 def singular_error(op_type, stack, what="is not invertible"):
-    index = first_failure(is_invertible, stack)
+    index = first_failure(succeeds(np.linalg.inv), stack)
     return InvalidArgumentError(
         f"{op_type}: the input matrix{batch_label(stack.shape[:-2], index)} {what} "
         f"(shape {stack.shape}): it is singular to working precision. Check it, or "

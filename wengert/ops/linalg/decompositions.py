@@ -42,7 +42,7 @@ from ..array_ops import concat
 from ..reshape_ops import expand_dims
 from .common import (adjoint, batch_label, check_linalg_input, first_failure, linalg_input,
                             loop_matrices, matrix_dims, mm, real_part, safe_reciprocal,
-                            square_rule)
+                            square_rule, succeeds)
 from .solves import triangular_solve
 from ..matrix_ops import band_part, diag, diag_part, set_diag
 
@@ -68,19 +68,11 @@ def _from_lower(x):
 
 
 # -- Cholesky -------------------------------------------------------------------------------------
-def _is_positive_definite(matrix):
-    try:
-        np.linalg.cholesky(matrix)
-    except np.linalg.LinAlgError:
-        return False
-    return True
-
-
 def _cholesky_kernel(a):
     try:
         return np.linalg.cholesky(a)
     except np.linalg.LinAlgError:
-        index = first_failure(_is_positive_definite, a)
+        index = first_failure(succeeds(np.linalg.cholesky), a)
         raise InvalidArgumentError(
             f"Cholesky: the input matrix{batch_label(a.shape[:-2], index)} is not positive "
             f"definite (shape {a.shape}); Cholesky needs a symmetric (Hermitian) positive "

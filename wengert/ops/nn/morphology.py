@@ -22,7 +22,7 @@ from ...framework.registry import defop
 from ...framework.tensor import convert_to_tensor
 from ...framework.tensor_shape import TensorShape
 from .window_geometry import (check_window_fits, crop_spatial, dims_last, geometry, merge_dim,
-                            offsets, pad_spatial, padding_attrs, spatial_tuple)
+                            offsets, pad_spatial, window_attrs)
 from ..indexing_ops import reverse
 from .pool import lowest
 
@@ -51,10 +51,17 @@ def _dilation_kernel(x, w, strides, rates, padding):
     return _taps(x, w, strides, rates, padding)[1]
 
 
-def _backprop_input_kernel(x, w, g, strides, rates, padding):
+def _backprop_taps(x, w, g, strides, rates, padding):
+    """(padded input, taps, pads) of _taps for a backprop kernel, whose out_backprop g must have
+    the output's shape."""
     xp, y, taps, pads = _taps(x, w, strides, rates, padding)
     if g.shape != y.shape:
         raise ValueError("out_backprop does not match the output shape")
+    return xp, taps, pads
+
+
+def _backprop_input_kernel(x, w, g, strides, rates, padding):
+    xp, taps, pads = _backprop_taps(x, w, g, strides, rates, padding)
     dxp = np.zeros(xp.shape, g.dtype)
     for index, _, hit in taps:
         dxp[index] += g * hit
@@ -62,9 +69,7 @@ def _backprop_input_kernel(x, w, g, strides, rates, padding):
 
 
 def _backprop_filter_kernel(x, w, g, strides, rates, padding):
-    _, y, taps, _ = _taps(x, w, strides, rates, padding)
-    if g.shape != y.shape:
-        raise ValueError("out_backprop does not match the output shape")
+    _, taps, _ = _backprop_taps(x, w, g, strides, rates, padding)
     dw = np.zeros(w.shape, g.dtype)
     for _, offset, hit in taps:
         dw[offset] = (g * hit).sum(axis=(0, 1, 2))
@@ -182,16 +187,8 @@ DILATION2D = defop("Dilation2D", _dilation_kernel, shape=_dilation_rule, grad=_d
 def _attrs(what, strides, padding, data_format, dilations):
     if data_format != "NHWC":
         raise ValueError(f"{what}: data_format must be 'NHWC', got {data_format!r}.")
-    try:
-        attrs = {"strides": spatial_tuple(strides, "strides", "NHWC"),
-                 "rates": spatial_tuple(dilations, "dilations", "NHWC"),
-                 "padding": padding_attrs(padding, allow_explicit=False)[0]}
-    except ValueError as err:
-        raise ValueError(f"{what}: {err}") from None
-    if min(attrs["strides"] + attrs["rates"]) < 1:
-        raise ValueError(f"{what}: strides and dilations must be >= 1, got {strides!r} and "
-                         f"{dilations!r}.")
-    return attrs
+    mode, _, window = window_attrs(what, "NHWC", padding, strides=strides, dilations=dilations)
+    return {"strides": window["strides"], "rates": window["dilations"], "padding": mode}
 
 
 def dilation2d(input, filters, strides, padding, data_format="NHWC", dilations=None,  # noqa: A002

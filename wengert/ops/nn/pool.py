@@ -36,10 +36,10 @@ from ...framework.execute import execute
 from ...framework.registry import defop, linear
 from ...framework.tensor import convert_to_tensor
 from .. import shape_rules
-from .window_geometry import (check_window_fits, crop_spatial, dims_last, from_channels_last,
-                            geometry, merge_dim, offsets, onnx_window_op, pad_spatial,
-                            padding_attrs, scratch, shape_from_last, sizes_last, sizes_tensor,
-                            spatial_tuple, static_dims_last, tf_padding, to_channels_last)
+from .window_geometry import (check_window_fits, crop_spatial, data_format_in, dims_last,
+                            from_channels_last, geometry, merge_dim, offsets, onnx_window_op,
+                            pad_spatial, scratch, shape_from_last, sizes_last, sizes_tensor,
+                            static_dims_last, tf_padding, to_channels_last, window_attrs)
 from ..reshape_ops import expand_dims, squeeze
 from ..shape_rules import int_tuple
 
@@ -364,19 +364,11 @@ AVG_POOL_3D = _AVG_POOL_3D.forward
 
 # -- public functions ------------------------------------------------------------------------------
 def _pool_attrs(op_name, ksize, strides, padding, data_format, nd=2, explicit=False):
-    formats = _FORMATS[nd]
-    if data_format is None:
-        data_format = formats[0]
-    if data_format not in formats:
-        raise ValueError(f"{op_name}: data_format must be {formats[0]!r} or {formats[1]!r}, "
-                         f"got {data_format!r}.")
-    try:
-        mode, pads = padding_attrs(padding, data_format, allow_explicit=explicit, nd=nd)
-        attrs = {"ksize": spatial_tuple(ksize, "ksize", data_format, nd=nd),
-                 "strides": spatial_tuple(strides, "strides", data_format, nd=nd),
-                 "padding": mode, "data_format": data_format}
-    except ValueError as err:
-        raise ValueError(f"{op_name}: {err}") from None
+    data_format = data_format_in(op_name, data_format, _FORMATS[nd])
+    mode, pads, window = window_attrs(op_name, data_format, padding, allow_explicit=explicit,
+                                      ksize=ksize, strides=strides)
+    attrs = {"ksize": window["ksize"], "strides": window["strides"], "padding": mode,
+             "data_format": data_format}
     if explicit:
         attrs["explicit_paddings"] = pads
         for k, (before, after) in zip(attrs["ksize"], pads):
@@ -384,9 +376,6 @@ def _pool_attrs(op_name, ksize, strides, padding, data_format, nd=2, explicit=Fa
                 raise InvalidArgumentError(
                     f"{op_name}: explicit padding {padding!r} must be smaller than the window "
                     f"size {k} on each side (a window of padding alone has no maximum).")
-    if min(attrs["ksize"] + attrs["strides"]) < 1:
-        raise ValueError(f"{op_name}: ksize and strides must be >= 1, got ksize {ksize!r} and "
-                         f"strides {strides!r}.")
     return attrs
 
 

@@ -79,9 +79,33 @@ def spatial_tuple(value, name, data_format="NHWC", default=1, nd=2):
                      f"got {value!r}.")
 
 
-def spatial_pair(value, name, data_format="NHWC", default=1):
-    """TensorFlow's strides/dilations/ksize forms (int, [a], [a, b], [1, a, b, 1]) as (a, b)."""
-    return spatial_tuple(value, name, data_format, default, 2)
+def data_format_in(op_name, data_format, formats):
+    """`data_format` (formats[0] when None), or a ValueError naming the op unless it is one of
+    the two `formats` (channels last, channels first)."""
+    if data_format is None:
+        return formats[0]
+    if data_format not in formats:
+        raise ValueError(f"{op_name}: data_format must be {formats[0]!r} or {formats[1]!r}, "
+                         f"got {data_format!r}.")
+    return data_format
+
+
+def window_attrs(op_name, data_format, padding, allow_explicit=False, **windows):
+    """(padding mode, explicit pairs, {name: tuple}) of a windowed op's arguments: its padding
+    (see padding_attrs) and the window arguments given by name (ksize, strides, dilations:
+    spatial_tuple's forms for `data_format`, whose length gives the spatial rank); a ValueError
+    naming the op when one is malformed or below 1."""
+    nd = len(data_format) - 2
+    try:
+        mode, explicit = padding_attrs(padding, data_format, allow_explicit, nd)
+        values = {name: spatial_tuple(value, name, data_format, nd=nd)
+                  for name, value in windows.items()}
+    except ValueError as err:
+        raise ValueError(f"{op_name}: {err}") from None
+    if min(v for value in values.values() for v in value) < 1:
+        given = " and ".join(f"{name} {value!r}" for name, value in windows.items())
+        raise ValueError(f"{op_name}: {' and '.join(windows)} must be >= 1, got {given}.")
+    return mode, explicit, values
 
 
 def padding_attrs(padding, data_format="NHWC", allow_explicit=True, nd=2):

@@ -129,8 +129,9 @@ def _generator(seed, seed2, stream):
 
 
 # -- kernels ----------------------------------------------------------------------------------
-def _float_draw(draw, shape, dtype):
-    """`draw(shape, dtype)` for float32/float64; other float dtypes by casting float32 draws."""
+def float_draw(draw, shape, dtype):
+    """`draw(shape, dtype)` for float32/float64; other float dtypes by casting float32 draws
+    (the seeded and the stateless kernels alike)."""
     np_dtype = np.dtype(dtype)
     if np_dtype in (np.float32, np.float64):
         return draw(shape, np_dtype)
@@ -140,19 +141,23 @@ def _float_draw(draw, shape, dtype):
 def _normal_kernel(*extra, shape, dtype, seed, seed2, stream):
     shape = resolve_shape(shape, extra) if extra else shape
     gen = _generator(seed, seed2, stream)
-    return _float_draw(lambda s, d: gen.standard_normal(s, d), shape, dtype)
+    return float_draw(lambda s, d: gen.standard_normal(s, d), shape, dtype)
 
 
 def _uniform_kernel(*extra, shape, dtype, seed, seed2, stream):
     shape = resolve_shape(shape, extra) if extra else shape
     gen = _generator(seed, seed2, stream)
-    return _float_draw(lambda s, d: gen.random(s, d), shape, dtype)
+    return float_draw(lambda s, d: gen.random(s, d), shape, dtype)
 
 
 def _truncated_kernel(*extra, shape, dtype, seed, seed2, stream):
     shape = resolve_shape(shape, extra) if extra else shape
-    gen = _generator(seed, seed2, stream)
+    return float_draw(truncated_normal_draw(_generator(seed, seed2, stream)), shape, dtype)
 
+
+def truncated_normal_draw(gen):
+    """draw(shape, dtype) of `gen`'s standard normal samples, each one beyond two standard
+    deviations drawn again until none is left (TensorFlow's truncated normal)."""
     def draw(s, d):
         out = gen.standard_normal(s, d)
         bad = np.abs(out) > 2
@@ -160,7 +165,7 @@ def _truncated_kernel(*extra, shape, dtype, seed, seed2, stream):
             out[bad] = gen.standard_normal(int(bad.sum()), d)
             bad = np.abs(out) > 2
         return out
-    return _float_draw(draw, shape, dtype)
+    return draw
 
 
 def _uniform_int_kernel(*extra, shape, dtype, minval, maxval, seed, seed2, stream):
@@ -195,7 +200,8 @@ def _raw_uniform_int(shape, minval, maxval, seed=0, seed2=0, name=None):
     """tf.raw_ops.RandomUniformInt: integers in [minval, maxval) of minval's dtype."""
     shape, extra = _sample_shape(shape, "RandomUniformInt")
     attrs = {"shape": shape, "dtype": convert_to_tensor(minval).dtype._np,
-             "minval": _int_bound(minval, "minval"), "maxval": _int_bound(maxval, "maxval")}
+             "minval": int_bound(minval, "random.uniform: minval"),
+             "maxval": int_bound(maxval, "random.uniform: maxval")}
     return execute(RANDOM_UNIFORM_INT, extra, dict(attrs, **raw_seed_attrs(seed, seed2)), name)
 
 
@@ -271,7 +277,8 @@ def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=
             raise ValueError(f"random.uniform: maxval must be given for dtype {dtype.name}.")
         shape, extra = _sample_shape(shape, "random.uniform")
         attrs = {"shape": shape, "dtype": dtype._np,
-                 "minval": _int_bound(minval, "minval"), "maxval": _int_bound(maxval, "maxval")}
+                 "minval": int_bound(minval, "random.uniform: minval"),
+                 "maxval": int_bound(maxval, "random.uniform: maxval")}
         attrs.update(_seed_attrs(seed))
         return execute(RANDOM_UNIFORM_INT, extra, attrs, name)
     if not dtype.is_floating:
@@ -286,12 +293,13 @@ def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=
     return add(multiply(rnd, span), minval)
 
 
-def _int_bound(value, what):
+def int_bound(value, what):
+    """A bound of an integer uniform draw (a Python or NumPy integer, or an eager integer
+    scalar tensor) as an int; ValueError naming `what` otherwise."""
     array = array_of(value)
     value = np.asarray(value if array is None else array)
     if value.ndim or value.dtype.kind not in "iu":
-        raise ValueError(f"random.uniform: {what} must be an integer scalar for integer dtypes, "
-                         f"got {value!r}.")
+        raise ValueError(f"{what} must be an integer scalar for integer dtypes, got {value!r}.")
     return int(value)
 
 

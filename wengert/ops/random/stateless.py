@@ -30,11 +30,11 @@ from ...framework import dtypes
 from ...framework.errors import InvalidArgumentError
 from ...framework.execute import execute
 from ...framework.registry import defop
-from ...framework.tensor import array_of, convert_to_tensor
+from ...framework.tensor import convert_to_tensor
 from ...framework.tensor_shape import TensorShape
 from ..broadcast_ops import broadcast_to
 from ..math_ops import add, cast, divide, multiply, subtract
-from .seeded import _shape as sample_shape
+from .seeded import _shape as sample_shape, float_draw, int_bound, truncated_normal_draw
 from ..reduce_ops import reduce_sum
 from ..shape_rules import resolve_shape, shape_arg, static_shape_arg
 from ..special_math_ops import _igamma_grad_a_kernel
@@ -60,36 +60,20 @@ def _check_seed(seed, what):
                                    "(two integers, e.g. seed=[1, 2]).")
 
 
-def _float_samples(draw, shape, dtype):
-    np_dtype = np.dtype(dtype)
-    if np_dtype in (np.float32, np.float64):
-        return draw(shape, np_dtype)
-    return draw(shape, np.float32).astype(np_dtype)
-
-
 # -- kernels ---------------------------------------------------------------------------------------
 def _normal_kernel(seed, *extra, shape, dtype):
     shape = resolve_shape(shape, extra) if extra else shape
-    return _float_samples(philox(seed).standard_normal, shape, dtype)
+    return float_draw(philox(seed).standard_normal, shape, dtype)
 
 
 def _uniform_kernel(seed, *extra, shape, dtype):
     shape = resolve_shape(shape, extra) if extra else shape
-    return _float_samples(philox(seed).random, shape, dtype)
+    return float_draw(philox(seed).random, shape, dtype)
 
 
 def _truncated_kernel(seed, *extra, shape, dtype):
     shape = resolve_shape(shape, extra) if extra else shape
-    gen = philox(seed)
-
-    def draw(s, d):
-        out = gen.standard_normal(s, d)
-        bad = np.abs(out) > 2
-        while bad.any():
-            out[bad] = gen.standard_normal(int(bad.sum()), d)
-            bad = np.abs(out) > 2
-        return out
-    return _float_samples(draw, shape, dtype)
+    return float_draw(truncated_normal_draw(philox(seed)), shape, dtype)
 
 
 def _uniform_int_kernel(seed, *extra, shape, dtype, minval, maxval):
@@ -344,9 +328,10 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32, 
             raise ValueError(f"stateless_uniform: for integer dtype {dtype.name}, minval and "
                              f"maxval must be both None or both given; got minval={minval} "
                              f"and maxval={maxval}.")
-        attrs = {"shape": shape, "dtype": dtype._np,
-                 "minval": None if minval is None else _int_scalar(minval, "minval"),
-                 "maxval": None if maxval is None else _int_scalar(maxval, "maxval")}
+        attrs = {"shape": shape, "dtype": dtype._np, "minval": None, "maxval": None}
+        if minval is not None:  # (and so maxval)
+            attrs["minval"] = int_bound(minval, "stateless_uniform: minval")
+            attrs["maxval"] = int_bound(maxval, "stateless_uniform: maxval")
         return execute(STATELESS_UNIFORM_INT, (seed,) + extra, attrs, name)
     dtype = _float_dtype(dtype, "stateless_uniform")
     rnd = execute(STATELESS_UNIFORM, (seed,) + extra, {"shape": shape, "dtype": dtype._np}, name)
@@ -357,15 +342,6 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32, 
         return rnd
     minval = convert_to_tensor(minval, dtype=dtype)
     return add(multiply(rnd, subtract(convert_to_tensor(maxval, dtype=dtype), minval)), minval)
-
-
-def _int_scalar(value, what):
-    array = array_of(value)
-    value = np.asarray(value if array is None else array)
-    if value.ndim or value.dtype.kind not in "iu":
-        raise ValueError(f"stateless_uniform: {what} must be an integer scalar for integer "
-                         f"dtypes, got {value!r}.")
-    return int(value)
 
 
 def stateless_categorical(logits, num_samples, seed, dtype=dtypes.int64, name=None):

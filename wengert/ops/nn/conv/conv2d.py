@@ -46,9 +46,9 @@ __all__ = ["conv2d", "conv2d_transpose", "depthwise_conv2d", "depthwise_conv2d_n
 
 from ..window_geometry import (check_window_fits, dims_last, dims_nhwc, float_pair_rule, from_nhwc,
                             geometry, merge_dim, offset_slices, onnx_window_op, pad_nhwc,
-                            padding_attrs, shape_from_last, shape_from_nhwc, sizes_nhwc,
-                            sizes_tensor, spatial_pair, static_dims_last, static_sizes,
-                            tf_padding, to_nhwc)
+                            data_format_in, shape_from_last, shape_from_nhwc, sizes_nhwc,
+                            sizes_tensor, static_dims_last, static_sizes, tf_padding, to_nhwc,
+                            window_attrs)
 from .im2col import conv_backprop_filter_kernel, conv_backprop_input_kernel, conv_kernel
 from ...reshape_ops import expand_dims, squeeze
 
@@ -292,21 +292,11 @@ _DEPTHWISE_GRADS.forward, _DEPTHWISE_GRADS.input_op, _DEPTHWISE_GRADS.filter_op 
 
 # -- public functions ------------------------------------------------------------------------------
 def conv_attrs(op_name, strides, padding, data_format, dilations):
-    if data_format is None:
-        data_format = "NHWC"
-    if data_format not in ("NHWC", "NCHW"):
-        raise ValueError(f"{op_name}: data_format must be 'NHWC' or 'NCHW', got {data_format!r}.")
-    try:
-        mode, explicit = padding_attrs(padding, data_format)
-        stride_pair = spatial_pair(strides, "strides", data_format)
-        dilation_pair = spatial_pair(dilations, "dilations", data_format)
-    except ValueError as err:
-        raise ValueError(f"{op_name}: {err}") from None
-    if min(stride_pair) < 1 or min(dilation_pair) < 1:
-        raise ValueError(f"{op_name}: strides and dilations must be >= 1, got strides "
-                         f"{strides!r} and dilations {dilations!r}.")
-    return {"strides": stride_pair, "padding": mode, "explicit_paddings": explicit,
-            "data_format": data_format, "dilations": dilation_pair}
+    data_format = data_format_in(op_name, data_format, ("NHWC", "NCHW"))
+    mode, explicit, window = window_attrs(op_name, data_format, padding, allow_explicit=True,
+                                          strides=strides, dilations=dilations)
+    return {"strides": window["strides"], "padding": mode, "explicit_paddings": explicit,
+            "data_format": data_format, "dilations": window["dilations"]}
 
 
 def float_operands(x, w, op_type):

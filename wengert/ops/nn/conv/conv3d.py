@@ -15,7 +15,7 @@ Conv3DBackpropFilterV2(x, shape(w), g), and each of the three ops' gradients are
 from ....framework.execute import execute
 from ....framework.registry import defop, multilinear
 from ....framework.tensor import convert_to_tensor
-from ..window_geometry import padding_attrs, sizes_tensor, spatial_tuple
+from ..window_geometry import data_format_in, sizes_tensor, window_attrs
 from .conv2d import (
     Bilinear,
     backprop_filter_rule,
@@ -54,22 +54,11 @@ _CONV3D_GRADS.forward, _CONV3D_GRADS.input_op, _CONV3D_GRADS.filter_op = (
 
 
 def _conv3d_attrs(op_name, strides, padding, data_format, dilations):
-    if data_format is None:
-        data_format = "NDHWC"
-    if data_format not in ("NDHWC", "NCDHW"):
-        raise ValueError(f"{op_name}: data_format must be 'NDHWC' or 'NCDHW', got "
-                         f"{data_format!r}.")
-    try:
-        mode, _ = padding_attrs(padding, data_format, allow_explicit=False, nd=3)
-        attrs = {"strides": spatial_tuple(strides, "strides", data_format, nd=3),
-                 "padding": mode, "data_format": data_format,
-                 "dilations": spatial_tuple(dilations, "dilations", data_format, nd=3)}
-    except ValueError as err:
-        raise ValueError(f"{op_name}: {err}") from None
-    if min(attrs["strides"] + attrs["dilations"]) < 1:
-        raise ValueError(f"{op_name}: strides and dilations must be >= 1, got strides "
-                         f"{strides!r} and dilations {dilations!r}.")
-    return attrs
+    data_format = data_format_in(op_name, data_format, ("NDHWC", "NCDHW"))
+    mode, _, window = window_attrs(op_name, data_format, padding, strides=strides,
+                                   dilations=dilations)
+    return {"strides": window["strides"], "padding": mode, "data_format": data_format,
+            "dilations": window["dilations"]}
 
 
 def conv3d(input, filters, strides, padding, data_format="NDHWC", dilations=None,  # noqa: A002

@@ -31,6 +31,7 @@ from ....framework.tensor import convert_to_tensor
 from ....framework.tensor_shape import TensorShape
 from ... import shape_rules
 from ...math_ops import cast
+from .loss import check_sequence_length
 
 __all__ = ["ctc_greedy_decoder", "ctc_beam_search_decoder", "ctc_beam_search_decoder_v1"]
 
@@ -40,12 +41,7 @@ def _check_lengths(inputs, sequence_length, op_type):
         raise InvalidArgumentError(f"{op_type}: inputs must be [max_time, batch, num_classes], "
                                    f"got shape {inputs.shape}.")
     steps, batch, _ = inputs.shape
-    if sequence_length.shape != (batch,):
-        raise InvalidArgumentError(f"{op_type}: sequence_length must be a vector of the batch "
-                                   f"size {batch}, got shape {sequence_length.shape}.")
-    if (sequence_length < 0).any() or (sequence_length > steps).any():
-        raise InvalidArgumentError(f"{op_type}: sequence lengths must lie in [0, {steps}], got "
-                                   f"{sequence_length.tolist()}.")
+    check_sequence_length(sequence_length, steps, batch, op_type)
 
 
 def _sparse_parts(paths):

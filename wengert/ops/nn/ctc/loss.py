@@ -52,6 +52,17 @@ __all__ = ["ctc_loss", "ctc_loss_v1"]
 
 
 # -- kernel ---------------------------------------------------------------------------------------
+def check_sequence_length(sequence_length, steps, batch, op_type):
+    """Raise unless sequence_length (an array) holds one length in [0, steps] per example (the
+    loss's and the decoders' frames per example)."""
+    if sequence_length.shape != (batch,):
+        raise InvalidArgumentError(f"{op_type}: sequence_length must be a vector of the batch "
+                                   f"size {batch}, got shape {sequence_length.shape}.")
+    if (sequence_length < 0).any() or (sequence_length > steps).any():
+        raise InvalidArgumentError(f"{op_type}: sequence lengths must lie in [0, {steps}] (the "
+                                   f"number of frames), got {sequence_length.tolist()}.")
+
+
 def _label_sequences(indices, values, batch, num_classes, collapse):
     """Each example's labels in time order: [values[j] for indices[j] = (b, t), t ascending]."""
     if indices.ndim != 2 or indices.shape[1] != 2 or values.shape != indices.shape[:1]:
@@ -137,12 +148,7 @@ def _ctc_kernel(inputs, labels_indices, labels_values, sequence_length,
                 preprocess_collapse_repeated=False, ctc_merge_repeated=True,
                 ignore_longer_outputs_than_inputs=False):
     steps, batch, classes = inputs.shape
-    if sequence_length.shape != (batch,):
-        raise InvalidArgumentError(f"CTCLoss: sequence_length must be a vector of the batch size "
-                                   f"{batch}, got shape {sequence_length.shape}.")
-    if (sequence_length < 0).any() or (sequence_length > steps).any():
-        raise InvalidArgumentError(f"CTCLoss: sequence lengths must lie in [0, {steps}] (the "
-                                   f"number of frames), got {sequence_length.tolist()}.")
+    check_sequence_length(sequence_length, steps, batch, "CTCLoss")
     seqs = _label_sequences(labels_indices, labels_values, batch, classes,
                             preprocess_collapse_repeated)
     logp = _log_softmax(inputs.astype(np.float64))
