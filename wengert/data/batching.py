@@ -270,6 +270,16 @@ def buffer_order(source, buffer_size, rng):
     return out
 
 
+def _reordered_rows(dataset, reorder):
+    """The rows of `dataset` (see Dataset._rows) with each pass's order of rows (an int array)
+    passed through `reorder`; None when it has none."""
+    rows = dataset._rows()
+    if rows is None:
+        return None
+    arrays, order = rows
+    return arrays, lambda: reorder(np.asarray(order()))
+
+
 class _ShuffleStage(Stage):
     def __init__(self, upstream, size, rng):
         self._up, self._size, self._rng, self._buffer, self._open = upstream, size, rng, [], True
@@ -308,11 +318,8 @@ class ShuffleDataset(Dataset):
         return np.random.default_rng(self._seeds + ([epoch] if self._reshuffle else []))
 
     def _rows(self):
-        rows = self._input._rows()
-        if rows is None:
-            return None
-        arrays, order = rows
-        return arrays, lambda: buffer_order(np.asarray(order()), self._size, self._rng())
+        return _reordered_rows(self._input, lambda order: buffer_order(order, self._size,
+                                                                       self._rng()))
 
     def _stage(self):
         return _ShuffleStage(self._input._stage(), self._size, self._rng())
@@ -378,12 +385,8 @@ class TakeDataset(Dataset):
         super().__init__(dataset._structure, dataset._specs, card, (dataset,))
 
     def _rows(self):
-        rows = self._input._rows()
-        if rows is None:
-            return None
-        arrays, order = rows
         stop = None if self._count < 0 else self._count
-        return arrays, lambda: np.asarray(order())[:stop]
+        return _reordered_rows(self._input, lambda order: order[:stop])
 
     def _stage(self):
         stop = None if self._count < 0 else self._count

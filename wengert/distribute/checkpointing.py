@@ -37,10 +37,23 @@ def collective_job():
     return job
 
 
-def _status(job, failed, what):
-    flags = job.coll.allreduce(np.array([1 if failed else 0], np.int32),
+def _on_root(job, fn, what, failed):
+    """fn() on rank 0, then one allreduce tells every rank whether it succeeded: rank 0 raises
+    fn's error, the others AbortedError("Rank 0 failed while {what}; {failed}"). Returns fn's
+    result on rank 0 and None elsewhere."""
+    result, error = None, None
+    if job.rank == 0:
+        try:
+            result = fn()
+        except BaseException as err:  # noqa: BLE001 - re-raised below after the others learn it
+            error = err
+    flags = job.coll.allreduce(np.array([1 if error is not None else 0], np.int32),
                                what=f"the outcome of {what}")
-    return int(flags[0])
+    if int(flags[0]):
+        if error is not None:
+            raise error
+        raise AbortedError(f"Rank 0 failed while {what}; {failed}")
+    return result
 
 
 def write_once(fn, what="writing a checkpoint"):
@@ -49,18 +62,7 @@ def write_once(fn, what="writing a checkpoint"):
     job = collective_job()
     if job is None:
         return fn()
-    result, error = None, None
-    if job.rank == 0:
-        try:
-            result = fn()
-        except BaseException as err:  # noqa: BLE001 - re-raised below after the others learn it
-            error = err
-    if _status(job, error is not None, what):
-        if error is not None:
-            raise error
-        raise AbortedError(f"Rank 0 failed while {what}; see its error (no checkpoint was "
-                           "written).")
-    return result
+    return _on_root(job, fn, what, "see its error (no checkpoint was written).")
 
 
 def decide_on_root(value, what="a checkpoint decision"):
@@ -77,16 +79,7 @@ def read_on_root(fn, what="reading a checkpoint"):
     job = collective_job()
     if job is None:
         return fn()
-    result, error = None, None
-    if job.rank == 0:
-        try:
-            result = fn()
-        except BaseException as err:  # noqa: BLE001 - re-raised below after the others learn it
-            error = err
-    if _status(job, error is not None, what):
-        if error is not None:
-            raise error
-        raise AbortedError(f"Rank 0 failed while {what}; see its error.")
+    result = _on_root(job, fn, what, "see its error.")
     text, arrays = result if job.rank == 0 else (None, None)
     layout = None
     if job.rank == 0:

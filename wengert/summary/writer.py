@@ -33,6 +33,23 @@ summary_state = _SummaryState()
 _TRUE, _FALSE = constant(True), constant(False)
 
 
+@contextlib.contextmanager
+def _default_writer(writer, step):
+    """`writer` (and `step`, when given) the thread's defaults inside the block; the previous
+    ones come back after it."""
+    st = summary_state
+    saved = st.writer, st.step
+    st.writer = writer
+    if step is not None:
+        st.step = step
+    try:
+        yield
+    finally:
+        st.writer = saved[0]
+        if step is not None:
+            st.step = saved[1]
+
+
 class SummaryWriter:
     """Writes summaries to one event file (`tf.summary.SummaryWriter`)."""
 
@@ -55,17 +72,10 @@ class SummaryWriter:
         given, the default step); the previous ones come back after it, and this one is
         flushed."""
         self._check_open()
-        st = summary_state
-        saved = st.writer, st.step
-        st.writer = self
-        if step is not None:
-            st.step = step
         try:
-            yield self
+            with _default_writer(self, step):
+                yield self
         finally:
-            st.writer = saved[0]
-            if step is not None:
-                st.step = saved[1]
             if not self._file.closed:
                 self.flush()
 
@@ -103,15 +113,8 @@ class _NoopWriter:
 
     @contextlib.contextmanager
     def as_default(self, step=None):
-        st = summary_state
-        saved = st.writer, st.step
-        st.writer = None
-        if step is not None:
-            st.step = step
-        try:
+        with _default_writer(None, step):
             yield self
-        finally:
-            st.writer, st.step = saved
 
     def set_as_default(self, step=None):
         summary_state.writer = None

@@ -63,14 +63,21 @@ def _flat_gradient(grad, x):
     return np.asarray(grad.numpy(), dtype=np.float64).ravel()
 
 
+def _value_and_grad(fn, x, args):
+    """(f(x), grad f(x)) as tensors (the gradient None where fn does not depend on x); a tape
+    that watches x records the gradient too, so it can differentiate it again."""
+    with GradientTape() as tape:
+        tape.watch(x)
+        value = _scalar(fn(x, *args), fn)
+    return value, tape.gradient(value, x)
+
+
 def value_and_gradient(fn, x, shape=None, args=()):
     """(f(x), grad f(x)) as (float, flat float64 array), x reshaped to `shape`."""
     shape = np.shape(x) if shape is None else shape
     x = _point(x, shape)
-    with GradientTape() as tape:
-        tape.watch(x)
-        value = _scalar(fn(x, *args), fn)
-    return float(value.numpy()), _flat_gradient(tape.gradient(value, x), x)
+    value, grad = _value_and_grad(fn, x, args)
+    return float(value.numpy()), _flat_gradient(grad, x)
 
 
 def hessian_vector_product(fn, x, p, shape=None, args=()):
@@ -79,10 +86,7 @@ def hessian_vector_product(fn, x, p, shape=None, args=()):
     x, p = _point(x, shape), _point(p, shape)
     with GradientTape() as outer:
         outer.watch(x)
-        with GradientTape() as inner:
-            inner.watch(x)
-            value = _scalar(fn(x, *args), fn)
-        grad = inner.gradient(value, x)
+        _, grad = _value_and_grad(fn, x, args)
         if grad is None:
             return np.zeros(x.shape.num_elements())
         directional = reduce_sum(grad * p)
@@ -93,10 +97,7 @@ def _hessian(fn, x, shape, args):
     x = _point(x, shape)
     with GradientTape() as outer:
         outer.watch(x)
-        with GradientTape() as inner:
-            inner.watch(x)
-            value = _scalar(fn(x, *args), fn)
-        grad = inner.gradient(value, x)
+        _, grad = _value_and_grad(fn, x, args)
     n = x.shape.num_elements()
     if grad is None:
         return np.zeros((n, n))
