@@ -1,13 +1,18 @@
 """The import DAG of wengert (DESIGN.md, "The layers"): imports point down the layers and no two
 modules import each other, directly or around a loop.
 
-    util < framework < ops < autodiff < graph < (autograph, data, viz, ...) < (train, keras, ...)
+    util < framework < ops (the base, then its leaf families) < autodiff < graph < runtime
+      < tracing < control_flow < (autograph, data, viz, ...) < (train, keras, ...) < namespaces
+      < programs
 
+Inside ops/, the array and math base (the modules directly in ops/) is below the leaf families,
+and the families are ordered too: (io, linalg, random, signal, sparse) < nn < image.
 A package may import its own layer and those below; the public namespace modules at the top
-(wengert/__init__.py, math.py, nn.py, ..., compat/) may import anything. Every `import` and
-`from ... import` counts, at module level or inside a function (a lazy import hides a cycle
-from Python, not from the reader). Importing a submodule also runs its packages' __init__ files;
-those edges are not counted (the package files only gather their own modules).
+(wengert/__init__.py, math.py, nn.py, ..., compat/) may import anything below them, and the
+programs (the demo) anything at all. Every `import` and `from ... import` counts, at module level
+or inside a function (a lazy import hides a cycle from Python, not from the reader). Importing a
+submodule also runs its packages' __init__ files; those edges are not counted (the package files
+only gather their own modules).
 """
 import ast
 import pathlib
@@ -17,7 +22,10 @@ ROOT = pathlib.Path(__file__).resolve().parents[1] / "wengert"
 LAYERS = [
     ("util",),
     ("framework",),
-    ("ops",),
+    ("ops",),  # the array and math base: the modules directly in ops/
+    ("ops.io", "ops.linalg", "ops.random", "ops.signal", "ops.sparse"),
+    ("ops.nn",),
+    ("ops.image",),
     ("autodiff",),
     ("graph",),
     ("runtime",),
@@ -28,6 +36,7 @@ LAYERS = [
     ("keras", "optimizers", "train"),
 ]
 NAMESPACE_PACKAGES = ("compat",)  # TensorFlow's namespaces that are packages (tf.compat.v1)
+PROGRAMS = ("demo",)  # programs over the public API (`python -m wengert.demo`)
 TOP = len(LAYERS)  # the namespace modules
 
 
@@ -43,15 +52,22 @@ def _modules():
 
 
 def _layer(module):
-    """(index, name) of the layer a module belongs to; None if its package is in no layer."""
+    """(index, name) of the layer a module belongs to; None if its package is in no layer. The
+    longest package path that names a layer decides (ops.nn.conv.conv2d is in ops.nn)."""
     parts = module.split(".")
     if len(parts) == 1 or (len(parts) == 2 and not (ROOT / parts[1]).is_dir()):
         return TOP, "namespace"
     if parts[1] in NAMESPACE_PACKAGES:
         return TOP, "namespace"
-    for index, names in enumerate(LAYERS):
-        if parts[1] in names:
-            return index, parts[1]
+    if parts[1] in PROGRAMS:
+        return TOP + 1, "program"
+    for depth in range(len(parts), 1, -1):
+        package = ".".join(parts[1:depth])
+        if not (ROOT.joinpath(*parts[1:depth])).is_dir():
+            continue
+        for index, names in enumerate(LAYERS):
+            if package in names:
+                return index, package
     return None
 
 
@@ -206,7 +222,11 @@ def test_the_checks_see_what_they_should():
     assert ("wengert.compat", "wengert.compat.v1") in found                 # from . import x
     assert ("wengert.autodiff.tape", "wengert.autodiff.explain") in found   # inside a function
     assert _layer("wengert.ops.math_ops") == (2, "ops")
+    assert _layer("wengert.ops.nn.conv.conv2d") == (4, "ops.nn")
+    assert _layer("wengert.ops.linalg.solves") == (3, "ops.linalg")
     assert _layer("wengert.nn") == (TOP, "namespace")
+    assert _layer("wengert.demo.tour") == (TOP + 1, "program")
+
     loop = [("a", "b", 1), ("b", "c", 2), ("c", "a", 3), ("c", "d", 4), ("b", "a", 5)]
     assert _cycles(loop) == [["a", "b", "c"]]
     assert _shortest_loop(["a", "b", "c"], loop) == [("a", "b", 1), ("b", "a", 5)]

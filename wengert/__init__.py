@@ -64,7 +64,8 @@ from .ops.math_ops import *  # noqa: F403  + - * / **, comparisons, logic, clip_
 from .ops.matmul_ops import *  # noqa: F403  matmul, matvec, trace, ...
 from .ops.misc_math_ops import realdiv, scalar_mul
 from .ops.nn.clip import *  # noqa: F403  clip_by_norm, global_norm, clip_by_global_norm
-from .ops.reduce_ops import *  # noqa: F403  reduce_*, argmax, cumsum, ...
+from .ops.reduce_ops import *  # noqa: F403  reduce_*, argmax, count_nonzero, ...
+from .ops.scan_ops import cumsum
 from .ops.rounding_ops import floor, round, truncatediv, truncatemod  # noqa: A004
 from .ops.signal.fft import fft_n as fftnd, ifft_n as ifftnd, irfft_n as irfftnd, rfft_n as rfftnd
 from .ops.sort_ops import argsort, searchsorted, sort, unique, unique_with_counts

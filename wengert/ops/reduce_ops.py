@@ -1,4 +1,5 @@
-"""Reductions: sum, mean, max, min, prod, logsumexp, norms, any/all, argmax/argmin, cumsum.
+"""Reductions: sum, mean, max, min, prod, logsumexp, norms, any/all, argmax/argmin (the scans,
+cumsum among them, are in scan_ops.py).
 
 Each reduction is one op ("Sum", "Mean", "Max", ...) whose kernel is one NumPy call, with the
 reduced axes as a sorted tuple of non-negative ints (`axis`) and `keepdims`. Integer reductions keep
@@ -17,9 +18,8 @@ reduced axes (the "ReduceBroadcast" op, whose own gradient is a Sum):
                        zero, and 0 when there are several zeros
     y = logsumexp(x):  dx = b(g) * exp(x - b(y))       (the softmax of x)
     y = |x|_2:         dx = b(g / y) * x               (NaN where the norm is 0, as in TensorFlow)
-    y = cumsum(x):     dx = cumsum(g) in the opposite direction
 
-Forward mode: sum, mean, cumsum and ReduceBroadcast are linear, so their tangent is the op applied
+Forward mode: sum, mean and ReduceBroadcast are linear, so their tangent is the op applied
 to the input's tangent u. The others follow from dy = sum over the reduced axes of (dy/dx) u, where
 dy/dx is the VJP of a seed of ones: max/min average u over the tied extrema, prod sums the
 co-factors times u, logsumexp sums softmax(x) u, and the norm sums x u / y.
@@ -49,7 +49,7 @@ from .unary_ops import exp, sqrt, square
 
 __all__ = ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod",
            "reduce_logsumexp", "reduce_euclidean_norm", "reduce_variance", "reduce_std",
-           "reduce_any", "reduce_all", "argmax", "argmin", "count_nonzero", "cumsum"]
+           "reduce_any", "reduce_all", "argmax", "argmin", "count_nonzero"]
 
 
 # -- axes -----------------------------------------------------------------------------------------
@@ -482,54 +482,3 @@ def argmax(input, axis=None, output_type=dtypes.int64, name=None):  # noqa: A002
 def argmin(input, axis=None, output_type=dtypes.int64, name=None):  # noqa: A002
     """Index of the smallest entry along `axis` (0 when None, as in TF 2); first one at ties."""
     return _arg_reduction(ARG_MIN, input, axis, output_type, name)
-
-
-# -- cumsum ---------------------------------------------------------------------------------------
-def _cumsum_kernel(x, axis, exclusive, reverse):
-    if reverse:
-        x = np.flip(x, axis)
-    out = np.cumsum(x, axis=axis, dtype=x.dtype)
-    if exclusive:
-        shifted = np.zeros_like(out)
-        into = [slice(None)] * out.ndim
-        into[axis] = slice(1, None)
-        taken = [slice(None)] * out.ndim
-        taken[axis] = slice(None, -1)
-        shifted[tuple(into)] = out[tuple(taken)]
-        out = shifted
-    return np.flip(out, axis) if reverse else out
-
-
-def _cumsum_grad(op, grad):
-    attrs = dict(op.attrs, reverse=not op.get_attr("reverse"))
-    return execute(CUMSUM, (grad,), attrs)
-
-
-def _cumsum_batched(op, grad):
-    nb = batch_rank(grad, op.outputs[0])
-    axis = op.get_attr("axis")
-    attrs = dict(op.attrs, axis=axis if axis < 0 else axis + nb, reverse=not op.get_attr("reverse"))
-    return execute(CUMSUM, (grad,), attrs)
-
-
-CUMSUM = defop("Cumsum", _cumsum_kernel, shape=lambda x, **_: (x.shape, x.dtype),
-               grad=_cumsum_grad, jvp=linear, batch=_cumsum_batched,
-               onnx=lambda ctx, op, x: ctx.node(
-                   "CumSum", [x, ctx.const(np.int64(op.attrs["axis"]))],
-                   exclusive=int(op.attrs["exclusive"]), reverse=int(op.attrs["reverse"])),
-               raw=lambda x, axis, exclusive=False, reverse=False, name=None: cumsum(
-                   x, axis, exclusive, reverse, name))
-
-
-def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
-    """Running sum along `axis`; `exclusive` leaves out the current entry, `reverse` runs from
-    the end."""
-    x = convert_to_tensor(x)
-    _numeric(x, "Cumsum")
-    if x.shape.rank == 0:
-        raise InvalidArgumentError("Cumsum: input must have rank >= 1, got a scalar.")
-    axes = _axes(axis, x, "Cumsum")
-    if len(axes) != 1:
-        raise InvalidArgumentError(f"Cumsum: axis must be a single int, got {axis!r}.")
-    attrs = {"axis": axes[0], "exclusive": bool(exclusive), "reverse": bool(reverse)}
-    return execute(CUMSUM, (x,), attrs, name)

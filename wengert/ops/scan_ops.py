@@ -1,7 +1,10 @@
-"""Scans: cumprod and cumulative_logsumexp (cumsum is in reduce_ops), each inclusive or
-exclusive (the current element left out) and forward or reversed.
+"""Scans: cumsum, cumprod and cumulative_logsumexp, each inclusive or exclusive (the current
+element left out) and forward or reversed.
 
 Along the scanned axis, with g the incoming gradient and everything else elementwise:
+
+cumsum is linear: dL/dx = the cumsum of g in the opposite direction, and its JVP is itself.
+
 
 cumprod, y_i = prod_{j <= i} x_j.  dL/dx_k = sum_{i >= k} g_i prod_{j <= i, j != k} x_j, which
 is the reversed cumsum of g y divided by x_k where no zero comes before or at k (TensorFlow's
@@ -24,17 +27,70 @@ gradients with leading batch dimensions too.
 """
 import numpy as np
 
+from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
-from ..framework.registry import defop
+from ..framework.registry import defop, linear
 from ..framework.tensor import convert_to_tensor
-from .broadcast_ops import ones_like, zeros_like
 from .array_ops import concat, where
+from .broadcast_ops import ones_like, zeros_like
 from .indexing_ops import reverse as flip
 from .math_ops import cast, equal, greater, less
-from .reduce_ops import _axes, _floating, _numeric, cumsum, reduce_sum
+from .reduce_ops import _axes, _floating, _numeric, reduce_sum
+from .shape_rules import batch_rank
 from .unary_ops import exp, log
 
-__all__ = ["cumprod", "cumulative_logsumexp"]
+__all__ = ["cumsum", "cumprod", "cumulative_logsumexp"]
+
+
+# -- cumsum (linear: its own kernel) ----------------------------------------------------------------
+def _cumsum_kernel(x, axis, exclusive, reverse):
+    if reverse:
+        x = np.flip(x, axis)
+    out = np.cumsum(x, axis=axis, dtype=x.dtype)
+    if exclusive:
+        shifted = np.zeros_like(out)
+        into = [slice(None)] * out.ndim
+        into[axis] = slice(1, None)
+        taken = [slice(None)] * out.ndim
+        taken[axis] = slice(None, -1)
+        shifted[tuple(into)] = out[tuple(taken)]
+        out = shifted
+    return np.flip(out, axis) if reverse else out
+
+
+def _cumsum_grad(op, grad):
+    attrs = dict(op.attrs, reverse=not op.get_attr("reverse"))
+    return execute(CUMSUM, (grad,), attrs)
+
+
+def _cumsum_batched(op, grad):
+    nb = batch_rank(grad, op.outputs[0])
+    axis = op.get_attr("axis")
+    attrs = dict(op.attrs, axis=axis if axis < 0 else axis + nb, reverse=not op.get_attr("reverse"))
+    return execute(CUMSUM, (grad,), attrs)
+
+
+CUMSUM = defop("Cumsum", _cumsum_kernel, shape=lambda x, **_: (x.shape, x.dtype),
+               grad=_cumsum_grad, jvp=linear, batch=_cumsum_batched,
+               onnx=lambda ctx, op, x: ctx.node(
+                   "CumSum", [x, ctx.const(np.int64(op.attrs["axis"]))],
+                   exclusive=int(op.attrs["exclusive"]), reverse=int(op.attrs["reverse"])),
+               raw=lambda x, axis, exclusive=False, reverse=False, name=None: cumsum(
+                   x, axis, exclusive, reverse, name))
+
+
+def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
+    """Running sum along `axis`; `exclusive` leaves out the current entry, `reverse` runs from
+    the end."""
+    x = convert_to_tensor(x)
+    _numeric(x, "Cumsum")
+    if x.shape.rank == 0:
+        raise InvalidArgumentError("Cumsum: input must have rank >= 1, got a scalar.")
+    axes = _axes(axis, x, "Cumsum")
+    if len(axes) != 1:
+        raise InvalidArgumentError(f"Cumsum: axis must be a single int, got {axis!r}.")
+    attrs = {"axis": axes[0], "exclusive": bool(exclusive), "reverse": bool(reverse)}
+    return execute(CUMSUM, (x,), attrs, name)
 
 
 # -- kernels ----------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ SGD (momentum, Nesterov), Adam (amsgrad), AdamW, RMSprop and Adagrad share the `
 (clipnorm, clipvalue, global_clipnorm), weight decay, and learning-rate schedules
 (`optimizers.schedules`). `get("adam")` makes one by name. Each `apply_gradients` call is one
 training step. TensorFlow 1's optimizers (`compat.v1.train.AdamOptimizer`, `minimize` building
-graph ops) are in `wengert.train`; SciPy's whole-problem minimizers are `wengert.train.scipy_minimize`.
+graph ops) are in `wengert.train`; SciPy's whole-problem minimizers are `wengert.optimize`.
 """
 from . import schedules
 from .adagrad import Adagrad

@@ -1,6 +1,6 @@
 """`wengert.train` (TensorFlow's `tf.train` and `tf.compat.v1.train`): checkpoints, TF1 optimizers
 and the global step. TensorFlow 2 / Keras optimizers are `wengert.optimizers`; SciPy's
-minimizers with wengert's derivatives are `wengert.train.scipy_minimize`.
+minimizers with wengert's derivatives are `wengert.optimize`.
 """
 # -- checkpoints (data/checkpoint helper) ---------------------------------------------------------
 from .checkpoint import *  # noqa: F401,F403

@@ -6,7 +6,7 @@ Variables one training step at a time) or `wengert.train` (TensorFlow 1's optimi
 
     def rosenbrock(x):
         return tf.reduce_sum(100 * (x[1:] - x[:-1] ** 2) ** 2 + (1 - x[:-1]) ** 2)
-    result = wengert.train.scipy_minimize.minimize(rosenbrock, [-1.2, 1.0], method="trust-ncg")
+    result = wengert.optimize.minimize(rosenbrock, [-1.2, 1.0], method="trust-ncg")
     result.x   # [1., 1.]
 
 `fn` takes a float64 Tensor shaped like `x0` and returns a scalar tensor. Each evaluation runs
@@ -37,7 +37,7 @@ def _scipy_optimize():
     try:
         import scipy.optimize
     except ImportError:
-        raise ImportError("wengert.train.scipy_minimize needs SciPy, an optional dependency: "
+        raise ImportError("wengert.optimize needs SciPy, an optional dependency: "
                           'pip install "wengert[scipy]" (or pip install scipy).') from None
     return scipy.optimize
 

@@ -30,8 +30,9 @@ from ...ops.broadcast_ops import broadcast_to, ones_like
 from ...ops.creation_ops import one_hot
 from ...ops.math_ops import cast, greater, greater_equal, logical_and, maximum, minimum, multiply
 from ...ops.nn.activations import relu
-from ...ops.reduce_ops import cumsum, reduce_max, reduce_mean, reduce_sum
+from ...ops.reduce_ops import reduce_max, reduce_mean, reduce_sum
 from ...ops.reshape_ops import expand_dims, reshape, transpose
+from ...ops.scan_ops import cumsum
 from ...ops.rounding_ops import ceil
 from ...ops.sort_ops import top_k as top_k_op
 from ...ops.unary_ops import log, sigmoid

@@ -35,7 +35,8 @@ from ...indexing_ops import boolean_mask, scatter_nd
 from ...math_ops import equal, logical_and, logical_not, not_equal
 from ...matrix_ops import band_part
 from ...query_ops import shape as shape_of
-from ...reduce_ops import cumsum, reduce_any, reduce_max, reduce_sum
+from ...scan_ops import cumsum
+from ...reduce_ops import reduce_any, reduce_max, reduce_sum
 from ...shape_ops import sequence_mask
 
 __all__ = ["collapse_repeated", "ctc_unique_labels"]

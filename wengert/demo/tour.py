@@ -1,14 +1,5 @@
-"""The demo run by the README's first command: gradients, then training on MNIST.
-
-    python -m wengert.demo
-
-First TensorFlow's classic GradientTape examples, then the classic MNIST softmax tutorial twice
-(TensorFlow 1: placeholders, a Session and GradientDescentOptimizer(0.5).minimize; TensorFlow 2:
-a GradientTape and SGD), then a multilayer perceptron trained with Keras `fit`. The training code
-is the three scripts in the repository's examples/ folder, run here in turn on one data split
-(`wengert.datasets.mnist.load_split()`: MNIST when its files are found, else a built-in substitute;
-the demo says which). The Keras MLP's run is logged for TensorBoard in demo_output/logs
-(`tensorboard --logdir demo_output/logs`). Well under a minute on a laptop.
+"""The demo's program (wengert/demo/__init__.py says what it shows): the classic GradientTape
+examples, the picture of a graph with its gradient nodes, then the MNIST training examples.
 """
 import importlib.util
 import os
@@ -16,6 +7,8 @@ import shutil
 import sys
 import time
 from pathlib import Path
+
+import numpy as np
 
 import wengert as tf
 
@@ -53,7 +46,7 @@ def classic_examples():
 
 def examples_dir():
     """The repository's examples/ folder (beside the package, or in the current directory)."""
-    for directory in (Path(__file__).resolve().parents[1] / "examples", Path.cwd() / "examples"):
+    for directory in (Path(__file__).resolve().parents[2] / "examples", Path.cwd() / "examples"):
         if all((directory / f"{name}.py").is_file() for name in EXAMPLES):
             return directory
     return None
@@ -76,13 +69,12 @@ def heading(text):
 
 
 def training_examples():
-    from .datasets import mnist
     directory = examples_dir()
     if directory is None:
         print("\n(The MNIST training examples live in the repository's examples/ folder; run "
               "the demo from a checkout of the repository to see them.)")
         return {}
-    split = mnist.load_split()
+    split = tf.datasets.mnist.load_split()
     heading("Data")
     print(split.source)
     titles = {"mnist_softmax_tf1": "MNIST softmax regression, TensorFlow 1 style (Session)",
@@ -117,9 +109,7 @@ def training_examples():
 def gradient_graph_picture(directory="demo_output"):
     """TensorFlow's classic picture: C = sum(relu(W x + b)) and the gradient nodes that
     tf.gradients adds to the graph, drawn to demo_output/ (SVG when Graphviz is installed)."""
-    import numpy as np
-    from . import compat, viz
-    v1 = compat.v1
+    v1 = tf.compat.v1
     heading("The graph of C = sum(relu(W x + b)) with its gradient nodes")
     with v1.Graph().as_default() as graph:
         x = v1.placeholder(v1.float32, [None, 3], name="x")
@@ -127,7 +117,7 @@ def gradient_graph_picture(directory="demo_output"):
         b = v1.Variable(np.zeros(2, np.float32), name="b")
         C = v1.reduce_sum(v1.nn.relu(v1.matmul(x, W) + b), name="C")
         v1.gradients(C, [W, b])
-    drawing = viz.draw(graph, title="C = sum(relu(W x + b)) and dC/dW, dC/db")
+    drawing = tf.viz.draw(graph, title="C = sum(relu(W x + b)) and dC/dW, dC/db")
     os.makedirs(directory, exist_ok=True)
     written = [drawing.save(os.path.join(directory, "tutorial_gradients.dot"))]
     if shutil.which("dot"):
@@ -144,6 +134,3 @@ def main():
     gradient_graph_picture()
     training_examples()
 
-
-if __name__ == "__main__":
-    main()
