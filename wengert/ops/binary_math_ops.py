@@ -33,12 +33,7 @@ __all__ = ["squared_difference", "xlogy", "xlog1py", "xdivy", "divide_no_nan", "
            "multiply_no_nan", "reciprocal_no_nan"]
 
 
-def _float_pair_rule(op_type, complex_ok=False):
-    def rule(x, y, **_):
-        if not (complex_ok and x.dtype.is_complex):
-            shape_rules.check_float(x, f"{op_type}'s input")
-        return shape_rules.broadcast(x, y)
-    return rule
+_float_pair_rule = elementwise.float_pair_rule  # the shape rule of the float-only pairs
 
 
 def _float_binary(op_def, x, y, name, complex_ok=False):

@@ -42,7 +42,7 @@ from . import shape_rules
 from .complex_parts import CONJ, conj_if_complex
 
 __all__ = ["unary", "binary", "fused_grad_jvp", "float_op", "float_rule", "call_float",
-           "numeric_rule", "call_numeric", "into_temporary", "IN_PLACE_MIN_SIZE",
+           "numeric_rule", "float_pair_rule", "call_numeric", "into_temporary", "IN_PLACE_MIN_SIZE",
            "OPERATOR_UFUNCS"]
 
 
@@ -127,6 +127,17 @@ def float_rule(op_type, complex_ok=False):
     return rule
 
 
+def float_pair_rule(op_type, complex_ok=False):
+    """The shape rule of a float-only binary elementwise op: both inputs floating (or complex,
+    for an op defined on complex numbers too) and of one dtype; the broadcast shape."""
+    def rule(x, y, **_):
+        for t in (x, y):
+            if not (t.dtype.is_floating or complex_ok and t.dtype.is_complex):
+                raise _not_float(op_type, t)
+        return shape_rules.broadcast(x, y)
+    return rule
+
+
 def _not_numeric(op_type, x):
     return InvalidArgumentError(f"{op_type} needs a numeric tensor, got bool (shape {x.shape}); "
                                 "cast it to an integer or float dtype first.")
@@ -181,9 +192,11 @@ def onnx_unary_then(onnx_op, combine, constant):
 
 # -- kernels that reuse their temporaries ---------------------------------------------------
 # Below this many elements a fresh result is cheaper than NumPy's `out=` handling; above it
-# (32 KB of float64) reusing a temporary avoids an allocation that costs more than the arithmetic
-# (page faults for fresh large arrays).
-IN_PLACE_MIN_SIZE = 4096
+# (64 KB of float32, 128 KB of float64, where glibc starts serving fresh pages to large arrays)
+# writing into an array that is free anyway avoids an allocation that costs more than the
+# arithmetic. Kernels reusing their temporaries and plans writing a step's result into a dying
+# input (runtime/buffer_planning.py) both go by it.
+IN_PLACE_MIN_SIZE = 1 << 14
 
 
 _OPERATORS = {ufunc: op for op, ufunc in OPERATOR_UFUNCS.items()}

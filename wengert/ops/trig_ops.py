@@ -92,16 +92,8 @@ def _atan2_partials(y, x, z):
     return x * scale, -y * scale
 
 
-def _float_pair_rule(op_type):
-    def rule(a, b, **_):
-        for t in (a, b):
-            shape_rules.check_float(t, f"{op_type}'s input")
-        return shape_rules.broadcast(a, b)
-    return rule
-
-
-ATAN2 = elementwise.binary("Atan2", np.arctan2, _atan2_partials, shape=_float_pair_rule("Atan2"),
-                           args=("y", "x"))
+ATAN2 = elementwise.binary("Atan2", np.arctan2, _atan2_partials,
+                           shape=elementwise.float_pair_rule("Atan2"), args=("y", "x"))
 
 
 def atan2(y, x, name=None):

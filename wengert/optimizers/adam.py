@@ -21,7 +21,24 @@ from ..ops.math_ops import cast, maximum, pow as _pow
 from ..ops.unary_ops import sqrt
 from .optimizer import Optimizer, scatter_add
 
-__all__ = ["Adam", "AdamW"]
+__all__ = ["Adam", "AdamW", "adam_rate", "adam_update"]
+
+
+def adam_rate(lr, beta_1_power, beta_2_power):
+    """The step size with the bias correction folded in: lr sqrt(1 - beta_2^t) / (1 - beta_1^t)."""
+    return lr * sqrt(1 - beta_2_power) / (1 - beta_1_power)
+
+
+def adam_update(variable, gradient, m, v, alpha, beta_1, beta_2, epsilon, vhat=None,
+                read_value=True):
+    """One dense Adam step of `variable` with its moment slots m and v (and, with amsgrad, the
+    running maximum vhat), at the bias-corrected rate `alpha` (adam_rate). TensorFlow 1's
+    AdamOptimizer (train/v1_optimizers.py) takes the same step."""
+    m = m.assign_add((gradient - m) * (1 - beta_1))
+    v = v.assign_add((gradient * gradient - v) * (1 - beta_2))
+    if vhat is not None:
+        v = vhat.assign(maximum(vhat, v))
+    return variable.assign_sub((m * alpha) / (sqrt(v) + epsilon), read_value=read_value)
 
 
 class Adam(Optimizer):
@@ -43,16 +60,13 @@ class Adam(Optimizer):
         step = cast(self._iterations + 1, dtype)
         beta_1_power = _pow(constant(self.beta_1, dtype), step)
         beta_2_power = _pow(constant(self.beta_2, dtype), step)
-        return lr * sqrt(1 - beta_2_power) / (1 - beta_1_power)
+        return adam_rate(lr, beta_1_power, beta_2_power)
 
     def _update_step(self, gradient, variable, lr):
         slots = self._slots[id(variable)]
         alpha = self._step_constants[variable.dtype]
-        m = slots["m"].assign_add((gradient - slots["m"]) * (1 - self.beta_1))
-        v = slots["v"].assign_add((gradient * gradient - slots["v"]) * (1 - self.beta_2))
-        if self.amsgrad:
-            v = slots["vhat"].assign(maximum(slots["vhat"], v))
-        variable.assign_sub((m * alpha) / (sqrt(v) + self.epsilon), read_value=False)
+        adam_update(variable, gradient, slots["m"], slots["v"], alpha, self.beta_1, self.beta_2,
+                    self.epsilon, slots.get("vhat"), read_value=False)
 
     def _update_step_sparse(self, slices, variable, lr):
         slots = self._slots[id(variable)]

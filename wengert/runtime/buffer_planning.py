@@ -34,11 +34,11 @@ import numpy as np
 
 from ..framework.variables import Variable
 from ..ops.broadcast_ops import ADD_N
+from ..ops.elementwise import IN_PLACE_MIN_SIZE
 from ..ops.indexing_ops import STRIDED_SLICE_GRAD
+from ..ops.shape_rules import static_shape
 
-__all__ = ["plan_buffers", "fuse_scatter_sums", "IN_PLACE_MIN_SIZE"]
-
-IN_PLACE_MIN_SIZE = 1 << 14  # elements; smaller results are cheaper to allocate
+__all__ = ["plan_buffers", "fuse_scatter_sums"]
 
 
 def plan_buffers(steps, fetch_slots, optimize):
@@ -119,10 +119,10 @@ def _writable(buffers, live, kept):
 
 def _static(tensor):
     """(shape tuple, numpy dtype) when the shape is fully known, else None."""
-    shape = tensor.shape
-    if shape.rank is None or not shape.is_fully_defined():
+    shape = static_shape(tensor)
+    if shape is None or None in shape:
         return None
-    return tuple(shape.as_list()), tensor.dtype.as_numpy_dtype
+    return shape, tensor.dtype.as_numpy_dtype
 
 
 # -- fusing a sum of scattered slices ---------------------------------------------------------

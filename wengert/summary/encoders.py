@@ -10,19 +10,18 @@ data gives k rows of zeros; k = 0 gives an empty [0, 3] array.
 
 Images: uint8 data is kept; floating point data is scaled by 255.5, clipped to [0, 255] and
 truncated (TensorFlow's `convert_image_dtype(..., uint8, saturate=True)`); other integer types
-are rescaled by a power of two to the 8-bit range. A PNG file is the signature, an IHDR chunk
-(width, height, bit depth 8, colour type 0/4/2/6 for 1/2/3/4 channels), one IDAT chunk holding
-the zlib-compressed rows (each row prefixed by filter type 0), and IEND; every chunk carries the
-CRC-32 of its type and data.
+are rescaled by a power of two to the 8-bit range, then written as PNG by tf.image's encoder
+(ops/image/png.py).
 
 Audio: float samples in [-1, 1] become 16-bit PCM by rounding x * 32768 (half away from zero) and
 clipping to the int16 range, in a RIFF/WAVE file with one `fmt ` chunk (PCM, channels, sample
 rate, byte rate, block align, 16 bits) and one `data` chunk, as `tf.audio.encode_wav` writes it.
 """
 import struct
-import zlib
 
 import numpy as np
+
+from ..ops.image import png
 
 __all__ = ["histogram_buckets", "to_uint8_images", "encode_png", "encode_wav"]
 
@@ -64,24 +63,13 @@ def to_uint8_images(data):
     return np.clip(wide, 0, 255).astype(np.uint8)
 
 
-_PNG_COLOUR_TYPES = {1: 0, 2: 4, 3: 2, 4: 6}
-
-
-def _chunk(kind, data):
-    return (struct.pack(">I", len(data)) + kind + data
-            + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
-
-
 def encode_png(image):
-    """PNG bytes of one [height, width, channels] uint8 image (1 to 4 channels)."""
-    height, width, channels = image.shape
-    if channels not in _PNG_COLOUR_TYPES:
+    """PNG bytes of one [height, width, channels] uint8 image (1 to 4 channels), written by
+    tf.image's encoder (ops/image/png.py)."""
+    channels = image.shape[-1]
+    if channels not in (1, 2, 3, 4):
         raise ValueError(f"A PNG image has 1, 2, 3 or 4 channels; got {channels}.")
-    rows = np.zeros((height, 1 + width * channels), np.uint8)  # column 0: filter type 0
-    rows[:, 1:] = np.ascontiguousarray(image, dtype=np.uint8).reshape(height, -1)
-    header = struct.pack(">IIBBBBB", width, height, 8, _PNG_COLOUR_TYPES[channels], 0, 0, 0)
-    return (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", header)
-            + _chunk(b"IDAT", zlib.compress(rows.tobytes())) + _chunk(b"IEND", b""))
+    return png.encode(np.asarray(image, dtype=np.uint8))
 
 
 def encode_wav(samples, sample_rate):

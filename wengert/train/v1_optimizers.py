@@ -34,6 +34,7 @@ from ..framework.tensor import Tensor, TensorLike, convert_to_tensor
 from ..framework.variables import Variable
 from ..ops.math_ops import cast
 from ..ops.unary_ops import sqrt
+from ..optimizers.adam import adam_rate, adam_update
 
 __all__ = ["Optimizer", "GradientDescentOptimizer", "MomentumOptimizer", "AdamOptimizer",
            "RMSPropOptimizer", "get_global_step", "get_or_create_global_step",
@@ -343,11 +344,8 @@ class AdamOptimizer(Optimizer):
                                     for p in self._beta_powers())
         lr, beta1 = _hyper(self._lr, dtype), _hyper(self._beta1, dtype)
         beta2, epsilon = _hyper(self._beta2, dtype), _hyper(self._epsilon, dtype)
-        alpha = lr * sqrt(1 - beta2_power) / (1 - beta1_power)
-        m, v = self._slot(var, "m"), self._slot(var, "v")
-        m = m.assign_add((grad - m) * (1 - beta1))
-        v = v.assign_add((grad * grad - v) * (1 - beta2))
-        return var.assign_sub((m * alpha) / (sqrt(v) + epsilon))
+        return adam_update(var, grad, self._slot(var, "m"), self._slot(var, "v"),
+                           adam_rate(lr, beta1_power, beta2_power), beta1, beta2, epsilon)
 
     def _finish(self, updates, graph):
         beta1_power, beta2_power = self._beta_powers()

@@ -349,7 +349,8 @@ def check_window_fits(hw, khw, strides, padding, explicit_paddings, dilations, s
     return out
 
 
-def float_pair_rule(x, w):
+def check_float_operands(x, w):
+    """A convolution's input and filter: floating point, one dtype."""
     shape_rules.check_float(x)
     shape_rules.check_same_dtype(x, w)
 

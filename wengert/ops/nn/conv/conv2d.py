@@ -44,7 +44,7 @@ from ... import shape_rules
 __all__ = ["conv2d", "conv2d_transpose", "depthwise_conv2d", "depthwise_conv2d_native", "conv1d",
            "depthwise_conv2d_backprop_input", "depthwise_conv2d_backprop_filter"]
 
-from ..window_geometry import (check_window_fits, dims_last, dims_nhwc, float_pair_rule, from_nhwc,
+from ..window_geometry import (check_window_fits, dims_last, dims_nhwc, check_float_operands, from_nhwc,
                             geometry, merge_dim, offset_slices, onnx_window_op, pad_nhwc,
                             data_format_in, shape_from_last, shape_from_nhwc, sizes_nhwc,
                             sizes_tensor, static_dims_last, static_sizes, tf_padding, to_nhwc,
@@ -84,7 +84,7 @@ def _filter_dims(w, rank=4):
 
 def conv_rule(x, w, **attrs):
     """Shape rule of Conv2D / Conv3D."""
-    float_pair_rule(x, w)
+    check_float_operands(x, w)
     fmt, rank = attrs["data_format"], _rank(attrs)
     x_dims, w_dims = dims_last(x, fmt, "input", rank), _filter_dims(w, rank)
     merge_dim(x_dims[-1], w_dims[-2], _channel_error(x, w))
@@ -112,7 +112,7 @@ def backprop_input_rule(input_sizes, w, dy, depthwise=False, **attrs):
 
 def backprop_filter_rule(x, filter_sizes, dy, depthwise=False, **attrs):
     """Shape rule of the BackpropFilter ops."""
-    float_pair_rule(x, dy)
+    check_float_operands(x, dy)
     fmt, rank = attrs["data_format"], _rank(attrs)
     x_dims = dims_last(x, fmt, "input", rank)
     sizes = static_sizes(filter_sizes)
@@ -242,7 +242,7 @@ def _depthwise_backprop_filter_kernel(x, filter_sizes, dy, strides, padding, exp
 
 
 def _depthwise_rule(x, w, **attrs):
-    float_pair_rule(x, w)
+    check_float_operands(x, w)
     fmt = attrs["data_format"]
     x_dims, w_dims = dims_nhwc(x, fmt, "input"), _filter_dims(w)
     c = merge_dim(x_dims[3], w_dims[2], _channel_error(x, w, depthwise=True))
