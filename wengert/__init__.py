@@ -31,7 +31,7 @@ from .framework.tensor import Tensor, constant, convert_to_tensor, is_tensor
 from .framework.tensor_shape import TensorShape
 from .framework.variables import Variable
 from .ops import indexed_slices_ops as _indexed_slices_ops  # densifying and summing slices
-from .ops import operators as _operators  # Tensor's and Variable's + - * / @ [] ...
+from .ops import installs as _operators  # Tensor's and Variable's + - * / @ [] ...
 # differentiation
 from .autodiff.backprop import UnconnectedGradients
 from .autodiff.custom import custom_gradient, grad_pass_through, recompute_grad

@@ -1,7 +1,7 @@
 """Rewriting `if`, `while` and `for` statements into calls of AutoGraph's runtime operators.
 
 Each statement becomes a few small functions and one call, which decides at run time between
-Python control flow and a `cond`/`while_loop` (operators.py), as TensorFlow's AutoGraph does:
+Python control flow and a `cond`/`while_loop` (installs.py), as TensorFlow's AutoGraph does:
 
     if x > 0:                     def get_state():
         y = x * 2                     return (y,)

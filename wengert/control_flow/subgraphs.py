@@ -45,6 +45,7 @@ class SubGraph(Graph):
         self.name = name
         self.outer = outer          # the graph the control-flow op goes into (None: standalone)
         self.lifts_variables = getattr(outer, "lifts_variables", False)
+        self.variable_class = getattr(outer, "variable_class", Graph.variable_class)
         self.inputs = []            # placeholders, in the control-flow op's input order
         self.outputs = []           # flat output tensors
         self.captures = []          # (outer tensor, placeholder) pairs, in capture order

@@ -8,7 +8,7 @@ fails for one element raises that error from `next()` and stays usable: the next
 with the next element, as TensorFlow's iterators do.
 
 This file holds the base class and the sources (from_tensor_slices, from_tensors, range,
-from_generator, zip, concatenate); transformations.py installs the transformations as methods,
+from_generator, zip, concatenate); methods.py installs the transformations as methods,
 and iterator.py defines iteration (eagerly, and inside `tf.function`).
 
 Fast path. `from_tensor_slices` followed by shuffle/take/skip/repeat and then `batch` never builds

@@ -1,6 +1,12 @@
-"""The transformations of `Dataset`, installed as its methods (their classes live in
-functional.py, batching.py and prefetch.py, which import dataset.py), plus
-`tf.data.experimental.assert_cardinality`."""
+"""The transformations of `Dataset`, and `tf.data.experimental.assert_cardinality`.
+
+Their datasets' classes live in functional.py, batching.py and prefetch.py, which import
+dataset.py, so dataset.py cannot name them in its class: this module installs the transformations
+as Dataset's methods, each a short function that builds its dataset (the installs are the table
+`_METHODS`, at the end): map, filter, flat_map, interleave, batch, padded_batch, unbatch, rebatch,
+shuffle, repeat, take, skip, shard, enumerate, window, prefetch, cache, scan, reduce, apply and
+with_options.
+"""
 import numpy as np
 
 from ..framework.errors import FailedPreconditionError
@@ -127,13 +133,16 @@ def _with_options(self, options, name=None):
     return out
 
 
-for _name, _fn in list(globals().items()):
-    if _name.startswith("_") and callable(_fn) and _name[1:] in (
-            "map", "filter", "flat_map", "interleave", "batch", "padded_batch", "unbatch",
-            "rebatch", "shuffle", "repeat", "take", "skip", "shard", "enumerate", "window",
-            "prefetch", "cache", "scan", "reduce", "apply", "with_options"):
-        _fn.__name__ = _fn.__qualname__ = _name[1:]
-        setattr(Dataset, _name[1:], _fn)
+# -- the installs: the transformations as Dataset's methods ----------------------------------
+_METHODS = {"map": _map, "filter": _filter, "flat_map": _flat_map, "interleave": _interleave,
+            "batch": _batch, "padded_batch": _padded_batch, "unbatch": _unbatch,
+            "rebatch": _rebatch, "shuffle": _shuffle, "repeat": _repeat, "take": _take,
+            "skip": _skip, "shard": _shard, "enumerate": _enumerate, "window": _window,
+            "prefetch": _prefetch, "cache": _cache, "scan": _scan, "reduce": _reduce,
+            "apply": _apply, "with_options": _with_options}
+for _name, _method in _METHODS.items():
+    _method.__name__, _method.__qualname__ = _name, f"Dataset.{_name}"
+    setattr(Dataset, _name, _method)
 
 
 # -- a dataset that passes elements through (options, assert_cardinality) ---------------------------

@@ -15,8 +15,8 @@ How it moves through wengert, as in TensorFlow:
   unchanged (variable reads, identity) and reaches the source as it is; summing sparse gradients
   concatenates their values and indices; summing with a dense gradient densifies (`add_n`);
 - every other gradient function receives it densified (`_dense()`: one `GatherGrad`, a scatter-add
-  into zeros whose gradient is a gather, so higher orders work: see ops/indexed_slices_ops.py,
-  which installs `_dense`, `__neg__` and `_shape_of_like` here, since they need ops);
+  into zeros whose gradient is a gather, so higher orders work: see ops/indexed_slices_ops.py;
+  ops/installs.py installs `_dense`, `__neg__` and `_shape_of_like` here, since they need ops);
 - `convert_to_tensor(slices)` (and any op given it) densifies it, through the `_as_tensor`
   protocol variables use too;
 - the TF2 optimizers apply it with scatter updates of the touched rows (optimizers/optimizer.py).

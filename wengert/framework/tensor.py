@@ -3,7 +3,7 @@
 An eager Tensor wraps the ndarray its op produced (`_value`) and, when a tape recorded that op,
 the op record (`_op`). It shares `TensorLike` with graph tensors (graph/symbolic.py), variables
 (variables.py) and graph variables: a shape, a dtype, a name, and Python's operators, which
-ops/operators.py installs (the ops sit above framework/), so `a * b` is the `Mul` op with its
+ops/installs.py installs (the ops sit above framework/), so `a * b` is the `Mul` op with its
 gradient.
 
 Conversion follows TensorFlow: Python floats become float32 and ints int32 unless a dtype is asked
@@ -25,7 +25,7 @@ _DEVICE = "/job:localhost/replica:0/task:0/device:CPU:0"
 class TensorLike:
     """What tensors and variables share, eager or in a graph: each has `shape` (a TensorShape),
     `dtype` (a DType) and `name`; Python's operators (+ - * / @ [] == < ...) are ops on any of
-    them (installed by ops/operators.py)."""
+    them (installed by ops/installs.py)."""
 
     __slots__ = ()
     __array_priority__ = 100  # NumPy defers `ndarray * x` to x.__rmul__
@@ -298,7 +298,7 @@ def constant(value, dtype=None, shape=None, name="Const"):
 
 # Lists holding tensors become a Pack of their entries (TensorFlow's autopacking), so that
 # [tf.shape(x)[0], -1] is a tensor in a graph and gradients flow through [x, 1.0] eagerly. The
-# ops layer installs the packing function (ops/array_ops.py), as TensorFlow registers its
+# ops layer installs the packing function (ops/installs.py), as TensorFlow registers its
 # conversion function for lists: the framework cannot import the Pack op.
 _autopack = None
 

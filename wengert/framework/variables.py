@@ -138,16 +138,13 @@ class Variable(TensorLike):
     """A mutable tensor-valued state, e.g. a weight matrix."""
 
     __hash__ = object.__hash__  # identity; `ref()` is the TF 2 spelling
-    # What `Variable(...)` makes while a graph that does not lift variables is being built (TF 1
-    # style): graph/variables.py sets its GraphVariable here (graph/ sits above framework/).
-    graph_variable_class = None
     _owned = None  # the array the variable made and alone holds (see the module docstring)
     _loan = None   # a weak reference to the view reads were given, or None
 
     def __new__(cls, *args, **kwargs):
         graph = state.graph
-        if cls is Variable and graph is not None and not getattr(graph, "lifts_variables", False):
-            cls = Variable.graph_variable_class
+        if cls is Variable and graph is not None:
+            cls = graph.variable_class  # the graph being built says what Variable(...) makes
         return object.__new__(cls)
 
     def __init__(self, initial_value=None, trainable=True, validate_shape=True, name=None,

@@ -107,6 +107,10 @@ def _foreign_tensor_message(t):
 class Graph:
     """A dataflow graph: `get_operations()` in creation order, unique names, scopes, collections."""
 
+    lifts_variables = False  # traced functions' graphs make eager variables (tracing/func_graph.py)
+    variable_class = None    # what `Variable(...)` makes while this graph builds: GraphVariable
+    #                          (graph/variables.py installs it), or for graphs that lift, Variable
+
     def __init__(self):
         self._ops = []
         self._by_name = {}

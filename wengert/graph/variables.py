@@ -13,7 +13,7 @@ from ..framework.context import default_session, state
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.variables import ASSIGN, ASSIGN_ADD, ASSIGN_SUB, READ_VARIABLE, Variable
-from .graph import NO_OP, check_scope_name, get_default_graph
+from .graph import NO_OP, Graph, check_scope_name, get_default_graph
 from .symbolic import GraphValued
 
 __all__ = ["GraphVariable", "global_variables", "trainable_variables", "variables_initializer",
@@ -124,7 +124,7 @@ class GraphVariable(GraphValued, Variable):
         (session or default_session())._store.write(self, np.asarray(value))
 
 
-Variable.graph_variable_class = GraphVariable
+Graph.variable_class = GraphVariable  # the graph layer's one install on a class below it
 
 
 def global_variables():

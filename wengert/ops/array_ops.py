@@ -24,11 +24,11 @@ from ..framework import dtypes
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import binary_operands, execute
 from ..framework.registry import defop
-from ..framework.tensor import convert_to_tensor, holds_tensor, register_autopacking
+from ..framework.tensor import convert_to_tensor, holds_tensor
 from ..framework.tensor_shape import TensorShape
 from . import shape_rules
 from .broadcast_ops import batch_zero_filled, zeros_like
-from .reshape_ops import has_one_input, reshape
+from .reshape_ops import has_one_input
 from .shape_rules import axis_int, batch_rank, int_tuple, normalize_axis
 
 __all__ = ["where", "concat", "stack", "unstack", "split", "identity", "stop_gradient", "newaxis"]
@@ -398,7 +398,7 @@ def _first_tensor_dtype(values):
     return None
 
 
-def _autopack(values, dtype):
+def autopack(values, dtype):
     """A (nested) list or tuple holding tensors as Pack ops (one per level), its plain entries
     converted to the tensors' dtype: what TensorFlow's convert_to_tensor does with lists."""
     dtype = dtype if dtype is not None else _first_tensor_dtype(values)
@@ -409,8 +409,6 @@ def _autopack(values, dtype):
         return convert_to_tensor(v, dtype)
     return pack(values)
 
-
-register_autopacking(_autopack)
 
 
 # -- identity, stop_gradient ---------------------------------------------------------------------

@@ -12,7 +12,7 @@ An IndexedSlices(values, indices, dense_shape) stands for the dense tensor
 - -slices negates the values.
 
 The class lives in framework/ (below the ops, so every layer can test for it); these functions
-need ops, so they are installed on it here: `_dense`, `__neg__` and `_shape_of_like`.
+need ops, so installs.py installs them on it: `_dense`, `__neg__` and `_shape_of_like`.
 """
 from ..framework import dtypes
 from ..framework.execute import execute
@@ -25,7 +25,7 @@ from .creation_ops import shape
 from .indexing_ops import GATHER_GRAD, scatter_nd
 from .math_ops import negative
 
-__all__ = ["aggregate", "to_dense"]
+__all__ = ["aggregate", "to_dense", "negate", "shape_of_like"]
 
 
 def to_dense(slices):
@@ -56,15 +56,11 @@ def aggregate(parts):
                              first._static, first._like)
 
 
-def _negate(slices):
+def negate(slices):
     return IndexedSlices._of(negative(slices._values), slices._indices, slices._static,
                              slices._like)
 
 
-def _shape_of_like(slices):
+def shape_of_like(slices):
     return shape(slices._like, out_type=dtypes.int64)
 
-
-IndexedSlices._dense = to_dense
-IndexedSlices.__neg__ = _negate
-IndexedSlices._shape_of_like = _shape_of_like

@@ -17,7 +17,7 @@ take that shape from an attribute when it is fully known (eagerly it always is),
 forward input itself, passed as an extra "like" input whose shape the kernel reads when the graph
 runs.
 
-`getitem` is `Tensor.__getitem__` (operators.py installs it): ints, slices (any step), Ellipsis
+`getitem` is `Tensor.__getitem__` (installs.py installs it): ints, slices (any step), Ellipsis
 and `newaxis` make one `StridedSlice` op (a NumPy view); integer scalar tensors serve as ints
 and slice bounds (in a graph, ones known only when it runs are read then: `x[i]` with a loop
 counter); a list or int tensor on one axis gathers along it; a bool mask applies

@@ -21,7 +21,7 @@ the bound had, when a bound was broadcast); its tangent is t's where lo <= t <= 
 hi's above.
 Comparisons and logical ops have no gradient. `cast` (cast_ops.py) and `square`
 (unary_ops.py) are exported here too, as in TensorFlow's math_ops; the Python operators of
-Tensor and Variable that call these ops are installed by operators.py.
+Tensor and Variable that call these ops are installed by installs.py.
 """
 import operator
 

@@ -47,6 +47,7 @@ class FuncGraph(Graph):
     """The graph of one trace of a `function`: placeholders in, structured outputs out."""
 
     lifts_variables = True
+    variable_class = Variable  # lifted out: ordinary eager variables
 
     def __init__(self, name, allow_variable_creation=True):
         super().__init__()

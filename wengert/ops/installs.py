@@ -1,27 +1,35 @@
-"""Python's operators on Tensor and Variable: each one is an op of some family.
+"""What the ops layer installs on framework/'s classes: the classes live below the ops (every
+layer can test for them), but these methods are ops. Every install of the layer is here:
 
-    a + b  add (AddV2)     a - b  subtract (Sub)     a * b  multiply (Mul)    a / b  divide
-    a // b floordiv        a % b  floormod           a ** b pow               -a     negative
-    a @ b  matmul          abs(a) abs                a[key] strided_slice / gather / boolean_mask
-    == != < <= > >=  the comparisons (elementwise, bool results)
-    & | ^ ~  logical_and, logical_or, logical_xor, logical_not (bool tensors)
+- Tensor and Variable (and their graph forms, through TensorLike): Python's operators, each an op
+  of some family, with the reflected forms swapping the operands,
 
-Reflected forms (`2.0 * x`) swap the operands. `==` and `!=` follow TensorFlow 2 on tensors and
-variables alike: elementwise, a scalar False (True for !=) when the shapes cannot broadcast, False
-against None; so neither is hashable (key dicts by `x.ref()`), except while a TensorFlow 1 graph
-is built, where they compare and hash by identity as in TF 1. The classes live
-in framework/, below the ops, so the ops install the operators here, once, when wengert is
-imported. `a * b`, `a + b` and `a - b` of two eager tensors of one dtype are the hot path of
-eager code: they call `execute` directly, without the operand conversion of `multiply`.
+      a + b  add (AddV2)     a - b  subtract (Sub)     a * b  multiply (Mul)    a / b  divide
+      a // b floordiv        a % b  floormod           a ** b pow               -a     negative
+      a @ b  matmul          abs(a) abs                a[key] strided_slice / gather / boolean_mask
+      == != < <= > >=  the comparisons (elementwise, bool results)
+      & | ^ ~  logical_and, logical_or, logical_xor, logical_not (bool tensors)
+
+  and on eager Tensors `a * b`, `a + b` and `a - b` of one dtype, the hot path of eager code, call
+  `execute` directly without the operand conversion of `multiply`. `==` and `!=` follow
+  TensorFlow 2 on tensors and variables alike: elementwise, a scalar False (True for !=) when the
+  shapes cannot broadcast, False against None; so neither is hashable (key dicts by `x.ref()`),
+  except while a TensorFlow 1 graph is built, where they compare and hash by identity as in TF 1;
+- IndexedSlices: densifying (`_dense`), negation and the shape of the tensor it stands for
+  (indexed_slices_ops.py);
+- lists and tuples holding tensors: `convert_to_tensor` packs them with Pack ops
+  (array_ops.autopack), as TensorFlow registers its conversion function for lists.
 """
 import numpy as np
 
 from ..framework.context import state
 from ..framework.execute import binary_operands, execute
-from ..framework.tensor import Tensor, TensorLike, constant
+from ..framework.indexed_slices import IndexedSlices
+from ..framework.tensor import Tensor, TensorLike, constant, register_autopacking
 from ..framework.tensor_shape import TensorShape
 from ..framework.variables import Variable
-from . import complex_ops, indexing_ops, matmul_ops, math_ops, unary_ops
+from . import complex_ops, indexed_slices_ops, indexing_ops, math_ops, matmul_ops
+from .array_ops import autopack
 from .math_ops import ADD, MUL, SUB
 
 __all__ = []
@@ -55,24 +63,24 @@ def _install_operators(cls):
 call_binary = math_ops.call_binary
 
 
-def _install_fast_paths():
-    """Tensor.__mul__ etc. are hot: bind the common Tensor-Tensor case without lambdas (and
-    test is_eager_tensor / read array_of inline)."""
-    def mul(self, other):
-        if type(other) is Tensor and self._value.dtype is other._value.dtype:
-            return execute(MUL, (self, other))
-        return call_binary(MUL, self, other, None)
+# -- the eager fast paths: the common Tensor-Tensor case without lambdas (is_eager_tensor and
+# array_of inline)
+def _tensor_mul(self, other):
+    if type(other) is Tensor and self._value.dtype is other._value.dtype:
+        return execute(MUL, (self, other))
+    return call_binary(MUL, self, other, None)
 
-    def add_(self, other):
-        if type(other) is Tensor and self._value.dtype is other._value.dtype:
-            return execute(ADD, (self, other))
-        return call_binary(ADD, self, other, None)
 
-    def sub(self, other):
-        if type(other) is Tensor and self._value.dtype is other._value.dtype:
-            return execute(SUB, (self, other))
-        return call_binary(SUB, self, other, None)
-    Tensor.__mul__, Tensor.__add__, Tensor.__sub__ = mul, add_, sub
+def _tensor_add(self, other):
+    if type(other) is Tensor and self._value.dtype is other._value.dtype:
+        return execute(ADD, (self, other))
+    return call_binary(ADD, self, other, None)
+
+
+def _tensor_sub(self, other):
+    if type(other) is Tensor and self._value.dtype is other._value.dtype:
+        return execute(SUB, (self, other))
+    return call_binary(SUB, self, other, None)
 
 
 # -- == and != : TensorFlow 2's tensor_equals -----------------------------------------------------
@@ -119,8 +127,13 @@ def _variable_hash(self):
                     f"(Variable: {self!r})")
 
 
+# -- the installs ----------------------------------------------------------------------------------
 _install_operators(TensorLike)  # Tensor, Variable and their graph forms
 TensorLike.__getitem__ = indexing_ops.getitem  # (Variable's own first slices the variable)
 TensorLike.__eq__, TensorLike.__ne__ = _tensor_equals, _tensor_not_equals
+Tensor.__mul__, Tensor.__add__, Tensor.__sub__ = _tensor_mul, _tensor_add, _tensor_sub
 Variable.__hash__ = _variable_hash  # TF 2: unhashable; key dicts and sets by `v.ref()`
-_install_fast_paths()
+IndexedSlices._dense = indexed_slices_ops.to_dense
+IndexedSlices.__neg__ = indexed_slices_ops.negate
+IndexedSlices._shape_of_like = indexed_slices_ops.shape_of_like
+register_autopacking(autopack)
