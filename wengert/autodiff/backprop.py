@@ -17,7 +17,7 @@ sources `xs` and seed gradients for the targets, it computes dys/dxs by the chai
    never written. (`_prune` does the scans ahead of time for callers that run many passes over
    one path: the rows of a Jacobian.)
 3. A gradient whose shape differs from its input's (the forward op broadcast the input) is summed
-   back to the input's shape by `fit_to_input`, through `array_core.unbroadcast`, here and
+   back to the input's shape by `fit_to_input`, through `broadcast_ops.unbroadcast`, here and
    nowhere else (the batched pass of vectorized Jacobians included).
 4. Gradients are dropped as soon as their tensor's producer has consumed them, so memory stays
    proportional to the live frontier, not to the whole history.
@@ -91,7 +91,7 @@ def backward(records, targets, sources, seeds, unconnected=UnconnectedGradients.
         skip = _skipped_inputs(op.inputs, needed, reached)
         if skip is None:
             continue  # no input needs a gradient
-        fn = _GRADIENTS.get(op.gradient_override or op.type, _MISSING)
+        fn = _rule(op) if batch_dims else _GRADIENTS.get(op.gradient_override or op.type, _MISSING)
         if fn is _MISSING:
             fn = get_gradient_function(op)  # raises LookupError naming the op and its type
         if fn is None:
@@ -246,6 +246,14 @@ def _total(parts, has_sparse, keep_sparse):
     return g._dense() if type(g) is IndexedSlices and not keep_sparse else g
 
 
+def _rule(op):
+    """The gradient rule the batched pass calls: the op's batched variant when its OpDef has one
+    (`defop(..., batch=fn)`: the same math with every axis shifted past the batch dimensions),
+    else its ordinary, batch-safe rule."""
+    batch = op.op_def.batch
+    return batch if callable(batch) else _GRADIENTS.get(op.gradient_override or op.type, _MISSING)
+
+
 def _passes_sparse(op):
     """Whether op's gradient rule (an override's, if any) hands IndexedSlices on unchanged."""
     if op.gradient_override is None:
@@ -263,7 +271,7 @@ def _wrong_count(op, in_grads):
 
 def fit_to_input(op, t, g, batch_dims=0):
     """A rule's result `g` as the gradient of `op`'s input `t`: a tensor of t's dtype, summed
-    over the axes along which the forward op broadcast t (`array_core.unbroadcast`, the one
+    over the axes along which the forward op broadcast t (`broadcast_ops.unbroadcast`, the one
     place that undoes broadcasting), with `batch_dims` leading dimensions kept; or IndexedSlices
     of t's dtype and shape, kept sparse (densified in a batched pass)."""
     if type(g) is IndexedSlices:

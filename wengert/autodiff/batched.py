@@ -12,15 +12,14 @@ elementwise ops (Mul: g * y; Tanh: TanhGrad(y, g); where(c, g, 0)), and broadcas
 trailing axes, so the leading m rides along. Such ops say so where they are declared,
 `defop(..., batch="safe")`. Rules that name axes or shapes (Sum broadcasts g back over the
 reduced axes of the input's shape, Reshape reshapes to it, Transpose permutes, MatMul transposes
-with `.T`) get a batched variant here: the same math with every axis shifted by the number of
-batch dimensions. A variant is registered as the gradient named "<Type>/batched", and the pass
-reaches it through the ordinary override mechanism: the path's op is replaced by a view (a copy of
-its record) whose `gradient_override` names the variant. Softmax-like rules that only need a
-negative axis get a view whose `axis` attribute counts from the end.
+with `.T`) have a batched variant beside them, `defop(..., batch=fn)`: the same math with every
+axis shifted by the number of batch dimensions, which the batched pass calls instead of the rule
+(backprop._rule). Softmax-like rules that only need a negative axis get a view of their record
+whose `axis` attribute counts from the end.
 
 jacobians.py runs the pass over `view(op)` of each op on the path, in blocks of rows.
 Broadcasting in the forward pass is undone where the unbatched pass undoes it
-(`array_core.unbroadcast` with `batch_dims`): a rule's result of shape [m, *s] is summed to
+(`broadcast_ops.unbroadcast` with `batch_dims`): a rule's result of shape [m, *s] is summed to
 [m] + input.shape, aligning the input's shape with the trailing axes of s.
 
 The variants are written in wengert ops, like every rule, so an outer tape records the pass: the
@@ -30,7 +29,7 @@ variant, custom gradients, control flow, graph mode, ...); the caller then runs 
 """
 from ..framework.context import state
 from ..framework.operation import Operation
-from ..framework.registry import _GRADIENTS, _MISSING, batched_rule_name
+from ..framework.registry import _GRADIENTS, _MISSING
 from ..framework.tensor import is_eager_tensor
 
 __all__ = ["why_not", "view", "ROW_BLOCK_ELEMENTS"]
@@ -72,13 +71,9 @@ def _op_reason(op):
 
 
 def view(op):
-    """The record the batched pass walks in place of `op`."""
-    batch = op.op_def.batch
-    if callable(batch):
-        view = _copy(op, op.attrs)
-        view.gradient_override = batched_rule_name(op.op_def.type)
-        return view
-    if batch == "negative_axis" and op.attrs["axis"] >= 0:
+    """The record the batched pass walks in place of `op` (the pass itself calls a batched
+    variant, backprop._rule)."""
+    if op.op_def.batch == "negative_axis" and op.attrs["axis"] >= 0:
         return _copy(op, dict(op.attrs, axis=op.attrs["axis"] - len(op.inputs[0].shape)))
     return op
 

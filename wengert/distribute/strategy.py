@@ -93,9 +93,6 @@ class StrategyExtended:
     def update(self, var, fn, args=(), kwargs=None, group=True):
         return fn(var, *args, **(kwargs or {}))
 
-    def _in_multi_worker_mode(self):
-        return self._strategy.num_replicas_in_sync > 1
-
 
 class Strategy:
     """The base of the strategies (see the module docstring)."""

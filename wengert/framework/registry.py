@@ -1,6 +1,6 @@
 """The op registry: every op type declared once (`OpDef`), and the gradient functions for op types.
 
-An op type is one `OpDef`, declared by `defop` in the file of its family (ops/*_ops.py). It is the
+An op type is one `OpDef`, declared by `defop` in the file of its family (ops/). It is the
 only record of the op: every part of wengert that needs a fact about an op type (the executor,
 the vectorized-Jacobian pass, the sparse-gradient path, forward mode, exporters) asks the OpDef,
 and nothing outside the family file keeps a table keyed by the op's type name. Its fields:
@@ -89,8 +89,7 @@ import numpy as np
 
 __all__ = ["OpDef", "defop", "RegisterGradient", "no_gradient", "NotDifferentiable",
            "get_gradient_function", "registered_op_types", "get_op_def", "linear", "linear_in",
-           "multilinear", "needs_grad", "batched_rule_name", "defraw", "raw_op_entry",
-           "raw_op_functions"]
+           "multilinear", "needs_grad", "defraw", "raw_op_entry", "raw_op_functions"]
 
 # Python's operators and the ufuncs they call on arrays (the kernels of AddV2, Sub, Mul, RealDiv).
 OPERATOR_UFUNCS = {operator.add: np.add, operator.sub: np.subtract, operator.mul: np.multiply,
@@ -181,8 +180,6 @@ def defop(op_type, kernel, *, grad=_MISSING, shape=None, jvp=None, num_outputs=1
         no_gradient(op_type)
     elif grad is not _MISSING:
         RegisterGradient(op_type)(grad)
-    if callable(op_def.batch):  # reached through the override mechanism (autodiff/batched.py)
-        RegisterGradient(batched_rule_name(op_type))(op_def.batch)
     return op_def
 
 
@@ -235,11 +232,6 @@ def _declaring_module(frame):
             return name
         frame = frame.f_back
     return caller
-
-
-def batched_rule_name(op_type):
-    """The gradient name of an op type's batched variant (`defop(..., batch=fn)`)."""
-    return f"{op_type}/batched"
 
 
 # -- forward-mode markers: defop(..., jvp=linear) and friends ---------------------------------------

@@ -207,12 +207,6 @@ class Variable(TensorLike):
         writes into it (the next update writes a new array)."""
         self._owned = None
 
-    def _writable_array(self):
-        """The value's array, to be written in place: copied first if it may be shared."""
-        if not self._owns_value():
-            self._own(self._value.copy())
-        return self._value
-
     # -- what it is ------------------------------------------------------------------------------
     @property
     def name(self):

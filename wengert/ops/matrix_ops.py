@@ -39,10 +39,6 @@ _ALIGNS = ("LEFT_RIGHT", "LEFT_LEFT", "RIGHT_LEFT", "RIGHT_RIGHT")
 
 
 # -- the index map of diagonals k0..k1 of an M x N matrix -----------------------------------------
-def _diag_length(m, n, d):
-    return min(m + min(0, d), n - max(0, d))
-
-
 def _max_diag_len(m, n, k):
     return min(m + min(0, k[1]), n - max(0, k[0]))
 

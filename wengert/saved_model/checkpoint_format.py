@@ -33,7 +33,6 @@ STATE_FILE = "checkpoint"
 _DTYPES = {name: np.dtype(name) for name in (
     "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16",
     "uint32", "uint64", "bool", "complex64", "complex128")}
-_CHUNK = 1 << 20
 
 
 # -- files written atomically ----------------------------------------------------------------------

@@ -67,10 +67,6 @@ def _image_tensor(images):
     return np.array([str(width).encode(), str(height).encode()] + pngs, dtype=object)
 
 
-def _text_tensor(data):
-    return np.asarray(data, dtype=object)
-
-
 def _audio_tensor(clips_and_rate):
     clips, rate = clips_and_rate
     rows = [(encoders.encode_wav(clip, rate), b"") for clip in clips]

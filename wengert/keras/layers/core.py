@@ -32,14 +32,6 @@ from .layer_utils import contract_trailing
 __all__ = ["Dense", "Flatten", "Dropout", "Activation", "Reshape", "Lambda"]
 
 
-def _no_regularizers(layer_name, **given):
-    """Kept for layers not yet taking regularizers (none left in this module)."""
-    for key, value in given.items():
-        if value is not None:
-            raise NotImplementedError(f"{layer_name}: {key} is not available in this version; "
-                                      "add the penalty to the loss in a custom training loop.")
-
-
 class Dense(Layer):
     """A densely connected layer: activation(inputs @ kernel + bias)."""
 

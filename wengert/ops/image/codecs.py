@@ -10,9 +10,8 @@ do: grey to RGB repeats the grey, an added alpha is opaque, RGB to grey is libpn
 JPEG; a 16-bit PNG read as uint8 keeps each sample's high byte, an 8-bit one read as uint16 is
 scaled by 257. JPEG is decoded by Pillow's libjpeg with the accurate integer DCT: the pixels
 equal TensorFlow's with dct_method="INTEGER_ACCURATE" (TensorFlow's default, INTEGER_FAST, can
-differ from them by a few levels); fancy_upscaling and dct_method are not honoured. wengert has
-no uint16 tensors yet, so 16-bit PNGs come out as uint8 (high bytes) or floats at full
-precision (decode_image), and png.py's 16-bit writer waits for that dtype. Each function runs as
+differ from them by a few levels); fancy_upscaling and dct_method are not honoured. PNGs are
+read and written in 8 or 16 bits (dtype uint8 or uint16). Each function runs as
 a `numpy_function`, so it works in graphs and tf.data too; none is differentiable, as in
 TensorFlow. Corrupt bytes raise InvalidArgumentError naming the function.
 """
@@ -31,10 +30,7 @@ __all__ = ["encode_png", "decode_png", "encode_jpeg", "decode_jpeg", "decode_and
            "extract_jpeg_shape"]
 
 _JPEG, _GIF, _BMP = b"\xff\xd8\xff", (b"GIF87a", b"GIF89a"), b"BM"
-# wengert's framework has no uint16 tensors yet: 16-bit PNGs decode to uint8 (high bytes) or to
-# floats at full precision, and the uint16 paths below open when dtypes.uint16 exists.
-_UINT16 = getattr(dtypes, "uint16", None)
-_PNG_DTYPES = tuple(d for d in (dtypes.uint8, _UINT16) if d is not None)
+_PNG_DTYPES = (dtypes.uint8, dtypes.uint16)
 
 
 def _pillow(what, kind):
@@ -166,8 +162,7 @@ def _decode_png_np(contents, channels, dtype, what):
 
 
 def decode_png(contents, channels=0, dtype=dtypes.uint8, name=None):
-    """[height, width, channels] uint8 pixels of the PNG bytes `contents` (uint16 once wengert
-    has that dtype)."""
+    """[height, width, channels] uint8 (or uint16) pixels of the PNG bytes `contents`."""
     dtype = _image_dtype(dtype, "decode_png")
     return _shaped(numpy_function(lambda c: _decode_png_np(c, channels, dtype._np, "decode_png"),
                                   [_contents(contents)], dtype, name=name),
@@ -186,8 +181,7 @@ def _image_array(image, what, allowed, channels=(1, 2, 3, 4)):
 
 
 def encode_png(image, compression=-1, name=None):
-    """PNG bytes (a scalar string tensor) of a uint8 image [height, width, 1-4] (uint16 too
-    once wengert has that dtype; png.encode writes 16-bit arrays now)."""
+    """PNG bytes (a scalar string tensor) of a uint8 or uint16 image [height, width, 1-4]."""
     if not -1 <= int(compression) <= 9:
         raise InvalidArgumentError(f"encode_png: compression must be in [-1, 9], got "
                                    f"{compression}.")

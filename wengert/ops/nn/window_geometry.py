@@ -1,5 +1,5 @@
-"""Window geometry shared by the convolution and pooling ops (conv_ops, pool_ops), in any number
-of spatial dimensions (1-D, 2-D and 3-D ops use the same helpers).
+"""Window geometry shared by the convolution and pooling ops (conv/, pool.py and the other
+poolings), in any number of spatial dimensions (1-D, 2-D and 3-D ops use the same helpers).
 
 TensorFlow's output sizes, with the dilated window k' = (k - 1)*d + 1 along one axis of size H:
 "VALID" gives ceil((H - k' + 1) / s) windows and no padding; "SAME" gives ceil(H / s) windows and
