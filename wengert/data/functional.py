@@ -18,10 +18,10 @@ import os
 import numpy as np
 
 from ..framework.errors import InvalidArgumentError
-from ..framework.tensor import Tensor, convert_to_tensor
+from ..framework.tensor import Tensor, array_of, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
-from ..tracing.signatures import TensorSpec
 from ..tracing.function import function
+from ..tracing.signatures import TensorSpec
 from . import structure as st
 from .dataset import AUTOTUNE, INFINITE, UNKNOWN, Dataset, Stage
 
@@ -82,7 +82,7 @@ class TracedFunction:
 
     def __call__(self, components):
         outs = self._concrete._call([Tensor(c) for c in components])
-        return tuple(np.asarray(o._value) for o in outs)
+        return tuple(np.asarray(array_of(o)) for o in outs)
 
 
 def _note(exc, message):

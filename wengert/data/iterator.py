@@ -19,6 +19,7 @@ import numpy as np
 from ..framework.context import state, state_scope
 from ..framework.errors import InvalidArgumentError, OutOfRangeError
 from ..framework.execute import execute
+from ..framework.tensor import array_of
 from ..ops.io.iterators import ANONYMOUS_ITERATOR, ITERATOR_GET_NEXT, ITERATOR_GET_NEXT_AS_OPTIONAL
 from . import structure as st
 
@@ -182,7 +183,8 @@ def make_iterator(dataset):
 
 
 def _numpy_value(t):
-    value = t._value if hasattr(t, "_value") else t
+    value = array_of(t)
+    value = t if value is None else value
     if isinstance(value, np.ndarray) and value.ndim == 0:
         return value[()]
     return value

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..framework import dtypes
 from ..framework.errors import InvalidArgumentError
-from ..framework.tensor import Tensor, to_array
+from ..framework.tensor import Tensor, array_of, to_array
 from ..framework.tensor_shape import TensorShape
 from ..tracing.signatures import TensorSpec
 from ..util import nest
@@ -71,7 +71,7 @@ def _array(leaf, what):
             raise TypeError(f"{what}: got a symbolic tensor {leaf!r}; datasets hold eager values.")
         return np.asarray(value)
     if hasattr(leaf, "_as_tensor"):  # a Variable: its current value
-        return np.array(leaf._value)
+        return np.array(array_of(leaf))
     try:
         return to_array(leaf)
     except TypeError as err:

@@ -352,6 +352,19 @@ class Variable(TensorLike):
                 self._own(np.asarray(ufunc(self._value, delta)))
         return self if read_value else None
 
+    def _scatter_add_rows(self, rows, values):
+        """value[rows] += values for distinct integer `rows` (an array), eagerly: in place unless
+        a tensor shares the variable's array (then on a copy: tensors never change). The sparse
+        updates of the optimizers (IndexedSlices gradients) use it."""
+        if values.dtype != self._value.dtype or values.shape[1:] != self._value.shape[1:]:
+            raise ValueError(f"scatter_add: rows of shape {values.shape[1:]} and dtype "
+                             f"{values.dtype} do not fit variable '{self.name}' of shape "
+                             f"{self._value.shape} and dtype {self._value.dtype}.")
+        with self._update_lock():
+            if not self._owns_value():
+                self._own(self._value.copy())
+            self._value[rows] += values
+
     def __getitem__(self, key):
         if state.tapes and state.graph is None:
             # Under a tape, slice the variable itself: one recorded op (StridedSlice, or a read
@@ -359,7 +372,7 @@ class Variable(TensorLike):
             # only its input's shape, so recording the variable rather than a snapshot of its
             # value stays exact if it is assigned before gradient() is called.
             watch_on_read(self)
-            self._owned = None  # disowned (inline _disown): the slice's kernel gets the array
+            self._disown()  # the slice's kernel gets the array
             return Tensor.__getitem__(self, key)
         return self.read_value()[key]
 

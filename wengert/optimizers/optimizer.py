@@ -395,11 +395,4 @@ def deduplicate(slices):
 def scatter_add(var, slices):
     """var[indices] += values for the rows of de-duplicated IndexedSlices only (eager), in
     place unless a tensor shares the variable's array (then on a copy: tensors never change)."""
-    values = array_of(slices.values)
-    if values.dtype != var._value.dtype or values.shape[1:] != var._value.shape[1:]:
-        raise ValueError(f"scatter_add: rows of shape {values.shape[1:]} and dtype {values.dtype} "
-                         f"do not fit variable '{var.name}' of shape {var._value.shape} and "
-                         f"dtype {var._value.dtype}.")
-    if not var._owns_value():
-        var._value = var._value.copy()
-    var._value[slices.indices._value] += values
+    var._scatter_add_rows(array_of(slices.indices), array_of(slices.values))

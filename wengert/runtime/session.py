@@ -40,7 +40,7 @@ class _Store:
                 return self.values[id(var)]
             except KeyError:
                 raise uninitialized(var) from None
-        return var._value
+        return LIVE_VARIABLES.read(var)
 
     def write(self, var, value):
         value = np.asarray(value, dtype=var.dtype.as_numpy_dtype)
@@ -55,7 +55,7 @@ class _Store:
                 self.owned.add(id(var))
             self.values[id(var)] = _read_only(value)
         else:
-            var._value = value
+            LIVE_VARIABLES.write(var, value)
 
     def update(self, var, ufunc, value, in_place=False):
         """`var = ufunc(var, value)` (the AssignAdd/AssignSub kernels); returns the new value.

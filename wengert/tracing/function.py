@@ -223,8 +223,7 @@ class ConcreteFunction:
         st = state
         if st.tapes or st.observers or st.graph is not None:
             return self._call_by_replay(args)
-        # array_of(a) if is_eager_tensor(a), inline: once per call of a traced function
-        feeds = [a._value if type(a) is Tensor else np.array(a) for a in args]
+        feeds = [array_of(a) if is_eager_tensor(a) else np.array(a) for a in args]
         return self._pack(self._plan.run(feeds, LIVE_VARIABLES))
 
     def _call_by_replay(self, args):

@@ -192,8 +192,8 @@ def call_key(args, kwargs, relax):
     """(hashable signature of the call, its tensor arguments in order)."""
     tensors, key = [], []
     for a in args:
-        if type(a) is Tensor and not relax:  # the common case, inlined (with array_of)
-            value = a._value
+        if is_eager_tensor(a) and not relax:  # the common case
+            value = array_of(a)
             key.append((value.dtype, value.shape))
             tensors.append(a)
         else:

@@ -18,7 +18,7 @@ import numpy as np
 from ...framework import dtypes
 from ...framework.context import state
 from ...framework.registry import defop
-from ...framework.tensor import Tensor
+from ...framework.tensor import Tensor, array_of
 from ...framework.tensor_shape import TensorShape
 from ...util import nest
 
@@ -74,7 +74,7 @@ def _text(value, summarize):
         return str(nest.pack_sequence_as(value, [_Raw(x) if isinstance(x, str) else x
                                                  for x in leaves]))
     if hasattr(value, "_as_tensor"):  # a Variable
-        return format_value(value._value, summarize)
+        return format_value(array_of(value), summarize)
     return str(value)
 
 

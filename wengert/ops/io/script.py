@@ -19,7 +19,7 @@ from ...framework.context import state_scope
 from ...framework.errors import InvalidArgumentError
 from ...framework.execute import execute
 from ...framework.registry import defop
-from ...framework.tensor import Tensor, convert_to_tensor, to_array
+from ...framework.tensor import Tensor, array_of, convert_to_tensor, to_array
 from ...framework.tensor_shape import TensorShape
 from ..broadcast_ops import zeros_like
 
@@ -41,7 +41,7 @@ def _results(value, Tout, func):
                                    f"declares {len(Tout)}.")
     out = []
     for i, (v, dtype) in enumerate(zip(values, Tout)):
-        array = np.asarray(v._value) if isinstance(v, Tensor) else np.asarray(v)
+        array = np.asarray(array_of(v)) if isinstance(v, Tensor) else np.asarray(v)
         if array.dtype.kind in "USO" or dtype.name == "string":
             array = to_array(array, dtype)
         elif array.dtype != dtype._np:
