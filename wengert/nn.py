@@ -13,7 +13,7 @@ from .ops.misc_math_ops import zero_fraction
 # losses
 from .ops.nn.losses import *  # noqa: F403  softmax and sigmoid cross-entropy, l2_loss, ...
 from .ops.nn.sampled_losses import *  # noqa: F403  nce_loss, sampled_softmax_loss
-from .ops.nn.candidate_sampling import *  # noqa: F403  the candidate samplers
+from .ops.random.candidate_sampling import *  # noqa: F403  the candidate samplers
 from .ops.nn.ctc.loss import ctc_loss
 from .ops.nn.ctc.decoders import ctc_beam_search_decoder, ctc_greedy_decoder
 from .ops.nn.ctc.labels import collapse_repeated, ctc_unique_labels

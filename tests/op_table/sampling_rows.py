@@ -1,4 +1,4 @@
-"""Op-table rows for ops/nn/candidate_sampling.py and ops/nn/sampled_losses.py.
+"""Op-table rows for ops/random/candidate_sampling.py and ops/nn/sampled_losses.py.
 
 Samplers are checked against NumPy drawing from the same generator (`default_rng([default graph
 seed, op seed])`, see random_more_rows.py) with the distribution written from its definition;

@@ -7,7 +7,7 @@ and `trace_backprop()` (trace.py). Explaining a missing gradient is `GradientTap
 from .numerics import (NumericsError, check_numerics, disable_check_numerics,
                        enable_check_numerics)
 from .trace import BackpropTrace, trace_backprop
-from ..ops.io.checks import (Assert, assert_all_finite, assert_equal,  # noqa: F401 (issue 14)
+from ..ops.io.checks import (Assert, assert_all_finite, assert_equal,  # noqa: F401 (tf.debugging's asserts)
                              assert_greater, assert_greater_equal, assert_integer, assert_less,
                              assert_less_equal, assert_near, assert_negative, assert_non_negative,
                              assert_non_positive, assert_none_equal, assert_positive, assert_rank,

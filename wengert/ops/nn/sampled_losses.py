@@ -25,7 +25,7 @@ from ..broadcast_ops import ones_like, zeros_like
 from ..reshape_ops import reshape
 from ..array_ops import concat, stop_gradient
 from ..reshape_ops import expand_dims
-from .candidate_sampling import compute_accidental_hits, log_uniform_candidate_sampler
+from ..random.candidate_sampling import compute_accidental_hits, log_uniform_candidate_sampler
 from ..creation_ops import shape as shape_of
 from .embedding import embedding_lookup
 from ..indexing_ops import scatter_nd

@@ -13,7 +13,6 @@ with replacement; without (`unique=True`), draws repeat until `num_sampled` dist
 up, and a class's expected count is the probability it came up in those n tries,
 1 - (1 - p)^n, as TensorFlow computes it.
 """
-import numpy as np
 
 from ...framework import dtypes
 from ...framework.errors import InvalidArgumentError
@@ -27,8 +26,7 @@ from .seeded import _shape as sample_shape
 from .stateless import (broadcast_params, categorical_kernel, gamma_alpha_grad,
                                    gamma_alpha_jvp, gamma_kernel, gamma_shape)
 
-__all__ = ["categorical", "multinomial", "shuffle", "gamma", "poisson",
-           "uniform_candidate_sampler"]
+__all__ = ["categorical", "multinomial", "shuffle", "gamma", "poisson"]
 
 
 # -- categorical --------------------------------------------------------------------------------
@@ -156,68 +154,3 @@ def poisson(shape, lam, dtype=dtypes.float32, seed=None, name=None):
              "dtype": dtypes.as_dtype(dtype)._np}
     attrs.update(_seed_attrs(seed))
     return execute(RANDOM_POISSON, (convert_to_tensor(lam),), attrs, name)
-
-
-# -- candidate sampling ----------------------------------------------------------------------------
-def _uniform_sampler_kernel(true_classes, *, num_sampled, unique, range_max, seed, seed2, stream):
-    gen = _generator(seed, seed2, stream)
-    p = 1.0 / range_max
-    if not unique:
-        sampled = gen.integers(0, range_max, num_sampled).astype(np.int64)
-        expected = lambda n: np.full(n, num_sampled * p, np.float32)  # noqa: E731
-    elif num_sampled > range_max:
-        raise InvalidArgumentError(f"num_sampled ({num_sampled}) cannot be greater than "
-                                   f"range_max ({range_max}) when unique=True.")
-    else:
-        chosen, tries = [], 0
-        taken = set()
-        while len(chosen) < num_sampled:
-            tries += 1
-            c = int(gen.integers(0, range_max))
-            if c not in taken:
-                taken.add(c)
-                chosen.append(c)
-        sampled = np.array(chosen, np.int64)
-        value = -np.expm1(tries * np.log1p(-p)) if p < 1 else 1.0
-        expected = lambda n: np.full(n, value, np.float32)  # noqa: E731
-    true_expected = expected(true_classes.size).reshape(true_classes.shape)
-    return sampled, true_expected, expected(num_sampled)
-
-
-def _uniform_sampler_rule(true_classes, *, num_sampled, unique, range_max, **_):
-    if not true_classes.dtype.is_integer:
-        raise InvalidArgumentError(f"true_classes must be int64, got {true_classes.dtype.name}.")
-    if unique and num_sampled > range_max:
-        raise InvalidArgumentError(f"num_sampled ({num_sampled}) cannot be greater than "
-                                   f"range_max ({range_max}) when unique=True.")
-    return [(TensorShape([num_sampled]), dtypes.int64), (true_classes.shape, dtypes.float32),
-            (TensorShape([num_sampled]), dtypes.float32)]
-
-
-UNIFORM_CANDIDATE_SAMPLER = defop("UniformCandidateSampler", _uniform_sampler_kernel,
-                                  shape=_uniform_sampler_rule, num_outputs=3, pure=False,
-                                  raw=lambda true_classes, num_true, num_sampled, unique,
-                                  range_max, seed=0, seed2=0, name=None: run_raw(
-                                      UNIFORM_CANDIDATE_SAMPLER, (true_classes,), {
-                                          "num_sampled": int(num_sampled), "unique": bool(unique),
-                                          "range_max": int(range_max)}, seed, seed2, name))
-
-
-def uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max, seed=None,
-                              name=None):
-    """(sampled_candidates, true_expected_count, sampled_expected_count): `num_sampled` classes
-    drawn uniformly from [0, range_max) (distinct when `unique`), for sampled losses.
-    `true_classes` is an int64 [batch, num_true] tensor."""
-    true_classes = convert_to_tensor(true_classes, dtype_hint=dtypes.int64)
-    if true_classes.shape.rank is not None and (true_classes.shape.rank != 2 or (
-            true_classes.shape[1] is not None and true_classes.shape[1] != num_true)):
-        raise ValueError(f"uniform_candidate_sampler: true_classes must have shape "
-                         f"[batch_size, num_true={num_true}], got {true_classes.shape}.")
-    if unique and int(num_sampled) > int(range_max):
-        raise InvalidArgumentError(f"uniform_candidate_sampler: num_sampled ({num_sampled}) "
-                                   f"cannot be greater than range_max ({range_max}) when "
-                                   "unique=True.")
-    attrs = {"num_sampled": int(num_sampled), "unique": bool(unique),
-             "range_max": int(range_max)}
-    attrs.update(_seed_attrs(seed))
-    return execute(UNIFORM_CANDIDATE_SAMPLER, (true_classes,), attrs, name)

@@ -15,8 +15,8 @@ TensorFlow reports as its expected count.
     learned_unigram:         P(c) proportional to 1 + the number of times c was a true class in
                              this sampler's earlier calls (counts kept per sampler, that is per
                              op attributes and seed, as TensorFlow's kernel keeps them)
+    uniform:                 P(c) = 1 / range_max
     all_candidate_sampler:   every class once, expected counts 1 (a baseline for tests)
-    (uniform_candidate_sampler lives with the other random ops in distributions.py.)
 
 compute_accidental_hits(true_classes, sampled_candidates) lists the (row, sampled position) pairs
 where a sampled class equals one of the row's true classes, with weight -FLT_MAX: sampled losses
@@ -33,10 +33,10 @@ from ...framework.execute import execute
 from ...framework.registry import defop
 from ...framework.tensor import convert_to_tensor
 from ...framework.tensor_shape import TensorShape
-from ..random.seeded import _generator, _seed_attrs, raw_seed_attrs
+from .seeded import _generator, _seed_attrs, raw_seed_attrs, run_raw
 
-# tf.nn's names (tf.random has these samplers too, and log_uniform/uniform_candidate_sampler)
-__all__ = ["fixed_unigram_candidate_sampler", "learned_unigram_candidate_sampler",
+__all__ = ["uniform_candidate_sampler", "log_uniform_candidate_sampler",
+           "fixed_unigram_candidate_sampler", "learned_unigram_candidate_sampler",
            "all_candidate_sampler", "compute_accidental_hits"]
 
 
@@ -280,3 +280,67 @@ def compute_accidental_hits(true_classes, sampled_candidates, num_true, seed=Non
     t = _true_classes(true_classes, num_true, "compute_accidental_hits")
     s = convert_to_tensor(sampled_candidates, dtype_hint=dtypes.int64)
     return execute(COMPUTE_ACCIDENTAL_HITS, (t, s), {"num_true": int(num_true)}, name)
+
+
+def _uniform_sampler_kernel(true_classes, *, num_sampled, unique, range_max, seed, seed2, stream):
+    gen = _generator(seed, seed2, stream)
+    p = 1.0 / range_max
+    if not unique:
+        sampled = gen.integers(0, range_max, num_sampled).astype(np.int64)
+        expected = lambda n: np.full(n, num_sampled * p, np.float32)  # noqa: E731
+    elif num_sampled > range_max:
+        raise InvalidArgumentError(f"num_sampled ({num_sampled}) cannot be greater than "
+                                   f"range_max ({range_max}) when unique=True.")
+    else:
+        chosen, tries = [], 0
+        taken = set()
+        while len(chosen) < num_sampled:
+            tries += 1
+            c = int(gen.integers(0, range_max))
+            if c not in taken:
+                taken.add(c)
+                chosen.append(c)
+        sampled = np.array(chosen, np.int64)
+        value = -np.expm1(tries * np.log1p(-p)) if p < 1 else 1.0
+        expected = lambda n: np.full(n, value, np.float32)  # noqa: E731
+    true_expected = expected(true_classes.size).reshape(true_classes.shape)
+    return sampled, true_expected, expected(num_sampled)
+
+
+def _uniform_sampler_rule(true_classes, *, num_sampled, unique, range_max, **_):
+    if not true_classes.dtype.is_integer:
+        raise InvalidArgumentError(f"true_classes must be int64, got {true_classes.dtype.name}.")
+    if unique and num_sampled > range_max:
+        raise InvalidArgumentError(f"num_sampled ({num_sampled}) cannot be greater than "
+                                   f"range_max ({range_max}) when unique=True.")
+    return [(TensorShape([num_sampled]), dtypes.int64), (true_classes.shape, dtypes.float32),
+            (TensorShape([num_sampled]), dtypes.float32)]
+
+
+UNIFORM_CANDIDATE_SAMPLER = defop("UniformCandidateSampler", _uniform_sampler_kernel,
+                                  shape=_uniform_sampler_rule, num_outputs=3, pure=False,
+                                  raw=lambda true_classes, num_true, num_sampled, unique,
+                                  range_max, seed=0, seed2=0, name=None: run_raw(
+                                      UNIFORM_CANDIDATE_SAMPLER, (true_classes,), {
+                                          "num_sampled": int(num_sampled), "unique": bool(unique),
+                                          "range_max": int(range_max)}, seed, seed2, name))
+
+
+def uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max, seed=None,
+                              name=None):
+    """(sampled_candidates, true_expected_count, sampled_expected_count): `num_sampled` classes
+    drawn uniformly from [0, range_max) (distinct when `unique`), for sampled losses.
+    `true_classes` is an int64 [batch, num_true] tensor."""
+    true_classes = convert_to_tensor(true_classes, dtype_hint=dtypes.int64)
+    if true_classes.shape.rank is not None and (true_classes.shape.rank != 2 or (
+            true_classes.shape[1] is not None and true_classes.shape[1] != num_true)):
+        raise ValueError(f"uniform_candidate_sampler: true_classes must have shape "
+                         f"[batch_size, num_true={num_true}], got {true_classes.shape}.")
+    if unique and int(num_sampled) > int(range_max):
+        raise InvalidArgumentError(f"uniform_candidate_sampler: num_sampled ({num_sampled}) "
+                                   f"cannot be greater than range_max ({range_max}) when "
+                                   "unique=True.")
+    attrs = {"num_sampled": int(num_sampled), "unique": bool(unique),
+             "range_max": int(range_max)}
+    attrs.update(_seed_attrs(seed))
+    return execute(UNIFORM_CANDIDATE_SAMPLER, (true_classes,), attrs, name)
