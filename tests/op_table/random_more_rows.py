@@ -8,7 +8,7 @@ gradient of RandomGammaGrad is not defined (as in TensorFlow), so second order i
 import numpy as np
 from scipy.special import gammaincinv
 
-from wengert.ops.random import distributions, seeded, stateless as rs
+from wengert.ops.random import candidate_sampling, distributions, seeded, stateless as rs
 from op_table import OpInfo, Sample, positive, rand
 
 DEFAULT = seeded.DEFAULT_GRAPH_SEED
@@ -106,7 +106,7 @@ ROWS = [
            lambda lam: _rng(24).poisson(lam, (2,) + lam.shape).astype(np.float64),
            [Sample((np.array([0.5, 3.0, 8.0]),))], grad=False, float32=False),
     OpInfo("random.uniform_candidate_sampler",
-           lambda t: _seeded(distributions.uniform_candidate_sampler, t, 1, 3, False, 7,
+           lambda t: _seeded(candidate_sampling.uniform_candidate_sampler, t, 1, 3, False, 7,
                              seed=25)[0],
            lambda t: _rng(25).integers(0, 7, 3).astype(np.int64),
            [Sample((np.array([[1], [2]], np.int64),))], grad=False, float32=False),

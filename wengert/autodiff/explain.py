@@ -29,6 +29,7 @@ says so (explain before `gradient()`, or use `persistent=True`).
 """
 import numpy as np
 
+from ..framework.context import state
 from ..framework.registry import _GRADIENTS, _MISSING
 from ..framework.tensor import Tensor, array_of
 from ..framework.variables import READ_VARIABLE, Variable
@@ -334,7 +335,6 @@ class _Index:
 # -- graphs ---------------------------------------------------------------------------------------
 def explain_gradients(ys, xs, stop_gradients=None):
     """For graph mode: why each of `xs` has (or has no) gradient in `gradients(ys, xs)`."""
-    from ..framework.context import state
     ys = nest.flatten(ys)
     flat_xs = nest.flatten(xs)
     graph = getattr(ys[0], "graph", None) or state.graph

@@ -48,7 +48,12 @@ from ..framework.registry import (_GRADIENTS, _MISSING, get_gradient_function, l
                                  linear_in, multilinear)
 from ..framework.tensor import Tensor, TensorLike, array_of, convert_to_tensor
 from ..framework.variables import Variable
+from ..ops.broadcast_ops import broadcast_to, zeros_like
+from ..ops.reduce_ops import reduce_sum
+from ..ops.shape_rules import static_shape
 from ..util import nest
+from .backprop import PassView, fit_to_input
+from .tape import GradientTape
 
 __all__ = ["ForwardAccumulator", "linear", "linear_in", "multilinear", "op_tangents",
            "uses_fallback"]
@@ -63,7 +68,6 @@ def _is_float(t):
 def _zeros(t):
     value = array_of(t)
     if value is None or state.graph is not None:
-        from ..ops.broadcast_ops import zeros_like
         return zeros_like(t)
     return Tensor(np.zeros(value.shape, value.dtype))
 
@@ -119,8 +123,6 @@ def _fit(tangent, output):
         return None
     if not isinstance(tangent, Tensor):
         tangent = convert_to_tensor(tangent, dtype=output.dtype)
-    from ..ops.broadcast_ops import broadcast_to, zeros_like
-    from ..ops.shape_rules import static_shape
     want = static_shape(output)
     if want is None or None in want:
         return tangent + zeros_like(output)  # graph mode, shape known when it runs
@@ -129,9 +131,6 @@ def _fit(tangent, output):
 
 def _transposed_vjp(op_def, inputs, tangents, outputs, attrs):
     """J u = d/dv <vjp(v), u>: the gradient function's VJP, differentiated in its cotangent v."""
-    from ..ops.reduce_ops import reduce_sum
-    from .backprop import PassView, fit_to_input
-    from .tape import GradientTape
     # In a graph, the op itself (its gradient function may change its attributes, e.g. a While
     # starts keeping its history); eagerly, a record made for the occasion.
     op = getattr(outputs[0], "_op", None) if outputs else None

@@ -8,7 +8,7 @@ nodes again give second and higher derivatives.
 """
 from ..framework.context import state
 from ..framework.tensor import convert_to_tensor
-from ..ops import broadcast_ops
+from ..ops import array_ops, broadcast_ops, reshape_ops
 from ..util import nest
 from .backprop import UnconnectedGradients, backward
 
@@ -60,7 +60,6 @@ def hessians(ys, xs, name="hessians", colocate_gradients_with_ops=False,
 
     Row i is the gradient of the i-th entry of the (flattened) gradient, so x needs a statically
     known size. All nodes go under the name scope `name`."""
-    from ..ops import array_ops, reshape_ops
     graph = state.graph
     if graph is None:
         raise RuntimeError("tf.hessians is not supported when eager execution is enabled. Use "

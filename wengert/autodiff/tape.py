@@ -14,7 +14,6 @@ import contextlib
 import sys
 import warnings
 
-
 from ..framework.context import state
 from ..framework.tensor import Tensor, TensorLike, convert_to_tensor, is_eager_tensor
 from ..framework.variables import Variable
@@ -22,6 +21,7 @@ from ..ops import broadcast_ops
 from ..ops.io import script
 from ..util import nest
 from .backprop import UnconnectedGradients, backward
+from .explain import explain_tape
 from .jacobians import batch_jacobian, jacobian
 from .targets import as_target, check_sources
 
@@ -233,7 +233,6 @@ class GradientTape:
 
     def explain(self, target, sources):
         """Why each source has (or has no) gradient of `target`: see autodiff/explain.py."""
-        from .explain import explain_tape
         return explain_tape(self, target, sources)
 
     def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,

@@ -29,10 +29,12 @@ import functools
 
 import numpy as np
 
+from ..framework.tensor import Tensor, TensorLike, convert_to_tensor
+from ..ops.array_ops import identity, stack
+from ..ops.reshape_ops import reshape
+from ..util import nest
 from .forward import ForwardAccumulator
 from .tape import GradientTape
-from ..framework.tensor import Tensor, TensorLike, convert_to_tensor
-from ..util import nest
 
 __all__ = ["grad", "value_and_grad", "vjp", "jvp", "jacfwd", "jacrev", "hessian", "hvp"]
 
@@ -218,7 +220,6 @@ def _distinct(flat, args, nums):
     """One primal per accumulator slot: a tensor passed twice gets an identity copy."""
     if len({id(x) for x in flat}) == len(flat):
         return flat, args
-    from ..ops.array_ops import identity
     seen, new = set(), []
     for x in flat:
         new.append(identity(x) if id(x) in seen else x)
@@ -249,8 +250,6 @@ def jacfwd(fun, argnums=0, has_aux=False):
     becomes a tensor of shape output.shape + input.shape (a tuple over argnums if a tuple)."""
     @functools.wraps(fun)
     def jacfwd_f(*args):
-        from ..ops.reshape_ops import reshape
-        from ..ops.array_ops import stack
         nums, many = _argnums(argnums, len(args), "jacfwd")
         args = _tensor_args(args, nums, "jacfwd")
         per_arg, out, aux = [], None, None

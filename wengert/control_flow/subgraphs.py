@@ -23,6 +23,7 @@ the graph being built, and the code it runs lives in sub-graphs held by that op 
 """
 import numpy as np
 
+from ..autodiff.backprop import backward
 from ..framework.context import state, state_scope
 from ..framework.errors import InvalidArgumentError
 from ..framework.tensor import Tensor, convert_to_tensor
@@ -30,6 +31,7 @@ from ..framework.tensor_shape import TensorShape
 from ..framework.variables import READ_IN_CONTROL_FLOW, Variable, watch_on_read
 from ..graph.graph import Graph
 from ..graph.symbolic import SymbolicTensor
+from ..ops import broadcast_ops
 from ..runtime.executor import compile_plan
 from ..runtime.variable_store import LIVE_VARIABLES
 from ..tracing.func_graph import PLACEHOLDER, placeholder_for, replay
@@ -275,8 +277,6 @@ def vjp_ops(graph, xs, seeds, needed, extra=None):
     """Inside the graph being built: replay `graph` on `xs` and return the gradients of the
     inputs listed in `needed` given `seeds` for its floating-point outputs (zeros for unconnected
     inputs). `extra(values)` may add more targets: it returns (targets, seeds)."""
-    from ..autodiff.backprop import backward
-    from ..ops import broadcast_ops
     built = state.graph
     start = len(built._ops)
     values = replay(graph, graph._ops, graph.inputs, xs)

@@ -16,10 +16,11 @@ import numpy as np
 
 from ..framework.errors import InvalidArgumentError
 from ..framework.tensor_shape import TensorShape
-from ..tracing.signatures import TensorSpec
 from ..ops.random.seeded import get_seed
+from ..tracing.signatures import TensorSpec
+from ..util import nest
 from . import structure as st
-from .dataset import INFINITE, UNKNOWN, Dataset, Stage
+from .dataset import INFINITE, UNKNOWN, Dataset, Stage, TensorSliceDataset
 
 __all__ = ["BatchDataset", "PaddedBatchDataset", "UnbatchDataset", "ShuffleDataset",
            "RepeatDataset", "TakeDataset", "SkipDataset", "ShardDataset", "EnumerateDataset",
@@ -168,7 +169,6 @@ def _padding(value, dtype):
 
 
 def _as_leaves(value, n, what):
-    from ..util import nest
     if isinstance(value, (tuple, dict)) and not _is_shape(value):
         leaves = nest.flatten(value) if not isinstance(value, tuple) or not _is_shape(value) \
             else [value]
@@ -476,7 +476,6 @@ class _WindowStage(Stage):
 
 
 def _window_dataset(source, window, j):
-    from .dataset import TensorSliceDataset
     return TensorSliceDataset(np.stack([w[j] for w in window]))
 
 

@@ -20,9 +20,12 @@ import numpy as np
 
 from ..framework import dtypes
 from ..framework.errors import InvalidArgumentError
+from ..framework.tensor import constant
 from ..framework.tensor_shape import TensorShape
 from ..tracing.signatures import TensorSpec
+from ..util import nest
 from . import structure as st
+from .iterator import make_iterator, numpy_iterator
 
 __all__ = ["Dataset", "INFINITE", "UNKNOWN", "AUTOTUNE", "Options", "Stage"]
 
@@ -88,7 +91,6 @@ class Dataset(st.DatasetLike):
 
     def cardinality(self):
         """The number of elements as an int64 scalar tensor; -1 infinite, -2 unknown."""
-        from ..framework.tensor import constant
         return constant(np.int64(self._cardinality))
 
     def __len__(self):
@@ -130,12 +132,10 @@ class Dataset(st.DatasetLike):
         return None
 
     def __iter__(self):
-        from .iterator import make_iterator
         return make_iterator(self)
 
     def as_numpy_iterator(self):
         """Iterate the elements as NumPy values (bytes for strings) in their structure."""
-        from .iterator import numpy_iterator
         return numpy_iterator(self)
 
     # -- sources ---------------------------------------------------------------------------------
@@ -287,7 +287,6 @@ def _shapes_up_to(types, shapes):
 
 def _leaves(structure):
     if isinstance(structure, (tuple, dict)):
-        from ..util import nest
         return nest.flatten(structure)
     return [structure]
 

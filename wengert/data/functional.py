@@ -24,6 +24,7 @@ from ..tracing.function import function
 from ..tracing.signatures import TensorSpec
 from . import structure as st
 from .dataset import AUTOTUNE, INFINITE, UNKNOWN, Dataset, Stage
+from .iterator import without_recording
 
 __all__ = ["TracedFunction", "MapDataset", "FilterDataset", "FlatMapDataset",
            "InterleaveDataset", "ScanDataset", "reduce_dataset"]
@@ -342,7 +343,6 @@ def reduce_dataset(dataset, initial_state, reduce_func):
     """The final state of folding `reduce_func(state, element)` over the dataset."""
     fn, structure, state = _state_function(reduce_func, dataset, initial_state,
                                            "Dataset.reduce function", scan=False)
-    from .iterator import without_recording
     with without_recording():
         for components in dataset._stage():
             state = fn(components + state)

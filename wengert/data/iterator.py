@@ -19,7 +19,7 @@ import numpy as np
 from ..framework.context import state, state_scope
 from ..framework.errors import InvalidArgumentError, OutOfRangeError
 from ..framework.execute import execute
-from ..framework.tensor import array_of
+from ..framework.tensor import array_of, constant
 from ..ops.io.iterators import ANONYMOUS_ITERATOR, ITERATOR_GET_NEXT, ITERATOR_GET_NEXT_AS_OPTIONAL
 from . import structure as st
 
@@ -42,12 +42,10 @@ class Optional:
 
     @staticmethod
     def empty(element_spec):
-        from ..framework.tensor import constant
         return Optional(constant(False), None, element_spec)
 
     @staticmethod
     def from_value(value):
-        from ..framework.tensor import constant
         structure, components = st.normalize(value, "Optional.from_value")
         return Optional(constant(True), value, st.pack(structure, st.specs_of(components)))
 

@@ -20,6 +20,7 @@ import weakref
 
 import numpy as np
 
+from ..framework.tensor import string_array
 from .dataset import AUTOTUNE, Dataset, Stage
 
 __all__ = ["PrefetchDataset", "CacheDataset"]
@@ -156,7 +157,6 @@ def _save(path, elements):
 
 
 def _load(path, n_components):
-    from ..framework.tensor import string_array
     with np.load(path, allow_pickle=False) as data:
         out = []
         for i in range(int(data["count"])):

@@ -17,7 +17,7 @@ import zlib
 
 import numpy as np
 
-from ..framework.errors import DataLossError
+from ..framework.errors import DataLossError, NotFoundError
 
 __all__ = ["read_idx", "sha256_of", "IDX_TYPES"]
 
@@ -34,7 +34,6 @@ def _read_bytes(path):
         with open(path, "rb") as f:
             return f.read()
     except FileNotFoundError:
-        from ..framework.errors import NotFoundError
         raise NotFoundError(f"IDX file '{path}' does not exist.") from None
 
 

@@ -264,7 +264,7 @@ def _mnist_split(directory, train, test):
 
 def _digits_split(train, test, why=""):
     try:
-        from sklearn.datasets import load_digits
+        from sklearn.datasets import load_digits  # optional dependency
     except ImportError:
         raise ImportError('scikit-learn is needed for the 8x8 digits: pip install '
                           '"wengert[sklearn]"') from None
@@ -282,7 +282,7 @@ def _digits_split(train, test, why=""):
 
 def _sklearn_available():
     try:
-        from sklearn.datasets import load_digits
+        from sklearn.datasets import load_digits  # optional dependency
     except ImportError:
         return False
     return callable(load_digits)

@@ -25,6 +25,7 @@ import sys
 
 import numpy as np
 
+from ..autodiff import backprop
 from ..framework.context import state
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
@@ -106,7 +107,6 @@ def _error(op_def, inputs, out, name):
 
 def _forward_op_in_backward_pass():
     """The forward op whose gradient the reverse pass is computing right now, or None."""
-    from ..autodiff import backprop
     code = backprop.backward.__code__
     frame = sys._getframe(1)
     while frame is not None:

@@ -10,9 +10,10 @@ context.py (strategy/replica contexts), strategy.py (MultiWorkerMirroredStrategy
 MirroredStrategy), input.py (distributed datasets), losses.py (compute_average_loss),
 checkpointing.py (rank 0 writes, restores broadcast), horovod.py, run.py (the launcher).
 """
-from .context import (ReduceOp, ReplicaContext, get_cross_replica_context,
-                      get_replica_context, get_strategy, has_strategy, in_cross_replica_context)
+from .context import (ReduceOp, ReplicaContext, get_cross_replica_context, get_replica_context,
+                      get_strategy, has_strategy, in_cross_replica_context)
 from .input import DistributedDataset, DistributedIterator, InputContext, InputOptions
+from .job import job
 from .losses import compute_average_loss, scale_regularization_loss
 from .protocol import ReplicaMismatchError
 from .strategy import (MirroredStrategy, MultiWorkerMirroredStrategy, OneDeviceStrategy, Strategy,
@@ -47,5 +48,4 @@ class experimental:  # noqa: N801  (tf.distribute.experimental, a namespace)
 def set_watchdog(report_after=60.0, abort_after=None):
     """Report a rank that waits on a collective longer than `report_after` seconds, and end the
     job (MPI_Abort) after `abort_after` seconds when given (see watchdog.py)."""
-    from .job import job
     job().coll.watchdog.configure(report_after, abort_after)

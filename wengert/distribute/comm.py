@@ -211,7 +211,7 @@ class MPICommunicator(Communicator):
 def import_mpi():
     """mpi4py's MPI module, or MissingMPIError naming the extra."""
     try:
-        from mpi4py import MPI
+        from mpi4py import MPI  # optional dependency
     except ImportError as err:
         raise MissingMPIError(
             f"wengert.distribute needs mpi4py to run across processes ({err}). Install the "

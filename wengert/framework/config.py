@@ -79,7 +79,7 @@ class _Threads:
 
 def _blas_limit(n):
     try:
-        from threadpoolctl import threadpool_limits
+        from threadpoolctl import threadpool_limits  # optional dependency
     except ImportError:
         return False
     _Threads.limiter = threadpool_limits(limits=n if n > 0 else None, user_api="blas")

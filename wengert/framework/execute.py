@@ -13,7 +13,7 @@ the output tensors and (when a tape records) one Operation.
 from .context import state
 from .errors import InvalidArgumentError, OpError, ResourceExhaustedError
 from .operation import Operation
-from .tensor import Tensor, to_array
+from .tensor import Tensor, convert_to_tensor, to_array
 
 __all__ = ["execute", "binary_operands", "record_op", "record_graph_op", "out_of_memory"]
 
@@ -164,7 +164,6 @@ def _as_operand(value, other, op_type):
     if as_tensor is not None:
         return as_tensor(None)
     if other is None:
-        from .tensor import convert_to_tensor
         return convert_to_tensor(value)
     dtype = other.dtype
     try:

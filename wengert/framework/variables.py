@@ -30,7 +30,7 @@ from .context import state
 from .errors import InvalidArgumentError
 from .execute import record_op
 from .registry import defop
-from .tensor import Tensor, TensorLike, to_array
+from .tensor import Tensor, TensorLike, _array_repr, to_array
 from .tensor_shape import TensorShape
 
 __all__ = ["Variable"]
@@ -253,7 +253,6 @@ class Variable(TensorLike):
         return int(self.read_value())
 
     def __repr__(self):
-        from .tensor import _array_repr
         return (f"<tf.Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}, "
                 f"numpy={_array_repr(self._value)}>")
 

@@ -32,7 +32,9 @@ from ..framework.operation import Operation
 from ..framework.registry import defop
 from ..framework.tensor import Tensor, array_of, to_array
 from ..framework.tensor_shape import TensorShape
+from ..framework.variables import READ_VARIABLE
 from ..ops.creation_ops import CONST
+from .graph_def import graph_def
 from .symbolic import SymbolicTensor
 
 __all__ = ["Graph", "get_default_graph", "reset_default_graph", "name_scope",
@@ -264,7 +266,6 @@ class Graph:
 
     def capture_variable(self, var):
         """A tensor reading `var` in this graph (one read node per variable and control scope)."""
-        from ..framework.variables import READ_VARIABLE
         key = (id(var), tuple(id(c) for c in self._control_deps))
         hit = self._variable_reads.get(key)
         if hit is None or self._scope:
@@ -303,7 +304,6 @@ class Graph:
 
     def as_graph_def(self):
         """A plain-data description: one dict per op (name, type, inputs, attrs, output specs)."""
-        from .graph_def import graph_def
         return graph_def(self)
 
     def __repr__(self):

@@ -27,7 +27,7 @@ MIN_OPSET = 13
 
 def import_onnx():
     try:
-        import onnx
+        import onnx  # optional dependency
     except ImportError:
         raise ImportError("wengert.onnx needs the `onnx` package: pip install "
                           "'wengert[onnx]' (or pip install onnx).") from None
@@ -103,7 +103,7 @@ def _lower(ctx, op, names):
 def concrete_to_model(concrete, names, opset=None, doc=""):
     """An onnx.ModelProto of a ConcreteFunction whose inputs are called `names`."""
     onnx = import_onnx()
-    from onnx import helper, numpy_helper
+    from onnx import helper, numpy_helper  # optional dependency
     opset = DEFAULT_OPSET if opset is None else int(opset)
     if opset < MIN_OPSET:
         raise ValueError(f"wengert.onnx writes opset {MIN_OPSET} or newer, got opset={opset}.")

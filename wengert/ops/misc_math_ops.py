@@ -23,12 +23,11 @@ from ..framework.registry import defop
 from ..framework.static_value import static_value
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
-from .broadcast_ops import add_n
-from .reshape_ops import reshape
-from .broadcast_ops import zeros_like
+from .broadcast_ops import add_n, zeros_like
 from .elementwise import call_float, float_op
 from .math_ops import DIV, MUL, cast, equal, greater, greater_equal, negative, square
 from .reduce_ops import reduce_all, reduce_mean
+from .reshape_ops import reshape
 from .unary_ops import abs as abs_, reciprocal, softplus
 
 __all__ = ["softsign", "log_sigmoid", "scalar_mul", "realdiv", "polyval", "accumulate_n",
@@ -151,7 +150,7 @@ def is_strictly_increasing(x, name=None):
 
 
 def _sobol_kernel(dim, num_results, skip, dtype):
-    import scipy.stats  # SciPy is imported when first needed
+    import scipy.stats  # SciPy is imported when first needed  # optional dependency
     engine = scipy.stats.qmc.Sobol(int(dim), scramble=False)
     engine.fast_forward(1 + int(skip))
     return engine.random(int(num_results)).astype(dtype)

@@ -50,6 +50,7 @@ import warnings
 import numpy as np
 
 from ..autodiff.explain import describe_missing
+from ..autodiff.tape import GradientTape
 from ..distribute.strategy import all_reduce_sum_gradients
 from ..framework.context import state
 from ..framework.indexed_slices import IndexedSlices
@@ -279,7 +280,6 @@ class Optimizer:
         """Compute the gradients of `loss` and apply them. `loss` is a zero-argument callable,
         or a tensor computed under `tape`; `var_list` a list of variables or a callable giving
         one (called after `loss`, so it may list variables the loss created)."""
-        from ..autodiff.tape import GradientTape
         if not callable(loss) and tape is None:
             raise ValueError("minimize: `tape` is required when a Tensor loss is passed; pass "
                              "the GradientTape that computed it, or pass the loss as a "

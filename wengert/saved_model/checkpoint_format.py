@@ -22,6 +22,7 @@ import tempfile
 
 import numpy as np
 
+from ..framework import dtypes
 from ..framework.errors import DataLossError, NotFoundError
 
 __all__ = ["CheckpointReader", "latest_checkpoint", "load_checkpoint", "list_variables"]
@@ -243,7 +244,6 @@ class CheckpointReader:
         return {name: list(entry[1]) for name, entry in self._entries.items()}
 
     def get_variable_to_dtype_map(self):
-        from ..framework import dtypes
         return {name: dtypes.as_dtype(entry[0]) for name, entry in self._entries.items()}
 
     def has_tensor(self, name):

@@ -29,9 +29,12 @@ import collections
 import numpy as np
 
 from ..autodiff.explain import describe_missing
+from ..autodiff.gradients import gradients
+from ..autodiff.tape import GradientTape
 from ..framework.context import state
 from ..framework.tensor import Tensor, TensorLike, convert_to_tensor
 from ..framework.variables import Variable
+from ..graph.graph import NO_OP
 from ..ops.math_ops import cast
 from ..ops.unary_ops import sqrt
 from ..optimizers.adam import adam_rate, adam_update
@@ -50,7 +53,6 @@ def _building_graph():
 
 def _group(graph, items, name):
     """One op of `graph` that runs `items` (ops or tensors)."""
-    from ..graph.graph import NO_OP
     with graph.control_dependencies(list(items)):
         return graph.create_op(NO_OP, (), {}, name)
 
@@ -100,7 +102,6 @@ class Optimizer:
         if graph is None:
             raise RuntimeError("compute_gradients: with eager execution `loss` must be a "
                                "callable returning the loss (or use GradientTape).")
-        from ..autodiff.gradients import gradients
         if var_list is None:
             var_list = graph.get_collection("trainable_variables")
         var_list = _checked_var_list(var_list)
@@ -108,7 +109,6 @@ class Optimizer:
         return list(zip(grads, var_list))
 
     def _eager_gradients(self, loss, var_list, grad_loss):
-        from ..autodiff.tape import GradientTape
         with GradientTape() as tape:
             if var_list is not None:
                 var_list = _checked_var_list(var_list)

@@ -23,9 +23,12 @@ import shutil
 import subprocess
 import sys
 
+from ..autodiff import backprop
+from ..autodiff.tape import GradientTape
 from ..framework.context import state, state_scope
 from ..framework.variables import Variable
 from ..graph.graph import PLACEHOLDER
+from ..ops import broadcast_ops
 from ..ops.creation_ops import CONST
 
 __all__ = ["draw", "Drawing"]
@@ -93,7 +96,6 @@ def draw(obj, gradients=True, target=None, title=None):
     """A Drawing of a Graph, a traced function (tf.function or ConcreteFunction) or a
     GradientTape; `gradients=False` leaves gradient nodes out. For a tape, `target` is the
     tensor to differentiate (default: the output of the tape's last record)."""
-    from ..autodiff.tape import GradientTape
     if isinstance(obj, GradientTape):
         return _draw_tape(obj, gradients, target, title)
     graph = _graph_of(obj)
@@ -206,8 +208,6 @@ def _leaf(t, nodes, leaves, watched):
 
 def _add_gradient_nodes(tape, records, target, nodes, edges, names, leaves, watched):
     """Run the reverse pass once, noting each op its rules execute and for which forward op."""
-    from ..autodiff import backprop
-    from ..ops import broadcast_ops
     if target is None:
         target = records[-1].outputs[0]
     sources = list(tape._keep) + list(tape._watched_vars)

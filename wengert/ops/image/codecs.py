@@ -35,7 +35,7 @@ _PNG_DTYPES = (dtypes.uint8, dtypes.uint16)
 
 def _pillow(what, kind):
     try:
-        from PIL import Image
+        from PIL import Image  # optional dependency
     except ImportError:
         raise ImportError(f"tf.image.{what} needs Pillow to read and write {kind} images; "
                           f'install it with: pip install "wengert[image]"') from None
@@ -141,7 +141,7 @@ def _read_png(data, what):
                                    f"signature).")
     sixteen_bit_colour = len(data) > 25 and data[24] == 16
     try:
-        from PIL import Image  # noqa: F401  (the fast reader, when installed)
+        from PIL import Image  # noqa: F401  (the fast reader, when installed)  # optional dependency
         have_pillow = True
     except ImportError:
         have_pillow = False
@@ -198,7 +198,7 @@ def _decode_jpeg_np(contents, channels, ratio, what, crop=None, truncated=False)
     if not data.startswith(_JPEG):
         raise InvalidArgumentError(f"{what}: the contents are not a JPEG image.")
     image_module = _pillow(what, "JPEG")
-    from PIL import ImageFile
+    from PIL import ImageFile  # optional dependency
     saved, ImageFile.LOAD_TRUNCATED_IMAGES = ImageFile.LOAD_TRUNCATED_IMAGES, bool(truncated)
     try:
         image = image_module.open(io.BytesIO(data))

@@ -21,11 +21,11 @@ from ...framework.execute import execute
 from ...framework.registry import defop, linear
 from ...framework.tensor import convert_to_tensor
 from ...framework.tensor_shape import TensorShape
-from .printing import format_value
-from ..math_ops import (equal, greater, greater_equal, less, less_equal,
-                       not_equal, subtract)
+from ..math_ops import equal, greater, greater_equal, less, less_equal, not_equal, subtract
 from ..reduce_ops import reduce_all
+from ..rounding_ops import is_finite
 from ..unary_ops import abs as _abs
+from .printing import format_value
 
 __all__ = ["Assert", "assert_equal", "assert_none_equal", "assert_less", "assert_less_equal",
            "assert_greater", "assert_greater_equal", "assert_positive", "assert_negative",
@@ -207,7 +207,6 @@ def is_numeric_tensor(tensor):
 
 def assert_all_finite(t, message, name=None):
     """Raise unless every element of the floating-point tensor t is finite; returns t."""
-    from ..rounding_ops import is_finite
     t = convert_to_tensor(t)
     Assert(reduce_all(is_finite(t)), [message, "x = ", t])
     return t

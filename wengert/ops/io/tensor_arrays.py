@@ -27,9 +27,11 @@ from ...framework.execute import execute
 from ...framework.registry import defop, linear_in
 from ...framework.tensor import convert_to_tensor
 from ...framework.tensor_shape import TensorShape
+from ...util import nest
 from ..broadcast_ops import zeros_like
-from ..reshape_ops import reshape
-from ..creation_ops import shape as shape_of, zeros
+from ..creation_ops import range as range_, shape as shape_of, zeros
+from ..math_ops import cast
+from ..reshape_ops import expand_dims, reshape
 
 __all__ = ["TensorArray", "as_flows"]
 
@@ -76,7 +78,6 @@ def _scatter_grad(op, grad):
 
 def _rows_like(t, like):
     """t cut to the number of rows of `like` (a write may have grown the array)."""
-    from ..creation_ops import range as range_
     return get_rows(t, range_(shape_of(like)[0]))
 
 
@@ -98,7 +99,6 @@ def _get_rule(flow, index):
 def _get_grad(op, grad):
     flow, index = op.inputs
     if index.shape.rank == 0:  # one row read: scatter it back as a batch of one
-        from ..reshape_ops import expand_dims
         index, grad = reshape(index, [1]), expand_dims(grad, 0)
     return scatter_rows(zeros_like(flow), index, grad, grow=False), None
 
@@ -197,7 +197,6 @@ class TensorArray:
 
     def size(self, name=None):
         """The number of elements (an int32 scalar tensor)."""
-        from ..math_ops import cast
         return cast(shape_of(self._flow)[0], dtypes.int32)
 
     def _with(self, flow):
@@ -221,7 +220,6 @@ class TensorArray:
     # -- writing ---------------------------------------------------------------------------------
     def write(self, index, value, name=None):
         """Element `index` set to `value`; returns the TensorArray to use from now on."""
-        from ..reshape_ops import expand_dims
         value = self._value(value, "write")
         index = convert_to_tensor(index, dtype_hint=dtypes.int32)
         return self._with(scatter_rows(self._flow, reshape(index, [1]), expand_dims(value, 0),
@@ -234,7 +232,6 @@ class TensorArray:
 
     def unstack(self, value, name=None):
         """The rows of `value` as the elements."""
-        from ..creation_ops import range as range_
         value = convert_to_tensor(value, dtype=self._dtype)
         return self._with(scatter_rows(self._flow, range_(shape_of(value)[0]), value, True))
 
@@ -288,7 +285,6 @@ class TensorArray:
 def as_flows(structure):
     """(structure with each TensorArray replaced by its flow, rebuild) where rebuild(values)
     puts TensorArrays back around the flows; rebuild is None when there is no TensorArray."""
-    from ...util import nest
     leaves = nest.flatten(structure)
     arrays = {i: v for i, v in enumerate(leaves) if isinstance(v, TensorArray)}
     if not arrays:
@@ -307,7 +303,6 @@ def as_flows(structure):
 
 def flows_of(structure):
     """`structure` with TensorArrays replaced by their flows (a body's return value)."""
-    from ...util import nest
     leaves = [v.flow if isinstance(v, TensorArray) else v for v in nest.flatten(structure)]
     return nest.pack_sequence_as(structure, leaves) if nest.is_nested(structure) else leaves[0]
 

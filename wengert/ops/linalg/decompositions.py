@@ -37,14 +37,15 @@ from ...framework.errors import InvalidArgumentError, UnimplementedError
 from ...framework.execute import execute
 from ...framework.registry import defop
 from ...framework.tensor_shape import TensorShape
-from ..broadcast_ops import zeros_like
 from ..array_ops import concat
+from ..broadcast_ops import zeros_like
+from ..cast_ops import cast
+from ..matrix_ops import band_part, diag, diag_part, set_diag
 from ..reshape_ops import expand_dims
 from .common import (adjoint, batch_label, check_linalg_input, first_failure, linalg_input,
-                            loop_matrices, matrix_dims, mm, real_part, safe_reciprocal,
-                            square_rule, succeeds)
+                     loop_matrices, matrix_dims, mm, real_part, safe_reciprocal, square_rule,
+                     succeeds)
 from .solves import triangular_solve
-from ..matrix_ops import band_part, diag, diag_part, set_diag
 
 __all__ = ["cholesky", "qr", "eigh", "eigvalsh", "self_adjoint_eig", "self_adjoint_eigvals",
            "svd", "lu"]
@@ -146,7 +147,6 @@ def _gaps(values):
 
 
 def _as_dtype_of(x, like):
-    from ..cast_ops import cast
     return x if x.dtype == like.dtype else cast(x, like.dtype)
 
 
@@ -408,7 +408,7 @@ def qr(input, full_matrices=False, name=None):  # noqa: A002
 
 # -- Lu -------------------------------------------------------------------------------------------
 def _lu_kernel(a, output_idx_type):
-    from scipy.linalg import lu_factor
+    from scipy.linalg import lu_factor  # optional dependency
     n = a.shape[-1]
 
     def one(matrix, index):

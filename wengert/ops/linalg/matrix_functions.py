@@ -27,15 +27,16 @@ from ...framework.execute import execute
 from ...framework.registry import defop, needs_grad
 from ...framework.tensor_shape import TensorShape
 from .. import shape_rules
-from ..broadcast_ops import zeros_like
 from ..array_ops import concat, split
+from ..broadcast_ops import zeros_like
+from ..cast_ops import cast
+from ..matrix_ops import diag_part
+from ..reduce_ops import reduce_sum
 from ..reshape_ops import expand_dims
+from ..unary_ops import log
 from .common import adjoint, linalg_input, loop_matrices, mm, real_part, square_rule
 from .decompositions import cholesky
 from .solves import inv, solve
-from ..matrix_ops import diag_part
-from ..reduce_ops import reduce_sum
-from ..unary_ops import log
 
 __all__ = ["det", "slogdet", "logdet", "expm", "sqrtm", "matrix_determinant",
            "log_matrix_determinant", "matrix_exponential", "matrix_square_root"]
@@ -101,7 +102,6 @@ def _slogdet_grad(op, grad_sign, grad_logabs):
 
 
 def _complex_like(x, like):
-    from ..cast_ops import cast
     return cast(x, like.dtype)
 
 
@@ -134,7 +134,7 @@ def logdet(matrix, name=None):
 
 # -- MatrixExponential ----------------------------------------------------------------------------
 def _expm_kernel(a):
-    from scipy.linalg import expm as scipy_expm
+    from scipy.linalg import expm as scipy_expm  # optional dependency
     return loop_matrices(lambda m, _: scipy_expm(m).astype(a.dtype, copy=False), a,
                          empty=lambda batch: np.zeros(a.shape, a.dtype))
 
@@ -167,7 +167,7 @@ matrix_exponential = expm
 
 # -- SylvesterSolve and MatrixSquareRoot ----------------------------------------------------------
 def _sylvester_kernel(a, b, c):
-    from scipy.linalg import solve_sylvester
+    from scipy.linalg import solve_sylvester  # optional dependency
     batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2], c.shape[:-2])
     a, b, c = (np.broadcast_to(t, batch + t.shape[-2:]) for t in (a, b, c))
     return loop_matrices(lambda x, y, z, _: solve_sylvester(x, y, z).astype(c.dtype, copy=False),
@@ -213,7 +213,7 @@ SYLVESTER = defop("SylvesterSolve", _sylvester_kernel, shape=_sylvester_rule,
 
 
 def _sqrtm_kernel(a):
-    from scipy.linalg import sqrtm as scipy_sqrtm
+    from scipy.linalg import sqrtm as scipy_sqrtm  # optional dependency
 
     def one(matrix, _):
         root = np.asarray(scipy_sqrtm(matrix))
@@ -250,7 +250,7 @@ matrix_square_root = sqrtm
 
 # -- MatrixLogarithm: complex input only, and no gradient, as in TensorFlow ---------------------
 def _logm_kernel(a):
-    from scipy.linalg import logm as scipy_logm
+    from scipy.linalg import logm as scipy_logm  # optional dependency
     return loop_matrices(lambda m, _: np.asarray(scipy_logm(m), a.dtype), a,
                          empty=lambda batch: np.zeros(a.shape, a.dtype))
 

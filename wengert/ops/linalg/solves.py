@@ -22,9 +22,9 @@ from ...framework.execute import execute
 from ...framework.registry import defop, needs_grad
 from ...framework.tensor_shape import TensorShape
 from .. import shape_rules
-from .common import (batch_label, linalg_input, loop_matrices,
-                            matrix_dims, mm, singular_error, square_rule)
 from ..matrix_ops import band_part, diag, diag_part, diagonals_to_matrix
+from .common import (batch_label, linalg_input, loop_matrices, matrix_dims, mm, singular_error,
+                     square_rule)
 
 __all__ = ["inv", "solve", "triangular_solve", "banded_triangular_solve", "cholesky_solve",
            "matrix_solve", "matrix_triangular_solve", "matrix_inverse"]
@@ -160,7 +160,7 @@ def _prefixed(op_type, rule, *args, **attrs):
 
 # -- MatrixTriangularSolve ------------------------------------------------------------------------
 def _triangular_kernel(op_type, matrix, rhs, lower, adjoint):
-    from scipy.linalg import solve_triangular
+    from scipy.linalg import solve_triangular  # optional dependency
     a, b = _broadcast_batches(matrix, rhs)
     trans = "C" if adjoint else "N"
 

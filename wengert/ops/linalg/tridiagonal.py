@@ -22,14 +22,13 @@ from ...framework.execute import execute
 from ...framework.registry import defop, needs_grad
 from ...framework.tensor_shape import TensorShape
 from .. import shape_rules
-from ..broadcast_ops import zeros_like
 from ..array_ops import concat, stack
-from ..reshape_ops import expand_dims
-from .common import (batch_label, conj_if_complex, linalg_input, loop_matrices,
-                            matrix_dims)
+from ..broadcast_ops import zeros_like
 from ..matmul_ops import matrix_transpose
 from ..matrix_ops import diag_part
 from ..reduce_ops import reduce_sum
+from ..reshape_ops import expand_dims
+from .common import batch_label, conj_if_complex, linalg_input, loop_matrices, matrix_dims
 
 __all__ = ["tridiagonal_solve", "tridiagonal_matmul"]
 
@@ -136,7 +135,7 @@ def tridiagonal_matmul(diagonals, rhs, diagonals_format="compact", name=None):
 
 # -- TridiagonalSolve -----------------------------------------------------------------------------
 def _solve_kernel(diagonals, rhs, partial_pivoting, perturb_singular):
-    from scipy.linalg import solve_banded
+    from scipy.linalg import solve_banded  # optional dependency
     batch = np.broadcast_shapes(diagonals.shape[:-2], rhs.shape[:-2])
     d = np.broadcast_to(diagonals, batch + diagonals.shape[-2:])
     b = np.broadcast_to(rhs, batch + rhs.shape[-2:])
