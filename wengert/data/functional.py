@@ -26,7 +26,7 @@ from . import structure as st
 from .dataset import AUTOTUNE, INFINITE, UNKNOWN, Dataset, Stage
 from .iterator import without_recording
 
-__all__ = ["TracedFunction", "MapDataset", "FilterDataset", "FlatMapDataset",
+__all__ = ["TracedFunction", "MapDataset", "FilterDataset",
            "InterleaveDataset", "ScanDataset", "reduce_dataset"]
 
 

@@ -23,10 +23,10 @@ from ..ops.math_ops import (add, divide, equal, floordiv, floormod, greater,  # 
 from ..ops.misc_math_ops import log_sigmoid, softsign  # noqa: F401
 from ..ops.nn.activations import (bias_add, elu, gelu, l2_normalize, leaky_relu, log_softmax,  # noqa
                           relu, relu6, selu, silu, softmax)
-from ..ops.reduce_ops import (argmax, argmin, reduce_all, reduce_any, reduce_logsumexp, reduce_max,
+from ..ops.reduce_ops import (argmax, argmin, reduce_all, reduce_any, reduce_logsumexp, reduce_max,  # noqa
                               reduce_mean, reduce_min, reduce_prod, reduce_std, reduce_sum,
                               reduce_variance)
-from ..ops.scan_ops import cumsum
+from ..ops.scan_ops import cumsum  # noqa: F401
 from ..ops.rounding_ops import ceil, floor, round  # noqa: F401
 from ..ops.unary_ops import (abs, cos, exp, expm1, log, log1p, reciprocal, rsqrt,  # noqa
                              sigmoid, sign, sin, softplus, sqrt, square, tanh)
