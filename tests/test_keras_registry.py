@@ -1,9 +1,9 @@
-"""keras/saving/registry.py: the one get / serialize / deserialize behind keras.activations,
+"""keras/registry.py: the one get / serialize / deserialize behind keras.activations,
 initializers, constraints, regularizers, losses and metrics."""
 import pytest
 
 from wengert import keras
-from wengert.keras.saving.registry import Registry
+from wengert.keras.registry import Registry
 
 NAMESPACES = {
     "activations": ("relu", keras.activations.relu),

@@ -15,7 +15,7 @@ import numpy as np
 
 import wengert as tf
 from wengert.util import nest
-from wengert.keras.saving.serialization import serialize_keras_object
+from wengert.keras.serialization import serialize_keras_object
 
 RUNNER = os.path.join(os.path.dirname(__file__), "keras_tf", "runner.py")
 

@@ -2,10 +2,10 @@
 
 `get("relu")` returns the function; `get(None)` and `get("linear")` return the identity; a
 callable is returned as is; `serialize` gives an activation's name (get, serialize and
-deserialize are keras/saving/registry.py's). softmax normalizes over the last axis.
+deserialize are keras/registry.py's). softmax normalizes over the last axis.
 """
 from ..ops.nn import activations as nn
-from .saving.registry import Registry, lower
+from .registry import Registry, lower
 
 __all__ = ["relu", "softmax", "sigmoid", "tanh", "linear", "elu", "selu", "softplus", "gelu",
            "swish", "silu", "leaky_relu", "relu6", "log_softmax", "get", "serialize",

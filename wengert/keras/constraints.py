@@ -11,7 +11,7 @@ eps = 1e-7:
 """
 from . import backend
 from . import backend_ops as K
-from .saving.registry import Registry
+from .registry import Registry
 
 __all__ = ["Constraint", "MaxNorm", "MinMaxNorm", "NonNeg", "UnitNorm", "max_norm",
            "min_max_norm", "non_neg", "unit_norm", "get", "serialize", "deserialize"]

@@ -25,7 +25,7 @@ from ..framework import dtypes
 from ..framework.tensor import constant
 from ..ops.random.initializers import Initializer
 from . import backend
-from .saving.registry import Registry, snake_case
+from .registry import Registry, snake_case
 
 __all__ = ["Initializer", "Zeros", "Ones", "Constant", "RandomNormal", "RandomUniform",
            "TruncatedNormal", "VarianceScaling", "GlorotUniform", "GlorotNormal", "HeNormal",

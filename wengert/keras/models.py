@@ -12,10 +12,16 @@ A model is a Layer (weights, get/set_weights, checkpoints) with the training API
 training.py and `summary()`, a table of layers, output shapes and parameter counts.
 """
 from ..framework.tensor_shape import TensorShape
-from .layers.base import Layer
+from ..train import Checkpoint
+from .layers.base import Layer, _standard_config
 from .layers.input_layer import InputLayer
 from .layers.keras_tensor import KerasTensor, is_shape_list, substitute
 from .saving import load_model, save_model, serving_functions
+from .saving.h5_weights import load_weights, save_weights
+from .saving.keras_file import load_weights_from_keras_file
+from .saving.model_config import (functional_config, functional_from_config, sequential_config,
+                                  sequential_from_config)
+from .serialization import serialize_keras_object
 from .training import TrainingMixin
 
 __all__ = ["Model", "Sequential", "save_model", "load_model"]
@@ -175,9 +181,7 @@ class Model(TrainingMixin, Layer):
         (or `.h5`), else a checkpoint (train.Checkpoint's format, TensorFlow 2's default)."""
         path = str(filepath)
         if save_format == "h5" or path.endswith((".h5", ".hdf5")):
-            from .saving.h5_weights import save_weights
             return save_weights(self, path, overwrite=overwrite)
-        from ..train import Checkpoint
         return Checkpoint(model=self).write(filepath)
 
     def load_weights(self, filepath, skip_mismatch=False, by_name=False, options=None):
@@ -186,12 +190,9 @@ class Model(TrainingMixin, Layer):
         not fit the model changes nothing."""
         path = str(filepath)
         if path.endswith((".h5", ".hdf5")):
-            from .saving.h5_weights import load_weights
             return load_weights(self, path, skip_mismatch=skip_mismatch)
         if path.endswith(".keras"):
-            from .saving.keras_file import load_weights_from_keras_file
             return load_weights_from_keras_file(self, path, skip_mismatch=skip_mismatch)
-        from ..train import Checkpoint
         return Checkpoint(model=self).read(filepath)
 
     # -- summary ----------------------------------------------------------------------------------
@@ -240,16 +241,13 @@ class Model(TrainingMixin, Layer):
         """Keras 3's config: a functional model's layers and their calls; a subclassed
         model's name and trainable flag (override it to add your own arguments)."""
         if self._is_functional:
-            from .saving.model_config import functional_config
             return functional_config(self)
         return {"name": self.name, "trainable": self.trainable}
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
         if "layers" in config and "input_layers" in config:
-            from .saving.model_config import functional_from_config
             return functional_from_config(cls, config, custom_objects)
-        from .layers.base import _standard_config
         return cls(**_standard_config(config))
 
     def get_build_config(self):
@@ -260,7 +258,6 @@ class Model(TrainingMixin, Layer):
     def get_compile_config(self):
         if not getattr(self, "_is_compiled", False):
             return None
-        from .saving.serialization import serialize_keras_object
         loss = self.loss
         optimizer = self.optimizer
         try:
@@ -407,10 +404,8 @@ class Sequential(Model):
         return Layer._checkpoint_children(self)
 
     def get_config(self):
-        from .saving.model_config import sequential_config
         return sequential_config(self)
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
-        from .saving.model_config import sequential_from_config
         return sequential_from_config(cls, config, custom_objects)

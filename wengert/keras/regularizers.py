@@ -13,7 +13,7 @@ sum of `model.losses` to the compiled loss.
 """
 from . import backend
 from . import backend_ops as K
-from .saving.registry import Registry
+from .registry import Registry
 
 __all__ = ["Regularizer", "L1", "L2", "L1L2", "OrthogonalRegularizer", "l1", "l2", "l1_l2",
            "orthogonal_regularizer", "get", "serialize", "deserialize"]

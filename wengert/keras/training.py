@@ -22,18 +22,19 @@ import warnings
 
 import numpy as np
 
+from .. import optimizers
 from ..autodiff.tape import GradientTape
 from ..framework.tensor import constant
+from ..graph.graph import check_scope_name
 from ..ops.broadcast_ops import add_n
 from ..ops.cast_ops import cast
 from ..tracing.function import function
-from ..graph.graph import check_scope_name
-from . import backend, data_adapter, distributed, loops, losses as losses_module
-from . import metrics as metrics_module
+from . import (backend, data_adapter, distributed, loops, losses as losses_module,
+               metrics as metrics_module)
 from .data_adapter import as_tensors, cast_floats, num_samples, take, to_numpy
 from .layers.base import call_context
-from .losses.loss import LossFunctionWrapper
 from .layers.core import Dropout
+from .losses.loss import LossFunctionWrapper
 
 __all__ = ["TrainingMixin"]
 
@@ -126,7 +127,6 @@ class TrainingMixin:
         if isinstance(loss, (dict, list)) or loss_weights is not None:
             raise NotImplementedError("compile: one loss for a single-output model is "
                                       "supported; multi-output losses are not available.")
-        from .. import optimizers
         self.optimizer = optimizers.get(optimizer) if isinstance(optimizer, str) else optimizer
         if self.optimizer is not None and not hasattr(self.optimizer, "apply_gradients"):
             self.optimizer = optimizers.get(self.optimizer)

@@ -26,6 +26,10 @@ import numpy as np
 
 from ..data.batching import BatchDataset
 from ..data.dataset import Dataset
+from ..framework.tensor import convert_to_tensor
+from ..ops.math_ops import maximum, minimum
+from ..ops.reduce_ops import reduce_sum
+from ..ops.unary_ops import abs as abs_, rsqrt
 from ..util import nest
 from . import backend
 
@@ -60,11 +64,6 @@ def normalize(x, axis=-1, order=2):
         norm = np.atleast_1d(np.linalg.norm(x, order, axis))
         norm[norm == 0] = 1
         return x / np.expand_dims(norm, axis or -1)
-    from ..framework.tensor import convert_to_tensor
-    from ..ops.math_ops import maximum, minimum
-    from ..ops.reduce_ops import reduce_sum
-    from ..ops.unary_ops import abs as abs_
-    from ..ops.unary_ops import rsqrt
     if not isinstance(order, int) or order < 1:
         raise ValueError(f"normalize: `order` must be an int >= 1. Received: order={order}")
     x = convert_to_tensor(x)

@@ -19,6 +19,7 @@ import os
 import shutil
 import sys
 import time
+import warnings
 
 import numpy as np
 
@@ -124,7 +125,7 @@ class ProgbarLogger(Callback):
         if self.verbose != 1:
             return
         try:
-            from tqdm.auto import tqdm
+            from tqdm.auto import tqdm  # optional dependency: a text bar without it
         except ImportError:
             self._bar = _TextBar(total, desc, self._file())
         else:
@@ -236,7 +237,6 @@ class EarlyStopping(Callback):
     def on_epoch_end(self, epoch, logs=None):
         value = (logs or {}).get(self.monitor)
         if value is None:
-            import warnings
             warnings.warn(f"Early stopping conditioned on metric `{self.monitor}` which is not "
                           f"available. Available metrics are: {','.join(logs or {})}",
                           stacklevel=2)

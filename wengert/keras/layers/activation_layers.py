@@ -13,7 +13,7 @@ Gradients come from the composed ops (at kinks: the side TensorFlow's ops take).
 from ...framework.tensor_shape import TensorShape
 from .. import backend_ops as K
 from .. import constraints, initializers, regularizers
-from ..saving.serialization import serialize_keras_object as _ser
+from ..serialization import serialize_keras_object as _ser
 from .base import Layer
 
 __all__ = ["LeakyReLU", "PReLU", "ELU", "ReLU", "Softmax", "ThresholdedReLU"]

@@ -24,7 +24,7 @@ import string
 from ...framework.tensor_shape import TensorShape
 from .. import constraints, initializers, regularizers
 from .. import backend_ops as K
-from ..saving.serialization import serialize_keras_object as _ser
+from ..serialization import serialize_keras_object as _ser
 from .base import Layer
 from .einsum_dense import EinsumDense
 from .layer_utils import random_dropout

@@ -26,11 +26,11 @@ Gradients come from the ops (conv2d, conv2d_transpose, depthwise_conv2d are diff
 """
 from ...framework.tensor_shape import TensorShape
 from ...ops.nn.conv import conv2d as conv_ops
-from .. import activations, constraints, initializers, regularizers
-from .. import backend_ops as K
-from ..saving.serialization import serialize_keras_object as _ser
+from .. import activations, backend_ops as K, constraints, initializers, regularizers
+from ..serialization import serialize_keras_object as _ser
 from .base import Layer
 from .conv_arithmetic import deconv_output_length, output_length
+from .layer_utils import contract_trailing
 
 __all__ = ["Conv1D", "Conv2D", "Conv3D", "Conv1DTranspose", "Conv2DTranspose", "Conv3DTranspose",
            "SeparableConv1D", "SeparableConv2D", "DepthwiseConv1D", "DepthwiseConv2D",
@@ -447,7 +447,6 @@ class SeparableConv2D(_DepthwiseBase):
 
 
 def _pointwise(y, kernel, filters):
-    from .layer_utils import contract_trailing
     return contract_trailing(y, K.reshape(kernel, [-1, filters]), 1)
 
 

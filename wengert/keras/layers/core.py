@@ -19,14 +19,14 @@ import numpy as np
 from ...framework.context import state
 from ...framework.tensor import constant
 from ...framework.tensor_shape import TensorShape
-from ...ops.reshape_ops import reshape
-from ...ops.matmul_ops import matmul
 from ...ops.math_ops import cast, multiply
+from ...ops.matmul_ops import matmul
 from ...ops.nn.activations import bias_add
 from ...ops.nn.dropout import dropout
+from ...ops.reshape_ops import reshape
 from .. import activations, backend, constraints, initializers, regularizers
-from ..saving.serialization import serialize_keras_object as _ser
-from .base import Layer, call_context
+from ..serialization import deserialize_keras_object, dump_lambda, serialize_keras_object as _ser
+from .base import Layer, _standard_config, call_context
 from .layer_utils import contract_trailing
 
 __all__ = ["Dense", "Flatten", "Dropout", "Activation", "Reshape", "Lambda"]
@@ -242,7 +242,6 @@ class Lambda(Layer):
         return TensorShape((batch,) + shape)
 
     def get_config(self):
-        from ..saving.serialization import dump_lambda
         config = super().get_config()
         fn = self.function
         config["function"] = dump_lambda(fn) if getattr(fn, "__name__", "") == "<lambda>" \
@@ -254,8 +253,6 @@ class Lambda(Layer):
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
-        from ..saving.serialization import deserialize_keras_object
-        from .base import _standard_config
         config = _standard_config(config)
         config["function"] = deserialize_keras_object(config["function"],
                                                       custom_objects=custom_objects)

@@ -12,7 +12,7 @@ import re
 from ...framework.tensor_shape import TensorShape
 from .. import activations, constraints, initializers, regularizers
 from .. import backend_ops as K
-from ..saving.serialization import serialize_keras_object as _ser
+from ..serialization import serialize_keras_object as _ser
 from .base import Layer
 from .layer_utils import contract_trailing
 

@@ -12,9 +12,10 @@ input_dim counts the padding id.
 from ...framework import dtypes
 from ...framework.tensor import convert_to_tensor
 from ...framework.tensor_shape import TensorShape
-from ...ops.math_ops import cast
+from ...ops.math_ops import cast, not_equal
+from ...ops.nn import embedding
 from .. import constraints, initializers, regularizers
-from ..saving.serialization import serialize_keras_object as _serialize
+from ..serialization import serialize_keras_object as _serialize
 from .base import Layer
 
 __all__ = ["Embedding"]
@@ -52,7 +53,6 @@ class Embedding(Layer):
         self.built = True
 
     def call(self, inputs):
-        from ...ops.nn import embedding
         inputs = convert_to_tensor(inputs)
         if not inputs.dtype.is_integer:
             inputs = cast(inputs, dtypes.int32)
@@ -61,7 +61,6 @@ class Embedding(Layer):
     def compute_mask(self, inputs, mask=None):
         if not self.mask_zero:
             return None
-        from ...ops.math_ops import not_equal
         inputs = convert_to_tensor(inputs)
         return not_equal(inputs, cast(0, inputs.dtype))
 

@@ -7,7 +7,7 @@ functional `Model(inputs, outputs)` replays those nodes in order on real tensors
 """
 from ...framework.tensor_shape import TensorShape
 from .. import backend
-from .base import Layer
+from .base import Layer, _standard_config
 from .keras_tensor import KerasTensor, Node
 
 __all__ = ["Input", "InputLayer", "KerasTensor"]
@@ -56,7 +56,6 @@ class InputLayer(Layer):
 
     @classmethod
     def from_config(cls, config):
-        from .base import _standard_config
         return cls(**_standard_config(config))
 
 

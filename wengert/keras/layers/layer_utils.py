@@ -1,6 +1,18 @@
 """Helpers of the base Layer: input shapes from keyword arguments, output shapes, add_weight's
 two argument orders, and the shapes and dtypes of Keras 3 configs."""
+import math
+
+import numpy as np
+
+from ...framework.context import state
+from ...framework.tensor import constant
 from ...framework.tensor_shape import TensorShape
+from ...ops.array_ops import concat, stack
+from ...ops.creation_ops import shape as shape_of
+from ...ops.matmul_ops import matmul
+from ...ops.nn.dropout import dropout
+from ...ops.reshape_ops import reshape
+from .. import backend
 
 def _batch_input_shape(kwargs):
     if kwargs.get("batch_input_shape") is not None:
@@ -102,11 +114,6 @@ def random_dropout(layer, x, rate, noise_shape=None):
     """x with a fraction `rate` of its entries zeroed and the rest scaled by 1 / (1 - rate):
     eagerly from the layer's own NumPy generator (seeded by `layer.seed` when it has one),
     in a graph as a random op drawing a fresh mask every run (as Dropout does)."""
-    import numpy as np
-    from ...framework.context import state
-    from ...framework.tensor import constant
-    from ...ops.nn.dropout import dropout
-    from .. import backend
     seed = getattr(layer, "seed", None)
     rng = layer.__dict__.setdefault("_dropout_rng", np.random.default_rng(
         backend.next_seed() if seed is None else seed))
@@ -117,8 +124,6 @@ def random_dropout(layer, x, rate, noise_shape=None):
         keep = rng.random(shape) >= rate
         return x * constant(keep.astype(dtype) * np.asarray(1.0 / (1.0 - rate), dtype))
     if noise_shape is not None and any(d is None for d in noise_shape):
-        from ...ops.array_ops import stack
-        from ...ops.creation_ops import shape as shape_of
         dims = shape_of(x)
         noise_shape = stack([dims[i] if d is None else d for i, d in enumerate(noise_shape)])
     return dropout(x, rate, noise_shape=noise_shape, seed=int(rng.integers(0, 2**31 - 1)))
@@ -128,11 +133,6 @@ def contract_trailing(x, kernel, n):
     """tensordot(x, kernel, n): x's last n axes against kernel's first n, as one matrix product
     of x reshaped to [rows, k] with kernel reshaped to [k, cols] (NumPy's einsum, which
     tensordot uses, is several times slower than BLAS on these shapes)."""
-    from ...ops.reshape_ops import reshape
-    from ...ops.creation_ops import shape as shape_of
-    from ...ops.array_ops import concat
-    from ...ops.matmul_ops import matmul
-    import math
     x_shape, k_shape = list(x.shape), list(kernel.shape)
     inner = math.prod(k_shape[:n])
     free_k = k_shape[n:]

@@ -37,7 +37,7 @@ from ...ops.nn.batch_norm import batch_normalization, moments
 from ...ops.reshape_ops import reshape
 from .. import constraints, initializers, regularizers
 from .. import backend_ops as K
-from ..saving.serialization import serialize_keras_object as _ser
+from ..serialization import serialize_keras_object as _ser
 from .base import Layer
 
 __all__ = ["BatchNormalization", "LayerNormalization", "GroupNormalization",

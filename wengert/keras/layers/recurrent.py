@@ -11,8 +11,8 @@ Otherwise the cell runs step by step (rnn.py). Which path runs depends only on t
 configuration and `training`.
 """
 from ...ops.nn import rnn as rnn_ops
-from .. import activations
-from .. import backend_ops as K
+from .. import activations, backend_ops as K
+from .base import _standard_config
 from .layer_utils import contract_trailing
 from .rnn import RNN
 from .rnn_cells import GRUCell, LSTMCell, SimpleRNNCell
@@ -62,7 +62,6 @@ class _CellLayer(RNN):
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
-        from .base import _standard_config
         config = _standard_config(config)
         config.pop("implementation", None)
         return cls(**config)

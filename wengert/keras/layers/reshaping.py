@@ -12,6 +12,7 @@ padding, zero-padded crops), from the composed ops.
 """
 from ...framework.tensor_shape import TensorShape
 from ...ops.image.resize import resample
+from ...ops.shape_ops import repeat
 from .. import backend_ops as K
 from .base import Layer
 
@@ -125,7 +126,6 @@ class Identity(Layer):
 def _repeat(x, axis, times):
     if times == 1:
         return x
-    from ...ops.shape_ops import repeat
     return repeat(x, times, axis=axis)
 
 

@@ -16,14 +16,15 @@ one `while_loop` whose kept per-iteration values are the outputs (what TensorFlo
 TensorArray), differentiable backwards through time. LSTM and GRU with the standard activations
 run the whole loop as one fused op instead (recurrent.py, ops/nn/rnn/).
 """
+from ...control_flow.while_loop import while_loop_history
 from ...framework.context import state as context_state
 from ...framework.tensor import convert_to_tensor
 from ...framework.tensor_shape import TensorShape
-from ...control_flow.while_loop import while_loop_history
+from ...framework.variables import Variable
 from ...util import nest
 from .. import backend_ops as K
-from ..saving.serialization import serialize_keras_object as _ser
-from .base import Layer
+from ..serialization import deserialize_keras_object, serialize_keras_object as _ser
+from .base import Layer, _standard_config
 from .keras_tensor import is_shape_list
 from .rnn_cells import DropoutRNNCell, StackedRNNCells
 
@@ -171,7 +172,6 @@ class RNN(Layer):
         if batch is None:
             raise ValueError("When using `stateful=True` in a RNN, the batch size must be "
                              "static. Found dynamic batch size: sequence.shape=(None, ...)")
-        from ...framework.variables import Variable
         zeros = self.get_initial_state(batch)
         self.states = [Variable(z, trainable=False, name=f"{self.name}/rnn_state")
                        for z in nest.flatten(zeros)]
@@ -291,8 +291,6 @@ class RNN(Layer):
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
-        from ..saving.serialization import deserialize_keras_object
-        from .base import _standard_config
         config = _standard_config(config)
         cell = deserialize_keras_object(config.pop("cell"), custom_objects=custom_objects)
         return cls(cell, **config)

@@ -23,9 +23,8 @@ from ...framework.tensor import constant
 from ...framework.tensor_shape import TensorShape
 from ...ops.nn.dropout import dropout as dropout_op
 from ...util import nest
-from .. import activations, backend, constraints, initializers, regularizers
-from .. import backend_ops as K
-from ..saving.serialization import serialize_keras_object as _ser
+from .. import activations, backend, backend_ops as K, constraints, initializers, regularizers
+from ..serialization import deserialize_keras_object, serialize_keras_object as _ser
 from .base import Layer
 
 __all__ = ["SimpleRNNCell", "LSTMCell", "GRUCell", "StackedRNNCells", "DropoutRNNCell"]
@@ -364,7 +363,6 @@ class StackedRNNCells(Layer):
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
-        from ..saving.serialization import deserialize_keras_object
         config = dict(config)
         cells = [deserialize_keras_object(c, custom_objects=custom_objects)
                  for c in config.pop("cells")]

@@ -32,7 +32,7 @@ from ...ops.rounding_ops import floor
 from ...ops.io.tensor_arrays import TensorArray
 from ...util import nest
 from .. import backend_ops as K
-from ..saving.serialization import deserialize_keras_object, dump_lambda
+from ..serialization import deserialize_keras_object, dump_lambda
 from .base import Layer
 from .rnn_cells import DropoutRNNCell
 

@@ -14,7 +14,7 @@ mask passes through unchanged.
 """
 from ...framework.tensor_shape import TensorShape
 from .. import backend_ops as K
-from ..saving.serialization import deserialize_keras_object, serialize_keras_object
+from ..serialization import deserialize_keras_object, serialize_keras_object
 from .base import Layer, _standard_config
 from .keras_tensor import is_shape_list
 

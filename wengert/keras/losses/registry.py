@@ -5,9 +5,9 @@ A loss is given to `compile` (or to `get`) as a function name ('categorical_cros
 config dict ({"class_name": "Huber", "config": {...}}, as Keras 3 writes it), a Loss class or
 instance, or any callable. `serialize` writes Keras 3's form (module "keras.losses", the class
 name and its config; a function by name), which TensorFlow's Keras reads too. The three
-functions are keras/saving/registry.py's, over this module's table of names.
+functions are keras/registry.py's, over this module's table of names.
 """
-from ..saving.registry import Registry, lower
+from ..registry import Registry, lower
 from .loss import Loss
 from .margin import CategoricalHinge, Hinge, SquaredHinge, categorical_hinge, hinge, squared_hinge
 from .probabilistic import (CTC, BinaryCrossentropy, BinaryFocalCrossentropy,

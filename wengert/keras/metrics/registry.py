@@ -5,11 +5,11 @@ A metric is given to `compile` (or to `get`) as a name ('mse', 'binary_accuracy'
 ({"class_name": "AUC", "config": {...}}), a Metric class or instance, or a function of
 (y_true, y_pred), which becomes the running mean of its values. The loss-dependent names
 "accuracy"/"acc" are resolved by Model.compile. `serialize` writes Keras 3's form (module
-"keras.metrics", class name and config). The three functions are keras/saving/registry.py's,
+"keras.metrics", class name and config). The three functions are keras/registry.py's,
 over this module's table of names.
 """
 from .. import backend
-from ..saving.registry import REFUSE, Registry, snake_case
+from ..registry import REFUSE, Registry, snake_case
 from .accuracy import (Accuracy, BinaryAccuracy, CategoricalAccuracy, SparseCategoricalAccuracy,
                        SparseTopKCategoricalAccuracy, TopKCategoricalAccuracy)
 from .confusion import (AUC, FalseNegatives, FalsePositives, Precision, PrecisionAtRecall, Recall,

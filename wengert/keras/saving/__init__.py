@@ -3,18 +3,20 @@
 `save_model(model, "m.keras")` / `load_model("m.keras")` use Keras 3's zip format
 (keras_file.py: config.json + model.weights.h5 written with h5py, the optional extra
 `wengert[h5]`), which TensorFlow's Keras reads and writes too; any other path is a SavedModel
-directory (savedmodel_dir.py, tf.saved_model). serialization.py turns objects into configs and
-back (no code is evaluated: classes are found by name); object_tables.py maps Keras's module
-names to wengert's; model_config.py writes and rebuilds Sequential and functional models;
-h5_weights.py is the weights file.
+directory (savedmodel_dir.py, tf.saved_model). model_config.py writes and rebuilds Sequential
+and functional models; h5_weights.py is the weights file. Turning objects into configs and back
+is keras/serialization.py's (no code is evaluated: classes are found by name, through
+keras/object_tables.py), below the layers that use it; this namespace exports its functions
+too.
 """
 import os
 
+from ..serialization import (CustomObjectScope, custom_object_scope, deserialize_keras_object,
+                             get_custom_objects, get_registered_name, get_registered_object,
+                             register_keras_serializable, serialize_keras_object)
 from . import savedmodel_dir
+from .keras_file import load_keras_file, save_keras_file
 from .savedmodel_dir import input_signature, serving_functions
-from .serialization import (CustomObjectScope, custom_object_scope, deserialize_keras_object,
-                            get_custom_objects, get_registered_name, get_registered_object,
-                            register_keras_serializable, serialize_keras_object)
 
 _LEGACY_H5 = (".h5", ".hdf5")
 
@@ -23,7 +25,6 @@ def save_model(model, filepath, overwrite=True, save_format=None, **kwargs):
     """Save a whole model: a `.keras` file (Keras 3's format) or a SavedModel directory."""
     path = os.fspath(filepath)
     if path.endswith(".keras") or save_format == "keras":
-        from .keras_file import save_keras_file
         return save_keras_file(model, path, overwrite=overwrite)
     if path.endswith(_LEGACY_H5) or save_format == "h5":
         raise NotImplementedError(f"save_model: the legacy whole-model HDF5 format ({path!r}) "
@@ -37,7 +38,6 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True, **kw
     """Load a `.keras` file (rebuilt as a Keras model) or a SavedModel directory."""
     path = os.fspath(filepath)
     if path.endswith(".keras") or (os.path.isfile(path) and not path.endswith(_LEGACY_H5)):
-        from .keras_file import load_keras_file
         return load_keras_file(path, custom_objects=custom_objects, compile=compile,
                                safe_mode=safe_mode)
     if path.endswith(_LEGACY_H5):

@@ -20,6 +20,9 @@ import tempfile
 
 import numpy as np
 
+from ..backend import to_snake_case
+from ..layers.base import Layer
+
 __all__ = ["require_h5py", "walk_saveables", "write_weights", "read_weights",
            "save_weights", "load_weights"]
 
@@ -30,7 +33,7 @@ _INTERNAL = frozenset({"_sublayers", "_functional_layers", "_stack", "submodules
 
 def require_h5py():
     try:
-        import h5py
+        import h5py  # optional dependency
     except ImportError:
         raise ImportError("Saving or loading Keras `.keras` and `.weights.h5` files needs h5py: "
                           "pip install 'wengert[h5]' (or pip install h5py).") from None
@@ -38,13 +41,11 @@ def require_h5py():
 
 
 def _snake(name):
-    from ..backend import to_snake_case
     return to_snake_case(name)
 
 
 def _children(obj):
     """(attribute name, Layer or list of Layers) in Keras's visiting order."""
-    from ..layers.base import Layer
     out = []
     if getattr(obj, "_is_functional", False) or hasattr(obj, "_stack"):  # functional or
         out.append(("layers", obj.layers))                                # Sequential models

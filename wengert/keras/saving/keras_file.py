@@ -16,10 +16,14 @@ import io
 import json
 import os
 import zipfile
+import warnings
 
+import numpy as np
+
+from ... import optimizers
+from ..serialization import (CustomObjectScope, SafeModeScope, deserialize_keras_object,
+                             serialize_keras_object)
 from .h5_weights import atomic_write, read_weights, require_h5py, write_weights
-from .serialization import (CustomObjectScope, SafeModeScope, deserialize_keras_object,
-                            serialize_keras_object)
 
 __all__ = ["save_keras_file", "load_keras_file", "read_config", "load_weights_from_keras_file"]
 
@@ -36,7 +40,6 @@ def _model_json(model):
 
 
 def _json_default(value):
-    import numpy as np
     if isinstance(value, np.generic):
         return value.item()
     if isinstance(value, np.ndarray):
@@ -113,7 +116,6 @@ def load_keras_file(filepath, custom_objects=None, compile=True, safe_mode=True)
 
 def _compile_from_config(model, compile_config, custom_objects):
     """compile() with the optimizer, loss and metrics a file names (when wengert has them)."""
-    from ... import optimizers
     try:
         kwargs = {}
         optimizer = compile_config.get("optimizer")
@@ -132,7 +134,6 @@ def _compile_from_config(model, compile_config, custom_objects):
                     deserialize_keras_object(value, custom_objects=custom_objects)
         model.compile(**kwargs)
     except (ValueError, TypeError, NotImplementedError) as err:
-        import warnings
         warnings.warn(f"load_model: the model's weights are loaded, but its training "
                       f"configuration could not be restored ({err}); call compile() yourself.",
                       stacklevel=3)

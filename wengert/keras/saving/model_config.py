@@ -13,10 +13,10 @@ Rebuilding replays the nodes: a node runs once every tensor it reads exists; Ker
 such as NotEqual (op_layers.py) are rebuilt as small layers. Keras 2's node lists
 [[name, node, tensor, kwargs], ...] are read too.
 """
-from ..layers.base import Layer
+from ..layers.base import Layer, _standard_config
 from ..layers.input_layer import InputLayer
 from ..layers.keras_tensor import KerasTensor
-from .serialization import deserialize_keras_object, serialize_keras_object
+from ..serialization import deserialize_keras_object, serialize_keras_object
 
 __all__ = ["functional_config", "functional_from_config", "sequential_config",
            "sequential_from_config", "keras_layer_order"]
@@ -129,7 +129,6 @@ def sequential_config(model):
 
 # -- reading ----------------------------------------------------------------------------------
 def sequential_from_config(cls, config, custom_objects=None):
-    from ..layers.base import _standard_config
     config = _standard_config(config)
     layer_configs = config.get("layers", [])
     model = cls(name=config.get("name"))

@@ -6,8 +6,12 @@ Embedding(mask_zero=True) hands an RNN is `NotEqual(ids, 0)`, `x + y` on symboli
 wengert's ops: NotEqual, Equal, Add, Subtract, Multiply, Divide, TrueDivide, Matmul, Cast,
 ExpandDims, Squeeze, Transpose, Reshape, Mean, Sum.
 """
-from ..layers.base import Layer
+import numpy as np
+
+from ...framework.tensor_shape import TensorShape
 from .. import backend_ops as K
+from ..layers.base import Layer
+from ..layers.keras_tensor import KerasTensor
 
 __all__ = ["NotEqual", "Equal", "Add", "Subtract", "Multiply", "Divide", "TrueDivide", "Matmul",
            "Cast", "ExpandDims", "Squeeze", "Transpose", "Reshape", "Mean", "Sum"]
@@ -42,9 +46,6 @@ class _Operation(Layer):
 
     def compute_output_shape(self, input_shape):
         """Found by running the operation on zeros (unknown dimensions as 1)."""
-        import numpy as np
-        from ...framework.tensor_shape import TensorShape
-        from ..layers.keras_tensor import KerasTensor
 
         def zeros(shape, dtype):
             return K.constant(np.zeros([1 if d is None else d for d in shape], dtype))

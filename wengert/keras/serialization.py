@@ -19,6 +19,8 @@ import types
 
 import numpy as np
 
+from .object_tables import builtin_class
+
 __all__ = ["serialize_keras_object", "deserialize_keras_object", "register_keras_serializable",
            "get_registered_name", "get_registered_object", "CustomObjectScope",
            "custom_object_scope", "get_custom_objects", "SafeModeScope", "in_safe_mode"]
@@ -286,7 +288,6 @@ def _find_class(config, custom_objects, module_objects):
                 return found
     if module_objects and class_name in module_objects:
         return module_objects[class_name]
-    from .object_tables import builtin_class
     return builtin_class(config.get("module"), class_name)
 
 

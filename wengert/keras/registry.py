@@ -22,7 +22,7 @@ cannot name an object is a TypeError.
 """
 import inspect
 
-from ..backend import to_snake_case
+from .backend import to_snake_case
 from .serialization import deserialize_keras_object, get_registered_object, serialize_keras_object
 
 __all__ = ["Registry", "REFUSE", "lower", "snake_case"]
@@ -62,7 +62,7 @@ class Registry:
 
     # -- get ------------------------------------------------------------------------------------
     def get(self, identifier):
-        """The object `identifier` names (see keras/saving/registry.py)."""
+        """The object `identifier` names (see keras/registry.py)."""
         if identifier is None:
             if self.default is REFUSE:
                 raise TypeError(f"Could not interpret {self.kind} identifier: None.")
@@ -94,7 +94,7 @@ class Registry:
 
     # -- serialize ------------------------------------------------------------------------------
     def serialize(self, obj):
-        """Keras 3's serialized form of `obj` (see keras/saving/registry.py)."""
+        """Keras 3's serialized form of `obj` (see keras/registry.py)."""
         if self.functions_by_name:
             return self._name_of(obj)
         if inspect.isfunction(obj) and any(known is obj for known in self.table.values()):
@@ -111,7 +111,7 @@ class Registry:
 
     # -- deserialize ----------------------------------------------------------------------------
     def deserialize(self, config, custom_objects=None):
-        """The object of a serialized form (see keras/saving/registry.py)."""
+        """The object of a serialized form (see keras/registry.py)."""
         if isinstance(config, dict) and config.get("class_name") == "function":
             return self._function(config, custom_objects)
         if isinstance(config, str):
