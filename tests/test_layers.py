@@ -11,8 +11,8 @@ A package may import its own layer and those below; the public namespace modules
 (wengert/__init__.py, math.py, nn.py, ..., compat/) may import anything below them, and the
 programs (the demo) anything at all. Every `import` and `from ... import` counts, at module level
 or inside a function (a lazy import hides a cycle from Python, not from the reader). Importing a
-submodule also runs its packages' __init__ files; those edges are not counted (the package files
-only gather their own modules).
+submodule also runs its packages' __init__ files, so those count as edges too: a module that
+imports wengert.a.b.c depends on wengert.a and wengert.a.b (unless it lives in them).
 """
 import ast
 import pathlib
@@ -94,8 +94,21 @@ def _targets(module, is_package, node, modules):
     return out
 
 
+def _packages_run(importer, target, modules):
+    """The package __init__ modules that importing `target` runs, beyond those `importer` is
+    inside of (its own packages are already running)."""
+    parts = target.split(".")
+    out = []
+    for depth in range(2, len(parts)):
+        package = ".".join(parts[:depth])
+        if package in modules and not (importer + ".").startswith(package + "."):
+            out.append(package)
+    return out
+
+
 def import_edges():
-    """[(importer, imported, line)] for every import statement in the package."""
+    """[(importer, imported, line)] for every import statement in the package, with the package
+    __init__ modules each import runs."""
     modules = _modules()
     edges = []
     for module, path in modules.items():
@@ -103,8 +116,9 @@ def import_edges():
         for node in ast.walk(ast.parse(path.read_text(), str(path))):
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 for target in dict.fromkeys(_targets(module, is_package, node, modules)):
-                    if target != module:
-                        edges.append((module, target, node.lineno))
+                    for loaded in _packages_run(module, target, modules) + [target]:
+                        if loaded != module:
+                            edges.append((module, loaded, node.lineno))
     return modules, edges
 
 
@@ -226,7 +240,10 @@ def test_the_checks_see_what_they_should():
     assert _layer("wengert.ops.linalg.solves") == (3, "ops.linalg")
     assert _layer("wengert.nn") == (TOP, "namespace")
     assert _layer("wengert.demo.tour") == (TOP + 1, "program")
-
+    # importing a submodule runs its packages: keras.layers.base -> wengert.train (its __init__)
+    assert ("wengert.keras.callbacks.core", "wengert.train") in found
+    assert _packages_run("wengert.ops.nn.lrn", "wengert.ops.nn.conv.conv2d",
+                         _modules()) == ["wengert.ops.nn.conv"]
     loop = [("a", "b", 1), ("b", "c", 2), ("c", "a", 3), ("c", "d", 4), ("b", "a", 5)]
     assert _cycles(loop) == [["a", "b", "c"]]
     assert _shortest_loop(["a", "b", "c"], loop) == [("a", "b", 1), ("b", "a", 5)]

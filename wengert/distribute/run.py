@@ -117,7 +117,7 @@ def thread_environment(ranks, hosts=(), environ=None, cores=None):
 def main(argv=None):
     ranks, hosts, extra, dry_run, program = _parse(sys.argv[1:] if argv is None else argv)
     try:
-        import mpi4py  # noqa: F401  (only whether it is installed)  # optional dependency
+        import mpi4py  # noqa: F401  optional dependency: only whether it is installed
     except ImportError:
         print('wengert.distribute.run needs mpi4py: pip install "wengert[mpi]" (mpi4py with '
               "the Open MPI wheels).", file=sys.stderr)

@@ -19,7 +19,7 @@ weight dtype before they become tensors.
 import numpy as np
 
 from ..data.dataset import Dataset
-from ..framework.tensor import Tensor, constant
+from ..framework.tensor import Tensor, array_of, constant
 from . import backend, distributed
 
 __all__ = ["is_dataset", "to_numpy", "num_samples", "take", "split_validation", "as_tensors",
@@ -137,7 +137,7 @@ def _numpy(value):
         return [np.asarray(v) for v in value]
     if isinstance(value, dict):
         return [np.asarray(value[k]) for k in sorted(value)]
-    return np.asarray(value._value if isinstance(value, Tensor) else value)
+    return np.asarray(array_of(value) if isinstance(value, Tensor) else value)
 
 
 def _unpack(element, what):

@@ -150,7 +150,7 @@ def is_strictly_increasing(x, name=None):
 
 
 def _sobol_kernel(dim, num_results, skip, dtype):
-    import scipy.stats  # SciPy is imported when first needed  # optional dependency
+    import scipy.stats  # imported when first needed
     engine = scipy.stats.qmc.Sobol(int(dim), scramble=False)
     engine.fast_forward(1 + int(skip))
     return engine.random(int(num_results)).astype(dtype)

@@ -29,7 +29,7 @@ def scatter_add(ids, rows, num):
         summed = np.bincount(ids, weights=flat[:, 0], minlength=num)
         return summed.astype(rows.dtype, copy=False).reshape(out_shape)
     if flat.dtype in (np.float32, np.float64) and flat.size >= _SPARSE_MIN_ELEMENTS:
-        import scipy.sparse  # optional dependency
+        import scipy.sparse  # imported when first needed
         matrix = scipy.sparse.csc_matrix(
             (np.ones(count, flat.dtype), ids, np.arange(count + 1)), shape=(num, count))
         return np.asarray(matrix @ flat).reshape(out_shape)

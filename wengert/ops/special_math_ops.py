@@ -48,7 +48,7 @@ _SQRT_2PI = float(np.sqrt(2.0 * np.pi))
 def scipy_special():
     """scipy.special, imported on first use (SciPy is a runtime dependency of these kernels)."""
     try:
-        import scipy.special  # optional dependency
+        import scipy.special  # imported when first needed
     except ImportError:  # pragma: no cover - SciPy is installed with wengert
         raise ImportError("wengert's special functions need SciPy: pip install scipy") from None
     return scipy.special

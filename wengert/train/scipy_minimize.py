@@ -35,7 +35,7 @@ _HESS_METHODS = ("dogleg", "trust-exact")
 
 def _scipy_optimize():
     try:
-        import scipy.optimize  # optional dependency
+        import scipy.optimize  # imported when first needed
     except ImportError:
         raise ImportError("wengert.optimize needs SciPy, an optional dependency: "
                           'pip install "wengert[scipy]" (or pip install scipy).') from None

@@ -20,6 +20,7 @@ import tempfile
 
 import numpy as np
 
+from ...framework.tensor import array_of
 from ..backend import to_snake_case
 from ..layers.base import Layer
 
@@ -103,7 +104,7 @@ def write_weights(model, h5file):
         group = h5file.create_group(f"{path}/vars" if path else "vars")
         group.attrs["name"] = obj.name
         for i, variable in enumerate(own_variables(obj)):
-            group.create_dataset(str(i), data=np.asarray(variable._value))
+            group.create_dataset(str(i), data=np.asarray(array_of(variable)))
 
 
 def atomic_write(filepath, write):

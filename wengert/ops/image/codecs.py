@@ -141,7 +141,7 @@ def _read_png(data, what):
                                    f"signature).")
     sixteen_bit_colour = len(data) > 25 and data[24] == 16
     try:
-        from PIL import Image  # noqa: F401  (the fast reader, when installed)  # optional dependency
+        from PIL import Image  # noqa: F401  optional dependency: the fast reader, when installed
         have_pillow = True
     except ImportError:
         have_pillow = False

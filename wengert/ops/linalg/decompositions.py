@@ -408,7 +408,7 @@ def qr(input, full_matrices=False, name=None):  # noqa: A002
 
 # -- Lu -------------------------------------------------------------------------------------------
 def _lu_kernel(a, output_idx_type):
-    from scipy.linalg import lu_factor  # optional dependency
+    from scipy.linalg import lu_factor  # imported when first needed
     n = a.shape[-1]
 
     def one(matrix, index):

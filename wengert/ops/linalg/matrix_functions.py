@@ -134,7 +134,7 @@ def logdet(matrix, name=None):
 
 # -- MatrixExponential ----------------------------------------------------------------------------
 def _expm_kernel(a):
-    from scipy.linalg import expm as scipy_expm  # optional dependency
+    from scipy.linalg import expm as scipy_expm  # imported when first needed
     return loop_matrices(lambda m, _: scipy_expm(m).astype(a.dtype, copy=False), a,
                          empty=lambda batch: np.zeros(a.shape, a.dtype))
 
@@ -167,7 +167,7 @@ matrix_exponential = expm
 
 # -- SylvesterSolve and MatrixSquareRoot ----------------------------------------------------------
 def _sylvester_kernel(a, b, c):
-    from scipy.linalg import solve_sylvester  # optional dependency
+    from scipy.linalg import solve_sylvester  # imported when first needed
     batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2], c.shape[:-2])
     a, b, c = (np.broadcast_to(t, batch + t.shape[-2:]) for t in (a, b, c))
     return loop_matrices(lambda x, y, z, _: solve_sylvester(x, y, z).astype(c.dtype, copy=False),
@@ -213,7 +213,7 @@ SYLVESTER = defop("SylvesterSolve", _sylvester_kernel, shape=_sylvester_rule,
 
 
 def _sqrtm_kernel(a):
-    from scipy.linalg import sqrtm as scipy_sqrtm  # optional dependency
+    from scipy.linalg import sqrtm as scipy_sqrtm  # imported when first needed
 
     def one(matrix, _):
         root = np.asarray(scipy_sqrtm(matrix))
@@ -250,7 +250,7 @@ matrix_square_root = sqrtm
 
 # -- MatrixLogarithm: complex input only, and no gradient, as in TensorFlow ---------------------
 def _logm_kernel(a):
-    from scipy.linalg import logm as scipy_logm  # optional dependency
+    from scipy.linalg import logm as scipy_logm  # imported when first needed
     return loop_matrices(lambda m, _: np.asarray(scipy_logm(m), a.dtype), a,
                          empty=lambda batch: np.zeros(a.shape, a.dtype))
 

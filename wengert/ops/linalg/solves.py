@@ -160,7 +160,7 @@ def _prefixed(op_type, rule, *args, **attrs):
 
 # -- MatrixTriangularSolve ------------------------------------------------------------------------
 def _triangular_kernel(op_type, matrix, rhs, lower, adjoint):
-    from scipy.linalg import solve_triangular  # optional dependency
+    from scipy.linalg import solve_triangular  # imported when first needed
     a, b = _broadcast_batches(matrix, rhs)
     trans = "C" if adjoint else "N"
 

@@ -135,7 +135,7 @@ def tridiagonal_matmul(diagonals, rhs, diagonals_format="compact", name=None):
 
 # -- TridiagonalSolve -----------------------------------------------------------------------------
 def _solve_kernel(diagonals, rhs, partial_pivoting, perturb_singular):
-    from scipy.linalg import solve_banded  # optional dependency
+    from scipy.linalg import solve_banded  # imported when first needed
     batch = np.broadcast_shapes(diagonals.shape[:-2], rhs.shape[:-2])
     d = np.broadcast_to(diagonals, batch + diagonals.shape[-2:])
     b = np.broadcast_to(rhs, batch + rhs.shape[-2:])

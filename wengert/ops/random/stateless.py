@@ -114,7 +114,7 @@ def _poisson_kernel(seed, lam, *, shape, dtype):
 
 def gamma_kernel(gen, alpha, shape):
     """Gamma(alpha, 1) samples of shape `shape` + alpha.shape, by inverting the CDF."""
-    from scipy.special import gammaincinv  # optional dependency
+    from scipy.special import gammaincinv  # imported when first needed
     u = gen.random(tuple(shape) + alpha.shape)
     x = gammaincinv(alpha.astype(np.float64), u)
     return np.maximum(x, np.finfo(alpha.dtype).tiny).astype(alpha.dtype)
@@ -190,7 +190,7 @@ def gamma_shape(alpha, shape):
 # -- the gamma sample's gradient in alpha ------------------------------------------------------------
 def _gamma_grad_kernel(alpha, sample):
     """dx/dalpha = -dP/dalpha(alpha, x) / p(x; alpha) (see the module docstring)."""
-    from scipy.special import gammaln  # optional dependency
+    from scipy.special import gammaln  # imported when first needed
     a = np.broadcast_to(alpha, np.broadcast_shapes(alpha.shape, sample.shape)).astype(np.float64)
     x = sample.astype(np.float64)
     log_density = -x + (a - 1.0) * np.log(x) - gammaln(a)

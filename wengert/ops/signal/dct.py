@@ -51,7 +51,7 @@ def _fit_length(x, n):
 
 
 def _cosine_matrix(length, type, norm, np_dtype):  # noqa: A002
-    import scipy.fft  # optional dependency
+    import scipy.fft  # imported when first needed
     return scipy.fft.dct(np.eye(length), type=type, norm=norm, axis=-1).astype(np_dtype)
 
 
