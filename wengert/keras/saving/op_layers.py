@@ -64,24 +64,22 @@ class _Operation(Layer):
         return {"name": self.name, **self._op_kwargs}
 
 
-def _binary(fn, boolean=False):
-    return type(fn.__name__, (_Operation,), {"_fn": staticmethod(
+def _binary(class_name, fn, boolean=False):
+    cls = type(class_name, (_Operation,), {"_fn": staticmethod(
         lambda x, y, **kw: fn(x, K.cast(y, x.dtype) if not hasattr(y, "dtype") else y)),
         "_bool_output": boolean, "__module__": __name__})
+    cls.__qualname__ = class_name
+    return cls
 
 
-NotEqual = _binary(K.not_equal, True)
-Equal = _binary(K.equal, True)
-Add = _binary(K.add)
-Subtract = _binary(K.subtract)
-Multiply = _binary(K.multiply)
-Divide = _binary(K.divide)
-TrueDivide = _binary(K.truediv)
-Matmul = _binary(K.matmul)
-for _cls, _name in ((NotEqual, "NotEqual"), (Equal, "Equal"), (Add, "Add"),
-                    (Subtract, "Subtract"), (Multiply, "Multiply"), (Divide, "Divide"),
-                    (TrueDivide, "TrueDivide"), (Matmul, "Matmul")):
-    _cls.__name__ = _cls.__qualname__ = _name
+NotEqual = _binary("NotEqual", K.not_equal, True)
+Equal = _binary("Equal", K.equal, True)
+Add = _binary("Add", K.add)
+Subtract = _binary("Subtract", K.subtract)
+Multiply = _binary("Multiply", K.multiply)
+Divide = _binary("Divide", K.divide)
+TrueDivide = _binary("TrueDivide", K.truediv)
+Matmul = _binary("Matmul", K.matmul)
 
 
 class Cast(_Operation):
