@@ -11,7 +11,7 @@ import numpy as np
 
 from ...framework import dtypes
 from ...framework.execute import execute
-from ...framework.registry import defop
+from ...framework.registry import defop, linear_in
 from ...framework.tensor import convert_to_tensor
 from ...framework.tensor_shape import TensorShape
 from ..broadcast_ops import zeros_like
@@ -99,21 +99,22 @@ def _raw_grad(op_def):
     return raw
 
 
+def _grad_through(other):
+    """The gradient of the scatter and the gather below, each linear in its input 1 (the
+    input 0 and the argmax only place it): the other op applied to the incoming gradient."""
+    return lambda op, g: (zeros_like(op.inputs[0]), execute(
+        other(), (op.inputs[0], g, op.inputs[2]), op.attrs), None)
+
+
 MAX_POOL_GRAD_WITH_ARGMAX = defop(
     "MaxPoolGradWithArgmax", _scatter_kernel, shape=_scatter_rule,
-    grad=lambda op, gg: (zeros_like(op.inputs[0]), execute(
-        MAX_POOL_GRAD_GRAD_WITH_ARGMAX, (op.inputs[0], gg, op.inputs[2]), op.attrs), None),
-    jvp=lambda primals, tangents, outputs, **attrs: None if tangents[1] is None else execute(
-        MAX_POOL_GRAD_WITH_ARGMAX, (primals[0], tangents[1], primals[2]), attrs),
+    grad=_grad_through(lambda: MAX_POOL_GRAD_GRAD_WITH_ARGMAX), jvp=linear_in(1),
     raw=_raw_grad(lambda: MAX_POOL_GRAD_WITH_ARGMAX))
 
 
 MAX_POOL_GRAD_GRAD_WITH_ARGMAX = defop(
     "MaxPoolGradGradWithArgmax", _gather_kernel, shape=_gather_rule,
-    grad=lambda op, g: (zeros_like(op.inputs[0]), execute(
-        MAX_POOL_GRAD_WITH_ARGMAX, (op.inputs[0], g, op.inputs[2]), op.attrs), None),
-    jvp=lambda primals, tangents, outputs, **attrs: None if tangents[1] is None else execute(
-        MAX_POOL_GRAD_GRAD_WITH_ARGMAX, (primals[0], tangents[1], primals[2]), attrs),
+    grad=_grad_through(lambda: MAX_POOL_GRAD_WITH_ARGMAX), jvp=linear_in(1),
     raw=_raw_grad(lambda: MAX_POOL_GRAD_GRAD_WITH_ARGMAX))
 
 

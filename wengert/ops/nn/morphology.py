@@ -18,7 +18,7 @@ import numpy as np
 
 from ...framework.errors import InvalidArgumentError
 from ...framework.execute import binary_operands, execute
-from ...framework.registry import defop
+from ...framework.registry import defop, linear_in
 from ...framework.tensor import convert_to_tensor
 from ...framework.tensor_shape import TensorShape
 from .window_geometry import (check_window_fits, crop_spatial, dims_last, geometry, merge_dim,
@@ -125,14 +125,6 @@ def _output_rule(x, w, t, **attrs):
     return _dilation_rule(x, w, **attrs)[0], t.dtype
 
 
-def _linear_in_last(own):
-    def jvp(primals, tangents, outputs, **attrs):
-        if tangents[2] is None:
-            return None
-        return execute(own(), (primals[0], primals[1], tangents[2]), attrs)
-    return jvp
-
-
 def _last_only(op_def):
     return lambda op, g: (None, None, execute(op_def(), (*op.inputs[:2], g), op.attrs))
 
@@ -148,18 +140,18 @@ def _raw_backprop(op_def):
 
 BACKPROP_INPUT = defop("Dilation2DBackpropInput", _backprop_input_kernel, shape=_like_rule(0),
                        grad=_last_only(lambda: INPUT_GRAD),
-                       jvp=_linear_in_last(lambda: BACKPROP_INPUT),
+                       jvp=linear_in(2),
                        raw=_raw_backprop(lambda: BACKPROP_INPUT))
 BACKPROP_FILTER = defop("Dilation2DBackpropFilter", _backprop_filter_kernel,
                         shape=_like_rule(1), grad=_last_only(lambda: FILTER_GRAD),
-                        jvp=_linear_in_last(lambda: BACKPROP_FILTER),
+                        jvp=linear_in(2),
                         raw=_raw_backprop(lambda: BACKPROP_FILTER))
 INPUT_GRAD = defop("Dilation2DBackpropInputGrad", _input_grad_kernel, shape=_output_rule,
                    grad=_last_only(lambda: BACKPROP_INPUT),
-                   jvp=_linear_in_last(lambda: INPUT_GRAD))
+                   jvp=linear_in(2))
 FILTER_GRAD = defop("Dilation2DBackpropFilterGrad", _filter_grad_kernel, shape=_output_rule,
                     grad=_last_only(lambda: BACKPROP_FILTER),
-                    jvp=_linear_in_last(lambda: FILTER_GRAD))
+                    jvp=linear_in(2))
 
 
 def _dilation_grad(op, g):

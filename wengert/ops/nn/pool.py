@@ -33,7 +33,7 @@ import numpy as np
 
 from ...framework.errors import InvalidArgumentError
 from ...framework.execute import execute
-from ...framework.registry import defop, linear
+from ...framework.registry import defop, linear, linear_in
 from ...framework.tensor import convert_to_tensor
 from .. import shape_rules
 from .window_geometry import (check_window_fits, crop_spatial, data_format_in, dims_last,
@@ -202,15 +202,6 @@ def _max_pool_grad_grad_rule(x, y, gg, **attrs):
     return shape.merge_with(y.shape), dtype
 
 
-def _linear_in_last(own_op):
-    """JVP of h(x, y, g), linear in g, piecewise constant in x and y."""
-    def jvp(primals, tangents, outputs, **attrs):
-        if tangents[2] is None:
-            return None
-        return execute(own_op(), (primals[0], primals[1], tangents[2]), attrs)
-    return jvp
-
-
 class _MaxPoolFamily:
     """MaxPool{,3D}, its Grad and GradGrad ops: each one's gradient is another's op."""
 
@@ -219,12 +210,12 @@ class _MaxPoolFamily:
             f"MaxPool{suffix}Grad", _max_pool_grad_kernel, shape=_max_pool_grad_rule,
             grad=lambda op, gg: (None, None, execute(self.grad_grad, (*op.inputs[:2], gg),
                                                      op.attrs)),
-            jvp=_linear_in_last(lambda: self.grad), raw=raw[1])
+            jvp=linear_in(2), raw=raw[1])  # h(x, y, g): linear in g, piecewise constant in x, y
         self.grad_grad = defop(
             f"MaxPool{suffix}GradGrad", _max_pool_grad_grad_kernel,
             shape=_max_pool_grad_grad_rule,
             grad=lambda op, g: (None, None, execute(self.grad, (*op.inputs[:2], g), op.attrs)),
-            jvp=_linear_in_last(lambda: self.grad_grad), raw=raw[2])
+            jvp=linear_in(2), raw=raw[2])
         self.forward = defop(
             f"MaxPool{suffix}", _max_pool_kernel, shape=_max_pool_rule, raw=raw[0],
             grad=lambda op, g: execute(self.grad, (op.inputs[0], op.outputs[0], g), op.attrs),
