@@ -22,10 +22,12 @@ from ..complex_parts import conj_if_complex, real_part  # noqa: F401 (re-exporte
 from ..broadcast_ops import ones_like, zeros_like
 from ..matmul_ops import matmul, matrix_transpose
 from ..matrix_ops import diag_part, set_diag
+from ..shape_rules import broadcast_shapes
 
-__all__ = ["square_rule", "check_linalg_input", "linalg_input", "batch_label", "loop_matrices",
-           "first_failure", "succeeds", "adjoint", "mm", "eye_like", "safe_reciprocal", "matrix_dims",
-           "real_part", "singular_error", "conj_if_complex"]
+__all__ = ["square_rule", "check_linalg_input", "linalg_input", "square_input", "batch_label",
+           "loop_matrices", "first_failure", "succeeds", "adjoint", "mm", "eye_like",
+           "safe_reciprocal", "matrix_dims", "solve_batch", "real_part", "singular_error",
+           "conj_if_complex"]
 
 
 # -- shape rules ----------------------------------------------------------------------------------
@@ -37,6 +39,25 @@ def matrix_dims(x, what="input"):
         raise InvalidArgumentError(f"{what} must have rank >= 2 (a matrix or a batch of "
                                    f"matrices), got shape {x.shape}.")
     return x.shape[:-2], x.shape[-2], x.shape[-1]
+
+
+def solve_batch(batch_a, rows_a, rhs, mismatch, same_batch=None):
+    """The shape rule of batched systems A X = B, for A of batch shape `batch_a` with `rows_a`
+    rows (None where unknown) and B = `rhs` [..., rows, K]: (X's batch shape, rows, K). B's rows
+    must be A's (else InvalidArgumentError(mismatch), with {rows} filled in). The batch shapes
+    broadcast or, given `same_batch` (the message otherwise), must agree; either unknown gives
+    a batch shape of unknown rank."""
+    batch_b, rows, k = matrix_dims(rhs, "rhs")
+    if rows_a is not None and rows is not None and rows_a != rows:
+        raise InvalidArgumentError(mismatch.format(rows=rows))
+    if batch_a is None or batch_b is None:
+        return TensorShape(None), rows, k
+    batch_a, batch_b = TensorShape(batch_a), TensorShape(batch_b)
+    if same_batch is None:
+        return broadcast_shapes(batch_a, batch_b), rows, k
+    if not batch_a.is_compatible_with(batch_b):
+        raise InvalidArgumentError(same_batch)
+    return batch_a.merge_with(batch_b), rows, k
 
 
 def square_rule(x, **_):
@@ -61,6 +82,14 @@ def linalg_input(value, op_type, what="input"):
     if not (x.dtype.is_floating or getattr(x.dtype, "is_complex", False)):
         raise TypeError(f"{op_type}: {what} must be float16/32/64 or complex, got "
                         f"{x.dtype.name} (shape {x.shape}); cast it first.")
+    return x
+
+
+def square_input(value, op_type, what="input"):
+    """A batch of square matrices [..., N, N] of a linear algebra dtype, checked before the op
+    `op_type` runs (TypeError naming the op for a dtype, InvalidArgumentError for a shape)."""
+    x = linalg_input(value, op_type, what)
+    square_rule(x)
     return x
 
 

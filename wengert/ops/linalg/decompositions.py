@@ -43,8 +43,8 @@ from ..cast_ops import cast
 from ..matrix_ops import band_part, diag, diag_part, set_diag
 from ..reshape_ops import expand_dims
 from .common import (adjoint, batch_label, check_linalg_input, first_failure, linalg_input,
-                     loop_matrices, matrix_dims, mm, real_part, safe_reciprocal, square_rule,
-                     succeeds)
+                     loop_matrices, matrix_dims, mm, real_part, safe_reciprocal, square_input,
+                     square_rule, succeeds)
 from .solves import triangular_solve
 
 __all__ = ["cholesky", "qr", "eigh", "eigvalsh", "self_adjoint_eig", "self_adjoint_eigvals",
@@ -113,8 +113,7 @@ CHOLESKY = defop("Cholesky", _cholesky_kernel, shape=square_rule, grad=_cholesky
 def cholesky(input, name=None):  # noqa: A002
     """The lower-triangular L with L @ L^H = input, for each Hermitian positive definite matrix
     of `input` [..., N, N] (only its lower triangle is read)."""
-    x = linalg_input(input, "Cholesky")
-    square_rule(x)
+    x = square_input(input, "Cholesky")
     return execute(CHOLESKY, (x,), name=name)
 
 
@@ -184,15 +183,13 @@ EIGH = defop("SelfAdjointEigV2", _eigh_kernel, shape=_eigh_rule, grad=_eigh_grad
 def eigh(tensor, name=None):
     """(eigenvalues ascending [..., N], eigenvectors [..., N, N] as columns) of each Hermitian
     matrix of `tensor` (only its lower triangle is read)."""
-    x = linalg_input(tensor, "SelfAdjointEigV2")
-    square_rule(x)
+    x = square_input(tensor, "SelfAdjointEigV2")
     return execute(EIGH, (x,), {"compute_v": True}, name)
 
 
 def eigvalsh(tensor, name=None):
     """The eigenvalues (ascending) of each Hermitian matrix of `tensor`."""
-    x = linalg_input(tensor, "SelfAdjointEigV2")
-    square_rule(x)
+    x = square_input(tensor, "SelfAdjointEigV2")
     return execute(EIGH, (x,), {"compute_v": False}, name)[0]
 
 
@@ -445,8 +442,7 @@ def lu(input, output_idx_type=dtypes.int32, name=None):  # noqa: A002
     """(lower_upper, perm): the pivoted LU factorization of each square matrix of `input`:
     gather(input, perm, axis=-2) = L @ U, with L's unit diagonal implicit in lower_upper's
     strictly lower part and U its upper triangle."""
-    x = linalg_input(input, "Lu")
-    square_rule(x)
+    x = square_input(input, "Lu")
     idx = dtypes.as_dtype(output_idx_type)
     if idx not in (dtypes.int32, dtypes.int64):
         raise TypeError(f"Lu: output_idx_type must be int32 or int64, got {idx.name}.")

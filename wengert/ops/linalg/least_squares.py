@@ -23,7 +23,6 @@ from ...framework import dtypes
 from ...framework.errors import InvalidArgumentError
 from ...framework.execute import execute
 from ...framework.registry import defop, needs_grad
-from ...framework.tensor_shape import TensorShape
 from .. import shape_rules
 from ..cast_ops import cast
 from ..broadcast_ops import ones_like, zeros_like
@@ -31,7 +30,7 @@ from ..reshape_ops import expand_dims
 from ..array_ops import where
 from ..creation_ops import shape as shape_of
 from .common import (adjoint, batch_label, eye_like, first_failure, linalg_input,
-                            loop_matrices, matrix_dims, mm)
+                     loop_matrices, matrix_dims, mm, solve_batch)
 from .decompositions import cholesky, svd
 from .solves import cholesky_solve
 from ..reduce_ops import reduce_max, reduce_sum
@@ -80,17 +79,10 @@ def _min_norm(matrix, rhs):
 def _lstsq_rule(matrix, rhs, l2_regularizer, fast):
     shape_rules.check_same_dtype(matrix, rhs)
     batch_a, m, n = matrix_dims(matrix, "matrix")
-    batch_b, rows, k = matrix_dims(rhs, "rhs")
-    if m is not None and rows is not None and m != rows:
-        raise InvalidArgumentError(f"matrix {matrix.shape} and rhs {rhs.shape} must have the "
-                                   "same number of rows.")
-    if batch_a is None or batch_b is None:
-        return TensorShape(None), matrix.dtype
-    if not TensorShape(batch_a).is_compatible_with(TensorShape(batch_b)):
-        raise InvalidArgumentError(f"matrix {matrix.shape} and rhs {rhs.shape} must have the "
-                                   "same batch dimensions.")
-    return TensorShape(tuple(TensorShape(batch_a).merge_with(TensorShape(batch_b))) + (n, k)), \
-        matrix.dtype
+    pair = f"matrix {matrix.shape} and rhs {rhs.shape} must have the same"
+    batch, _, k = solve_batch(batch_a, m, rhs, f"{pair} number of rows.",
+                              f"{pair} batch dimensions.")
+    return batch.concatenate([n, k]), matrix.dtype
 
 
 def _shape_mn(a):

@@ -34,7 +34,7 @@ from ..matrix_ops import diag_part
 from ..reduce_ops import reduce_sum
 from ..reshape_ops import expand_dims
 from ..unary_ops import log
-from .common import adjoint, linalg_input, loop_matrices, mm, real_part, square_rule
+from .common import adjoint, linalg_input, loop_matrices, mm, real_part, square_input, square_rule
 from .decompositions import cholesky
 from .solves import inv, solve
 
@@ -72,8 +72,7 @@ DET = defop("MatrixDeterminant", lambda a: np.linalg.det(a).astype(a.dtype, copy
 
 def det(input, name=None):  # noqa: A002
     """The determinant of each square matrix of `input` [..., N, N]: shape [...]."""
-    x = linalg_input(input, "MatrixDeterminant")
-    square_rule(x)
+    x = square_input(input, "MatrixDeterminant")
     return execute(DET, (x,), name=name)
 
 
@@ -117,8 +116,7 @@ SLOGDET = defop("LogMatrixDeterminant", _slogdet_kernel, shape=_slogdet_rule,
 def slogdet(input, name=None):  # noqa: A002
     """(sign, log_abs_determinant) of each square matrix: det = sign * exp(log_abs_determinant),
     without overflow. The sign has no gradient."""
-    x = linalg_input(input, "LogMatrixDeterminant")
-    square_rule(x)
+    x = square_input(input, "LogMatrixDeterminant")
     return _SLOGDET(*execute(SLOGDET, (x,), name=name))
 
 
@@ -157,8 +155,7 @@ EXPM = defop("MatrixExponential", _expm_kernel, shape=square_rule, grad=_expm_gr
 
 def expm(input, name=None):  # noqa: A002
     """The matrix exponential of each square matrix of `input` (SciPy's scaling and squaring)."""
-    x = linalg_input(input, "MatrixExponential")
-    square_rule(x)
+    x = square_input(input, "MatrixExponential")
     return execute(EXPM, (x,), name=name)
 
 
@@ -240,8 +237,7 @@ SQRTM = defop("MatrixSquareRoot", _sqrtm_kernel, shape=square_rule, grad=_sqrtm_
 def sqrtm(input, name=None):  # noqa: A002
     """The principal square root R (R @ R = input) of each square matrix; NaNs where a real
     matrix has no real square root."""
-    x = linalg_input(input, "MatrixSquareRoot")
-    square_rule(x)
+    x = square_input(input, "MatrixSquareRoot")
     return execute(SQRTM, (x,), name=name)
 
 

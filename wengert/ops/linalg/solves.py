@@ -20,11 +20,10 @@ import numpy as np
 from ...framework.errors import InvalidArgumentError
 from ...framework.execute import execute
 from ...framework.registry import defop, needs_grad
-from ...framework.tensor_shape import TensorShape
 from .. import shape_rules
 from ..matrix_ops import band_part, diag, diag_part, diagonals_to_matrix
 from .common import (batch_label, linalg_input, loop_matrices, matrix_dims, mm, singular_error,
-                     square_rule)
+                     solve_batch, square_input, square_rule)
 
 __all__ = ["inv", "solve", "triangular_solve", "banded_triangular_solve", "cholesky_solve",
            "matrix_solve", "matrix_triangular_solve", "matrix_inverse"]
@@ -35,21 +34,11 @@ def _same_batch_rhs_rule(op_type, broadcast):
         shape_rules.check_same_dtype(matrix, rhs)
         square_rule(matrix)
         batch_a, m, _ = matrix_dims(matrix, "matrix")
-        batch_b, rows, k = matrix_dims(rhs, "rhs")
-        if m is not None and rows is not None and m != rows:
-            raise InvalidArgumentError(f"matrix {matrix.shape} and rhs {rhs.shape} disagree: "
-                                       f"rhs must have {m} rows.")
-        if batch_a is None or batch_b is None:
-            return TensorShape(None), matrix.dtype
-        if broadcast:
-            batch = shape_rules.broadcast_shapes(TensorShape(batch_a), TensorShape(batch_b))
-        elif not TensorShape(batch_a).is_compatible_with(TensorShape(batch_b)):
-            raise InvalidArgumentError(f"matrix {matrix.shape} and rhs {rhs.shape} must have "
-                                       "the same batch dimensions.")
-        else:
-            batch = TensorShape(batch_a).merge_with(TensorShape(batch_b))
-        cols = matrix.shape[-1] if m is None else m
-        return TensorShape(tuple(batch) + (cols, k)), matrix.dtype
+        batch, _, k = solve_batch(
+            batch_a, m, rhs, f"matrix {matrix.shape} and rhs {rhs.shape} disagree: rhs must have "
+            f"{m} rows.", None if broadcast else f"matrix {matrix.shape} and rhs {rhs.shape} "
+            "must have the same batch dimensions.")
+        return batch.concatenate([matrix.shape[-1] if m is None else m, k]), matrix.dtype
     rule.__name__ = f"_{op_type}_rule"
     return rule
 
@@ -86,8 +75,7 @@ INVERSE = defop("MatrixInverse", _inverse_kernel, shape=square_rule, grad=_inver
 
 def inv(input, adjoint=False, name=None):  # noqa: A002
     """The inverse of each square matrix in `input` [..., N, N] (of its adjoint if `adjoint`)."""
-    x = linalg_input(input, "MatrixInverse")
-    square_rule(x)
+    x = square_input(input, "MatrixInverse")
     return execute(INVERSE, (x,), {"adjoint": bool(adjoint)}, name)
 
 
@@ -233,14 +221,9 @@ def _banded_kernel(bands, rhs, lower, adjoint):
 def _banded_rule(bands, rhs, lower, adjoint):
     shape_rules.check_same_dtype(bands, rhs)
     batch_a, _, n = matrix_dims(bands, "bands")
-    batch_b, rows, k = matrix_dims(rhs, "rhs")
-    if n is not None and rows is not None and n != rows:
-        raise InvalidArgumentError(f"bands {bands.shape} describe {n} x {n} matrices but rhs "
-                                   f"{rhs.shape} has {rows} rows.")
-    if batch_a is None or batch_b is None:
-        return TensorShape(None), bands.dtype
-    batch = shape_rules.broadcast_shapes(TensorShape(batch_a), TensorShape(batch_b))
-    return TensorShape(tuple(batch) + (n if n is not None else rows, k)), bands.dtype
+    batch, rows, k = solve_batch(batch_a, n, rhs, f"bands {bands.shape} describe {n} x {n} "
+                                 f"matrices but rhs {rhs.shape} has {{rows}} rows.")
+    return batch.concatenate([n if n is not None else rows, k]), bands.dtype
 
 
 def _dense(bands, lower):

@@ -28,7 +28,8 @@ from ..matmul_ops import matrix_transpose
 from ..matrix_ops import diag_part
 from ..reduce_ops import reduce_sum
 from ..reshape_ops import expand_dims
-from .common import batch_label, conj_if_complex, linalg_input, loop_matrices, matrix_dims
+from .common import (batch_label, conj_if_complex, linalg_input, loop_matrices, matrix_dims,
+                     solve_batch)
 
 __all__ = ["tridiagonal_solve", "tridiagonal_matmul"]
 
@@ -156,17 +157,12 @@ def _solve_kernel(diagonals, rhs, partial_pivoting, perturb_singular):
 def _solve_rule(diagonals, rhs, partial_pivoting, perturb_singular):
     shape_rules.check_same_dtype(diagonals, rhs)
     batch_d, three, m = matrix_dims(diagonals, "diagonals")
-    batch_b, rows, k = matrix_dims(rhs, "rhs")
     if three not in (None, 3):
         raise InvalidArgumentError(f"diagonals must have shape [..., 3, M], got "
                                    f"{diagonals.shape}.")
-    if m is not None and rows is not None and m != rows:
-        raise InvalidArgumentError(f"diagonals {diagonals.shape} and rhs {rhs.shape} disagree: "
-                                   f"rhs needs {m} rows.")
-    if batch_d is None or batch_b is None:
-        return TensorShape(None), rhs.dtype
-    batch = shape_rules.broadcast_shapes(TensorShape(batch_d), TensorShape(batch_b))
-    return TensorShape(tuple(batch) + (rows if rows is not None else m, k)), rhs.dtype
+    batch, rows, k = solve_batch(batch_d, m, rhs, f"diagonals {diagonals.shape} and rhs "
+                                 f"{rhs.shape} disagree: rhs needs {m} rows.")
+    return batch.concatenate([rows if rows is not None else m, k]), rhs.dtype
 
 
 def _adjoint_diagonals(diags):
