@@ -24,7 +24,7 @@ from ...framework.tensor_shape import TensorShape
 from .window_geometry import (check_window_fits, crop_spatial, dims_last, geometry, merge_dim,
                             offsets, pad_spatial, window_attrs)
 from ..indexing_ops import reverse
-from .pool import lowest
+from .pool import lowest, placed_grad
 
 __all__ = ["dilation2d", "erosion2d"]
 
@@ -125,10 +125,6 @@ def _output_rule(x, w, t, **attrs):
     return _dilation_rule(x, w, **attrs)[0], t.dtype
 
 
-def _last_only(op_def):
-    return lambda op, g: (None, None, execute(op_def(), (*op.inputs[:2], g), op.attrs))
-
-
 def _raw_backprop(op_def):
     """tf.raw_ops.Dilation2DBackpropInput/Filter: TensorFlow's arguments onto the op's."""
     def raw(input, filter, out_backprop, strides, rates, padding, name=None):  # noqa: A002
@@ -139,18 +135,18 @@ def _raw_backprop(op_def):
 
 
 BACKPROP_INPUT = defop("Dilation2DBackpropInput", _backprop_input_kernel, shape=_like_rule(0),
-                       grad=_last_only(lambda: INPUT_GRAD),
+                       grad=placed_grad(lambda: INPUT_GRAD),
                        jvp=linear_in(2),
                        raw=_raw_backprop(lambda: BACKPROP_INPUT))
 BACKPROP_FILTER = defop("Dilation2DBackpropFilter", _backprop_filter_kernel,
-                        shape=_like_rule(1), grad=_last_only(lambda: FILTER_GRAD),
+                        shape=_like_rule(1), grad=placed_grad(lambda: FILTER_GRAD),
                         jvp=linear_in(2),
                         raw=_raw_backprop(lambda: BACKPROP_FILTER))
 INPUT_GRAD = defop("Dilation2DBackpropInputGrad", _input_grad_kernel, shape=_output_rule,
-                   grad=_last_only(lambda: BACKPROP_INPUT),
+                   grad=placed_grad(lambda: BACKPROP_INPUT),
                    jvp=linear_in(2))
 FILTER_GRAD = defop("Dilation2DBackpropFilterGrad", _filter_grad_kernel, shape=_output_rule,
-                    grad=_last_only(lambda: BACKPROP_FILTER),
+                    grad=placed_grad(lambda: BACKPROP_FILTER),
                     jvp=linear_in(2))
 
 

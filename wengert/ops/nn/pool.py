@@ -202,20 +202,25 @@ def _max_pool_grad_grad_rule(x, y, gg, **attrs):
     return shape.merge_with(y.shape), dtype
 
 
+def placed_grad(partner):
+    """The gradient of a gradient op h(x, y, g) that is linear in g, x and y only placing g
+    (MaxPoolGrad, MaxPoolGradGrad, the dilation backprops): `partner()`, the op that is h's
+    adjoint, applied to (x, y, incoming gradient); x and y get none."""
+    return lambda op, g: (None, None, execute(partner(), (*op.inputs[:2], g), op.attrs))
+
+
 class _MaxPoolFamily:
     """MaxPool{,3D}, its Grad and GradGrad ops: each one's gradient is another's op."""
 
     def __init__(self, suffix, raw):
         self.grad = defop(
             f"MaxPool{suffix}Grad", _max_pool_grad_kernel, shape=_max_pool_grad_rule,
-            grad=lambda op, gg: (None, None, execute(self.grad_grad, (*op.inputs[:2], gg),
-                                                     op.attrs)),
-            jvp=linear_in(2), raw=raw[1])  # h(x, y, g): linear in g, piecewise constant in x, y
+            grad=placed_grad(lambda: self.grad_grad), jvp=linear_in(2),
+            raw=raw[1])  # h(x, y, g): linear in g, piecewise constant in x, y
         self.grad_grad = defop(
             f"MaxPool{suffix}GradGrad", _max_pool_grad_grad_kernel,
             shape=_max_pool_grad_grad_rule,
-            grad=lambda op, g: (None, None, execute(self.grad, (*op.inputs[:2], g), op.attrs)),
-            jvp=linear_in(2), raw=raw[2])
+            grad=placed_grad(lambda: self.grad), jvp=linear_in(2), raw=raw[2])
         self.forward = defop(
             f"MaxPool{suffix}", _max_pool_kernel, shape=_max_pool_rule, raw=raw[0],
             grad=lambda op, g: execute(self.grad, (op.inputs[0], op.outputs[0], g), op.attrs),
