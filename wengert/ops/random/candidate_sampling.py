@@ -148,11 +148,17 @@ def _raw_sampler(op_def, true_classes, num_true, num_sampled, unique, range_max,
     return execute(op_def, (t,), attrs, name)
 
 
-LOG_UNIFORM = _sampler_op(
-    "LogUniformCandidateSampler", _log_uniform_kernel,
-    lambda true_classes, num_true, num_sampled, unique, range_max, seed=0, seed2=0, name=None:
-    _raw_sampler(LOG_UNIFORM, true_classes, num_true, num_sampled, unique, range_max, seed,
-                 seed2, name))
+def _raw_plain(op_def):
+    """tf.raw_ops' signature of a sampler with no attributes of its own (the log-uniform and
+    learned-unigram samplers); `op_def()` gives its OpDef."""
+    def raw(true_classes, num_true, num_sampled, unique, range_max, seed=0, seed2=0, name=None):
+        return _raw_sampler(op_def(), true_classes, num_true, num_sampled, unique, range_max,
+                            seed, seed2, name)
+    return raw
+
+
+LOG_UNIFORM = _sampler_op("LogUniformCandidateSampler", _log_uniform_kernel,
+                          _raw_plain(lambda: LOG_UNIFORM))
 FIXED_UNIGRAM = _sampler_op(
     "FixedUnigramCandidateSampler", _fixed_unigram_kernel,
     lambda true_classes, num_true, num_sampled, unique, range_max, vocab_file="", distortion=1.0,
@@ -160,11 +166,8 @@ FIXED_UNIGRAM = _sampler_op(
     _raw_sampler(FIXED_UNIGRAM, true_classes, num_true, num_sampled, unique, range_max, seed,
                  seed2, name, **_unigram_attrs(range_max, vocab_file, distortion,
                                                num_reserved_ids, num_shards, shard, unigrams)))
-LEARNED_UNIGRAM = _sampler_op(
-    "LearnedUnigramCandidateSampler", _learned_unigram_kernel,
-    lambda true_classes, num_true, num_sampled, unique, range_max, seed=0, seed2=0, name=None:
-    _raw_sampler(LEARNED_UNIGRAM, true_classes, num_true, num_sampled, unique, range_max, seed,
-                 seed2, name))
+LEARNED_UNIGRAM = _sampler_op("LearnedUnigramCandidateSampler", _learned_unigram_kernel,
+                              _raw_plain(lambda: LEARNED_UNIGRAM))
 ALL_CANDIDATES = _sampler_op(
     "AllCandidateSampler", _all_kernel,
     lambda true_classes, num_true, num_sampled, unique, seed=0, seed2=0, name=None:
