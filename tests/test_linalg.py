@@ -1,6 +1,7 @@
 """tf.linalg beyond the op table (issue 17): errors for singular and non-positive-definite input
 that name the op and the batch index, TensorFlow's conventions at repeated eigenvalues and for
-full_matrices, the unsupported cases TensorFlow also refuses, conjugate gradients. (The public
+full_matrices, the unsupported cases TensorFlow also refuses, conjugate gradients, the static
+shapes of the solves where a graph knows only part of their inputs' shapes. (The public
 namespace is checked against TensorFlow's in tests/test_linalg_tf.py.)"""
 import numpy as np
 import pytest
@@ -166,3 +167,41 @@ def test_gradients_of_a_traced_function_match_eager():
         return tape.gradient(y, x)
     np.testing.assert_allclose(tf.function(grad)(tf.constant(a)).numpy(),
                                grad(tf.constant(a)).numpy(), rtol=1e-12)
+
+
+# -- the shape rule of the solves (linalg/common.py's solve_batch), as a graph sees it ------------
+def _graph_shape(call, *shapes):
+    with tf.Graph().as_default():
+        shape = call(*[tf.compat.v1.placeholder(tf.float64, s) for s in shapes]).shape
+        return None if shape.rank is None else shape.as_list()
+
+
+@pytest.mark.parametrize("call,shapes,expected", [
+    (tf.linalg.solve, ([None, 3, 3], [2, 3, 4]), [2, 3, 4]),
+    (tf.linalg.solve, ([None, None], [3, 4]), [None, 4]),
+    (tf.linalg.solve, ([3, None], [None, 2]), [3, 2]),
+    (tf.linalg.triangular_solve, ([2, 3, 3], [1, 3, 1]), [2, 3, 1]),
+    (tf.linalg.triangular_solve, (None, [3, 1]), None),
+    (tf.linalg.banded_triangular_solve, ([3, 5], [2, 5, 1]), [2, 5, 1]),
+    (tf.linalg.banded_triangular_solve, ([3, None], [4, 2]), [4, 2]),
+    (tf.linalg.tridiagonal_solve, ([None, 3, None], [2, 4, 1]), [2, 4, 1]),
+    (tf.linalg.lstsq, ([2, 5, 3], [None, 5, 2]), [2, 3, 2]),
+    (tf.linalg.lstsq, ([5, None], [5, 2]), [None, 2]),
+])
+def test_solve_shapes_with_unknown_dimensions(call, shapes, expected):
+    assert _graph_shape(call, *shapes) == expected
+
+
+@pytest.mark.parametrize("call,shapes,message", [
+    (tf.linalg.solve, ([2, 3, 3], [4, 3, 1]), r"must have the same batch dimensions"),
+    (tf.linalg.solve, ([3, 3], [4, 1]), r"rhs must have 3 rows"),
+    (tf.linalg.triangular_solve, ([2, 3, 3], [4, 3, 1]), r"cannot broadcast"),
+    (tf.linalg.banded_triangular_solve, ([3, 5], [4, 1]),
+     r"describe 5 x 5 matrices but rhs \(4, 1\) has 4 rows"),
+    (tf.linalg.tridiagonal_solve, ([3, 5], [4, 1]), r"rhs needs 5 rows"),
+    (tf.linalg.lstsq, ([5, 3], [4, 2]), r"must have the same number of rows"),
+    (tf.linalg.lstsq, ([2, 5, 3], [3, 5, 2]), r"must have the same batch dimensions"),
+])
+def test_solve_shape_errors(call, shapes, message):
+    with pytest.raises(tf.errors.InvalidArgumentError, match=message):
+        _graph_shape(call, *shapes)
