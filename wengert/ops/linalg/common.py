@@ -1,6 +1,11 @@
-"""Helpers shared by the linear algebra op families (linalg_decomp_ops, linalg_solve_ops,
-linalg_func_ops, tridiagonal_ops): shape rules, batched LAPACK kernels that name the failing
-matrix, and the small matrix expressions gradient rules are written with.
+"""Helpers shared by the linear algebra op families (decompositions, eig, solves, least_squares,
+matrix_functions, tridiagonal, composite): shape rules, batched LAPACK kernels that name the
+failing matrix, and the small matrix expressions gradient rules are written with.
+
+Shape rules: a batch of square matrices [..., N, N] (`square_rule`; `square_input` checks a
+public function's argument with it), and the solve of batched systems A X = B (`solve_batch`):
+B's rows must be A's, and the batch dimensions of A and B broadcast (or, for MatrixSolve and
+MatrixSolveLs, must agree).
 
 Kernels work on stacks of matrices [..., M, N]: NumPy's LAPACK wrappers take the stack whole;
 SciPy's routines (imported inside the kernel that needs them) run once per matrix. When LAPACK
