@@ -70,7 +70,9 @@ def test_files_are_short_and_named_for_what_they_hold():
             if (n := len(p.read_text().splitlines())) > MAX_LINES]
     assert not long, (f"files over {MAX_LINES} lines (split them by concept):\n  "
                       + "\n  ".join(long))
-    vague = [_rel(p) for p in _files() if re.search(r"_(more|extra|core)$", p.stem)]
+    tests = ROOT.parent / "tests"
+    vague = [p.relative_to(ROOT.parent).as_posix() for p in [*_files(), *tests.rglob("*.py")]
+             if re.search(r"_(more|extra|core)(_|$)", p.stem)]
     assert not vague, f"files named for their size, not their concept: {vague}"
 
 

@@ -1,7 +1,7 @@
 """Op-table rows for ops/random/candidate_sampling.py and ops/nn/sampled_losses.py.
 
 Samplers are checked against NumPy drawing from the same generator (`default_rng([default graph
-seed, op seed])`, see random_more_rows.py) with the distribution written from its definition;
+seed, op seed])`, see stateless_distributions_rows.py) with the distribution written from its definition;
 the sampled losses against NumPy formulas, with fixed sampled_values so the losses are
 deterministic functions of inputs, weights and biases (differentiated to second order)."""
 import numpy as np

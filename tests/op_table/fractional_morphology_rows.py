@@ -3,7 +3,7 @@ fractional pools, dilation2d and erosion2d.
 
 References loop over output positions. The fractional pools' windows are random: the reference
 takes the row and column sequences wengert draws for the same seed and shape (drawn from zeros),
-then pools with plain loops; tests/test_pool_extra.py checks the sequences themselves.
+then pools with plain loops; tests/test_fractional_pools_morphology.py checks the sequences themselves.
 """
 import numpy as np
 

@@ -1,5 +1,6 @@
-"""tf.nn's extra functions against TensorFlow 2.21 (values and gradients) when it is installed,
-and the behaviour the op table cannot express."""
+"""tf.nn's LRN, crelu, extra losses, moments, approx_max_k and isotonic_regression against
+TensorFlow 2.21 (values and gradients) when it is installed, and the behaviour the op table
+cannot express."""
 import numpy as np
 import pytest
 
