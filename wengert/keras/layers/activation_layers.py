@@ -12,9 +12,8 @@ Gradients come from the composed ops (at kinks: the side TensorFlow's ops take).
 """
 from ...framework.tensor_shape import TensorShape
 from .. import backend_ops as K
-from .. import constraints, initializers, regularizers
-from ..serialization import serialize_keras_object as _ser
 from .base import Layer
+from .weight_options import add_weight_with_options, set_weight_options, weight_options_config
 
 __all__ = ["LeakyReLU", "PReLU", "ELU", "ReLU", "Softmax", "ThresholdedReLU"]
 
@@ -111,9 +110,7 @@ class PReLU(_Elementwise):
     def __init__(self, alpha_initializer="Zeros", alpha_regularizer=None, alpha_constraint=None,
                  shared_axes=None, **kwargs):
         super().__init__(**kwargs)
-        self.alpha_initializer = initializers.get(alpha_initializer)
-        self.alpha_regularizer = regularizers.get(alpha_regularizer)
-        self.alpha_constraint = constraints.get(alpha_constraint)
+        set_weight_options(self, "alpha", alpha_initializer, alpha_regularizer, alpha_constraint)
         self.shared_axes = None if shared_axes is None else (
             [shared_axes] if isinstance(shared_axes, int) else list(shared_axes))
 
@@ -121,9 +118,7 @@ class PReLU(_Elementwise):
         shape = list(TensorShape(input_shape))[1:]
         for axis in self.shared_axes or ():
             shape[axis - 1] = 1
-        self.alpha = self.add_weight("alpha", tuple(shape), initializer=self.alpha_initializer,
-                                     regularizer=self.alpha_regularizer,
-                                     constraint=self.alpha_constraint)
+        self.alpha = add_weight_with_options(self, "alpha", tuple(shape))
         self.built = True
 
     def call(self, inputs):
@@ -131,10 +126,7 @@ class PReLU(_Elementwise):
 
     def get_config(self):
         config = super().get_config()
-        config.update(alpha_initializer=_ser(self.alpha_initializer),
-                      alpha_regularizer=_ser(self.alpha_regularizer),
-                      alpha_constraint=_ser(self.alpha_constraint),
-                      shared_axes=self.shared_axes)
+        config.update(weight_options_config(self, "alpha"), shared_axes=self.shared_axes)
         return config
 
 

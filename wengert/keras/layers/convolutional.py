@@ -26,11 +26,11 @@ Gradients come from the ops (conv2d, conv2d_transpose, depthwise_conv2d are diff
 """
 from ...framework.tensor_shape import TensorShape
 from ...ops.nn.conv import conv2d as conv_ops
-from .. import activations, backend_ops as K, constraints, initializers, regularizers
-from ..serialization import serialize_keras_object as _ser
+from .. import activations, backend_ops as K
 from .base import Layer
 from .conv_arithmetic import deconv_output_length, output_length
 from .layer_utils import contract_trailing
+from .weight_options import add_weight_with_options, set_weight_options, weight_options_config
 
 __all__ = ["Conv1D", "Conv2D", "Conv3D", "Conv1DTranspose", "Conv2DTranspose", "Conv3DTranspose",
            "SeparableConv1D", "SeparableConv2D", "DepthwiseConv1D", "DepthwiseConv2D",
@@ -88,12 +88,9 @@ class _Conv(Layer):
             (output_padding,) * n
         self.activation = activations.get(activation)
         self.use_bias = bool(use_bias)
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.bias_initializer = initializers.get(bias_initializer)
-        self.kernel_regularizer = regularizers.get(kernel_regularizer)
-        self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.kernel_constraint = constraints.get(kernel_constraint)
-        self.bias_constraint = constraints.get(bias_constraint)
+        set_weight_options(self, "kernel", kernel_initializer, kernel_regularizer,
+                           kernel_constraint)
+        set_weight_options(self, "bias", bias_initializer, bias_regularizer, bias_constraint)
 
     # -- layout ---------------------------------------------------------------------------------
     def _to_last(self, x):
@@ -120,23 +117,14 @@ class _Conv(Layer):
                              f"should be defined. Found None. Full input shape: {shape}")
         return shape, channels
 
-    def _weight(self, name, shape, initializer=None, regularizer=None, constraint=None):
-        return self.add_weight(name, shape, initializer=initializer or self.kernel_initializer,
-                               regularizer=regularizer if regularizer is not None else
-                               self.kernel_regularizer,
-                               constraint=constraint if constraint is not None else
-                               self.kernel_constraint)
-
     def _add_bias(self, size):
-        self.bias = self.add_weight("bias", (size,), initializer=self.bias_initializer,
-                                    regularizer=self.bias_regularizer,
-                                    constraint=self.bias_constraint) if self.use_bias else None
+        self.bias = add_weight_with_options(self, "bias", (size,)) if self.use_bias else None
 
     def build(self, input_shape):
         _, channels = self._channels(input_shape)
         shape = self.kernel_size + ((self.filters, channels) if self._transpose else
                                     (channels, self.filters))
-        self.kernel = self._weight("kernel", shape)
+        self.kernel = add_weight_with_options(self, "kernel", shape)
         self._add_bias(self.filters)
         self.built = True
 
@@ -174,12 +162,7 @@ class _Conv(Layer):
                       strides=list(self.strides), padding=self.padding,
                       data_format=self.data_format, dilation_rate=list(self.dilation_rate),
                       groups=self.groups, activation=activations.serialize(self.activation),
-                      use_bias=self.use_bias, kernel_initializer=_ser(self.kernel_initializer),
-                      bias_initializer=_ser(self.bias_initializer),
-                      kernel_regularizer=_ser(self.kernel_regularizer),
-                      bias_regularizer=_ser(self.bias_regularizer),
-                      kernel_constraint=_ser(self.kernel_constraint),
-                      bias_constraint=_ser(self.bias_constraint))
+                      use_bias=self.use_bias, **weight_options_config(self, "kernel", "bias"))
         if self._transpose:
             config["output_padding"] = None if self.output_padding is None else list(
                 self.output_padding)
@@ -347,6 +330,15 @@ class _DepthwiseBase(_Conv):
     def _out_channels(self, channels):
         return channels * self.depth_multiplier
 
+    def get_config(self):
+        """_Conv's config with the kernel's options under Keras's depthwise names."""
+        config = super().get_config()
+        config.pop("groups", None)
+        config["depth_multiplier"] = self.depth_multiplier
+        for kind in ("initializer", "regularizer", "constraint"):
+            config[f"depthwise_{kind}"] = config.pop(f"kernel_{kind}")
+        return config
+
     def _depthwise(self, x, kernel):
         if self._rank == 1:
             y = conv_ops.depthwise_conv2d(K.expand_dims(x, 1), K.expand_dims(kernel, 0),
@@ -365,8 +357,8 @@ class DepthwiseConv2D(_DepthwiseBase):
 
     def build(self, input_shape):
         _, channels = self._channels(input_shape)
-        self.kernel = self._weight("kernel", self.kernel_size + (channels,
-                                                                 self.depth_multiplier))
+        self.kernel = add_weight_with_options(self, "kernel", self.kernel_size + (
+            channels, self.depth_multiplier))
         self._add_bias(channels * self.depth_multiplier)
         self.built = True
 
@@ -375,13 +367,7 @@ class DepthwiseConv2D(_DepthwiseBase):
 
     def get_config(self):
         config = super().get_config()
-        for key in ("filters", "groups"):
-            config.pop(key, None)
-        config["depth_multiplier"] = self.depth_multiplier
-        for old, new in (("kernel_initializer", "depthwise_initializer"),
-                         ("kernel_regularizer", "depthwise_regularizer"),
-                         ("kernel_constraint", "depthwise_constraint")):
-            config[new] = config.pop(old)
+        config.pop("filters", None)
         return config
 
 
@@ -412,20 +398,20 @@ class SeparableConv2D(_DepthwiseBase):
                          depthwise_constraint=depthwise_constraint,
                          bias_constraint=bias_constraint, **kwargs)
         self.filters = int(filters)
-        self.pointwise_initializer = initializers.get(pointwise_initializer)
-        self.pointwise_regularizer = regularizers.get(pointwise_regularizer)
-        self.pointwise_constraint = constraints.get(pointwise_constraint)
+        set_weight_options(self, "pointwise", pointwise_initializer, pointwise_regularizer,
+                           pointwise_constraint)
 
     def _out_channels(self, channels):
         return self.filters
 
     def build(self, input_shape):
         _, channels = self._channels(input_shape)
-        self.depthwise_kernel = self._weight("depthwise_kernel", self.kernel_size + (
-            channels, self.depth_multiplier))
-        self.pointwise_kernel = self._weight("pointwise_kernel", (1,) * self._rank + (
-            channels * self.depth_multiplier, self.filters), self.pointwise_initializer,
-            self.pointwise_regularizer, self.pointwise_constraint)
+        self.depthwise_kernel = add_weight_with_options(
+            self, "depthwise_kernel", self.kernel_size + (channels, self.depth_multiplier),
+            "kernel")
+        self.pointwise_kernel = add_weight_with_options(
+            self, "pointwise_kernel",
+            (1,) * self._rank + (channels * self.depth_multiplier, self.filters), "pointwise")
         self._add_bias(self.filters)
         self.built = True
 
@@ -435,14 +421,7 @@ class SeparableConv2D(_DepthwiseBase):
 
     def get_config(self):
         config = super().get_config()
-        config.pop("groups", None)
-        config.update(depth_multiplier=self.depth_multiplier,
-                      depthwise_initializer=config.pop("kernel_initializer"),
-                      depthwise_regularizer=config.pop("kernel_regularizer"),
-                      depthwise_constraint=config.pop("kernel_constraint"),
-                      pointwise_initializer=_ser(self.pointwise_initializer),
-                      pointwise_regularizer=_ser(self.pointwise_regularizer),
-                      pointwise_constraint=_ser(self.pointwise_constraint))
+        config.update(weight_options_config(self, "pointwise"))
         return config
 
 

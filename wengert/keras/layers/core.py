@@ -24,10 +24,11 @@ from ...ops.matmul_ops import matmul
 from ...ops.nn.activations import bias_add
 from ...ops.nn.dropout import dropout
 from ...ops.reshape_ops import reshape
-from .. import activations, backend, constraints, initializers, regularizers
+from .. import activations, backend
 from ..serialization import deserialize_keras_object, dump_lambda, serialize_keras_object as _ser
 from .base import Layer, _standard_config, call_context
 from .layer_utils import contract_trailing
+from .weight_options import add_weight_with_options, set_weight_options, weight_options_config
 
 __all__ = ["Dense", "Flatten", "Dropout", "Activation", "Reshape", "Lambda"]
 
@@ -48,29 +49,20 @@ class Dense(Layer):
             raise ValueError(f"Received an invalid value for `units`, expected a positive "
                              f"integer, got {units}.")
         self.supports_masking = True
-        self.kernel_regularizer = regularizers.get(kernel_regularizer)
-        self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.kernel_constraint = constraints.get(kernel_constraint)
-        self.bias_constraint = constraints.get(bias_constraint)
         self.units = units
         self.activation = activations.get(activation)
         self.use_bias = use_bias
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.bias_initializer = initializers.get(bias_initializer)
+        set_weight_options(self, "kernel", kernel_initializer, kernel_regularizer,
+                           kernel_constraint)
+        set_weight_options(self, "bias", bias_initializer, bias_regularizer, bias_constraint)
 
     def build(self, input_shape):
         last_dim = TensorShape(input_shape)[-1] if len(input_shape) else None
         if last_dim is None:
             raise ValueError(f"The last dimension of the inputs to a Dense layer should be "
                              f"defined. Found None. Full input shape received: {input_shape}.")
-        self.kernel = self.add_weight("kernel", (last_dim, self.units),
-                                      initializer=self.kernel_initializer,
-                                      regularizer=self.kernel_regularizer,
-                                      constraint=self.kernel_constraint)
-        self.bias = (self.add_weight("bias", (self.units,), initializer=self.bias_initializer,
-                                     regularizer=self.bias_regularizer,
-                                     constraint=self.bias_constraint)
-                     if self.use_bias else None)
+        self.kernel = add_weight_with_options(self, "kernel", (last_dim, self.units))
+        self.bias = add_weight_with_options(self, "bias", (self.units,)) if self.use_bias else None
         self.built = True
 
     def call(self, inputs):
@@ -90,13 +82,7 @@ class Dense(Layer):
     def get_config(self):
         config = super().get_config()
         config.update(units=self.units, activation=activations.serialize(self.activation),
-                      use_bias=self.use_bias,
-                      kernel_initializer=_ser(self.kernel_initializer),
-                      bias_initializer=_ser(self.bias_initializer),
-                      kernel_regularizer=_ser(self.kernel_regularizer),
-                      bias_regularizer=_ser(self.bias_regularizer),
-                      kernel_constraint=_ser(self.kernel_constraint),
-                      bias_constraint=_ser(self.bias_constraint))
+                      use_bias=self.use_bias, **weight_options_config(self, "kernel", "bias"))
         return config
 
 

@@ -10,11 +10,11 @@ MultiHeadAttention's projections are EinsumDense layers, so their weights have K
 import re
 
 from ...framework.tensor_shape import TensorShape
-from .. import activations, constraints, initializers, regularizers
-from .. import backend_ops as K
+from .. import activations, backend_ops as K
 from ..serialization import serialize_keras_object as _ser
 from .base import Layer
 from .layer_utils import contract_trailing
+from .weight_options import add_weight_with_options, set_weight_options, weight_options_config
 
 __all__ = ["EinsumDense"]
 
@@ -110,23 +110,16 @@ class EinsumDense(Layer):
             list(output_shape)
         self.bias_axes = bias_axes
         self.activation = activations.get(activation)
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.bias_initializer = initializers.get(bias_initializer)
-        self.kernel_regularizer = regularizers.get(kernel_regularizer)
-        self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.kernel_constraint = constraints.get(kernel_constraint)
-        self.bias_constraint = constraints.get(bias_constraint)
+        set_weight_options(self, "kernel", kernel_initializer, kernel_regularizer,
+                           kernel_constraint)
+        set_weight_options(self, "bias", bias_initializer, bias_regularizer, bias_constraint)
 
     def build(self, input_shape):
         kernel, bias, self.full_output_shape = analyze_einsum(
             self.equation, self.bias_axes, tuple(TensorShape(input_shape)),
             self.partial_output_shape)
-        self.kernel = self.add_weight("kernel", kernel, initializer=self.kernel_initializer,
-                                      regularizer=self.kernel_regularizer,
-                                      constraint=self.kernel_constraint)
-        self.bias = self.add_weight("bias", bias, initializer=self.bias_initializer,
-                                    regularizer=self.bias_regularizer,
-                                    constraint=self.bias_constraint) if bias else None
+        self.kernel = add_weight_with_options(self, "kernel", kernel)
+        self.bias = add_weight_with_options(self, "bias", bias) if bias else None
         self.built = True
 
     def call(self, inputs, training=None):
@@ -146,10 +139,5 @@ class EinsumDense(Layer):
         config = super().get_config()
         config.update(equation=self.equation, output_shape=self.partial_output_shape,
                       activation=_ser(self.activation), bias_axes=self.bias_axes,
-                      kernel_initializer=_ser(self.kernel_initializer),
-                      bias_initializer=_ser(self.bias_initializer),
-                      kernel_regularizer=_ser(self.kernel_regularizer),
-                      bias_regularizer=_ser(self.bias_regularizer),
-                      kernel_constraint=_ser(self.kernel_constraint),
-                      bias_constraint=_ser(self.bias_constraint))
+                      **weight_options_config(self, "kernel", "bias"))
         return config

@@ -14,9 +14,9 @@ from ...framework.tensor import convert_to_tensor
 from ...framework.tensor_shape import TensorShape
 from ...ops.math_ops import cast, not_equal
 from ...ops.nn import embedding
-from .. import constraints, initializers, regularizers
-from ..serialization import serialize_keras_object as _serialize
+from .. import regularizers
 from .base import Layer
+from .weight_options import add_weight_with_options, set_weight_options, weight_options_config
 
 __all__ = ["Embedding"]
 
@@ -32,8 +32,10 @@ class Embedding(Layer):
         kwargs.setdefault("autocast", False)
         super().__init__(**kwargs)
         self.activity_regularizer = regularizers.get(activity_regularizer)
-        self.embeddings_regularizer = regularizers.get(embeddings_regularizer)
-        self.embeddings_constraint = constraints.get(embeddings_constraint)
+        if embeddings_initializer == "uniform":  # Keras's alias of RandomUniform(-0.05, 0.05)
+            embeddings_initializer = "random_uniform"
+        set_weight_options(self, "embeddings", embeddings_initializer, embeddings_regularizer,
+                           embeddings_constraint)
         if int(input_dim) <= 0 or int(output_dim) <= 0:
             raise ValueError(f"Both `input_dim` and `output_dim` should be positive, received "
                              f"input_dim={input_dim} and output_dim={output_dim}.")
@@ -41,15 +43,10 @@ class Embedding(Layer):
         self.supports_masking = self.mask_zero
         self.input_dim, self.output_dim = int(input_dim), int(output_dim)
         self.input_length = input_length
-        if embeddings_initializer == "uniform":  # Keras's alias of RandomUniform(-0.05, 0.05)
-            embeddings_initializer = "random_uniform"
-        self.embeddings_initializer = initializers.get(embeddings_initializer)
 
     def build(self, input_shape):
-        self.embeddings = self.add_weight("embeddings", (self.input_dim, self.output_dim),
-                                          initializer=self.embeddings_initializer,
-                                          regularizer=self.embeddings_regularizer,
-                                          constraint=self.embeddings_constraint)
+        self.embeddings = add_weight_with_options(self, "embeddings",
+                                                  (self.input_dim, self.output_dim))
         self.built = True
 
     def call(self, inputs):
@@ -70,8 +67,5 @@ class Embedding(Layer):
     def get_config(self):
         config = super().get_config()
         config.update(input_dim=self.input_dim, output_dim=self.output_dim,
-                      embeddings_initializer=_serialize(self.embeddings_initializer),
-                      embeddings_regularizer=_serialize(self.embeddings_regularizer),
-                      embeddings_constraint=_serialize(self.embeddings_constraint),
-                      mask_zero=self.mask_zero)
+                      **weight_options_config(self, "embeddings"), mask_zero=self.mask_zero)
         return config

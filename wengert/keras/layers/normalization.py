@@ -35,10 +35,10 @@ from ...framework.tensor_shape import TensorShape
 from ...ops.math_ops import cast
 from ...ops.nn.batch_norm import batch_normalization, moments
 from ...ops.reshape_ops import reshape
-from .. import constraints, initializers, regularizers
-from .. import backend_ops as K
+from .. import backend_ops as K, initializers
 from ..serialization import serialize_keras_object as _ser
 from .base import Layer
+from .weight_options import add_weight_with_options, set_weight_options, weight_options_config
 
 __all__ = ["BatchNormalization", "LayerNormalization", "GroupNormalization",
            "UnitNormalization"]
@@ -60,16 +60,12 @@ class BatchNormalization(Layer):
         super().__init__(**kwargs)
         self.supports_masking = True
         self.synchronized = bool(synchronized)  # one process: the batch is already whole
-        self.beta_regularizer = regularizers.get(beta_regularizer)
-        self.gamma_regularizer = regularizers.get(gamma_regularizer)
-        self.beta_constraint = constraints.get(beta_constraint)
-        self.gamma_constraint = constraints.get(gamma_constraint)
         self.axis = list(axis) if isinstance(axis, (list, tuple)) else int(axis)
         self.momentum = float(momentum)
         self.epsilon = float(epsilon)
         self.center, self.scale = bool(center), bool(scale)
-        self.beta_initializer = initializers.get(beta_initializer)
-        self.gamma_initializer = initializers.get(gamma_initializer)
+        set_weight_options(self, "beta", beta_initializer, beta_regularizer, beta_constraint)
+        set_weight_options(self, "gamma", gamma_initializer, gamma_regularizer, gamma_constraint)
         self.moving_mean_initializer = initializers.get(moving_mean_initializer)
         self.moving_variance_initializer = initializers.get(moving_variance_initializer)
 
@@ -101,12 +97,8 @@ class BatchNormalization(Layer):
         # axis; otherwise they are reshaped to [1, c, 1, 1]-like shapes
         self._broadcast_shape = (None if self._axes == [rank - 1] else
                                  [shape[a] if a in self._axes else 1 for a in range(rank)])
-        self.gamma = (self.add_weight("gamma", param_shape, initializer=self.gamma_initializer,
-                                      regularizer=self.gamma_regularizer,
-                                      constraint=self.gamma_constraint) if self.scale else None)
-        self.beta = (self.add_weight("beta", param_shape, initializer=self.beta_initializer,
-                                     regularizer=self.beta_regularizer,
-                                     constraint=self.beta_constraint) if self.center else None)
+        self.gamma = add_weight_with_options(self, "gamma", param_shape) if self.scale else None
+        self.beta = add_weight_with_options(self, "beta", param_shape) if self.center else None
         self.moving_mean = self.add_weight("moving_mean", param_shape, trainable=False,
                                            initializer=self.moving_mean_initializer)
         self.moving_variance = self.add_weight("moving_variance", param_shape, trainable=False,
@@ -147,14 +139,9 @@ class BatchNormalization(Layer):
         config = super().get_config()
         config.update(axis=self.axis, momentum=self.momentum, epsilon=self.epsilon,
                       center=self.center, scale=self.scale,
-                      beta_initializer=_ser(self.beta_initializer),
-                      gamma_initializer=_ser(self.gamma_initializer),
                       moving_mean_initializer=_ser(self.moving_mean_initializer),
                       moving_variance_initializer=_ser(self.moving_variance_initializer),
-                      beta_regularizer=_ser(self.beta_regularizer),
-                      gamma_regularizer=_ser(self.gamma_regularizer),
-                      beta_constraint=_ser(self.beta_constraint),
-                      gamma_constraint=_ser(self.gamma_constraint),
+                      **weight_options_config(self, "beta", "gamma"),
                       synchronized=self.synchronized)
         return config
 
@@ -180,22 +167,14 @@ class _Affine(Layer):
         super().__init__(**kwargs)
         self.supports_masking = True
         self.epsilon, self.center, self.scale = float(epsilon), bool(center), bool(scale)
-        self.beta_initializer = initializers.get(beta_initializer)
-        self.gamma_initializer = initializers.get(gamma_initializer)
-        self.beta_regularizer = regularizers.get(beta_regularizer)
-        self.gamma_regularizer = regularizers.get(gamma_regularizer)
-        self.beta_constraint = constraints.get(beta_constraint)
-        self.gamma_constraint = constraints.get(gamma_constraint)
+        set_weight_options(self, "beta", beta_initializer, beta_regularizer, beta_constraint)
+        set_weight_options(self, "gamma", gamma_initializer, gamma_regularizer, gamma_constraint)
 
     def _add_affine(self, shape, gamma=None, beta=None):
         gamma = self.scale if gamma is None else gamma
         beta = self.center if beta is None else beta
-        self.gamma = self.add_weight("gamma", shape, initializer=self.gamma_initializer,
-                                     regularizer=self.gamma_regularizer,
-                                     constraint=self.gamma_constraint) if gamma else None
-        self.beta = self.add_weight("beta", shape, initializer=self.beta_initializer,
-                                    regularizer=self.beta_regularizer,
-                                    constraint=self.beta_constraint) if beta else None
+        self.gamma = add_weight_with_options(self, "gamma", shape) if gamma else None
+        self.beta = add_weight_with_options(self, "beta", shape) if beta else None
 
     def _work(self, x):
         return K.cast(x, "float32") if x.dtype == dtypes.float16 else x
@@ -206,12 +185,7 @@ class _Affine(Layer):
     def get_config(self):
         config = super().get_config()
         config.update(epsilon=self.epsilon, center=self.center, scale=self.scale,
-                      beta_initializer=_ser(self.beta_initializer),
-                      gamma_initializer=_ser(self.gamma_initializer),
-                      beta_regularizer=_ser(self.beta_regularizer),
-                      gamma_regularizer=_ser(self.gamma_regularizer),
-                      beta_constraint=_ser(self.beta_constraint),
-                      gamma_constraint=_ser(self.gamma_constraint))
+                      **weight_options_config(self, "beta", "gamma"))
         return config
 
 

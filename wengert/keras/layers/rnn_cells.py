@@ -23,9 +23,10 @@ from ...framework.tensor import constant
 from ...framework.tensor_shape import TensorShape
 from ...ops.nn.dropout import dropout as dropout_op
 from ...util import nest
-from .. import activations, backend, backend_ops as K, constraints, initializers, regularizers
+from .. import activations, backend, backend_ops as K
 from ..serialization import deserialize_keras_object, serialize_keras_object as _ser
 from .base import Layer
+from .weight_options import add_weight_with_options, set_weight_options, weight_options_config
 
 __all__ = ["SimpleRNNCell", "LSTMCell", "GRUCell", "StackedRNNCells", "DropoutRNNCell"]
 
@@ -90,15 +91,11 @@ class _Cell(DropoutRNNCell, Layer):
         self.units = int(units)
         self.activation = activations.get(activation)
         self.use_bias = bool(use_bias)
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.recurrent_initializer = initializers.get(recurrent_initializer)
-        self.bias_initializer = initializers.get(bias_initializer)
-        self.kernel_regularizer = regularizers.get(kernel_regularizer)
-        self.recurrent_regularizer = regularizers.get(recurrent_regularizer)
-        self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.kernel_constraint = constraints.get(kernel_constraint)
-        self.recurrent_constraint = constraints.get(recurrent_constraint)
-        self.bias_constraint = constraints.get(bias_constraint)
+        set_weight_options(self, "kernel", kernel_initializer, kernel_regularizer,
+                           kernel_constraint)
+        set_weight_options(self, "recurrent", recurrent_initializer, recurrent_regularizer,
+                           recurrent_constraint)
+        set_weight_options(self, "bias", bias_initializer, bias_regularizer, bias_constraint)
         self.dropout, self.recurrent_dropout = _rate(dropout), _rate(recurrent_dropout)
         self.seed = seed
         self.state_size = self.units
@@ -106,14 +103,9 @@ class _Cell(DropoutRNNCell, Layer):
 
     def _add_kernels(self, input_dim):
         width = self._gates * self.units
-        self.kernel = self.add_weight("kernel", (input_dim, width),
-                                      initializer=self.kernel_initializer,
-                                      regularizer=self.kernel_regularizer,
-                                      constraint=self.kernel_constraint)
-        self.recurrent_kernel = self.add_weight("recurrent_kernel", (self.units, width),
-                                                initializer=self.recurrent_initializer,
-                                                regularizer=self.recurrent_regularizer,
-                                                constraint=self.recurrent_constraint)
+        self.kernel = add_weight_with_options(self, "kernel", (input_dim, width))
+        self.recurrent_kernel = add_weight_with_options(self, "recurrent_kernel",
+                                                        (self.units, width), "recurrent")
 
     def _add_bias(self, shape, initializer=None):
         self.bias = self.add_weight("bias", shape, initializer=initializer or
@@ -135,15 +127,7 @@ class _Cell(DropoutRNNCell, Layer):
         config = super().get_config()
         config.update(units=self.units, activation=activations.serialize(self.activation),
                       use_bias=self.use_bias,
-                      kernel_initializer=_ser(self.kernel_initializer),
-                      recurrent_initializer=_ser(self.recurrent_initializer),
-                      bias_initializer=_ser(self.bias_initializer),
-                      kernel_regularizer=_ser(self.kernel_regularizer),
-                      recurrent_regularizer=_ser(self.recurrent_regularizer),
-                      bias_regularizer=_ser(self.bias_regularizer),
-                      kernel_constraint=_ser(self.kernel_constraint),
-                      recurrent_constraint=_ser(self.recurrent_constraint),
-                      bias_constraint=_ser(self.bias_constraint),
+                      **weight_options_config(self, "kernel", "recurrent", "bias"),
                       dropout=self.dropout, recurrent_dropout=self.recurrent_dropout,
                       seed=self.seed)
         return config
@@ -177,20 +161,34 @@ class SimpleRNNCell(_Cell):
         return output, ([output] if isinstance(states, (list, tuple)) else output)
 
 
-class LSTMCell(_Cell):
+class _GatedCell(_Cell):
+    """What the LSTM and GRU steps share: the gates' `recurrent_activation`, and with recurrent
+    dropout one dropout mask per gate (Keras's implementation 1)."""
+
+    def __init__(self, units, activation="tanh", recurrent_activation="sigmoid", **kwargs):
+        super().__init__(units, activation=activation, **kwargs)
+        self.recurrent_activation = activations.get(recurrent_activation)
+        if self.recurrent_dropout != 0.0:
+            self.implementation = 1
+        if self.implementation == 1:
+            self.dropout_mask_count = self._gates
+
+    def get_config(self):
+        config = super().get_config()
+        config["recurrent_activation"] = activations.serialize(self.recurrent_activation)
+        return config
+
+
+class LSTMCell(_GatedCell):
     """The LSTM step: states [h, c], gates i, f, c, o."""
 
     _gates = 4
 
     def __init__(self, units, activation="tanh", recurrent_activation="sigmoid",
                  unit_forget_bias=True, **kwargs):
-        super().__init__(units, activation=activation, **kwargs)
-        self.recurrent_activation = activations.get(recurrent_activation)
+        super().__init__(units, activation=activation,
+                         recurrent_activation=recurrent_activation, **kwargs)
         self.unit_forget_bias = bool(unit_forget_bias)
-        if self.recurrent_dropout != 0.0:
-            self.implementation = 1
-        if self.implementation == 1:
-            self.dropout_mask_count = 4
         self.state_size = [self.units, self.units]
 
     def build(self, input_shape):
@@ -232,25 +230,20 @@ class LSTMCell(_Cell):
 
     def get_config(self):
         config = super().get_config()
-        config.update(recurrent_activation=activations.serialize(self.recurrent_activation),
-                      unit_forget_bias=self.unit_forget_bias)
+        config["unit_forget_bias"] = self.unit_forget_bias
         return config
 
 
-class GRUCell(_Cell):
+class GRUCell(_GatedCell):
     """The GRU step: gates z, r, h; reset_after=True (TF 2's default) or False."""
 
     _gates = 3
 
     def __init__(self, units, activation="tanh", recurrent_activation="sigmoid",
                  reset_after=True, **kwargs):
-        super().__init__(units, activation=activation, **kwargs)
-        self.recurrent_activation = activations.get(recurrent_activation)
+        super().__init__(units, activation=activation,
+                         recurrent_activation=recurrent_activation, **kwargs)
         self.reset_after = bool(reset_after)
-        if self.recurrent_dropout != 0.0:
-            self.implementation = 1
-        if self.implementation == 1:
-            self.dropout_mask_count = 3
 
     def build(self, input_shape):
         self._add_kernels(int(TensorShape(input_shape)[-1]))
@@ -297,8 +290,7 @@ class GRUCell(_Cell):
 
     def get_config(self):
         config = super().get_config()
-        config.update(recurrent_activation=activations.serialize(self.recurrent_activation),
-                      reset_after=self.reset_after)
+        config["reset_after"] = self.reset_after
         return config
 
 
