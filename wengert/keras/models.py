@@ -16,6 +16,7 @@ from ..train import Checkpoint
 from .layers.base import Layer, _standard_config
 from .layers.input_layer import InputLayer
 from .layers.keras_tensor import KerasTensor, is_shape_list, substitute
+from .layers.tracking import depth_first
 from .saving import load_model, save_model, serving_functions
 from .saving.h5_weights import load_weights, save_weights
 from .saving.keras_file import load_weights_from_keras_file
@@ -131,16 +132,8 @@ class Model(TrainingMixin, Layer):
 
     def _flatten_layers(self):
         """Every layer inside this model (depth first), without repeats."""
-        out, stack, seen = [], list(reversed(self.layers)), set()
-        while stack:
-            layer = stack.pop()
-            if id(layer) in seen:
-                continue
-            seen.add(id(layer))
-            out.append(layer)
-            inner = layer.layers if isinstance(layer, Model) else layer._sublayers
-            stack.extend(reversed(inner))
-        return out
+        return depth_first(self.layers, lambda layer: layer.layers if isinstance(layer, Model)
+                           else layer._sublayers)
 
     def build(self, input_shape):
         if self._is_functional:

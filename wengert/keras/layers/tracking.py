@@ -18,10 +18,28 @@ import numpy as np
 
 from ...framework.variables import Variable
 
-__all__ = ["Tracking", "UNTRACKED"]
+__all__ = ["Tracking", "UNTRACKED", "depth_first"]
 
 UNTRACKED = {"_trainable_weights", "_non_trainable_weights", "_named_weights", "_sublayers",
              "_inbound_nodes", "_output_shape", "_build_input_shape", "_losses"}
+
+
+def depth_first(roots, children):
+    """Every layer reachable from `roots`, each once, depth first: a layer, then what
+    `children(layer)` lists below it, in order (a layer met again is skipped)."""
+    out, seen, stack = [], set(), list(reversed(roots))
+    while stack:
+        layer = stack.pop()
+        if id(layer) in seen:
+            continue
+        seen.add(id(layer))
+        out.append(layer)
+        stack.extend(reversed(children(layer)))
+    return out
+
+
+def _sublayers(layer):
+    return layer._sublayers
 
 
 class Tracking:
@@ -67,15 +85,8 @@ class Tracking:
     # -- the weights and layers below ------------------------------------------------------------
     def _gather(self, trainable):
         """This layer's and its sublayers' weights (trainable or not), without repeats."""
-        out, seen, stack, order, visited = [], set(), [self], [], set()
-        while stack:  # depth-first, in tracking order
-            layer = stack.pop()
-            if id(layer) in visited:
-                continue
-            visited.add(id(layer))
-            order.append(layer)
-            stack.extend(reversed(layer._sublayers))
-        for layer in order:
+        out, seen = [], set()
+        for layer in depth_first([self], _sublayers):
             if trainable:
                 candidates = layer._trainable_weights if layer._trainable else []
             elif layer._trainable:
@@ -115,15 +126,7 @@ class Tracking:
     @property
     def submodules(self):
         """Every layer under this one (not itself), depth first in tracking order."""
-        out, seen, stack = [], {id(self)}, list(reversed(self._sublayers))
-        while stack:
-            layer = stack.pop()
-            if id(layer) in seen:
-                continue
-            seen.add(id(layer))
-            out.append(layer)
-            stack.extend(reversed(layer._sublayers))
-        return tuple(out)
+        return tuple(depth_first([self], _sublayers)[1:])
 
     # -- checkpoints ------------------------------------------------------------------------------
     def _checkpoint_children(self):
