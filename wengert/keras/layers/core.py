@@ -25,9 +25,9 @@ from ...ops.nn.activations import bias_add
 from ...ops.nn.dropout import dropout
 from ...ops.reshape_ops import reshape
 from .. import activations, backend
-from ..serialization import deserialize_keras_object, dump_lambda, serialize_keras_object as _ser
-from .base import Layer, _standard_config, call_context
-from .layer_utils import contract_trailing
+from ..serialization import dump_lambda, serialize_keras_object as _ser
+from .base import Layer, call_context
+from .layer_utils import config_with_objects, contract_trailing
 from .weight_options import add_weight_with_options, set_weight_options, weight_options_config
 
 __all__ = ["Dense", "Flatten", "Dropout", "Activation", "Reshape", "Lambda"]
@@ -239,7 +239,4 @@ class Lambda(Layer):
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
-        config = _standard_config(config)
-        config["function"] = deserialize_keras_object(config["function"],
-                                                      custom_objects=custom_objects)
-        return cls(**config)
+        return cls(**config_with_objects(config, custom_objects, "function"))

@@ -1,5 +1,7 @@
 """Helpers of the base Layer: input shapes from keyword arguments, output shapes, add_weight's
-two argument orders, and the shapes and dtypes of Keras 3 configs."""
+two argument orders, the shapes and dtypes of Keras 3 configs and the objects nested in configs;
+and two helpers of the layers: dropout with a layer's own generator, and a contraction of
+trailing axes as one matrix product."""
 import math
 
 import numpy as np
@@ -13,6 +15,7 @@ from ...ops.matmul_ops import matmul
 from ...ops.nn.dropout import dropout
 from ...ops.reshape_ops import reshape
 from .. import backend
+from ..serialization import deserialize_keras_object
 
 def _batch_input_shape(kwargs):
     if kwargs.get("batch_input_shape") is not None:
@@ -90,6 +93,16 @@ def _standard_config(config):
         config["dtype"] = inner.get("name", "float32") if isinstance(inner, dict) else inner
         if isinstance(config["dtype"], str) and config["dtype"].startswith("mixed"):
             config["dtype"] = "float32"
+    return config
+
+
+def config_with_objects(config, custom_objects, *keys):
+    """_standard_config(config) with the objects serialized under `keys` (a wrapped layer, a
+    cell, a function), where the config has them, deserialized."""
+    config = _standard_config(config)
+    for key in keys:
+        if key in config:
+            config[key] = deserialize_keras_object(config[key], custom_objects=custom_objects)
     return config
 
 

@@ -23,9 +23,10 @@ from ...framework.tensor_shape import TensorShape
 from ...framework.variables import Variable
 from ...util import nest
 from .. import backend_ops as K
-from ..serialization import deserialize_keras_object, serialize_keras_object as _ser
-from .base import Layer, _standard_config
+from ..serialization import serialize_keras_object as _ser
+from .base import Layer
 from .keras_tensor import is_shape_list
+from .layer_utils import config_with_objects
 from .rnn_cells import DropoutRNNCell, StackedRNNCells
 
 __all__ = ["RNN", "rnn_loop"]
@@ -291,6 +292,5 @@ class RNN(Layer):
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
-        config = _standard_config(config)
-        cell = deserialize_keras_object(config.pop("cell"), custom_objects=custom_objects)
-        return cls(cell, **config)
+        config = config_with_objects(config, custom_objects, "cell")
+        return cls(config.pop("cell"), **config)

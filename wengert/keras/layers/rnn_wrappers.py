@@ -26,14 +26,15 @@ import sys
 from ...framework.device import device as device_scope
 from ...framework.tensor import convert_to_tensor
 from ...ops.creation_ops import constant_value
+from ...ops.io.tensor_arrays import TensorArray
 from ...ops.nn.dropout import dropout as dropout_op
 from ...ops.random.seeded import uniform as random_uniform
 from ...ops.rounding_ops import floor
-from ...ops.io.tensor_arrays import TensorArray
 from ...util import nest
 from .. import backend_ops as K
 from ..serialization import deserialize_keras_object, dump_lambda
 from .base import Layer
+from .layer_utils import config_with_objects
 from .rnn_cells import DropoutRNNCell
 
 __all__ = ["DropoutWrapper", "ResidualWrapper", "DeviceWrapper"]
@@ -72,13 +73,16 @@ def _default_state_filter(substate):
     return not isinstance(substate, TensorArray)
 
 
-def _function_to_config(fn):
-    """(value, type, module) of a function, as TensorFlow's _serialize_function_to_config."""
+def _function_config(key, fn):
+    """The config entries `key`, `<key>_type` and `<key>_module` of a function argument, as
+    TensorFlow's _serialize_function_to_config makes them."""
     if getattr(fn, "__name__", None) == "<lambda>":
-        return dump_lambda(fn), "lambda", fn.__module__
-    if callable(fn):
-        return fn.__name__, "function", fn.__module__
-    raise ValueError(f"Unrecognized function type for input: {type(fn)}")
+        value, kind = dump_lambda(fn), "lambda"
+    elif callable(fn):
+        value, kind = fn.__name__, "function"
+    else:
+        raise ValueError(f"Unrecognized function type for input: {type(fn)}")
+    return {key: value, f"{key}_type": kind, f"{key}_module": fn.__module__}
 
 
 def _function_from_config(config, custom_objects, key):
@@ -99,6 +103,8 @@ def _function_from_config(config, custom_objects, key):
 class _RNNCellWrapper(DropoutRNNCell, Layer):
     """A layer around an RNN cell. (It is a DropoutRNNCell only so that `RNN` resets the wrapped
     cell's own dropout masks at each call, through reset_dropout_mask below.)"""
+
+    _function_arguments = {}  # {config key of a function argument: the __init__ argument}
 
     def __init__(self, cell, **kwargs):
         if not hasattr(cell, "call") or not hasattr(cell, "state_size"):
@@ -164,9 +170,11 @@ class _RNNCellWrapper(DropoutRNNCell, Layer):
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
-        config = dict(config)
-        cell = deserialize_keras_object(config.pop("cell"), custom_objects=custom_objects)
-        return cls(cell, **config)
+        config = config_with_objects(config, custom_objects, "cell")
+        for key, argument in cls._function_arguments.items():
+            if key in config:
+                config[argument] = _function_from_config(config, custom_objects, key)
+        return cls(config.pop("cell"), **config)
 
 
 # -- dropout --------------------------------------------------------------------------------------
@@ -187,6 +195,8 @@ def _should_drop(keep_prob):
 class DropoutWrapper(_RNNCellWrapper):
     """Dropout on the inputs, new states and outputs of one step of `cell` (tf.nn's
     RNNCellDropoutWrapper)."""
+
+    _function_arguments = {"dropout_fn": "dropout_state_filter_visitor"}
 
     def __init__(self, cell, input_keep_prob=1.0, output_keep_prob=1.0, state_keep_prob=1.0,
                  variational_recurrent=False, input_size=None, dtype=None, seed=None,
@@ -258,17 +268,8 @@ class DropoutWrapper(_RNNCellWrapper):
                       variational_recurrent=self._variational_recurrent,
                       input_size=self._input_size, seed=self._seed)
         if self._dropout_state_filter is not _default_state_filter:
-            fn, kind, module = _function_to_config(self._dropout_state_filter)
-            config.update(dropout_fn=fn, dropout_fn_type=kind, dropout_fn_module=module)
+            config.update(_function_config("dropout_fn", self._dropout_state_filter))
         return config
-
-    @classmethod
-    def from_config(cls, config, custom_objects=None):
-        config = dict(config)
-        if "dropout_fn" in config:
-            config["dropout_state_filter_visitor"] = _function_from_config(
-                config, custom_objects, "dropout_fn")
-        return super().from_config(config, custom_objects=custom_objects)
 
 
 # -- residual and device --------------------------------------------------------------------------
@@ -289,6 +290,8 @@ def _default_residual(inputs, outputs):
 class ResidualWrapper(_RNNCellWrapper):
     """`cell` with its inputs added to its outputs (tf.nn's RNNCellResidualWrapper)."""
 
+    _function_arguments = {"residual_fn": "residual_fn"}
+
     def __init__(self, cell, residual_fn=None, **kwargs):
         super().__init__(cell, **kwargs)
         self._residual_fn = residual_fn
@@ -300,16 +303,8 @@ class ResidualWrapper(_RNNCellWrapper):
     def get_config(self):
         config = super().get_config()
         if self._residual_fn is not None:
-            fn, kind, module = _function_to_config(self._residual_fn)
-            config.update(residual_fn=fn, residual_fn_type=kind, residual_fn_module=module)
+            config.update(_function_config("residual_fn", self._residual_fn))
         return config
-
-    @classmethod
-    def from_config(cls, config, custom_objects=None):
-        config = dict(config)
-        if "residual_fn" in config:
-            config["residual_fn"] = _function_from_config(config, custom_objects, "residual_fn")
-        return super().from_config(config, custom_objects=custom_objects)
 
 
 class DeviceWrapper(_RNNCellWrapper):

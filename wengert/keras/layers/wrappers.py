@@ -15,8 +15,9 @@ mask passes through unchanged.
 from ...framework.tensor_shape import TensorShape
 from .. import backend_ops as K
 from ..serialization import deserialize_keras_object, serialize_keras_object
-from .base import Layer, _standard_config
+from .base import Layer
 from .keras_tensor import is_shape_list
+from .layer_utils import config_with_objects
 
 __all__ = ["Bidirectional", "TimeDistributed", "Wrapper"]
 
@@ -40,9 +41,8 @@ class Wrapper(Layer):
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
-        config = _standard_config(config)
-        layer = deserialize_keras_object(config.pop("layer"), custom_objects=custom_objects)
-        return cls(layer, **config)
+        config = config_with_objects(config, custom_objects, "layer")
+        return cls(config.pop("layer"), **config)
 
 
 def _copy(layer, name, **changes):
@@ -168,14 +168,7 @@ class Bidirectional(Layer):
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
-        config = _standard_config(config)
-        config["layer"] = deserialize_keras_object(config["layer"],
-                                                   custom_objects=custom_objects)
-        backward = config.pop("backward_layer", None)
-        if backward is not None:
-            config["backward_layer"] = deserialize_keras_object(backward,
-                                                                custom_objects=custom_objects)
-        return cls(**config)
+        return cls(**config_with_objects(config, custom_objects, "layer", "backward_layer"))
 
 
 class TimeDistributed(Wrapper):
