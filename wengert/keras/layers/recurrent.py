@@ -66,6 +66,16 @@ class _CellLayer(RNN):
         config.pop("implementation", None)
         return cls(**config)
 
+
+class _FusedCellLayer(_CellLayer):
+    """An LSTM or GRU layer: the fused op (`_run_fused`) computes it when `_fusable`, the
+    cell's step by step loop otherwise."""
+
+    def _run(self, sequences, states, mask, training):
+        if not self._fusable(training):
+            return self._run_cell_loop(sequences, states, mask, training)
+        return self._run_fused(sequences, states, mask, training)
+
     def _fusable(self, training):
         """Whether the fused op computes this layer: standard activations, not unrolled, no
         recurrent dropout while training."""
@@ -111,7 +121,7 @@ class SimpleRNN(_CellLayer):
         super().__init__(units, activation=activation, use_bias=use_bias, **kwargs)
 
 
-class LSTM(_CellLayer):
+class LSTM(_FusedCellLayer):
     """Long Short-Term Memory (Hochreiter 1997), TensorFlow 2's LSTM layer."""
 
     _cell_class = LSTMCell
@@ -122,16 +132,14 @@ class LSTM(_CellLayer):
         super().__init__(units, activation=activation, recurrent_activation=recurrent_activation,
                          use_bias=use_bias, unit_forget_bias=unit_forget_bias, **kwargs)
 
-    def _run(self, sequences, states, mask, training):
-        if not self._fusable(training):
-            return self._run_cell_loop(sequences, states, mask, training)
+    def _run_fused(self, sequences, states, mask, training):
         xw, mask = self._projected(sequences, mask, training, self.cell.bias)
         seq, h, c = rnn_ops.lstm_sequence(xw, states[0], states[1], self.cell.recurrent_kernel,
                                           mask, self.zero_output_for_mask)
         return self._outputs(seq, [h, c])
 
 
-class GRU(_CellLayer):
+class GRU(_FusedCellLayer):
     """Gated Recurrent Unit (Cho et al. 2014), TensorFlow 2's GRU layer (reset_after=True)."""
 
     _cell_class = GRUCell
@@ -142,9 +150,7 @@ class GRU(_CellLayer):
         super().__init__(units, activation=activation, recurrent_activation=recurrent_activation,
                          use_bias=use_bias, reset_after=reset_after, **kwargs)
 
-    def _run(self, sequences, states, mask, training):
-        if not self._fusable(training):
-            return self._run_cell_loop(sequences, states, mask, training)
+    def _run_fused(self, sequences, states, mask, training):
         input_bias, recurrent_bias = self.cell._biases()
         xw, mask = self._projected(sequences, mask, training, input_bias)
         seq, h = rnn_ops.gru_sequence(xw, states[0], self.cell.recurrent_kernel, recurrent_bias,
