@@ -331,9 +331,12 @@ class _DepthwiseBase(_Conv):
         return channels * self.depth_multiplier
 
     def get_config(self):
-        """_Conv's config with the kernel's options under Keras's depthwise names."""
+        """_Conv's config with the kernel's options under Keras's depthwise names, and without
+        `filters` where there are none (DepthwiseConv: depth_multiplier per input channel)."""
         config = super().get_config()
         config.pop("groups", None)
+        if self.filters is None:
+            config.pop("filters", None)
         config["depth_multiplier"] = self.depth_multiplier
         for kind in ("initializer", "regularizer", "constraint"):
             config[f"depthwise_{kind}"] = config.pop(f"kernel_{kind}")
@@ -364,11 +367,6 @@ class DepthwiseConv2D(_DepthwiseBase):
 
     def _convolve(self, x):
         return self._depthwise(x, self.kernel)
-
-    def get_config(self):
-        config = super().get_config()
-        config.pop("filters", None)
-        return config
 
 
 class DepthwiseConv1D(DepthwiseConv2D):
