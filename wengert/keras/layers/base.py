@@ -111,13 +111,7 @@ class Layer(Tracking, Module):
     def dtype(self):
         return self._dtype.name
 
-    @property
-    def compute_dtype(self):
-        return self._dtype.name
-
-    @property
-    def variable_dtype(self):
-        return self._dtype.name
+    compute_dtype = variable_dtype = dtype  # one dtype (no mixed precision): all three are it
 
     @property
     def trainable(self):
@@ -131,17 +125,18 @@ class Layer(Tracking, Module):
 
     @property
     def input_shape(self):
-        if self._build_input_shape is None:
-            raise AttributeError(f"The layer {self.name!r} has never been called and thus has "
-                                 "no defined input shape.")
-        return _as_tuple(self._build_input_shape)
+        return self._recorded_shape(self._build_input_shape, "input")
 
     @property
     def output_shape(self):
-        if self._output_shape is None:
+        return self._recorded_shape(self._output_shape, "output")
+
+    def _recorded_shape(self, shape, which):
+        """A shape recorded when the layer was called, as tuples (AttributeError before)."""
+        if shape is None:
             raise AttributeError(f"The layer {self.name!r} has never been called and thus has "
-                                 "no defined output shape.")
-        return _as_tuple(self._output_shape)
+                                 f"no defined {which} shape.")
+        return _as_tuple(shape)
 
     # -- weights ----------------------------------------------------------------------------------
     def add_weight(self, *args, **kwargs):
