@@ -273,11 +273,7 @@ class Hashing(Layer):
             self._out_dtype.as_numpy_dtype)
 
     def call(self, inputs):
-        out = _host(self._encode, inputs, self._out_dtype)
-        shape = getattr(inputs, "shape", None)
-        if hasattr(out, "set_shape") and shape is not None and shape.rank is not None:
-            out.set_shape(self._encoded_shape(tuple(shape)))  # numpy_function's output
-        return out
+        return _host(self._encode, inputs, self._out_dtype, self._encoded_shape)
 
     def _encoded_shape(self, shape):
         if self.output_mode == "int":

@@ -25,12 +25,16 @@ __all__ = ["StringLookup", "IntegerLookup", "CategoryEncoding", "Discretization"
 _MODES = ("int", "one_hot", "multi_hot", "count")
 
 
-def _host(fn, x, dtype):
-    """fn(array) eagerly, or as a numpy_function op while tracing."""
+def _host(fn, x, dtype, output_shape=None):
+    """fn(array) eagerly, or as a numpy_function op while tracing, whose static shape is then
+    output_shape(the input's shape) when that function is given and the input's rank known."""
     x = convert_to_tensor(x)
     if state.graph is None:
         return constant(np.asarray(fn(x.numpy())), dtype)
-    return numpy_function(fn, [x], dtype)
+    out = numpy_function(fn, [x], dtype)
+    if output_shape is not None and x.shape.rank is not None:
+        out.set_shape(output_shape(tuple(x.shape)))
+    return out
 
 
 def _encode(indices, depth, mode):

@@ -278,11 +278,8 @@ class TextVectorization(Layer):
         return dtypes.float32 if self._output_mode == "tf_idf" else dtypes.int64
 
     def call(self, inputs):
-        out = _host(self._vectorize, inputs, self._symbolic_output_dtype)
-        shape = getattr(inputs, "shape", None)
-        if hasattr(out, "set_shape") and shape is not None and shape.rank is not None:
-            out.set_shape(self.compute_output_shape(tuple(shape)))  # numpy_function's output
-        return out
+        return _host(self._vectorize, inputs, self._symbolic_output_dtype,
+                     self.compute_output_shape)
 
     def compute_output_shape(self, input_shape):
         """The output shape for an input shape (None where it depends on the strings)."""
