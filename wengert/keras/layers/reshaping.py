@@ -54,10 +54,22 @@ class _Shaped(Layer):
             raise ValueError(f"data_format must be 'channels_last' or 'channels_first', got "
                              f"{data_format!r}.")
 
+    def _spatial_shape(self, input_shape, values, resize):
+        """input_shape with each known spatial size n made resize(n, value), the spatial axes
+        taking `values` (one per axis) in order."""
+        shape = list(TensorShape(input_shape))
+        for axis, value in zip(_spatial_axes(len(shape), self._n, self.data_format), values):
+            shape[axis] = None if shape[axis] is None else resize(shape[axis], value)
+        return TensorShape(shape)
+
     def get_config(self):
         config = super().get_config()
         config["data_format"] = self.data_format
         return config
+
+
+def _pairs_config(pairs):
+    return [list(p) for p in pairs] if len(pairs) > 1 else list(pairs[0])
 
 
 class Permute(Layer):
@@ -144,10 +156,7 @@ class _UpSampling(_Shaped):
         return x
 
     def compute_output_shape(self, input_shape):
-        shape = list(TensorShape(input_shape))
-        for axis, times in zip(_spatial_axes(len(shape), self._n, self.data_format), self.size):
-            shape[axis] = None if shape[axis] is None else shape[axis] * times
-        return TensorShape(shape)
+        return self._spatial_shape(input_shape, self.size, lambda n, times: n * times)
 
     def get_config(self):
         config = super().get_config()
@@ -217,16 +226,11 @@ class _ZeroPadding(_Shaped):
         return K.pad(inputs, pads)
 
     def compute_output_shape(self, input_shape):
-        shape = list(TensorShape(input_shape))
-        for axis, (a, b) in zip(_spatial_axes(len(shape), self._n, self.data_format),
-                                self.padding):
-            shape[axis] = None if shape[axis] is None else shape[axis] + a + b
-        return TensorShape(shape)
+        return self._spatial_shape(input_shape, self.padding, lambda n, pair: n + sum(pair))
 
     def get_config(self):
         config = super().get_config()
-        config["padding"] = [list(p) for p in self.padding] if self._n > 1 else list(
-            self.padding[0])
+        config["padding"] = _pairs_config(self.padding)
         return config
 
 
@@ -267,16 +271,11 @@ class _Cropping(_Shaped):
         return inputs[tuple(index)]
 
     def compute_output_shape(self, input_shape):
-        shape = list(TensorShape(input_shape))
-        for axis, (a, b) in zip(_spatial_axes(len(shape), self._n, self.data_format),
-                                self.cropping):
-            shape[axis] = None if shape[axis] is None else shape[axis] - a - b
-        return TensorShape(shape)
+        return self._spatial_shape(input_shape, self.cropping, lambda n, pair: n - sum(pair))
 
     def get_config(self):
         config = super().get_config()
-        config["cropping"] = [list(p) for p in self.cropping] if self._n > 1 else list(
-            self.cropping[0])
+        config["cropping"] = _pairs_config(self.cropping)
         return config
 
 
