@@ -44,6 +44,13 @@ class Rescaling(Layer):
         return config
 
 
+def _with_image_size(input_shape, height, width):
+    """input_shape with the image's size (the two axes before the channels) height x width."""
+    shape = list(TensorShape(input_shape))
+    shape[-3:-1] = [height, width]
+    return TensorShape(shape)
+
+
 def _hw(inputs):
     o = inputs.shape.rank - 3
     return int(inputs.shape[o]), int(inputs.shape[o + 1])
@@ -54,8 +61,7 @@ def _smart_resize(x, height, width, interpolation="bilinear", antialias=False):
     to (height, width)."""
     h, w = _hw(x)
     crop_h, crop_w = min(h, int(w * height / width)), min(w, int(h * width / height))
-    x = crop_to_bounding_box(x, int((h - crop_h) / 2), int((w - crop_w) / 2),
-                                      crop_h, crop_w)
+    x = crop_to_bounding_box(x, int((h - crop_h) / 2), int((w - crop_w) / 2), crop_h, crop_w)
     return resize_images(x, [height, width], method=interpolation, antialias=antialias)
 
 
@@ -75,9 +81,7 @@ class Resizing(Layer):
                              antialias=self.antialias)
 
     def compute_output_shape(self, input_shape):
-        shape = list(TensorShape(input_shape))
-        shape[-3:-1] = [self.height, self.width]
-        return TensorShape(shape)
+        return _with_image_size(input_shape, self.height, self.width)
 
     def get_config(self):
         config = super().get_config()
@@ -97,12 +101,10 @@ class CenterCrop(Layer):
         if h < self.height or w < self.width:  # smaller: Keras's smart_resize to the target
             return _smart_resize(x, self.height, self.width)
         return crop_to_bounding_box(x, (h - self.height) // 2, (w - self.width) // 2,
-                                             self.height, self.width)
+                                    self.height, self.width)
 
     def compute_output_shape(self, input_shape):
-        shape = list(TensorShape(input_shape))
-        shape[-3:-1] = [self.height, self.width]
-        return TensorShape(shape)
+        return _with_image_size(input_shape, self.height, self.width)
 
     def get_config(self):
         config = super().get_config()
