@@ -40,8 +40,7 @@ def _normal(layer, like, mean, stddev):
         values = _rng(layer).normal(mean, stddev, size=tuple(like.shape))
         return K.constant(values.astype(like.dtype.as_numpy_dtype))
     seed = int(_rng(layer).integers(0, 2**31 - 1))
-    return seeded.normal(K.shape(like), mean=mean, stddev=stddev, dtype=like.dtype,
-                             seed=seed)
+    return seeded.normal(K.shape(like), mean=mean, stddev=stddev, dtype=like.dtype, seed=seed)
 
 
 def _uniform(layer, shape, dtype):
@@ -165,7 +164,8 @@ class _SpatialDropout(Dropout):
         config = super().get_config()
         for key in ("noise_shape", "trainable"):  # Keras 3's spatial dropouts take neither
             config.pop(key, None)
-        config["data_format"] = self.data_format
+        if self._rank > 1:  # nor does SpatialDropout1D take a data_format
+            config["data_format"] = self.data_format
         return config
 
 
@@ -176,11 +176,6 @@ class SpatialDropout1D(_SpatialDropout):
     def __init__(self, rate, seed=None, **kwargs):
         kwargs.pop("data_format", None)
         super().__init__(rate, seed=seed, **kwargs)
-
-    def get_config(self):
-        config = super().get_config()
-        config.pop("data_format", None)
-        return config
 
 
 class SpatialDropout2D(_SpatialDropout):
