@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import wengert as tf
-from wengert.keras.layers.hashing import fingerprint64, siphash24
+from wengert.ops.io.hashing import fingerprint64, siphash24
 
 from keras_tf_eval import tf_eval_or_skip
 
