@@ -10,7 +10,7 @@ none here) and write it to `output_path` when given. The function is traced with
 package (`pip install 'wengert[onnx]'`); onnxruntime runs the result.
 """
 from ..tracing.function import Function, function
-from ..tracing.signatures import TensorSpec
+from ..tracing.signatures import model_input_specs
 from .context import LoweringContext, onnx_type
 from .convert import DEFAULT_OPSET, concrete_to_model, input_names
 
@@ -66,16 +66,12 @@ def from_keras(model, input_signature=None, opset=None, custom_ops=None,
 
 
 def _keras_signature(model):
-    inputs = getattr(model, "inputs", None)
-    if inputs:
-        return [TensorSpec(t.shape, t.dtype, getattr(t, "name", None)) for t in inputs]
-    shape = getattr(model, "_build_input_shape", None)
-    if shape is None:
+    specs = model_input_specs(model)
+    if specs is None:
         raise ValueError(f"from_keras: the model {getattr(model, 'name', model)!r} has no known "
                          "input shape; build it first or pass input_signature=[tf.TensorSpec("
                          "...)].")
-    shapes = shape if isinstance(shape, list) else [shape]
-    return [TensorSpec([None] + list(s)[1:]) for s in shapes]
+    return specs
 
 
 def _keras_input_names(model, count):

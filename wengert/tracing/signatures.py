@@ -25,7 +25,7 @@ from ..framework.variables import Variable
 from ..util import nest
 
 __all__ = ["TensorSpec", "type_spec_from_value", "call_key", "pretty_printed_signatures",
-           "FunctionSpec", "function_spec"]
+           "FunctionSpec", "function_spec", "model_input_specs"]
 
 FunctionSpec = collections.namedtuple(
     "FunctionSpec", ["fullargspec", "is_method", "input_signature", "jit_compile"])
@@ -135,6 +135,20 @@ def type_spec_from_value(value):
     """The TensorSpec (dtype and shape) of a tensor, array or Python value."""
     value = value if isinstance(value, Tensor) else convert_to_tensor(value)
     return TensorSpec(value.shape, value.dtype)
+
+
+def model_input_specs(model, name=None):
+    """[TensorSpec] of a Keras model's inputs, for exporters that trace its call: its symbolic
+    inputs' shapes, dtypes and names, else the shapes it was built with (batch dimension None,
+    float32, named `name`). None when the model knows neither (it was never built)."""
+    inputs = getattr(model, "inputs", None)
+    if inputs:
+        return [TensorSpec(t.shape, t.dtype, getattr(t, "name", None)) for t in inputs]
+    shape = getattr(model, "_build_input_shape", None)
+    if shape is None:
+        return None
+    shapes = shape if isinstance(shape, list) else [shape]
+    return [TensorSpec([None] + list(s)[1:], name=name) for s in shapes]
 
 
 def is_tensor_like(x):

@@ -12,7 +12,7 @@ from the directory. The single-file `.keras` and `.h5` formats are not available
 import os
 
 from ... import saved_model
-from ...tracing.signatures import TensorSpec
+from ...tracing.signatures import model_input_specs
 from ...tracing.function import function
 
 __all__ = ["save_model", "load_model", "input_signature", "serving_functions"]
@@ -20,15 +20,11 @@ __all__ = ["save_model", "load_model", "input_signature", "serving_functions"]
 
 def input_signature(model):
     """[TensorSpec] of a built model's inputs (batch dimension None)."""
-    inputs = getattr(model, "inputs", None)
-    if inputs:
-        return [TensorSpec(t.shape, t.dtype, getattr(t, "name", None)) for t in inputs]
-    shape = getattr(model, "_build_input_shape", None)
-    if shape is None:
+    specs = model_input_specs(model, name="inputs")
+    if specs is None:
         raise ValueError(f"Model {model.name!r} cannot be saved before it is built: call it on "
                          "a batch of data or build it with an input shape first.")
-    shapes = shape if isinstance(shape, list) else [shape]
-    return [TensorSpec([None] + list(s)[1:], name="inputs") for s in shapes]
+    return specs
 
 
 def serving_functions(model):
