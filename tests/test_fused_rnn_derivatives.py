@@ -44,3 +44,32 @@ def test_higher_derivatives_need_a_known_number_of_steps():
         with pytest.raises(tf.errors.InvalidArgumentError,
                            match="LSTMSequence.*number of time steps.*static length"):
             tf.gradients(tf.reduce_sum(g * g), [xw])
+
+
+@pytest.mark.parametrize("gates,states", [(4, 2), (3, 1)])
+def test_traced_plans_free_the_input_the_gradient_kernel_does_not_read(gates, states):
+    """LSTMSequenceGrad and GRUSequenceGrad take xw only for their own derivatives (OpDef
+    `unread`): a compiled plan hands their kernel None there, so xw dies after the forward op;
+    first and second derivatives in the traced function equal the eager ones."""
+    xw, *rest = (tf.constant(a) for a in _sequence_args(gates, states))
+    fused = rnn.lstm_sequence if gates == 4 else rnn.gru_sequence
+
+    def derivatives(xw, *rest):
+        with tf.GradientTape() as outer:
+            outer.watch(xw)
+            with tf.GradientTape() as inner:
+                inner.watch(xw)
+                loss = tf.reduce_sum(fused(xw, *rest)[0] ** 2)
+            g = inner.gradient(loss, xw)
+            total = tf.reduce_sum(g * g)
+        return g, outer.gradient(total, xw)
+
+    traced = tf.function(derivatives)
+    for got, want in zip(traced(xw, *rest), derivatives(xw, *rest)):
+        np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-10, atol=1e-12)
+    source = traced.get_concrete_function(xw, *rest)._plan.source
+    grad_lines = [line for line in source.splitlines() if line.endswith("SequenceGrad")]
+    assert grad_lines, source
+    for line in grad_lines:  # the first argument is the plan's None constant, not a slot
+        first = line.split("(", 1)[1].split(",", 1)[0]
+        assert first.startswith("c"), line

@@ -42,6 +42,11 @@ and nothing outside the family file keeps a table keyed by the op's type name. I
                                (static_value.partial_value: TensorFlow's constant_value_as_shape
                                over Shape, Pack, ConcatV2, StridedSlice...); ops that read only
                                shapes get None for their inputs
+    unread                     positions of inputs the kernel never reads: inputs only so that
+                               the op's own derivatives can use them (a fused gradient op's
+                               forward input, which its gradient recomputes from). Compiled
+                               plans hand the kernel None there, so the array can be freed at
+                               its last real use instead of living until this op runs
     inplace                    optional kernel(*arrays, out=array, **attrs) computing what
                                `kernel` computes into `out`, one of its inputs of the result's
                                shape and dtype (right for any such input as `out`: only its
@@ -107,13 +112,14 @@ class OpDef:
 
     __slots__ = ("type", "kernel", "shape", "jvp", "num_outputs", "module", "batch",
                  "batch_accepts", "stateful", "pure", "passes_sparse", "returns_view", "inplace",
-                 "onnx", "reads_shape_only", "index_key", "partial_value", "raw", "_args")
+                 "onnx", "reads_shape_only", "index_key", "partial_value", "raw", "_args",
+                 "unread")
 
     def __init__(self, op_type, kernel, shape=None, jvp=None, num_outputs=1, module=None, *,
                  batch=None, batch_accepts=None, stateful=False, pure=True,
                  passes_sparse=False, returns_view=False, inplace=None, onnx=None,
                  reads_shape_only=False, index_key=None, partial_value=None, args=None,
-                 raw=None):
+                 raw=None, unread=()):
         if batch not in _BATCH_MARKERS and not callable(batch):
             raise ValueError(f"OpDef {op_type}: batch must be None, 'safe', 'negative_axis' or "
                              f"a batched gradient function, got {batch!r}.")
@@ -129,6 +135,7 @@ class OpDef:
         self.pure = pure and not stateful
         self.passes_sparse = passes_sparse
         self.returns_view = returns_view
+        self.unread = tuple(unread)
         self.inplace = inplace if inplace is not None else _ufunc_form(kernel)
         if onnx is not None and not (isinstance(onnx, str) or callable(onnx)):
             raise ValueError(f"OpDef {op_type}: onnx must be an ONNX operator name or a "

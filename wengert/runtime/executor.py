@@ -12,7 +12,8 @@ A plan is built once per (fetches, fed tensors) and cached by the Session:
    An AddN of StridedSliceGrads (the gradient of `w[i]` read in a loop) becomes one scatter-sum.
 3. Lay out: every tensor gets a slot; each `Step` knows its kernel, its input and output slots,
    and which slots die after it (`frees`: their last use), so intermediates are freed as soon
-   as possible.
+   as possible. An input the kernel never reads (OpDef.unread: a fused gradient op's forward
+   input, there for the op's own derivatives) is passed as None, so it dies at its last real use.
 4. Buffers (buffer_planning.py): from the liveness of the slots and the OpDefs' `returns_view` flags,
    decide which steps write their result into an input that dies there (their OpDef's
    `inplace` kernel), which variable updates change the variable's array in place, and which
@@ -245,6 +246,9 @@ def _unfed(op, out):
         op)
 
 
+_UNREAD = object()  # the key of a plan's constant slot holding None (OpDef.unread inputs)
+
+
 def compile_plan(graph, fetch_tensors, fetch_ops, fed_tensors, optimize=True):
     """A Plan computing `fetch_tensors` (and running `fetch_ops`) from `fed_tensors`."""
     fed = {id(t) for t in fed_tensors}
@@ -291,6 +295,10 @@ def compile_plan(graph, fetch_tensors, fetch_ops, fed_tensors, optimize=True):
                     continue
         if op.op_def is NO_OP:
             continue  # its control inputs were scheduled; it computes nothing
+        if op.op_def.unread:  # inputs only the op's derivatives use: the kernel gets None
+            inputs = [slot_of(_UNREAD) if k in op.op_def.unread else i
+                      for k, i in enumerate(inputs)]
+            constants[slot_of(_UNREAD)] = None
         steps.append(Step(op, inputs, [None if id(o) in fed else slot_of(o)
                                        for o in op.outputs]))
     fetch_slots = [slot_of(alias.get(id(t), t)) for t in fetch_tensors]

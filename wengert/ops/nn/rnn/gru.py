@@ -245,7 +245,7 @@ def _gru_onnx(ctx, op, xw, h0, u, b_rec, mask):
 
 
 GRU_SEQUENCE_GRAD = defop("GRUSequenceGrad", _gru_grad_kernel, shape=_gru_grad_rule,
-                          grad=_gru_grad_grad, jvp=_gru_grad_jvp, num_outputs=4)
+                          grad=_gru_grad_grad, jvp=_gru_grad_jvp, num_outputs=4, unread=(0,))
 GRU_SEQUENCE = defop("GRUSequence", _gru_kernel, shape=_gru_rule, grad=_gru_grad, jvp=_gru_jvp,
                      num_outputs=5, onnx=_gru_onnx)
 

@@ -15,7 +15,8 @@ the step's new state, by the masking rule):
     dz = (dc~ g i(1-i), dc~ c_{t-1} f(1-f), dc~ i (1-g^2), dh~ tanh(c~) o(1-o)) = dxw_t
     dh_{t-1} = dz U^T + (1-m) dh,   dc_{t-1} = dc~ f + (1-m) dc,   dU = sum_t h_{t-1}^T dz_t.
 Both kernels are NumPy loops with one [B, H] x [H, 4H] product per step. xw is an input of the
-gradient op only so that its own gradient can recompute the recurrence from it.
+gradient op only so that its own gradient can recompute the recurrence from it: its kernel never
+reads it (`unread`), so a compiled plan frees xw after the forward op.
 
 The same two recurrences are written once more over duals in wengert ops (`_forward`,
 `_backward`): they give LSTMSequence's forward-mode rule, LSTMSequenceGrad's forward-mode rule
@@ -199,7 +200,7 @@ def _lstm_onnx(ctx, op, xw, h0, c0, u, mask):
 
 
 LSTM_SEQUENCE_GRAD = defop("LSTMSequenceGrad", _lstm_grad_kernel, shape=_lstm_grad_rule,
-                           grad=_lstm_grad_grad, jvp=_lstm_grad_jvp, num_outputs=4)
+                           grad=_lstm_grad_grad, jvp=_lstm_grad_jvp, num_outputs=4, unread=(0,))
 LSTM_SEQUENCE = defop("LSTMSequence", _lstm_kernel, shape=_lstm_rule, grad=_lstm_grad,
                       jvp=_lstm_jvp, num_outputs=7, onnx=_lstm_onnx)
 
