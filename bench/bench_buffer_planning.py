@@ -19,7 +19,6 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 # this checkout's wengert first, not an installed one
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-import bench_core  # noqa: E402
 import bench_graph  # noqa: E402
 import harness  # noqa: E402
 import wengert as tf  # noqa: E402
@@ -28,8 +27,7 @@ from wengert.runtime import buffer_planning  # noqa: E402
 
 def _traced_step(batch):
     """A traced MLP step at `batch` rows, compiled now (its plan fixed by the first call)."""
-    bench_core.BATCH = batch
-    step, tx, tl, _ = bench_graph.make_traced_mlp()
+    step, tx, tl, _ = bench_graph.make_traced_mlp(batch)
     loss = step(tx, tl)
     return (lambda: step(tx, tl)), float(loss.numpy())
 

@@ -111,10 +111,10 @@ def chain_contenders():
 BATCH, SIZES, LR = 128, (784, 512, 512, 10), 0.01
 
 
-def _mlp_data():
+def _mlp_data(batch=BATCH):
     rng = np.random.default_rng(0)
-    x = rng.random((BATCH, SIZES[0]), dtype=np.float32)
-    labels = rng.integers(0, SIZES[-1], size=BATCH).astype(np.int32)
+    x = rng.random((batch, SIZES[0]), dtype=np.float32)
+    labels = rng.integers(0, SIZES[-1], size=batch).astype(np.int32)
     weights = [(rng.standard_normal((a, b)) * np.sqrt(2.0 / a)).astype(np.float32)
                for a, b in zip(SIZES[:-1], SIZES[1:])]
     return x, labels, weights

@@ -43,9 +43,9 @@ def _mlp_loss(x, labels, weights):
         tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits))
 
 
-def make_traced_mlp():
+def make_traced_mlp(batch=bench_core.BATCH):
     """(the traced training step, x, labels, the weight Variables)."""
-    x, labels, weights = bench_core._mlp_data()
+    x, labels, weights = bench_core._mlp_data(batch)
     tw = [tf.Variable(w) for w in weights]
     lr = tf.constant(np.float32(LR))
 

@@ -109,9 +109,10 @@ _IMPORT_REASONS = re.compile(r"#.*\b(optional dependency|imported when first nee
 def _function_level_imports(path):
     """(line, text) of each import inside a function of `path` that does not say why it is
     there rather than at the top of the file."""
-    lines = path.read_text().splitlines()
+    source = path.read_text()
+    lines = source.splitlines()
     out = []
-    for fn in ast.walk(ast.parse("\n".join(lines))):
+    for fn in ast.walk(ast.parse(source)):
         if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
         for node in ast.walk(fn):
