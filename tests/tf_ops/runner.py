@@ -3,7 +3,7 @@
     python runner.py request.json arrays.npz results.npz
 
 Each request names a case, a TensorFlow expression written by wengert's own tests (over `tf`,
-`np` and the inputs x0, x1, ...), and the input indices to differentiate. The results hold every
+`np`, `keras` and the inputs x0, x1, ...), and the input indices to differentiate. The results hold every
 output, and for differentiated cases a seed per output and the gradients of
 sum(output * seed) with respect to those inputs (zeros where TensorFlow gives None); a case that
 raises stores its error type and message instead.
@@ -21,6 +21,9 @@ def run_case(case, arrays, results):
     name = case["name"]
     inputs = [tf.constant(arrays[f"{name}/x{i}"]) for i in range(case["n_inputs"])]
     env = {"tf": tf, "np": np}
+    if "keras" in case["expr"]:
+        import keras  # noqa: PLC0415 - only the cases that use Keras 3's own ops pay for it
+        env["keras"] = keras
     env.update({f"x{i}": t for i, t in enumerate(inputs)})
     wrt = case["wrt"]
     with tf.GradientTape(persistent=True) as tape:
