@@ -1,0 +1,15 @@
+"""`keras.ops`: Keras 3's backend-independent operations over wengert tensors.
+
+    from wengert.keras import ops
+    y = ops.mean(ops.square(x - ops.mean(x, axis=0)), axis=0)
+
+The NumPy-style functions (`ops.add`, `ops.mean`, `ops.arange`, ...) live in `ops.numpy` and are
+also here at the top level, as in Keras 3; `ops.nn`, `ops.linalg`, `ops.image` and the core and
+math functions (`ops.cond`, `ops.scan`, `ops.top_k`, ...) likewise. All apply Keras 3's dtype
+promotion (`ops.dtypes.result_type`, JAX-like: int32 + float32 is float32, Python scalars are
+weakly typed) before they call wengert's ops, which keep TensorFlow's no-promotion rule.
+"""
+from . import dtypes, numpy
+from .numpy import *  # noqa: F403
+
+__all__ = ["numpy"] + list(numpy.__all__)

@@ -1,0 +1,11 @@
+"""`keras.ops.numpy`: Keras 3's NumPy-style functions over wengert tensors.
+
+Each function is defined in the module of its concept (numpy_math.py: elementwise functions of
+one tensor, ...) and gathered here; `keras.ops` re-exports them all at its top level. They apply
+Keras 3's dtype promotion (dtypes.py) and then call wengert's own ops, so they are differentiable
+with the ops' gradients.
+"""
+from .numpy_math import *  # noqa: F403
+from . import numpy_math
+
+__all__ = list(numpy_math.__all__)
