@@ -5,7 +5,8 @@ one tensor, ...) and gathered here; `keras.ops` re-exports them all at its top l
 Keras 3's dtype promotion (dtypes.py) and then call wengert's own ops, so they are differentiable
 with the ops' gradients.
 """
+from .numpy_binary import *  # noqa: F403
 from .numpy_math import *  # noqa: F403
-from . import numpy_math
+from . import numpy_binary, numpy_math
 
-__all__ = list(numpy_math.__all__)
+__all__ = numpy_math.__all__ + numpy_binary.__all__
