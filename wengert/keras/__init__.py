@@ -20,10 +20,10 @@ from .models import Model, Sequential
 
 __all__ = ["Model", "Sequential", "Input", "InputLayer", "layers", "losses", "metrics",
            "callbacks", "activations", "initializers", "optimizers", "backend", "utils",
-           "models", "ops", "datasets", "constraints", "regularizers", "saving"]
+           "models", "ops", "datasets", "constraints", "regularizers", "saving", "random"]
 
 
 def __getattr__(name):
-    if name in ("optimizers", "models", "ops"):  # optimizers lives in wengert.optimizers
+    if name in ("optimizers", "models", "ops", "random"):  # optimizers lives in wengert.optimizers
         return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module 'wengert.keras' has no attribute {name!r}")

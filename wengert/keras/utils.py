@@ -28,21 +28,30 @@ from ..data.batching import BatchDataset
 from ..data.dataset import Dataset
 from ..framework.tensor import convert_to_tensor
 from ..ops.math_ops import maximum, minimum
+from ..ops.random import seeded as random_ops
 from ..ops.reduce_ops import reduce_sum
 from ..ops.unary_ops import abs as abs_, rsqrt
 from ..util import nest
-from . import backend
+from . import backend, seed_generator
 
 __all__ = ["set_random_seed", "to_categorical", "normalize", "pad_sequences", "split_dataset",
            "model_to_dot", "plot_model"]
 
 
 def set_random_seed(seed):
-    """Seed Python's `random`, NumPy's global generator and Keras's own (initializers, Dropout
-    and fit's shuffling draw from it), so a run can be repeated exactly."""
+    """Seed Python's `random`, NumPy's global generator, `tf.random`'s global seed (random ops
+    and `Dataset.shuffle` without a seed of their own), Keras's own generator (initializers,
+    Dropout and fit's shuffling draw from it), and forget keras.random's global SeedGenerator,
+    so a run can be repeated exactly."""
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise ValueError("keras.utils.set_random_seed: expected `seed` argument to be an "
+                         f"integer. Received: seed={seed!r} (of type {type(seed).__name__}); "
+                         "pass int(seed).")
     random.seed(seed)
     np.random.seed(seed)
+    random_ops.set_seed(seed)
     backend.reseed(seed)
+    seed_generator.reset_global_seed_generator()
 
 
 def to_categorical(y, num_classes=None, dtype="float32"):
