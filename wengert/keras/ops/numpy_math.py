@@ -27,7 +27,7 @@ __all__ = ["sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "t
            "angle", "sinc", "exp", "exp2", "expm1", "abs", "absolute", "fabs", "sign", "signbit",
            "square", "negative", "reciprocal", "real", "imag", "conj", "conjugate", "copy",
            "cbrt", "deg2rad", "rad2deg", "i0", "trunc", "round", "isfinite", "isinf", "isnan",
-           "isneginf", "isposinf", "isreal", "nan_to_num"]
+           "isneginf", "isposinf", "isreal", "nan_to_num", "clip"]
 
 
 def _float_input(x):
@@ -317,3 +317,12 @@ def nan_to_num(x, nan=0.0, posinf=None, neginf=None):
     x = array_ops.where(math_ops.equal(x, convert(np.inf, x.dtype)), convert(posinf, x.dtype), x)
     return array_ops.where(math_ops.equal(x, convert(-np.inf, x.dtype)),
                            convert(neginf, x.dtype), x)
+
+
+def clip(x, x_min, x_max):
+    """x limited to [x_min, x_max] elementwise (bools count as int32); the gradient passes
+    where x is inside the interval."""
+    x = convert(x)
+    if x.dtype.name == "bool":
+        x = cast(x, "int32")
+    return math_ops.clip_by_value(x, convert(x_min, x.dtype.name), convert(x_max, x.dtype.name))
