@@ -58,6 +58,8 @@ VALUES = [
     ("vander", ops.vander, np.vander, [f64(4)]),
     ("unique_inverse", lambda x: ops.unique(x, return_inverse=True)[1],
      lambda x: np.unique(x, return_inverse=True)[1], [np.array([[3, 1], [3, 2]])]),
+    ("unique_axis", lambda x: ops.unique(x, axis=1, return_counts=True)[0],
+     lambda x: np.unique(x, axis=1), [np.array([[3, 1, 3], [2, 0, 2]])]),
     ("histogram", lambda x: ops.histogram(x, bins=5)[0],
      lambda x: np.histogram(x, bins=5)[0].astype(np.float64), [f64(30)]),
     ("geomspace", lambda: ops.geomspace(2.0, 32.0, 5), lambda: np.geomspace(2.0, 32.0, 5), []),
@@ -139,8 +141,6 @@ def test_functions_trace_into_a_function():
 def test_unsupported_names_say_why():
     with pytest.raises(NotImplementedError, match="bitcast"):
         ops.view(tf.constant([1.0]), "int32")
-    with pytest.raises(NotImplementedError, match="1-D"):
-        ops.unique(tf.constant([[1, 2]]), axis=0)
     with pytest.raises(NotImplementedError, match="sparse"):
         ops.bincount(tf.constant([1]), sparse=True)
     assert ops.view(tf.constant([1.0]), "float32").dtype == tf.float32

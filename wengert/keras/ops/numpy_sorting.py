@@ -2,9 +2,10 @@
 `histogram`.
 
 `sort` is differentiable (the gradient returns to each element's original position); the index
-and count outputs are int32 and have no gradient. `unique` finds the distinct values in order
-of first appearance and, when `sorted`, reorders them (and the index, inverse and count
-outputs) ascending; `size` truncates or pads the result to a fixed length with `fill_value`.
+and count outputs are int32 and have no gradient. `unique` sorts the elements (or the slices along
+an axis, lexicographically) with stable argsorts, starts a new group wherever a slice differs
+from its predecessor, and reads the distinct values, first indices, inverse map and counts from
+the groups, ascending or, unless `sorted`, in order of first appearance; `size` truncates or pads the result to a fixed length with `fill_value`.
 `argpartition` returns a full argsort, which is one valid partition: the k-th entry indexes the
 k-th smallest value, those before it index no larger values and those after no smaller ones.
 
@@ -12,6 +13,7 @@ k-th smallest value, those before it index no larger values and those after no s
     histogram(x, bins, (lo, hi)): bins equal-width bins over [lo, hi], the last one closed
 """
 from ...ops import math_ops, reduce_ops
+from ...ops.array_ops import concat
 from ...ops.broadcast_ops import ones_like
 from ...ops.cast_ops import cast
 from ...ops.creation_ops import range as tf_range
@@ -20,11 +22,12 @@ from ...ops.indexing_ops import boolean_mask, gather
 from ...ops.misc_math_ops import invert_permutation
 from ...ops.pad_ops import pad
 from ...ops.reshape_ops import reshape
+from ...ops.scan_ops import cumsum
 from ...ops.segment_ops import unsorted_segment_min, unsorted_segment_sum
 from ...ops.shape_ops import linspace
 from ...ops.sort_ops import argsort as tf_argsort, searchsorted, sort as tf_sort
-from ...ops.sort_ops import unique_with_counts
 from .dtypes import convert, result_type
+from .numpy_shapes import moveaxis
 
 __all__ = ["sort", "argsort", "argpartition", "unique", "bincount", "histogram"]
 
@@ -62,52 +65,64 @@ def argpartition(x, kth, axis=-1):
     return argsort(x, axis=axis)
 
 
-def _sorted_unique(values, index, inverse, counts):
-    order = tf_argsort(values, stable=True)
-    values = gather(values, order)
-    index = None if index is None else gather(index, order)
-    counts = None if counts is None else gather(counts, order)
-    inverse = None if inverse is None else gather(invert_permutation(order), inverse)
-    return values, index, inverse, counts
+def _lexicographic_order(rows):
+    """The permutation that sorts the rows of a 2-D tensor lexicographically (stable)."""
+    order = tf_range(rows.shape[0], dtype="int32")
+    for column in reversed(range(rows.shape[1])):
+        keys = gather(rows[:, column], order)
+        if keys.dtype.name == "bool":
+            keys = cast(keys, "int8")
+        order = gather(order, tf_argsort(keys, stable=True))
+    return order
+
+
+def _distinct_rows(rows, sorted):
+    """(distinct rows, first index of each, inverse map, counts) of a 2-D tensor, the rows
+    ascending when `sorted`, else in order of first appearance."""
+    order = _lexicographic_order(rows)
+    ranked = gather(rows, order)
+    starts = reduce_ops.reduce_any(math_ops.not_equal(ranked[1:], ranked[:-1]), axis=1)
+    group = cumsum(concat([convert([0], "int32"), cast(starts, "int32")], 0), axis=0)
+    count = int(group[-1]) + 1 if rows.shape[0] else 0
+    first = unsorted_segment_min(order, group, count)
+    inverse = gather(group, invert_permutation(order))
+    counts = unsorted_segment_sum(ones_like(group), group, count)
+    if not sorted:
+        by_appearance = tf_argsort(first, stable=True)
+        first, counts = gather(first, by_appearance), gather(counts, by_appearance)
+        inverse = gather(invert_permutation(by_appearance), inverse)
+    return gather(rows, first), first, inverse, counts
 
 
 def _fixed_size(values, index, counts, size, fill_value):
+    """The first `size` distinct entries, padded with fill_value (and index 1, count 0)."""
     found = values.shape[0]
     if found >= size:
-        cut = slice(0, size)
-        return values[cut], None if index is None else index[cut], \
-            None if counts is None else counts[cut]
+        return values[:size], index[:size], counts[:size]
     extra = [[0, size - found]]
-    fill = 0 if fill_value is None else fill_value
-    values = pad(values, extra, constant_values=convert(fill, values.dtype.name))
-    index = None if index is None else pad(index, extra, constant_values=1)
-    counts = None if counts is None else pad(counts, extra, constant_values=0)
-    return values, index, counts
+    fill = convert(0 if fill_value is None else fill_value, values.dtype.name)
+    values = pad(values, extra + [[0, 0]] * (values.shape.rank - 1), constant_values=fill)
+    return values, pad(index, extra, constant_values=1), pad(counts, extra)
 
 
 def unique(x, sorted=True, return_index=False, return_inverse=False, return_counts=False,
            axis=None, size=None, fill_value=None):
-    """The distinct values of the flattened x, with (as asked) the index of each one's first
-    occurrence, the inverse map that rebuilds x, and the counts."""
-    if axis is not None:
-        raise NotImplementedError(
-            "keras.ops.unique: axis= (unique slices) is not supported yet: wengert's Unique op "
-            "finds distinct elements of a 1-D tensor only. Call it with axis=None.")
+    """The distinct values of the flattened x (the distinct slices along `axis` when given),
+    with (as asked) the index of each one's first occurrence, the inverse map that rebuilds x,
+    and the counts."""
     x = convert(x)
-    flat = reshape(x, [-1])
-    values, inverse, counts = unique_with_counts(flat)
-    n = values.shape[0]
-    index = unsorted_segment_min(tf_range(flat.shape[0], dtype="int32"), inverse, n) \
-        if return_index else None
-    if sorted:
-        values, index, inverse, counts = _sorted_unique(values, index, inverse, counts)
+    moved = reshape(x, [-1]) if axis is None else moveaxis(x, axis, 0)
+    rows = reshape(moved, [moved.shape[0], -1])
+    values, index, inverse, counts = _distinct_rows(rows, sorted)
+    values = reshape(values, [-1] + list(moved.shape[1:]))
     if size is not None:
         values, index, counts = _fixed_size(values, index, counts, size, fill_value)
-    out = [values]
+    out = [values if axis is None else moveaxis(values, 0, axis)]
     out += [index] if return_index else []
-    out += [reshape(inverse, list(x.shape))] if return_inverse else []
+    out += [reshape(inverse, list(x.shape)) if axis is None else inverse] \
+        if return_inverse else []
     out += [counts] if return_counts else []
-    return tuple(out) if len(out) > 1 else values
+    return tuple(out) if len(out) > 1 else out[0]
 
 
 def bincount(x, weights=None, minlength=0, sparse=False):
