@@ -10,6 +10,7 @@ d log = 1/x, ...); a cast from an integer input has none, as in TensorFlow.
     log10(x) = log(x) / log(10)    log2(x) = log(x) / log(2)    exp2(x) = 2 ** x
     sinc(x) = sin(pi x) / (pi x), 1 at 0    cbrt(x) = sign(x) |x| ** (1/3)
     deg2rad(x) = x pi / 180    rad2deg(x) = x 180 / pi    trunc(x) = ceil(x) if x < 0 else floor(x)
+    signbit(x) = atan2(x, -1) < 0   (-pi for negative values and -0.0, +pi otherwise)
 """
 import math
 
@@ -145,10 +146,7 @@ def signbit(x):
     if "int" in name:
         return math_ops.less(x, convert(0, name))
     as_float = cast(x, "float64")
-    negative_zero = math_ops.logical_and(
-        math_ops.equal(as_float, 0.0),
-        math_ops.less(math_ops.divide(convert(1.0, "float64"), as_float), 0.0))
-    return math_ops.logical_or(math_ops.less(as_float, 0.0), negative_zero)
+    return math_ops.less(trig_ops.atan2(as_float, convert(-1.0, "float64")), 0.0)
 
 
 def square(x):
