@@ -18,11 +18,8 @@ class Adagrad(Optimizer):
     _slot_names = ("accumulator",)
 
     def __init__(self, learning_rate=0.001, initial_accumulator_value=0.1, epsilon=1e-7,
-                 weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None,
                  name="adagrad", **kwargs):
-        super().__init__(learning_rate, weight_decay=weight_decay, clipnorm=clipnorm,
-                         clipvalue=clipvalue, global_clipnorm=global_clipnorm, name=name,
-                         **kwargs)
+        super().__init__(learning_rate, name=name, **kwargs)
         if initial_accumulator_value < 0:
             raise ValueError(f"Adagrad: initial_accumulator_value must be >= 0, got "
                              f"{initial_accumulator_value}.")

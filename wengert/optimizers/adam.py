@@ -19,7 +19,8 @@ from ..framework.indexed_slices import IndexedSlices
 from ..framework.tensor import constant
 from ..ops.math_ops import cast, maximum, pow as _pow
 from ..ops.unary_ops import sqrt
-from .optimizer import Optimizer, scatter_add
+from .optimizer import Optimizer
+from .sparse_updates import scatter_add
 
 __all__ = ["Adam", "AdamW", "adam_rate", "adam_update"]
 
@@ -45,11 +46,8 @@ class Adam(Optimizer):
     """Adaptive moment estimation."""
 
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
-                 amsgrad=False, weight_decay=None, clipnorm=None, clipvalue=None,
-                 global_clipnorm=None, name="adam", **kwargs):
-        super().__init__(learning_rate, weight_decay=weight_decay, clipnorm=clipnorm,
-                         clipvalue=clipvalue, global_clipnorm=global_clipnorm, name=name,
-                         **kwargs)
+                 amsgrad=False, name="adam", **kwargs):
+        super().__init__(learning_rate, name=name, **kwargs)
         self.beta_1 = beta_1
         self.beta_2 = beta_2
         self.epsilon = epsilon
@@ -57,7 +55,7 @@ class Adam(Optimizer):
         self._slot_names = ("m", "v", "vhat") if self.amsgrad else ("m", "v")
 
     def _prepare_step(self, dtype, lr):
-        step = cast(self._iterations + 1, dtype)
+        step = cast(self.iterations + 1, dtype)
         beta_1_power = _pow(constant(self.beta_1, dtype), step)
         beta_2_power = _pow(constant(self.beta_2, dtype), step)
         return adam_rate(lr, beta_1_power, beta_2_power)
@@ -90,11 +88,8 @@ class AdamW(Adam):
     """Adam with decoupled weight decay (default 0.004)."""
 
     def __init__(self, learning_rate=0.001, weight_decay=0.004, beta_1=0.9, beta_2=0.999,
-                 epsilon=1e-7, amsgrad=False, clipnorm=None, clipvalue=None,
-                 global_clipnorm=None, name="adamw", **kwargs):
+                 epsilon=1e-7, amsgrad=False, name="adamw", **kwargs):
         if weight_decay is None:
             raise ValueError("AdamW: `weight_decay` must be a number (use Adam for none).")
         super().__init__(learning_rate, beta_1=beta_1, beta_2=beta_2, epsilon=epsilon,
-                         amsgrad=amsgrad, weight_decay=weight_decay, clipnorm=clipnorm,
-                         clipvalue=clipvalue, global_clipnorm=global_clipnorm, name=name,
-                         **kwargs)
+                         amsgrad=amsgrad, weight_decay=weight_decay, name=name, **kwargs)

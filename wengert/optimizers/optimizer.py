@@ -1,104 +1,108 @@
-"""`Optimizer`: the base of the TensorFlow 2 / Keras optimizers (SGD, Adam, RMSprop, ...).
+"""`Optimizer`: the base of the Keras 3 optimizers (SGD, Adam, RMSprop, ...), also the base class
+users subclass to write their own.
 
     opt = SGD(learning_rate=0.1, momentum=0.9)
     with GradientTape() as tape:
         loss = ...
     grads = tape.gradient(loss, model_vars)
-    opt.apply_gradients(zip(grads, model_vars))
+    opt.apply_gradients(zip(grads, model_vars))      # or opt.apply(grads, model_vars)
 
-`apply_gradients` does, in order (as Keras 3 does):
-1. checks every pair before anything changes: a None gradient is dropped with a warning naming
-   its variable (all None is a ValueError listing the variables); a gradient whose shape differs
-   from its variable's is a ValueError naming both; gradients are cast to the variable's dtype;
-2. clips the gradients (clipnorm, global_clipnorm or clipvalue; see clipping.py);
-3. creates the slot variables (momentum, Adam's m and v, ...) of variables it sees for the first
-   time, initialized by the subclass (zeros unless it says otherwise);
-4. evaluates the learning rate: a float is kept in a float32 variable (so changing
-   `opt.learning_rate` takes effect inside traced functions), a schedule is called with
-   `iterations`; it is cast to each variable's dtype;
-5. applies decoupled weight decay, v <- v - v * weight_decay * lr, when `weight_decay` is set;
-6. calls the subclass's `_update_step(gradient, variable, lr)` for each pair, which updates the
-   variable and its slots with `assign`/`assign_add`/`assign_sub` (in place when nothing else
-   refers to the array);
-7. increments `iterations`.
+One step (`apply_gradients`, or Keras 3's `apply(grads, trainable_variables=None)`) does, in
+Keras 3's order:
+1. checks every pair before anything changes (gradient_pairs.py): a None gradient is dropped
+   with a warning naming its variable, a shape mismatch is a ValueError naming both, gradients
+   are cast to their variable's dtype;
+2. builds the optimizer on the first call (`build(variables)`: numbering the variables and
+   creating their slots); a variable first seen later gets its slots then, unless the class
+   writes its own `update_step` (Keras 3 then raises: such classes build once);
+3. divides the gradients by `loss_scale_factor` when it is set;
+4. with `gradient_accumulation_steps=n`, adds the gradients to per-variable accumulators and
+   updates only every n-th call, with the mean of the n gradients (gradient_accumulation.py);
+5. clips the gradients (clipnorm, global_clipnorm or clipvalue; clipping.py);
+6. evaluates the learning rate: a float is kept in a float32 variable (so setting
+   `opt.learning_rate` takes effect inside traced functions), a schedule is called with the
+   number of calls so far;
+7. applies decoupled weight decay before the update, v <- v - v * weight_decay * lr, to the
+   variables not excluded with `exclude_from_weight_decay`;
+8. updates each variable: a class that overrides Keras 3's public `update_step(gradient,
+   variable, learning_rate)` is called through it, with the float32 learning rate; wengert's
+   own optimizers implement the private `_update_step(gradient, variable, lr)` with the rate
+   already cast to the variable's dtype and per-step constants (`_prepare_step`) computed once
+   per dtype, and a sparse step `_update_step_sparse` (sparse_updates.py);
+9. with `use_ema`, updates the moving averages of the weights and overwrites the weights with
+   them every `ema_overwrite_frequency` steps (weight_averaging.py);
+10. applies the variables' constraints and increments `iterations`.
 
-Under tf.distribute, in a replica context (inside `strategy.run`, or Keras's fit under
-`strategy.scope()`), the gradients are first summed across replicas (distribute/strategy.py),
-as Keras does; a None gradient counts as zeros there, so every replica takes part.
-
-Sparse gradients (`IndexedSlices`, the gradient of gather / embedding_lookup) are applied as
-Keras does: duplicate indices are summed first (so every row appears once), and the subclass's
-`_update_step_sparse(slices, variable, lr)` updates only the touched rows of the variable with
-scatter updates (`_scatter_add`); slots such as momentum or Adam's moments are decayed densely
-and then receive the new gradient rows by scatter, exactly the dense update's result. A subclass
-without a sparse step gets the dense gradient. Inside a traced function sparse gradients are
-densified (graph variables have no scatter updates).
-
-It runs eagerly or inside a traced `function`: there the assignments become stateful graph ops
-run in program order, and slot variables created during the first trace are lifted out of the
-graph (ordinary variables, initialized once), as in TensorFlow. For TensorFlow 1 graphs and
-Sessions use `compat.v1.train`'s optimizers.
-
-Checkpoints: `_checkpoint_children()` gives {"iterations": ..., "slots/<i>/<slot>": ...}, where i
-numbers the variables in the order this optimizer first saw them. Values restored before the
-slots exist wait in `_pending_restores` (same keys) and initialize the slots when they are
-created.
+Under tf.distribute, in a replica context, the gradients are first summed across replicas
+(distribute/strategy.py), as Keras does. It runs eagerly or inside a traced `function`: there
+the assignments become stateful graph ops in program order, and slot variables created during
+the first trace are lifted out of the graph, as in TensorFlow. For TensorFlow 1 graphs and
+Sessions use `compat.v1.train`'s optimizers. The variables an optimizer owns, Keras 3's
+`build` / `add_variable` API and checkpointing are in optimizer_variables.py.
 """
-import collections
 import warnings
 
 import numpy as np
 
-from ..autodiff.explain import describe_missing
 from ..autodiff.tape import GradientTape
 from ..distribute.strategy import all_reduce_sum_gradients
 from ..framework.context import state
 from ..framework.indexed_slices import IndexedSlices
 from ..framework.tensor import array_of, convert_to_tensor
 from ..framework.variables import Variable
-from ..ops.math_ops import cast
+from ..ops.math_ops import cast, floordiv
 from . import schedules
 from .clipping import check_clip_options, clip_gradients
+from .gradient_accumulation import accumulate_or_update, check_accumulation
+from .gradient_pairs import check_pair_types, checked_pairs
+from .optimizer_variables import OptimizerVariables
+from .sparse_updates import deduplicate, scatter_add
+from .weight_averaging import check_ema_options, update_moving_averages
 
-__all__ = ["Optimizer"]
+__all__ = ["Optimizer", "deduplicate", "scatter_add"]
 
-
-class _VariableList(list):
-    """A list of variables that can also be called: `opt.variables` (Keras 3) and
-    `opt.variables()` (TensorFlow 2) both work."""
-
-    def __call__(self):
-        return self
-
-
-def _base_name(var):
-    return var.name.rsplit(":", 1)[0]
+_OPTIONS = ("learning_rate", "weight_decay", "clipnorm", "clipvalue", "global_clipnorm",
+            "use_ema", "ema_momentum", "ema_overwrite_frequency", "loss_scale_factor",
+            "gradient_accumulation_steps", "name")
 
 
-class Optimizer:
-    """Base class of the TF2 optimizers. Subclasses define `_slot_names` (with `_slot_initial`
+class Optimizer(OptimizerVariables):
+    """Base class of the Keras 3 optimizers. Users subclass it as in Keras 3 (override `build`
+    and `update_step`); wengert's own optimizers define `_slot_names` (with `_slot_initial`
     for a non-zero start) and `_update_step(gradient, variable, lr)`."""
 
-    _slot_names = ()
-
     def __init__(self, learning_rate, weight_decay=None, clipnorm=None, clipvalue=None,
-                 global_clipnorm=None, name=None, **kwargs):
+                 global_clipnorm=None, use_ema=False, ema_momentum=0.99,
+                 ema_overwrite_frequency=None, loss_scale_factor=None,
+                 gradient_accumulation_steps=None, name=None, **kwargs):
         if "lr" in kwargs:  # the old Keras spelling
             learning_rate = kwargs.pop("lr")
+        if kwargs.pop("decay", None) is not None:
+            warnings.warn("Argument `decay` is no longer supported and will be ignored.",
+                          stacklevel=2)
         if kwargs:
-            raise TypeError(f"{type(self).__name__}: unexpected arguments {sorted(kwargs)}.")
+            raise ValueError(f"{type(self).__name__}: argument(s) not recognized: "
+                             f"{sorted(kwargs)}. Every optimizer takes {', '.join(_OPTIONS)}, "
+                             "plus its own (see its signature).")
         check_clip_options(clipnorm, clipvalue, global_clipnorm)
+        check_ema_options(use_ema, ema_momentum, ema_overwrite_frequency)
+        check_accumulation(gradient_accumulation_steps)
+        if loss_scale_factor is not None and not loss_scale_factor > 0:
+            raise ValueError(f"{type(self).__name__}: `loss_scale_factor` must be a positive "
+                             f"number or None, got {loss_scale_factor!r}.")
         self.name = name or type(self).__name__.lower()
         self.weight_decay = weight_decay
         self.clipnorm = clipnorm
         self.clipvalue = clipvalue
         self.global_clipnorm = global_clipnorm
+        self.use_ema = bool(use_ema)
+        self.ema_momentum = ema_momentum
+        self.ema_overwrite_frequency = ema_overwrite_frequency
+        self.loss_scale_factor = loss_scale_factor
+        self.gradient_accumulation_steps = gradient_accumulation_steps
+        self._init_variables()
         self._iterations = Variable(np.int64(0), trainable=False, name=f"{self.name}/iteration")
         self._learning_rate = self._make_learning_rate(learning_rate)
-        self._slots = {}            # id(variable) -> {slot name: slot variable}
-        self._seen = []             # variables in the order first seen (slot keys use the index)
-        self._index = {}            # id(variable) -> its index in _seen
-        self._pending_restores = {}  # checkpoint key -> value for slots not created yet
         self._decay_excluded_ids = set()
         self._decay_excluded_names = ()
         self._step_constants = None
@@ -112,102 +116,45 @@ class Optimizer:
 
     @property
     def learning_rate(self):
-        """The learning-rate variable (float32), or the schedule the optimizer was given."""
-        return self._learning_rate
+        """The learning rate now: the float32 variable, or the schedule's value at the current
+        step (Keras 3); set it to a number, a schedule or a callable."""
+        lr = self._learning_rate
+        if isinstance(lr, schedules.LearningRateSchedule):
+            return lr(self._iterations)
+        if callable(lr) and not isinstance(lr, Variable):
+            return lr()
+        return lr
 
     @learning_rate.setter
     def learning_rate(self, value):
         current = self._learning_rate
         if _is_schedule(value):
             self._learning_rate = value
-        elif isinstance(current, Variable) and not isinstance(value, Variable):
-            current.assign(np.float32(np.asarray(value)))
         elif isinstance(current, schedules.LearningRateSchedule):
             raise TypeError("This optimizer was created with a LearningRateSchedule as its "
                             "learning_rate, so its learning rate cannot be set to a number; "
                             "create a new optimizer (or give it a float learning rate).")
+        elif isinstance(current, Variable) and not isinstance(value, Variable):
+            current.assign(np.float32(np.asarray(value)))
         else:
             self._learning_rate = self._make_learning_rate(value)
 
     lr = learning_rate
 
     def _current_learning_rate(self):
-        lr = self._learning_rate
-        if isinstance(lr, schedules.LearningRateSchedule):
-            return convert_to_tensor(lr(self._iterations))
-        if callable(lr) and not isinstance(lr, Variable):
-            return convert_to_tensor(lr())
-        return convert_to_tensor(lr)
+        return convert_to_tensor(self.learning_rate)
 
-    # -- state --------------------------------------------------------------------------------
     @property
     def iterations(self):
-        """The number of updates applied so far (an int64 variable)."""
+        """The number of updates applied so far (int64); with gradient accumulation, the number
+        of real updates (calls // gradient_accumulation_steps), as in Keras 3."""
+        if self.gradient_accumulation_steps:
+            return floordiv(self._iterations, self.gradient_accumulation_steps)
         return self._iterations
 
-    @property
-    def variables(self):
-        """This optimizer's own variables: iterations, then the slots by variable."""
-        out = _VariableList([self._iterations])
-        for var in self._seen:
-            out.extend(self._slots.get(id(var), {}).values())
-        return out
-
-    def get_slot_names(self):
-        return list(self._slot_names)
-
-    def get_slot(self, var, slot_name):
-        try:
-            return self._slots[id(var)][slot_name]
-        except KeyError:
-            raise KeyError(f"{type(self).__name__} has no slot {slot_name!r} for variable "
-                           f"'{var.name}' (slots: {self.get_slot_names()}; they are created by "
-                           "the first apply_gradients that updates the variable).") from None
-
-    def build(self, var_list):
-        """Create the slots of `var_list` now (apply_gradients does it when needed)."""
-        for var in var_list:
-            self._track(var)
-
-    def _track(self, var):
-        """Note `var` (first time: give it an index and create its slots)."""
-        if id(var) in self._index:
-            return
-        index = len(self._seen)
-        slots = {}
-        for slot_name in self._slot_names:
-            slots[slot_name] = self._create_slot(var, index, slot_name)
-        self._index[id(var)] = index
-        self._seen.append(var)
-        self._slots[id(var)] = slots
-
-    def _slot_initial(self, var, slot_name):
-        return np.zeros(var.shape.as_list(), var.dtype.as_numpy_dtype)
-
-    def _create_slot(self, var, index, slot_name):
-        initial = self._slot_initial(var, slot_name)
-        pending = self._pending_restores.pop(f"slots/{index}/{slot_name}", None)
-        if pending is not None:
-            pending = np.asarray(pending)
-            if pending.shape != initial.shape or pending.dtype != initial.dtype:
-                raise ValueError(
-                    f"{type(self).__name__}: the checkpointed slot 'slots/{index}/{slot_name}' "
-                    f"has shape {pending.shape} and dtype {pending.dtype}, but variable "
-                    f"'{var.name}' needs shape {initial.shape} and dtype {initial.dtype}.")
-            initial = pending
-        return Variable(initial, trainable=False, name=f"{_base_name(var)}/{slot_name}")
-
-    def _checkpoint_children(self):
-        """{name: variable} for train.Checkpoint: iterations and "slots/<i>/<slot name>"."""
-        children = collections.OrderedDict(iterations=self._iterations)
-        for index, var in enumerate(self._seen):
-            for slot_name, slot in self._slots[id(var)].items():
-                children[f"slots/{index}/{slot_name}"] = slot
-        return children
-
-    def _defer_restore(self, values):
-        """Keep checkpointed slot values (key -> array) until their slots are created."""
-        self._pending_restores.update(values)
+    def _option_slot_names(self):
+        return (("average",) if self.use_ema else ()) + (
+            ("gradient_accumulator",) if self.gradient_accumulation_steps else ())
 
     # -- weight decay ---------------------------------------------------------------------------
     def exclude_from_weight_decay(self, var_list=None, var_names=None):
@@ -220,53 +167,134 @@ class Optimizer:
             return False
         return not any(part in var.name for part in self._decay_excluded_names)
 
+    def _apply_weight_decay(self, variables, lr_by_dtype):
+        if self.weight_decay is None:
+            return
+        for var in variables:
+            if self._use_weight_decay(var):
+                var.assign_sub(var * self.weight_decay * lr_by_dtype[var.dtype],
+                               read_value=False)
+
     # -- applying -------------------------------------------------------------------------------
-    def apply_gradients(self, grads_and_vars, name=None, **_ignored):
+    def apply_gradients(self, grads_and_vars, name=None, **options):
         """Update each variable from its gradient; returns `iterations` after the increment."""
-        graph = state.graph
-        if graph is not None and not getattr(graph, "lifts_variables", False):
-            raise RuntimeError(
-                f"{type(self).__name__} (a TF2 optimizer) runs eagerly or inside "
-                "wengert.function, not in a TF1 graph; use compat.v1.train."
-                "GradientDescentOptimizer (or Momentum/Adam/RMSProp) with a Session.")
-        if _ignored.get("experimental_aggregate_gradients", True) and not _ignored.get(
+        pairs = list(grads_and_vars)
+        if options.get("experimental_aggregate_gradients", True) and not options.get(
                 "skip_gradients_aggregation", False):  # tf.distribute: sum across replicas
-            grads_and_vars = all_reduce_sum_gradients(grads_and_vars)
-        grads, variables = _checked_pairs(grads_and_vars)
-        grads = clip_gradients(grads, self.clipnorm, self.clipvalue, self.global_clipnorm)
-        for var in variables:
-            self._track(var)
-        lr = self._current_learning_rate()
-        lr_by_dtype = {}
-        for var in variables:
-            if var.dtype not in lr_by_dtype:
-                lr_by_dtype[var.dtype] = lr if lr.dtype is var.dtype else cast(lr, var.dtype)
-        if self.weight_decay:
-            for var in variables:
-                if self._use_weight_decay(var):
-                    var.assign_sub(var * self.weight_decay * lr_by_dtype[var.dtype],
-                                   read_value=False)
-        self._step_constants = {dtype: self._prepare_step(dtype, lr)
-                                for dtype, lr in lr_by_dtype.items()}
-        for grad, var in zip(grads, variables):
-            if type(grad) is IndexedSlices:
-                self._apply_sparse(grad, var, lr_by_dtype[var.dtype])
-            else:
-                self._update_step(grad, var, lr_by_dtype[var.dtype])
-        self._step_constants = None
+            pairs = all_reduce_sum_gradients(pairs)
+        return self._apply(list(pairs))
+
+    def apply(self, grads, trainable_variables=None):
+        """Keras 3's form: `grads` in the order of `trainable_variables`, or of the variables
+        the optimizer was built with when those are not given."""
+        grads = list(grads)
+        if not grads:
+            return self._iterations
+        if trainable_variables is None:
+            if not self.built:
+                raise ValueError(f"{type(self).__name__}.apply: when `grads` come without "
+                                 "`trainable_variables`, the optimizer must already be built; "
+                                 "call optimizer.build(trainable_variables) first.")
+            if len(grads) != len(self._seen):
+                raise ValueError(f"{type(self).__name__}.apply: got {len(grads)} gradients for "
+                                 f"the {len(self._seen)} variables the optimizer was built "
+                                 "with; pass one per variable, in order.")
+            trainable_variables = self._seen
+        return self.apply_gradients(zip(grads, list(trainable_variables)))
+
+    def _apply(self, pairs):
+        self._require_init("apply_gradients")
+        self._check_context()
+        check_pair_types(pairs)
+        grads, variables = checked_pairs(pairs)
+        self._ensure_built([v for _, v in pairs])
+        if self.loss_scale_factor is not None:
+            grads = [_scaled(g, 1.0 / self.loss_scale_factor) for g in grads]
+        if self.gradient_accumulation_steps:
+            accumulate_or_update(self, grads, variables, self._clip_decay_update)
+        else:
+            self._clip_decay_update(grads, variables)
+        if self.use_ema:
+            update_moving_averages(self)
         for var in variables:  # Keras's weight constraints (kernel_constraint=...)
             constraint = getattr(var, "constraint", None)
             if constraint is not None:
                 var.assign(constraint(var))
         return self._iterations.assign_add(1)
 
+    def _check_context(self):
+        graph = state.graph
+        if graph is not None and not getattr(graph, "lifts_variables", False):
+            raise RuntimeError(
+                f"{type(self).__name__} (a TF2 optimizer) runs eagerly or inside "
+                "wengert.function, not in a TF1 graph; use compat.v1.train."
+                "GradientDescentOptimizer (or Momentum/Adam/RMSProp) with a Session.")
+
+    def _ensure_built(self, variables):
+        """Build on the first call; give variables first seen later their slots, unless the
+        class has its own update_step (built once, as Keras 3 requires)."""
+        if not self.built:
+            self.build(variables)
+            self.built = True
+        unknown = [v for v in variables if id(v) not in self._index]
+        if not unknown:
+            return
+        if self._uses_public_step():
+            raise ValueError(f"{type(self).__name__}: unknown variable(s) "
+                             f"{[v.name for v in unknown]}. This optimizer can only be called "
+                             "for the variables it was built with; create a new optimizer "
+                             "instance for a new set of variables.")
+        self._track_all(unknown)
+
+    def _uses_public_step(self):
+        return type(self).update_step is not Optimizer.update_step
+
+    def _clip_decay_update(self, grads, variables):
+        """Clip, decay and update: the step proper, once per (accumulated) update."""
+        grads = clip_gradients(grads, self.clipnorm, self.clipvalue, self.global_clipnorm)
+        lr = self._current_learning_rate()
+        lr_by_dtype = {}
+        for var in variables:
+            if var.dtype not in lr_by_dtype:
+                lr_by_dtype[var.dtype] = lr if lr.dtype is var.dtype else cast(lr, var.dtype)
+        self._apply_weight_decay(variables, lr_by_dtype)
+        self._before_updates()
+        self._step_constants = {dtype: self._prepare_step(dtype, rate)
+                                for dtype, rate in lr_by_dtype.items()}
+        if self._uses_public_step():
+            for grad, var in zip(grads, variables):
+                self.update_step(_dense(grad), var, lr)
+        else:
+            for grad, var in zip(grads, variables):
+                if type(grad) is IndexedSlices:
+                    self._apply_sparse(grad, var, lr_by_dtype[var.dtype])
+                else:
+                    self._update_step(grad, var, lr_by_dtype[var.dtype])
+        self._step_constants = None
+
     def _prepare_step(self, dtype, lr):
         """Values shared by all variables of `dtype` in this step (e.g. Adam's bias-corrected
         learning rate), computed once; `_update_step` finds them in `_step_constants[dtype]`."""
         return None
 
+    def _before_updates(self):
+        """State updated once per step before the variables are (Nadam's momentum product)."""
+
+    def update_step(self, gradient, variable, learning_rate):
+        """Keras 3's hook: update `variable` (and its slots) from `gradient`. Subclasses
+        override it; here it runs wengert's own `_update_step`."""
+        if type(self)._update_step is Optimizer._update_step:
+            raise NotImplementedError(f"{type(self).__name__} must implement "
+                                      "update_step(gradient, variable, learning_rate).")
+        lr = convert_to_tensor(learning_rate)
+        lr = lr if lr.dtype is variable.dtype else cast(lr, variable.dtype)
+        if self._step_constants is None or variable.dtype not in self._step_constants:
+            self._step_constants = {**(self._step_constants or {}),
+                                    variable.dtype: self._prepare_step(variable.dtype, lr)}
+        self._update_step(_dense(gradient), variable, lr)
+
     def _update_step(self, gradient, variable, lr):
-        raise NotImplementedError(f"{type(self).__name__} must implement _update_step.")
+        raise NotImplementedError(f"{type(self).__name__} must implement update_step.")
 
     def _apply_sparse(self, slices, variable, lr):
         """Eagerly: the subclass's sparse step on de-duplicated rows; else the dense step."""
@@ -296,6 +324,22 @@ class Optimizer:
         grads = tape.gradient(loss, var_list)
         return self.apply_gradients(zip(grads, var_list))
 
+    def scale_loss(self, loss):
+        """`loss * loss_scale_factor` (the loss unchanged when no factor is set)."""
+        return loss if self.loss_scale_factor is None else loss * self.loss_scale_factor
+
+    def finalize_variable_values(self, var_list):
+        """With use_ema, overwrite the variables with their moving averages (fit does it
+        after the last epoch)."""
+        if not self.use_ema:
+            return
+        for var in var_list:
+            average = self._slots.get(id(var), {}).get("average")
+            if average is None:
+                raise ValueError(f"{type(self).__name__}.finalize_variable_values: variable "
+                                 f"'{var.name}' has no moving average in this optimizer.")
+            var.assign(average)
+
     # -- configuration ------------------------------------------------------------------------
     def get_config(self):
         lr = self._learning_rate
@@ -305,7 +349,11 @@ class Optimizer:
             lr = float(lr.numpy())
         return {"name": self.name, "learning_rate": lr, "weight_decay": self.weight_decay,
                 "clipnorm": self.clipnorm, "global_clipnorm": self.global_clipnorm,
-                "clipvalue": self.clipvalue}
+                "clipvalue": self.clipvalue, "use_ema": self.use_ema,
+                "ema_momentum": self.ema_momentum,
+                "ema_overwrite_frequency": self.ema_overwrite_frequency,
+                "loss_scale_factor": self.loss_scale_factor,
+                "gradient_accumulation_steps": self.gradient_accumulation_steps}
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
@@ -325,74 +373,11 @@ def _is_schedule(value):
         callable(value) and not isinstance(value, Variable))
 
 
-def _checked_pairs(grads_and_vars):
-    """(gradients, variables) with None gradients dropped (with a warning), each gradient a
-    tensor of its variable's dtype and shape; raises before any change on a mismatch."""
-    pairs = list(grads_and_vars)
-    if not pairs:
-        raise ValueError("apply_gradients: no (gradient, variable) pairs were given.")
-    for pair in pairs:
-        if not isinstance(pair, (tuple, list)) or len(pair) != 2:
-            raise TypeError(f"apply_gradients expects (gradient, variable) pairs, e.g. "
-                            f"zip(grads, variables); got {pair!r}.")
-        if not isinstance(pair[1], Variable):
-            raise TypeError(f"apply_gradients: {pair[1]!r} is not a Variable; only variables "
-                            "can be updated.")
-    missing_vars = [v for g, v in pairs if g is None]
-    missing = [v.name for v in missing_vars]
-    if len(missing) == len(pairs):
-        raise ValueError(f"No gradients provided for any variable: {missing}. Check that the "
-                         "loss depends on the variables through differentiable ops, computed "
-                         "inside the GradientTape.\n" + describe_missing(missing_vars))
-    if missing:
-        warnings.warn(f"Gradients do not exist for variables {missing} when minimizing the "
-                      "loss; they are not updated. If using `model.compile()`, did you forget "
-                      "to provide a `loss` argument?\n" + describe_missing(missing_vars),
-                      stacklevel=3)
-    grads, variables = [], []
-    for grad, var in pairs:
-        if grad is None:
-            continue
-        if type(grad) is not IndexedSlices:
-            grad = convert_to_tensor(grad)
-        if not var.shape.is_compatible_with(grad.shape):
-            raise ValueError(f"apply_gradients: the gradient for variable '{var.name}' has "
-                             f"shape {grad.shape}, but the variable has shape {var.shape}; "
-                             "no variable was updated.")
-        if grad.dtype is not var.dtype:
-            numeric = grad.dtype.is_floating or grad.dtype.is_integer
-            if not (numeric and var.dtype.is_floating):  # integers cast, as Keras does
-                raise TypeError(f"apply_gradients: the gradient for variable '{var.name}' has "
-                                f"dtype {grad.dtype.name}, but the variable is "
-                                f"{var.dtype.name}; no variable was updated.")
-            grad = (grad, var.dtype)  # cast below, once everything is checked
-        grads.append(grad)
-        variables.append(var)
-    grads = [_cast(*g) if isinstance(g, tuple) else g for g in grads]
-    return grads, variables
+def _dense(grad):
+    return grad._dense() if type(grad) is IndexedSlices else grad
 
 
-def _cast(grad, dtype):
+def _scaled(grad, factor):
     if type(grad) is IndexedSlices:
-        return IndexedSlices._of(cast(grad.values, dtype), grad.indices, grad._static, grad._like)
-    return cast(grad, dtype)
-
-
-# -- sparse updates ---------------------------------------------------------------------------
-def deduplicate(slices):
-    """IndexedSlices with each index once, the values of repeated indices summed (eager)."""
-    indices = np.asarray(array_of(slices.indices)).reshape(-1)
-    unique, position = np.unique(indices, return_inverse=True)
-    if len(unique) == len(indices):
-        return slices
-    values = array_of(slices.values)
-    summed = np.zeros((len(unique),) + values.shape[1:], values.dtype)
-    np.add.at(summed, position.reshape(-1), values)
-    return IndexedSlices._of(convert_to_tensor(summed), convert_to_tensor(unique),
-                             slices._static, slices._like)
-
-
-def scatter_add(var, slices):
-    """var[indices] += values for the rows of de-duplicated IndexedSlices only (eager), in
-    place unless a tensor shares the variable's array (then on a copy: tensors never change)."""
-    var._scatter_add_rows(array_of(slices.indices), array_of(slices.values))
+        return IndexedSlices._of(grad.values * factor, grad.indices, grad._static, grad._like)
+    return grad * factor

@@ -17,11 +17,8 @@ class RMSprop(Optimizer):
     """Divide the gradient by a running root mean square of recent gradients."""
 
     def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-7,
-                 centered=False, weight_decay=None, clipnorm=None, clipvalue=None,
-                 global_clipnorm=None, name="rmsprop", **kwargs):
-        super().__init__(learning_rate, weight_decay=weight_decay, clipnorm=clipnorm,
-                         clipvalue=clipvalue, global_clipnorm=global_clipnorm, name=name,
-                         **kwargs)
+                 centered=False, name="rmsprop", **kwargs):
+        super().__init__(learning_rate, name=name, **kwargs)
         self.rho = rho
         self.momentum = momentum
         self.epsilon = epsilon

@@ -11,7 +11,8 @@ momentum the velocity decays densely (v <- m * v) and then receives -lr * g in t
 by scatter, as Keras does: the same result as the dense update, without a dense gradient.
 """
 from ..framework.indexed_slices import IndexedSlices
-from .optimizer import Optimizer, scatter_add
+from .optimizer import Optimizer
+from .sparse_updates import scatter_add
 
 __all__ = ["SGD"]
 
@@ -19,11 +20,8 @@ __all__ = ["SGD"]
 class SGD(Optimizer):
     """Gradient descent (with momentum)."""
 
-    def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, weight_decay=None,
-                 clipnorm=None, clipvalue=None, global_clipnorm=None, name="SGD", **kwargs):
-        super().__init__(learning_rate, weight_decay=weight_decay, clipnorm=clipnorm,
-                         clipvalue=clipvalue, global_clipnorm=global_clipnorm, name=name,
-                         **kwargs)
+    def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, name="SGD", **kwargs):
+        super().__init__(learning_rate, name=name, **kwargs)
         if not isinstance(momentum, (int, float)) or not 0 <= momentum <= 1:
             raise ValueError(f"SGD: `momentum` must be a float in [0, 1], got {momentum!r}.")
         self.momentum = float(momentum)
