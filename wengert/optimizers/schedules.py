@@ -9,21 +9,38 @@ not a constant baked in at tracing time). Values are float32, as in Keras.
   down to an integer when `staircase=True` (the rate then drops every `decay_steps` steps).
 - PiecewiseConstantDecay: values[0] while step <= boundaries[0], values[i] while
   boundaries[i-1] < step <= boundaries[i], values[-1] after the last boundary.
+- InverseTimeDecay: lr(step) = lr0 / (1 + decay_rate * step / decay_steps), the quotient
+  step / decay_steps rounded down when `staircase=True`.
+- PolynomialDecay: with t = min(step, decay_steps) / decay_steps,
+  lr(step) = (lr0 - end) * (1 - t) ** power + end. With `cycle=True` the step is not capped;
+  instead the decay length grows to decay_steps * ceil(step / decay_steps) (1 at step 0), so the
+  rate jumps back up and decays again each cycle.
 - CosineDecay: with t = min(step, decay_steps) / decay_steps,
   lr(step) = lr0 * ((1 - alpha) * 0.5 * (1 + cos(pi t)) + alpha), so it falls from lr0 to
   alpha * lr0 along half a cosine and stays there. With `warmup_target` it first rises linearly
   from lr0 to warmup_target over `warmup_steps`, then decays from warmup_target.
+- CosineDecayRestarts (SGDR, Loshchilov and Hutter): cosine decays that restart. The i-th
+  period lasts first_decay_steps * t_mul^i steps and starts from lr0 * m_mul^i. With
+  f = step / first_decay_steps, the period is i = floor(log(1 - f (1 - t_mul)) / log t_mul)
+  (i = floor(f) when t_mul = 1) and the fraction done in it
+  t = (f - (1 - t_mul^i) / (1 - t_mul)) / t_mul^i; then
+  lr(step) = lr0 * ((1 - alpha) * 0.5 * m_mul^i * (1 + cos(pi t)) + alpha).
+
+A custom schedule subclasses `LearningRateSchedule` and defines `__call__(step)` and
+`get_config()`; `serialize` / `deserialize` (with custom_objects) round-trip any of them.
 """
 import math
 
 from ..framework import dtypes
 from ..framework.tensor import constant, convert_to_tensor
 from ..ops.array_ops import where
-from ..ops.math_ops import cast, floordiv, less, less_equal, minimum, pow as _pow
-from ..ops.unary_ops import cos
+from ..ops.math_ops import cast, equal, floordiv, less, less_equal, minimum, pow as _pow
+from ..ops.rounding_ops import ceil, floor
+from ..ops.unary_ops import cos, log
 
 __all__ = ["LearningRateSchedule", "ExponentialDecay", "PiecewiseConstantDecay", "CosineDecay",
-           "serialize", "deserialize"]
+           "CosineDecayRestarts", "InverseTimeDecay", "PolynomialDecay", "serialize",
+           "deserialize"]
 
 _FLOAT = dtypes.float32
 
@@ -77,6 +94,62 @@ class ExponentialDecay(LearningRateSchedule):
         return {"initial_learning_rate": self.initial_learning_rate,
                 "decay_steps": self.decay_steps, "decay_rate": self.decay_rate,
                 "staircase": self.staircase, "name": self.name}
+
+
+class InverseTimeDecay(LearningRateSchedule):
+    """initial_learning_rate / (1 + decay_rate * step / decay_steps) (the quotient rounded
+    down when staircase)."""
+
+    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False,
+                 name="InverseTimeDecay"):
+        self.initial_learning_rate = initial_learning_rate
+        self.decay_steps = _positive("InverseTimeDecay: decay_steps", decay_steps)
+        self.decay_rate = decay_rate
+        self.staircase = staircase
+        self.name = name
+
+    def __call__(self, step):
+        p = _step(step) / constant(self.decay_steps, _FLOAT)
+        if self.staircase:
+            p = floor(p)
+        return constant(self.initial_learning_rate, _FLOAT) / (
+            1.0 + constant(self.decay_rate, _FLOAT) * p)
+
+    def get_config(self):
+        return {"initial_learning_rate": self.initial_learning_rate,
+                "decay_steps": self.decay_steps, "decay_rate": self.decay_rate,
+                "staircase": self.staircase, "name": self.name}
+
+
+class PolynomialDecay(LearningRateSchedule):
+    """(initial - end) * (1 - step / decay_steps) ** power + end, held at `end` after
+    decay_steps, or restarting with longer cycles when `cycle`."""
+
+    def __init__(self, initial_learning_rate, decay_steps, end_learning_rate=0.0001, power=1.0,
+                 cycle=False, name="PolynomialDecay"):
+        self.initial_learning_rate = initial_learning_rate
+        self.decay_steps = _positive("PolynomialDecay: decay_steps", decay_steps)
+        self.end_learning_rate = end_learning_rate
+        self.power = power
+        self.cycle = cycle
+        self.name = name
+
+    def __call__(self, step):
+        step = _step(step)
+        decay_steps = constant(self.decay_steps, _FLOAT)
+        if self.cycle:
+            cycles = where(equal(step, 0.0), constant(1.0, _FLOAT), ceil(step / decay_steps))
+            decay_steps = decay_steps * cycles
+        else:
+            step = minimum(step, decay_steps)
+        end = constant(self.end_learning_rate, _FLOAT)
+        remaining = _pow(1.0 - step / decay_steps, constant(self.power, _FLOAT))
+        return (constant(self.initial_learning_rate, _FLOAT) - end) * remaining + end
+
+    def get_config(self):
+        return {"initial_learning_rate": self.initial_learning_rate,
+                "decay_steps": self.decay_steps, "end_learning_rate": self.end_learning_rate,
+                "power": self.power, "cycle": self.cycle, "name": self.name}
 
 
 class PiecewiseConstantDecay(LearningRateSchedule):
@@ -147,8 +220,47 @@ class CosineDecay(LearningRateSchedule):
                 "warmup_target": self.warmup_target, "warmup_steps": self.warmup_steps}
 
 
-_SCHEDULES = {cls.__name__: cls for cls in (ExponentialDecay, PiecewiseConstantDecay,
-                                             CosineDecay)}
+class CosineDecayRestarts(LearningRateSchedule):
+    """Cosine decays restarting every period, the periods growing by t_mul and their peaks
+    shrinking by m_mul (SGDR)."""
+
+    def __init__(self, initial_learning_rate, first_decay_steps, t_mul=2.0, m_mul=1.0,
+                 alpha=0.0, name="SGDRDecay"):
+        self.initial_learning_rate = initial_learning_rate
+        self.first_decay_steps = _positive("CosineDecayRestarts: first_decay_steps",
+                                           first_decay_steps)
+        self._t_mul = t_mul
+        self._m_mul = m_mul
+        self.alpha = alpha
+        self.name = name
+
+    def _period(self, fraction):
+        """(i, fraction of period i done) for `fraction` = step / first_decay_steps."""
+        if self._t_mul == 1.0:
+            period = floor(fraction)
+            return period, fraction - period
+        t_mul = constant(self._t_mul, _FLOAT)
+        period = floor(log(1.0 - fraction * (1.0 - t_mul)) / log(t_mul))
+        done_before = (1.0 - _pow(t_mul, period)) / (1.0 - t_mul)
+        return period, (fraction - done_before) / _pow(t_mul, period)
+
+    def __call__(self, step):
+        fraction = _step(step) / constant(self.first_decay_steps, _FLOAT)
+        period, fraction = self._period(fraction)
+        peak = _pow(constant(self._m_mul, _FLOAT), period)
+        cosine = 0.5 * peak * (1.0 + cos(constant(math.pi, _FLOAT) * fraction))
+        return constant(self.initial_learning_rate, _FLOAT) * (
+            (1.0 - self.alpha) * cosine + self.alpha)
+
+    def get_config(self):
+        return {"initial_learning_rate": self.initial_learning_rate,
+                "first_decay_steps": self.first_decay_steps, "t_mul": self._t_mul,
+                "m_mul": self._m_mul, "alpha": self.alpha, "name": self.name}
+
+
+_SCHEDULES = {cls.__name__: cls for cls in (ExponentialDecay, InverseTimeDecay, PolynomialDecay,
+                                             PiecewiseConstantDecay, CosineDecay,
+                                             CosineDecayRestarts)}
 
 
 def serialize(schedule):
