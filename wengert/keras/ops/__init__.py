@@ -9,7 +9,12 @@ math functions (`ops.cond`, `ops.scan`, `ops.top_k`, ...) likewise. All apply Ke
 promotion (`ops.dtypes.result_type`, JAX-like: int32 + float32 is float32, Python scalars are
 weakly typed) before they call wengert's ops, which keep TensorFlow's no-promotion rule.
 """
-from . import dtypes, numpy
+from . import control_flow, core, dtypes, math, numpy, spectral
 from .numpy import *  # noqa: F403
+from .control_flow import *  # noqa: F403  cond, while_loop, scan, associative_scan, ...
+from .core import *  # noqa: F403  cast, shape, slice_update, scatter, custom_gradient, ...
+from .math import *  # noqa: F403  segment_*, top_k, logsumexp, erf, cdist, ...
+from .spectral import *  # noqa: F403  fft, rfft, stft, istft, ...
 
-__all__ = ["numpy"] + list(numpy.__all__)
+__all__ = (["numpy"] + list(numpy.__all__) + control_flow.__all__ + core.__all__ + math.__all__
+           + spectral.__all__)
