@@ -9,6 +9,7 @@ import scipy.special
 import wengert as tf
 from tf_ops_reference import TFCase, check, run_tf_or_skip
 from wengert.keras.ops import control_flow as C, core, math as M, spectral as S
+from wengert.keras.ops.rearrange import rearrange
 from wengert.testing import check_grads
 
 RNG = np.random.default_rng(27)
@@ -171,6 +172,13 @@ CASES = [
     TFCase("istft_nocenter", "keras.ops.istft((x0, x1), 8, 4, 8, center=False)",
            lambda a, b: S.istft((a, b), 8, 4, 8, center=False), [r(7, 5), r(7, 5)],
            wrt=[0, 1]),
+    TFCase("rearrange_split", "keras.ops.rearrange(x0, 'b (h w) c -> b h w c', h=4)",
+           lambda x: rearrange(x, "b (h w) c -> b h w c", h=4), [r(2, 12, 3)], wrt=[0]),
+    TFCase("rearrange_merge", "keras.ops.rearrange(x0, 'b h w c -> c (b w) h')",
+           lambda x: rearrange(x, "b h w c -> c (b w) h"), [r(2, 3, 4, 5)], wrt=[0]),
+    TFCase("rearrange_both", "keras.ops.rearrange(x0, 'b (h p) (w q) -> (b p q) h w', p=2, "
+           "q=3)", lambda x: rearrange(x, "b (h p) (w q) -> (b p q) h w", p=2, q=3),
+           [r(2, 4, 9)], wrt=[0]),
 ]
 
 
@@ -265,3 +273,11 @@ def test_control_flow_gradients_eager_and_traced():
         grads.append(np.asarray(tape.gradient(y, x)))
     np.testing.assert_allclose(grads[0], grads[1], rtol=1e-12)
     check_grads(_loop_loss, [np.asarray(x)], order=1)
+
+
+def test_rearrange_against_numpy():
+    x = r(2, 6, 3)
+    want = x.reshape(2, 2, 3, 3).transpose(3, 0, 2, 1).reshape(3, 6, 2)
+    np.testing.assert_array_equal(rearrange(x, "b (h w) c -> c (b w) h", w=3), want)
+    with pytest.raises(ValueError, match="same axes"):
+        rearrange(x, "b n c -> b n")
