@@ -315,3 +315,20 @@ def test_values_against_numpy():
         "adaptive_max_pool", "fold", "layer_norm", "rms_norm", "bce_logits", "attention"])
 def test_gradients_by_finite_differences(fn, args):
     check_grads(fn, args, order=1)
+
+
+@pytest.mark.parametrize("fn, shape", [
+    (lambda x: nn.conv_transpose(x, np.ones((3, 3, 2, 3)), strides=2), [None, 4, 4, 3]),
+    (lambda x: nn.softmax(x, axis=(1, 2)), [None, 3, 4]),
+    (lambda x: nn.dot_product_attention(x, x, x, is_causal=True), [None, 4, 2, 3]),
+    (lambda x: nn.adaptive_max_pool(x, 2), [None, 5, 5, 2]),
+    (lambda x: nn.fold(nn.unfold(x, 2), 4, 2), [None, 2, 4, 4]),
+], ids=["conv_transpose", "softmax_axes", "attention", "adaptive_max_pool", "fold_unfold"])
+def test_traced_with_unknown_batch(fn, shape):
+    traced_fn = tf.function(fn, input_signature=[tf.TensorSpec(shape, tf.float64)])
+    x = tf.constant(r(*[2 if d is None else d for d in shape]))
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        eager, graph = fn(x), traced_fn(x)
+    np.testing.assert_allclose(graph, eager, rtol=1e-12)
+    np.testing.assert_allclose(tape.gradient(graph, x), tape.gradient(eager, x), rtol=1e-12)

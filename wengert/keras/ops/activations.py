@@ -18,7 +18,7 @@ of axes (normalising over their product) or None (over every element). Each is w
 wengert's ops, so each is differentiable with the derivative of its pieces (at the kinks, the
 one TensorFlow's where/relu/clip rules give).
 """
-from ...ops.array_ops import split, where
+from ...ops.array_ops import concat, split, where
 from ...ops.cast_ops import cast
 from ...ops.broadcast_ops import ones_like, zeros_like
 from ...ops.math_ops import clip_by_value, maximum, minimum
@@ -173,7 +173,7 @@ def _over_axes(fn, x, axis):
     keep = [a for a in range(rank) if a not in axes]
     order = keep + axes
     moved = transpose(x, order)
-    flat = reshape(moved, [x.shape[a] if x.shape[a] is not None else -1 for a in keep] + [-1])
+    flat = reshape(moved, concat([dynamic_shape(moved)[:len(keep)], [-1]], 0))
     out = reshape(fn(flat, axis=-1), dynamic_shape(moved))
     return transpose(out, sorted(range(rank), key=order.__getitem__))
 

@@ -13,7 +13,9 @@ output size as Keras does: along each axis, with k' = (k - 1) d + 1,
 A depthwise (or separable) convolution with both a stride and a dilation above 1 runs at stride 1
 (padded by hand for "same") and keeps every s-th output, as Keras's TensorFlow backend does.
 """
-from ...ops.array_ops import concat, split
+from ...framework.tensor import is_tensor
+from ...ops.array_ops import concat, split, stack
+from ...ops.cast_ops import cast
 from ...ops.nn.conv.compositions import conv_transpose as _conv_transpose, convolution
 from ...ops.nn.conv.conv2d import conv2d, depthwise_conv2d
 from ...ops.creation_ops import shape as dynamic_shape
@@ -112,6 +114,8 @@ def conv_transpose(inputs, kernel, strides=1, padding="valid", output_padding=No
                                  kernel.shape[i], strides[i], padding, pads[i], dilations[i])
                for i in range(n)]
     out_shape = [sizes[0] if x.shape[0] is None else x.shape[0]] + spatial + [kernel.shape[-2]]
+    if any(is_tensor(v) for v in out_shape):
+        out_shape = stack([cast(v, "int32") for v in out_shape])
     out = _conv_transpose(x, kernel, out_shape, strides, padding, dilations=dilations)
     return from_channels_last(out, data_format)
 
