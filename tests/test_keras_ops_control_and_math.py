@@ -40,6 +40,11 @@ CASES = [
            lambda x: core.saturate_cast(x * 200, "uint8"), [r(3, 4)]),
     TFCase("stop_gradient", "keras.ops.stop_gradient(x0) * x0",
            lambda x: core.stop_gradient(x) * x, [r(3)], wrt=[0]),
+    TFCase("custom_gradient", "keras.ops.custom_gradient(lambda x: (tf.math.log1p(tf.exp(x)), "
+           "lambda *a, upstream=None: (a[0] if upstream is None else upstream) * 3.0))(x0)",
+           core.custom_gradient(lambda x: (tf.math.log1p(tf.exp(x)), lambda *a, upstream=None:
+                                           (a[0] if upstream is None else upstream) * 3.0)),
+           [r(4)], wrt=[0]),
     TFCase("unstack", "keras.ops.unstack(x0, axis=1)", lambda x: core.unstack(x, axis=1),
            [r(2, 3)], wrt=[0]),
     TFCase("slice", "keras.ops.slice(x0, [1, 0], [2, 3])",

@@ -149,6 +149,9 @@ NORM_LOSS = [
     TFCase("layer_normalization_axes", "keras.ops.nn.layer_normalization(x0, x1, axis=(1, 2), "
            "epsilon=1e-5)", lambda x, g: nn.layer_normalization(x, g, axis=(1, 2), epsilon=1e-5),
            [r(2, 3, 4), r(3, 4)], wrt=[0, 1]),
+    TFCase("layer_normalization_rms_scaling", "keras.ops.nn.layer_normalization(x0, x1, "
+           "rms_scaling=True)", lambda x, g: nn.layer_normalization(x, g, rms_scaling=True),
+           [r(2, 3, 4), r(4)], wrt=[0, 1]),
     TFCase("rms_normalization", "keras.ops.nn.rms_normalization(x0, x1)",
            nn.rms_normalization, [r(2, 3, 4), r(4)], wrt=[0, 1]),
     TFCase("rms_normalization_axis", "keras.ops.nn.rms_normalization(x0, axis=1, epsilon=0.1)",

@@ -5,10 +5,13 @@
     batch_normalization(x, m, v, axis) = (x - m) scale / sqrt(v + eps) + offset, the statistics
         laid along `axis`
     layer_normalization(x, gamma, beta, axis) = (x - mean) gamma / sqrt(var + eps) + beta over
-        `axis` (eps defaults to backend.epsilon(), computed in at least float32)
+        `axis` (eps defaults to backend.epsilon(), computed in at least float32); with Keras's
+        deprecated rms_scaling=True, x gamma / sqrt(var + eps)
     rms_normalization(x, scale, axis) = x scale / sqrt(mean(x^2) + eps)
     normalize(x, axis, order) = x / max(||x||_order, eps); for order 2, x min(1 / ||x||, 1 / eps)
 """
+import warnings
+
 from ...ops.cast_ops import cast
 from ...ops.linalg.norms import norm
 from ...ops.math_ops import maximum, minimum
@@ -73,9 +76,11 @@ def _broadcast(v, x, axes):
 
 def layer_normalization(x, gamma=None, beta=None, axis=-1, epsilon=None, **kwargs):
     """(x - mean) / sqrt(variance + epsilon) * gamma + beta, statistics over `axis`."""
-    if kwargs.pop("rms_scaling", False):
-        raise NotImplementedError("layer_normalization: rms_scaling=True is deprecated in Keras "
-                                  "and not provided; use rms_normalization.")
+    rms_scaling = kwargs.pop("rms_scaling", False)
+    if rms_scaling:
+        warnings.warn("layer_normalization: rms_scaling=True is deprecated (it scales by the "
+                      "variance, not the root mean square); use rms_normalization.",
+                      stacklevel=2)
     if kwargs:
         raise TypeError(f"layer_normalization: unexpected arguments {sorted(kwargs)}.")
     epsilon = backend.epsilon() if epsilon is None else epsilon
@@ -86,6 +91,8 @@ def layer_normalization(x, gamma=None, beta=None, axis=-1, epsilon=None, **kwarg
     mean, variance = _moments(x, axes, keepdims=True)
     inv = rsqrt(variance + cast(epsilon, compute))
     gamma, beta = _broadcast(gamma, x, axes), _broadcast(beta, x, axes)
+    if rms_scaling:
+        return cast(x * inv if gamma is None else x * inv * gamma, original)
     if gamma is not None:
         inv = inv * gamma
     shift = -mean * inv
