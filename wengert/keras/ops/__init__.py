@@ -19,5 +19,6 @@ from .nn import *  # noqa: F403  relu, conv, max_pool, one_hot, ctc_loss, ...
 from .linalg import *  # noqa: F403  cholesky, det, qr, solve, svd, norm, jvp, ...
 from .rearrange import rearrange
 
-__all__ = (["numpy", "nn", "linalg", "image", "rearrange"] + list(numpy.__all__) + control_flow.__all__ + core.__all__
-           + math.__all__ + spectral.__all__ + nn.__all__ + linalg.__all__)
+__all__ = (["numpy", "nn", "linalg", "image", "rearrange"] + list(numpy.__all__)
+           + control_flow.__all__ + core.__all__ + math.__all__ + spectral.__all__ + nn.__all__
+           + linalg.__all__)
