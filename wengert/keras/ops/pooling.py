@@ -128,6 +128,10 @@ def fold(x, output_size, kernel_size, dilation=1, padding=0, stride=1):
     oh, ow = per_axis(output_size, 2, "output_size")
     c = x.shape[1] // (k[0] * k[1])
     table, hp, wp, blocks = _block_table(c, oh, ow, k, d, p, s)
+    if x.shape[2] is not None and x.shape[2] != blocks or c * k[0] * k[1] != x.shape[1]:
+        raise ValueError(f"fold: an output of {(oh, ow)} with kernel {k}, dilation {d}, padding "
+                         f"{p} and stride {s} takes [N, C*{k[0] * k[1]}, {blocks}] blocks; got "
+                         f"shape {x.shape}.")
     columns = transpose(reshape(x, [-1, c * k[0] * k[1] * blocks]), [1, 0])
     image = transpose(unsorted_segment_sum(columns, table, c * hp * wp), [1, 0])
     image = reshape(image, [-1, c, hp, wp])
