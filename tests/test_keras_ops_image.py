@@ -3,6 +3,7 @@ TensorFlow 2.21 (values, and gradients where TensorFlow's are exact) and, withou
 against NumPy and finite differences."""
 import numpy as np
 import pytest
+import scipy.ndimage
 
 import wengert as tf
 from tf_ops_reference import TFCase, check, run_tf_or_skip
@@ -167,7 +168,6 @@ def test_against_keras(c, tf_results):
 
 # -- without TensorFlow ----------------------------------------------------------------------
 def test_values_against_numpy_and_scipy():
-    import scipy.ndimage
     x = img(2, 5, 6, 3, dtype=np.float64)
     np.testing.assert_allclose(I.rgb_to_grayscale(x)[..., 0], x @ [0.2989, 0.5870, 0.1140])
     identity = np.array([1, 0, 0, 0, 1, 0, 0, 0], np.float32)
