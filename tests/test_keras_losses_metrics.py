@@ -150,7 +150,10 @@ def test_compile_resolves_accuracy_from_the_loss(loss, y, units, expected):
                                                  input_shape=(2,))])
     model.compile(optimizer="sgd", loss=loss, metrics=["accuracy"])
     model.evaluate(np.ones((4, 2), np.float32), y, verbose=0)
-    assert type(model.metrics[0]).__name__ == expected and model.metrics[0].name == "accuracy"
+    # Keras 3's model.metrics: the loss tracker, then one tracker over the compiled metrics
+    assert [m.name for m in model.metrics] == ["loss", "compile_metrics"]
+    accuracy = model.metrics[1].metrics[0]
+    assert type(accuracy).__name__ == expected and accuracy.name == "accuracy"
 
 
 def test_metric_lookup():

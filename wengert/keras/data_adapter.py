@@ -1,14 +1,20 @@
 """What `fit`, `evaluate` and `predict` walk: NumPy arrays or a `tf.data.Dataset`, cut into the
 batches of one pass (keras/loops.py runs the loops over them).
 
-Arrays: x (an array or a list of arrays, one per input), y and sample_weight are cut into
-batches of `batch_size` rows. fit's passes go `steps` times, by a permutation of the rows drawn
+Arrays: x (an array, or a list or dict of arrays, one per input), y and sample_weight are cut
+into batches of `batch_size` rows; `y` may be absent when the model computes its own loss. fit's passes go `steps` times, by a permutation of the rows drawn
 at the start of each epoch when shuffling (the same on every rank), wrapping around after the
 last row; evaluate and predict go through the rows in order. `validation_split` keeps the last
 fraction of the rows for validation.
 
-Datasets: each element is one batch, `(x, y)` or `(x, y, sample_weight)` for fit and evaluate
-(x may be a list or dict of inputs), `x` (or a tuple whose first item is x) for predict. An epoch
+Datasets: each element is one batch, `x`, `(x,)`, `(x, y)` or `(x, y, sample_weight)` for fit
+and evaluate (x may be a list or dict of inputs), `x` (or a tuple whose first item is x) for
+predict.
+
+A model's own `train_step(data)` receives each batch in Keras's layout (`pack_x_y_sample_weight`):
+`x` alone when there is neither y nor sample_weight, else `(x, y)` or `(x, y, sample_weight)`;
+`unpack_x_y_sample_weight` is its inverse. `class_weight` ({class: weight}) becomes each row's
+sample weight: the weight of its label (the argmax of a one-hot row), 1 for unlisted classes. An epoch
 is one pass over the dataset, or `steps_per_epoch` batches drawn from one iterator that carries
 on across epochs (restarted when it runs out). `validation_data` may be a dataset too.
 
@@ -22,34 +28,39 @@ from ..data.dataset import Dataset
 from ..framework.tensor import Tensor, array_of, constant
 from . import backend, distributed
 
-__all__ = ["is_dataset", "to_numpy", "num_samples", "take", "split_validation", "as_tensors",
+__all__ = ["pack_x_y_sample_weight", "unpack_x_y_sample_weight", "class_weights", "is_dataset", "to_numpy", "num_samples", "take", "split_validation", "as_tensors",
            "cast_floats", "unpack_validation", "fit_array_batches", "evaluate_array_batches",
            "predict_array_batches", "dataset_steps", "dataset_total", "fit_dataset_batches",
            "evaluate_dataset_batches", "predict_dataset_batches"]
 
 
 # -- arrays -------------------------------------------------------------------------------------
-def to_numpy(data):
+def _map(fn, data):
+    """fn over each array of data: an array, a list/tuple of them or a dict of them."""
     if data is None:
         return None
-    if isinstance(data, (list, tuple)) and data and isinstance(data[0], (np.ndarray, Tensor)):
-        return [np.asarray(d) for d in data]  # several inputs
-    return np.asarray(data)
+    if isinstance(data, dict):
+        return {k: _map(fn, v) for k, v in data.items()}
+    if isinstance(data, (list, tuple)):
+        return type(data)(_map(fn, d) for d in data)
+    return fn(data)
+
+
+def to_numpy(data):
+    if isinstance(data, dict) or (isinstance(data, (list, tuple)) and data and isinstance(
+            data[0], (np.ndarray, Tensor, dict))):
+        return _map(np.asarray, data if isinstance(data, dict) else list(data))  # inputs
+    return None if data is None else np.asarray(data)
 
 
 def num_samples(x):
-    first = x[0] if isinstance(x, list) else x
-    return len(first)
+    while isinstance(x, (list, tuple, dict)):
+        x = next(iter(x.values())) if isinstance(x, dict) else x[0]
+    return len(x)
 
 
 def take(data, index):
-    if data is None:
-        return None
-    if isinstance(data, list):
-        return [d[index] for d in data]
-    return data[index]
-
-
+    return _map(lambda d: d[index], data)
 def split_validation(x, y, sw, split):
     """((x, y, sw) to train on, (x, y, sw) to validate on): the last `split` of the rows."""
     if not 0.0 < split < 1.0:
@@ -65,21 +76,52 @@ def split_validation(x, y, sw, split):
 
 
 def as_tensors(data):
-    if data is None:
-        return None
-    if isinstance(data, list):
-        return [constant(d) for d in data]
-    return constant(data)
+    return _map(constant, data)
 
 
 def cast_floats(data, dtype):
-    if data is None:
-        return None
+    return _map(lambda d: d.astype(dtype) if d.dtype.kind == "f" and d.dtype != dtype else d,
+                data)
+
+
+def pack_x_y_sample_weight(x, y=None, sample_weight=None):
+    """A batch in Keras's layout: x alone (a tuple or list x as `(x,)`), else (x, y) or
+    (x, y, sample_weight)."""
+    if y is None:
+        return (x,) if isinstance(x, (list, tuple)) else x
+    return (x, y) if sample_weight is None else (x, y, sample_weight)
+
+
+def unpack_x_y_sample_weight(data):
+    """(x, y, sample_weight) of a batch `x`, `(x,)`, `(x, y)` or `(x, y, sample_weight)`, with
+    None for what it lacks."""
     if isinstance(data, list):
-        return [cast_floats(d, dtype) for d in data]
-    if data.dtype.kind == "f" and data.dtype != dtype:
-        return data.astype(dtype)
-    return data
+        data = tuple(data)
+    if not isinstance(data, tuple):
+        return data, None, None
+    if len(data) in (1, 2, 3):
+        return tuple(data) + (None,) * (3 - len(data))
+    raise ValueError("unpack_x_y_sample_weight: data must be a tuple of the form (x,), (x, y) "
+                     f"or (x, y, sample_weight); got a tuple of length {len(data)}.")
+
+
+def class_weights(y, class_weight, sample_weight):
+    """fit's class_weight as one weight per row of y (arrays): the weight of each row's class,
+    its integer label or the argmax of a one-hot row (1 for classes not listed)."""
+    if class_weight is None:
+        return sample_weight
+    if sample_weight is not None:
+        raise ValueError("fit: pass either class_weight or sample_weight, not both (Keras "
+                         "refuses both at once); fold the class weights into sample_weight.")
+    if not isinstance(class_weight, dict) or y is None or isinstance(y, (list, dict)):
+        raise ValueError("fit: class_weight must be a dict {class index: weight} and needs a "
+                         f"single array y; got class_weight={type(class_weight).__name__}.")
+    labels = np.asarray(y)
+    if labels.ndim > 1:
+        labels = np.argmax(labels, -1) if labels.shape[-1] != 1 else labels[..., 0]
+    labels = np.round(labels).astype(np.int64).reshape(-1)
+    table = {int(k): float(v) for k, v in class_weight.items()}
+    return np.array([table.get(int(c), 1.0) for c in labels], np.dtype(backend.floatx()))
 
 
 def unpack_validation(data):
@@ -130,28 +172,31 @@ def is_dataset(x):
     return isinstance(x, Dataset)
 
 
-def _numpy(value):
+def _numpy(value, keep_dicts=False):
+    """value's arrays; a dict becomes the list of its values in sorted key order unless
+    keep_dicts (a model's own step receives dicts as they are)."""
     if value is None:
         return None
     if isinstance(value, (list, tuple)):
-        return [np.asarray(v) for v in value]
+        return [_numpy(v, keep_dicts) for v in value]
     if isinstance(value, dict):
+        if keep_dicts:
+            return {k: _numpy(v, True) for k, v in value.items()}
         return [np.asarray(value[k]) for k in sorted(value)]
     return np.asarray(array_of(value) if isinstance(value, Tensor) else value)
 
 
-def _unpack(element, what):
-    if isinstance(element, tuple) and len(element) in (2, 3):
-        x, y = element[0], element[1]
-        return _numpy(x), _numpy(y), _numpy(element[2]) if len(element) == 3 else None
-    raise ValueError(f"Model.{what}: each element of the dataset must be a tuple (x, y) or "
-                     f"(x, y, sample_weight), got {type(element).__name__}.")
+def _unpack(element, what, keep_dicts):
+    if isinstance(element, tuple) and len(element) > 3:
+        raise ValueError(f"Model.{what}: each element of the dataset must be x, (x,), (x, y) "
+                         f"or (x, y, sample_weight), got a tuple of {len(element)} items.")
+    return tuple(_numpy(part, keep_dicts) for part in unpack_x_y_sample_weight(element))
 
 
 def _model_batch(model, element, what):
     """(x, y, sample_weight) arrays of one dataset element: this replica's rows, the model
     built on them if it was not, floats cast to the model's dtype."""
-    x, y, sw = _unpack(element, what)
+    x, y, sw = _unpack(element, what, model._user_step(what))
     x, y, sw = distributed.shard(distributed.strategy_of(model), x, y, sw)
     model._prepare(x)
     dtype = model._data_dtype()
@@ -198,13 +243,14 @@ class _Batches:
                     return
 
 
-def fit_dataset_batches(model, dataset, steps_per_epoch):
+def fit_dataset_batches(model, dataset, steps_per_epoch, class_weight=None):
     """A function giving one fit epoch's (x, y, sample_weight) batches of a dataset."""
     batches = _Batches(dataset, steps_per_epoch)
 
     def epoch():
         for element in batches.epoch():
-            yield _model_batch(model, element, "fit")
+            x, y, sw = _model_batch(model, element, "fit")
+            yield x, y, class_weights(y, class_weight, sw)
     return epoch
 
 
@@ -225,6 +271,7 @@ def evaluate_dataset_batches(model, dataset, steps):
 def predict_dataset_batches(model, dataset, steps):
     """predict's batches of x from a dataset (at most `steps`), as tensors."""
     for element in _elements(dataset, steps):
-        x = _numpy(element[0] if isinstance(element, tuple) else element)
+        x = _numpy(element[0] if isinstance(element, tuple) else element,
+                   model._user_step("predict"))
         model._prepare(x)
         yield as_tensors(cast_floats(x, model._data_dtype()))

@@ -3,13 +3,14 @@
 Each loop takes its batches from keras/data_adapter.py (arrays or a tf.data.Dataset, already cut
 into this replica's rows) and runs the model's step on each, between the callbacks' hooks:
 
-    fit        on_train_begin; per epoch: reset the running loss and metrics, on_epoch_begin,
+    fit        on_train_begin; per epoch: reset the metrics (`model.reset_metrics()`: the loss
+               tracker, compiled metrics and a subclass's own trackers), on_epoch_begin,
                per batch on_train_batch_begin / the train step / on_train_batch_end (logs: the
                epoch's running loss and metrics), then the validation logs (val_*, every
                validation_freq epochs) and on_epoch_end; on_train_end. `model.stop_training`
                (EarlyStopping, TerminateOnNaN) ends the epoch and the run; BackupAndRestore
                sets `model._initial_epoch` in on_train_begin to resume a run.
-    evaluate   reset, on_test_begin, per batch on_test_batch_begin / step / end, on_test_end.
+    evaluate   reset the metrics, on_test_begin, per batch on_test_batch_begin / step / end, on_test_end.
     predict    on_predict_begin, per batch on_predict_batch_begin / step / end, on_predict_end;
                the outputs are concatenated along the batch axis.
 
@@ -61,7 +62,7 @@ def fit_epochs(model, epoch_batches, epochs, initial_epoch, steps, verbose, call
 
 def _train_epoch(model, cb, epoch, batches):
     """One epoch's train steps; the logs of its last step (a copy)."""
-    model._reset_trackers()
+    model.reset_metrics()
     cb.on_epoch_begin(epoch)
     logs = {}
     for step, (x, y, sample_weight) in enumerate(batches):
@@ -70,6 +71,7 @@ def _train_epoch(model, cb, epoch, batches):
         cb.on_train_batch_end(step, logs)
         if model.stop_training:
             break
+    model._sync_loss_tracker()
     return dict(logs)
 
 
@@ -78,13 +80,14 @@ def evaluate_batches(model, batches, total, verbose, callbacks, return_dict):
     """The loss and metrics over `batches` of (x, y, sample_weight) tensors: the logs when
     return_dict, else the loss alone or [loss, metric, ...]."""
     cb = callback_list(model, verbose, callbacks, {"steps": total})
-    model._reset_trackers()
+    model.reset_metrics()
     cb.on_test_begin()
     logs = {}
     for step, (x, y, sample_weight) in enumerate(batches):
         cb.on_test_batch_begin(step)
         logs = model._run_test_batch(x, y, sample_weight)
         cb.on_test_batch_end(step, logs)
+    model._sync_loss_tracker()
     cb.on_test_end(logs)
     if return_dict:
         return logs

@@ -148,6 +148,13 @@ class Model(TrainingMixin, Layer):
             self._output_shape = Layer.compute_output_shape(self, shape)
         self.built = True
 
+    def _maybe_build(self, inputs):
+        if not self.built and isinstance(inputs, dict):  # a dict of inputs: built by the call
+            self._build_input_shape = {k: TensorShape(v.shape) for k, v in inputs.items()}
+            self.built = True
+            return
+        Layer._maybe_build(self, inputs)
+
     def _checkpoint_children(self):
         children = Layer._checkpoint_children(self)
         if self._is_functional:

@@ -1,40 +1,51 @@
 """`Model.compile / fit / evaluate / predict` and the steps they run (the loops over the batches
-are loops.py's, the batches data_adapter.py's).
+are loops.py's, the batches data_adapter.py's, the tracing of the steps steps.py's).
 
-One train step is the TensorFlow 2 recipe, written with wengert ops:
+One built-in train step is the TensorFlow 2 recipe, written with wengert ops:
 
     with GradientTape() as tape:
         y_pred = model(x, training=True)
-        loss = loss_fn(y, y_pred, sample_weight)
+        loss = model.compute_loss(x, y, y_pred, sample_weight)   # compiled loss + model.losses
     grads = tape.gradient(loss, model.trainable_variables)
     optimizer.apply_gradients(zip(grads, model.trainable_variables))
 
 Unless compiled with `run_eagerly=True`, the step is traced into a graph by `wengert.function`
 (one trace per batch shape, so usually two: full batches and the last one) and replayed for
-every batch; if tracing fails the loop warns once and runs the step eagerly. Dropout masks are
-drawn on the Python side for every batch, from each Dropout layer's own generator, and fed to
-the step as arguments, so the traced step sees fresh masks and both modes compute the same
-numbers. Metrics are updated after each step from its predictions; the logged "loss" is the
-running mean of the batch losses weighted by batch size, as in Keras.
+every batch. Dropout masks are drawn on the Python side for every batch, from each Dropout
+layer's own generator, and fed to the step as arguments, so the traced step sees fresh masks and
+both modes compute the same numbers. The built-in steps update the compiled metrics after each
+step from its predictions; the logged "loss" is the running mean of the batch losses weighted by
+batch size, as in Keras (kept in Python floats, copied into the loss tracker at the end of each
+epoch and evaluation).
+
+A subclass's own `train_step(data)` / `test_step(data)` / `predict_step(data)` is called with
+each batch in Keras's layout and traced the same way (steps.py); it uses Keras 3's API:
+`compute_loss`, `compute_metrics`, `metrics` (the loss tracker `Mean("loss")`, the compiled
+metrics' tracker and the Metric attributes of the model and its layers, all reset at each epoch
+by `reset_metrics`), `get_metrics_result`, and the default `train_step` / `test_step`, which
+update those trackers inside the step as Keras 3's do. `compile()` without a loss is legal: the
+step then computes its own, or the model's `add_loss` terms are the loss. fit's `class_weight`
+becomes per-row sample weights (data_adapter.py).
 """
 import math
-import warnings
 
 import numpy as np
 
 from .. import optimizers
 from ..autodiff.tape import GradientTape
 from ..framework.tensor import constant
-from ..graph.graph import check_scope_name
+from ..ops.creation_ops import shape as shape_of
 from ..ops.broadcast_ops import add_n
 from ..ops.cast_ops import cast
-from ..tracing.function import function
-from . import (backend, data_adapter, distributed, loops, losses as losses_module,
-               metrics as metrics_module)
-from .data_adapter import as_tensors, cast_floats, num_samples, take, to_numpy
+from . import backend, data_adapter, distributed, loops, losses as losses_module
+from .compile_metrics import CompileMetrics, attribute_metrics
+from .data_adapter import (as_tensors, cast_floats, num_samples, pack_x_y_sample_weight, take,
+                           to_numpy, unpack_x_y_sample_weight)
 from .layers.base import call_context
 from .layers.core import Dropout
 from .losses.loss import LossFunctionWrapper
+from .metrics.metric import Mean
+from .steps import Step, StepError, UserSteps, check_scope_names
 
 __all__ = ["TrainingMixin"]
 
@@ -42,65 +53,16 @@ _NOT_COMPILED = ("You must compile your model before training/testing. Use "
                  "`model.compile(optimizer, loss)`.")
 
 
-# -- compiled steps ---------------------------------------------------------------------------
-class _Step:
-    """A step function run through `wengert.function` (traced once per batch shape), or
-    eagerly when asked to or when the first trace fails.
-
-    Only a failure while tracing falls back to eager execution: tracing builds a graph and
-    changes nothing. Once the step is traced, a failure while it runs is reported as it is,
-    never run again eagerly: the step may already have assigned variables (an optimizer's
-    update, a layer's statistics), and a second run would apply them twice."""
-
-    def __init__(self, fn, compiled, what):
-        self.fn = fn
-        self.traced = function(fn) if compiled else None
-        self.proven = False
-        self.what = what
-
-    def __call__(self, *args):
-        if self.traced is None:
-            return self.fn(*args)
-        if not self.proven:
-            try:
-                self.traced.get_concrete_function(*args)  # traces; nothing runs
-            except Exception as err:  # noqa: BLE001 - any tracing failure falls back to eager
-                self.traced = None
-                warnings.warn(f"Model.{self.what}: the step could not be compiled with "
-                              f"wengert.function ({type(err).__name__}: {err}); running it "
-                              "eagerly (pass run_eagerly=True to compile to skip the attempt).",
-                              stacklevel=4)
-                return self.fn(*args)
-            self.proven = True
-        return self.traced(*args)
+def _first_tensor(x):
+    while isinstance(x, (list, tuple, dict)):
+        x = next(iter(x.values())) if isinstance(x, dict) else x[0]
+    return x
 
 
-def _check_scope_names(model):
-    """A compiled step builds a graph, in which TensorFlow opens a name scope per model and
-    layer: names it does not accept as scopes raise ValueError there, as TF's compiled fit,
-    evaluate and predict do (run_eagerly=True accepts any name, as TF does)."""
-    check_scope_name(model.name, root=True)
-    for layer in model.submodules:
-        check_scope_name(getattr(layer, "name", ""), root=False)
-
-
-def _resolve_metric(identifier, y_true, y_pred, loss):
-    """Keras's choice for "accuracy"/"acc": binary when the prediction has one column, sparse
-    when the labels have one axis fewer (or a last axis of 1), categorical otherwise."""
-    if identifier not in ("accuracy", "acc"):
-        return metrics_module.get(identifier)
-    t_shape, p_shape = tuple(np.shape(y_true)), tuple(y_pred.shape)
-    p_last = p_shape[-1] if p_shape else None
-    t_last = t_shape[-1] if t_shape else None
-    fn = getattr(loss, "fn", loss)
-    if fn is losses_module.binary_crossentropy or p_last == 1:
-        cls = metrics_module.BinaryAccuracy
-    elif fn is losses_module.sparse_categorical_crossentropy or len(t_shape) < len(p_shape) or (
-            t_last == 1 and p_last is not None and p_last > 1):
-        cls = metrics_module.SparseCategoricalAccuracy
-    else:
-        cls = metrics_module.CategoricalAccuracy
-    return cls(name=identifier)
+def _defines_call(model):
+    """Whether the model's class (not Model itself) defines `call`."""
+    owner = next(k for k in type(model).__mro__ if "call" in vars(k))
+    return owner.__name__ != "Model" or owner.__module__ != "wengert.keras.models"
 
 
 class _CompiledMetrics:
@@ -112,7 +74,7 @@ class _CompiledMetrics:
 
     @property
     def metrics(self):
-        return self._model.metrics
+        return self._model._compiled_metrics
 
 
 class TrainingMixin:
@@ -136,7 +98,10 @@ class TrainingMixin:
             fn = LossFunctionWrapper(fn)
         self._loss_object = fn
         self._metric_ids = list(metrics or []) + list(weighted_metrics or [])
-        self._compiled_metrics = None  # resolved on the first batch (needs the shapes)
+        self._loss_tracker = Mean(name="loss")
+        self._compile_metrics = None  # resolved on the first batch (needs the shapes)
+        if metrics or weighted_metrics:
+            self._compile_metrics = CompileMetrics(metrics, weighted_metrics, fn)
         self.run_eagerly = bool(run_eagerly)
         self._is_compiled = True
         distributed.capture_strategy(self)  # tf.distribute: fit/evaluate across replicas
@@ -144,10 +109,40 @@ class TrainingMixin:
 
     def _reset_steps(self):
         self._train_step_fn = self._test_step_fn = self._predict_step_fn = None
+        self._user_steps = None
+
+    @property
+    def _compiled_metrics(self):
+        container = getattr(self, "_compile_metrics", None)
+        return container.all() if container is not None else []
 
     @property
     def metrics(self):
-        return list(self._compiled_metrics or [])
+        """The loss tracker and the compiled metrics (after compile), then the Metric objects
+        the model and its layers hold as attributes, as Keras 3 lists them."""
+        own = []
+        if getattr(self, "_is_compiled", False):
+            own.append(self._loss_tracker)
+            if self._compile_metrics is not None:
+                own.append(self._compile_metrics)
+        return own + attribute_metrics(self, self._flatten_layers())
+
+    def reset_metrics(self):
+        """Reset every tracker of `metrics` (fit does at each epoch, evaluate at its start)."""
+        self._loss_total, self._loss_count = 0.0, 0
+        for m in self.metrics:
+            m.reset_state()
+
+    def get_metrics_result(self):
+        """{name: result} of every tracker of `metrics` (CompileMetrics' dict merged in)."""
+        logs = {}
+        for m in self.metrics:
+            result = m.result()
+            if isinstance(result, dict):
+                logs.update(result)
+            else:
+                logs[m.name] = result
+        return logs
 
     @property
     def distribute_strategy(self):
@@ -156,24 +151,56 @@ class TrainingMixin:
 
     @property
     def metrics_names(self):
-        return ["loss"] + [m.name for m in self._compiled_metrics or []]
+        return ["loss"] + [m.name for m in self._compiled_metrics]
 
     def _check_compiled(self):
         if not getattr(self, "_is_compiled", False):
             raise RuntimeError(_NOT_COMPILED)
-        if self._loss_object is None:
-            raise ValueError("No loss to compute: pass `loss=` to compile (e.g. "
-                             "loss='sparse_categorical_crossentropy').")
 
-    # -- steps ----------------------------------------------------------------------------------
+    # -- losses and metrics in a step -----------------------------------------------------------
     def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None, training=True):
-        """The compiled loss plus `self.losses` (regularization and `add_loss` terms)."""
-        loss = self._loss_object(y, y_pred, sample_weight=sample_weight)
+        """The compiled loss plus `self.losses` (regularization and `add_loss` terms); an error
+        when there is neither."""
+        terms = []
+        if getattr(self, "_loss_object", None) is not None:
+            terms.append(self._loss_object(y, y_pred, sample_weight=sample_weight))
         extra = self.losses
-        if extra:
-            loss = loss + add_n([cast(term, loss.dtype) for term in extra])
+        if not terms and not extra:
+            raise StepError("Model.compute_loss: no loss to compute: the model was compiled "
+                             "without `loss=` and added no losses (add_loss). Pass a loss to "
+                             "compile (e.g. loss='mse'), or override train_step to compute "
+                             "your own.")
+        dtype = terms[0].dtype if terms else extra[0].dtype
+        return add_n(terms + [cast(term, dtype) for term in extra]) if len(
+            terms) + len(extra) > 1 else (terms + extra)[0]
+
+    def compute_metrics(self, x, y, y_pred, sample_weight=None):
+        """Update the compiled metrics with (y, y_pred, sample_weight); the metrics' results."""
+        if getattr(self, "_compile_metrics", None) is not None:
+            self._compile_metrics.update_state(y, y_pred, sample_weight)
+        return self.get_metrics_result()
+
+    def _track_loss(self, loss, x, y_pred):
+        """The loss tracker's update with a batch loss weighted by the batch size."""
+        rows = _first_tensor(x) if x is not None else y_pred
+        n = rows.shape[0] if rows.shape.rank else 1
+        n = shape_of(rows)[0] if n is None else n
+        self._loss_tracker.update_state(loss, sample_weight=cast(n, loss.dtype) if not
+                                        isinstance(n, int) else float(n))
+
+    def compiled_loss(self, y_true, y_pred, sample_weight=None, regularization_losses=None):
+        """The compiled loss (Keras 2's `self.compiled_loss`, for custom train_step code);
+        counted in the loss tracker's running "loss"."""
+        loss = self._loss_object(y_true, y_pred, sample_weight=sample_weight)
+        self._track_loss(loss, None, y_pred)
         return loss
 
+    @property
+    def compiled_metrics(self):
+        """Keras 2's `self.compiled_metrics`: `update_state(y_true, y_pred, sample_weight)`."""
+        return _CompiledMetrics(self)
+
+    # -- the default steps ----------------------------------------------------------------------
     def _dropout_layers(self):
         return [layer for layer in self._flatten_layers()
                 if isinstance(layer, Dropout) and layer.rate > 0.0]
@@ -202,26 +229,32 @@ class TrainingMixin:
         self.optimizer.apply_gradients(zip(grads, variables))
         return loss, y_pred
 
+    def _test_step_body(self, x, y, sample_weight):
+        y_pred = self(x, training=False)
+        return self.compute_loss(x, y, y_pred, sample_weight, training=False), y_pred
+
     def _make_steps(self):
         compiled = not self.run_eagerly
         if compiled:
-            _check_scope_names(self)
+            check_scope_names(self)
         self._dropout_ids_layers = self._dropout_layers()
-        self._train_step_fn = _Step(
+        self._train_step_fn = Step(
             lambda x, y, sw, masks: self._with_masks(masks, self._train_step_body, x, y, sw),
             compiled, "fit")
-        self._test_step_fn = _Step(
+        self._test_step_fn = Step(
             lambda x, y, sw: self._test_step_body(x, y, sw), compiled, "evaluate")
-        self._predict_step_fn = _Step(lambda x: self(x, training=False), compiled, "predict")
+        self._predict_step_fn = Step(lambda x: self(x, training=False), compiled, "predict")
+        self._user_steps = UserSteps(self, compiled)
 
-    def _test_step_body(self, x, y, sample_weight):
-        y_pred = self(x, training=False)
-        return self.compute_loss(x, y, y_pred, sample_weight), y_pred
+    def _callable(self):
+        """Whether the model can be called to build it (a subclass may only override steps)."""
+        return getattr(self, "_is_functional", False) or _defines_call(self)
 
     def _prepare(self, x):
         """Build the model from the first sample if needed and set up the step functions."""
-        if not self.built or self._train_step_fn is None:
-            if not self.built:
+        build = not self.built and self._callable()
+        if build or self._train_step_fn is None:
+            if build:
                 self(as_tensors(take(x, slice(0, 1))), training=False)
             self._make_steps()
 
@@ -229,51 +262,36 @@ class TrainingMixin:
         variables = self.weights
         return variables[0].dtype.as_numpy_dtype if variables else np.dtype(backend.floatx())
 
-    def _user_train_step(self):
-        return type(self).train_step is not TrainingMixin.train_step
-
-    def _run_test_batch(self, xt, yt, swt):
-        """evaluate's step on one batch of tensors: the user's test_step when overridden."""
-        if type(self).test_step is not TrainingMixin.test_step:
-            logs = self.test_step((xt, yt) if swt is None else (xt, yt, swt))
-            return {k: float(v) for k, v in (logs or {}).items()}
-        loss, y_pred = distributed.run_step(self, self._test_step_fn, xt, yt, swt)
-        self._update_trackers(loss, yt, y_pred, swt)
-        return self._logs()
-
-    def _run_predict_batch(self, xt):
-        """predict's step on one batch: the user's predict_step when overridden."""
-        if type(self).predict_step is not TrainingMixin.predict_step:
-            return self.predict_step(xt)
-        return self._predict_step_fn(xt)
+    def _user_step(self, what):
+        """Whether the model overrides the step of `what` (fit, evaluate or predict)."""
+        name = {"fit": "train_step", "evaluate": "test_step", "predict": "predict_step"}[what]
+        return getattr(type(self), name) is not getattr(TrainingMixin, name)
 
     def test_step(self, data):
-        """One evaluation step on `data` = (x, y) or (x, y, sample_weight); returns logs.
-        Override it for custom evaluation (it then runs eagerly), as in Keras."""
-        x, y, sw = (tuple(data) + (None,))[:3]
+        """One evaluation step on a batch `data` in Keras's layout; returns the logs (the loss
+        tracker and metrics), as Keras 3's default."""
+        x, y, sw = unpack_x_y_sample_weight(data)
         loss, y_pred = self._test_step_body(x, y, sw)
-        self._update_trackers(loss, y, y_pred, sw)
-        return self._logs()
+        self._track_loss(loss, x, y_pred)
+        return self.compute_metrics(x, y, y_pred, sw)
 
     def predict_step(self, data):
-        """The outputs for one batch `data` (x, or a tuple whose first entry is x). Override it
-        to post-process predictions, as in Keras."""
-        x = data[0] if isinstance(data, tuple) else data
+        """The outputs for one batch `data` (x, or a tuple whose first entry is x)."""
+        x, _, _ = unpack_x_y_sample_weight(data)
         return self(x, training=False)
 
     def train_step(self, data):
-        """One optimization step on `data` = (x, y) or (x, y, sample_weight); returns logs.
-        Override it for custom training logic (it then runs eagerly)."""
-        x, y, sw = (tuple(data) + (None,))[:3]
+        """One optimization step on a batch `data` in Keras's layout (x, (x, y) or
+        (x, y, sample_weight)); returns the logs, as Keras 3's default. Override it for
+        custom training logic: fit traces it like the default step."""
+        x, y, sw = unpack_x_y_sample_weight(data)
         loss, y_pred = self._train_step_body(x, y, sw)
-        self._update_trackers(loss, y, y_pred, sw)
-        return self._logs()
+        self._track_loss(loss, x, y_pred)
+        return self.compute_metrics(x, y, y_pred, sw)
 
-    # -- running statistics -------------------------------------------------------------------
+    # -- running statistics of the built-in steps -----------------------------------------------
     def _reset_trackers(self):
-        self._loss_total, self._loss_count = 0.0, 0
-        for m in self._compiled_metrics or []:
-            m.reset_state()
+        self.reset_metrics()
 
     def _update_trackers(self, loss, y, y_pred, sample_weight):
         n = int(y_pred.shape[0]) if y_pred.shape.rank else 1
@@ -281,46 +299,47 @@ class TrainingMixin:
         self._loss_count += n
         self._update_metrics(y, y_pred, sample_weight)
 
+    def _sync_loss_tracker(self):
+        """The loss tracker holds the built-in steps' running loss (kept in Python floats)."""
+        if getattr(self, "_loss_count", 0):
+            self._loss_tracker.total.assign(np.float32(self._loss_total))
+            self._loss_tracker.count.assign(np.float32(self._loss_count))
+
     def _logs(self):
         if distributed.strategy_of(self) is not None:
             return distributed.reduced_logs(self)
         logs = {"loss": self._loss_total / max(self._loss_count, 1)}
-        for m in self._compiled_metrics or []:
+        for m in self._compiled_metrics:
             logs[m.name] = float(m.result())
         return logs
 
-    def compiled_loss(self, y_true, y_pred, sample_weight=None, regularization_losses=None):
-        """The compiled loss (Keras 2's `self.compiled_loss`, for custom train_step code);
-        counted in the logged running "loss"."""
-        loss = self._loss_object(y_true, y_pred, sample_weight=sample_weight)
-        n = int(y_pred.shape[0]) if y_pred.shape.rank else 1
-        self._loss_total += float(loss) * n
-        self._loss_count += n
-        return loss
-
-    @property
-    def compiled_metrics(self):
-        """Keras 2's `self.compiled_metrics`: `update_state(y_true, y_pred, sample_weight)`."""
-        return _CompiledMetrics(self)
-
     def _update_metrics(self, y, y_pred, sample_weight):
-        if self._compiled_metrics is None:
-            self._compiled_metrics = [_resolve_metric(m, y, y_pred, self._loss_object)
-                                      for m in self._metric_ids]
-        for m in self._compiled_metrics:
-            m.update_state(y, y_pred, sample_weight)
+        if self._compile_metrics is not None:
+            self._compile_metrics.update_state(y, y_pred, sample_weight)
 
     def _run_train_batch(self, x, y, sw):
-        if self._user_train_step():
-            data = as_tensors(x), as_tensors(y)
-            logs = self.train_step(data if sw is None else data + (as_tensors(sw),))
-            return {k: float(v) for k, v in (logs or {}).items()}
+        if self._user_step("fit"):
+            return self._user_steps.run_train(as_tensors(pack_x_y_sample_weight(x, y, sw)))
         n = num_samples(x)
         xt, yt, swt = as_tensors(x), as_tensors(y), as_tensors(sw)
         loss, y_pred = distributed.run_step(self, self._train_step_fn, xt, yt, swt,
                                             self._masks_for(n))
         self._update_trackers(loss, yt, y_pred, swt)
         return self._logs()
+
+    def _run_test_batch(self, xt, yt, swt):
+        """evaluate's step on one batch of tensors: the user's test_step when overridden."""
+        if self._user_step("evaluate"):
+            return self._user_steps.run_test(pack_x_y_sample_weight(xt, yt, swt))
+        loss, y_pred = distributed.run_step(self, self._test_step_fn, xt, yt, swt)
+        self._update_trackers(loss, yt, y_pred, swt)
+        return self._logs()
+
+    def _run_predict_batch(self, xt):
+        """predict's step on one batch: the user's predict_step when overridden."""
+        if self._user_step("predict"):
+            return self._user_steps.predict(pack_x_y_sample_weight(xt))
+        return self._predict_step_fn(xt)
 
     # -- fit, evaluate, predict ----------------------------------------------------------------
     @distributed.in_strategy_scope
@@ -331,21 +350,21 @@ class TrainingMixin:
         """Train for `epochs` passes over (x, y) in batches; returns the History."""
         if set(kwargs) - {"validation_steps"}:
             raise TypeError(f"fit: unexpected arguments {sorted(kwargs)}.")
-        if class_weight is not None:
-            raise NotImplementedError("fit: class_weight is not available; pass sample_weight.")
         self._check_compiled()
         if data_adapter.is_dataset(x):
             if y is not None:
                 raise ValueError("fit: `y` must not be given when x is a dataset (its elements "
                                  "are (x, y) batches).")
             steps = data_adapter.dataset_steps(x, steps_per_epoch)
-            epoch_batches = data_adapter.fit_dataset_batches(self, x, steps_per_epoch)
+            epoch_batches = data_adapter.fit_dataset_batches(self, x, steps_per_epoch,
+                                                             class_weight)
             validate = self._validation(validation_data, None, kwargs.get("validation_steps"))
         else:
-            if x is None or y is None:
-                raise ValueError("fit needs arrays x and y, or a tf.data.Dataset of (x, y) "
-                                 "batches.")
+            if x is None:
+                raise ValueError("fit needs arrays x (and y unless the model computes its own "
+                                 "loss), or a tf.data.Dataset of batches.")
             x, y, sample_weight = to_numpy(x), to_numpy(y), to_numpy(sample_weight)
+            sample_weight = data_adapter.class_weights(y, class_weight, sample_weight)
             if validation_data is None and validation_split:
                 (x, y, sample_weight), validation_data = data_adapter.split_validation(
                     x, y, sample_weight, validation_split)
@@ -366,7 +385,7 @@ class TrainingMixin:
         dtype = self._data_dtype()
         x, y = cast_floats(x, dtype), cast_floats(y, dtype)
         n = num_samples(x)
-        if num_samples(y) != n:
+        if y is not None and num_samples(y) != n:
             raise ValueError(f"Data cardinality is ambiguous: x has {n} samples but y has "
                              f"{num_samples(y)}; make sure all arrays contain the same number "
                              "of samples.")

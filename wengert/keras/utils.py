@@ -33,9 +33,10 @@ from ..ops.reduce_ops import reduce_sum
 from ..ops.unary_ops import abs as abs_, rsqrt
 from ..util import nest
 from . import backend, seed_generator
+from .data_adapter import pack_x_y_sample_weight, unpack_x_y_sample_weight
 
 __all__ = ["set_random_seed", "to_categorical", "normalize", "pad_sequences", "split_dataset",
-           "model_to_dot", "plot_model"]
+           "model_to_dot", "plot_model", "pack_x_y_sample_weight", "unpack_x_y_sample_weight"]
 
 
 def set_random_seed(seed):
