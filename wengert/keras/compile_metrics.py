@@ -7,6 +7,9 @@ After `compile(loss=..., metrics=[...], weighted_metrics=[...])` a model holds:
 - `CompileMetrics` (name "compile_metrics"), one tracker over the compiled metrics: its
   `update_state(y, y_pred, sample_weight)` updates each of `metrics` without the sample weights
   and each of `weighted_metrics` with them, and its `result()` is the dict {name: value}.
+  With several outputs, `metrics` is a list of lists (one per output) or a dict keyed by output
+  name (a flat list applies to every output), each output's metrics see its own targets and
+  predictions, and their results are named "<output>_<metric>" (`out_b_accuracy`).
   The metrics are resolved from their names on the first update, when the shapes are known:
   "accuracy" is binary for one output column, sparse when the labels have one axis fewer than
   the predictions (or a last axis of 1), categorical otherwise.
@@ -21,6 +24,7 @@ into the outer one, and every value that converts to a float becomes a Python fl
 import numpy as np
 
 from . import losses as losses_module, metrics as metrics_module
+from .compile_loss import flat_outputs, per_output
 from .metrics.metric import Metric
 
 __all__ = ["CompileMetrics", "resolve_metric", "attribute_metrics", "pythonify_logs",
@@ -47,26 +51,52 @@ def resolve_metric(identifier, y_true, y_pred, loss):
     return cls(name=identifier)
 
 
+def _ids_per_output(spec, names, what):
+    """The metric identifiers of each output: a dict by output name, a list of lists in output
+    order, or one flat list for every output."""
+    if spec is None:
+        return [[] for _ in names]
+    nested = isinstance(spec, dict) or any(isinstance(m, (list, tuple)) for m in spec)
+    if len(names) > 1 and nested:
+        entries = per_output(spec, names, what, default=[])
+    else:
+        entries = [spec] * len(names)
+    return [[] if e is None else list(e) if isinstance(e, (list, tuple)) else [e]
+            for e in entries]
+
+
 class CompileMetrics:
-    """The compiled metrics as one tracker (see the module docstring)."""
+    """The compiled metrics as one tracker (see the module docstring); with several outputs,
+    each output's metrics see its own targets and predictions, logged as "<output>_<name>"."""
 
     name = "compile_metrics"
 
-    def __init__(self, metrics, weighted_metrics, loss):
-        self._ids = list(metrics or [])
-        self._weighted_ids = list(weighted_metrics or [])
-        self._loss = loss
+    def __init__(self, metrics, weighted_metrics, loss, output_names=None, losses=None):
+        self._names = list(output_names or [None])
+        self._ids = _ids_per_output(metrics, self._names, "metrics")
+        self._weighted_ids = _ids_per_output(weighted_metrics, self._names, "weighted_metrics")
+        self._losses = list(losses) if losses is not None else [loss] * len(self._names)
+        self._entries = None
         self.metrics = None
         self.weighted = None
 
     @property
     def built(self):
-        return self.metrics is not None
+        return self._entries is not None
 
     def build(self, y_true, y_pred):
-        self.metrics = [resolve_metric(m, y_true, y_pred, self._loss) for m in self._ids]
-        self.weighted = [resolve_metric(m, y_true, y_pred, self._loss)
-                         for m in self._weighted_ids]
+        trues, preds = self._flat(y_true, "targets (y)"), self._flat(y_pred, "predictions")
+        self._entries = []
+        for weighted, ids in ((False, self._ids), (True, self._weighted_ids)):
+            for i, output_ids in enumerate(ids):
+                for identifier in output_ids:
+                    metric = resolve_metric(identifier, trues[i], preds[i], self._losses[i])
+                    self._entries.append((i, metric, weighted))
+        self.metrics = [m for _, m, weighted in self._entries if not weighted]
+        self.weighted = [m for _, m, weighted in self._entries if weighted]
+
+    def _flat(self, values, what):
+        return flat_outputs(values, self._names, what) if len(self._names) > 1 else [values]
 
     def all(self):
         """The resolved metrics, unweighted then weighted ([] before the first update)."""
@@ -75,13 +105,17 @@ class CompileMetrics:
     def update_state(self, y_true, y_pred, sample_weight=None):
         if not self.built:
             self.build(y_true, y_pred)
-        for m in self.metrics:
-            m.update_state(y_true, y_pred)
-        for m in self.weighted:
-            m.update_state(y_true, y_pred, sample_weight)
+        trues, preds = self._flat(y_true, "targets (y)"), self._flat(y_pred, "predictions")
+        for i, metric, weighted in self._entries:
+            if weighted:
+                metric.update_state(trues[i], preds[i], sample_weight)
+            else:
+                metric.update_state(trues[i], preds[i])
 
     def result(self):
-        return {m.name: m.result() for m in self.all()}
+        multi = len(self._names) > 1
+        return {(f"{self._names[i]}_{m.name}" if multi else m.name): m.result()
+                for i, m, _ in self._entries or []}
 
     def reset_state(self):
         for m in self.all():
@@ -94,7 +128,7 @@ class CompileMetrics:
         return [v for m in self.all() for v in m.variables]
 
     def __repr__(self):
-        return f"<CompileMetrics {[m.name for m in self.all()] or self._ids}>"
+        return f"<CompileMetrics {list(self.result()) or self._ids}>"
 
 
 def attribute_metrics(model, layers):

@@ -186,6 +186,13 @@ def _numpy(value, keep_dicts=False):
     return np.asarray(array_of(value) if isinstance(value, Tensor) else value)
 
 
+def _keeps_dicts(model, what):
+    """Whether the batches keep dicts: for a model's own step, a model with per-output
+    losses and metrics, or a functional model whose inputs are a dict."""
+    return model._user_step(what) or model._keras_steps() or isinstance(
+        getattr(model, "_nested_inputs", None), dict)
+
+
 def _unpack(element, what, keep_dicts):
     if isinstance(element, tuple) and len(element) > 3:
         raise ValueError(f"Model.{what}: each element of the dataset must be x, (x,), (x, y) "
@@ -196,7 +203,7 @@ def _unpack(element, what, keep_dicts):
 def _model_batch(model, element, what):
     """(x, y, sample_weight) arrays of one dataset element: this replica's rows, the model
     built on them if it was not, floats cast to the model's dtype."""
-    x, y, sw = _unpack(element, what, model._user_step(what))
+    x, y, sw = _unpack(element, what, _keeps_dicts(model, what))
     x, y, sw = distributed.shard(distributed.strategy_of(model), x, y, sw)
     model._prepare(x)
     dtype = model._data_dtype()
@@ -272,6 +279,6 @@ def predict_dataset_batches(model, dataset, steps):
     """predict's batches of x from a dataset (at most `steps`), as tensors."""
     for element in _elements(dataset, steps):
         x = _numpy(element[0] if isinstance(element, tuple) else element,
-                   model._user_step("predict"))
+                   _keeps_dicts(model, "predict"))
         model._prepare(x)
         yield as_tensors(cast_floats(x, model._data_dtype()))

@@ -91,7 +91,8 @@ def evaluate_batches(model, batches, total, verbose, callbacks, return_dict):
     cb.on_test_end(logs)
     if return_dict:
         return logs
-    values = list(logs.values())
+    order = sorted(logs, key=lambda k: 0 if k == "loss" else 1 if k.endswith("_loss") else 2)
+    values = [logs[k] for k in order]  # Keras's order: loss, per-output losses, metrics
     return values[0] if len(values) == 1 else values
 
 
@@ -103,10 +104,15 @@ def predict_batches(model, batches, total, verbose, callbacks):
     for step, x in enumerate(batches):
         cb.on_predict_batch_begin(step)
         out = model._run_predict_batch(x)
-        outputs.append([np.asarray(o) for o in out] if isinstance(out, (list, tuple))
-                       else np.asarray(out))
+        if isinstance(out, dict):
+            outputs.append({k: np.asarray(o) for k, o in out.items()})
+        else:
+            outputs.append([np.asarray(o) for o in out] if isinstance(out, (list, tuple))
+                           else np.asarray(out))
         cb.on_predict_batch_end(step, {"outputs": out})
     cb.on_predict_end()
+    if outputs and isinstance(outputs[0], dict):
+        return {k: np.concatenate([o[k] for o in outputs]) for k in outputs[0]}
     if outputs and isinstance(outputs[0], list):
         return [np.concatenate(parts) for parts in zip(*outputs)]
     return np.concatenate(outputs) if outputs else np.zeros((0,))

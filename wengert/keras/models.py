@@ -5,8 +5,7 @@ Three ways to make a model, as in Keras:
   layer applied to the previous one's output. With an input shape (on the first layer, or a
   leading `keras.Input`) it is built at once; otherwise on its first call.
 - functional: `inputs = keras.Input(shape=(784,)); outputs = Dense(10)(Dense(64)(inputs));
-  Model(inputs, outputs)`: the recorded layer calls are replayed in order (an iterative
-  topological sort of the nodes, no recursion).
+  Model(inputs, outputs)`: the recorded layer calls are replayed in order (functional.py).
 - subclassing: `class MyModel(Model)` creating layers in `__init__` and using them in `call`.
 A model is a Layer (weights, get/set_weights, checkpoints) with the training API of
 training.py and `summary()`, a table of layers, output shapes and parameter counts.
@@ -15,7 +14,7 @@ from ..framework.tensor_shape import TensorShape
 from ..train import Checkpoint
 from .layers.base import Layer, _standard_config
 from .layers.input_layer import InputLayer
-from .layers.keras_tensor import KerasTensor, is_shape_list, substitute
+from .layers.keras_tensor import KerasTensor, is_shape_list
 from .layers.tracking import depth_first
 from .saving import load_model, save_model, serving_functions
 from .saving.h5_weights import load_weights, save_weights
@@ -23,6 +22,7 @@ from .saving.keras_file import load_weights_from_keras_file
 from .saving.model_config import (functional_config, functional_from_config, sequential_config,
                                   sequential_from_config)
 from .serialization import serialize_keras_object
+from .functional import FunctionalMixin
 from .training import TrainingMixin
 
 __all__ = ["Model", "Sequential", "save_model", "load_model"]
@@ -31,7 +31,7 @@ _NOT_BUILT = ("This model has not yet been built. Build the model first by calli
               "or by calling the model on a batch of data.")
 
 
-class Model(TrainingMixin, Layer):
+class Model(FunctionalMixin, TrainingMixin, Layer):
     """A model: subclass it (layers in __init__, computation in call) or call it as
     Model(inputs, outputs) on KerasTensors from keras.Input."""
 
@@ -49,55 +49,6 @@ class Model(TrainingMixin, Layer):
         else:
             Layer.__init__(self, **kwargs)
         self._autocast = False  # a model's layers cast their own inputs
-
-    # -- functional models ------------------------------------------------------------------------
-    def _init_functional(self, inputs, outputs, name=None, trainable=True, **kwargs):
-        Layer.__init__(self, name=name, trainable=trainable, **kwargs)
-        self._is_functional = True
-        self._nested_inputs, self._nested_outputs = inputs, outputs
-        self.inputs = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
-        self.outputs = list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
-        for t in self.inputs + self.outputs:
-            if not isinstance(t, KerasTensor):
-                raise TypeError(f"Model(inputs, outputs) expects KerasTensors from keras.Input "
-                                f"and layer calls, got {t!r}.")
-        self._nodes = _topological_nodes(self.outputs)
-        known = {id(t) for t in self.inputs}
-        for node in self._nodes:
-            if isinstance(node.layer, InputLayer) and id(node.outputs) not in known:
-                raise ValueError(f"Graph disconnected: the output depends on input "
-                                 f"{node.layer.name!r}, which is not in the model's inputs.")
-        layers = []
-        for node in self._nodes:
-            if node.layer not in layers:
-                layers.append(node.layer)
-        self._functional_layers = layers
-        self.built = True
-        shapes = [t.shape for t in self.inputs]
-        self._build_input_shape = shapes if len(shapes) > 1 else shapes[0]
-        out_shapes = [t.shape for t in self.outputs]
-        self._output_shape = out_shapes if len(out_shapes) > 1 else out_shapes[0]
-
-    def _run_functional(self, inputs, training):
-        flat = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
-        if len(flat) != len(self.inputs):
-            raise ValueError(f"Model {self.name!r} expects {len(self.inputs)} input(s), but it "
-                             f"received {len(flat)} input tensors.")
-        values = {id(t): x for t, x in zip(self.inputs, flat)}
-        for node in self._nodes:
-            if isinstance(node.layer, InputLayer):
-                continue
-            layer_in = substitute(node.inputs, values)
-            node_training = node.training if node.training is not None else training
-            out = node.layer(layer_in, *substitute(node.args, values), training=node_training,
-                             **substitute(node.kwargs, values))
-            outs = out if isinstance(node.outputs, (list, tuple)) else [out]
-            for t, value in zip(node.output_tensors, outs):
-                values[id(t)] = value
-        results = [values[id(t)] for t in self.outputs]
-        if isinstance(self._nested_outputs, (list, tuple)):
-            return results
-        return results[0]
 
     def call(self, inputs, training=None, mask=None):
         if self._is_functional:
@@ -267,10 +218,20 @@ class Model(TrainingMixin, Layer):
         return {"optimizer": optimizer_config,
                 "loss": loss if isinstance(loss, str) or loss is None else
                 serialize_keras_object(loss),
-                "metrics": [m for m in self._metric_ids if isinstance(m, str)] or None,
-                "loss_weights": None, "weighted_metrics": None,
+                **{key: _plain(value) for key, value in self._compile_spec.items()},
                 "run_eagerly": bool(self.run_eagerly), "steps_per_execution": 1,
                 "jit_compile": False}
+
+
+def _plain(spec):
+    """A compile argument made of names and numbers only (lists, dicts), else None."""
+    if isinstance(spec, dict):
+        values = {k: _plain(v) for k, v in spec.items()}
+        return values if all(v is not None for v in values.values()) else None
+    if isinstance(spec, (list, tuple)):
+        values = [_plain(v) for v in spec]
+        return values if values and all(v is not None for v in values) else None
+    return spec if isinstance(spec, (str, int, float)) else None
 
 
 def _size(variable):
@@ -298,24 +259,6 @@ def _row(fields, stops):
     return line.rstrip().ljust(stops[-1])
 
 
-def _topological_nodes(outputs):
-    """The nodes that compute `outputs`, each after the nodes of its inputs (explicit stack)."""
-    order, done, stack = [], set(), [(t.node, False) for t in reversed(outputs)]
-    while stack:
-        node, expanded = stack.pop()
-        if id(node) in done:
-            continue
-        if expanded:
-            done.add(id(node))
-            order.append(node)
-            continue
-        stack.append((node, True))
-        for t in reversed(node.input_tensors):
-            if id(t.node) not in done:
-                stack.append((t.node, False))
-    return order
-
-
 class Sequential(Model):
     """A linear stack of layers: `Sequential([layer, ...])`, `add(layer)`, `pop()`."""
 
@@ -337,9 +280,11 @@ class Sequential(Model):
                 raise ValueError("A keras.Input can only be the first element of a Sequential "
                                  "model.")
             self._batch_input_shape = tuple(layer.shape)
+            self.__dict__["_input_tensor"] = layer
             return
         if isinstance(layer, InputLayer):
             self._batch_input_shape = tuple(layer._batch_input_shape)
+            self.__dict__["_input_tensor"] = layer.output
             return
         if not isinstance(layer, Layer):
             raise TypeError(f"The added layer must be an instance of class Layer. Received: "
@@ -353,14 +298,44 @@ class Sequential(Model):
         self._stack.append(layer)
         self._sublayers.append(layer)
         self._reset_steps()
+        self.__dict__.pop("_symbolic", None)
         if self._batch_input_shape is not None:
             self.built = False
             self.build(self._batch_input_shape)
+
+    @property
+    def inputs(self):
+        """[the keras.Input the model starts with]; with `outputs` the stack as a functional
+        graph on it, made on first use, so that each layer's `output` is defined."""
+        return [self._symbolic_graph()[0]]
+
+    @property
+    def outputs(self):
+        return [self._symbolic_graph()[1]]
+
+    def _symbolic_graph(self):
+        graph = self.__dict__.get("_symbolic")
+        if graph is None:
+            inputs = self.__dict__.get("_input_tensor")
+            if inputs is None:
+                raise AttributeError(f"Sequential model {self.name!r} has no defined inputs: "
+                                     "start it with a keras.Input (Sequential([keras.Input("
+                                     "shape=...), ...])).")
+            x = inputs
+            for layer in self._stack:
+                x = layer(x)
+            graph = self.__dict__["_symbolic"] = (inputs, x)
+        return graph
+
+    def _symbolic_io(self):
+        inputs, outputs = self._symbolic_graph()
+        return inputs, outputs
 
     def pop(self):
         if not self._stack:
             raise TypeError("There are no layers in the model.")
         layer = self._stack.pop()
+        self.__dict__.pop("_symbolic", None)
         self._sublayers.remove(layer)
         self._reset_steps()
         return layer

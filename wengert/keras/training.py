@@ -37,13 +37,13 @@ from ..framework.tensor import constant
 from ..ops.creation_ops import shape as shape_of
 from ..ops.broadcast_ops import add_n
 from ..ops.cast_ops import cast
-from . import backend, data_adapter, distributed, loops, losses as losses_module
+from . import backend, data_adapter, distributed, loops
+from .compile_loss import CompileLoss, is_multi, loss_object as _loss_object
 from .compile_metrics import CompileMetrics, attribute_metrics
 from .data_adapter import (as_tensors, cast_floats, num_samples, pack_x_y_sample_weight, take,
                            to_numpy, unpack_x_y_sample_weight)
 from .layers.base import call_context
 from .layers.core import Dropout
-from .losses.loss import LossFunctionWrapper
 from .metrics.metric import Mean
 from .steps import Step, StepError, UserSteps, check_scope_names
 
@@ -86,26 +86,48 @@ class TrainingMixin:
                 jit_compile=None, **kwargs):
         if kwargs:
             raise TypeError(f"compile: unexpected arguments {sorted(kwargs)}.")
-        if isinstance(loss, (dict, list)) or loss_weights is not None:
-            raise NotImplementedError("compile: one loss for a single-output model is "
-                                      "supported; multi-output losses are not available.")
         self.optimizer = optimizers.get(optimizer) if isinstance(optimizer, str) else optimizer
         if self.optimizer is not None and not hasattr(self.optimizer, "apply_gradients"):
             self.optimizer = optimizers.get(self.optimizer)
+        names = self._compile_output_names(loss)
+        self._compile_loss = None
+        self._per_output = is_multi(loss, loss_weights, metrics, len(names))
+        if self._per_output:
+            self._compile_loss = CompileLoss(loss, loss_weights, names) if loss is not None \
+                else None
+            per_loss = self._compile_loss._losses if self._compile_loss else [None] * len(names)
+            fn = None
+        else:
+            names, per_loss, fn = None, None, _loss_object(loss)
         self.loss = loss
-        fn = losses_module.get(loss)
-        if fn is not None and not isinstance(fn, losses_module.Loss):
-            fn = LossFunctionWrapper(fn)
+        self._compile_spec = {"metrics": metrics, "loss_weights": loss_weights,
+                              "weighted_metrics": weighted_metrics}
         self._loss_object = fn
-        self._metric_ids = list(metrics or []) + list(weighted_metrics or [])
+        self._metric_ids = list(metrics or []) + list(weighted_metrics or []) if isinstance(
+            metrics or [], (list, tuple)) else [metrics]
         self._loss_tracker = Mean(name="loss")
         self._compile_metrics = None  # resolved on the first batch (needs the shapes)
         if metrics or weighted_metrics:
-            self._compile_metrics = CompileMetrics(metrics, weighted_metrics, fn)
+            self._compile_metrics = CompileMetrics(metrics, weighted_metrics, fn, names, per_loss)
         self.run_eagerly = bool(run_eagerly)
         self._is_compiled = True
         distributed.capture_strategy(self)  # tf.distribute: fit/evaluate across replicas
         self._reset_steps()
+
+    def _compile_output_names(self, loss):
+        """The names of the model's outputs for per-output losses and metrics."""
+        names = getattr(self, "output_names", None)
+        if names:
+            return list(names)
+        if isinstance(loss, dict):
+            return list(loss)
+        return [f"output_{i + 1}" for i in range(len(loss))] if isinstance(
+            loss, (list, tuple)) else ["output_1"]
+
+    def _keras_steps(self):
+        """Whether the built-in steps run as Keras 3 writes them (per-output losses and metrics
+        updated inside the traced step) rather than the single-output fast path."""
+        return getattr(self, "_per_output", False)
 
     def _reset_steps(self):
         self._train_step_fn = self._test_step_fn = self._predict_step_fn = None
@@ -125,6 +147,8 @@ class TrainingMixin:
             own.append(self._loss_tracker)
             if self._compile_metrics is not None:
                 own.append(self._compile_metrics)
+            if getattr(self, "_compile_loss", None) is not None:
+                own.extend(self._compile_loss.metrics)
         return own + attribute_metrics(self, self._flatten_layers())
 
     def reset_metrics(self):
@@ -164,6 +188,8 @@ class TrainingMixin:
         terms = []
         if getattr(self, "_loss_object", None) is not None:
             terms.append(self._loss_object(y, y_pred, sample_weight=sample_weight))
+        elif getattr(self, "_compile_loss", None) is not None and self._compile_loss.has_loss:
+            terms.append(self._compile_loss(y, y_pred, sample_weight))
         extra = self.losses
         if not terms and not extra:
             raise StepError("Model.compute_loss: no loss to compute: the model was compiled "
@@ -318,7 +344,7 @@ class TrainingMixin:
             self._compile_metrics.update_state(y, y_pred, sample_weight)
 
     def _run_train_batch(self, x, y, sw):
-        if self._user_step("fit"):
+        if self._user_step("fit") or self._keras_steps():
             return self._user_steps.run_train(as_tensors(pack_x_y_sample_weight(x, y, sw)))
         n = num_samples(x)
         xt, yt, swt = as_tensors(x), as_tensors(y), as_tensors(sw)
@@ -329,7 +355,7 @@ class TrainingMixin:
 
     def _run_test_batch(self, xt, yt, swt):
         """evaluate's step on one batch of tensors: the user's test_step when overridden."""
-        if self._user_step("evaluate"):
+        if self._user_step("evaluate") or self._keras_steps():
             return self._user_steps.run_test(pack_x_y_sample_weight(xt, yt, swt))
         loss, y_pred = distributed.run_step(self, self._test_step_fn, xt, yt, swt)
         self._update_trackers(loss, yt, y_pred, swt)

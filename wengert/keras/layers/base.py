@@ -191,6 +191,24 @@ class Layer(Tracking, Module):
         for layer in [self] + list(self.submodules):
             layer.__dict__.get("_losses", []).clear()
 
+    @property
+    def input(self):
+        """The KerasTensor(s) this layer was first called on in a functional graph."""
+        return self._first_node("input").inputs
+
+    @property
+    def output(self):
+        """The KerasTensor(s) of this layer's first call in a functional graph (a feature
+        extractor: `Model(model.inputs, [layer.output for layer in model.layers])`)."""
+        return self._first_node("output").outputs
+
+    def _first_node(self, what):
+        if not self._inbound_nodes:
+            raise AttributeError(f"Layer {self.name!r} has no defined {what}: it was never "
+                                 "called on symbolic inputs (keras.Input); build a functional "
+                                 "model, or a Sequential model with an Input, first.")
+        return self._inbound_nodes[0]
+
     def compute_mask(self, inputs, mask=None):
         """The mask of the outputs (by default the inputs' mask, for a masking-aware layer)."""
         return mask
