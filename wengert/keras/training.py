@@ -149,7 +149,9 @@ class TrainingMixin:
                 own.append(self._compile_metrics)
             if getattr(self, "_compile_loss", None) is not None:
                 own.extend(self._compile_loss.metrics)
-        return own + attribute_metrics(self, self._flatten_layers())
+        layers = [layer for layer in self._flatten_layers()
+                  if not isinstance(layer, TrainingMixin)]  # a sub-model's trackers are its own
+        return own + attribute_metrics(self, layers)
 
     def reset_metrics(self):
         """Reset every tracker of `metrics` (fit does at each epoch, evaluate at its start)."""
@@ -328,8 +330,9 @@ class TrainingMixin:
     def _sync_loss_tracker(self):
         """The loss tracker holds the built-in steps' running loss (kept in Python floats)."""
         if getattr(self, "_loss_count", 0):
-            self._loss_tracker.total.assign(np.float32(self._loss_total))
-            self._loss_tracker.count.assign(np.float32(self._loss_count))
+            dtype = self._loss_tracker.total.dtype.as_numpy_dtype
+            self._loss_tracker.total.assign(np.asarray(self._loss_total, dtype))
+            self._loss_tracker.count.assign(np.asarray(self._loss_count, dtype))
 
     def _logs(self):
         if distributed.strategy_of(self) is not None:
