@@ -6,16 +6,22 @@ keras.io's "first simple example" (compute_loss, apply_gradients, every tracker 
 `self.metrics` updated, `{m.name: m.result() for m in self.metrics}` returned), which
 `fit` traces like its own. Each round times one epoch of each contender, in alternating order;
 every round's figures are printed, then the medians and the ratio custom / built-in, whose goal
-is at most 1.05 (issue 27, Speed).
+is at most 1.05 (issue 27, Speed). As in bench/harness.py (and timeit), Python's cyclic garbage
+collector is paused while an epoch is timed, so a collection one contender's garbage triggered
+is not charged to the other.
 Run: python bench/bench_train_step.py [rounds]
 """
+import os
 import statistics
 import sys
-import time
 
 import numpy as np
 
-import wengert as tf
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# this checkout's wengert first, not an installed one
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import harness  # noqa: E402
+import wengert as tf  # noqa: E402
 
 keras = tf.keras
 
@@ -49,9 +55,8 @@ def build(cls, metrics):
 
 
 def epoch_seconds(model, x, y):
-    start = time.perf_counter()
-    model.fit(x, y, batch_size=64, epochs=1, shuffle=False, verbose=0)
-    return time.perf_counter() - start
+    return harness.time_call(lambda: model.fit(x, y, batch_size=64, epochs=1, shuffle=False,
+                                       verbose=0), 1)
 
 
 def compare(metrics, x, y, rounds):

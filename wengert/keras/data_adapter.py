@@ -41,8 +41,10 @@ def _map(fn, data):
         return None
     if isinstance(data, dict):
         return {k: _map(fn, v) for k, v in data.items()}
-    if isinstance(data, (list, tuple)):
-        return type(data)(_map(fn, d) for d in data)
+    if isinstance(data, list):
+        return [_map(fn, d) for d in data]
+    if isinstance(data, tuple):
+        return tuple([_map(fn, d) for d in data])
     return fn(data)
 
 

@@ -53,6 +53,9 @@ _NOT_COMPILED = ("You must compile your model before training/testing. Use "
                  "`model.compile(optimizer, loss)`.")
 
 
+_STEP_NAMES = {"fit": "train_step", "evaluate": "test_step", "predict": "predict_step"}
+
+
 def _first_tensor(x):
     while isinstance(x, (list, tuple, dict)):
         x = next(iter(x.values())) if isinstance(x, dict) else x[0]
@@ -292,7 +295,7 @@ class TrainingMixin:
 
     def _user_step(self, what):
         """Whether the model overrides the step of `what` (fit, evaluate or predict)."""
-        name = {"fit": "train_step", "evaluate": "test_step", "predict": "predict_step"}[what]
+        name = _STEP_NAMES[what]
         return getattr(type(self), name) is not getattr(TrainingMixin, name)
 
     def test_step(self, data):

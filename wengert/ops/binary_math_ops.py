@@ -116,6 +116,9 @@ def xdivy(x, y, name=None):
 
 # -- div_no_nan, mul_no_nan ----------------------------------------------------------------------
 def _div_no_nan_kernel(x, y):
+    if np.ndim(y) == 0 and y != 0:  # a nonzero scalar divisor (a running mean's count): x / y
+        with np.errstate(all="ignore"):
+            return np.asarray(x / y)
     with np.errstate(all="ignore"):
         out = x / np.where(y == 0, np.ones_like(y), y)
     return np.where(y == 0, np.zeros_like(out), out)
