@@ -111,6 +111,13 @@ def test_prod_honours_its_dtype():
     np.testing.assert_array_equal(out.numpy(), [3.0, 8.0])
 
 
+def test_sparse_bincount_holds_the_nonzero_counts():
+    out = ops.bincount(tf.constant([[1, 3, 1], [0, 0, 2]]), minlength=5, sparse=True)
+    assert isinstance(out, tf.SparseTensor)
+    np.testing.assert_array_equal(tf.sparse.to_dense(out).numpy(),
+                                  [[0, 2, 0, 1, 0], [2, 0, 1, 0, 0]])
+
+
 def test_argpartition_partitions_around_kth():
     x = RNG.permutation(10).astype(np.float32)
     idx = ops.argpartition(x, 3).numpy()
@@ -141,8 +148,6 @@ def test_functions_trace_into_a_function():
 def test_unsupported_names_say_why():
     with pytest.raises(NotImplementedError, match="bitcast"):
         ops.view(tf.constant([1.0]), "int32")
-    with pytest.raises(NotImplementedError, match="sparse"):
-        ops.bincount(tf.constant([1]), sparse=True)
     assert ops.view(tf.constant([1.0]), "float32").dtype == tf.float32
 
 

@@ -25,6 +25,7 @@ from ...ops.reshape_ops import reshape
 from ...ops.scan_ops import cumsum
 from ...ops.segment_ops import unsorted_segment_min, unsorted_segment_sum
 from ...ops.shape_ops import linspace
+from ...ops.sparse.conversions import from_dense
 from ...ops.sort_ops import argsort as tf_argsort, searchsorted, sort as tf_sort
 from .dtypes import convert, result_type
 from .numpy_shapes import moveaxis
@@ -127,10 +128,7 @@ def unique(x, sorted=True, return_index=False, return_inverse=False, return_coun
 
 def bincount(x, weights=None, minlength=0, sparse=False):
     """The count (or the weight sum) of each non-negative integer value of x, along its last
-    axis."""
-    if sparse:
-        raise NotImplementedError("keras.ops.bincount: sparse=True is not supported yet: wengert "
-                                  "has no sparse bincount; call it with sparse=False.")
+    axis; a SparseTensor of the nonzero counts when `sparse`."""
     x = convert(x)
     dtype = "int32"
     if x.dtype.name not in ("int32", "int64"):
@@ -142,7 +140,8 @@ def bincount(x, weights=None, minlength=0, sparse=False):
             weights = cast(weights, "int32" if weights.dtype.is_integer else "float32")
     out = tf_bincount(x, weights=weights, minlength=minlength, axis=-1,
                       dtype="int32" if weights is None else weights.dtype)
-    return cast(out, dtype)
+    out = cast(out, dtype)
+    return from_dense(out) if sparse else out
 
 
 def histogram(x, bins=10, range=None):
