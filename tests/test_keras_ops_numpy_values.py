@@ -1,6 +1,8 @@
 """wengert.keras.ops's NumPy-style functions without TensorFlow: values against NumPy, float64
 gradients against central differences for a representative set, the behaviours where wengert
 follows NumPy rather than Keras's TensorFlow backend, and the names it cannot support yet."""
+import inspect
+
 import numpy as np
 import pytest
 
@@ -158,3 +160,20 @@ def test_errors_name_the_function_and_the_fix():
         ops.squeeze(tf.zeros([2, 3]), axis=0)
     with pytest.raises(ValueError, match="quantile.*method"):
         ops.quantile(tf.zeros([3]), 0.5, method="cubic")
+
+
+KERAS_SIGNATURES = {  # inspect.signature in TensorFlow 2.21's keras.ops.numpy, for a sample
+    "bitwise_and": "(x, y)", "add": "(x1, x2)", "mean": "(x, axis=None, keepdims=False)",
+    "arange": "(start, stop=None, step=None, dtype=None)",
+    "linspace": "(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0)",
+    "quantile": "(x, q, axis=None, method='linear', keepdims=False)",
+    "rot90": "(array, k=1, axes=(0, 1))", "trapezoid": "(y, x=None, dx=1.0, axis=-1)",
+    "unique": "(x, sorted=True, return_index=False, return_inverse=False, return_counts=False, "
+              "axis=None, size=None, fill_value=None)",
+    "vectorize": "(pyfunc, *, excluded=None, signature=None)",
+}
+
+
+@pytest.mark.parametrize("name", sorted(KERAS_SIGNATURES))
+def test_arguments_are_named_as_in_keras(name):
+    assert str(inspect.signature(getattr(ops.numpy, name))) == KERAS_SIGNATURES[name]

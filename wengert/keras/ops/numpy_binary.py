@@ -283,9 +283,19 @@ def logical_not(x):
     return math_ops.logical_not(convert(x, "bool"))
 
 
-bitwise_and = _comparison(bitwise_ops.bitwise_and, "Bitwise AND of integer tensors.")
-bitwise_or = _comparison(bitwise_ops.bitwise_or, "Bitwise OR of integer tensors.")
-bitwise_xor = _comparison(bitwise_ops.bitwise_xor, "Bitwise XOR of integer tensors.")
+def bitwise_and(x, y):
+    """Bitwise AND of integer tensors, after promotion."""
+    return bitwise_ops.bitwise_and(*_strong(x, y))
+
+
+def bitwise_or(x, y):
+    """Bitwise OR of integer tensors, after promotion."""
+    return bitwise_ops.bitwise_or(*_strong(x, y))
+
+
+def bitwise_xor(x, y):
+    """Bitwise XOR of integer tensors, after promotion."""
+    return bitwise_ops.bitwise_xor(*_strong(x, y))
 
 
 def bitwise_invert(x):
