@@ -44,6 +44,8 @@ ACTIVATIONS = [unary(n) for n in (
     unary("softmax", ", axis=(0, 2)", {"axis": (0, 2)}, x=r(2, 3, 4)),
     unary("log_softmax", ", axis=None", {"axis": None}, x=r(2, 3)),
     unary("sparsemax", ", axis=0", {"axis": 0}, x=r(5, 3)),
+    TFCase("leaky_relu_int", "keras.ops.nn.leaky_relu(x0)", nn.leaky_relu,
+           [np.arange(-3, 3, dtype=np.int32)]),
     TFCase("threshold", "keras.ops.nn.threshold(x0, 0.2, -1.0)",
            lambda x: nn.threshold(x, 0.2, -1.0), [r(3, 5)], wrt=[0]),
 ]
@@ -270,6 +272,7 @@ def _np_conv2d_valid(x, k):
 
 
 def test_values_against_numpy():
+    assert nn.leaky_relu(np.array([-2, 3], np.int32)).dtype == tf.float32
     x = r(4, 6)
     e = np.exp(x - x.max(-1, keepdims=True))
     np.testing.assert_allclose(nn.softmax(x), e / e.sum(-1, keepdims=True), rtol=1e-12)

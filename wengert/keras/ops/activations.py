@@ -76,7 +76,11 @@ def log_sigmoid(x):
 
 
 def leaky_relu(x, negative_slope=0.2):
-    return nn.leaky_relu(convert_to_tensor(x), alpha=negative_slope)
+    """max(x, negative_slope x); integer inputs become float32 first, as tf.nn's do."""
+    x = convert_to_tensor(x)
+    if x.dtype.is_integer:
+        x = cast(x, "float32")
+    return nn.leaky_relu(x, alpha=negative_slope)
 
 
 def selu(x):
