@@ -127,6 +127,12 @@ PROGRAMS = {"list": list_program, "dict": dict_program, "dict_io": dict_io_progr
 def _numbers(result):
     return {k: [float(v) for v in np.atleast_1d(vals)] for k, vals in result.items()}
 
+
+if __name__ == "__main__":  # print TensorFlow's numbers; the tests below need pytest
+    for name, program in PROGRAMS.items():
+        print(name, _numbers(program()))
+    sys.exit(0)
+
 # -- TensorFlow's numbers (see the module docstring for how they were produced) ----------------
 TF_RESULTS = {
     "list": {"loss": [1.3976123332977295, 1.3855698108673096],
@@ -230,9 +236,3 @@ def test_fit_on_a_dataset_of_dicts_matches_fit_on_arrays():
     for key in histories[0]:
         np.testing.assert_allclose(histories[0][key], histories[1][key], rtol=1e-5)
     np.testing.assert_allclose(histories[0]["loss"], TF_RESULTS["dict_io"]["loss"], rtol=1e-5)
-
-
-if __name__ == "__main__":
-    for name, program in PROGRAMS.items():
-        print(name, _numbers(program()))
-    sys.exit(0)

@@ -1,8 +1,8 @@
 """keras.io's "Customizing what happens in fit()" (TensorFlow backend) run by wengert's fit.
 
-The programs below are the guide's, shrunk to small sizes, with fixed initial weights (set_weights),
-no shuffling and SGD where the guide's optimizer would not change what is checked, so that each
-is deterministic. They run unchanged under TensorFlow 2.21's Keras: the expected loss histories
+The programs below are the guide's (`self.optimizer.apply(gradients, trainable_vars)` included),
+shrunk to small sizes, with fixed initial weights (set_weights), no shuffling and SGD where the
+guide's optimizer would not change what is checked, so that each is deterministic. They run unchanged under TensorFlow 2.21's Keras: the expected loss histories
 (the `TF_*` literals) were produced by running this file with TensorFlow's Python:
 
     /work/tfvenv/bin/python tests/test_keras_train_step.py
@@ -81,7 +81,7 @@ class BasicModel(keras.Model):
             loss = self.compute_loss(y=y, y_pred=y_pred)
         trainable_vars = self.trainable_variables
         gradients = tape.gradient(loss, trainable_vars)
-        self.optimizer.apply_gradients(zip(gradients, trainable_vars))
+        self.optimizer.apply(gradients, trainable_vars)
         for metric in self.metrics:
             if metric.name == "loss":
                 metric.update_state(loss)
@@ -106,7 +106,7 @@ class LowLevelModel(keras.Model):
             loss = self.loss_fn(y, y_pred)
         trainable_vars = self.trainable_variables
         gradients = tape.gradient(loss, trainable_vars)
-        self.optimizer.apply_gradients(zip(gradients, trainable_vars))
+        self.optimizer.apply(gradients, trainable_vars)
         self.loss_tracker.update_state(loss)
         self.mae_metric.update_state(y, y_pred)
         return {"loss": self.loss_tracker.result(), "mae": self.mae_metric.result()}
@@ -130,7 +130,7 @@ class WeightedModel(keras.Model):
             loss = self.compute_loss(y=y, y_pred=y_pred, sample_weight=sample_weight)
         trainable_vars = self.trainable_variables
         gradients = tape.gradient(loss, trainable_vars)
-        self.optimizer.apply_gradients(zip(gradients, trainable_vars))
+        self.optimizer.apply(gradients, trainable_vars)
         for metric in self.metrics:
             if metric.name == "loss":
                 metric.update_state(loss)
@@ -226,6 +226,12 @@ def class_weight_program():
 PROGRAMS = {"basic": basic_program, "low_level": low_level_program,
             "weighted": weighted_program, "evaluate": evaluate_program,
             "activity": activity_program, "class_weight": class_weight_program}
+
+if __name__ == "__main__":  # print TensorFlow's numbers; the tests below need pytest
+    for name, program in PROGRAMS.items():
+        result = program()
+        print(name, {k: [float(v) for v in np.atleast_1d(vals)] for k, vals in result.items()})
+    sys.exit(0)
 
 # -- TensorFlow's numbers (see the module docstring for how they were produced) ----------------
 TF_RESULTS = {
@@ -546,10 +552,3 @@ def test_class_weight_is_the_sample_weight_of_each_row_label():
     model.compile(optimizer="sgd", loss="sparse_categorical_crossentropy")
     with pytest.raises(ValueError, match="either class_weight or sample_weight"):
         model.fit(x, labels, class_weight=table, sample_weight=np.ones(len(x)), verbose=0)
-
-
-if __name__ == "__main__":
-    for name, program in PROGRAMS.items():
-        result = program()
-        print(name, {k: [float(v) for v in np.atleast_1d(vals)] for k, vals in result.items()})
-    sys.exit(0)
