@@ -2,15 +2,17 @@
 in a subprocess, for tests comparing wengert's keras.losses / metrics / text layers with it.
 
 `tf_eval(script, arrays)` runs `script` with `tf`, `keras`, `np`, `A` (the arrays, by name) and
-`out` (an empty dict) in scope, and returns `out` as NumPy arrays. `tf_eval_or_skip` skips the
-calling test when TensorFlow is not installed.
+`out` (an empty dict) in scope, and returns `out` as NumPy arrays. Without TensorFlow the answer
+comes from tests/references/ (reference_store.py), filed under the script's SHA-1.
 """
+import hashlib
 import os
 import subprocess
 import tempfile
 
 import numpy as np
 
+import reference_store
 from tf_reference import tf_python
 
 _PRELUDE = """
@@ -28,21 +30,28 @@ np.savez(sys.argv[2], **{k: np.asarray(v) for k, v in out.items()})
 
 
 def tf_eval(script, arrays=None, python=None):
+    """`out` of `script` run by TensorFlow under `python` (default TF_PYTHON), or its stored
+    answer when TensorFlow is not installed."""
     python = python or tf_python()
+    arrays = arrays or {}
+    name = "snippet-" + hashlib.sha1(script.encode()).hexdigest()[:16]
+    request = [{"name": name, "lines": script.count("\n")}]
+    prefixed = {f"{name}/{k}": v for k, v in arrays.items()}
+    results = reference_store.answers(
+        request, prefixed, python,
+        lambda py: {f"{name}/{k}": v for k, v in _run(py, script, arrays).items()})
+    return {k[len(name) + 1:]: v for k, v in results.items()}
+
+
+def _run(python, script, arrays):
     with tempfile.TemporaryDirectory() as tmp:
         src, arr, res = (os.path.join(tmp, n) for n in ("s.py", "a.npz", "o.npz"))
         with open(src, "w") as f:
             f.write(_PRELUDE + script + _EPILOGUE)
-        np.savez(arr, **(arrays or {}))
+        np.savez(arr, **arrays)
         done = subprocess.run([python, src, arr, res], capture_output=True, text=True)
         if done.returncode != 0:
             raise RuntimeError(f"TensorFlow snippet failed:\n{done.stderr[-3000:]}")
-        return dict(np.load(res, allow_pickle=False))
+        with np.load(res, allow_pickle=False) as data:
+            return {k: data[k] for k in data.files}
 
-
-def tf_eval_or_skip(script, arrays=None):
-    import pytest
-    python = tf_python()
-    if python is None:
-        pytest.skip("TensorFlow (TF_PYTHON) is not installed")
-    return tf_eval(script, arrays, python)

@@ -90,10 +90,7 @@ CASES = [
 
 @pytest.fixture(scope="module")
 def tf_results():
-    python = tf_python()
-    if python is None:
-        pytest.skip("TensorFlow (TF_PYTHON) is not installed")
-    return run_tf(CASES, python)
+    return run_tf(CASES, tf_python())
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])

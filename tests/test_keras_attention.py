@@ -278,7 +278,6 @@ def _tf_cases():
     ]
 
 
-@pytest.mark.skipif(tf_python() is None, reason="TensorFlow (TF_PYTHON) is not installed")
 def test_matches_tensorflow_keras():
     cases = _tf_cases()
     results = run_tf(cases, tf_python())

@@ -13,7 +13,7 @@ from wengert import keras
 from wengert.autodiff.checker import check_grads
 from wengert.keras import losses
 
-from keras_tf_eval import tf_eval_or_skip
+from keras_tf_eval import tf_eval
 
 EPS = 1e-7
 RNG = np.random.default_rng(3)
@@ -280,7 +280,7 @@ def tf_losses():
         arrays[f"{name}/y"], arrays[f"{name}/p"] = y, p
         if w is not None:
             arrays[f"{name}/w"] = w
-    return tf_eval_or_skip(_TF_SCRIPT, arrays)
+    return tf_eval(_TF_SCRIPT, arrays)
 
 
 @pytest.mark.filterwarnings("ignore:invalid value encountered")  # circle's all -inf rows
@@ -313,7 +313,7 @@ def test_serialize_round_trips_and_functions():
 
 def test_serialized_losses_load_in_tensorflow():
     configs = [losses.serialize(loss) for loss in SERIAL_LOSSES]
-    result = tf_eval_or_skip("""
+    result = tf_eval("""
 import json
 configs = json.loads(A["configs"].item())
 out["configs"] = np.asarray(json.dumps([keras.losses.deserialize(c).get_config()

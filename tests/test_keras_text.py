@@ -10,7 +10,7 @@ import pytest
 import wengert as tf
 from wengert.ops.io.hashing import fingerprint64, siphash24
 
-from keras_tf_eval import tf_eval_or_skip
+from keras_tf_eval import tf_eval
 
 L = tf.keras.layers
 RNG = np.random.default_rng(5)
@@ -193,7 +193,7 @@ def tf_text():
         arrays[name + "/x"] = x
         if adapt is not None:
             arrays[name + "/adapt"] = adapt
-    return tf_eval_or_skip(_TF_SCRIPT, arrays)
+    return tf_eval(_TF_SCRIPT, arrays)
 
 
 @pytest.mark.parametrize("name, kwargs, x", HASH_CASES, ids=[c[0] for c in HASH_CASES])

@@ -12,7 +12,7 @@ import wengert as tf
 from wengert import keras
 from wengert.keras import utils
 
-from keras_tf_eval import tf_eval_or_skip
+from keras_tf_eval import tf_eval
 
 X = np.arange(20, dtype=np.float32).reshape(10, 2)
 Y = np.arange(10) * 10
@@ -74,7 +74,7 @@ for name, kwargs, kind in json.loads(A["cases"].item()):
 @pytest.fixture(scope="module")
 def tf_splits():
     arrays = {"cases": np.asarray(json.dumps(SPLIT_CASES)), "x": X, "y": Y}
-    return tf_eval_or_skip(_TF_SCRIPT, arrays)
+    return tf_eval(_TF_SCRIPT, arrays)
 
 
 @pytest.mark.parametrize("name, kwargs, kind", SPLIT_CASES, ids=[c[0] for c in SPLIT_CASES])
@@ -135,7 +135,7 @@ NORM_X = np.array([[3.0, -4.0, 0.0], [0.0, 0.0, 0.0], [1.0, 2.0, 2.0]], np.float
 
 @pytest.fixture(scope="module")
 def tf_utils():
-    return tf_eval_or_skip("""
+    return tf_eval("""
 import json
 for name, kwargs in json.loads(A["cases"].item()):
     out["pad/" + name] = keras.utils.pad_sequences(json.loads(A["seqs"].item()), **kwargs)

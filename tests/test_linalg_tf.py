@@ -1,10 +1,8 @@
 """wengert's tf.linalg (and later tf.signal and complex) against TensorFlow 2.21 itself: the cases
 of tests/linalg_tf/cases.py run in both, outputs and gradients of sum(real(output * seed)) must
-agree. Skips when TensorFlow's interpreter (TF_PYTHON, default /work/tfvenv/bin/python) is
-missing."""
-import json
+agree. Without TensorFlow's interpreter (TF_PYTHON, default /work/tfvenv/bin/python), TensorFlow's
+stored answers stand in (tests/reference_store.py)."""
 import os
-import subprocess
 import sys
 
 import numpy as np
@@ -16,6 +14,7 @@ from wengert.util import nest
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "linalg_tf"))
 import cases  # noqa: E402
 
+import reference_store  # noqa: E402
 from tf_reference import tf_python  # noqa: E402
 
 RUNNER = os.path.join(os.path.dirname(__file__), "linalg_tf", "runner.py")
@@ -54,11 +53,7 @@ def _wengert(name, rng):
 
 
 @pytest.fixture(scope="module")
-def reference(tmp_path_factory):
-    python = tf_python()
-    if python is None:
-        pytest.skip("TensorFlow 2.21 is not installed (TF_PYTHON)")
-    folder = tmp_path_factory.mktemp("linalg_tf")
+def reference():
     rng = np.random.default_rng(5)
     arrays, mine = {}, {}
     for name in NAMES:
@@ -68,11 +63,8 @@ def reference(tmp_path_factory):
             arrays[f"{name}/in{i}"] = a
         for k, s in enumerate(seeds):
             arrays[f"{name}/seed{k}"] = s
-    np.savez(folder / "arrays.npz", **arrays)
-    (folder / "names.json").write_text(json.dumps(NAMES))
-    subprocess.run([python, RUNNER, str(folder / "names.json"), str(folder / "arrays.npz"),
-                    str(folder / "result.npz")], check=True, capture_output=True)
-    return mine, dict(np.load(folder / "result.npz"))
+    request = [{"name": "names"}] + [{"name": name} for name in NAMES]
+    return mine, reference_store.answers(request, arrays, tf_python(), RUNNER)
 
 
 @pytest.mark.parametrize("name", NAMES)

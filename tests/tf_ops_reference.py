@@ -1,21 +1,19 @@
-"""Compare wengert ops with TensorFlow 2.21's, when TensorFlow is installed.
+"""Compare wengert ops with TensorFlow 2.21's.
 
-A `TFCase` pairs a TensorFlow expression (a string over `tf`, `np` and the inputs x0, x1, ...)
-with the same computation in wengert (a function of the input tensors). `run_tf` runs all cases
-of a test module in one subprocess (tests/tf_ops/runner.py, under `TF_PYTHON`, default
-/work/tfvenv/bin/python); `check` then compares outputs and, for the inputs listed in `wrt`, the
-gradients of sum(output * seed) with TensorFlow's seeds. `tf_python()` is None without
-TensorFlow, and the tests that need it skip.
+A `TFCase` pairs a TensorFlow expression (a string over `tf`, `np`, `keras` and the inputs x0,
+x1, ...) with the same computation in wengert (a function of the input tensors). `run_tf` runs
+all cases of a test module in one subprocess (tests/tf_ops/runner.py, under `TF_PYTHON`, default
+/work/tfvenv/bin/python) or, without TensorFlow, reads its stored answers
+(tests/reference_store.py); `check` then compares outputs and, for the inputs listed in `wrt`,
+the gradients of sum(output * seed) with TensorFlow's seeds.
 """
-import json
 import os
-import subprocess
-import tempfile
 
 import numpy as np
 
+import reference_store
 import wengert as tf
-from tf_reference import tf_python  # noqa: F401  (re-exported for the tests' skipif)
+from tf_reference import tf_python  # noqa: F401  (re-exported for the tests)
 
 RUNNER = os.path.join(os.path.dirname(__file__), "tf_ops", "runner.py")
 
@@ -31,31 +29,21 @@ class TFCase:
 
 
 def run_tf_or_skip(cases):
-    """run_tf under TF_PYTHON, or skip the calling test when TensorFlow is not installed (for a
-    module-scoped `tf_results` fixture)."""
-    import pytest
-    python = tf_python()
-    if python is None:
-        pytest.skip("TensorFlow (TF_PYTHON) is not installed")
-    return run_tf(cases, python)
+    """TensorFlow's answers for `cases`: live under TF_PYTHON, or stored in tests/references/
+    when TensorFlow is not installed (tests/reference_store.py)."""
+    return run_tf(cases, tf_python())
 
 
 def run_tf(cases, python):
-    """{case name: {"outputs": [...], "seeds": [...], "grads": [...]} or {"error": text}}."""
+    """{case name: {"outputs": [...], "seeds": [...], "grads": [...]} or {"error": text}}, from
+    TensorFlow under `python` or, when `python` is None, from the reference store."""
     arrays, request = {}, []
     for case in cases:
         for i, x in enumerate(case.inputs):
             arrays[f"{case.name}/x{i}"] = x
         request.append({"name": case.name, "expr": case.expr, "n_inputs": len(case.inputs),
                         "wrt": case.wrt})
-    with tempfile.TemporaryDirectory() as tmp:
-        req, arr, res = (os.path.join(tmp, n) for n in ("r.json", "a.npz", "o.npz"))
-        json.dump(request, open(req, "w"))
-        np.savez(arr, **arrays)
-        done = subprocess.run([python, RUNNER, req, arr, res], capture_output=True, text=True)
-        if done.returncode != 0:
-            raise RuntimeError(f"TensorFlow runner failed:\n{done.stderr[-3000:]}")
-        data = dict(np.load(res))
+    data = reference_store.answers(request, arrays, python, RUNNER)
     results = {}
     for case in cases:
         n = case.name

@@ -1,7 +1,8 @@
 """Runs inside TensorFlow's venv (never imported by wengert's tests): evaluates the named cases
 of cases.py with TensorFlow and writes outputs and gradients of sum(real(output * seed)).
 
-Usage: python runner.py names.json arrays.npz result.npz
+Usage: python runner.py request.json arrays.npz result.npz  (request: [{"name": case}, ...];
+the case "names" answers tf.linalg's and tf.signal's public names)
 """
 import json
 import os
@@ -38,14 +39,16 @@ def run(name, arrays, out):
         out[f"{name}/grad{k}"] = np.zeros(0) if g is None else g.numpy()
 
 
-def main(names_path, arrays_path, result_path):
-    with open(names_path) as f:
-        names = json.load(f)
+def main(request_path, arrays_path, result_path):
+    with open(request_path) as f:
+        names = [case["name"] for case in json.load(f)]
     arrays = dict(np.load(arrays_path))
     out = {f"names/{space}": np.array(sorted(n for n in dir(getattr(tf, space))
                                              if not n.startswith("_")))
            for space in ("linalg", "signal")}
     for name in names:
+        if name == "names":
+            continue
         try:
             run(name, arrays, out)
         except Exception as err:  # noqa: BLE001 - reported per case
