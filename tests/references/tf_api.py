@@ -3,12 +3,17 @@ parameter names and each class's public methods; and the list of those wengert s
 
     /work/tfvenv/bin/python tests/references/tf_api.py record [PATH]  # under TensorFlow
     python tests/references/tf_api.py gaps                            # under wengert
+    python tests/references/tf_api.py ignored                         # under wengert
 
 tests/test_tf_api.py fails when something TensorFlow has (a module, a name, a parameter, a
 member) is missing from wengert and not listed in tf_api_gaps.txt, so the list only shrinks:
 after building a name, run `gaps` and commit the shorter list. `tf.X` is looked up as
-`wengert.X`, `keras.X` as `wengert.keras.X`.
+`wengert.X`, `keras.X` as `wengert.keras.X`. tests/test_arguments_honoured.py likewise fails on
+a parameter TensorFlow has that wengert's function takes but never reads (it neither honours nor
+refuses it) unless listed in ignored_arguments.txt, a list that also only shrinks.
 """
+import ast
+import textwrap
 import inspect
 import json
 import os
@@ -18,6 +23,7 @@ import sys
 HERE = pathlib.Path(__file__).resolve().parent
 API = HERE / "tf_api.json"
 GAPS = HERE / "tf_api_gaps.txt"
+IGNORED = HERE / "ignored_arguments.txt"
 SKIP = {"tf.compat.v2", "tf.compat.v1.compat", "tf.experimental.dtensor", "tf.tpu",
         "tf.compat.v1.tpu", "tf.xla", "tf.compat.v1.xla", "tf.mlir", "tf.compat.v1.mlir",
         "tf.experimental.tensorrt", "tf.compat.v1.experimental", "tf.raw_ops",
@@ -146,12 +152,53 @@ def gaps():
     return sorted(out)
 
 
+def unread_parameters(obj, params):
+    """TensorFlow's parameters that wengert's Python function (or class's __init__) `obj` takes
+    and never reads: its body has no name for them (a function that reads `locals()` or
+    `vars()` reads them all)."""
+    target = inspect.unwrap(obj.__init__ if inspect.isclass(obj) else obj)
+    if not inspect.isfunction(target):
+        return []
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(target)))
+    except (OSError, TypeError, SyntaxError):
+        return []
+    func = tree.body[0]
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return []
+    read = {n.id for n in ast.walk(func) if isinstance(n, ast.Name)}
+    if read & {"locals", "vars"}:
+        return []
+    theirs = {n for n, kind, _ in params if kind not in ("VAR_POSITIONAL", "VAR_KEYWORD")}
+    args = func.args
+    return [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs
+            if a.arg in theirs and a.arg not in read and a.arg != "self"]
+
+
+def ignored():
+    """`path(param)` for every parameter of the stored API that wengert takes and never reads."""
+    api = json.loads(API.read_text())["modules"]
+    out = set()
+    for module, names in api.items():
+        for name, entry in names.items():
+            if entry["kind"] not in ("function", "class") or not entry.get("params"):
+                continue
+            path = f"{module}.{name}"
+            obj = wengert_object(path)
+            if obj is not None:
+                out.update(f"{path}({p})" for p in unread_parameters(obj, entry["params"]))
+    return sorted(out)
+
+
 def main(argv):
     if argv[:1] == ["record"] and len(argv) <= 2:
         record(*argv[1:])
     elif argv == ["gaps"]:
         sys.path.insert(0, str(HERE.parent.parent))  # this checkout's wengert
         GAPS.write_text("\n".join(gaps()) + "\n")
+    elif argv == ["ignored"]:
+        sys.path.insert(0, str(HERE.parent.parent))  # this checkout's wengert
+        IGNORED.write_text("\n".join(ignored()) + "\n")
     else:
         sys.exit(__doc__)
 
