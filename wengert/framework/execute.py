@@ -2,7 +2,8 @@
 
 `execute(op_def, inputs, attrs)` does one of two things:
 - in a graph context, adds a node to the graph (the graph runs the shape rule);
-- eagerly, runs the NumPy kernel, wraps the result in Tensors, and offers the op to every active
+- eagerly, runs the NumPy kernel (with NumPy's floating-point warnings off, as TensorFlow is
+  silent: float_errors.py), wraps the result in Tensors, and offers the op to every active
   tape: a tape records it when one of the inputs is a tensor it watches, and then watches the
   outputs too. That is the Wengert list: a record of each op in execution order.
 
@@ -12,6 +13,7 @@ the output tensors and (when a tape records) one Operation.
 
 from .context import state
 from .errors import InvalidArgumentError, OpError, ResourceExhaustedError
+from .float_errors import ERRSTATE, IGNORE
 from .operation import Operation
 from .tensor import Tensor, convert_to_tensor, to_array
 
@@ -26,6 +28,7 @@ def execute(op_def, inputs, attrs=_NO_ATTRS, name=None):
     st = state
     if st.graph is not None:
         return st.graph.create_op(op_def, inputs, attrs, name)
+    token = ERRSTATE.set(IGNORE)
     try:
         if attrs:
             out = (op_def.kernel(inputs[0]._value, **attrs) if len(inputs) == 1 else
@@ -42,6 +45,8 @@ def execute(op_def, inputs, attrs=_NO_ATTRS, name=None):
         raise explain_failure(op_def, inputs, attrs, name, exc) from None
     except MemoryError as exc:  # NumPy refuses before allocating: nothing changed
         raise out_of_memory(op_def, inputs, name, exc) from None
+    finally:
+        ERRSTATE.reset(token)
     # Kernels return NumPy arrays or NumPy scalars (0-d results); both serve as a tensor's value.
     if op_def.num_outputs == 1:
         result = _new(Tensor)  # Tensor(out), without the __init__ call (the hot path)

@@ -20,6 +20,8 @@ not for data.
 """
 import numpy as np
 
+from .float_errors import ERRSTATE, IGNORE
+
 __all__ = ["static_value", "partial_value", "MAX_OPS", "MAX_ELEMENTS"]
 
 MAX_OPS = 64
@@ -41,7 +43,11 @@ def _stand_in(t):
 
 
 def _evaluate(op, inputs):
-    out = op.op_def.kernel(*inputs, **op.attrs)
+    token = ERRSTATE.set(IGNORE)
+    try:
+        out = op.op_def.kernel(*inputs, **op.attrs)
+    finally:
+        ERRSTATE.reset(token)
     return out if isinstance(out, tuple) else (out,)
 
 
