@@ -209,7 +209,13 @@ class _TextBar:
 
 
 class EarlyStopping(Callback):
-    """Stop training when `monitor` has not improved by `min_delta` for `patience` epochs."""
+    """Stop training when `monitor` has not improved by `min_delta` for `patience` epochs.
+
+    As Keras 3 counts: every epoch from `start_from_epoch` on adds one to `wait`; an
+    improvement on the best value so far resets it, if it also beats `baseline`; training stops
+    once `wait` reaches `patience`. With `restore_best_weights`, the weights of the best epoch
+    (the first epoch's until another is better) are put back when training ends, whether it
+    stopped early or ran all its epochs."""
 
     def __init__(self, monitor="val_loss", min_delta=0.0, patience=0, verbose=0, mode="auto",
                  baseline=None, restore_best_weights=False, start_from_epoch=0):
@@ -218,21 +224,23 @@ class EarlyStopping(Callback):
         self.baseline, self.restore_best_weights = baseline, restore_best_weights
         self.start_from_epoch = start_from_epoch
         if mode not in ("auto", "min", "max"):
-            raise ValueError(f"EarlyStopping mode {mode!r} is unknown; use 'auto', 'min' or "
-                             "'max'.")
+            warnings.warn(f"EarlyStopping mode '{mode}' is unknown, fallback to auto mode.",
+                          stacklevel=2)
+            mode = "auto"
         if mode == "auto":
             mode = "max" if "acc" in monitor or monitor.endswith("auc") else "min"
         self._sign = 1.0 if mode == "min" else -1.0
         self.min_delta = abs(min_delta)
         self.stopped_epoch = 0
-        self.best_weights = None
+        self.best, self.best_weights, self.best_epoch = None, None, 0
+
+    def _improves(self, value, reference):
+        return reference is None or self._sign * (value - reference) < -self.min_delta
 
     def on_train_begin(self, logs=None):
         self.wait = 0
         self.stopped_epoch = 0
-        self.best = np.inf if self.baseline is None else self._sign * self.baseline
-        self.best_weights = None
-        self.best_epoch = 0
+        self.best, self.best_weights, self.best_epoch = None, None, 0
 
     def on_epoch_end(self, epoch, logs=None):
         value = (logs or {}).get(self.monitor)
@@ -243,22 +251,28 @@ class EarlyStopping(Callback):
             return
         if epoch < self.start_from_epoch:
             return
-        score = self._sign * value
-        if score < self.best - self.min_delta:
-            self.best, self.best_epoch, self.wait = score, epoch, 0
+        if self.restore_best_weights and self.best_weights is None:
+            self.best_weights, self.best_epoch = self.model.get_weights(), epoch
+        self.wait += 1
+        if self._improves(value, self.best):
+            self.best, self.best_epoch = value, epoch
             if self.restore_best_weights:
                 self.best_weights = self.model.get_weights()
+            if self.baseline is None or self._improves(value, self.baseline):
+                self.wait = 0
             return
-        self.wait += 1
         if self.wait >= self.patience and epoch > 0:
             self.stopped_epoch = epoch
             self.model.stop_training = True
-            if self.restore_best_weights and self.best_weights is not None:
-                self.model.set_weights(self.best_weights)
 
     def on_train_end(self, logs=None):
         if self.stopped_epoch > 0 and self.verbose > 0:
             print(f"Epoch {self.stopped_epoch + 1}: early stopping", file=sys.stderr)
+        if self.restore_best_weights and self.best_weights is not None:
+            if self.verbose > 0:
+                print("Restoring model weights from the end of the best epoch: "
+                      f"{self.best_epoch + 1}.", file=sys.stderr)
+            self.model.set_weights(self.best_weights)
 
 
 class LambdaCallback(Callback):

@@ -76,9 +76,28 @@ class _Lookup(Layer):
         return token.encode() if isinstance(token, str) else token
 
     def set_vocabulary(self, vocabulary):
+        """Set the tokens (index order). A vocabulary that starts with the mask and OOV tokens
+        in the layer's order (what `get_vocabulary()` returns) has them taken off, as Keras 3
+        does; anywhere else they are an error."""
+        name = type(self).__name__
         tokens = [self._key(t) for t in np.asarray(vocabulary).reshape(-1).tolist()]
+        if not tokens:
+            raise ValueError(f"{name}: cannot set an empty vocabulary.")
+        special = [self._key(t) for t in ([self.mask_token] if self.mask_token is not None
+                                          else []) + [self.oov_token] * self.num_oov_indices]
+        if tokens[:len(special)] == special:
+            tokens = tokens[len(special):]
         if len(set(tokens)) != len(tokens):
-            raise ValueError(f"{type(self).__name__}: the vocabulary has repeated tokens.")
+            raise ValueError(f"{name}: the vocabulary has repeated tokens.")
+        for token, what, applies in ((self.mask_token, "mask", True),
+                                     (self.oov_token, "OOV", self.invert)):
+            if token is not None and applies and self._key(token) in tokens:
+                raise ValueError(f"{name}: the {what} token {token!r} is in the vocabulary "
+                                 f"after its start; leave the mask and OOV tokens out, or put "
+                                 f"them first in this order: {special}.")
+        if self.max_tokens is not None and len(special) + len(tokens) > self.max_tokens:
+            raise ValueError(f"{name}: a vocabulary of {len(special) + len(tokens)} entries "
+                             f"is larger than max_tokens={self.max_tokens}.")
         self._vocab = tokens
 
     def adapt(self, data, batch_size=None, steps=None):
