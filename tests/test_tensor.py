@@ -243,3 +243,10 @@ def test_tensor_not_picklable():
     import pickle
     with pytest.raises(TypeError):
         pickle.dumps(tf.constant(1.0))
+
+
+def test_a_scalar_string_result_reads_back_as_bytes():
+    """Adding two 0-d string tensors leaves Python bytes as the value (NumPy's object
+    arithmetic); numpy() gives them as TensorFlow does, eagerly and from a tf.function."""
+    assert (tf.constant("a") + tf.constant("b")).numpy() == b"ab"
+    assert tf.function(lambda a: a + a)(tf.constant("a")).numpy() == b"aa"

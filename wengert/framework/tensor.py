@@ -91,8 +91,11 @@ class Tensor(TensorLike):
         return f"{self._op.name}:{self._value_index}" if self._op is not None else "Tensor"
 
     def numpy(self):
-        """A NumPy copy of the value (a NumPy scalar for a 0-d tensor)."""
+        """A NumPy copy of the value (a NumPy scalar for a 0-d tensor; bytes for a 0-d string
+        tensor, which an op on two 0-d string arrays holds as Python bytes)."""
         value = self._value
+        if type(value) is bytes:
+            return value
         return value[()] if value.ndim == 0 else value.copy()
 
     def __array__(self, dtype=None, copy=None):
