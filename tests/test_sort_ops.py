@@ -102,3 +102,17 @@ def test_top_k_refuses_k_larger_than_the_axis():
 
 def test_nn_aliases():
     assert tf.nn.top_k is tf.math.top_k and tf.nn.in_top_k is tf.math.in_top_k
+
+
+def test_multi_output_functions_name_their_results_as_tensorflow():
+    """TensorFlow 2.21 returns named tuples: TopKV2(values, indices), Unique(y, idx),
+    UniqueWithCounts(y, idx, count), Qr(q, r), Lu(lu, p)."""
+    x = tf.constant([3.0, 1.0, 3.0])
+    top = tf.math.top_k(x, 2)
+    assert type(top).__name__ == "TopKV2" and top.indices.numpy().tolist() == [0, 2]
+    assert tf.unique(x).idx.numpy().tolist() == [0, 1, 0]
+    assert tf.unique_with_counts(x).count.numpy().tolist() == [2, 1]
+    assert type(tf.linalg.qr(tf.eye(2))).__name__ == "Qr"
+    assert tf.linalg.lu(tf.eye(2) + 1.0).p.numpy().tolist() == [0, 1]
+    values, indices = tf.nn.top_k(x, 1)
+    assert values.numpy().tolist() == [3.0] and indices.numpy().tolist() == [0]

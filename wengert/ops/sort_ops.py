@@ -19,6 +19,8 @@ integers, which cannot overflow). So tf.sort's gradient is TopKV2's. argsort ret
 indices; both are stable. searchsorted (LowerBound / UpperBound), unique, unique_with_counts and
 in_top_k return integers or booleans: they are registered as having no gradient.
 """
+import collections
+
 import numpy as np
 
 from ..framework import dtypes
@@ -161,6 +163,12 @@ TOP_K = defop("TopKV2", _top_k_kernel, shape=_top_k_rule, grad=_top_k_grad, jvp=
                   input, k, sorted, index_type, name))
 
 
+# TensorFlow's named results: `top_k(x, 2).indices`, `unique(x).idx`.
+TopKV2 = collections.namedtuple("TopKV2", ["values", "indices"])
+Unique = collections.namedtuple("Unique", ["y", "idx"])
+UniqueWithCounts = collections.namedtuple("UniqueWithCounts", ["y", "idx", "count"])
+
+
 def top_k(input, k=1, sorted=True, index_type=dtypes.int32, name=None):  # noqa: A002
     """The k largest entries along the last axis (descending; ties keep index order) and their
     indices. The values are differentiable; the indices are not."""
@@ -171,8 +179,8 @@ def top_k(input, k=1, sorted=True, index_type=dtypes.int32, name=None):  # noqa:
     if index_type not in (dtypes.int16, dtypes.int32, dtypes.int64):
         raise TypeError(f"top_k: index_type must be int16, int32 or int64, got {index_type.name}.")
     k = convert_to_tensor(k, dtype=None if hasattr(k, "dtype") else dtypes.int32)
-    return execute(TOP_K, (x, k), {"sorted": bool(sorted),
-                                   "index_type": index_type.as_numpy_dtype}, name)
+    return TopKV2(*execute(TOP_K, (x, k), {"sorted": bool(sorted),
+                                           "index_type": index_type.as_numpy_dtype}, name))
 
 
 # -- sort, argsort -----------------------------------------------------------------------------------
@@ -308,12 +316,12 @@ def _unique(op_def, x, out_idx, name):
 def unique(x, out_idx=dtypes.int32, name=None):
     """(y, idx): the distinct values of the 1-d x in order of first appearance, and for each
     element of x the position of its value in y (x = gather(y, idx))."""
-    return _unique(UNIQUE, x, out_idx, name)
+    return Unique(*_unique(UNIQUE, x, out_idx, name))
 
 
 def unique_with_counts(x, out_idx=dtypes.int32, name=None):
     """(y, idx, count): as `unique`, plus how often each value of y occurs in x."""
-    return _unique(UNIQUE_WITH_COUNTS, x, out_idx, name)
+    return UniqueWithCounts(*_unique(UNIQUE_WITH_COUNTS, x, out_idx, name))
 
 
 # -- in_top_k -----------------------------------------------------------------------------------------

@@ -28,6 +28,7 @@ states them; dA is a tangent, G an incoming gradient, ∘ the elementwise produc
   + R gR^H - gR R^H),  grad A = Q (gR + M R^{-H}) + (gQ - Q Q^H gQ) R^{-H}.
 - Lu (pivoted, as TensorFlow) has no gradient in TensorFlow; neither here (LookupError names it).
 """
+import collections
 import warnings
 
 import numpy as np
@@ -395,12 +396,17 @@ QR = defop("Qr", _qr_kernel, shape=_qr_rule, grad=_qr_grad, jvp=_qr_jvp, num_out
            raw=lambda input, full_matrices=False, name=None: qr(input, full_matrices, name))
 
 
+# TensorFlow's named results: `qr(a).q`, `lu(a).p`.
+Qr = collections.namedtuple("Qr", ["q", "r"])
+Lu = collections.namedtuple("Lu", ["lu", "p"])
+
+
 def qr(input, full_matrices=False, name=None):  # noqa: A002
     """(q, r) with input = q @ r, q with orthonormal columns and r upper triangular, for each
     matrix of `input` [..., M, N]; full_matrices gives q [M, M] and r [M, N]."""
     x = linalg_input(input, "Qr")
     _qr_rule(x, full_matrices)
-    return execute(QR, (x,), {"full_matrices": bool(full_matrices)}, name)
+    return Qr(*execute(QR, (x,), {"full_matrices": bool(full_matrices)}, name))
 
 
 # -- Lu -------------------------------------------------------------------------------------------
@@ -446,4 +452,4 @@ def lu(input, output_idx_type=dtypes.int32, name=None):  # noqa: A002
     idx = dtypes.as_dtype(output_idx_type)
     if idx not in (dtypes.int32, dtypes.int64):
         raise TypeError(f"Lu: output_idx_type must be int32 or int64, got {idx.name}.")
-    return execute(LU, (x,), {"output_idx_type": idx.as_numpy_dtype}, name)
+    return Lu(*execute(LU, (x,), {"output_idx_type": idx.as_numpy_dtype}, name))
