@@ -102,9 +102,14 @@ class GradientTape:
 
     # -- watching ------------------------------------------------------------------------------
     def watch(self, tensor):
-        """Watch a tensor, a variable, or a nested structure of them."""
+        """Watch a tensor, a variable, or a nested structure of them. While a graph is built
+        (inside a tf.function), an eager tensor stands for the graph's capture of it: the ops
+        that read it read the capture."""
+        graph = state.graph
+        if graph is not None:
+            tensor = nest.map_structure(graph.captured, tensor)
         # is_eager_tensor(tensor), inline: once per call on the seed benchmark's path
-        if type(tensor) is Tensor and tensor._value.dtype.kind != "O":
+        elif type(tensor) is Tensor and tensor._value.dtype.kind != "O":
             self._watched.add(id(tensor))
             self._keep.append(tensor)
             return
@@ -171,6 +176,8 @@ class GradientTape:
     def _backward(self, targets, seeds, sources, unconnected):
         """Run the reverse pass over this tape's records; release them if not persistent."""
         records = self._begin_reverse_pass()
+        if state.graph is not None:  # eager sources captured by the graph: their captures
+            sources = [state.graph.captured(s) for s in sources]
         reachable = self._watched if self._roots_among(sources) else None
         try:
             connected = self._connected(sources, targets)

@@ -261,6 +261,11 @@ class Graph:
             return self.constant(to_array(t), "Const")
         return t  # a Variable, for ops that take variables (reads, assigns)
 
+    def captured(self, tensor):
+        """The tensor of this graph that stands for `tensor`: an eager tensor is captured (a
+        constant of this graph, made once per tensor); a graph tensor or variable is itself."""
+        return self._capture(tensor) if type(tensor) is Tensor else tensor
+
     def constant(self, array, name="Const"):
         return self.create_op(CONST, (), {"value": array}, name)
 
