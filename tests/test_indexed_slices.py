@@ -139,7 +139,12 @@ def test_deduplicate_sums_repeated_rows():
     lambda: tf.optimizers.RMSprop(0.05),
 ], ids=["sgd", "momentum", "nesterov", "adam", "amsgrad", "rmsprop-dense"])
 def test_optimizers_apply_sparse_like_dense(make):
-    _train_both(make, ([1, 3, 1, 5], [0, 3], [5, 5, 5]))
+    # Rows that repeat within a batch: Adam's and RMSprop's squared slots take the pieces'
+    # squares, as Keras 3 does (tests/test_sparse_gradient_steps.py), so only SGD's steps
+    # equal the dense ones there; without repeats every optimizer's do.
+    _train_both(make, ([1, 3, 2, 5], [0, 3], [5, 4, 1]))
+    if make().__class__.__name__ == "SGD":
+        _train_both(make, ([1, 3, 1, 5], [0, 3], [5, 5, 5]))
 
 
 @pytest.mark.parametrize("make", [

@@ -30,9 +30,11 @@ class Adagrad(Optimizer):
         return np.full(var.shape.as_list(), self.initial_accumulator_value,
                        var.dtype.as_numpy_dtype)
 
-    def _update_step(self, gradient, variable, lr):
+    _squares_sparse_values = True  # the accumulator takes a sparse gradient's squared pieces
+
+    def _update_step(self, gradient, variable, lr, square=None):
         accumulator = self._slots[id(variable)]["accumulator"]
-        accumulator = accumulator.assign_add(gradient * gradient)
+        accumulator = accumulator.assign_add(gradient * gradient if square is None else square)
         variable.assign_sub((lr * gradient) / sqrt(accumulator + self.epsilon),
                             read_value=False)
 

@@ -56,7 +56,7 @@ from .clipping import check_clip_options, clip_gradients
 from .gradient_accumulation import accumulate_or_update, check_accumulation
 from .gradient_pairs import check_pair_types, checked_pairs
 from .optimizer_variables import OptimizerVariables
-from .sparse_updates import deduplicate, scatter_add
+from .sparse_updates import deduplicate, scatter_add, squared_rows
 from .weight_averaging import check_ema_options, update_moving_averages
 
 __all__ = ["Optimizer", "deduplicate", "scatter_add"]
@@ -297,12 +297,17 @@ class Optimizer(OptimizerVariables):
         raise NotImplementedError(f"{type(self).__name__} must implement update_step.")
 
     def _apply_sparse(self, slices, variable, lr):
-        """Eagerly: the subclass's sparse step on de-duplicated rows; else the dense step."""
+        """Eagerly: the subclass's sparse step on the gradient's rows as they come (repeated
+        rows included: the step sums what Keras sums, see sparse_updates); else the dense step,
+        given the summed squares of the gradient's pieces where the optimizer squares the
+        gradient (Keras 3 squares an IndexedSlices gradient before its rows are summed)."""
         step = getattr(self, "_update_step_sparse", None)
-        if step is None or state.graph is not None:
-            self._update_step(slices._dense(), variable, lr)
+        if step is not None and state.graph is None:
+            step(slices, variable, lr)
+        elif getattr(self, "_squares_sparse_values", False):
+            self._update_step(slices._dense(), variable, lr, square=squared_rows(slices))
         else:
-            step(deduplicate(slices), variable, lr)
+            self._update_step(slices._dense(), variable, lr)
 
     def minimize(self, loss, var_list, tape=None):
         """Compute the gradients of `loss` and apply them. `loss` is a zero-argument callable,

@@ -26,11 +26,13 @@ class RMSprop(Optimizer):
         self._slot_names = ("velocity",) + (("momentum",) if momentum > 0 else ()) + (
             ("average_gradient",) if self.centered else ())
 
-    def _update_step(self, gradient, variable, lr):
+    _squares_sparse_values = True  # velocity takes a sparse gradient's squared pieces
+
+    def _update_step(self, gradient, variable, lr, square=None):
         slots = self._slots[id(variable)]
         rho = self.rho
-        velocity = slots["velocity"].assign(
-            slots["velocity"] * rho + (gradient * gradient) * (1 - rho))
+        square = gradient * gradient if square is None else square
+        velocity = slots["velocity"].assign(slots["velocity"] * rho + square * (1 - rho))
         if self.centered:
             average = slots["average_gradient"].assign(
                 slots["average_gradient"] * rho + gradient * (1 - rho))

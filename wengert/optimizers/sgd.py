@@ -12,7 +12,7 @@ by scatter, as Keras does: the same result as the dense update, without a dense 
 """
 from ..framework.indexed_slices import IndexedSlices
 from .optimizer import Optimizer
-from .sparse_updates import scatter_add
+from .sparse_updates import deduplicate, scatter_add
 
 __all__ = ["SGD"]
 
@@ -40,6 +40,7 @@ class SGD(Optimizer):
             variable.assign_add(velocity, read_value=False)
 
     def _update_step_sparse(self, slices, variable, lr):
+        slices = deduplicate(slices)
         step = IndexedSlices._of(slices.values * -lr, slices.indices, slices._static)
         if not self.momentum:
             scatter_add(variable, step)
