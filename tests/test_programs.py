@@ -22,6 +22,14 @@ PENDING = {
     "linear_regression_custom_loop": "Keras 3 does not train a tf.Variable set as a Model "
     "attribute (it trains keras.Variable only), so TensorFlow's fit leaves W and b as they "
     "were; wengert trains them, as tf.keras 2 did: Keras 3's variable model, issue 27 item 5",
+    "saved_model_keras_export": "Variable.path (Keras 3's variable model, issue 27 item 5)",
+    "tf1_variable_scope_saver": "tf.compat.v1.variable_scope, get_variable and Saver (issue 28)",
+    "strings_and_text": "tf.strings.substr and the rest of tf.strings (issue 29)",
+    "per_example_gradients": "a tape gradient with respect to captured variables inside "
+    "tf.vectorized_map gives None (issue 30)",
+    "keras_rnn_text_classifier": "inside fit's traced step the gradient of an embedding "
+    "arrives dense, so Adam's v takes (g1 + g2)^2 for a row looked up twice where Keras 3 "
+    "takes g1^2 + g2^2 (eagerly they agree: tests/test_sparse_gradient_steps.py)",
 }
 
 
@@ -41,14 +49,17 @@ def _same_line(mine, theirs):
 @pytest.mark.parametrize("name", PROGRAMS)
 def test_program_prints_what_tensorflow_printed(name):
     expected = (HERE / "expected" / f"{name}.txt").read_text().splitlines()
-    env = dict(os.environ, PYTHONWARNINGS="ignore")
+    root = str(HERE.parent.parent)  # this checkout's wengert, whatever is installed
+    env = dict(os.environ, PYTHONWARNINGS="ignore",
+               PYTHONPATH=os.pathsep.join([root] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
     done = subprocess.run([sys.executable, str(HERE / "as_tensorflow.py"), str(HERE / f"{name}.py")],
                           capture_output=True, text=True, env=env, timeout=600)
-    assert done.returncode == 0, f"{name} stopped:\n{done.stderr[-3000:]}"
     got = done.stdout.splitlines()
     if name in PENDING:
-        assert got != expected, f"{name} now prints what TensorFlow printed: take it out of PENDING"
+        assert done.returncode != 0 or got != expected, \
+            f"{name} now prints what TensorFlow printed: take it out of PENDING"
         pytest.xfail(PENDING[name])
+    assert done.returncode == 0, f"{name} stopped:\n{done.stderr[-3000:]}"
     for k, (mine, theirs) in enumerate(zip(got, expected)):
         assert _same_line(mine, theirs), f"{name}, line {k + 1}:\n  wengert:    {mine}\n" \
                                          f"  TensorFlow: {theirs}"
