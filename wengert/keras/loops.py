@@ -54,6 +54,9 @@ def fit_epochs(model, epoch_batches, epochs, initial_epoch, steps, verbose, call
             cb.on_epoch_end(epoch, logs)
             if model.stop_training:
                 break
+        finalize = getattr(model.optimizer, "finalize_variable_values", None)
+        if finalize is not None and epochs > 0:  # use_ema: the averages become the weights
+            finalize(model.trainable_weights)
         cb.on_train_end()
     finally:
         model._in_fit = False

@@ -255,8 +255,10 @@ class TrainingMixin:
         with GradientTape() as tape:
             y_pred = self(x, training=True)
             loss = self.compute_loss(x, y, y_pred, sample_weight)
+            scaled = self.optimizer.scale_loss(loss) if hasattr(self.optimizer, "scale_loss") \
+                else loss  # a loss-scaling optimizer unscales the gradients it applies
         variables = self.trainable_variables
-        grads = tape.gradient(loss, variables)
+        grads = tape.gradient(scaled, variables)
         self.optimizer.apply_gradients(zip(grads, variables))
         return loss, y_pred
 
