@@ -90,8 +90,16 @@ _NORMS = [
            name="spectral-keepdims"),
 ]
 
+_INT8 = (np.arange(-60, 60, 10, dtype=np.int8).reshape(3, 4),
+         (np.arange(20, dtype=np.int8) * 7 - 70).reshape(4, 5))
+
 ROWS = [
     OpInfo("matmul", tf.matmul, _matmul_ref, _MATMUL),
+    OpInfo("matmul-int8-to-int32", lambda a, b, **kw: tf.matmul(a, b, output_type=tf.int32, **kw),
+           lambda a, b, **kw: _matmul_ref(a.astype(np.int32), b.astype(np.int32), **kw),
+           [Sample(_INT8, name="2d"), Sample((_INT8[0][None], _INT8[1].T[None].astype(np.uint8)),
+                                              {"transpose_b": True}, name="batch-uint8-tb")],
+           grad=False, grad2=False, float32=False),
     OpInfo("einsum", tf.einsum, lambda eq, *ops: np.einsum(eq, *ops),
            [_einsum_sample(s) for s in _EINSUM]),
     OpInfo("tensordot", tf.tensordot, _tensordot,

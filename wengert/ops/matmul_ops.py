@@ -1,7 +1,9 @@
 """Matrix products: matmul, matvec, matrix_transpose, adjoint, trace.
 
 `matmul` of two matrices is the "MatMul" op; with a batch dimension on either side it is
-"BatchMatMulV2", whose batch dimensions broadcast like NumPy's. For C = op(A) op(B), where op is an
+"BatchMatMulV2", whose batch dimensions broadcast like NumPy's. With an `output_type` other than
+the operands' dtype it is "BatchMatMulV3", which TensorFlow runs only for (u)int8 operands and an
+int32 product, computed in int32 so that it never wraps around (no gradient: integers). For C = op(A) op(B), where op is an
 optional transpose (adjoint: the conjugate transpose, the same for real numbers), the derivatives are matrix products again
 (TensorFlow's `_MatMulGrad`), computed with the transpose flags instead of transposed copies:
 
@@ -18,7 +20,8 @@ conjugating one.
 
 import numpy as np
 
-from ..framework.errors import InvalidArgumentError
+from ..framework import dtypes
+from ..framework.errors import InvalidArgumentError, NotFoundError
 from ..framework.execute import binary_operands, execute
 from ..framework.registry import defop, multilinear, needs_grad
 from ..framework.tensor import array_of, convert_to_tensor
@@ -158,6 +161,37 @@ BATCH_MATMUL = defop("BatchMatMulV2", _batch_matmul_kernel, shape=_batch_matmul_
                      name=None: matmul(x, y, adjoint_a=adj_x, adjoint_b=adj_y, name=name))
 
 
+_V3_PAIRS = {("int8", "int8"), ("int8", "uint8"), ("uint8", "int8"), ("uint8", "uint8")}
+
+
+def _batch_matmul_v3_kernel(x, y, adj_x, adj_y, Tout):  # noqa: N803 (TensorFlow's attr name)
+    out = Tout.as_numpy_dtype
+    return _batch_matmul_kernel(x.astype(out), y.astype(out), adj_x, adj_y)
+
+
+def _batch_matmul_v3_rule(x, y, adj_x, adj_y, Tout):  # noqa: N803
+    if (x.dtype.name, y.dtype.name) not in _V3_PAIRS or Tout.name != "int32":
+        raise NotFoundError(
+            f"matmul with output_type={Tout.name} of {x.dtype.name} and {y.dtype.name} "
+            "operands has no kernel (BatchMatMulV3 computes (u)int8 x (u)int8 -> int32 "
+            "products); leave output_type out, or cast the operands first.")
+    shape, _ = _batch_matmul_rule(x, y if x.dtype == y.dtype else _SameDtype(y, x.dtype),
+                                  adj_x, adj_y)
+    return shape, Tout
+
+
+class _SameDtype:
+    """A stand-in for an operand, with another operand's dtype (BatchMatMulV3 mixes dtypes)."""
+
+    def __init__(self, t, dtype):
+        self.shape, self.dtype = t.shape, dtype
+
+
+BATCH_MATMUL_V3 = defop(
+    "BatchMatMulV3", _batch_matmul_v3_kernel, shape=_batch_matmul_v3_rule, grad=None,
+    raw=lambda x, y, Tout, adj_x=False, adj_y=False, grad_x=False, grad_y=False, name=None:
+    matmul(x, y, adjoint_a=adj_x, adjoint_b=adj_y, output_type=Tout, name=name))
+
 _MATMUL_ATTRS = {(ta, tb): {"transpose_a": ta, "transpose_b": tb}
                  for ta in (False, True) for tb in (False, True)}
 
@@ -173,6 +207,12 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     real numbers). Inputs of rank > 2 are batches of matrices; batch dimensions broadcast."""
     if (transpose_a and adjoint_a) or (transpose_b and adjoint_b):
         raise ValueError("matmul: give transpose_x or adjoint_x, not both.")
+    if output_type is not None:
+        output_type = dtypes.as_dtype(output_type)
+        a, b = convert_to_tensor(a), convert_to_tensor(b)
+        if output_type != a.dtype or output_type != b.dtype:
+            return _mixed_matmul(a, b, transpose_a or adjoint_a, transpose_b or adjoint_b,
+                                 output_type, name)
     a, b = binary_operands(a, b, "MatMul")
     if a.dtype.is_bool:
         raise TypeError(f"MatMul: bool operands are not supported (shapes {a.shape} and "
@@ -193,6 +233,18 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
         a = conj_if_complex(a) if transpose_a else a
         b = conj_if_complex(b) if transpose_b else b
     return execute(BATCH_MATMUL, (a, b), {"adj_x": ta, "adj_y": tb}, name)
+
+
+def _mixed_matmul(a, b, adj_a, adj_b, output_type, name):
+    """TensorFlow's BatchMatMulV3: (u)int8 operands, an int32 product (no int8 overflow)."""
+    rank_a, rank_b = _rank(a), _rank(b)
+    if (rank_a is not None and rank_a < 2) or (rank_b is not None and rank_b < 2):
+        raise InvalidArgumentError(
+            f"MatMul: both operands must have rank >= 2, got a of shape {a.shape} and b of shape "
+            f"{b.shape}.")
+    _batch_matmul_v3_rule(a, b, adj_a, adj_b, output_type)
+    return execute(BATCH_MATMUL_V3, (a, b),
+                   {"adj_x": bool(adj_a), "adj_y": bool(adj_b), "Tout": output_type}, name)
 
 
 # -- einsum ---------------------------------------------------------------------------------------
