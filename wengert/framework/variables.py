@@ -134,12 +134,22 @@ ASSIGN_SUB = _stateful("AssignSubVariableOp",
                            value, name=name, read_value=False))
 
 
+def checked_constraint(constraint):
+    """A Variable's `constraint` argument: None or a callable (TensorFlow's ValueError else)."""
+    if constraint is not None and not callable(constraint):
+        raise ValueError(f"Variable: argument `constraint` must be None or a callable, got a "
+                         f"{type(constraint).__name__}: {constraint!r}. Pass a function of the "
+                         "variable that returns its projected value.")
+    return constraint
+
+
 class Variable(TensorLike):
     """A mutable tensor-valued state, e.g. a weight matrix."""
 
     __hash__ = object.__hash__  # identity; `ref()` is the TF 2 spelling
     _owned = None  # the array the variable made and alone holds (see the module docstring)
     _loan = None   # a weak reference to the view reads were given, or None
+    constraint = None  # fn(variable) -> projected value, applied after each optimizer update
 
     def __new__(cls, *args, **kwargs):
         graph = state.graph
@@ -148,9 +158,10 @@ class Variable(TensorLike):
         return object.__new__(cls)
 
     def __init__(self, initial_value=None, trainable=True, validate_shape=True, name=None,
-                 dtype=None, shape=None, **_ignored):
+                 dtype=None, shape=None, constraint=None, **_ignored):
         if initial_value is None:
             raise ValueError("Variable: initial_value must be given.")
+        self.constraint = checked_constraint(constraint)
         graph = state.graph
         if graph is not None:  # only graphs that lift variables (traced functions) get here
             initial_value = graph.lift_initial_value(initial_value, name)

@@ -12,7 +12,8 @@ from ..framework import dtypes
 from ..framework.context import default_session, state
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
-from ..framework.variables import ASSIGN, ASSIGN_ADD, ASSIGN_SUB, READ_VARIABLE, Variable
+from ..framework.variables import (ASSIGN, ASSIGN_ADD, ASSIGN_SUB, READ_VARIABLE, Variable,
+                                   checked_constraint)
 from .graph import NO_OP, Graph, check_scope_name, get_default_graph
 from .symbolic import GraphValued
 
@@ -24,9 +25,10 @@ class GraphVariable(GraphValued, Variable):
     """A variable of a graph; `Variable(...)` inside a graph context makes one."""
 
     def __init__(self, initial_value=None, trainable=True, validate_shape=True, name=None,
-                 dtype=None, shape=None, **_ignored):
+                 dtype=None, shape=None, constraint=None, **_ignored):
         if initial_value is None:
             raise ValueError("Variable: initial_value must be given.")
+        self.constraint = checked_constraint(constraint)
         graph = state.graph
         self._graph = graph
         self._name = graph.unique_name(check_scope_name(name or "Variable", root=not graph._scope))

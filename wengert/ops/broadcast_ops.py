@@ -227,6 +227,8 @@ def _add_n_rule(*inputs):
     return shape_rules.one_shape(inputs, "all inputs must have the same shape; got ")
 
 
+ADD_N_DTYPES = ("float32", "float64", "float16", "bfloat16", "int8", "int16", "int32", "int64",
+                "uint8", "uint16", "uint32", "uint64", "complex64", "complex128")
 ADD_N = defop("AddN", _add_n_kernel, shape=_add_n_rule,
               grad=lambda op, grad: [grad] * len(op.inputs), jvp=linear, batch="safe",
               onnx="Sum", raw=lambda inputs, name=None: add_n(inputs, name))
@@ -239,6 +241,14 @@ def add_n(inputs, name=None):
     tensors = [convert_to_tensor(t) for t in inputs]
     if len(tensors) == 1:
         return tensors[0]
+    first = tensors[0]
+    shape_rules.check_allowed(first, "AddN", ADD_N_DTYPES, what="inputs' dtype")
+    for i, t in enumerate(tensors[1:], 1):
+        if t.dtype != first.dtype:
+            raise InvalidArgumentError(
+                f"add_n: cannot compute AddN as input #{i} (zero-based) was expected to be a "
+                f"{first.dtype.name} tensor but is a {t.dtype.name} tensor (shape {t.shape}); "
+                f"cast the inputs to one dtype first.")
     return execute(ADD_N, tensors, name=name)
 
 

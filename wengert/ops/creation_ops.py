@@ -72,8 +72,26 @@ FILL = defop("Fill", _fill_kernel, shape=_fill_rule, jvp=linear, batch="safe",
 def fill(dims, value, name=None):
     """A tensor of shape `dims` whose every element is the scalar `value` (in a graph, `dims`
     may be computed and known only when it runs: tf.fill(tf.shape(x), 0.0))."""
+    _check_vector(dims)
     attr, extra = shape_arg(dims, "fill: dims")
     return execute(FILL, (convert_to_tensor(value),) + extra, {"dims": attr}, name)
+
+
+def _check_vector(dims):
+    """Fill's dims is a vector (a nested list or a matrix is TensorFlow's InvalidArgumentError)."""
+    if isinstance(dims, Tensor) or hasattr(dims, "_as_tensor"):
+        rank = dims.shape.rank
+    elif isinstance(dims, np.ndarray):
+        rank = dims.ndim
+    elif isinstance(dims, (list, tuple)) and any(isinstance(d, (list, tuple, np.ndarray))
+                                                  for d in dims):
+        rank = np.ndim(np.asarray(dims, dtype=object))
+    else:
+        return
+    if rank not in (None, 0, 1):
+        shape = dims.shape if hasattr(dims, "shape") else np.shape(np.asarray(dims, object))
+        raise InvalidArgumentError(f"Fill: dims must represent a vector, got shape "
+                                   f"{list(shape)}; flatten it, e.g. [2, 3] for [[2, 3]].")
 
 
 def zeros(shape, dtype=dtypes.float32, name=None):

@@ -21,7 +21,7 @@ __all__ = ["same", "broadcast", "broadcast_shapes", "reduced", "normalize_axes",
            "axis_tuple", "check_distinct", "check_not_bool",
            "UnknownWhileBuilding", "SHAPE_VECTOR", "shape_arg", "resolve_shape",
            "static_shape_arg", "shape_source", "DYNAMIC", "is_tensor_like", "scalar_arg",
-           "extra_count", "split_extras", "static_int", "check_index_dtype"]
+           "extra_count", "split_extras", "static_int", "check_index_dtype", "check_allowed"]
 
 
 def same(x, **_):
@@ -370,6 +370,16 @@ def check_not_bool(x, op_type):
         raise InvalidArgumentError(
             f"{op_type}: Value for attr 'T' of bool is not in the list of allowed values (a bool "
             f"tensor of shape {x.shape}); cast it first, e.g. tf.cast(x, tf.float32).")
+
+
+def check_allowed(x, op_type, allowed, attr="T", what="input"):
+    """TensorFlow's type attribute check: InvalidArgumentError (TensorFlow's words) when `x`'s
+    dtype is not among the `allowed` dtype names the op's definition lists for `attr`."""
+    if x.dtype.name not in allowed:
+        raise InvalidArgumentError(
+            f"{op_type}: Value for attr '{attr}' of {x.dtype.name} is not in the list of allowed "
+            f"values: {', '.join(allowed)} (the {what}, a {x.dtype.name} tensor of shape "
+            f"{x.shape}); cast it to one of them first.")
 
 
 def batch_rank(grad, out):

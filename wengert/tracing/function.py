@@ -71,11 +71,16 @@ AUTOGRAPH = [None]
 
 
 def function(func=None, input_signature=None, autograph=True, jit_compile=None,
-             reduce_retracing=False, experimental_relax_shapes=None, name=None, **_ignored):
+             reduce_retracing=False, experimental_implements=None,
+             experimental_autograph_options=None, experimental_attributes=None,
+             experimental_relax_shapes=None, experimental_compile=None,
+             experimental_follow_type_hints=None, name=None):
     """Compile `func` into a traced graph function (usable as `@function` or `@function(...)`).
 
     `autograph=True` converts Python control flow on tensors into cond/while_loop while
-    tracing (wengert.autograph). `jit_compile` is accepted and has no effect."""
+    tracing (wengert.autograph). `jit_compile` (`experimental_compile`) and the other
+    `experimental_*` hints are accepted and have no effect; any other keyword is a TypeError,
+    as in TensorFlow, so a misspelt `input_signature` is not silently dropped."""
     relax = bool(reduce_retracing or experimental_relax_shapes)
 
     def decorate(fn):

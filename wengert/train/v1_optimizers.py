@@ -51,6 +51,20 @@ def _building_graph():
     return graph if graph is not None and not getattr(graph, "lifts_variables", False) else None
 
 
+def _constrained(update, var, graph):
+    """A variable made with `constraint=f` is projected, `var.assign(f(var))`, right after its
+    update (TensorFlow's optimizer processors); in a graph the projection runs after the update op
+    and takes its place among the updates."""
+    constraint = getattr(var, "constraint", None)
+    if constraint is None:
+        return update
+    if graph is None:
+        var.assign(constraint(var))
+        return update
+    with graph.control_dependencies([update]):
+        return var.assign(constraint(var))
+
+
 def _group(graph, items, name):
     """One op of `graph` that runs `items` (ops or tensors)."""
     with graph.control_dependencies(list(items)):
@@ -143,14 +157,14 @@ class Optimizer:
         if graph is None:  # eager, or a traced function: the updates run in program order
             self._prepare()
             for grad, var in pairs:
-                self._apply_dense(grad, var)
+                _constrained(self._apply_dense(grad, var), var, None)
             self._finish([], None)
             if global_step is not None:
                 global_step.assign_add(1)
             return None
         with graph.name_scope(name or self._name):
             self._prepare()
-            updates = [self._apply_dense(g, v) for g, v in pairs]
+            updates = [_constrained(self._apply_dense(g, v), v, graph) for g, v in pairs]
             finish = _group(graph, self._finish(updates, graph),
                             "update" if global_step is not None else "apply")
             if global_step is None:

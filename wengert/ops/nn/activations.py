@@ -303,15 +303,24 @@ LOG_SOFTMAX = defop("LogSoftmax", _log_softmax_kernel, shape=_axis_rule, grad=_l
                     raw=lambda logits, name=None: log_softmax(logits, name=name))
 
 
+def _logits_input(logits, op_type):
+    """A float tensor of rank >= 1 (TensorFlow's kernels refuse a scalar)."""
+    x = _float_input(logits, op_type)
+    if x.shape.rank == 0:
+        raise InvalidArgumentError(f"{op_type}: logits must have >= 1 dimension, got a scalar "
+                                   "(shape []); expand_dims it or give a vector of logits.")
+    return x
+
+
 def softmax(logits, axis=None, name=None):
     """exp(logits) / sum(exp(logits), axis), computed stably (axis defaults to the last)."""
-    x = _float_input(logits, "Softmax")
+    x = _logits_input(logits, "Softmax")
     return execute(SOFTMAX, (x,), {"axis": -1 if axis is None else axis_int(axis, "softmax: axis")}, name)
 
 
 def log_softmax(logits, axis=None, name=None):
     """logits - log(sum(exp(logits), axis)), computed stably (axis defaults to the last)."""
-    x = _float_input(logits, "LogSoftmax")
+    x = _logits_input(logits, "LogSoftmax")
     return execute(LOG_SOFTMAX, (x,), {"axis": -1 if axis is None else axis_int(axis, "log_softmax: axis")}, name)
 
 
