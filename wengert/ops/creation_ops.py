@@ -23,6 +23,7 @@ import numpy as np
 
 from ..framework.registry import linear, linear_in
 from ..framework import dtypes
+from ..framework.context import state
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
 from ..framework.registry import defop
@@ -94,14 +95,25 @@ def _check_vector(dims):
                                    f"{list(shape)}; flatten it, e.g. [2, 3] for [[2, 3]].")
 
 
+def _graph_constant_shape(shape):
+    """While a graph is built, TensorFlow makes small zeros/ones (under 1000 entries) a constant
+    whose shape entries it reads with int(): [2.5, 3] is [2, 3] there (eagerly a TypeError)."""
+    if state.graph is None or type(shape) not in (list, tuple) or not any(
+            type(d) is float for d in shape):
+        return shape
+    if not all(type(d) in (int, float) and d >= 0 for d in shape) or np.prod(shape) >= 1000:
+        return shape
+    return [int(d) for d in shape]
+
+
 def zeros(shape, dtype=dtypes.float32, name=None):
     """A tensor of zeros of `shape` and `dtype`."""
-    return fill(shape, convert_to_tensor(0, dtype), name)
+    return fill(_graph_constant_shape(shape), convert_to_tensor(0, dtype), name)
 
 
 def ones(shape, dtype=dtypes.float32, name=None):
     """A tensor of ones of `shape` and `dtype`."""
-    return fill(shape, convert_to_tensor(1, dtype), name)
+    return fill(_graph_constant_shape(shape), convert_to_tensor(1, dtype), name)
 
 
 def _eye_sizes(extra, num_rows, num_columns, batch_shape):
@@ -378,6 +390,7 @@ def _one_hot_onnx(ctx, op, indices, *extra):
     return ctx.node("OneHot", [indices, depth_value, values], axis=op.attrs["axis"])
 
 
+ONE_HOT_INDEX_TYPES = ("uint8", "int8", "int32", "int64")
 ONE_HOT = defop("OneHot", _one_hot_kernel, shape=_one_hot_rule, grad=None, onnx=_one_hot_onnx,
                 raw=lambda indices, depth, on_value, off_value, axis=-1, name=None: one_hot(
                     indices, depth, on_value, off_value, axis, name=name))
@@ -388,6 +401,7 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     (indices outside [0, depth) give a row of `off_value`). In a graph, depth may be a tensor
     known only when it runs."""
     indices = convert_to_tensor(indices)
+    shape_rules.check_allowed(indices, "OneHot", ONE_HOT_INDEX_TYPES, attr="TI", what="indices")
     given = [v for v in (on_value, off_value) if v is not None]
     if dtype is None:
         dtype = convert_to_tensor(given[0]).dtype if given else dtypes.float32

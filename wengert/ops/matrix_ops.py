@@ -24,7 +24,7 @@ row, "RIGHT" against the end.
 """
 import numpy as np
 
-from ..framework.errors import InvalidArgumentError
+from ..framework.errors import InvalidArgumentError, NotFoundError
 from ..framework.execute import binary_operands, execute
 from ..framework.registry import defop, defraw, linear, multilinear, needs_grad
 from ..framework.tensor import Tensor, array_of, convert_to_tensor
@@ -235,11 +235,26 @@ def _prefixed(op_type, rule, *args, **kwargs):
         raise InvalidArgumentError(f"{op_type}: {err.message}") from None
 
 
+def _check_diag_dtype(x, padding_value, what, op_type):
+    """TensorFlow converts padding_value to x's dtype (a TypeError for 0 and strings), and its
+    diagonal kernels have no strings (NotFoundError)."""
+    try:
+        convert_to_tensor(padding_value, dtype=x.dtype)
+    except (TypeError, ValueError):
+        raise TypeError(f"{what}: Cannot convert padding_value {padding_value!r} to a tensor of "
+                        f"dtype {x.dtype.name}, the input's (shape {x.shape}); give a "
+                        "padding_value of the input's dtype.") from None
+    if x.dtype.name == "string":
+        raise NotFoundError(f"{what}: {op_type} has no kernel for string tensors (shape "
+                            f"{x.shape}); TensorFlow's diagonal ops take numbers and bools.")
+
+
 def diag_part(input, name="diag_part", k=0, padding_value=0, align="RIGHT_LEFT"):  # noqa: A002
     """The diagonals k (an int, or a pair k0 <= k1) of each matrix in `input` [..., M, N]: shape
     [..., max_diag_len] for one diagonal, [..., k1 - k0 + 1, max_diag_len] for several (the
     highest first), padded with `padding_value` as `align` says."""
     x = convert_to_tensor(input)
+    _check_diag_dtype(x, padding_value, "diag_part", "MatrixDiagPartV3")
     attrs = {"k": _k_pair(k, "diag_part"), "padding_value": padding_value,
              "align": _check_align(align, "diag_part")}
     _prefixed("MatrixDiagPartV3", _diag_part_rule, x, **attrs)
@@ -251,6 +266,7 @@ def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0,
     """Matrices [..., num_rows, num_cols] with `diagonal` on the diagonals k (an int or a pair)
     and `padding_value` elsewhere; -1 for num_rows/num_cols infers the smallest fitting size."""
     d = convert_to_tensor(diagonal)
+    _check_diag_dtype(d, padding_value, "diag", "MatrixDiagV3")
     pair = _k_pair(k, "diag")
     need = 1 if pair[0] == pair[1] else 2
     if d.shape.rank is not None and d.shape.rank < need:
@@ -374,6 +390,8 @@ def _tensor_diag_part_rule(x):
     return TensorShape(first), x.dtype
 
 
+TENSOR_DIAG_TYPES = ("bfloat16", "float16", "float32", "float64", "int32", "int64", "complex64",
+                     "complex128")
 TENSOR_DIAG = defop("Diag", _tensor_diag_kernel, shape=_tensor_diag_rule,
                     grad=lambda op, grad: execute(TENSOR_DIAG_PART, (grad,)), jvp=linear,
                     args=("diagonal",))
@@ -385,6 +403,7 @@ TENSOR_DIAG_PART = defop("DiagPart", _tensor_diag_part_kernel, shape=_tensor_dia
 def tensor_diag(diagonal, name=None):
     """A tensor of shape S + S with `diagonal` (shape S) on its diagonal, zeros elsewhere."""
     d = convert_to_tensor(diagonal)
+    shape_rules.check_allowed(d, "Diag", TENSOR_DIAG_TYPES, what="diagonal")
     if d.shape.rank == 0:
         raise InvalidArgumentError("Diag: the diagonal must have rank >= 1, got a scalar.")
     return execute(TENSOR_DIAG, (d,), name=name)
@@ -393,6 +412,7 @@ def tensor_diag(diagonal, name=None):
 def tensor_diag_part(input, name=None):  # noqa: A002
     """The diagonal of a tensor of shape S + S (tensor_diag's inverse): shape S."""
     x = convert_to_tensor(input)
+    shape_rules.check_allowed(x, "DiagPart", TENSOR_DIAG_TYPES)
     _prefixed("DiagPart", _tensor_diag_part_rule, x)
     return execute(TENSOR_DIAG_PART, (x,), name=name)
 

@@ -35,7 +35,8 @@ from .array_ops import concat, where
 from .broadcast_ops import ones_like, zeros_like
 from .indexing_ops import reverse as flip
 from .math_ops import cast, equal, greater, less
-from .reduce_ops import _axes, _floating, _numeric, reduce_sum
+from . import shape_rules
+from .reduce_ops import _axes, _floating, reduce_sum
 from .shape_rules import batch_rank
 from .unary_ops import exp, log
 
@@ -83,7 +84,7 @@ def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
     """Running sum along `axis`; `exclusive` leaves out the current entry, `reverse` runs from
     the end."""
     x = convert_to_tensor(x)
-    _numeric(x, "Cumsum")
+    shape_rules.check_allowed(x, "Cumsum", shape_rules.NUMBER_TYPES)
     if x.shape.rank == 0:
         raise InvalidArgumentError("Cumsum: input must have rank >= 1, got a scalar.")
     axes = _axes(axis, x, "Cumsum")
@@ -229,7 +230,7 @@ def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
     """Running product along `axis`; `exclusive` leaves out the current entry (starting from
     1), `reverse` runs from the end. The gradient is exact where entries are zero."""
     x = convert_to_tensor(x)
-    _numeric(x, "Cumprod")
+    shape_rules.check_allowed(x, "Cumprod", shape_rules.NUMBER_TYPES)
     return _scan(CUMPROD, x, axis, exclusive, reverse, name)
 
 

@@ -21,7 +21,8 @@ __all__ = ["same", "broadcast", "broadcast_shapes", "reduced", "normalize_axes",
            "axis_tuple", "check_distinct", "check_not_bool",
            "UnknownWhileBuilding", "SHAPE_VECTOR", "shape_arg", "resolve_shape",
            "static_shape_arg", "shape_source", "DYNAMIC", "is_tensor_like", "scalar_arg",
-           "extra_count", "split_extras", "static_int", "check_index_dtype", "check_allowed"]
+           "extra_count", "split_extras", "static_int", "check_index_dtype", "check_allowed",
+           "NUMBER_TYPES", "REAL_NUMBER_TYPES", "FLOAT_TYPES"]
 
 
 def same(x, **_):
@@ -370,6 +371,13 @@ def check_not_bool(x, op_type):
         raise InvalidArgumentError(
             f"{op_type}: Value for attr 'T' of bool is not in the list of allowed values (a bool "
             f"tensor of shape {x.shape}); cast it first, e.g. tf.cast(x, tf.float32).")
+
+
+# TensorFlow's dtype lists that op definitions name (`numbertype`, `realnumbertype`), by dtype name.
+REAL_NUMBER_TYPES = ("float32", "float64", "int32", "uint8", "int16", "int8", "int64", "bfloat16",
+                     "uint16", "float16", "uint32", "uint64")
+NUMBER_TYPES = REAL_NUMBER_TYPES + ("complex64", "complex128")
+FLOAT_TYPES = ("float16", "bfloat16", "float32", "float64")
 
 
 def check_allowed(x, op_type, allowed, attr="T", what="input"):

@@ -30,6 +30,7 @@ linear.
 """
 import numpy as np
 
+from ...framework import dtypes
 from ...framework.errors import InvalidArgumentError
 from ...framework.execute import binary_operands, execute
 from ...framework.registry import defop, linear, needs_grad
@@ -38,6 +39,7 @@ from ...framework.tensor_shape import TensorShape
 from .. import shape_rules
 from ..array_ops import concat, where
 from ..broadcast_ops import broadcast_to, zeros_like
+from ..cast_ops import cast
 from ..elementwise import float_rule, fused_grad_jvp
 from ..math_ops import maximum, multiply, negative
 from ..matmul_ops import matmul
@@ -104,7 +106,7 @@ def relu_grad(gradients, outputs):
 def relu(features, name=None):
     """max(features, 0). The gradient at 0 is 0."""
     features = convert_to_tensor(features)
-    shape_rules.check_not_bool(features, "Relu")
+    shape_rules.check_allowed(features, "Relu", shape_rules.REAL_NUMBER_TYPES)
     return execute(RELU, (features,), name=name)
 
 
@@ -129,7 +131,9 @@ RELU6 = defop("Relu6", _relu6_kernel, shape=shape_rules.same,
 
 def relu6(features, name=None):
     """min(max(features, 0), 6). The gradient is 0 at 0 and at 6."""
-    return execute(RELU6, (convert_to_tensor(features),), name=name)
+    features = convert_to_tensor(features)
+    shape_rules.check_allowed(features, "Relu6", shape_rules.REAL_NUMBER_TYPES)
+    return execute(RELU6, (features,), name=name)
 
 
 # -- leaky_relu, elu, selu ----------------------------------------------------------------------
@@ -153,8 +157,12 @@ LEAKY_RELU = defop("LeakyRelu", lambda x, alpha: np.where(x > 0, x, x * x.dtype.
 
 
 def leaky_relu(features, alpha=0.2, name=None):
-    """features where positive, alpha * features elsewhere (gradient alpha at 0)."""
-    x = _float_input(features, "LeakyRelu")
+    """features where positive, alpha * features elsewhere (gradient alpha at 0). Integer
+    features are cast to float32 first, as TensorFlow's tf.nn.leaky_relu does."""
+    x = convert_to_tensor(features)
+    if x.dtype.is_integer:
+        x = cast(x, dtypes.float32)
+    shape_rules.check_allowed(x, "LeakyRelu", shape_rules.FLOAT_TYPES, what="features")
     return execute(LEAKY_RELU, (x,), {"alpha": float(alpha)}, name)
 
 
