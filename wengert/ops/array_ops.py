@@ -192,8 +192,11 @@ PACK = defop("Pack", lambda *xs, axis: np.stack(xs, axis), shape=_pack_rule,
 def stack(values, axis=0, name="stack"):
     """The tensors in `values` (one shape) stacked along a new axis `axis`."""
     tensors = [convert_to_tensor(v) for v in values]
-    if not tensors:
-        raise ValueError("stack: values must be a non-empty list of tensors.")
+    if not tensors:  # TensorFlow converts the empty list itself: float32 of shape [0]
+        if axis != 0:
+            raise IndexError(f"stack: an empty list of values has no element shape to stack "
+                             f"along axis {axis}; only axis=0 gives the empty float32 vector.")
+        return convert_to_tensor([], dtype=dtypes.float32)
     rank = next((t.shape.rank for t in tensors if t.shape.rank is not None), None)
     axis = normalize_axis(axis, None if rank is None else rank + 1, "stack: axis")
     return execute(PACK, tensors, {"axis": axis}, None if name == "stack" else name)

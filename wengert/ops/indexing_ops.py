@@ -42,8 +42,9 @@ from .reshape_ops import reshape
 from .array_ops import concat, stack, where
 from .creation_ops import range as range_
 from .query_ops import shape as shape_of
-from .shape_rules import (UnknownWhileBuilding, axis_tuple, check_distinct, check_index_dtype,
-                     int_tuple, normalize_axis, prod, shape_source)
+from .shape_rules import (NUMBER_TYPES, UnknownWhileBuilding, axis_tuple, check_allowed,
+                          check_distinct, check_index_dtype, int_tuple, normalize_axis, prod,
+                          shape_source)
 from .segment_kernels import scatter_add
 from .slice_ops import (_FULL, SLICE, STRIDED_SLICE, STRIDED_SLICE_GRAD,  # noqa: F401
                         SpecBuilder, slice, strided_slice)  # (re-exported)
@@ -373,6 +374,8 @@ def reverse(tensor, axis, name=None):
     """`tensor` with the order of its elements reversed along each axis in `axis`."""
     tensor = convert_to_tensor(tensor)
     given = axis_tuple(axis, "reverse: axis")
+    if tensor.shape.rank == 0:  # TensorFlow's ReverseV2 returns a scalar as it is, any axis
+        return execute(REVERSE, (tensor,), {"axis": ()}, name)
     axes = tuple(normalize_axis(a, tensor.ndim, "reverse: axis") for a in given)
     check_distinct(axes, given, "reverse: axis")
     return execute(REVERSE, (tensor,), {"axis": axes}, name)
@@ -437,11 +440,12 @@ def _output_axis(spec, position, rank, width=1):
 # -- boolean_mask -----------------------------------------------------------------------------
 def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
     """The entries of `tensor` where the bool `mask` (covering dimensions axis..axis+k-1) is
-    True, flattened into one dimension: a reshape, a `where` and a gather."""
+    True (a numeric mask: nonzero), flattened into one dimension: a reshape, a `where` and a
+    gather."""
     tensor = convert_to_tensor(tensor)
     mask = convert_to_tensor(mask, dtype_hint=dtypes.bool)
-    if not mask.dtype.is_bool:
-        raise TypeError(f"boolean_mask: mask must be bool, got {mask.dtype.name}.")
+    if not mask.dtype.is_bool:  # TensorFlow's where(mask) keeps nonzero numbers (NaN too)
+        check_allowed(mask, "Where", NUMBER_TYPES + ("bool",), what="mask")
     axis = 0 if axis is None else normalize_axis(axis, tensor.ndim, "boolean_mask: axis")
     k = mask.ndim
     if k == 0 or not tensor.shape[axis:axis + k].is_compatible_with(mask.shape):

@@ -238,14 +238,28 @@ def _checked_feed(tensor, value):
         try:
             array = to_array(value, dtype)
         except TypeError as err:
-            raise TypeError(f"Cannot feed a value to '{tensor.name}' (dtype {dtype.name}): "
-                            f"{err}") from None
+            array = _cast_feed(value, dtype, tensor, err)
     shape = tensor.shape
     if shape.rank is not None and (len(shape) != array.ndim or any(
             d is not None and d != n for d, n in zip(shape, array.shape))):
         raise InvalidArgumentError(f"Cannot feed a value of shape {array.shape} for tensor "
                                    f"'{tensor.name}', which has shape {shape}.")
     return array
+
+
+def _cast_feed(value, dtype, tensor, err):
+    """TensorFlow 1's Session converts a fed value as np.asarray(value).astype(dtype) does:
+    floats fed to an integer placeholder truncate, numeric strings parse, and a string that is
+    no number is NumPy's ValueError. A string placeholder takes only strings (`err`)."""
+    where = f"Cannot feed a value to '{tensor.name}' (dtype {dtype.name})"
+    if dtype.name != "string":
+        try:
+            return np.asarray(value).astype(dtype._np)
+        except ValueError as exc:
+            raise ValueError(f"{where}: {exc}") from None
+        except TypeError:
+            pass
+    raise TypeError(f"{where}: {err}") from None
 
 
 def _results(plan, values):

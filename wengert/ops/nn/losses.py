@@ -31,6 +31,7 @@ from ...framework.tensor_shape import TensorShape
 from .. import shape_rules
 from ..array_ops import where
 from ..broadcast_ops import is_zero_gradient
+from ..cast_ops import cast
 from ..elementwise import float_rule
 from ..math_ops import add
 from ..reduce_ops import reduce_sum
@@ -121,11 +122,14 @@ SOFTMAX_CE = defop("SoftmaxCrossEntropyWithLogits", _dense_ce_kernel, shape=_den
 
 def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
     """-sum(labels * log_softmax(logits), axis): one loss per row; labels are probability rows
-    of logits' shape. Stable for large logits; both labels and logits get gradients."""
-    logits, labels = binary_operands(logits, labels, "SoftmaxCrossEntropyWithLogits")
-    if not logits.dtype.is_floating:
-        raise TypeError(f"softmax_cross_entropy_with_logits: logits must be floating-point, got "
-                        f"{logits.dtype.name}; use cast(logits, float32).")
+    of logits' shape, cast to logits' dtype. Stable for large logits; both labels and logits get
+    gradients."""
+    logits = convert_to_tensor(logits)
+    shape_rules.check_allowed(logits, "SoftmaxCrossEntropyWithLogits", shape_rules.FLOAT_TYPES,
+                              what="logits")
+    labels = convert_to_tensor(labels, dtype_hint=logits.dtype)
+    if labels.dtype != logits.dtype:  # TensorFlow casts the labels (ints, bools) to logits'
+        labels = cast(labels, logits.dtype)
     return execute(SOFTMAX_CE, (logits, labels), {"axis": axis_int(axis, "softmax_cross_entropy_with_logits: axis")}, name)[0]
 
 

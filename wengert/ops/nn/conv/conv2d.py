@@ -50,7 +50,9 @@ from ..window_geometry import (check_window_fits, dims_last, dims_nhwc, check_fl
                             sizes_tensor, static_dims_last, static_sizes, tf_padding, to_nhwc,
                             window_attrs)
 from .im2col import conv_backprop_filter_kernel, conv_backprop_input_kernel, conv_kernel
-from ...reshape_ops import expand_dims, squeeze
+from ...array_ops import concat
+from ...query_ops import shape
+from ...reshape_ops import expand_dims, reshape, squeeze
 
 
 # -- shape rules (any number of spatial dimensions: rank = len(strides) + 2) --------------------
@@ -374,11 +376,16 @@ def _width_entry(value, nchw):
 def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None,  # noqa: A002
            name=None):
     """1-D convolution of a [N, W, C] input ("NWC"; "NCW" too) with [KW, C, O] filters: conv2d
-    over a height of 1."""
+    over a height of 1. Leading dimensions beyond N are batch dimensions too."""
     if data_format not in (None, "NWC", "NCW"):
         raise ValueError(f"conv1d: data_format must be 'NWC' or 'NCW', got {data_format!r}.")
     nchw = data_format == "NCW"
     x, w = float_operands(input, filters, "Conv2D")
+    if x.shape.rank is not None and x.shape.rank > 3:  # TensorFlow's extra batch dimensions
+        batch = shape(x)[:-2]
+        y = conv1d(reshape(x, concat([[-1], shape(x)[-2:]], 0)), w, stride, padding,
+                   data_format, dilations)
+        return reshape(y, concat([batch, shape(y)[1:]], 0), name=name)
     for t, what in ((x, "input"), (w, "filters")):
         if t.shape.rank not in (None, 3):
             raise InvalidArgumentError(f"conv1d: {what} must have rank 3, got shape {t.shape}.")
