@@ -39,8 +39,9 @@ from ..framework.tensor_shape import TensorShape
 from .shape_rules import batch_rank, static_shape
 from .broadcast_ops import broadcast_to
 from .reshape_ops import reshape
-from .array_ops import concat, stack, where
-from .creation_ops import range as range_
+from .array_ops import concat, identity, stack, where
+from .bad_indices import clamped, ignores_bad_indices, valid_tuples, zero_where_bad
+from .creation_ops import range as range_, zeros
 from .query_ops import shape as shape_of
 from .shape_rules import (NUMBER_TYPES, UnknownWhileBuilding, axis_tuple, check_allowed,
                           check_distinct, check_index_dtype, int_tuple, normalize_axis, prod,
@@ -266,22 +267,38 @@ GATHER_ND = defop("GatherNd", lambda p, i: p[_nd_key(i, p.shape, "GatherNd")],
                   shape=_gather_nd_rule, grad=_gather_nd_grad, jvp=linear,
                   onnx=lambda ctx, op, p, i: ctx.node("GatherND", [p, ctx.cast(i, np.int64)]),
                   raw=lambda params, indices, bad_indices_policy="", name=None: gather_nd(
-                      params, indices, name=name))
+                      params, indices, name=name, bad_indices_policy=bad_indices_policy))
 SCATTER_ND = defop("ScatterNd", _scatter_nd_kernel, shape=_scatter_nd_rule,
                    grad=lambda op, grad: (None, gather_nd(grad, op.inputs[0]))
                    + (None,) * (len(op.inputs) - 2), jvp=linear_in(1),
                    raw=lambda indices, updates, shape, bad_indices_policy="", name=None:
-                   scatter_nd(indices, updates, shape, name))
+                   scatter_nd(indices, updates, shape, bad_indices_policy, name))
 
 
-def gather_nd(params, indices, batch_dims=0, name=None):
+def gather_nd(params, indices, batch_dims=0, name=None, bad_indices_policy=""):
     """Elements or slices of `params` at the index tuples in the last axis of `indices`. With
     batch_dims = b, the first b dimensions of params and indices are batch dimensions: each
-    batch element's index tuples address its own slice of params."""
+    batch element's index tuples address its own slice of params. bad_indices_policy="IGNORE"
+    gives zeros for tuples outside params (bad_indices.py)."""
     params, indices = convert_to_tensor(params), convert_to_tensor(indices)
+    if ignores_bad_indices(bad_indices_policy, "gather_nd"):
+        if batch_dims:
+            raise NotImplementedError("gather_nd: bad_indices_policy='IGNORE' with batch_dims="
+                                      f"{batch_dims} is not supported by wengert; use "
+                                      "batch_dims=0 (put the batch position in the tuples).")
+        valid = valid_tuples(indices, params)
+        out = execute(GATHER_ND, (params, clamped(indices, valid)))
+        return zero_where_bad(out, valid) if name is None else identity(
+            zero_where_bad(out, valid), name)
     if batch_dims:
         return _batched_gather_nd(params, indices, int(batch_dims), name)
     return execute(GATHER_ND, (params, indices), name=name)
+
+
+def drop_bad_tuples(indices, updates, target):
+    """The index tuples inside `target`'s shape and their updates (bad_indices_policy IGNORE)."""
+    valid = valid_tuples(indices, target)
+    return boolean_mask(indices, valid), boolean_mask(updates, valid)
 
 
 def _batched_gather_nd(params, indices, batch_dims, name):
@@ -330,10 +347,13 @@ def _runtime_batched_gather_nd(params, indices, batch_dims, name):
     return reshape(out, concat([i_dims[:-1], p_dims[batch_dims + depth:]], 0), name=name)
 
 
-def scatter_nd(indices, updates, shape, name=None):
+def scatter_nd(indices, updates, shape, bad_indices_policy="", name=None):
     """Zeros of `shape` with `updates` added at the index tuples in `indices` (repeats add). In
-    a graph, `shape` may be tf.shape(t) of a tensor whose shape is known only when it runs."""
+    a graph, `shape` may be tf.shape(t) of a tensor whose shape is known only when it runs.
+    bad_indices_policy="IGNORE" drops the updates of tuples outside `shape`."""
     indices, updates = convert_to_tensor(indices), convert_to_tensor(updates)
+    if ignores_bad_indices(bad_indices_policy, "scatter_nd"):
+        indices, updates = drop_bad_tuples(indices, updates, zeros(shape, dtypes.bool))
     try:
         shape = int_tuple(shape, "scatter_nd: shape")
     except UnknownWhileBuilding:

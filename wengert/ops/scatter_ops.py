@@ -26,7 +26,8 @@ from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from .broadcast_ops import zeros_like
 from .creation_ops import shape as shape_of
-from .indexing_ops import _check_index_dtype, _nd_key, gather_nd, scatter_nd
+from .bad_indices import ignores_bad_indices
+from .indexing_ops import _check_index_dtype, _nd_key, drop_bad_tuples, gather_nd, scatter_nd
 from .math_ops import cast, equal
 
 __all__ = ["tensor_scatter_nd_update", "tensor_scatter_nd_add", "tensor_scatter_nd_sub",
@@ -122,12 +123,13 @@ def _update_jvp(primals, tangents, outputs, **_):
 def _raw(public):
     """tf.raw_ops' TensorScatter*: TensorFlow's arguments onto `public()`'s."""
     return lambda tensor, indices, updates, bad_indices_policy="", name=None: public()(
-        tensor, indices, updates, name=name)
+        tensor, indices, updates, bad_indices_policy=bad_indices_policy, name=name)
 
 
 UPDATE = defop("TensorScatterUpdate", _kernel(_assign), shape=_scatter_rule, grad=_update_grad,
                jvp=_update_jvp,
-               raw=_raw(lambda: tensor_scatter_nd_update))
+               raw=lambda tensor, indices, updates, bad_indices_policy="", name=None: _scatter(
+                   UPDATE, tensor, indices, updates, name, bad_indices_policy))
 ADD = defop("TensorScatterAdd", _kernel(np.add.at), shape=_scatter_rule, grad=_add_grad,
             jvp=linear_in(0, 2),
             raw=_raw(lambda: tensor_scatter_nd_add))
@@ -142,36 +144,39 @@ MAX = defop("TensorScatterMax", _kernel(np.maximum.at), shape=_scatter_rule,
             raw=_raw(lambda: tensor_scatter_nd_max))
 
 
-def _scatter(op_def, tensor, indices, updates, name):
+def _scatter(op_def, tensor, indices, updates, name, bad_indices_policy=""):
     tensor = convert_to_tensor(tensor)
     indices = convert_to_tensor(indices)
     updates = convert_to_tensor(updates, dtype=tensor.dtype) if not hasattr(
         updates, "dtype") else convert_to_tensor(updates)
     _scatter_rule(tensor, indices, updates)
+    if ignores_bad_indices(bad_indices_policy, f"tensor_scatter_nd ({op_def.type})"):
+        indices, updates = drop_bad_tuples(indices, updates, tensor)
     return execute(op_def, (tensor, indices, updates), name=name)
 
 
 def tensor_scatter_nd_update(tensor, indices, updates, name=None):
     """A copy of `tensor` with `updates` written at the index tuples of `indices` (the last
-    of repeated tuples wins)."""
+    of repeated tuples wins). The others take TensorFlow's bad_indices_policy (bad_indices.py);
+    tf.tensor_scatter_nd_update has none, tf.raw_ops.TensorScatterUpdate has."""
     return _scatter(UPDATE, tensor, indices, updates, name)
 
 
 def tensor_scatter_nd_add(tensor, indices, updates, bad_indices_policy="", name=None):
     """A copy of `tensor` with `updates` added at the index tuples (repeats add up)."""
-    return _scatter(ADD, tensor, indices, updates, name)
+    return _scatter(ADD, tensor, indices, updates, name, bad_indices_policy)
 
 
 def tensor_scatter_nd_sub(tensor, indices, updates, bad_indices_policy="", name=None):
     """A copy of `tensor` with `updates` subtracted at the index tuples (repeats add up)."""
-    return _scatter(SUB, tensor, indices, updates, name)
+    return _scatter(SUB, tensor, indices, updates, name, bad_indices_policy)
 
 
 def tensor_scatter_nd_min(tensor, indices, updates, bad_indices_policy="", name=None):
     """A copy of `tensor` holding min(tensor, updates...) at the index tuples."""
-    return _scatter(MIN, tensor, indices, updates, name)
+    return _scatter(MIN, tensor, indices, updates, name, bad_indices_policy)
 
 
 def tensor_scatter_nd_max(tensor, indices, updates, bad_indices_policy="", name=None):
     """A copy of `tensor` holding max(tensor, updates...) at the index tuples."""
-    return _scatter(MAX, tensor, indices, updates, name)
+    return _scatter(MAX, tensor, indices, updates, name, bad_indices_policy)
