@@ -8,7 +8,8 @@
   selection in decreasing score order (equal scores: the lower index first) of boxes whose
   intersection over union with every box already selected is at most iou_threshold; boxes are
   [y1, x1, y2, x2] with the corners in either order. `_with_scores` also returns their scores,
-  `_padded` pads the indices with zeros to max_output_size and returns how many are valid.
+  `_padded` pads the indices with zeros to max_output_size and returns how many are valid,
+  per image of a batch of boxes [..., N, 4] too.
   `_overlaps` takes the [N, N] matrix of overlaps in place of boxes and suppresses a box whose
   overlap with a selected one exceeds overlap_threshold.
   Selection is not differentiable (integer indices), as in TensorFlow. (The `_with_scores`
@@ -78,7 +79,7 @@ def _iou(box, others):
     return np.where(union > 0, inter / np.where(union > 0, union, 1), 0.0)
 
 
-def _select(boxes, scores, max_output_size, iou_threshold, score_threshold):
+def _select(boxes, scores, max_output_size, iou_threshold, score_threshold, in_order=False):
     boxes = np.asarray(convert_to_tensor(boxes).numpy(), np.float64)
     scores = np.asarray(convert_to_tensor(scores).numpy(), np.float64)
     if boxes.ndim != 2 or boxes.shape[1] != 4 or scores.shape != boxes.shape[:1]:
@@ -87,7 +88,8 @@ def _select(boxes, scores, max_output_size, iou_threshold, score_threshold):
     if not 0.0 <= iou_threshold <= 1.0:
         raise InvalidArgumentError(f"non_max_suppression: iou_threshold must be in [0, 1], got "
                                    f"{iou_threshold}.")
-    order = [i for i in np.argsort(-scores, kind="stable") if scores[i] > score_threshold]
+    ranked = np.arange(len(scores)) if in_order else np.argsort(-scores, kind="stable")
+    order = [i for i in ranked if scores[i] > score_threshold]
     chosen = []
     for i in order:
         if len(chosen) >= int(max_output_size):
@@ -107,11 +109,45 @@ def non_max_suppression_padded(boxes, scores, max_output_size, iou_threshold=0.5
                                score_threshold=float("-inf"), pad_to_max_output_size=False,
                                name=None, sorted_input=False, canonicalized_coordinates=False,
                                tile_size=512):
-    chosen = _select(boxes, scores, max_output_size, iou_threshold, score_threshold)
-    valid = len(chosen)
-    if pad_to_max_output_size:
-        chosen = np.concatenate([chosen, np.zeros(int(max_output_size) - valid, np.int32)])
-    return constant(chosen, dtypes.int32), constant(np.int32(valid), dtypes.int32)
+    """non_max_suppression per image of boxes [..., N, 4] and scores [..., N]: the indices
+    [..., max_output_size] (zeros after the valid ones) and their counts [...]; one image [N, 4]
+    without pad_to_max_output_size gives only the valid indices. sorted_input=True takes the
+    boxes as sorted by score (TensorFlow then selects in the given order); tile_size sets only
+    TensorFlow's parallelism. canonicalized_coordinates=True promises [y_min, x_min, y_max,
+    x_max] boxes; other boxes with it are refused (TensorFlow's result for them is undefined)."""
+    b = np.asarray(convert_to_tensor(boxes).numpy(), np.float64)
+    s = np.asarray(convert_to_tensor(scores).numpy(), np.float64)
+    _check_padded_arguments(b, s, pad_to_max_output_size, canonicalized_coordinates, tile_size)
+    count = int(max_output_size)
+    flat_b, flat_s = b.reshape((-1,) + b.shape[-2:]), s.reshape((-1,) + s.shape[-1:])
+    picks = [_select(bi, si, count, iou_threshold, score_threshold, sorted_input)
+             for bi, si in zip(flat_b, flat_s)]
+    if b.ndim == 2 and not pad_to_max_output_size:
+        return constant(picks[0], dtypes.int32), constant(np.int32(len(picks[0])), dtypes.int32)
+    padded = np.zeros((len(picks), count), np.int32)
+    for row, chosen in zip(padded, picks):
+        row[:len(chosen)] = chosen
+    valid = np.array([len(c) for c in picks], np.int32).reshape(b.shape[:-2])
+    return (constant(padded.reshape(b.shape[:-2] + (count,)), dtypes.int32),
+            constant(valid, dtypes.int32))
+
+
+def _check_padded_arguments(boxes, scores, pad_to_max_output_size, canonicalized, tile_size):
+    if boxes.ndim < 2 or boxes.shape[-1] != 4 or scores.shape != boxes.shape[:-1]:
+        raise InvalidArgumentError(f"non_max_suppression_padded: boxes must be [..., N, 4] and "
+                                   f"scores [..., N], got shapes {boxes.shape} and "
+                                   f"{scores.shape}.")
+    if boxes.ndim > 2 and not pad_to_max_output_size:
+        raise ValueError(f"non_max_suppression_padded: 'pad_to_max_output_size' (value "
+                         f"{pad_to_max_output_size}) must be True for batched input.")
+    if int(tile_size) < 1:
+        raise ValueError(f"non_max_suppression_padded: tile_size must be a positive number of "
+                         f"boxes, got {tile_size}.")
+    if canonicalized and np.any(boxes[..., 0:2] > boxes[..., 2:4]):
+        raise NotImplementedError(
+            "non_max_suppression_padded: canonicalized_coordinates=True with boxes whose first "
+            "corner is not their minimum is not supported by wengert (TensorFlow computes "
+            "negative areas); leave canonicalized_coordinates=False.")
 
 
 def non_max_suppression_overlaps(overlaps, scores, max_output_size, overlap_threshold=0.5,

@@ -147,6 +147,11 @@ def _solve_kernel(diagonals, rhs, partial_pivoting, perturb_singular):
         try:
             return solve_banded((1, 1), banded, r, check_finite=False)
         except (np.linalg.LinAlgError, ValueError) as err:
+            if perturb_singular:
+                raise NotImplementedError(
+                    f"TridiagonalSolve: the tridiagonal matrix{batch_label(batch, index)} is "
+                    "singular, and perturb_singular=True (TensorFlow's perturbed pivots) is not "
+                    "supported by wengert; regularize the diagonal instead.") from None
             raise InvalidArgumentError(
                 f"TridiagonalSolve: the tridiagonal matrix{batch_label(batch, index)} is "
                 f"singular ({err}).") from None
@@ -219,7 +224,12 @@ def tridiagonal_solve(diagonals, rhs, diagonals_format="compact", transpose_rhs=
     """X with A @ X = rhs for tridiagonal A given by its diagonals ('compact' [..., 3, M],
     'sequence', or 'matrix'); rhs [..., M, K] or [..., M] (then X is [..., M]).
     transpose_rhs / conjugate_rhs apply to rhs first. LAPACK's gtsv pivots partially either way;
-    a singular matrix raises naming its batch index (perturb_singular is accepted, not used)."""
+    a singular matrix raises naming its batch index. perturb_singular=True (which needs
+    partial_pivoting) gives the same solution for a nonsingular matrix; for a singular one
+    TensorFlow perturbs the pivots, which wengert refuses (NotImplementedError)."""
+    if perturb_singular and not partial_pivoting:
+        raise ValueError("tridiagonal_solve: partial_pivoting must be True if perturb_singular "
+                         "is.")
     compact = _compact(diagonals, diagonals_format, "TridiagonalSolve")
     b = linalg_input(rhs, "TridiagonalSolve", "rhs")
     if transpose_rhs:

@@ -296,10 +296,28 @@ def _scaled(rnd, scale, shift, dtype):
     return rnd
 
 
+_SAME_DRAWS = ("philox", "auto_select", 1, 3, None)  # TensorFlow's CPU draws Philox for both
+
+
+def _check_alg(alg, what):
+    """TensorFlow's `alg`: philox and auto_select give the same draws (auto_select is Philox on
+    a CPU); its CPU kernels refuse threefry, and any other value is its ValueError."""
+    key = alg.lower() if isinstance(alg, str) else getattr(alg, "value", alg)
+    if key in _SAME_DRAWS:
+        return
+    if key in ("threefry", 2):
+        raise InvalidArgumentError(f"{what}: alg={alg!r} (ThreeFry) has no CPU kernel in "
+                                   "TensorFlow nor in wengert; use 'philox' or 'auto_select'.")
+    raise ValueError(f"{what}: argument `alg` got unsupported value {alg!r}. Supported values "
+                     "are philox for the Philox algorithm, threefry for the ThreeFry algorithm, "
+                     "and auto_select for auto-selection.")
+
+
 def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None,
                      alg="auto_select"):
     """Normal draws of `shape`, a pure function of `seed` (shape [2] integers)."""
     dtype = _float_dtype(dtype, "stateless_normal")
+    _check_alg(alg, "stateless_normal")
     shape, extra = shape_arg(shape, "stateless_normal: shape")
     rnd = execute(STATELESS_NORMAL, (_seed(seed, "stateless_normal"),) + extra,
                   {"shape": shape, "dtype": dtype._np}, name)
@@ -310,6 +328,7 @@ def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.f
                                name=None, alg="auto_select"):
     """Normal draws within two standard deviations, a pure function of `seed`."""
     dtype = _float_dtype(dtype, "stateless_truncated_normal")
+    _check_alg(alg, "stateless_truncated_normal")
     shape, extra = shape_arg(shape, "stateless_truncated_normal: shape")
     rnd = execute(STATELESS_TRUNCATED, (_seed(seed, "stateless_truncated_normal"),) + extra,
                   {"shape": shape, "dtype": dtype._np}, name)
@@ -322,6 +341,7 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32, 
     bounds, or neither (the dtype's full range)."""
     dtype = dtypes.as_dtype(dtype)
     seed = _seed(seed, "stateless_uniform")
+    _check_alg(alg, "stateless_uniform")
     shape, extra = shape_arg(shape, "stateless_uniform: shape")
     if dtype.is_integer:
         if (minval is None) != (maxval is None):
@@ -425,6 +445,7 @@ def stateless_split(seed, num=2):
 
 def stateless_fold_in(seed, data, alg="auto_select"):
     """A new seed (int64 [2]) from `seed` and an integer `data` (e.g. a step number)."""
+    _check_alg(alg, "stateless_fold_in")
     seed = cast(_seed(seed, "stateless_fold_in"), dtypes.int64)
     data = cast(convert_to_tensor(data), dtypes.int64)
     mixed = add(seed, multiply(data, convert_to_tensor(np.array([0, 1], np.int64))))
