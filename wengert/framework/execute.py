@@ -13,7 +13,7 @@ the output tensors and (when a tape records) one Operation.
 
 from .context import state
 from .errors import InvalidArgumentError, OpError, ResourceExhaustedError
-from .float_errors import ERRSTATE, IGNORE
+from .float_errors import IGNORE, reset_errstate, set_errstate
 from .operation import Operation
 from .tensor import Tensor, convert_to_tensor, to_array
 
@@ -28,7 +28,7 @@ def execute(op_def, inputs, attrs=_NO_ATTRS, name=None):
     st = state
     if st.graph is not None:
         return st.graph.create_op(op_def, inputs, attrs, name)
-    token = ERRSTATE.set(IGNORE)
+    token = set_errstate(IGNORE)
     try:
         if attrs:
             out = (op_def.kernel(inputs[0]._value, **attrs) if len(inputs) == 1 else
@@ -46,7 +46,7 @@ def execute(op_def, inputs, attrs=_NO_ATTRS, name=None):
     except MemoryError as exc:  # NumPy refuses before allocating: nothing changed
         raise out_of_memory(op_def, inputs, name, exc) from None
     finally:
-        ERRSTATE.reset(token)
+        reset_errstate(token)
     # Kernels return NumPy arrays or NumPy scalars (0-d results); both serve as a tensor's value.
     if op_def.num_outputs == 1:
         result = _new(Tensor)  # Tensor(out), without the __init__ call (the hot path)

@@ -20,7 +20,7 @@ not for data.
 """
 import numpy as np
 
-from .float_errors import ERRSTATE, IGNORE
+from .float_errors import IGNORE, reset_errstate, set_errstate
 
 __all__ = ["static_value", "partial_value", "MAX_OPS", "MAX_ELEMENTS"]
 
@@ -43,11 +43,11 @@ def _stand_in(t):
 
 
 def _evaluate(op, inputs):
-    token = ERRSTATE.set(IGNORE)
+    token = set_errstate(IGNORE)
     try:
         out = op.op_def.kernel(*inputs, **op.attrs)
     finally:
-        ERRSTATE.reset(token)
+        reset_errstate(token)
     return out if isinstance(out, tuple) else (out,)
 
 

@@ -39,7 +39,7 @@ import numpy as np
 
 from ..framework.errors import FailedPreconditionError, InvalidArgumentError, OpError
 from ..framework.execute import explain_failure, out_of_memory
-from ..framework.float_errors import ERRSTATE, IGNORE
+from ..framework.float_errors import IGNORE, reset_errstate, set_errstate
 from ..framework.tensor import Tensor
 from ..framework.variables import READ_VARIABLE, Variable
 from ..graph.graph import NO_OP, PLACEHOLDER
@@ -84,7 +84,7 @@ class Plan:
     def run(self, feed_values, variables):
         """The fetched values (a list), given the fed arrays in `feed_slots` order and a
         variable store (`read(var)`, `write(var, value)`)."""
-        token = ERRSTATE.set(IGNORE)
+        token = set_errstate(IGNORE)
         try:
             return self._fn(feed_values, variables)
         except OpError as err:
@@ -102,7 +102,7 @@ class Plan:
                 raise
             raise out_of_memory(op.op_def, op.inputs, op.name, exc) from None
         finally:
-            ERRSTATE.reset(token)
+            reset_errstate(token)
 
     def error_for(self, exc):
         """The error to raise for `exc`, raised while this plan's compiled function (`_fn`,
@@ -334,13 +334,13 @@ def _signature(op, inputs):
 
 def _fold(op, inputs, constants, slot_of):
     """Compute a constant-input op now; True if it was folded."""
-    token = ERRSTATE.set(IGNORE)
+    token = set_errstate(IGNORE)
     try:
         out = op.op_def.kernel(*[constants[i] for i in inputs], **op.attrs)
     except Exception:  # noqa: BLE001 - leave the error for run time, where it is reported
         return False
     finally:
-        ERRSTATE.reset(token)
+        reset_errstate(token)
     outs = (out,) if op.op_def.num_outputs == 1 else tuple(out)
     for t, value in zip(op.outputs, outs):
         value = np.asarray(value).view()

@@ -21,7 +21,7 @@ its graph is inlined into the caller's).
 from ..framework import dtypes
 from ..framework.context import state, state_scope
 from ..framework.execute import execute, record_op
-from ..framework.float_errors import ERRSTATE, IGNORE
+from ..framework.float_errors import IGNORE, reset_errstate, set_errstate
 from ..framework.tensor import Tensor, array_of, convert_to_tensor
 from ..framework.variables import READ_VARIABLE, Variable
 from ..graph.graph import PLACEHOLDER, Graph, check_scope_name, valid_name, variable_op_name
@@ -156,11 +156,11 @@ def run_stateful_eagerly(op_def, inputs, attrs, name=None):
     """Run a stateful op now on the live variables (an assign, a summary, a cond or loop that
     touches variables), offering it to the tapes and forward accumulators as `execute` does."""
     arrays = [x if isinstance(x, Variable) else array_of(x) for x in inputs]
-    token = ERRSTATE.set(IGNORE)
+    token = set_errstate(IGNORE)
     try:
         out = op_def.kernel(LIVE_VARIABLES, *arrays, **attrs)
     finally:
-        ERRSTATE.reset(token)
+        reset_errstate(token)
     for x in inputs:
         if isinstance(x, Variable):
             x._disown()  # the tensors made here may hold its array
