@@ -120,15 +120,21 @@ def _stored_answers(module, request, arrays):
     cases, stored = _load(module)
     results = {}
     for entry in request:
-        name = entry["name"]
-        if name not in cases:
-            raise _fix(module, name, "is missing")
-        if _normal(cases[name]) != _normal(entry):
-            raise _fix(module, name, f"was recorded for another request ({cases[name]} vs "
-                                     f"{_normal(entry)})")
-        _same_inputs(module, name, _split(name, stored, "in"), _of_case(name, arrays))
-        results.update(_split(name, stored, "out"))
+        results.update(_recorded(module, cases, stored, entry, arrays))
     return results
+
+
+def _recorded(module, cases, stored, entry, arrays):
+    """The stored results of the request's case `entry`, after checking that the case is stored
+    and was recorded for this request and these inputs."""
+    name = entry["name"]
+    if name not in cases:
+        raise _fix(module, name, "is missing")
+    if _normal(cases[name]) != _normal(entry):
+        raise _fix(module, name, f"was recorded for another request ({cases[name]} vs "
+                                 f"{_normal(entry)})")
+    _same_inputs(module, name, _split(name, stored, "in"), _of_case(name, arrays))
+    return _split(name, stored, "out")
 
 
 def _normal(entry):
@@ -154,12 +160,7 @@ def _agree_with_store(module, request, arrays, results):
     cases, stored = _load(module)
     for entry in request:
         name = entry["name"]
-        if name not in cases:
-            raise _fix(module, name, "is missing")
-        if _normal(cases[name]) != _normal(entry):
-            raise _fix(module, name, "was recorded for another request")
-        _same_inputs(module, name, _split(name, stored, "in"), _of_case(name, arrays))
-        want = _split(name, stored, "out")
+        want = _recorded(module, cases, stored, entry, arrays)
         got = _of_case(name, results)
         if sorted(want) != sorted(got):
             raise _fix(module, name, f"has results {sorted(want)}, TensorFlow now gives "

@@ -22,12 +22,8 @@ def unread():
     return set(tf_api.ignored())
 
 
-def listed():
-    return set(tf_api.IGNORED.read_text().split("\n")) - {""}
-
-
 def test_no_new_parameter_is_taken_and_ignored(unread):
-    new = sorted(unread - listed())
+    new = sorted(unread - tf_api.listed(tf_api.IGNORED))
     assert not new, (
         f"these parameters are taken but never read: {new[:30]}. Honour each as TensorFlow "
         f"does, or raise a clear error (naming the argument and value) when it is given a value "
@@ -35,7 +31,7 @@ def test_no_new_parameter_is_taken_and_ignored(unread):
 
 
 def test_honoured_parameters_leave_the_list(unread):
-    fixed = sorted(listed() - unread)
+    fixed = sorted(tf_api.listed(tf_api.IGNORED) - unread)
     if fixed:
         warnings.warn(f"{len(fixed)} listed parameters are read now ({fixed[:20]}): shorten "
                       f"tests/references/ignored_arguments.txt with `{REWRITE}`")

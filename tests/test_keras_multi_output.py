@@ -14,25 +14,6 @@ import sys
 
 import numpy as np
 
-def test_fit_on_a_dataset_of_dicts_matches_fit_on_arrays():
-    x1, x2, ya, yb = _data()
-    histories = []
-    for use_dataset in (False, True):
-        model = _two_by_two(dict_io=True)
-        model.compile(optimizer=keras.optimizers.SGD(0.05),
-                      loss={"out_b": _sparse(), "out_a": "mse"})
-        inputs, targets = {"in_b": x2, "in_a": x1}, {"out_b": yb, "out_a": ya}
-        if use_dataset:
-            data = tf.data.Dataset.from_tensor_slices((inputs, targets)).batch(8)
-            histories.append(model.fit(data, epochs=2, verbose=0).history)
-        else:
-            histories.append(model.fit(inputs, targets, batch_size=8, epochs=2, shuffle=False,
-                                       verbose=0).history)
-    for key in histories[0]:
-        np.testing.assert_allclose(histories[0][key], histories[1][key], rtol=1e-5)
-    np.testing.assert_allclose(histories[0]["loss"], TF_RESULTS["dict_io"]["loss"], rtol=1e-5)
-
-
 if __name__ == "__main__":  # the reference run, under TensorFlow (see the module docstring)
     import tensorflow as tf
 else:

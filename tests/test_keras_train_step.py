@@ -13,29 +13,6 @@ import sys
 
 import numpy as np
 
-def test_class_weight_is_the_sample_weight_of_each_row_label():
-    x, _ = _data()
-    labels = (x[:, 0] > 0).astype("int32") + (x[:, 1] > 0).astype("int32")
-    onehot = np.eye(3, dtype="float32")[labels]
-    table = {0: 2.0, 1: 0.5}  # class 2 unlisted: weight 1
-    histories = []
-    for y, kwargs in ((labels, {"class_weight": table}), (onehot, {"class_weight": table}),
-                      (labels, {"sample_weight": np.array([table.get(c, 1.0) for c in labels],
-                                                           "float32")})):
-        model = _functional(keras.Model, units=3)
-        loss = keras.losses.CategoricalCrossentropy(from_logits=True) if y.ndim == 2 else \
-            keras.losses.SparseCategoricalCrossentropy(from_logits=True)
-        model.compile(optimizer=keras.optimizers.SGD(0.1), loss=loss)
-        histories.append(model.fit(x, y, batch_size=16, epochs=2, shuffle=False, verbose=0,
-                                   **kwargs).history["loss"])
-    np.testing.assert_allclose(histories[0], histories[2], rtol=1e-6)
-    np.testing.assert_allclose(histories[1], histories[2], rtol=1e-5)
-    model = _functional(keras.Model, units=3)
-    model.compile(optimizer="sgd", loss="sparse_categorical_crossentropy")
-    with pytest.raises(ValueError, match="either class_weight or sample_weight"):
-        model.fit(x, labels, class_weight=table, sample_weight=np.ones(len(x)), verbose=0)
-
-
 if __name__ == "__main__":  # the reference run, under TensorFlow (see the module docstring)
     import tensorflow as tf
 else:

@@ -99,6 +99,11 @@ def record(path=API):
                                "modules": modules}, sort_keys=True) + "\n")
 
 
+def listed(path):
+    """The entries of a ratchet list (tf_api_gaps.txt, ignored_arguments.txt), one per line."""
+    return set(pathlib.Path(path).read_text().split("\n")) - {""}
+
+
 def wengert_object(path):
     """The wengert object for TensorFlow's dotted `path` (tf.X -> wengert.X, keras.X ->
     wengert.keras.X), or None."""

@@ -71,6 +71,9 @@ class Optimizer(OptimizerVariables):
     and `update_step`); wengert's own optimizers define `_slot_names` (with `_slot_initial`
     for a non-zero start) and `_update_step(gradient, variable, lr)`."""
 
+    # True where `_update_step` takes `square=`: the summed squares of a sparse gradient's pieces
+    _squares_sparse_values = False
+
     def __init__(self, learning_rate, weight_decay=None, clipnorm=None, clipvalue=None,
                  global_clipnorm=None, use_ema=False, ema_momentum=0.99,
                  ema_overwrite_frequency=None, loss_scale_factor=None,
@@ -304,7 +307,7 @@ class Optimizer(OptimizerVariables):
         step = getattr(self, "_update_step_sparse", None)
         if step is not None and state.graph is None:
             step(slices, variable, lr)
-        elif getattr(self, "_squares_sparse_values", False):
+        elif self._squares_sparse_values:
             self._update_step(slices._dense(), variable, lr, square=squared_rows(slices))
         else:
             self._update_step(slices._dense(), variable, lr)
