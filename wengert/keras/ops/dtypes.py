@@ -17,15 +17,19 @@ gives int16, int64 with uint64 gives a weak float, which resolves to floatx). As
 TensorFlow backend, uint64 and complex128 results narrow to uint32 and complex64; int64 and float64
 stay. Python scalars and lists become tensors as TensorFlow's conversion makes them (int32,
 float32), so `keras.ops.add(x_int32, 2.5)` is float32 and `keras.ops.add(x_float16, 1)` float16.
+
+Every keras.ops call asks these questions, so their answers are kept: a dtype's Keras name by the
+dtype, and a promotion's result by its operand dtypes and the floatx it resolved weak types with
+(only answers are kept; a question that raises is asked afresh each time).
 """
 import numpy as np
 
 from ...framework.dtypes import DType
-from ...framework.tensor import convert_to_tensor as _tf_convert, is_tensor
+from ...framework.tensor import TensorLike, convert_to_tensor as _tf_convert, is_tensor
 from ...ops.cast_ops import cast
 from .. import backend
 
-__all__ = ["result_type", "standardize_dtype", "dtype_of", "convert", "promote",
+__all__ = ["result_type", "standardize_dtype", "dtype_of", "convert", "promote", "shared_dtype",
            "is_float", "is_int", "is_complex", "is_unsigned"]
 
 ALLOWED_DTYPES = ("float16", "float32", "float64", "uint8", "uint16", "uint32", "uint64", "int8",
@@ -64,11 +68,29 @@ def _upper_bounds():
 _UPPER = _upper_bounds()
 
 
+_NAMES = {}
+_RESULTS = {}
+_KEPT = frozenset(ALLOWED_DTYPES) - set(NARROWED) - set(FLOAT8_TYPES) - {"string"}
+
+
 def standardize_dtype(dtype):
     """The Keras name of `dtype` (a string, a wengert or NumPy dtype, or a Python type); None is
     floatx."""
     if dtype is None:
         return backend.floatx()
+    try:
+        return _NAMES[dtype]
+    except (KeyError, TypeError):
+        pass
+    name = _standard_name(dtype)
+    try:
+        _NAMES[dtype] = name
+    except TypeError:
+        pass
+    return name
+
+
+def _standard_name(dtype):
     if isinstance(dtype, (type, str)) and dtype in PYTHON_DTYPES:
         dtype = PYTHON_DTYPES[dtype]
     if isinstance(dtype, DType):
@@ -134,6 +156,20 @@ def _lattice_result(args):
 def result_type(*dtypes):
     """The dtype Keras 3 gives an op over inputs of these dtypes; the Python types `int` and
     `float` stand for weakly typed scalars, None for floatx. No dtypes give floatx."""
+    key = (dtypes, backend.floatx())
+    try:
+        return _RESULTS[key]
+    except (KeyError, TypeError):
+        pass
+    result = _result_type(dtypes)
+    try:
+        _RESULTS[key] = result
+    except TypeError:
+        pass
+    return result
+
+
+def _result_type(dtypes):
     if not dtypes:
         return backend.floatx()
     for dtype in dtypes:
@@ -166,6 +202,16 @@ def convert(x, dtype=None):
     if dtype is not None and x.dtype.name != dtype:
         return cast(x, dtype)
     return x
+
+
+def shared_dtype(x1, x2):
+    """The dtype name two tensors (or variables) share when promotion keeps it as it is, else
+    None: the fast path of every binary op, whose operands mostly agree already."""
+    if isinstance(x1, TensorLike) and isinstance(x2, TensorLike):
+        dtype = x1.dtype
+        if dtype == x2.dtype and dtype.name in _KEPT:
+            return dtype.name
+    return None
 
 
 def promote(*xs, dtype=None):

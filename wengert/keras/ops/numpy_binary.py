@@ -25,7 +25,7 @@ from ...ops.reshape_ops import expand_dims, reshape
 from ...ops.shape_ops import broadcast_dynamic_shape
 from ...ops.sort_ops import unique
 from .. import backend
-from .dtypes import convert, dtype_of, promote, result_type
+from .dtypes import convert, dtype_of, promote, result_type, shared_dtype
 
 __all__ = ["add", "subtract", "multiply", "divide", "true_divide", "divide_no_nan", "power",
            "floor_divide", "mod", "fmod", "maximum", "minimum", "fmax", "fmin", "arctan2",
@@ -40,12 +40,16 @@ _SMALL_INTS = ("bool", "int8", "int16", "int32", "uint8", "uint16", "uint32")
 
 def _strong(x1, x2, *extra):
     """Both operands as tensors (scalars converted first), promoted to their Keras result type."""
+    if not extra and shared_dtype(x1, x2):
+        return x1, x2
     x1, x2 = convert(x1), convert(x2)
     return promote(x1, x2, dtype=result_type(x1.dtype.name, x2.dtype.name, *extra))
 
 
 def _weak(x1, x2, *extra):
     """Both operands promoted with Python scalars weakly typed."""
+    if not extra and shared_dtype(x1, x2):
+        return x1, x2
     return promote(x1, x2, dtype=result_type(dtype_of(x1), dtype_of(x2), *extra))
 
 

@@ -23,15 +23,21 @@ from ...ops.pad_ops import pad
 from ...ops.reshape_ops import expand_dims, reshape, squeeze
 from ...ops.shape_ops import broadcast_static_shape
 from .. import backend
-from .dtypes import convert, result_type
+from .dtypes import convert, result_type, shared_dtype
 from .numpy_shapes import moveaxis
 
 __all__ = ["matmul", "dot", "tensordot", "einsum", "inner", "outer", "vdot", "kron", "cross",
            "correlate", "corrcoef", "slogdet"]
 
 
+_FLOATS = ("float16", "bfloat16", "float32", "float64")
+
+
 def _operands(x1, x2):
     """(x1, x2 in a float compute dtype, the Keras result dtype)."""
+    shared = shared_dtype(x1, x2)
+    if shared in _FLOATS:
+        return x1, x2, shared
     x1, x2 = convert(x1), convert(x2)
     out = result_type(x1.dtype.name, x2.dtype.name)
     compute = result_type(out, float)
@@ -44,11 +50,11 @@ def matmul(x1, x2):
     int8 = x1.dtype.name == x2.dtype.name == "int8"
     a, b, out = _operands(x1, x2)
     out = "int32" if int8 else out
-    if a.shape.rank == 1 or b.shape.rank == 1:
-        product = einsum_ops.tensordot(a, b, [[a.shape.rank - 1], [max(b.shape.rank - 2, 0)]])
+    if a.ndim == 1 or b.ndim == 1:
+        product = einsum_ops.tensordot(a, b, [[a.ndim - 1], [max(b.ndim - 2, 0)]])
     else:
         product = tf_matmul(a, b)
-    return cast(product, out)
+    return product if product.dtype.name == out else cast(product, out)
 
 
 def dot(x1, x2):
