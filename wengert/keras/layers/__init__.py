@@ -37,6 +37,16 @@ from .augmentation import RandomRotation, RandomTranslation, RandomZoom
 from .lookup import CategoryEncoding, Discretization, IntegerLookup, StringLookup
 from .hashing import Hashing
 from .text_vectorization import TextVectorization
+from .convolutional import (Conv1DTranspose as Convolution1DTranspose,
+                            Conv2DTranspose as Convolution2DTranspose,
+                            Conv3DTranspose as Convolution3DTranspose,
+                            SeparableConv1D as SeparableConvolution1D,
+                            SeparableConv2D as SeparableConvolution2D)
+from .rms_normalization import RMSNormalization
+from .adaptive_pooling import (AdaptiveAveragePooling1D, AdaptiveAveragePooling2D,
+                               AdaptiveAveragePooling3D, AdaptiveMaxPooling1D,
+                               AdaptiveMaxPooling2D, AdaptiveMaxPooling3D)
+from .layer_serialization import deserialize, serialize
 
 __all__ = ["CenterCrop", "Normalization", "RandomFlip", "Rescaling", "Resizing",
            "RandomRotation", "RandomTranslation", "RandomZoom", "CategoryEncoding",
@@ -62,3 +72,9 @@ __all__ = ["CenterCrop", "Normalization", "RandomFlip", "Rescaling", "Resizing",
            "MaxPool1D", "MaxPool3D", "MaxPooling1D", "MaxPooling3D", "Cropping1D", "Cropping2D",
            "Cropping3D", "Identity", "Permute", "RepeatVector", "UpSampling1D", "UpSampling2D",
            "UpSampling3D", "ZeroPadding1D", "ZeroPadding2D", "ZeroPadding3D"]
+__all__ += ["Convolution1DTranspose", "Convolution2DTranspose", "Convolution3DTranspose",
+            "SeparableConvolution1D", "SeparableConvolution2D"]
+__all__ += ["RMSNormalization"]
+__all__ += ["AdaptiveAveragePooling1D", "AdaptiveAveragePooling2D", "AdaptiveAveragePooling3D",
+            "AdaptiveMaxPooling1D", "AdaptiveMaxPooling2D", "AdaptiveMaxPooling3D"]
+__all__ += ["serialize", "deserialize"]
