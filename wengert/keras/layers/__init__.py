@@ -34,6 +34,8 @@ from .rnn_cells import GRUCell, LSTMCell, SimpleRNNCell, StackedRNNCells
 from .wrappers import Bidirectional, TimeDistributed, Wrapper
 from .preprocessing import CenterCrop, Normalization, RandomFlip, Rescaling, Resizing
 from .augmentation import RandomRotation, RandomTranslation, RandomZoom
+from . import augmentation_color as _augmentation_color
+from .augmentation_color import *  # noqa: F401,F403
 from .lookup import CategoryEncoding, Discretization, IntegerLookup, StringLookup
 from .hashing import Hashing
 from .text_vectorization import TextVectorization
@@ -78,3 +80,4 @@ __all__ += ["RMSNormalization"]
 __all__ += ["AdaptiveAveragePooling1D", "AdaptiveAveragePooling2D", "AdaptiveAveragePooling3D",
             "AdaptiveMaxPooling1D", "AdaptiveMaxPooling2D", "AdaptiveMaxPooling3D"]
 __all__ += ["serialize", "deserialize"]
+__all__ += _augmentation_color.__all__
