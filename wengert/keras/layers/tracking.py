@@ -3,9 +3,11 @@ the keys they are checkpointed under.
 
 Assigning a Layer (or a list of Layers) or a Variable to an attribute of a layer tracks it: the
 sublayers in the order they were added, the Variables as trainable or not (with their
-attribute name). `trainable_weights` and `non_trainable_weights` walk the tree of sublayers
-depth first in tracking order and collect each weight once: a frozen layer (trainable=False)
-gives all its weights as non-trainable. `submodules` lists every layer below.
+attribute name). `weights` walks the tree of sublayers depth first in tracking order, layer by
+layer as Keras 3 lists them: each layer's own trainable weights, then its other weights, then
+its sublayers'; each weight once. `trainable_weights` and `non_trainable_weights` keep that
+order and split it: a weight under a frozen layer (trainable=False) is non-trainable.
+`submodules` lists every layer below.
 
 Weights are checkpointed through `_checkpoint_children()`: sublayers by the attribute that
 holds them ("conv1", "blocks/0", else "layer-<i>"), then the layer's own weights by the name
@@ -40,6 +42,10 @@ def depth_first(roots, children):
 
 def _sublayers(layer):
     return layer._sublayers
+
+
+def _trainable_sublayers(layer):
+    return [sub for sub in layer._sublayers if sub._trainable] if layer._trainable else []
 
 
 class Tracking:
@@ -83,33 +89,31 @@ class Tracking:
                     self._sublayer_keys.setdefault(id(layer), f"{key}/{i}")
 
     # -- the weights and layers below ------------------------------------------------------------
-    def _gather(self, trainable):
-        """This layer's and its sublayers' weights (trainable or not), without repeats."""
+    def _weights_with_trainability(self):
+        """[(Variable, trains)] for this layer and its sublayers, each once, in Keras 3's
+        order: a layer's own weights (trainable ones, then the others, in creation order), then
+        each sublayer's in tracking order. `trains` is False under a frozen layer."""
         out, seen = [], set()
         for layer in depth_first([self], _sublayers):
-            if trainable:
-                candidates = layer._trainable_weights if layer._trainable else []
-            elif layer._trainable:
-                candidates = layer._non_trainable_weights
-            else:
-                candidates = layer._trainable_weights + layer._non_trainable_weights
-            for v in candidates:
+            for v in layer._trainable_weights + layer._non_trainable_weights:
                 if id(v) not in seen:
                     seen.add(id(v))
                     out.append(v)
-        return out
-
-    @property
-    def trainable_weights(self):
-        return self._gather(True)
-
-    @property
-    def non_trainable_weights(self):
-        return self._gather(False)
+        trainers = depth_first([self], _trainable_sublayers) if self._trainable else []
+        trains = {id(v) for layer in trainers for v in layer._trainable_weights}
+        return [(v, id(v) in trains) for v in out]
 
     @property
     def weights(self):
-        return self.trainable_weights + self.non_trainable_weights
+        return [v for v, _ in self._weights_with_trainability()]
+
+    @property
+    def trainable_weights(self):
+        return [v for v, trains in self._weights_with_trainability() if trains]
+
+    @property
+    def non_trainable_weights(self):
+        return [v for v, trains in self._weights_with_trainability() if not trains]
 
     @property
     def trainable_variables(self):
