@@ -119,7 +119,7 @@ def test_plot_model_renders_png(tmp_path):
 
 
 def test_plot_model_without_graphviz_names_it(tmp_path, monkeypatch):
-    monkeypatch.setattr(utils.shutil, "which", lambda name: None)
+    monkeypatch.setattr("wengert.keras.utils.model_visualization.shutil.which", lambda name: None)
     with pytest.raises(ImportError, match="Graphviz"):
         utils.plot_model(_functional_model(), to_file=str(tmp_path / "m.png"))
 

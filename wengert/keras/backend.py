@@ -1,21 +1,37 @@
-"""Keras backend helpers: the default float type, the fuzz factor, layer names and seeds.
+"""`keras.backend`: the default float type, the fuzz factor, the image layout, layer names and
+seeds.
 
+`backend()` names the backend: "tensorflow", since wengert answers TensorFlow's Keras.
 `floatx()` is the dtype layers and their weights use unless told otherwise ("float32").
-`epsilon()` (1e-7) is the fuzz factor losses clip probabilities with. Layer names are made
-unique per process the way Keras does ("dense", "dense_1", ...); `clear_session()` resets the
-counters. Initializers and Dropout layers created without a seed draw one from a process-wide
+`epsilon()` (1e-7) is the fuzz factor losses clip probabilities with. `image_data_format()` is
+"channels_last" (height, width, channels) or "channels_first". Layer names are made unique per
+process the way Keras does ("dense", "dense_1", ...): `get_uid(prefix)` counts the names handed
+out under a prefix (1 for the first); `clear_session()` resets the counters. The public
+`keras.backend` also offers standardize_dtype, result_type, is_float_dtype, is_int_dtype
+(keras.ops.dtypes's) and is_keras_tensor (keras.utils's), attached by keras/__init__.py since
+those modules sit above this one. Initializers and Dropout layers created without a seed draw one from a process-wide
 NumPy Generator, which `keras.utils.set_random_seed(seed)` reseeds for reproducible runs.
 """
+import gc
 import re
 
 import numpy as np
 
-__all__ = ["floatx", "set_floatx", "epsilon", "set_epsilon", "clear_session", "unique_name"]
+__all__ = ["backend", "floatx", "set_floatx", "epsilon", "set_epsilon", "clear_session",
+           "unique_name", "get_uid", "image_data_format", "set_image_data_format",
+           "standardize_data_format"]
 
 _FLOATX = "float32"
 _EPSILON = 1e-7
+_IMAGE_DATA_FORMAT = ["channels_last"]
+_DATA_FORMATS = ("channels_last", "channels_first")
 _NAME_COUNTS = {}
 _SEED_SOURCE = [np.random.default_rng()]
+
+
+def backend():
+    """The name of the backend Keras runs on: "tensorflow" (wengert answers TensorFlow's)."""
+    return "tensorflow"
 
 
 def floatx():
@@ -41,6 +57,32 @@ def set_epsilon(value):
     _EPSILON = float(value)
 
 
+def image_data_format():
+    """"channels_last" or "channels_first": where image layers expect the channel axis."""
+    return _IMAGE_DATA_FORMAT[0]
+
+
+def set_image_data_format(data_format):
+    _IMAGE_DATA_FORMAT[0] = standardize_data_format(data_format)
+
+
+def standardize_data_format(data_format):
+    """`data_format` checked, or the global image_data_format() when None."""
+    if data_format is None:
+        return image_data_format()
+    value = str(data_format).lower()
+    if value not in _DATA_FORMATS:
+        raise ValueError(f"The `data_format` argument must be one of {_DATA_FORMATS}. "
+                         f"Received: data_format={data_format!r}")
+    return value
+
+
+def get_uid(prefix=""):
+    """1 the first time for `prefix`, then 2, 3, ... (shared with layer naming)."""
+    _NAME_COUNTS[prefix] = _NAME_COUNTS.get(prefix, 0) + 1
+    return _NAME_COUNTS[prefix]
+
+
 def to_snake_case(name):
     """'Dense' -> 'dense', 'SparseCategoricalAccuracy' -> 'sparse_categorical_accuracy'."""
     name = re.sub(r"(.)([A-Z][a-z0-9]+)", r"\1_\2", name)  # Keras's rule: 'Conv2D' -> 'conv2d'
@@ -57,9 +99,12 @@ def unique_name(base, zero_based=True):
     return base if count == 0 else f"{base}_{count}"
 
 
-def clear_session():
-    """Reset the layer name counters (the next Dense is named 'dense' again)."""
+def clear_session(free_memory=True):
+    """Reset the layer name counters (the next Dense is named 'dense' again); with free_memory
+    run Python's garbage collector as well."""
     _NAME_COUNTS.clear()
+    if free_memory:
+        gc.collect()
 
 
 def next_seed():

@@ -9,14 +9,11 @@ One built-in train step is the TensorFlow 2 recipe, written with wengert ops:
     grads = tape.gradient(loss, model.trainable_variables)
     optimizer.apply_gradients(zip(grads, model.trainable_variables))
 
-Unless compiled with `run_eagerly=True`, the step is traced into a graph by `wengert.function`
-(one trace per batch shape, so usually two: full batches and the last one) and replayed for
-every batch. Dropout masks are drawn on the Python side for every batch, from each Dropout
-layer's own generator, and fed to the step as arguments, so the traced step sees fresh masks and
-both modes compute the same numbers. The built-in steps update the compiled metrics after each
-step from its predictions; the logged "loss" is the running mean of the batch losses weighted by
-batch size, as in Keras (kept in Python floats, copied into the loss tracker at the end of each
-epoch and evaluation).
+Unless `run_eagerly=True`, the step is traced by `wengert.function` (one trace per batch shape)
+and replayed. Dropout masks are drawn in Python for every batch from each Dropout layer's
+generator and fed to the step, so both modes agree. The built-in steps update the compiled
+metrics after each step; the logged "loss" is the batch-size-weighted mean of the batch losses
+(Python floats, copied into the loss tracker after each epoch). PyDatasets: utils/py_dataset.py.
 
 A subclass's own `train_step(data)` / `test_step(data)` / `predict_step(data)` is called with
 each batch in Keras's layout and traced the same way (steps.py); it uses Keras 3's API:
@@ -46,6 +43,7 @@ from .layers.base import call_context
 from .layers.core import Dropout
 from .metrics.metric import Mean
 from .steps import Step, StepError, UserSteps, check_scope_names
+from .utils.py_dataset import adapt_py_dataset
 
 __all__ = ["TrainingMixin"]
 
@@ -385,6 +383,7 @@ class TrainingMixin:
         if set(kwargs) - {"validation_steps"}:
             raise TypeError(f"fit: unexpected arguments {sorted(kwargs)}.")
         self._check_compiled()
+        x = adapt_py_dataset(x, shuffle)
         if data_adapter.is_dataset(x):
             if y is not None:
                 raise ValueError("fit: `y` must not be given when x is a dataset (its elements "
@@ -449,6 +448,7 @@ class TrainingMixin:
                  steps=None, callbacks=None, return_dict=False, **kwargs):
         """The loss (and compiled metrics) over (x, y): a float, or [loss, metric, ...]."""
         self._check_compiled()
+        x = adapt_py_dataset(x)
         if data_adapter.is_dataset(x):
             return self._evaluate_dataset(x, verbose, callbacks, steps, return_dict)
         x, y, sample_weight = to_numpy(x), to_numpy(y), to_numpy(sample_weight)
@@ -463,6 +463,7 @@ class TrainingMixin:
 
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None, **kwargs):
         """The model's outputs for x, computed in batches, as NumPy arrays."""
+        x = adapt_py_dataset(x)
         if data_adapter.is_dataset(x):
             return loops.predict_batches(
                 self, data_adapter.predict_dataset_batches(self, x, steps),
