@@ -28,7 +28,6 @@ import math
 
 import numpy as np
 
-from .. import optimizers
 from ..autodiff.tape import GradientTape
 from ..framework.tensor import constant
 from ..ops.creation_ops import shape as shape_of
@@ -42,6 +41,7 @@ from .data_adapter import (as_tensors, cast_floats, num_samples, pack_x_y_sample
 from .layers.base import call_context
 from .layers.core import Dropout
 from .metrics.metric import Mean
+from .mixed_precision import compile_optimizer
 from .steps import Step, StepError, UserSteps, check_scope_names
 from .utils.py_dataset import adapt_py_dataset
 
@@ -87,9 +87,7 @@ class TrainingMixin:
                 jit_compile=None, **kwargs):
         if kwargs:
             raise TypeError(f"compile: unexpected arguments {sorted(kwargs)}.")
-        self.optimizer = optimizers.get(optimizer) if isinstance(optimizer, str) else optimizer
-        if self.optimizer is not None and not hasattr(self.optimizer, "apply_gradients"):
-            self.optimizer = optimizers.get(self.optimizer)
+        self.optimizer = compile_optimizer(self, optimizer)  # LossScaleOptimizer when mixed
         names = self._compile_output_names(loss)
         self._compile_loss = None
         self._per_output = is_multi(loss, loss_weights, metrics, len(names))
@@ -238,7 +236,7 @@ class TrainingMixin:
         masks = []
         for layer in self._dropout_ids_layers:
             shape = (batch_size,) + tuple(layer._build_input_shape)[1:]
-            masks.append(constant(layer.make_mask(shape, layer._dtype.as_numpy_dtype)))
+            masks.append(constant(layer.make_mask(shape, layer.compute_dtype)))
         return masks
 
     def _with_masks(self, masks, fn, *args):

@@ -113,6 +113,10 @@ class LossScaleOptimizer(Optimizer):
     def iterations(self):
         return self.inner_optimizer.iterations
 
+    def check_finite(self, grads):
+        """A bool scalar: whether every gradient is finite (no inf, no NaN)."""
+        return _all_finite(list(grads))
+
     def scale_loss(self, loss):
         """loss * S (the current dynamic scale; initial_scale before the first step)."""
         return loss * (self.dynamic_scale if self.built else self.initial_scale)

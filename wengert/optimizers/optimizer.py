@@ -51,7 +51,7 @@ from ..framework.indexed_slices import IndexedSlices
 from ..framework.tensor import array_of, convert_to_tensor
 from ..framework.variables import Variable
 from ..ops.math_ops import cast, floordiv
-from . import schedules
+from . import schedules, stateless
 from .clipping import check_clip_options, clip_gradients
 from .gradient_accumulation import accumulate_or_update, check_accumulation
 from .gradient_pairs import check_pair_types, checked_pairs
@@ -331,6 +331,11 @@ class Optimizer(OptimizerVariables):
         var_list = list(var_list)
         grads = tape.gradient(loss, var_list)
         return self.apply_gradients(zip(grads, var_list))
+
+    def stateless_apply(self, optimizer_variables, grads, trainable_variables):
+        """Keras 3's step on given values (stateless.py): (new trainable values, new optimizer
+        values); the variables keep theirs."""
+        return stateless.stateless_apply(self, optimizer_variables, grads, trainable_variables)
 
     def scale_loss(self, loss):
         """`loss * loss_scale_factor` (the loss unchanged when no factor is set)."""

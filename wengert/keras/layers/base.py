@@ -38,6 +38,7 @@ from ...ops.creation_ops import shape as shape_of
 from ...ops.math_ops import cast
 from .. import backend, constraints as constraints_module, initializers
 from .. import regularizers as regularizers_module
+from ..mixed_precision import PolicyProperties, policy_of
 from . import mask_table as masking
 from .keras_tensor import KerasTensor, is_shape_list, symbolic_call
 from .tracking import UNTRACKED, Tracking
@@ -72,7 +73,7 @@ def _shape_of(x):
     return x.shape if hasattr(x, "shape") else TensorShape(np.shape(x))
 
 
-class Layer(Tracking, Module):
+class Layer(PolicyProperties, Tracking, Module):
     """Base class of layers: override `build(input_shape)` and `call(inputs, training=None)`.
 
     A Layer is a `tf.Module` (name_scope, submodules, with_name_scope), with Keras' own
@@ -90,9 +91,8 @@ class Layer(Tracking, Module):
         self._init_tracking()
         self._trainable = bool(trainable)
         self._name = name or backend.unique_name(backend.to_snake_case(type(self).__name__))
-        if isinstance(dtype, str) and dtype.startswith("mixed"):
-            raise NotImplementedError("Mixed-precision policies are not available.")
-        self._dtype = dtypes.as_dtype(dtype or backend.floatx())
+        self._dtype_policy = policy_of(dtype)  # dtype, compute_dtype: see mixed_precision.py
+        self._dtype = dtypes.as_dtype(self._dtype_policy.variable_dtype)
         self._autocast = kwargs.get("autocast", True)
         self.built = False
         self._build_input_shape = None
@@ -110,8 +110,6 @@ class Layer(Tracking, Module):
     @property
     def dtype(self):
         return self._dtype.name
-
-    compute_dtype = variable_dtype = dtype  # one dtype (no mixed precision): all three are it
 
     @property
     def trainable(self):
@@ -288,7 +286,7 @@ class Layer(Tracking, Module):
     def _cast_inputs(self, inputs):
         if not self._autocast:
             return inputs
-        target = self._dtype
+        target = dtypes.as_dtype(self.compute_dtype)
 
         def cast_one(x):
             if isinstance(x, Tensor):
@@ -334,7 +332,7 @@ class Layer(Tracking, Module):
             self._clear_losses()
         call_context.depth += 1
         try:
-            outputs = self.call(inputs, *args, **kwargs)
+            outputs = self._policy_call(inputs, args, kwargs)
         finally:
             call_context.training = outer
             call_context.depth -= 1
@@ -370,7 +368,7 @@ class Layer(Tracking, Module):
     # -- config and checkpoints -------------------------------------------------------------------
     def get_config(self):
         """Keras 3's base config: name, trainable, dtype (and the activity regularizer)."""
-        config = {"name": self.name, "trainable": self.trainable, "dtype": self.dtype}
+        config = {"name": self.name, "trainable": self.trainable, "dtype": self._dtype_policy.name}
         if self.activity_regularizer is not None:
             config["activity_regularizer"] = regularizers_module.serialize(
                 self.activity_regularizer)

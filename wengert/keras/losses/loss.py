@@ -40,6 +40,12 @@ class Reduction:
 
 
 # -- conversions ------------------------------------------------------------------------------
+def _half_to_floatx(y_pred):
+    """floatx for float16 predictions (mixed precision computes losses in float32, as Keras)."""
+    half = isinstance(y_pred, Tensor) and y_pred.dtype == dtypes.float16
+    return dtypes.as_dtype(backend.floatx()) if half else None
+
+
 def _tensor(x, dtype=None):
     if isinstance(x, Tensor):
         return x if dtype is None or x.dtype is dtype else cast(x, dtype)
@@ -140,8 +146,9 @@ class Loss:
         return (self._dtype or dtypes.as_dtype(backend.floatx())).name
 
     def __call__(self, y_true, y_pred, sample_weight=None):
-        if self._dtype is not None:
-            y_pred, y_true = _tensor(y_pred, self._dtype), _tensor(y_true, self._dtype)
+        dtype = self._dtype or _half_to_floatx(y_pred)
+        if dtype is not None:
+            y_pred, y_true = _tensor(y_pred, dtype), _tensor(y_true, dtype)
         return reduce_losses(self.call(y_true, y_pred), sample_weight, self.reduction)
 
     def call(self, y_true, y_pred):
