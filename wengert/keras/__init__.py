@@ -13,7 +13,7 @@ with wengert.function; `model.trainable_variables` works with a hand-written loo
 import importlib
 
 from . import activations, backend, callbacks, initializers, layers, losses, metrics, utils
-from . import constraints, mixed_precision, regularizers, saving
+from . import constraints, export, mixed_precision, regularizers, saving
 from .. import datasets  # keras.datasets.mnist.load_data(), as in TensorFlow
 from .layers import Input, InputLayer
 from .models import Model, Sequential
@@ -26,7 +26,7 @@ backend.is_keras_tensor = utils.is_keras_tensor
 __all__ = ["Model", "Sequential", "Input", "InputLayer", "layers", "losses", "metrics",
            "callbacks", "activations", "initializers", "optimizers", "backend", "utils",
            "models", "ops", "datasets", "constraints", "regularizers", "saving", "random",
-           "mixed_precision"]
+           "mixed_precision", "export"]
 
 
 def __getattr__(name):

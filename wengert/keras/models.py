@@ -17,6 +17,7 @@ from .layers.input_layer import InputLayer
 from .layers.keras_tensor import KerasTensor, is_shape_list
 from .layers.tracking import depth_first
 from .saving import load_model, save_model, serving_functions
+from .saving.export_archive import export_model
 from .saving.h5_weights import load_weights, save_weights
 from .saving.keras_file import load_weights_from_keras_file
 from .saving.model_config import (functional_config, functional_from_config, sequential_config,
@@ -120,6 +121,11 @@ class Model(FunctionalMixin, TrainingMixin, Layer):
     # -- whole-model saving (saving.py): the SavedModel directory form ---------------------------
     def save(self, filepath, overwrite=True, save_format=None, **kwargs):
         save_model(self, filepath, overwrite=overwrite, save_format=save_format, **kwargs)
+
+    def export(self, filepath, format="tf_saved_model", verbose=None, input_signature=None,
+               **kwargs):
+        """Keras 3's inference artifact: a SavedModel serving "serve" (export_archive.py)."""
+        export_model(self, filepath, format, verbose, input_signature, **kwargs)
 
     def _list_functions_for_serialization(self):
         return {"__call__": serving_functions(self)[1]}
