@@ -189,3 +189,11 @@ def test_backend_settings_round_trip():
     assert keras.layers.Dense(1).name == "dense"
     assert keras.utils.clear_session is b.clear_session
     assert keras.utils.standardize_dtype("float16") == "float16"
+
+
+def test_split_dataset_preferred_backend():
+    left, right = keras.utils.split_dataset(np.arange(10), left_size=0.6,
+                                            preferred_backend="tensorflow")
+    assert [int(v) for v in left] == list(range(6)) and len(list(right)) == 4
+    with pytest.raises(ValueError, match="preferred_backend"):
+        keras.utils.split_dataset(np.arange(10), left_size=0.5, preferred_backend="torch")

@@ -5,7 +5,8 @@ an array, a tuple/list of arrays (one sample per row of each) or a tf.data Datas
 first when it is batched) are listed, shuffled with Python's `random` under `seed` when asked,
 and split into the first left_size and the last right_size samples (floats are fractions of the
 total, rounded; a missing size is the rest); each side comes back as a Dataset of those
-samples, batched again like a batched input.
+samples, batched again like a batched input. preferred_backend may only be "tensorflow" (or
+None): torch datasets are not available.
 """
 import random
 
@@ -90,8 +91,13 @@ def _restore(samples, structure, batch):
     return ds.batch(batch) if batch is not None else ds
 
 
-def split_dataset(dataset, left_size=None, right_size=None, shuffle=False, seed=None):
+def split_dataset(dataset, left_size=None, right_size=None, shuffle=False, seed=None,
+                  preferred_backend=None):
     """Split a dataset (arrays, a tuple of arrays, or a Dataset) into two Datasets."""
+    if preferred_backend not in (None, "tensorflow"):
+        raise ValueError(f"split_dataset: preferred_backend={preferred_backend!r} is not "
+                         "available; wengert gives tf.data Datasets (preferred_backend=None "
+                         "or 'tensorflow').")
     samples, structure, batch = _samples(dataset)
     if shuffle:
         if seed is None:
