@@ -75,6 +75,10 @@ and nothing outside the family file keeps a table keyed by the op's type name. I
                                is wengert's own (SumToShape, WhileHistoryGet) and is not in
                                tf.raw_ops. `defraw` declares a raw op TensorFlow has that
                                wengert runs as a composition of its ops, with no OpDef of its own
+    tf_inputs                  TensorFlow's parameter names of the op's inputs, in the op's order,
+                               when they are not TensorFlow's leading inputs in TensorFlow's order
+                               (the dtype check reads TensorFlow's constraints by them)
+    refused, dtype_rest        the dtype check's precomputed rule (op_dtype_constraints.py)
 
 Gradient (VJP) rules live in a separate table keyed by op type, because users may add and override
 them: `RegisterGradient("Mul")` adds one, `no_gradient("Shape")` says the op has no gradient (its
@@ -91,6 +95,8 @@ import operator
 import sys
 
 import numpy as np
+
+from .op_dtype_constraints import PendingRule
 
 __all__ = ["OpDef", "defop", "RegisterGradient", "no_gradient", "NotDifferentiable",
            "get_gradient_function", "registered_op_types", "get_op_def", "linear", "linear_in",
@@ -113,13 +119,13 @@ class OpDef:
     __slots__ = ("type", "kernel", "shape", "jvp", "num_outputs", "module", "batch",
                  "batch_accepts", "stateful", "pure", "passes_sparse", "returns_view", "inplace",
                  "onnx", "reads_shape_only", "index_key", "partial_value", "raw", "_args",
-                 "unread")
+                 "unread", "tf_inputs", "refused", "dtype_rest")
 
     def __init__(self, op_type, kernel, shape=None, jvp=None, num_outputs=1, module=None, *,
                  batch=None, batch_accepts=None, stateful=False, pure=True,
                  passes_sparse=False, returns_view=False, inplace=None, onnx=None,
                  reads_shape_only=False, index_key=None, partial_value=None, args=None,
-                 raw=None, unread=()):
+                 raw=None, unread=(), tf_inputs=None):
         if batch not in _BATCH_MARKERS and not callable(batch):
             raise ValueError(f"OpDef {op_type}: batch must be None, 'safe', 'negative_axis' or "
                              f"a batched gradient function, got {batch!r}.")
@@ -153,6 +159,9 @@ class OpDef:
                              f"names, got {args!r}.")
         self._args = tuple(args) if args is not None else None
         self.raw = raw
+        self.tf_inputs = tuple(tf_inputs) if tf_inputs is not None else None
+        self.refused = PendingRule(self)  # compiled on first use (op_dtype_constraints.py)
+        self.dtype_rest = ()
 
     @property
     def args(self):
