@@ -36,6 +36,8 @@ from .preprocessing import CenterCrop, Normalization, RandomFlip, Rescaling, Res
 from .augmentation import RandomRotation, RandomTranslation, RandomZoom
 from . import augmentation_color as _augmentation_color
 from .augmentation_color import *  # noqa: F401,F403
+from . import augmentation_geometry as _augmentation_geometry
+from .augmentation_geometry import *  # noqa: F401,F403
 from .lookup import CategoryEncoding, Discretization, IntegerLookup, StringLookup
 from .hashing import Hashing
 from .text_vectorization import TextVectorization
@@ -81,3 +83,4 @@ __all__ += ["AdaptiveAveragePooling1D", "AdaptiveAveragePooling2D", "AdaptiveAve
             "AdaptiveMaxPooling1D", "AdaptiveMaxPooling2D", "AdaptiveMaxPooling3D"]
 __all__ += ["serialize", "deserialize"]
 __all__ += _augmentation_color.__all__
+__all__ += _augmentation_geometry.__all__

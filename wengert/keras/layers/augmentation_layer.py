@@ -45,6 +45,8 @@ class Draws:
     def _shape(self, shape):
         if state.graph is None:
             return tuple(int(s) for s in shape)
+        if not shape:
+            return K.constant(np.zeros([0], np.int32))
         return K.stack([K.cast(s, "int32") for s in shape])
 
     def uniform(self, shape, low=0.0, high=1.0):
