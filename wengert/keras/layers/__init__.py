@@ -38,6 +38,8 @@ from . import augmentation_color as _augmentation_color
 from .augmentation_color import *  # noqa: F401,F403
 from . import augmentation_geometry as _augmentation_geometry
 from .augmentation_geometry import *  # noqa: F401,F403
+from . import augmentation_histogram as _augmentation_histogram
+from .augmentation_histogram import *  # noqa: F401,F403
 from .lookup import CategoryEncoding, Discretization, IntegerLookup, StringLookup
 from .hashing import Hashing
 from .text_vectorization import TextVectorization
@@ -84,3 +86,4 @@ __all__ += ["AdaptiveAveragePooling1D", "AdaptiveAveragePooling2D", "AdaptiveAve
 __all__ += ["serialize", "deserialize"]
 __all__ += _augmentation_color.__all__
 __all__ += _augmentation_geometry.__all__
+__all__ += _augmentation_histogram.__all__
