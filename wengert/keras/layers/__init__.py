@@ -40,6 +40,10 @@ from . import augmentation_geometry as _augmentation_geometry
 from .augmentation_geometry import *  # noqa: F401,F403
 from . import augmentation_histogram as _augmentation_histogram
 from .augmentation_histogram import *  # noqa: F401,F403
+from . import augmentation_mixing as _augmentation_mixing
+from .augmentation_mixing import *  # noqa: F401,F403
+from . import augmentation_policies as _augmentation_policies
+from .augmentation_policies import *  # noqa: F401,F403
 from .lookup import CategoryEncoding, Discretization, IntegerLookup, StringLookup
 from .hashing import Hashing
 from .text_vectorization import TextVectorization
@@ -87,3 +91,5 @@ __all__ += ["serialize", "deserialize"]
 __all__ += _augmentation_color.__all__
 __all__ += _augmentation_geometry.__all__
 __all__ += _augmentation_histogram.__all__
+__all__ += _augmentation_mixing.__all__
+__all__ += _augmentation_policies.__all__

@@ -7,19 +7,22 @@
                                   height when width_factor is None
     RandomTranslation(height_factor, width_factor): a shift by a draw times the side (positive
                                   moves the image down / right)
-Each output pixel (y, x) samples the input at the transformed point around the image centre
-c = ((h - 1) / 2, (w - 1) / 2), bilinearly (or at the nearest pixel); points outside the image
-are folded back as `fill_mode` says (reflect, wrap, nearest) or take `fill_value` (constant).
-The sampling is written in wengert's ops (coordinates, floor, gather_nd), so a traced training
-step draws fresh transforms on every run, and the result is differentiable in the image.
+Each output pixel (x, y) samples the input at the transformed point around the image centre
+c = ((w - 1) / 2, (h - 1) / 2): for a rotation by t, (x_in, y_in) - c = R(t) ((x, y) - c); for a
+zoom, (x_in - c_x, y_in - c_y) = (z_w (x - c_x), z_h (y - c_y)); for a shift, (x - t_x, y - t_y).
+The point goes to keras.ops.image.affine_transform as the transform [a0, a1, a2, b0, b1, b2, 0, 0]
+(TensorFlow's ImageProjectiveTransformV3: bilinear or nearest, points outside folded back by
+fill_mode or given fill_value), written in wengert's ops, so a traced training step draws fresh
+transforms on every run, and the result is differentiable in the image.
+Each layer splits the Keras 3 way (augmentation_layer.py): get_random_transformation draws
+Keras's parameters ({"angle"} in degrees, {"height_zoom", "width_zoom"}, {"translations"} in
+pixels, x then y) and transform_images applies given ones.
 """
 import numpy as np
 
-from ...framework.tensor import convert_to_tensor
-from ...framework.tensor_shape import TensorShape
 from .. import backend_ops as K
-from .base import Layer
-from .noise import _uniform
+from ..ops.image_sampling import affine_transform
+from .augmentation_layer import GeometricAugmentationLayer
 
 __all__ = ["RandomRotation", "RandomZoom", "RandomTranslation"]
 
@@ -37,49 +40,13 @@ def _range(factor, what, symmetric=True):
     return lower, upper
 
 
-def _fold(coord, size, fill_mode):
-    """Coordinates folded back into [0, size - 1] as fill_mode says (tensors)."""
-    if fill_mode == "reflect":
-        period = 2.0 * size
-        c = K.floormod(coord + 0.5, period) - 0.5
-        return K.where(c > size - 0.5, period - 1.0 - c, c)
-    if fill_mode == "wrap":
-        return K.floormod(coord + 0.5, float(size)) - 0.5
-    if fill_mode == "nearest":
-        return K.clip_by_value(coord, 0.0, size - 1.0)
-    return coord
+class _Transform(GeometricAugmentationLayer):
+    """Keras's split: get_random_transformation draws each image's parameters (Keras's keys),
+    transform_images samples every output pixel at its source point."""
 
-
-def sample(images, rows, cols, fill_mode, fill_value, interpolation):
-    """images [b, h, w, c] at the points (rows, cols) [b, h, w] (float32 tensors)."""
-    b, h, w = (K.shape(images)[0], int(images.shape[1]), int(images.shape[2]))
-    rows, cols = _fold(rows, h, fill_mode), _fold(cols, w, fill_mode)
-    if interpolation == "nearest":
-        rows, cols = K.floor(rows + 0.5), K.floor(cols + 0.5)
-    r0, c0 = K.floor(rows), K.floor(cols)
-    batch = K.broadcast_to(K.reshape(K.range(b), [-1, 1, 1]), K.shape(K.cast(rows, "int32")))
-    total, weights = None, None
-    for dr in (0.0, 1.0):
-        for dc in (0.0, 1.0):
-            rr, cc = r0 + dr, c0 + dc
-            weight = (1.0 - K.abs(rows - rr)) * (1.0 - K.abs(cols - cc))
-            inside = K.logical_and(K.logical_and(rr >= 0.0, rr <= h - 1.0),
-                                   K.logical_and(cc >= 0.0, cc <= w - 1.0))
-            weight = K.where(inside, weight, K.zeros_like(weight))
-            index = K.stack([batch, K.cast(K.clip_by_value(rr, 0.0, h - 1.0), "int32"),
-                             K.cast(K.clip_by_value(cc, 0.0, w - 1.0), "int32")], axis=-1)
-            term = K.gather_nd(images, index) * K.expand_dims(K.cast(weight, images.dtype), -1)
-            total = term if total is None else total + term
-            weights = weight if weights is None else weights + weight
-    if fill_mode == "constant" and fill_value:
-        total = total + K.expand_dims(K.cast(fill_value * (1.0 - weights), images.dtype), -1)
-    return total
-
-
-class _Transform(Layer):
     def __init__(self, fill_mode="reflect", interpolation="bilinear", seed=None,
-                 fill_value=0.0, **kwargs):
-        super().__init__(**kwargs)
+                 fill_value=0.0, data_format=None, **kwargs):
+        super().__init__(data_format=data_format, seed=seed, **kwargs)
         if fill_mode not in _FILL_MODES:
             raise ValueError(f"{type(self).__name__}: fill_mode {fill_mode!r} is unknown; use "
                              f"one of {list(_FILL_MODES)}.")
@@ -87,29 +54,18 @@ class _Transform(Layer):
             raise ValueError(f"{type(self).__name__}: interpolation {interpolation!r} is "
                              "unknown; use 'bilinear' or 'nearest'.")
         self.fill_mode, self.interpolation = fill_mode, interpolation
-        self.seed, self.fill_value = seed, fill_value
+        self.fill_value = fill_value
 
-    def _draw(self, batch, lower, upper):
-        u = _uniform(self, K.stack([batch]), K.cast(0.0, "float32").dtype)
-        return lower + (upper - lower) * u
-
-    def call(self, inputs, training=True):
-        x = convert_to_tensor(inputs)
+    def get_random_transformation(self, data, training=True, seed=None):
         if not training:
-            return x
-        batched = x.shape.rank == 4
-        images = x if batched else K.expand_dims(x, 0)
-        h, w = int(images.shape[1]), int(images.shape[2])
-        ys = K.reshape(K.cast(K.range(h), "float32"), [1, h, 1]) - (h - 1) / 2.0
-        xs = K.reshape(K.cast(K.range(w), "float32"), [1, 1, w]) - (w - 1) / 2.0
-        rows, cols = self._source(K.shape(images)[0], ys, xs, h, w)
-        rows = rows + K.zeros_like(cols) + (h - 1) / 2.0  # both [batch, h, w]
-        cols = cols + K.zeros_like(rows) + (w - 1) / 2.0
-        out = sample(images, rows, cols, self.fill_mode, self.fill_value, self.interpolation)
-        return out if batched else K.squeeze(out, [0])
+            return None
+        h, w = self.image_size(data)
+        return self._parameters(self.draws(seed), self.batch_size(data), h, w)
 
-    def compute_output_shape(self, input_shape):
-        return TensorShape(input_shape)
+    def _warp(self, images, transformation, interpolation):
+        h, w = int(images.shape[1]), int(images.shape[2])
+        matrix = self._matrix(transformation, (w - 1) / 2.0, (h - 1) / 2.0)
+        return affine_transform(images, matrix, interpolation, self.fill_mode, self.fill_value)
 
     def get_config(self):
         config = super().get_config()
@@ -118,21 +74,34 @@ class _Transform(Layer):
         return config
 
 
-def _per_image(values):
-    return K.reshape(values, [-1, 1, 1])
+def _column(values):
+    return K.reshape(K.cast(values, "float32"), [-1])
+
+
+def _affine(a0, a1, a2, b0, b1, b2):
+    """[b, 8] projective transforms from [b] coefficient columns (broadcast)."""
+    zero = K.zeros_like(a0 + a1 + a2 + b0 + b1 + b2)
+    return K.stack([a0 + zero, a1 + zero, a2 + zero, b0 + zero, b1 + zero, b2 + zero, zero,
+                    zero], axis=1)
 
 
 class RandomRotation(_Transform):
+    """The transformation: {"angle": [b] degrees}."""
+
     def __init__(self, factor, fill_mode="reflect", interpolation="bilinear", seed=None,
-                 fill_value=0.0, **kwargs):
-        super().__init__(fill_mode, interpolation, seed, fill_value, **kwargs)
+                 fill_value=0.0, data_format=None, **kwargs):
+        super().__init__(fill_mode, interpolation, seed, fill_value, data_format, **kwargs)
         self.factor = factor
         self._bounds = _range(factor, "RandomRotation")
 
-    def _source(self, batch, ys, xs, h, w):
-        angle = _per_image(self._draw(batch, *self._bounds) * (2.0 * np.pi))
-        cos, sin = K.cos(angle), K.sin(angle)   # the inverse rotation, in (row, col) terms
-        return cos * ys + sin * xs, cos * xs - sin * ys
+    def _parameters(self, draws, batch, h, w):
+        low, high = self._bounds
+        return {"angle": draws.uniform([batch], low * 360.0, high * 360.0)}
+
+    def _matrix(self, transformation, cx, cy):
+        angle = _column(transformation["angle"]) * (np.pi / 180.0)
+        cos, sin = K.cos(angle), K.sin(angle)
+        return _affine(cos, -sin, cx - cos * cx + sin * cy, sin, cos, cy - sin * cx - cos * cy)
 
     def get_config(self):
         config = super().get_config()
@@ -141,17 +110,26 @@ class RandomRotation(_Transform):
 
 
 class RandomZoom(_Transform):
+    """The transformation: {"height_zoom", "width_zoom"} [b, 1], each 1 + a draw."""
+
     def __init__(self, height_factor, width_factor=None, fill_mode="reflect",
-                 interpolation="bilinear", seed=None, fill_value=0.0, **kwargs):
-        super().__init__(fill_mode, interpolation, seed, fill_value, **kwargs)
+                 interpolation="bilinear", seed=None, fill_value=0.0, data_format=None,
+                 **kwargs):
+        super().__init__(fill_mode, interpolation, seed, fill_value, data_format, **kwargs)
         self.height_factor, self.width_factor = height_factor, width_factor
         self._h = _range(height_factor, "RandomZoom")
         self._w = None if width_factor is None else _range(width_factor, "RandomZoom")
 
-    def _source(self, batch, ys, xs, h, w):
-        zoom_h = 1.0 + self._draw(batch, *self._h)
-        zoom_w = zoom_h if self._w is None else 1.0 + self._draw(batch, *self._w)
-        return _per_image(zoom_h) * ys, _per_image(zoom_w) * xs
+    def _parameters(self, draws, batch, h, w):
+        zoom_h = 1.0 + draws.uniform([batch, 1], *self._h)
+        zoom_w = zoom_h if self._w is None else 1.0 + draws.uniform([batch, 1], *self._w)
+        return {"height_zoom": zoom_h, "width_zoom": zoom_w}
+
+    def _matrix(self, transformation, cx, cy):
+        zoom_h, zoom_w = _column(transformation["height_zoom"]), _column(
+            transformation["width_zoom"])
+        zero = K.zeros_like(zoom_h)
+        return _affine(zoom_w, zero, cx * (1.0 - zoom_w), zero, zoom_h, cy * (1.0 - zoom_h))
 
     def get_config(self):
         config = super().get_config()
@@ -160,17 +138,25 @@ class RandomZoom(_Transform):
 
 
 class RandomTranslation(_Transform):
+    """The transformation: {"translations": [b, 2]}, the (x, y) shift in pixels."""
+
     def __init__(self, height_factor, width_factor, fill_mode="reflect",
-                 interpolation="bilinear", seed=None, fill_value=0.0, **kwargs):
-        super().__init__(fill_mode, interpolation, seed, fill_value, **kwargs)
+                 interpolation="bilinear", seed=None, fill_value=0.0, data_format=None,
+                 **kwargs):
+        super().__init__(fill_mode, interpolation, seed, fill_value, data_format, **kwargs)
         self.height_factor, self.width_factor = height_factor, width_factor
         self._h = _range(height_factor, "RandomTranslation")
         self._w = _range(width_factor, "RandomTranslation")
 
-    def _source(self, batch, ys, xs, h, w):
-        dy = _per_image(self._draw(batch, *self._h) * h)
-        dx = _per_image(self._draw(batch, *self._w) * w)
-        return ys - dy, xs - dx
+    def _parameters(self, draws, batch, h, w):
+        dy = draws.uniform([batch, 1], *self._h) * float(h)
+        dx = draws.uniform([batch, 1], *self._w) * float(w)
+        return {"translations": K.concat([dx, dy], axis=1)}
+
+    def _matrix(self, transformation, cx, cy):
+        shift = K.cast(transformation["translations"], "float32")
+        one, zero = K.ones_like(shift[:, 0]), K.zeros_like(shift[:, 0])
+        return _affine(one, zero, -shift[:, 0], zero, one, -shift[:, 1])
 
     def get_config(self):
         config = super().get_config()

@@ -23,8 +23,8 @@ from ...ops.image.color import rgb_to_grayscale
 from ...ops.image.color_spaces import hsv_to_rgb, rgb_to_hsv
 from ...ops.nn.conv.conv2d import depthwise_conv2d
 from .. import backend_ops as K
-from .augmentation_layer import (EPSILON, BaseImageAugmentationLayer, per_image, rescale,
-                                 value_range_pair)
+from .augmentation_layer import (EPSILON, BaseImageAugmentationLayer, KeepsBoxes, per_image,
+                                 rescale, value_range_pair)
 
 __all__ = ["RandomBrightness", "RandomContrast", "RandomGrayscale", "RandomInvert", "RandomHue",
            "RandomSaturation", "RandomColorDegeneration", "RandomPosterization",
@@ -42,7 +42,7 @@ def luma(images):
     return rgb_to_grayscale(images)
 
 
-class _ColorLayer(BaseImageAugmentationLayer):
+class _ColorLayer(KeepsBoxes, BaseImageAugmentationLayer):
     """A factor drawn once per image, a value range; config: factor, value_range, seed."""
 
     def __init__(self, factor, value_range=(0, 255), data_format=None, seed=None, **kwargs):
@@ -89,7 +89,7 @@ class RandomContrast(_ColorLayer):
         return K.clip_by_value(out, *map(float, self.value_range))
 
 
-class RandomGrayscale(BaseImageAugmentationLayer):
+class RandomGrayscale(KeepsBoxes, BaseImageAugmentationLayer):
     """The transformation is Keras's: a boolean [b, 1, 1, 1], True where the image turns gray."""
 
     def __init__(self, factor=0.5, data_format=None, seed=None, **kwargs):
@@ -210,7 +210,7 @@ class RandomSharpness(_ColorLayer):
         return K.clip_by_value(images, *map(float, self.value_range))
 
 
-class Solarization(BaseImageAugmentationLayer):
+class Solarization(KeepsBoxes, BaseImageAugmentationLayer):
     def __init__(self, addition_factor=0.0, threshold_factor=0.0, value_range=(0, 255),
                  seed=None, **kwargs):
         super().__init__(seed=seed, **kwargs)
@@ -255,7 +255,7 @@ class Solarization(BaseImageAugmentationLayer):
         return config
 
 
-class RandomColorJitter(BaseImageAugmentationLayer):
+class RandomColorJitter(KeepsBoxes, BaseImageAugmentationLayer):
     """Brightness, contrast, saturation and hue (those whose factor is given), in that order;
     the transformation holds each step's own, under its name."""
 

@@ -33,7 +33,8 @@ from .. import backend_ops as K
 from ..ops.image_filters import gaussian_blur
 from ..ops.image_resizing import resize
 from ..ops.image_sampling import affine_transform, elastic_transform, perspective_transform
-from .augmentation_layer import BaseImageAugmentationLayer, per_image, value_range_pair
+from .augmentation_layer import (BaseImageAugmentationLayer, GeometricAugmentationLayer,
+                                 per_image, value_range_pair)
 
 __all__ = ["RandomCrop", "RandomShear", "RandomPerspective", "RandomGaussianBlur",
            "RandomErasing", "RandomElasticTransform"]
@@ -69,23 +70,6 @@ class _Chance(BaseImageAugmentationLayer):
     def _applies(self, draws, batch):
         probability = draws.uniform([batch], *self.factor)
         return K.less(draws.uniform([batch]), probability)
-
-
-class _Warp(BaseImageAugmentationLayer):
-    def transform_segmentation_masks(self, segmentation_masks, transformation, training=True):
-        if not training or transformation is None:
-            return segmentation_masks
-        masks = K.cast(segmentation_masks, "float32")
-        first = self.data_format == "channels_first"
-        masks = K.transpose(masks, [0, 2, 3, 1]) if first else masks
-        out = self._warp(masks, transformation, "nearest")
-        out = K.transpose(out, [0, 3, 1, 2]) if first else out
-        return K.cast(out, segmentation_masks.dtype)
-
-    def _apply(self, images, transformation):
-        if transformation is None:
-            return images
-        return self._warp(images, transformation, self.interpolation)
 
 
 class RandomCrop(BaseImageAugmentationLayer):
@@ -150,7 +134,7 @@ class RandomCrop(BaseImageAugmentationLayer):
         return config
 
 
-class RandomShear(_Warp):
+class RandomShear(GeometricAugmentationLayer):
     def __init__(self, x_factor=0.0, y_factor=0.0, interpolation="bilinear", fill_mode="reflect",
                  fill_value=0.0, data_format=None, seed=None, **kwargs):
         super().__init__(data_format=data_format, seed=seed, **kwargs)
@@ -202,7 +186,7 @@ class RandomShear(_Warp):
         return config
 
 
-class RandomPerspective(_Chance, _Warp):
+class RandomPerspective(_Chance, GeometricAugmentationLayer):
     def __init__(self, factor=1.0, scale=1.0, interpolation="bilinear", fill_value=0.0,
                  seed=None, data_format=None, **kwargs):
         super().__init__(data_format=data_format, seed=seed, **kwargs)
@@ -346,7 +330,7 @@ class RandomErasing(_Chance):
         return config
 
 
-class RandomElasticTransform(_Chance, _Warp):
+class RandomElasticTransform(_Chance, GeometricAugmentationLayer):
     """The transformation holds the noise's integer seed (Keras holds its seed generator)."""
 
     def __init__(self, factor=1.0, scale=1.0, interpolation="bilinear", fill_mode="reflect",

@@ -23,12 +23,13 @@ from ...framework.tensor import convert_to_tensor
 from ...ops.histogram_ops import bincount
 from ...ops.pad_ops import pad
 from .. import backend_ops as K
-from .augmentation_layer import BaseImageAugmentationLayer, rescale, value_range_pair
+from .augmentation_layer import (BaseImageAugmentationLayer, KeepsBoxes, rescale,
+                                 value_range_pair)
 
 __all__ = ["AutoContrast", "Equalization", "ContrastLimitedAdaptiveHistogramEqualization"]
 
 
-class AutoContrast(BaseImageAugmentationLayer):
+class AutoContrast(KeepsBoxes, BaseImageAugmentationLayer):
     def __init__(self, value_range=(0, 255), **kwargs):
         super().__init__(**kwargs)
         self.value_range = value_range_pair(value_range, "AutoContrast")
@@ -51,7 +52,7 @@ class AutoContrast(BaseImageAugmentationLayer):
         return config
 
 
-class Equalization(BaseImageAugmentationLayer):
+class Equalization(KeepsBoxes, BaseImageAugmentationLayer):
     def __init__(self, value_range=(0, 255), bins=256, data_format=None, **kwargs):
         super().__init__(data_format=data_format, **kwargs)
         self.bins = int(bins)
@@ -83,7 +84,7 @@ class Equalization(BaseImageAugmentationLayer):
         return config
 
 
-class ContrastLimitedAdaptiveHistogramEqualization(BaseImageAugmentationLayer):
+class ContrastLimitedAdaptiveHistogramEqualization(KeepsBoxes, BaseImageAugmentationLayer):
     def __init__(self, value_range=(0, 255), clip_limit=4.0, tile_grid_size=(8, 8),
                  data_format=None, **kwargs):
         super().__init__(data_format=data_format, **kwargs)

@@ -31,7 +31,7 @@ from .. import backend
 from .. import backend_ops as K
 from .base import Layer
 
-__all__ = ["BaseImageAugmentationLayer"]
+__all__ = ["BaseImageAugmentationLayer", "KeepsBoxes", "GeometricAugmentationLayer"]
 
 EPSILON = 1e-7
 
@@ -42,7 +42,8 @@ class Draws:
     def __init__(self, rng):
         self.rng = rng
 
-    def _shape(self, shape):
+    def dims(self, shape):
+        """`shape` as a tuple of ints (eager) or an int32 tensor (traced)."""
         if state.graph is None:
             return tuple(int(s) for s in shape)
         if not shape:
@@ -50,14 +51,14 @@ class Draws:
         return K.stack([K.cast(s, "int32") for s in shape])
 
     def uniform(self, shape, low=0.0, high=1.0):
-        shape = self._shape(shape)
+        shape = self.dims(shape)
         if state.graph is None:
             return K.constant(self.rng.uniform(low, high, size=shape).astype(np.float32))
         seed = int(self.rng.integers(0, 2**31 - 1))
         return seeded.uniform(shape, minval=low, maxval=high, seed=seed)
 
     def normal(self, shape, mean=0.0, stddev=1.0):
-        shape = self._shape(shape)
+        shape = self.dims(shape)
         if state.graph is None:
             return K.constant(self.rng.normal(mean, stddev, size=shape).astype(np.float32))
         seed = int(self.rng.integers(0, 2**31 - 1))
@@ -94,8 +95,9 @@ class BaseImageAugmentationLayer(Layer):
 
     _FACTOR_BOUNDS = (-1, 1)
 
-    def __init__(self, data_format=None, seed=None, **kwargs):
+    def __init__(self, data_format=None, seed=None, bounding_box_format=None, **kwargs):
         super().__init__(**kwargs)
+        self.bounding_box_format = bounding_box_format
         if data_format not in (None, "channels_last", "channels_first"):
             raise ValueError(f"{type(self).__name__}: data_format {data_format!r} is unknown; "
                              "use 'channels_last' or 'channels_first'.")
@@ -177,8 +179,8 @@ class BaseImageAugmentationLayer(Layer):
 
     def transform_bounding_boxes(self, bounding_boxes, transformation, training=True):
         raise NotImplementedError(
-            f"{type(self).__name__}: bounding boxes are not supported by wengert's image "
-            "augmentation layers; pass images, labels and segmentation_masks only.")
+            f"{type(self).__name__}: moving bounding boxes is not supported by wengert's "
+            "geometric augmentation layers; pass images, labels and segmentation_masks only.")
 
     def transform_single_image(self, image, transformation, training=True):
         out = self.transform_images(K.expand_dims(convert_to_tensor(image), 0), transformation,
@@ -197,7 +199,11 @@ class BaseImageAugmentationLayer(Layer):
         return K.squeeze(out, [0])
 
     def transform_single_bounding_box(self, bounding_box, transformation, training=True):
-        return self.transform_bounding_boxes(bounding_box, transformation, training)
+        boxes = {k: K.expand_dims(convert_to_tensor(v), 0) if k in ("boxes", "labels") else v
+                 for k, v in bounding_box.items()}
+        out = self.transform_bounding_boxes(boxes, transformation, training)
+        return {k: K.squeeze(convert_to_tensor(v), [0]) if k in ("boxes", "labels") else v
+                for k, v in out.items()}
 
     def call(self, data, training=True):
         training = True if training is None else training
@@ -212,8 +218,12 @@ class BaseImageAugmentationLayer(Layer):
         return K.squeeze(out, [0]) if single else out
 
     def _call_dict(self, data, training):
-        if "bounding_boxes" in data:
-            self.transform_bounding_boxes(data["bounding_boxes"], None, training)
+        if "bounding_boxes" in data and not self.bounding_box_format:
+            raise ValueError(
+                f"{type(self).__name__}: You passed an input with a 'bounding_boxes' key, but "
+                "you didn't specify a bounding box format. Pass a `bounding_box_format` "
+                f"argument to your {type(self).__name__} layer, e.g. "
+                "`bounding_box_format='xyxy'`.")
         images = convert_to_tensor(data["images"])
         single = len(images.shape) == 3
         grow = (lambda t: K.expand_dims(convert_to_tensor(t), 0)) if single else convert_to_tensor
@@ -221,6 +231,9 @@ class BaseImageAugmentationLayer(Layer):
         data["images"] = grow(images)
         transformation = self.get_random_transformation(data, training=training)
         data["images"] = shrink(self.transform_images(data["images"], transformation, training))
+        if "bounding_boxes" in data:
+            move = self.transform_single_bounding_box if single else self.transform_bounding_boxes
+            data["bounding_boxes"] = move(dict(data["bounding_boxes"]), transformation, training)
         if "labels" in data:
             data["labels"] = shrink(self.transform_labels(grow(data["labels"]), transformation,
                                                           training))
@@ -235,4 +248,33 @@ class BaseImageAugmentationLayer(Layer):
     def get_config(self):
         config = super().get_config()
         config.update(data_format=self.data_format)
+        if self.bounding_box_format is not None:
+            config.update(bounding_box_format=self.bounding_box_format)
         return config
+
+
+class KeepsBoxes:
+    """For layers that leave bounding boxes where they are (colour and contrast changes)."""
+
+    def transform_bounding_boxes(self, bounding_boxes, transformation, training=True):
+        return bounding_boxes
+
+
+class GeometricAugmentationLayer(BaseImageAugmentationLayer):
+    """Layers that move pixels: `_warp(images, transformation, interpolation)` on channels-last
+    images; segmentation masks follow with nearest-pixel sampling."""
+
+    def _apply(self, images, transformation):
+        if transformation is None:
+            return images
+        return self._warp(images, transformation, self.interpolation)
+
+    def transform_segmentation_masks(self, segmentation_masks, transformation, training=True):
+        if not training or transformation is None:
+            return segmentation_masks
+        masks = K.cast(segmentation_masks, "float32")
+        first = self.data_format == "channels_first"
+        masks = K.transpose(masks, [0, 2, 3, 1]) if first else masks
+        out = self._warp(masks, transformation, "nearest")
+        out = K.transpose(out, [0, 3, 1, 2]) if first else out
+        return K.cast(out, segmentation_masks.dtype)
