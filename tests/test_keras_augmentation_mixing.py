@@ -1,5 +1,5 @@
 """Keras 3's MixUp, CutMix, Pipeline and MaxNumBoundingBoxes, and the Keras split of
-RandomRotation / RandomZoom / RandomTranslation: fixed transformations against TensorFlow 2.21's
+RandomFlip / RandomRotation / RandomZoom / RandomTranslation: fixed transformations against TensorFlow 2.21's
 Keras, labels, draws, configs and training."""
 import numpy as np
 import pytest
@@ -43,6 +43,12 @@ CASES = [
                                               "interpolation": "nearest"}), IMAGES,
               {"height_zoom": np.array([[1.25], [0.75], [1.0]], np.float32),
                "width_zoom": np.array([[1.25], [0.5], [2.0]], np.float32)}),
+    FixedCase("flip", ("RandomFlip", {}), IMAGES,
+              {"flips": np.array([True, False, True]).reshape(3, 1, 1, 1)}),
+    FixedCase("flip_vertical_first", ("RandomFlip", {"mode": "vertical",
+                                                     "data_format": "channels_first"}),
+              np.ascontiguousarray(IMAGES.transpose(0, 3, 1, 2)),
+              {"flips": np.array([False, True, True]).reshape(3, 1, 1, 1)}),
 ]
 
 
@@ -160,3 +166,14 @@ def test_mixing_layers_in_models(make, tmp_path):
     loaded = tf.keras.models.load_model(tmp_path / "mix.keras")
     np.testing.assert_allclose(loaded.predict(IMAGES / 255, verbose=0),
                                model.predict(IMAGES / 255, verbose=0), rtol=1e-5)
+
+
+def test_flip_draws_one_choice_per_image():
+    t = L.RandomFlip(seed=4).get_random_transformation(np.zeros((1000, 2, 2, 1)))
+    flips = np.asarray(t["flips"])
+    assert flips.shape == (1000, 1, 1, 1) and abs(flips.mean() - 0.5) < 0.05
+    both = L.RandomFlip().transform_images(IMAGES, {"flips": np.ones((3, 1, 1, 1), bool)})
+    np.testing.assert_array_equal(both, IMAGES[:, ::-1, ::-1])
+    masks = np.arange(3 * 6 * 7, dtype=np.float32).reshape(3, 6, 7, 1)
+    out = L.RandomFlip("horizontal", seed=1)({"images": IMAGES, "segmentation_masks": masks})
+    assert set(map(float, np.asarray(out["segmentation_masks"]).ravel())) == set(masks.ravel())

@@ -1,5 +1,8 @@
 """Keras's random spatial augmentations (Keras 3 semantics), active only while training:
 
+    RandomFlip(mode):             with probability 1/2 per image, the image mirrored left-right
+                                  and/or up-down as mode says (both together for
+                                  "horizontal_and_vertical": one draw, as Keras draws it)
     RandomRotation(factor):       a rotation by an angle drawn from factor * [-2 pi, 2 pi] (or
                                   [lower, upper] * 2 pi), counter-clockwise when positive
     RandomZoom(height_factor, width_factor): each side scaled by 1 + a draw from the factor's
@@ -24,7 +27,7 @@ from .. import backend_ops as K
 from ..ops.image_sampling import affine_transform
 from .augmentation_layer import GeometricAugmentationLayer
 
-__all__ = ["RandomRotation", "RandomZoom", "RandomTranslation"]
+__all__ = ["RandomFlip", "RandomRotation", "RandomZoom", "RandomTranslation"]
 
 _FILL_MODES = ("reflect", "wrap", "constant", "nearest")
 
@@ -161,4 +164,36 @@ class RandomTranslation(_Transform):
     def get_config(self):
         config = super().get_config()
         config.update(height_factor=self.height_factor, width_factor=self.width_factor)
+        return config
+
+
+class RandomFlip(GeometricAugmentationLayer):
+    """The transformation: {"flips": [b, 1, 1, 1] booleans}."""
+
+    _MODES = ("horizontal", "vertical", "horizontal_and_vertical")
+
+    def __init__(self, mode="horizontal_and_vertical", seed=None, data_format=None, **kwargs):
+        super().__init__(data_format=data_format, seed=seed, **kwargs)
+        if mode not in self._MODES:
+            raise ValueError(f"RandomFlip: mode {mode!r} is unknown; use 'horizontal', "
+                             "'vertical' or 'horizontal_and_vertical'.")
+        self.mode = mode
+        self.interpolation = "nearest"
+
+    def get_random_transformation(self, data, training=True, seed=None):
+        if not training:
+            return None
+        draw = self.draws(seed).uniform([self.batch_size(data), 1, 1, 1])
+        return {"flips": K.less_equal(draw, 0.5)}
+
+    def _warp(self, images, transformation, interpolation):
+        flips = K.broadcast_to(K.cast(transformation["flips"], "bool"), K.shape(images))
+        for axis, word in ((2, "horizontal"), (1, "vertical")):
+            if word in self.mode:
+                images = K.where(flips, K.reverse(images, [axis]), images)
+        return images
+
+    def get_config(self):
+        config = super().get_config()
+        config.update(mode=self.mode, seed=self.seed)
         return config

@@ -9,8 +9,7 @@ wengert's ops, differentiable where the computation is:
     Normalization(axis, mean, variance, invert): (x - mean) / max(sqrt(variance), 1e-7), with
                                 mean and variance given or learned by adapt(data) over every
                                 axis but `axis`; invert maps back
-    RandomFlip(mode, seed):     while training, each image flipped left-right and/or up-down
-                                with probability 1/2 (the identity at inference)
+(RandomFlip lives with the other spatial augmentations in augmentation.py.)
 Images are [batch, h, w, c] (or [h, w, c]) in channels_last.
 """
 import numpy as np
@@ -20,8 +19,8 @@ from ...ops.image.resize import resize as resize_images
 from ...framework.tensor import convert_to_tensor
 from ...framework.tensor_shape import TensorShape
 from .. import backend_ops as K
+from .augmentation import RandomFlip  # noqa: F401
 from .base import Layer
-from .noise import _uniform
 
 __all__ = ["Rescaling", "Resizing", "CenterCrop", "Normalization", "RandomFlip"]
 
@@ -172,35 +171,4 @@ class Normalization(Layer):
         config.update(axis=self.axis, invert=self.invert,
                       mean=None if mean is None else np.asarray(mean).tolist(),
                       variance=None if var is None else np.asarray(var).tolist())
-        return config
-
-
-class RandomFlip(Layer):
-    def __init__(self, mode="horizontal_and_vertical", seed=None, **kwargs):
-        super().__init__(**kwargs)
-        if mode not in ("horizontal", "vertical", "horizontal_and_vertical"):
-            raise ValueError(f"RandomFlip: mode {mode!r} is unknown; use 'horizontal', "
-                             "'vertical' or 'horizontal_and_vertical'.")
-        self.mode, self.seed = mode, seed
-
-    def call(self, inputs, training=True):
-        x = convert_to_tensor(inputs)
-        if not training:
-            return x
-        batched = x.shape.rank == 4
-        o = 1 if batched else 0
-        for axis, on in ((o + 1, "horizontal" in self.mode), (o, "vertical" in self.mode)):
-            if on:
-                shape = [K.shape(x)[0], 1, 1, 1] if batched else [1, 1, 1]
-                flip = K.less(_uniform(self, shape, x.dtype if x.dtype.is_floating
-                                       else K.cast(0.0, "float32").dtype), 0.5)
-                x = K.where(flip, K.reverse(x, [axis]), x)
-        return x
-
-    def compute_output_shape(self, input_shape):
-        return TensorShape(input_shape)
-
-    def get_config(self):
-        config = super().get_config()
-        config.update(mode=self.mode, seed=self.seed)
         return config
