@@ -13,6 +13,7 @@ with wengert.function; `model.trainable_variables` works with a hand-written loo
 import importlib
 
 from . import activations, backend, callbacks, initializers, layers, losses, metrics, utils
+from . import applications
 from . import constraints, export, mixed_precision, regularizers, saving
 from .. import datasets  # keras.datasets.mnist.load_data(), as in TensorFlow
 from .layers import Input, InputLayer
