@@ -127,18 +127,18 @@ def test_weights_argument_errors_before_building(keras_home):
     with pytest.raises(FileNotFoundError, match=url.replace(".", r"\.")):
         keras.applications.ResNet50(weights="imagenet", include_top=False)
     with pytest.raises(ValueError, match="Only `None` and `softmax`"):
-        keras.applications.ResNet50(weights=str(_saved(keras_home)), input_shape=(32, 32, 3),
-                                    classes=10, classifier_activation="relu")
+        _small(weights=str(_saved(keras_home)), include_top=True, classes=10,
+               classifier_activation="relu")
 
 
 def _small(weights=None, **kwargs):
-    return keras.applications.ResNet50(weights=weights, input_shape=(32, 32, 3), classes=10,
-                                       **kwargs)
+    kwargs = {"include_top": False, "pooling": "avg", **kwargs}
+    return keras.applications.VGG16(weights=weights, input_shape=(32, 32, 3), **kwargs)
 
 
 def _saved(folder):
     model = _small()
-    path = folder / "resnet50.weights.h5"
+    path = folder / "vgg16.weights.h5"
     model.save_weights(str(path))
     return path
 
@@ -146,7 +146,7 @@ def _saved(folder):
 def test_weights_from_a_keras3_file_and_a_keras2_h5_file(tmp_path):
     source = _small()
     rng = np.random.default_rng(3)
-    source.set_weights([rng.normal(size=w.shape).astype(np.float32) * 0.1
+    source.set_weights([rng.normal(size=w.shape).astype(np.float32) * 0.05
                         for w in source.get_weights()])
     x = rng.uniform(0, 255, (1, 32, 32, 3)).astype(np.float32)
     want = source(x).numpy()
@@ -166,16 +166,16 @@ def test_weights_from_a_keras3_file_and_a_keras2_h5_file(tmp_path):
     for path in (new_format, old_format):
         np.testing.assert_allclose(_small(weights=str(path))(x).numpy(), want, rtol=1e-6)
     with pytest.raises(ValueError, match="nothing was loaded"):
-        keras.applications.ResNet50(weights=str(old_format), include_top=False,
-                                    input_shape=(32, 32, 3))
+        keras.applications.VGG19(weights=str(old_format), include_top=False,
+                                 input_shape=(32, 32, 3))
 
 
 def test_input_tensor_becomes_the_models_input():
     inputs = keras.Input((32, 32, 3))
     scaled = keras.layers.Rescaling(1 / 255.0)(inputs)
-    model = keras.applications.ResNet50(weights=None, input_tensor=scaled, include_top=False,
-                                        pooling="max")
+    model = keras.applications.VGG16(weights=None, input_tensor=scaled, include_top=False,
+                                     pooling="max")
     assert model.inputs[0] is inputs and model.layers[1].name == "rescaling"
-    assert tuple(model.output.shape) == (None, 2048)
+    assert tuple(model.output.shape) == (None, 512)
     with pytest.raises(ValueError, match="input_tensor"):
         keras.applications.ResNet50(weights=None, input_tensor=np.zeros((1, 32, 32, 3)))

@@ -9,6 +9,10 @@ each node's layer is called on its inputs' values, and the outputs come back in 
 `outputs`. `input_names` / `output_names` are the dict keys, else the Input layers' and the output
 layers' names (per-output losses and metrics are keyed by them); `input` / `output` are the
 symbolic tensors in the structure given.
+
+`layers` lists the layers in Keras 3's order, which `.weights.h5` files number layers by: by
+decreasing depth (the longest path from the layer to an output), ties in the order a depth-first
+walk from the outputs (through each node's inputs in turn) first meets them.
 """
 from .layers.base import Layer
 from .layers.input_layer import InputLayer
@@ -36,11 +40,7 @@ class FunctionalMixin:
             if isinstance(node.layer, InputLayer) and id(node.outputs) not in known:
                 raise ValueError(f"Graph disconnected: the output depends on input "
                                  f"{node.layer.name!r}, which is not in the model's inputs.")
-        layers = []
-        for node in self._nodes:
-            if node.layer not in layers:
-                layers.append(node.layer)
-        self._functional_layers = layers
+        self._functional_layers = _keras_layer_order(self._nodes, self.outputs)
         self.built = True
         shapes = [t.shape for t in self.inputs]
         self._build_input_shape = shapes if len(shapes) > 1 else shapes[0]
@@ -144,3 +144,24 @@ def _topological_nodes(outputs):
             if id(t.node) not in done:
                 stack.append((t.node, False))
     return order
+
+
+def _keras_layer_order(nodes, outputs):
+    """The layers of `nodes` (topologically sorted) in Keras 3's order (module docstring)."""
+    first_seen, seen, stack = {}, set(), [t.node for t in reversed(outputs)]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        first_seen.setdefault(id(node.layer), len(first_seen))
+        stack.extend(t.node for t in reversed(node.input_tensors))
+    node_depth, layer_depth, layers = {}, {}, {}
+    for node in reversed(nodes):
+        depth = node_depth.setdefault(id(node), 0)
+        layer_depth[id(node.layer)] = max(layer_depth.get(id(node.layer), 0), depth)
+        layers[id(node.layer)] = node.layer
+        for t in node.input_tensors:
+            node_depth[id(t.node)] = max(node_depth.get(id(t.node), 0), depth + 1)
+    return sorted(layers.values(), key=lambda layer: (-layer_depth[id(layer)],
+                                                       first_seen[id(layer)]))

@@ -6,3 +6,16 @@ network's `preprocess_input` and `decode_predictions` in its submodule (`resnet5
 from . import imagenet_utils
 from . import resnet, resnet50
 from .resnet import ResNet50, ResNet101, ResNet152
+from . import resnet_v2
+from .resnet_v2 import ResNet50V2, ResNet101V2, ResNet152V2
+from . import vgg16, vgg19
+from .vgg16 import VGG16
+from .vgg19 import VGG19
+from . import densenet
+from .densenet import DenseNet121, DenseNet169, DenseNet201
+from . import inception_v3, inception_resnet_v2, xception
+from .inception_v3 import InceptionV3
+from .inception_resnet_v2 import InceptionResNetV2
+from .xception import Xception
+from . import nasnet
+from .nasnet import NASNetLarge, NASNetMobile

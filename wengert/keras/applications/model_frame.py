@@ -28,9 +28,10 @@ from .legacy_weights import is_legacy_h5, load_legacy_weights
 __all__ = ["pretrained_file", "image_input", "classifier_top", "finish"]
 
 
-def pretrained_file(fn, weights, include_top, classes, url):
+def pretrained_file(fn, weights, include_top, classes, url, file_name=None):
     """The weights file `fn` will load (None for weights=None), checked before any layer is
-    made. url: where Keras fetches the ImageNet weights for this configuration."""
+    made. url: where Keras fetches the ImageNet weights for this configuration; file_name: the
+    name Keras caches them under (default: the URL's last part)."""
     if weights is None:
         return None
     if isinstance(weights, os.PathLike):
@@ -45,7 +46,7 @@ def pretrained_file(fn, weights, include_top, classes, url):
                          f"`classes` should be 1000. Received classes={classes}")
     if weights != "imagenet":
         return weights
-    cached = keras_cache_path(url.rsplit("/", 1)[-1])
+    cached = keras_cache_path(file_name or url.rsplit("/", 1)[-1])
     if os.path.exists(cached):
         return cached
     raise FileNotFoundError(

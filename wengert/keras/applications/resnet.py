@@ -87,22 +87,25 @@ def _stacks(blocks):
     return stack_fn
 
 
-def ResNet50(include_top=True, weights="imagenet", input_tensor=None, input_shape=None,  # noqa: N802
-             pooling=None, classes=1000, classifier_activation="softmax", name="resnet50"):
+def ResNet50(include_top=True, weights="imagenet", input_tensor=None,  # noqa: N802
+             input_shape=None, pooling=None, classes=1000,
+             classifier_activation="softmax", name="resnet50"):
     """ResNet50 (3, 4, 6, 3 blocks), as keras.applications.ResNet50."""
     return ResNet(_stacks((3, 4, 6, 3)), False, True, include_top, weights, input_tensor,
                   input_shape, pooling, classes, classifier_activation, name, "resnet50")
 
 
-def ResNet101(include_top=True, weights="imagenet", input_tensor=None, input_shape=None,  # noqa: N802
-              pooling=None, classes=1000, classifier_activation="softmax", name="resnet101"):
+def ResNet101(include_top=True, weights="imagenet", input_tensor=None,  # noqa: N802
+              input_shape=None, pooling=None, classes=1000,
+              classifier_activation="softmax", name="resnet101"):
     """ResNet101 (3, 4, 23, 3 blocks), as keras.applications.ResNet101."""
     return ResNet(_stacks((3, 4, 23, 3)), False, True, include_top, weights, input_tensor,
                   input_shape, pooling, classes, classifier_activation, name, "resnet101")
 
 
-def ResNet152(include_top=True, weights="imagenet", input_tensor=None, input_shape=None,  # noqa: N802
-              pooling=None, classes=1000, classifier_activation="softmax", name="resnet152"):
+def ResNet152(include_top=True, weights="imagenet", input_tensor=None,  # noqa: N802
+              input_shape=None, pooling=None, classes=1000,
+              classifier_activation="softmax", name="resnet152"):
     """ResNet152 (3, 8, 36, 3 blocks), as keras.applications.ResNet152."""
     return ResNet(_stacks((3, 8, 36, 3)), False, True, include_top, weights, input_tensor,
                   input_shape, pooling, classes, classifier_activation, name, "resnet152")
