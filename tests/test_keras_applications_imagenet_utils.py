@@ -172,10 +172,10 @@ def test_weights_from_a_keras3_file_and_a_keras2_h5_file(tmp_path):
 
 def test_input_tensor_becomes_the_models_input():
     inputs = keras.Input((32, 32, 3))
-    scaled = keras.layers.Rescaling(1 / 255.0)(inputs)
-    model = keras.applications.VGG16(weights=None, input_tensor=scaled, include_top=False,
-                                     pooling="max")
-    assert model.inputs[0] is inputs and model.layers[1].name == "rescaling"
+    rescaling = keras.layers.Rescaling(1 / 255.0)
+    model = keras.applications.VGG16(weights=None, input_tensor=rescaling(inputs),
+                                     include_top=False, pooling="max")
+    assert model.inputs[0] is inputs and model.layers[1] is rescaling
     assert tuple(model.output.shape) == (None, 512)
     with pytest.raises(ValueError, match="input_tensor"):
         keras.applications.ResNet50(weights=None, input_tensor=np.zeros((1, 32, 32, 3)))
