@@ -57,6 +57,9 @@ from .adaptive_pooling import (AdaptiveAveragePooling1D, AdaptiveAveragePooling2
                                AdaptiveAveragePooling3D, AdaptiveMaxPooling1D,
                                AdaptiveMaxPooling2D, AdaptiveMaxPooling3D)
 from .layer_serialization import deserialize, serialize
+from .spectral_normalization import SpectralNormalization
+from .reversible_embedding import ReversibleEmbedding
+from .group_query_attention import GroupQueryAttention
 
 __all__ = ["CenterCrop", "Normalization", "RandomFlip", "Rescaling", "Resizing",
            "RandomRotation", "RandomTranslation", "RandomZoom", "CategoryEncoding",
@@ -93,3 +96,4 @@ __all__ += _augmentation_geometry.__all__
 __all__ += _augmentation_histogram.__all__
 __all__ += _augmentation_mixing.__all__
 __all__ += _augmentation_policies.__all__
+__all__ += ["SpectralNormalization", "ReversibleEmbedding", "GroupQueryAttention"]
