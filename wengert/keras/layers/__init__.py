@@ -45,7 +45,8 @@ from .augmentation_mixing import *  # noqa: F401,F403
 from . import augmentation_policies as _augmentation_policies
 from .augmentation_policies import *  # noqa: F401,F403
 from .lookup import CategoryEncoding, Discretization, IntegerLookup, StringLookup
-from .hashing import Hashing
+from .hashing import HashedCrossing, Hashing
+from .audio import MelSpectrogram, STFTSpectrogram
 from .text_vectorization import TextVectorization
 from .convolutional import (Conv1DTranspose as Convolution1DTranspose,
                             Conv2DTranspose as Convolution2DTranspose,
@@ -97,3 +98,4 @@ __all__ += _augmentation_histogram.__all__
 __all__ += _augmentation_mixing.__all__
 __all__ += _augmentation_policies.__all__
 __all__ += ["SpectralNormalization", "ReversibleEmbedding", "GroupQueryAttention"]
+__all__ += ["HashedCrossing", "MelSpectrogram", "STFTSpectrogram"]
