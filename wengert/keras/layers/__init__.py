@@ -47,6 +47,7 @@ from .augmentation_policies import *  # noqa: F401,F403
 from .lookup import CategoryEncoding, Discretization, IntegerLookup, StringLookup
 from .hashing import HashedCrossing, Hashing
 from .audio import MelSpectrogram, STFTSpectrogram
+from .conv_lstm import ConvLSTM1D, ConvLSTM2D, ConvLSTM3D
 from .text_vectorization import TextVectorization
 from .convolutional import (Conv1DTranspose as Convolution1DTranspose,
                             Conv2DTranspose as Convolution2DTranspose,
@@ -60,7 +61,7 @@ from .adaptive_pooling import (AdaptiveAveragePooling1D, AdaptiveAveragePooling2
 from .layer_serialization import deserialize, serialize
 from .spectral_normalization import SpectralNormalization
 from .reversible_embedding import ReversibleEmbedding
-from .group_query_attention import GroupQueryAttention
+from .group_query_attention import GroupQueryAttention, GroupedQueryAttention
 
 __all__ = ["CenterCrop", "Normalization", "RandomFlip", "Rescaling", "Resizing",
            "RandomRotation", "RandomTranslation", "RandomZoom", "CategoryEncoding",
@@ -99,3 +100,4 @@ __all__ += _augmentation_mixing.__all__
 __all__ += _augmentation_policies.__all__
 __all__ += ["SpectralNormalization", "ReversibleEmbedding", "GroupQueryAttention"]
 __all__ += ["HashedCrossing", "MelSpectrogram", "STFTSpectrogram"]
+__all__ += ["ConvLSTM1D", "ConvLSTM2D", "ConvLSTM3D"]

@@ -14,12 +14,14 @@ Wo [Nq, H, dim]. Biases (use_bias) are per head, use_gate multiplies the heads b
 sigmoid(query . Wg) before the output projection, and the masks (query/value/key masks,
 attention_mask, use_causal_mask, sliding_window) combine as in MultiHeadAttention, whose
 machinery this layer reuses (weights in Keras's order: query, key, [gate], value,
-attention_output). Gradients come from the einsum, matmul, gather and softmax ops.
+attention_output). Gradients come from the einsum, matmul, gather and softmax ops. Keras's
+class is GroupedQueryAttention, exported as GroupQueryAttention: the files it writes name the
+former, the same class here.
 """
 import math
 
 from ...framework.tensor_shape import TensorShape
-from .. import backend_ops as K
+from .. import backend, backend_ops as K
 from ..serialization import serialize_keras_object as _ser
 from .attention import MultiHeadAttention, _attention_equations
 
@@ -35,6 +37,8 @@ class GroupQueryAttention(MultiHeadAttention):
                  kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
                  kernel_constraint=None, bias_constraint=None, use_gate=False, seed=None,
                  **kwargs):
+        if not kwargs.get("name"):
+            kwargs["name"] = backend.unique_name("grouped_query_attention")
         if num_query_heads % num_key_value_heads != 0:
             raise ValueError("`num_query_heads` must be divisible by `num_key_value_heads`.")
         if sliding_window is not None and (not isinstance(sliding_window, int)
@@ -104,3 +108,6 @@ class GroupQueryAttention(MultiHeadAttention):
                       num_key_value_heads=self.num_key_value_heads,
                       activity_regularizer=_ser(self.activity_regularizer))
         return config
+
+
+GroupedQueryAttention = GroupQueryAttention
