@@ -104,6 +104,11 @@ def test_configs_fit_and_saved_models(tmp_path):
     check_config_round_trip(L.HashedCrossing(7, output_mode="one_hot"))
     check_fit_and_saved_model(lambda: L.STFTSpectrogram(frame_length=8, frame_step=4),
                               SIGNAL.astype("float32"), tmp_path)
+    (tmp_path / "mel").mkdir()
+    check_fit_and_saved_model(lambda: L.MelSpectrogram(fft_length=32, sequence_stride=16,
+                                                       num_mel_bins=6, sampling_rate=1000),
+                              MONO.astype("float32"), tmp_path / "mel",
+                              head=L.Rescaling(0.01))  # decibels of order 100
 
 
 def test_bad_arguments():

@@ -79,6 +79,21 @@ def test_matches_numpy():
                                   (1, 3, 3, 2, 2))
 
 
+def test_masked_steps_keep_the_states():
+    """A masked step repeats the previous output and states (eagerly and traced)."""
+    mask = np.array([[True, True, False, True], [True, False, False, False]])
+    layer = L.ConvLSTM1D(2, 3, padding="same", return_sequences=True, return_state=True, **F64)
+    out, h, c = (np.asarray(t) for t in layer(SEQ1, mask=tf.constant(mask)))
+    kept = SEQ1[:, [0, 1, 3]]
+    _, want_h, want_c = _conv_lstm_numpy(layer, kept[:1], 1, True)
+    np.testing.assert_allclose(h[:1], want_h, rtol=1e-10)
+    np.testing.assert_allclose(c[:1], want_c, rtol=1e-10)
+    np.testing.assert_array_equal(out[1, 1:], np.repeat(out[1, :1], 3, 0))
+    np.testing.assert_array_equal(out[0, 2], out[0, 1])
+    traced = tf.function(lambda x, m: layer(x, mask=m))(tf.constant(SEQ1), tf.constant(mask))
+    np.testing.assert_allclose(np.asarray(traced[0]), out, rtol=1e-12)
+
+
 def test_traced_loop_equals_eager_steps():
     layer = L.ConvLSTM1D(2, 3, padding="same", return_sequences=True, **F64)
     eager = np.asarray(layer(SEQ1))
@@ -110,8 +125,6 @@ def test_bad_arguments():
         L.ConvLSTM1D(2, 3, padding="causal")
     with pytest.raises(ValueError, match="expected ndim=5"):
         L.ConvLSTM2D(2, 3)(SEQ1)
-    with pytest.raises(NotImplementedError, match="masks"):
-        L.ConvLSTM1D(2, 2)(SEQ1, mask=tf.constant(np.ones((2, 4), bool)))
 
 
 def _tf_cases():
@@ -127,6 +140,9 @@ def _tf_cases():
         Case("conv-lstm2d-same-no-bias", L.ConvLSTM2D(2, 3, padding="same", use_bias=False,
                                                       **F64), [SEQ2]),
         Case("conv-lstm3d", L.ConvLSTM3D(2, 2, return_sequences=True, **F64), [SEQ3]),
+        Case("conv-lstm1d-masked", L.ConvLSTM1D(2, 3, padding="same", return_sequences=True,
+                                                **F64), [SEQ1],
+             mask=np.array([[True, True, False, True], [True, False, False, False]])),
     ]
 
 

@@ -14,7 +14,8 @@ kernel [*kernel_size, channels, 4 filters] and recurrent_kernel [*kernel_size, f
 the forget block starting at 1 (unit_forget_bias). With dropout / recurrent_dropout (training
 only) each gate has its own mask on the input and on h_prev, fixed for the whole sequence. The
 time loop is wengert's RNN (rnn.py): eager steps or one while_loop when traced; gradients
-come from the convolution and activation ops. Masks over time steps are not supported.
+come from the convolution and activation ops. A mask over time steps [batch, time] keeps the
+previous output and states at masked steps, as RNN does for every cell.
 """
 from ...framework.tensor_shape import TensorShape
 from ...ops.nn.conv.compositions import convolution
@@ -213,7 +214,6 @@ class _ConvLSTM(RNN):
         super().__init__(cell, return_sequences=return_sequences, return_state=return_state,
                          go_backwards=go_backwards, stateful=stateful,
                          activity_regularizer=activity_regularizer, **kwargs)
-        self.supports_masking = False
 
     def __getattr__(self, name):
         if name.startswith("_") or name in ("cell", "states"):
@@ -231,12 +231,6 @@ class _ConvLSTM(RNN):
                              f"shape received: {tuple(shape)}")
         super().build(input_shape)
 
-    def call(self, inputs, mask=None, training=None, initial_state=None):
-        if mask is not None:
-            raise NotImplementedError(f"{type(self).__name__}: masks over time steps are not "
-                                      "supported; pass sequences without a mask.")
-        return super().call(inputs, training=training, initial_state=initial_state)
-
     def compute_output_shape(self, input_shape):
         shape = tuple(self._sequence_shape(input_shape))
         if not self.cell.built:
@@ -245,9 +239,6 @@ class _ConvLSTM(RNN):
         out = TensorShape((shape[0], shape[1]) + tuple(state)[1:]) if self.return_sequences \
             else state
         return [out, state, state] if self.return_state else out
-
-    def compute_mask(self, inputs, mask=None):
-        return [None, None, None] if self.return_state else None
 
     def get_config(self):
         config = super().get_config()

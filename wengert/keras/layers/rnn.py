@@ -38,7 +38,10 @@ def _time_major(x):
 
 
 def _select(mask, new, old):
-    return K.where(mask, new, old)
+    """new where the step's mask [batch] is on, old elsewhere (the mask broadcast over the
+    other axes of new, whatever its rank)."""
+    keep = K.reshape(mask, [-1] + [1] * (new.shape.rank - 1))
+    return K.where(keep, new, old)
 
 
 def rnn_loop(step, sequences, initial_states, mask=None, go_backwards=False, unroll=False,
@@ -67,7 +70,7 @@ def _python_loop(step, xs, masks, states, steps, zero_output):
         output, new = step(xs[t], states)
         new = nest.flatten(new)
         if masks is not None:
-            keep = K.expand_dims(masks[t], -1)
+            keep = masks[t]
             if previous is None or zero_output:
                 previous = K.zeros_like(output)
             output = _select(keep, output, previous)
@@ -88,7 +91,7 @@ def _while_loop(step, xs, masks, states, zero_output):
         output, new = step(K.gather(xs, t), list(carried))
         new = nest.flatten(new)
         if masks is not None:
-            keep = K.expand_dims(K.gather(masks, t), -1)
+            keep = K.gather(masks, t)
             output = _select(keep, output, zero if zero_output else out_prev)
             new = [_select(keep, n, s) for n, s in zip(new, carried)]
         return [t + 1, output] + new
