@@ -35,7 +35,7 @@ def _power_step(kernel, u):
 def test_spectral_normalization_matches_numpy():
     layer = L.SpectralNormalization(L.Dense(3, **F64), power_iterations=1, **F64)
     before = np.asarray(layer(X2))
-    kernel, bias, u = layer.get_weights()
+    kernel, u, bias = layer.get_weights()  # Keras's order
     np.testing.assert_allclose(before, X2 @ kernel + bias, rtol=1e-12)
     out = np.asarray(layer(X2, training=True))
     want_u, want_kernel = _power_step(kernel, u)
@@ -67,7 +67,7 @@ def test_spectral_normalization_config_and_fit(tmp_path):
     clone = check_config_round_trip(L.SpectralNormalization(L.Dense(4), power_iterations=2))
     assert clone.power_iterations == 2 and isinstance(clone.layer, L.Dense)
     model, _ = check_fit_and_saved_model(lambda: L.SpectralNormalization(L.Dense(4, name="sd")),
-                                         X2.astype("float32"), tmp_path)
+                                         X2.astype("float32"), tmp_path, epochs=30)
     kernel = model.layers[1].layer.kernel.numpy()
     assert abs(np.linalg.svd(kernel)[1][0] - 1) < 0.2  # normalized at each training step
 
@@ -205,6 +205,8 @@ def _tf_cases():
             L.Dense(3, use_bias=False, **F64), **F64), [X2]),
         StatefulCase("spectral-dense-training", L.SpectralNormalization(
             L.Dense(3, use_bias=False, **F64), power_iterations=2, **F64), [X2], training=True),
+        StatefulCase("spectral-dense-bias-training", L.SpectralNormalization(
+            L.Dense(3, **F64), **F64), [X2], training=True),
         StatefulCase("spectral-conv-training", L.SpectralNormalization(
             L.Conv2D(2, 3, use_bias=False, **F64), **F64), [X4], training=True),
         Case("reversible-forward", L.ReversibleEmbedding(10, 4, **F64), [IDS]),

@@ -13,7 +13,9 @@ sigma = v W u^T, and while training the kernel variable is assigned W / sigma an
 is assigned u (an all-zero kernel is left as it is). The wrapped layer then runs with the kernel
 as it now stands, so at inference (training=False) the layer is the plain wrapped layer, as in
 Keras. Gradients reach the kernel variable itself, through the wrapped layer's ops (the
-assignment is not differentiated, as in Keras, where u and v are also held constant).
+assignment is not differentiated, as in Keras, where u and v are also held constant). As in
+Keras the wrapper holds the kernel as its own attribute too, so its weights are listed
+[kernel, vector_u, the wrapped layer's other weights].
 """
 from .. import backend_ops as K, initializers
 from .wrappers import Wrapper
@@ -39,8 +41,7 @@ class SpectralNormalization(Wrapper):
                              f"`power_iterations={power_iterations}`")
         self.power_iterations = int(power_iterations)
 
-    @property
-    def kernel(self):
+    def _wrapped_kernel(self):
         for name in ("kernel", "embeddings"):
             weight = getattr(self.layer, name, None)
             if weight is not None:
@@ -51,7 +52,7 @@ class SpectralNormalization(Wrapper):
     def build(self, input_shape):
         if not self.layer.built:
             self.layer._build_from_shape(input_shape)
-        kernel = self.kernel
+        kernel = self.kernel = self._wrapped_kernel()
         self.kernel_shape = tuple(kernel.shape)
         self.vector_u = self.add_weight(
             name="vector_u", shape=(1, self.kernel_shape[-1]), trainable=False,
