@@ -1,8 +1,9 @@
 """Activation layers: LeakyReLU, PReLU, ELU, ReLU, Softmax, ThresholdedReLU (Keras 3's math).
 
     LeakyReLU(a):     x if x >= 0 else a x                    (a = negative_slope, 0.3)
-    ReLU(m, a, t):    m if x >= m; x if t <= x < m; a (x - t) below the threshold t
-    ELU(a):           x if x > 0 else a (exp(x) - 1)
+    ReLU(m, a, t):    keras.activations.relu(x, a, m, t): x above the threshold t (capped at
+                      m), a (x - t) at or below it
+    ELU(a):           keras.activations.elu: x if x > 0 else a (exp(x) - 1)
     PReLU:            relu(x) - alpha relu(-x), alpha a learned weight of the input's shape
                       without the batch axis (size 1 along `shared_axes`), zeros at first
     Softmax(axis):    exp(x) / sum exp(x) over axis; with a mask, masked entries are set to
@@ -11,7 +12,7 @@
 Gradients come from the composed ops (at kinks: the side TensorFlow's ops take).
 """
 from ...framework.tensor_shape import TensorShape
-from .. import backend_ops as K
+from .. import activations, backend_ops as K
 from .base import Layer
 from .weight_options import add_weight_with_options, set_weight_options, weight_options_config
 
@@ -67,16 +68,8 @@ class ReLU(_Elementwise):
         self.threshold = _nonnegative(threshold, "threshold")
 
     def call(self, inputs):
-        x = inputs
-        if self.negative_slope == 0.0 and self.threshold == 0.0:
-            out = K.relu(x) if self.max_value != 6.0 else K.relu6(x)
-            return K.minimum(out, K.cast(self.max_value, x.dtype)) if self.max_value not in (
-                None, 6.0) else out
-        t = K.cast(self.threshold, x.dtype)
-        out = K.where(K.greater_equal(x, t), x, K.cast(self.negative_slope, x.dtype) * (x - t))
-        if self.max_value is not None:
-            out = K.minimum(out, K.cast(self.max_value, x.dtype))
-        return out
+        return activations.relu(inputs, negative_slope=self.negative_slope,
+                                max_value=self.max_value, threshold=self.threshold)
 
     def get_config(self):
         config = super().get_config()
@@ -93,10 +86,7 @@ class ELU(_Elementwise):
         self.alpha = float(alpha)
 
     def call(self, inputs):
-        if self.alpha == 1.0:
-            return K.elu(inputs)
-        return K.where(K.greater(inputs, K.cast(0, inputs.dtype)), inputs,
-                       K.cast(self.alpha, inputs.dtype) * K.expm1(inputs))
+        return activations.elu(inputs, alpha=self.alpha)
 
     def get_config(self):
         config = super().get_config()

@@ -19,6 +19,7 @@ wengert's ops, so each is differentiable with the derivative of its pieces (at t
 one TensorFlow's where/relu/clip rules give).
 """
 from ...ops.array_ops import concat, split, where
+from ...framework.tensor import constant, is_tensor
 from ...ops.cast_ops import cast
 from ...ops.broadcast_ops import ones_like, zeros_like
 from ...ops.math_ops import clip_by_value, maximum, minimum
@@ -41,7 +42,9 @@ __all__ = ["relu", "relu6", "sigmoid", "sparse_sigmoid", "tanh_shrink", "softplu
 
 
 def _const(value, like):
-    return cast(value, like.dtype)
+    """`value` in the dtype of `like`; a Python number exactly (a float64 0.2 is not the float32
+    one widened)."""
+    return cast(value, like.dtype) if is_tensor(value) else constant(value, dtype=like.dtype)
 
 
 def relu(x):
