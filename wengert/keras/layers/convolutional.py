@@ -22,11 +22,15 @@ Conv1DTranspose is conv2d_transpose over a height of 1, Conv3DTranspose places e
 tap's conv2d_transpose at depths i s + kd and crops the padding. Separable convolutions are a
 depthwise convolution (each channel with its own depth_multiplier filters) followed by a 1x1
 pointwise convolution, as tf.nn.separable_conv2d; depthwise ones stop after the first.
+Conv1D/2D/3D(groups=g) split the input channels into g groups, each correlated with its own
+filters / g filters (kernel [k..., in / g, filters]; keras.ops.conv); the transposed
+convolutions have no groups, as in Keras 3.
 Gradients come from the ops (conv2d, conv2d_transpose, depthwise_conv2d are differentiable).
 """
 from ...framework.tensor_shape import TensorShape
 from ...ops.nn.conv import conv2d as conv_ops
 from .. import activations, backend_ops as K
+from ..ops.convolution import conv as grouped_conv
 from .base import Layer
 from .conv_arithmetic import deconv_output_length, output_length
 from .layer_utils import contract_trailing
@@ -45,6 +49,17 @@ def _ints(value, n, name):
         raise ValueError(f"The `{name}` argument must be a tuple of {n} positive integers. "
                          f"Received: {name}={value}")
     return value
+
+
+def _groups(groups, filters, layer):
+    groups = int(groups)
+    if groups <= 0:
+        raise ValueError(f"{layer}: `groups` must be a positive integer. Received: "
+                         f"groups={groups}")
+    if filters is not None and filters % groups:
+        raise ValueError(f"{layer}: the number of filters must be evenly divisible by the "
+                         f"number of groups. Received: groups={groups}, filters={filters}.")
+    return groups
 
 
 class _Conv(Layer):
@@ -76,9 +91,10 @@ class _Conv(Layer):
             raise ValueError(f"The `data_format` argument must be 'channels_last' or "
                              f"'channels_first'. Received: data_format={data_format!r}")
         self.dilation_rate = _ints(dilation_rate, n, "dilation_rate")
-        if int(groups) != 1:
-            raise NotImplementedError(f"{type(self).__name__}: groups > 1 is not available.")
-        self.groups = 1
+        if self._transpose and groups != 1:
+            raise TypeError(f"{type(self).__name__}: Keras 3's transposed convolutions take no "
+                            f"`groups`. Received: groups={groups}")
+        self.groups = _groups(groups, self.filters, type(self).__name__)
         if max(self.strides) > 1 and max(self.dilation_rate) > 1:
             raise ValueError(f"`strides > 1` not supported in conjunction with `dilation_rate "
                              f"> 1`. Received: strides={self.strides} and dilation_rate="
@@ -121,9 +137,14 @@ class _Conv(Layer):
         self.bias = add_weight_with_options(self, "bias", (size,)) if self.use_bias else None
 
     def build(self, input_shape):
-        _, channels = self._channels(input_shape)
+        shape, channels = self._channels(input_shape)
+        if channels % self.groups:
+            raise ValueError(f"{type(self).__name__}: the number of input channels must be "
+                             f"evenly divisible by the number of groups. Received groups="
+                             f"{self.groups}, but the input has {channels} channels (full input "
+                             f"shape is {shape}).")
         shape = self.kernel_size + ((self.filters, channels) if self._transpose else
-                                    (channels, self.filters))
+                                    (channels // self.groups, self.filters))
         self.kernel = add_weight_with_options(self, "kernel", shape)
         self._add_bias(self.filters)
         self.built = True
@@ -131,10 +152,22 @@ class _Conv(Layer):
     def call(self, inputs):
         if not inputs.dtype.is_floating:
             inputs = K.cast(inputs, self._dtype)
-        x = self._convolve(self._to_last(inputs))
+        x = self._to_last(inputs)
+        x = self._convolve(x) if self.groups == 1 else self._convolve_groups(x)
         if self.use_bias:
             x = K.bias_add(x, self.bias)
         return self._from_last(self.activation(x))
+
+    def _convolve_groups(self, x):
+        """The grouped convolution: keras.ops.conv splits the channels into `groups` and
+        correlates each with its own filters / groups kernels."""
+        padding = self.padding
+        if padding == "causal":
+            x = K.pad(x, [[0, 0], [(self.kernel_size[0] - 1) * self.dilation_rate[0], 0],
+                          [0, 0]])
+            padding = "valid"
+        return grouped_conv(x, self.kernel, self.strides, padding, "channels_last",
+                            self.dilation_rate)
 
     def _spatial_out(self, shape):
         spatial = shape[1:-1] if self.data_format == "channels_last" else shape[2:]

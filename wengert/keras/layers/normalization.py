@@ -17,6 +17,14 @@ by `assign_sub`, so the update also runs inside a compiled train step. At infere
 (training=False or None, and always when the layer is frozen with trainable=False, as in
 Keras 2) the moving averages are used instead and nothing is updated. The batch variance is the
 biased one (divided by n), as in Keras's `moments`-based layer.
+With renorm=True (Ioffe 2017, Keras 3's form) training also keeps renorm_mean and renorm_stddev
+(momentum renorm_momentum) and moving_stddev; with s = sqrt(v + epsilon),
+    r = s / max(renorm_stddev, sqrt(epsilon)),   d = (m - renorm_mean) / max(...)
+clipped to [rmin, rmax] and [-dmax, dmax] by renorm_clipping, and, with r and d held constant
+for the gradient, y = (r gamma) (x - m) / s + (d gamma + beta). Afterwards each statistic moves
+as stat <- stat momentum + batch (1 - momentum), and moving_variance becomes
+relu(moving_stddev^2 - epsilon). `synchronized` is accepted and needs nothing: one process
+sees the whole batch.
 
 LayerNormalization normalizes each sample over `axis` (one axis or a list; the last by default):
 with mean m and biased variance v over those axes,
@@ -52,11 +60,15 @@ class BatchNormalization(Layer):
                  beta_initializer="zeros", gamma_initializer="ones",
                  moving_mean_initializer="zeros", moving_variance_initializer="ones",
                  beta_regularizer=None, gamma_regularizer=None, beta_constraint=None,
-                 gamma_constraint=None, synchronized=False, **kwargs):
+                 gamma_constraint=None, renorm=False, renorm_clipping=None,
+                 renorm_momentum=0.99, synchronized=False, **kwargs):
         kwargs.pop("fused", None)  # Keras 2 argument: the choice of kernel, not of the math
-        if kwargs.pop("renorm", False) or kwargs.pop("virtual_batch_size", None):
-            raise NotImplementedError("BatchNormalization: renorm and virtual_batch_size are "
-                                      "not available.")
+        if kwargs.pop("virtual_batch_size", None):
+            raise NotImplementedError("BatchNormalization: virtual_batch_size (Keras 2) is not "
+                                      "available; Keras 3 has no such argument.")
+        self.renorm = bool(renorm)
+        self.renorm_clipping = _renorm_clipping(renorm_clipping) if renorm else renorm_clipping
+        self.renorm_momentum = float(renorm_momentum)
         super().__init__(**kwargs)
         self.supports_masking = True
         self.synchronized = bool(synchronized)  # one process: the batch is already whole
@@ -103,7 +115,21 @@ class BatchNormalization(Layer):
                                            initializer=self.moving_mean_initializer)
         self.moving_variance = self.add_weight("moving_variance", param_shape, trainable=False,
                                                initializer=self.moving_variance_initializer)
+        if self.renorm:
+            self._build_renorm(param_shape)
         self.built = True
+
+    def _build_renorm(self, param_shape):
+        """moving_stddev, renorm_mean and renorm_stddev, Keras 3's renorm variables."""
+        def stddev(shape, dtype=None):
+            return K.sqrt(self.moving_variance_initializer(shape, dtype=dtype))
+
+        self.moving_stddev = self.add_weight("moving_stddev", param_shape, trainable=False,
+                                             initializer=stddev)
+        self.renorm_mean = self.add_weight("renorm_mean", param_shape, trainable=False,
+                                           initializer=self.moving_mean_initializer)
+        self.renorm_stddev = self.add_weight("renorm_stddev", param_shape, trainable=False,
+                                             initializer=stddev)
 
     def _broadcast(self, param):
         if param is None or self._broadcast_shape is None:
@@ -115,6 +141,8 @@ class BatchNormalization(Layer):
         if not inputs.dtype.is_floating:
             inputs = cast(inputs, self._dtype)
         gamma, beta = self._broadcast(self.gamma), self._broadcast(self.beta)
+        if training and self.trainable and self.renorm:
+            return self._renormalized(inputs, gamma, beta)
         if training and self.trainable:
             mean, variance = moments(inputs, self._reduction_axes,
                                      keepdims=self._broadcast_shape is not None)
@@ -132,6 +160,34 @@ class BatchNormalization(Layer):
         self.moving_mean.assign_sub((self.moving_mean - mean) * decay)
         self.moving_variance.assign_sub((self.moving_variance - variance) * decay)
 
+    def _renormalized(self, inputs, gamma, beta):
+        """Batch renormalization (see the module docstring): the batch statistics with the
+        stopped corrections r, d folded into gamma and beta, then the statistics' update."""
+        mean, variance = moments(inputs, self._reduction_axes)
+        stddev = K.sqrt(variance + self.epsilon)
+        floor = K.sqrt(K.cast(self.epsilon, mean.dtype))
+        renorm_stddev = K.maximum(K.cast(self.renorm_stddev, mean.dtype), floor)
+        r = stddev / renorm_stddev
+        d = (mean - K.cast(self.renorm_mean, mean.dtype)) / renorm_stddev
+        r, d = _clipped(r, d, self.renorm_clipping)
+        r, d = self._broadcast(K.stop_gradient(r)), self._broadcast(K.stop_gradient(d))
+        scale = r if gamma is None else r * gamma
+        offset = d if gamma is None else d * gamma
+        offset = offset if beta is None else offset + beta
+        self._update_renorm(mean, stddev)
+        return batch_normalization(inputs, self._broadcast(mean), self._broadcast(variance),
+                                   offset, scale, self.epsilon)
+
+    def _update_renorm(self, mean, stddev):
+        def toward(var, value, momentum):
+            var.assign(var * momentum + value * (1.0 - momentum))
+
+        toward(self.renorm_mean, mean, self.renorm_momentum)
+        toward(self.renorm_stddev, stddev, self.renorm_momentum)
+        toward(self.moving_mean, mean, self.momentum)
+        toward(self.moving_stddev, stddev, self.momentum)
+        self.moving_variance.assign(K.relu(K.square(self.moving_stddev) - self.epsilon))
+
     def compute_output_shape(self, input_shape):
         return TensorShape(input_shape)
 
@@ -142,8 +198,40 @@ class BatchNormalization(Layer):
                       moving_mean_initializer=_ser(self.moving_mean_initializer),
                       moving_variance_initializer=_ser(self.moving_variance_initializer),
                       **weight_options_config(self, "beta", "gamma"),
-                      synchronized=self.synchronized)
+                      synchronized=self.synchronized, renorm=self.renorm,
+                      renorm_clipping=self.renorm_clipping,
+                      renorm_momentum=self.renorm_momentum)
         return config
+
+
+def _renorm_clipping(clipping):
+    """Keras 3's checks of renorm_clipping: keys among rmax, rmin, dmax; rmin <= rmax; dmax
+    >= 0."""
+    clipping = dict(clipping or {})
+    keys = ["rmax", "rmin", "dmax"]
+    if set(clipping) - set(keys):
+        raise ValueError(f"BatchNormalization: received invalid keys for `renorm_clipping`: "
+                         f"{clipping}. Supported values: {keys}.")
+    rmax, rmin, dmax = (clipping.get(k) for k in keys)
+    if rmax is not None and rmin is not None and rmax < rmin:
+        raise ValueError(f"BatchNormalization: rmax should be greater than rmin in "
+                         f"`renorm_clipping`. Received: rmax={rmax}, rmin={rmin}.")
+    if dmax is not None and dmax < 0:
+        raise ValueError(f"BatchNormalization: dmax should be non-negative in "
+                         f"`renorm_clipping`. Received: dmax={dmax}.")
+    return clipping
+
+
+def _clipped(r, d, clipping):
+    """r and d clipped by renorm_clipping's bounds, each exact in the statistics' dtype."""
+    if clipping.get("rmin") is not None:
+        r = K.maximum(r, K.constant(clipping["rmin"], dtype=r.dtype))
+    if clipping.get("rmax") is not None:
+        r = K.minimum(r, K.constant(clipping["rmax"], dtype=r.dtype))
+    if clipping.get("dmax") is not None:
+        dmax = K.constant(clipping["dmax"], dtype=d.dtype)
+        d = K.clip_by_value(d, -dmax, dmax)
+    return r, d
 
 
 # -- per-sample statistics ----------------------------------------------------------------------
