@@ -158,7 +158,7 @@ def test_compile_resolves_accuracy_from_the_loss(loss, y, units, expected):
 
 def test_metric_lookup():
     assert isinstance(metrics.get("mse"), metrics.MeanSquaredError)
-    assert metrics.get("mse").name == "mse"
+    assert metrics.get("mse").name == "mean_squared_error"  # Keras 3: the class's own name
     wrapped = metrics.get(lambda y, p: tf.abs(tf.constant(y) - p))
     wrapped.update_state(np.array([1.0, 2.0]), tf.constant([0.0, 0.0], tf.float64))
     assert float(wrapped.result()) == 1.5

@@ -33,9 +33,9 @@ __all__ = ["CompileMetrics", "resolve_metric", "attribute_metrics", "pythonify_l
 
 def resolve_metric(identifier, y_true, y_pred, loss):
     """Keras's choice for "accuracy"/"acc" (see the module docstring); other identifiers
-    through keras.metrics.get."""
+    through keras.metrics' `named` (a name names the metric, as Keras's compile does)."""
     if identifier not in ("accuracy", "acc"):
-        return metrics_module.get(identifier)
+        return metrics_module.registry.named(identifier)
     t_shape = tuple(y_true.shape) if hasattr(y_true, "shape") else np.shape(y_true)
     p_shape = tuple(y_pred.shape)
     p_last = p_shape[-1] if p_shape else None

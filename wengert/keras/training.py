@@ -176,7 +176,8 @@ class TrainingMixin:
 
     @property
     def metrics_names(self):
-        return ["loss"] + [m.name for m in self._compiled_metrics]
+        """The names of `metrics`, as Keras 3 gives them ("loss", "compile_metrics", ...)."""
+        return [m.name for m in self.metrics]
 
     def _check_compiled(self):
         if not getattr(self, "_is_compiled", False):
