@@ -1,10 +1,11 @@
 """`keras.callbacks`: hooks called by fit/evaluate/predict (core.py: the Callback protocol,
-History, the progress bar, EarlyStopping, LambdaCallback, TensorBoard, BackupAndRestore;
-training.py: ModelCheckpoint, ReduceLROnPlateau, LearningRateScheduler, CSVLogger,
+History, the progress bar, EarlyStopping, LambdaCallback, BackupAndRestore; tensorboard.py:
+TensorBoard; training.py: ModelCheckpoint, ReduceLROnPlateau, LearningRateScheduler, CSVLogger,
 TerminateOnNaN)."""
 from .core import *  # noqa: F401,F403
 from .core import __all__ as _core
+from .tensorboard import TensorBoard
 from .training import *  # noqa: F401,F403
 from .training import __all__ as _training
 
-__all__ = list(_core) + list(_training)
+__all__ = list(_core) + ["TensorBoard"] + list(_training)

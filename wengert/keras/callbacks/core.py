@@ -7,11 +7,8 @@ epoch's loss, metrics and val_* values), then on_train_end. `History` (always ad
 fit and kept as `model.history`) records the epoch logs: `history.history["loss"]` is a list
 with one value per epoch. `ProgbarLogger` draws a tqdm progress bar per epoch on stderr (a plain
 text line when tqdm is not installed). `EarlyStopping` stops training when a monitored value
-stops improving, optionally restoring the best weights. `TensorBoard` writes TensorBoard logs as
-Keras's callback does: runs `train/` and `validation/` under `log_dir`, scalars `epoch_loss`,
-`epoch_<metric>` and `epoch_learning_rate` per epoch (step = epoch), `batch_<name>` every
-`update_freq` batches, weight histograms every `histogram_freq` epochs, and the traced train
-step's graph. `BackupAndRestore` checkpoints the model, its optimizer and the epoch every epoch
+stops improving, optionally restoring the best weights (`TensorBoard` is in tensorboard.py).
+`BackupAndRestore` checkpoints the model, its optimizer and the epoch every epoch
 (or every `save_freq` batches) and, when `fit` starts again after a crash, restores them and
 resumes at the saved epoch (distributed fits too: rank 0 writes, every rank restores the same).
 """
@@ -23,13 +20,12 @@ import warnings
 
 import numpy as np
 
-from ... import summary
 from ...distribute.checkpointing import write_once
 from ...framework.variables import Variable
 from ...train.checkpoint import Checkpoint, CheckpointManager
 
 __all__ = ["Callback", "CallbackList", "History", "ProgbarLogger", "EarlyStopping",
-           "LambdaCallback", "TensorBoard", "BackupAndRestore"]
+           "LambdaCallback", "BackupAndRestore"]
 
 
 class Callback:
@@ -284,103 +280,6 @@ class LambdaCallback(Callback):
             if not name.startswith("on_"):
                 raise TypeError(f"LambdaCallback: unknown hook {name!r}.")
             setattr(self, name, fn)
-
-
-class TensorBoard(Callback):
-    """TensorBoard logs of `fit`: `log_dir/train` and `log_dir/validation` runs (see the module
-    docstring). `update_freq` is "epoch", "batch", or a number of batches; `write_graph`
-    writes the compiled train step's graph after the first batch."""
-
-    def __init__(self, log_dir="logs", histogram_freq=0, write_graph=True, write_images=False,
-                 write_steps_per_second=False, update_freq="epoch", profile_batch=0,
-                 embeddings_freq=0, embeddings_metadata=None):
-        super().__init__()
-        self.log_dir = str(log_dir)
-        self.histogram_freq = histogram_freq
-        self.write_graph = write_graph
-        self.write_steps_per_second = write_steps_per_second
-        if update_freq != "epoch" and update_freq != "batch" and not isinstance(update_freq, int):
-            raise ValueError(f"TensorBoard: update_freq must be 'epoch', 'batch' or an int, got "
-                             f"{update_freq!r}.")
-        self.update_freq = 1 if update_freq == "batch" else update_freq
-        self._writers = {}
-        self._global_train_batch = 0
-        self._graph_pending = False
-
-    def _writer(self, run):
-        if run not in self._writers:
-            self._writers[run] = summary.create_file_writer(os.path.join(self.log_dir, run))
-        return self._writers[run]
-
-    def set_model(self, model):
-        super().set_model(model)
-        self._writers = {}
-        self._graph_pending = bool(self.write_graph)
-
-    def on_train_begin(self, logs=None):
-        self._global_train_batch = 0
-
-    def on_train_batch_begin(self, batch, logs=None):
-        self._global_train_batch += 1
-        self._batch_start = time.time()
-
-    def on_train_batch_end(self, batch, logs=None):
-        if self._graph_pending:
-            self._graph_pending = False
-            self._write_train_graph()
-        if self.update_freq == "epoch" or self._global_train_batch % self.update_freq:
-            return
-        step = self._global_train_batch
-        with self._writer("train").as_default(step=step):
-            if self.write_steps_per_second:
-                summary.scalar("batch_steps_per_second",
-                               1.0 / max(time.time() - self._batch_start, 1e-9))
-            for name, value in (logs or {}).items():
-                summary.scalar(f"batch_{name}", value)
-
-    def on_epoch_begin(self, epoch, logs=None):
-        self._epoch_start, self._epoch_first_batch = time.time(), self._global_train_batch
-
-    def on_epoch_end(self, epoch, logs=None):
-        logs = logs or {}
-        train = {k: v for k, v in logs.items() if not k.startswith("val_")}
-        rate = getattr(getattr(self.model, "optimizer", None), "learning_rate", None)
-        if rate is not None and not callable(rate):
-            train["learning_rate"] = float(np.asarray(rate))
-        if self.write_steps_per_second:
-            train["steps_per_second"] = (self._global_train_batch - self._epoch_first_batch) / \
-                max(time.time() - self._epoch_start, 1e-9)
-        with self._writer("train").as_default(step=epoch):
-            for name, value in train.items():
-                summary.scalar(f"epoch_{name}", value)
-        val = {k[4:]: v for k, v in logs.items() if k.startswith("val_")}
-        if val:
-            with self._writer("validation").as_default(step=epoch):
-                for name, value in val.items():
-                    summary.scalar(f"epoch_{name}", value)
-        if self.histogram_freq and epoch % self.histogram_freq == 0:
-            self._log_weights(epoch)
-
-    def _log_weights(self, epoch):
-        prefix = getattr(self.model, "name", "")
-        with self._writer("train").as_default(step=epoch):
-            for weight in self.model.weights:
-                path = weight.name.rsplit(":", 1)[0]
-                path = f"{prefix}/{path}" if prefix else path
-                summary.histogram(f"{path}/histogram", weight)
-
-    def _write_train_graph(self):
-        step_fn = getattr(self.model, "_train_step_fn", None)
-        traced = getattr(step_fn, "traced", None)
-        concretes = traced._list_all_concrete_functions() if traced is not None else []
-        if concretes:
-            with self._writer("train").as_default():
-                summary.graph(concretes[0])
-
-    def on_train_end(self, logs=None):
-        for writer in self._writers.values():
-            writer.close()
-        self._writers = {}
 
 
 class BackupAndRestore(Callback):

@@ -10,7 +10,8 @@ Weights: the forward layer's, then the backward layer's.
 
 TimeDistributed(layer) applies `layer` to every time step of [batch, time, ...]: the batch and
 time axes are merged ([batch * time, ...]), the layer runs once, and they are split again. A
-mask passes through unchanged.
+mask [batch, time, ...] is merged the same way and given to the layer when its call takes a
+mask (Keras 3 gives each step's slice to the layer); it passes through to the output unchanged.
 """
 from ...framework.tensor_shape import TensorShape
 from .. import backend_ops as K
@@ -171,8 +172,26 @@ class Bidirectional(Layer):
         return cls(**config_with_objects(config, custom_objects, "layer", "backward_layer"))
 
 
+def _check_mask(mask, input_shape):
+    """Keras 3's checks of TimeDistributed's mask: at least [batch, time], those two axes the
+    input's."""
+    mask_shape = tuple(mask.shape)
+    if len(mask_shape) < 2:
+        raise ValueError(f"The `mask` passed to the `TimeDistributed` layer must be at least 2D "
+                         f"(e.g., `(batch_size, timesteps)`), but it has {len(mask_shape)} "
+                         f"dimension(s) with shape {mask_shape}.")
+    for axis in (0, 1):
+        if None not in (input_shape[axis], mask_shape[axis]) and (
+                input_shape[axis] != mask_shape[axis]):
+            raise ValueError(f"The `mask` passed to the `TimeDistributed` layer has a shape "
+                             f"{mask_shape} that is incompatible with the input shape "
+                             f"{tuple(input_shape)}: its first two dimensions (batch size and "
+                             f"timesteps) must be the input's.")
+
+
 class TimeDistributed(Wrapper):
-    """Applies a layer to every time step of a [batch, time, ...] input."""
+    """Applies a layer to every time step of a [batch, time, ...] input; a mask [batch, time,
+    ...] reaches the layer step by step (merged with the batch) when its call takes one."""
 
     def __init__(self, layer, **kwargs):
         super().__init__(layer, **kwargs)
@@ -202,7 +221,12 @@ class TimeDistributed(Wrapper):
         t = steps if steps is not None else dynamic[1]
         merged = K.reshape(inputs, K.concat([[-1], K.shape(inputs)[2:]], 0)) if None in tuple(
             shape)[2:] else K.reshape(inputs, (-1,) + tuple(shape)[2:])
-        outputs = self.layer(merged, training=training)
+        kwargs = {}
+        if mask is not None:
+            _check_mask(mask, shape)
+            if self.layer._takes_mask():
+                kwargs["mask"] = K.reshape(mask, K.concat([[-1], K.shape(mask)[2:]], 0))
+        outputs = self.layer(merged, training=training, **kwargs)
         out_shape = outputs.shape
         if None in tuple(out_shape)[1:] or isinstance(b, type(dynamic)) or isinstance(
                 t, type(dynamic)):
