@@ -1,6 +1,6 @@
 """Conv1D/2D/3D(groups=) and BatchNormalization(renorm=, renorm_clipping=, renorm_momentum=,
-synchronized=) against TensorFlow 2.21's Keras 3: outputs and gradients of the layer call
-(with training=True for renorm), and the moving statistics after two training steps. Without
+synchronized=, and a mask) against TensorFlow 2.21's Keras 3: outputs and gradients of the
+layer call (with training=True for renorm), and the moving statistics after training steps. Without
 TensorFlow: the grouped convolution equals the concatenation of per-group convolutions, renorm
 with r = 1, d = 0 equals plain batch normalization, argument errors, configs."""
 import numpy as np
@@ -19,6 +19,9 @@ B2 = RNG.normal(size=(8, 3)) * 2.0 + 1.0
 B4 = RNG.normal(size=(4, 3, 5, 2)) * 1.5 - 0.5
 F64 = {"dtype": "float64"}
 CLIP = {"rmax": 1.2, "rmin": 0.9, "dmax": 0.1}
+S3 = RNG.normal(size=(3, 5, 4)) * 2.0 + 0.5
+SMASK = RNG.uniform(size=(3, 5)) > 0.4
+SMASK[:, 0] = True
 
 
 def _cases():
@@ -32,6 +35,8 @@ def _cases():
         Case("bn-renorm-inference", L.BatchNormalization(renorm=True, **F64), [B2]),
         Case("bn-synchronized", L.BatchNormalization(synchronized=True, **F64), [B2],
              training=True),
+        Case("bn-masked", L.BatchNormalization(**F64), [S3], mask=SMASK, training=True),
+        Case("bn-masked-inference", L.BatchNormalization(**F64), [S3], mask=SMASK),
     ]
 
 
@@ -150,3 +155,15 @@ def test_renorm_statistics_update_inside_compiled_fit():
     assert not np.allclose(bn.renorm_mean.numpy(), 0.0)
     np.testing.assert_allclose(bn.moving_variance.numpy(),
                                np.maximum(bn.moving_stddev.numpy() ** 2 - 1e-3, 0), rtol=1e-5)
+
+
+def test_masked_batch_statistics_are_over_kept_positions():
+    bn = L.BatchNormalization(momentum=0.0, epsilon=0.0, center=False, scale=False, **F64)
+    y = bn(S3, mask=tf.constant(SMASK), training=True).numpy()
+    kept = S3[SMASK]
+    mean, var = kept.mean(0), kept.var(0)
+    np.testing.assert_allclose(bn.moving_mean.numpy(), mean, rtol=1e-6)
+    np.testing.assert_allclose(bn.moving_variance.numpy(), var, rtol=1e-6)
+    np.testing.assert_allclose(y, (S3 - mean) / np.sqrt(var), rtol=1e-5)
+    with pytest.raises(ValueError, match="one dimension less than the inputs"):
+        bn(S3, mask=tf.constant(SMASK[:, :, None]), training=True)

@@ -24,7 +24,9 @@ clipped to [rmin, rmax] and [-dmax, dmax] by renorm_clipping, and, with r and d 
 for the gradient, y = (r gamma) (x - m) / s + (d gamma + beta). Afterwards each statistic moves
 as stat <- stat momentum + batch (1 - momentum), and moving_variance becomes
 relu(moving_stddev^2 - epsilon). `synchronized` is accepted and needs nothing: one process
-sees the whole batch.
+sees the whole batch. With a mask (one axis fewer than the inputs, as Keras 3 takes it) the
+batch statistics are over the unmasked positions only: with c the count of kept positions,
+m = sum(kept x) / (c + 1e-7) and v = sum(kept (x - m)^2) / (c + 1e-7).
 
 LayerNormalization normalizes each sample over `axis` (one axis or a list; the last by default):
 with mean m and biased variance v over those axes,
@@ -137,13 +139,21 @@ class BatchNormalization(Layer):
         return reshape(param, self._broadcast_shape)
 
     # -- computing ------------------------------------------------------------------------------
-    def call(self, inputs, training=None):
+    def call(self, inputs, training=None, mask=None):
+        if mask is not None and mask.shape.rank != inputs.shape.rank - 1:
+            raise ValueError(f"BatchNormalization: the mask provided should be one dimension "
+                             f"less than the inputs. Received: mask.shape={mask.shape}, "
+                             f"inputs.shape={inputs.shape}")
         if not inputs.dtype.is_floating:
             inputs = cast(inputs, self._dtype)
         gamma, beta = self._broadcast(self.gamma), self._broadcast(self.beta)
         if training and self.trainable and self.renorm:
-            return self._renormalized(inputs, gamma, beta)
-        if training and self.trainable:
+            return self._renormalized(inputs, gamma, beta, mask)
+        if training and self.trainable and mask is not None:
+            mean, variance = self._masked_moments(inputs, mask)
+            self._update_moving(mean, variance)
+            mean, variance = self._broadcast(mean), self._broadcast(variance)
+        elif training and self.trainable:
             mean, variance = moments(inputs, self._reduction_axes,
                                      keepdims=self._broadcast_shape is not None)
             self._update_moving(mean, variance)
@@ -160,10 +170,24 @@ class BatchNormalization(Layer):
         self.moving_mean.assign_sub((self.moving_mean - mean) * decay)
         self.moving_variance.assign_sub((self.moving_variance - variance) * decay)
 
-    def _renormalized(self, inputs, gamma, beta):
+    def _masked_moments(self, inputs, mask):
+        """Keras 3's mean and variance over the unmasked positions only (mask [..., steps] of
+        the inputs less their feature axis), each divided by (count + 1e-7)."""
+        keep = K.broadcast_to(K.expand_dims(K.cast(mask, "bool"), -1), K.shape(inputs))
+        zeros = K.zeros_like(inputs)
+        axes = self._reduction_axes
+        count = K.reduce_sum(K.cast(keep, inputs.dtype), axes, keepdims=True) + 1e-7
+        mean = K.reduce_sum(K.where(keep, inputs, zeros), axes, keepdims=True) / count
+        spread = K.square(K.where(keep, inputs - mean, zeros))
+        variance = K.reduce_sum(spread, axes, keepdims=True) / count
+        shape = self.moving_mean.shape
+        return reshape(mean, shape), reshape(variance, shape)
+
+    def _renormalized(self, inputs, gamma, beta, mask=None):
         """Batch renormalization (see the module docstring): the batch statistics with the
         stopped corrections r, d folded into gamma and beta, then the statistics' update."""
-        mean, variance = moments(inputs, self._reduction_axes)
+        mean, variance = (moments(inputs, self._reduction_axes) if mask is None else
+                          self._masked_moments(inputs, mask))
         stddev = K.sqrt(variance + self.epsilon)
         floor = K.sqrt(K.cast(self.epsilon, mean.dtype))
         renorm_stddev = K.maximum(K.cast(self.renorm_stddev, mean.dtype), floor)
