@@ -23,10 +23,11 @@ With renorm=True (Ioffe 2017, Keras 3's form) training also keeps renorm_mean an
 clipped to [rmin, rmax] and [-dmax, dmax] by renorm_clipping, and, with r and d held constant
 for the gradient, y = (r gamma) (x - m) / s + (d gamma + beta). Afterwards each statistic moves
 as stat <- stat momentum + batch (1 - momentum), and moving_variance becomes
-relu(moving_stddev^2 - epsilon). `synchronized` is accepted and needs nothing: one process
-sees the whole batch. With a mask (one axis fewer than the inputs, as Keras 3 takes it) the
-batch statistics are over the unmasked positions only: with c the count of kept positions,
-m = sum(kept x) / (c + 1e-7) and v = sum(kept (x - m)^2) / (c + 1e-7).
+relu(moving_stddev^2 - epsilon); the three renorm arguments are in the config when renorm is
+on (a config without them is Keras's defaults). `synchronized` is accepted and needs nothing:
+one process sees the whole batch. With a mask (one axis fewer than the inputs, as Keras 3
+takes it) the batch statistics are over the unmasked positions only: with c the count of kept
+positions, m = sum(kept x) / (c + 1e-7) and v = sum(kept (x - m)^2) / (c + 1e-7).
 
 LayerNormalization normalizes each sample over `axis` (one axis or a list; the last by default):
 with mean m and biased variance v over those axes,
@@ -222,9 +223,10 @@ class BatchNormalization(Layer):
                       moving_mean_initializer=_ser(self.moving_mean_initializer),
                       moving_variance_initializer=_ser(self.moving_variance_initializer),
                       **weight_options_config(self, "beta", "gamma"),
-                      synchronized=self.synchronized, renorm=self.renorm,
-                      renorm_clipping=self.renorm_clipping,
-                      renorm_momentum=self.renorm_momentum)
+                      synchronized=self.synchronized)
+        if self.renorm:
+            config.update(renorm=True, renorm_clipping=self.renorm_clipping,
+                          renorm_momentum=self.renorm_momentum)
         return config
 
 
