@@ -81,8 +81,11 @@ def jacobian(tape, target, sources, unconnected_gradients=UnconnectedGradients.N
 
 def batch_jacobian(tape, target, source, unconnected_gradients=UnconnectedGradients.NONE,
                    experimental_use_pfor=True):
-    """Per-example Jacobians of target [b, *T] w.r.t. source [b, *S]: shape [b, *T, *S]."""
-    unconnected = _unconnected_mode(unconnected_gradients)
+    """Per-example Jacobians of target [b, *T] w.r.t. source [b, *S]: shape [b, *T, *S]. An
+    unconnected source gives zeros whatever `unconnected_gradients` says (after checking it), as
+    TensorFlow's batch_jacobian has always done."""
+    _unconnected_mode(unconnected_gradients)
+    unconnected = UnconnectedGradients.ZERO
     target = as_target(target)
     (source,) = check_sources([source])
     target_shape, source_shape = tuple(target.shape), tuple(source.shape)

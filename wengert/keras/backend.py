@@ -89,13 +89,11 @@ def to_snake_case(name):
     return re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()
 
 
-def unique_name(base, zero_based=True):
-    """`base` the first time, then `base_1`, `base_2`, ... (per process, until clear_session);
-    with zero_based=False: `base_1`, `base_2`, ... (Keras names inputs "input_1")."""
+def unique_name(base):
+    """`base` the first time, then `base_1`, `base_2`, ... (per process, until clear_session),
+    as Keras 3 names layers (`dense`, `dense_1`; inputs `input_layer`, `input_layer_1`)."""
     count = _NAME_COUNTS.get(base, 0)
     _NAME_COUNTS[base] = count + 1
-    if not zero_based:
-        return f"{base}_{count + 1}"
     return base if count == 0 else f"{base}_{count}"
 
 

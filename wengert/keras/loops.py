@@ -6,11 +6,13 @@ into this replica's rows) and runs the model's step on each, between the callbac
     fit        on_train_begin; per epoch: reset the metrics (`model.reset_metrics()`: the loss
                tracker, compiled metrics and a subclass's own trackers), on_epoch_begin,
                per batch on_train_batch_begin / the train step / on_train_batch_end (logs: the
-               epoch's running loss and metrics), then the validation logs (val_*, every
-               validation_freq epochs) and on_epoch_end; on_train_end. `model.stop_training`
+               epoch's running loss and metrics), then the validation (every validation_freq
+               epochs: an evaluate whose test hooks reach fit's own callbacks, as in Keras; its
+               logs join the epoch's as val_*) and on_epoch_end; on_train_end. `model.stop_training`
                (EarlyStopping, TerminateOnNaN) ends the epoch and the run; BackupAndRestore
                sets `model._initial_epoch` in on_train_begin to resume a run.
-    evaluate   reset the metrics, on_test_begin, per batch on_test_batch_begin / step / end, on_test_end.
+    evaluate   reset the metrics, on_test_begin, per batch on_test_batch_begin / step / end,
+               on_test_end.
     predict    on_predict_begin, per batch on_predict_batch_begin / step / end, on_predict_end;
                the outputs are concatenated along the batch axis.
 
@@ -38,7 +40,8 @@ def callback_list(model, verbose, callbacks, params, last=()):
 def fit_epochs(model, epoch_batches, epochs, initial_epoch, steps, verbose, callbacks, validate,
                validation_freq):
     """Train from `initial_epoch` to `epochs` on `epoch_batches()` (a new iterator of
-    (x, y, sample_weight) per epoch); `validate()` (or None) gives the validation logs.
+    (x, y, sample_weight) per epoch); `validate(cb)` (or None) gives the validation logs,
+    calling the test hooks of fit's CallbackList `cb`.
     Returns the History."""
     history = History()
     cb = callback_list(model, verbose, callbacks, {"epochs": epochs, "steps": steps}, [history])
@@ -50,7 +53,7 @@ def fit_epochs(model, epoch_batches, epochs, initial_epoch, steps, verbose, call
         for epoch in range(model._initial_epoch or initial_epoch, epochs):
             logs = _train_epoch(model, cb, epoch, epoch_batches())
             if validate is not None and (epoch + 1) % validation_freq == 0:
-                logs.update({f"val_{k}": v for k, v in validate().items()})
+                logs.update({f"val_{k}": v for k, v in validate(cb).items()})
             cb.on_epoch_end(epoch, logs)
             if model.stop_training:
                 break
@@ -82,7 +85,8 @@ def _train_epoch(model, cb, epoch, batches):
 def evaluate_batches(model, batches, total, verbose, callbacks, return_dict):
     """The loss and metrics over `batches` of (x, y, sample_weight) tensors: the logs when
     return_dict, else the loss alone or [loss, metric, ...]."""
-    cb = callback_list(model, verbose, callbacks, {"steps": total})
+    cb = (callbacks if isinstance(callbacks, CallbackList) else
+          callback_list(model, verbose, callbacks, {"steps": total}))
     model.reset_metrics()
     cb.on_test_begin()
     logs = {}
@@ -101,7 +105,8 @@ def evaluate_batches(model, batches, total, verbose, callbacks, return_dict):
 
 def predict_batches(model, batches, total, verbose, callbacks):
     """The model's outputs for `batches` of x, as NumPy arrays (a list for several outputs)."""
-    cb = callback_list(model, verbose, callbacks, {"steps": total})
+    cb = (callbacks if isinstance(callbacks, CallbackList) else
+          callback_list(model, verbose, callbacks, {"steps": total}))
     cb.on_predict_begin()
     outputs = []
     for step, x in enumerate(batches):

@@ -429,12 +429,12 @@ class TrainingMixin:
         if data is None:
             return None
 
-        def validate():
+        def validate(callbacks):
             if data_adapter.is_dataset(data):
-                return self._evaluate_dataset(data, 0, None, steps, True)
+                return self._evaluate_dataset(data, 0, callbacks, steps, True)
             vx, vy, vsw = data_adapter.unpack_validation(data)
             return self.evaluate(vx, vy, batch_size=batch_size, sample_weight=vsw, verbose=0,
-                                 return_dict=True)
+                                 callbacks=callbacks, return_dict=True)
         return validate
 
     def _evaluate_dataset(self, dataset, verbose, callbacks, steps, return_dict):

@@ -38,7 +38,7 @@ class InputLayer(Layer):
             if isinstance(input_shape, int):
                 input_shape = (input_shape,)
             batch_input_shape = (batch_size,) + tuple(input_shape)
-        super().__init__(name=name or backend.unique_name("input", zero_based=False), dtype=dtype,
+        super().__init__(name=name or backend.unique_name("input_layer"), dtype=dtype,
                          batch_input_shape=batch_input_shape, **kwargs)
         self.built = True
         self._build_input_shape = TensorShape(batch_input_shape)
