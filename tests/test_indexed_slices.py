@@ -96,14 +96,18 @@ def test_second_order_through_the_sparse_gradient():
     np.testing.assert_allclose(h, want)
 
 
-def test_graph_mode_gradient_is_dense():
+def test_graph_mode_gradient_is_sparse_as_in_tensorflow():
     g = tf.Graph()
     with g.as_default():
         p = tf.compat.v1.placeholder(tf.float32, [None, 3])
         grad = tf.gradients(tf.reduce_sum(tf.gather(p, [0, 0, 2])), [p])[0]
+        assert isinstance(grad, tf.IndexedSlices)
+        dense = tf.convert_to_tensor(grad)
     with tf.compat.v1.Session(graph=g) as sess:
-        out = sess.run(grad, {p: np.ones((4, 3), np.float32)})
-    assert out[:, 0].tolist() == [2.0, 0.0, 1.0, 0.0]
+        out, summed = sess.run([grad, dense], {p: np.ones((4, 3), np.float32)})
+    assert out.indices.tolist() == [0, 0, 2] and out.dense_shape.tolist() == [4, 3]
+    assert out.values.tolist() == [[1.0] * 3] * 3
+    assert summed[:, 0].tolist() == [2.0, 0.0, 1.0, 0.0]
 
 
 def test_traced_function_training_an_embedding():

@@ -22,8 +22,10 @@ sources `xs` and seed gradients for the targets, it computes dys/dxs by the chai
 4. Gradients are dropped as soon as their tensor's producer has consumed them, so memory stays
    proportional to the live frontier, not to the whole history.
 5. Sparse gradients (`IndexedSlices`, from gather) stay sparse: they pass through variable reads
-   and identities, sum by concatenation (densely when mixed with a dense gradient), reach an eager
-   caller as they are, and are densified before any other gradient function sees them. Only the
+   and identities, sum by concatenation (densely when mixed with a dense gradient), reach the
+   caller as they are (eagerly, and in a graph or a traced function, as TensorFlow gives them:
+   optimizers then square a repeated row's pieces before summing them, as Keras does), and are
+   densified before any other gradient function sees them. Only the
    tensors that received one are checked (`sparse`), so the dense path pays nothing for them.
 
 "No gradient" is None, never a zeros array, until the caller asks for zeros. Gradient functions are
@@ -300,10 +302,10 @@ def _zeros_for(t):
 
 
 def _result(source, parts, unconnected, has_sparse):
-    """A source's gradient. Eagerly a sparse one is returned sparse, as TensorFlow does; in a
-    graph (Session, traced function) densely: fetching IndexedSlices is not supported there."""
+    """A source's gradient; a sparse one is returned sparse, eagerly and in a graph, as
+    TensorFlow does (a Session fetches it as an IndexedSlicesValue)."""
     if parts:
-        return _total(parts, has_sparse, state.graph is None)
+        return _total(parts, has_sparse, True)
     if unconnected == UnconnectedGradients.ZERO:
         return _zeros_for(source)
     return None

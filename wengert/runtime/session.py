@@ -15,6 +15,7 @@ from ..framework.variables import Variable
 from ..graph.graph import get_default_graph
 from ..graph.variables import GraphVariable
 from ..util import nest
+from . import composite_fetches
 from .executor import compile_plan, uninitialized
 from .variable_store import LIVE_VARIABLES
 
@@ -127,13 +128,19 @@ class Session:
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
         nested = nest.is_nested(fetches)
-        resolved = [self._fetch(f) for f in (nest.flatten(fetches) if nested else (fetches,))]
+        flat = nest.flatten(fetches) if nested else [fetches]
+        rebuild = None
+        if composite_fetches.has_composites(flat):
+            flat, rebuild = composite_fetches.expand(flat)
+        resolved = [self._fetch(f) for f in flat]
         fed, values = self._feeds(feed_dict) if feed_dict else ((), ())
         key = (tuple(map(id, resolved)), tuple(map(id, fed)))
         plan = self._plans.get(key)
         if plan is None:
             plan = self._plans[key] = self._compile(resolved, fed)
         results = _results(plan, plan.run(values, self._store))
+        if rebuild is not None:
+            results = rebuild(results)
         return nest.pack_sequence_as(fetches, results) if nested else results[0]
 
     def _compile(self, resolved, fed):
