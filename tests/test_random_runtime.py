@@ -218,3 +218,23 @@ def test_initializers_at_the_top_level():
         tf.constant_initializer([1, 2, 3])([2])
     assert tf.random_normal_initializer(seed=1).get_config() == {
         "mean": 0.0, "stddev": 0.05, "seed": 1}
+
+
+def test_learned_unigram_counts_are_shared_eagerly_and_per_graph_node():
+    true = tf.constant([[5, 5]], tf.int64)
+    sampler = tf.random.learned_unigram_candidate_sampler
+
+    def expected_counts(name):
+        return sampler(true, 2, 6, False, 6, seed=7, name=name)[1].numpy()
+
+    assert np.allclose(expected_counts("learned_shared"), 1.0)  # counts all 1: 6 draws x 1/6
+    assert np.allclose(expected_counts("learned_shared"), 6 * 3 / 8)  # 5 seen twice: P = 3/8
+    graph = tf.Graph()
+    with graph.as_default():
+        node_a = sampler(true, 2, 6, False, 6, seed=7, name="learned_shared")[1]
+        node_b = sampler(true, 2, 6, False, 6, seed=7, name="learned_shared")[1]
+    with tf.compat.v1.Session(graph=graph) as sess:
+        a1, b1 = sess.run(node_a), sess.run(node_b)
+        a2 = sess.run(node_a)
+    assert np.allclose(a1, 1.0) and np.allclose(b1, 1.0)  # a table of its own per node
+    assert np.allclose(a2, 6 * 3 / 8)  # which learns across the session's runs

@@ -13,8 +13,9 @@ TensorFlow reports as its expected count.
                              num_reserved_ids get 0; `num_shards`/`shard` keep only the classes
                              c with c % num_shards == shard)
     learned_unigram:         P(c) proportional to 1 + the number of times c was a true class in
-                             this sampler's earlier calls (counts kept per sampler, that is per
-                             op attributes and seed, as TensorFlow's kernel keeps them)
+                             this sampler's earlier calls (counts kept per sampler, as
+                             TensorFlow's kernel keeps them: eagerly per op attributes and seed,
+                             as its eager kernel cache shares one kernel; in a graph per node)
     uniform:                 P(c) = 1 / range_max
     all_candidate_sampler:   every class once, expected counts 1 (a baseline for tests)
 
@@ -23,11 +24,13 @@ where a sampled class equals one of the row's true classes, with weight -FLT_MAX
 add those weights to the logits so the hits drop out of the softmax.
 None of these ops is differentiable (TensorFlow registers none).
 """
+import itertools
 import threading
 
 import numpy as np
 
 from ...framework import dtypes
+from ...framework.context import state
 from ...framework.errors import InvalidArgumentError
 from ...framework.execute import execute
 from ...framework.registry import defop
@@ -143,8 +146,7 @@ def _raw_sampler(op_def, true_classes, num_true, num_sampled, unique, range_max,
     attrs.update(_common(op_def.type, num_sampled, unique, range_max, None,
                          raw_seed_attrs(seed, seed2)))
     if op_def is LEARNED_UNIGRAM:
-        attrs["sampler"] = (name or "learned_unigram", int(range_max), attrs["seed"],
-                            attrs["seed2"])
+        attrs["sampler"] = _sampler_key(name, range_max, attrs)
     return execute(op_def, (t,), attrs, name)
 
 
@@ -245,9 +247,18 @@ def learned_unigram_candidate_sampler(true_classes, num_true, num_sampled, uniqu
     sampler's earlier calls (the counts are updated after each draw)."""
     t = _true_classes(true_classes, num_true, "learned_unigram_candidate_sampler")
     attrs = _common("learned_unigram_candidate_sampler", num_sampled, unique, range_max, seed)
-    attrs["sampler"] = (name or "learned_unigram", int(range_max), attrs["seed"],
-                        attrs["seed2"])
+    attrs["sampler"] = _sampler_key(name, range_max, attrs)
     return execute(LEARNED_UNIGRAM, (t,), attrs, name)
+
+
+_GRAPH_NODES = itertools.count()
+
+
+def _sampler_key(name, range_max, attrs):
+    """Which counts a learned-unigram sampler uses: shared by eager calls with the same
+    attributes, a table of its own for each graph node."""
+    node = next(_GRAPH_NODES) if state.graph is not None else None
+    return (name or "learned_unigram", int(range_max), attrs["seed"], attrs["seed2"], node)
 
 
 def all_candidate_sampler(true_classes, num_true, num_sampled, unique, seed=None, name=None):
