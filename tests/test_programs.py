@@ -27,9 +27,20 @@ PENDING = {
     "strings_and_text": "tf.strings.substr and the rest of tf.strings (issue 29)",
     "per_example_gradients": "a tape gradient with respect to captured variables inside "
     "tf.vectorized_map gives None (issue 30)",
-    "keras_rnn_text_classifier": "inside fit's traced step the gradient of an embedding "
-    "arrives dense, so Adam's v takes (g1 + g2)^2 for a row looked up twice where Keras 3 "
-    "takes g1^2 + g2^2 (eagerly they agree: tests/test_sparse_gradient_steps.py)",
+    "autograph_tensorarray_loops": "tf.TensorArray(size=tf.shape(x)[0]) while tracing "
+    "(a TensorArray of run-time size, issue 30)",
+    "dataset_windows_timeseries": "keras.utils.timeseries_dataset_from_array (issue 27 item 9)",
+    "keras_feature_extractor_finetune": "layer.weights in Keras 3's order, layer by layer "
+    "(BatchNormalization's moving statistics beside gamma and beta: issue 27 item 5)",
+    "keras_regression_normalization": "Normalization's adapted mean and variance as weights "
+    "(issue 27 item 5)",
+    "keras_save_load_resume": "the optimizer's state in .keras files (issue 27 item 5)",
+    "module_checkpoint_restore": "checkpoints in TensorFlow's tensor-bundle format, whose keys "
+    "end in /.ATTRIBUTES/VARIABLE_VALUE (issue 31)",
+    "random_generators_stateless": "TensorFlow's random numbers (Philox-4x32-10 and its "
+    "conversions to floats): wengert's seeded draws are reproducible but not TensorFlow's",
+    "sparse_tensors_basics": "tf.sparse.add, sparse_dense_matmul and the rest of tf.sparse "
+    "(issue 29)",
 }
 
 

@@ -6,7 +6,9 @@ that compute the outputs are put in order once (an iterative topological sort, n
 replayed on every call: the call's inputs, given in the structure of `inputs` (or, for a list
 of inputs, as a dict keyed by the Input layers' names), are substituted for the symbolic ones,
 each node's layer is called on its inputs' values, and the outputs come back in the structure of
-`outputs`. `input_names` / `output_names` are the dict keys, else the Input layers' and the output
+`outputs`. A dict's tensors are taken in the order of their sorted keys, as Keras flattens a
+structure (so the layers, their weights and the outputs are listed as Keras lists them).
+`input_names` / `output_names` are the dict keys, else the Input layers' and the output
 layers' names (per-output losses and metrics are keyed by them); `input` / `output` are the
 symbolic tensors in the structure given.
 
@@ -51,7 +53,7 @@ class FunctionalMixin:
     def input_names(self):
         """The names of the inputs: a dict of inputs' keys, else the Input layers' names."""
         if isinstance(self._nested_inputs, dict):
-            return list(self._nested_inputs)
+            return sorted(self._nested_inputs)
         return [t._keras_history[0].name for t in self.inputs]
 
     @property
@@ -61,7 +63,7 @@ class FunctionalMixin:
         if not getattr(self, "_is_functional", False):
             return None
         if isinstance(self._nested_outputs, dict):
-            return list(self._nested_outputs)
+            return sorted(self._nested_outputs)
         return [t._keras_history[0].name for t in self.outputs]
 
     @property
@@ -116,15 +118,16 @@ class FunctionalMixin:
                 values[id(t)] = value
         results = [values[id(t)] for t in self.outputs]
         if isinstance(self._nested_outputs, dict):
-            return dict(zip(self._nested_outputs, results))
+            return dict(zip(sorted(self._nested_outputs), results))
         if isinstance(self._nested_outputs, (list, tuple)):
             return results
         return results[0]
 
 
 def _flat(tensors):
+    """A structure's tensors in Keras's order: a dict's by sorted key, as keras.tree flattens."""
     if isinstance(tensors, dict):
-        return list(tensors.values())
+        return [tensors[key] for key in sorted(tensors)]
     return list(tensors) if isinstance(tensors, (list, tuple)) else [tensors]
 
 
