@@ -30,8 +30,6 @@ PENDING = {
     "autograph_tensorarray_loops": "tf.TensorArray(size=tf.shape(x)[0]) while tracing "
     "(a TensorArray of run-time size, issue 30)",
     "dataset_windows_timeseries": "keras.utils.timeseries_dataset_from_array (issue 27 item 9)",
-    "keras_feature_extractor_finetune": "layer.weights in Keras 3's order, layer by layer "
-    "(BatchNormalization's moving statistics beside gamma and beta: issue 27 item 5)",
     "keras_regression_normalization": "Normalization's adapted mean and variance as weights "
     "(issue 27 item 5)",
     "keras_save_load_resume": "the optimizer's state in .keras files (issue 27 item 5)",

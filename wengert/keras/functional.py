@@ -6,7 +6,9 @@ that compute the outputs are put in order once (an iterative topological sort, n
 replayed on every call: the call's inputs, given in the structure of `inputs` (or, for a list
 of inputs, as a dict keyed by the Input layers' names), are substituted for the symbolic ones,
 each node's layer is called on its inputs' values, and the outputs come back in the structure of
-`outputs`. A dict's tensors are taken in the order of their sorted keys, as Keras flattens a
+`outputs`. A `training` given to the model's call overrides the one a node was built with (Keras
+3 propagates the call context: `base(x, training=False)` inside a model that fit trains runs in
+training mode; a layer with trainable=False, such as a frozen BatchNormalization, still infers). A dict's tensors are taken in the order of their sorted keys, as Keras flattens a
 structure (so the layers, their weights and the outputs are listed as Keras lists them).
 `input_names` / `output_names` are the dict keys, else the Input layers' and the output
 layers' names (per-output losses and metrics are keyed by them); `input` / `output` are the
@@ -110,7 +112,7 @@ class FunctionalMixin:
             if isinstance(node.layer, InputLayer):
                 continue
             layer_in = substitute(node.inputs, values)
-            node_training = node.training if node.training is not None else training
+            node_training = training if training is not None else node.training
             out = node.layer(layer_in, *substitute(node.args, values), training=node_training,
                              **substitute(node.kwargs, values))
             outs = out if isinstance(node.outputs, (list, tuple)) else [out]
