@@ -8,8 +8,9 @@ of inputs, as a dict keyed by the Input layers' names), are substituted for the 
 each node's layer is called on its inputs' values, and the outputs come back in the structure of
 `outputs`. A `training` given to the model's call overrides the one a node was built with (Keras
 3 propagates the call context: `base(x, training=False)` inside a model that fit trains runs in
-training mode; a layer with trainable=False, such as a frozen BatchNormalization, still infers). A dict's tensors are taken in the order of their sorted keys, as Keras flattens a
-structure (so the layers, their weights and the outputs are listed as Keras lists them).
+training mode; a layer with trainable=False, such as a frozen BatchNormalization, still infers).
+A dict's tensors are taken in the order of their sorted keys, as Keras flattens a structure (so
+the layers, their weights and the outputs are listed as Keras lists them).
 `input_names` / `output_names` are the dict keys, else the Input layers' and the output
 layers' names (per-output losses and metrics are keyed by them); `input` / `output` are the
 symbolic tensors in the structure given.
