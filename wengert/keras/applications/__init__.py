@@ -19,3 +19,7 @@ from .inception_resnet_v2 import InceptionResNetV2
 from .xception import Xception
 from . import nasnet
 from .nasnet import NASNetLarge, NASNetMobile
+from . import mobilenet, mobilenet_v2, mobilenet_v3
+from .mobilenet import MobileNet
+from .mobilenet_v2 import MobileNetV2
+from .mobilenet_v3 import MobileNetV3Large, MobileNetV3Small
