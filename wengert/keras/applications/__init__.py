@@ -23,3 +23,8 @@ from . import mobilenet, mobilenet_v2, mobilenet_v3
 from .mobilenet import MobileNet
 from .mobilenet_v2 import MobileNetV2
 from .mobilenet_v3 import MobileNetV3Large, MobileNetV3Small
+from . import efficientnet, efficientnet_v2
+from .efficientnet import (EfficientNetB0, EfficientNetB1, EfficientNetB2, EfficientNetB3,
+                           EfficientNetB4, EfficientNetB5, EfficientNetB6, EfficientNetB7)
+from .efficientnet_v2 import (EfficientNetV2B0, EfficientNetV2B1, EfficientNetV2B2,
+                              EfficientNetV2B3, EfficientNetV2L, EfficientNetV2M, EfficientNetV2S)
