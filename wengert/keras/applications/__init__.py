@@ -28,3 +28,5 @@ from .efficientnet import (EfficientNetB0, EfficientNetB1, EfficientNetB2, Effic
                            EfficientNetB4, EfficientNetB5, EfficientNetB6, EfficientNetB7)
 from .efficientnet_v2 import (EfficientNetV2B0, EfficientNetV2B1, EfficientNetV2B2,
                               EfficientNetV2B3, EfficientNetV2L, EfficientNetV2M, EfficientNetV2S)
+from . import convnext
+from .convnext import ConvNeXtBase, ConvNeXtLarge, ConvNeXtSmall, ConvNeXtTiny, ConvNeXtXLarge
