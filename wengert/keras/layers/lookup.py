@@ -5,10 +5,13 @@
         then `num_oov_indices` out-of-vocabulary indices, then the vocabulary; `adapt` orders the
         vocabulary by frequency (ties: the larger token first), capped at `max_tokens`;
         `invert=True` maps indices back. output_mode: int, one_hot, multi_hot, count (all int64).
+        An adapted vocabulary is kept in the config (and read back from a `.keras` file's
+        `assets/<layer path>/vocabulary.txt`, where TensorFlow's Keras writes it).
     CategoryEncoding(num_tokens, output_mode): one_hot / multi_hot / count of integer inputs
         (float32).
     Discretization(bin_boundaries or num_bins + adapt): the index of the bin of each value
         (bins closed on the left); adapt takes the data's num_bins-quantiles (inverted CDF).
+        The learned boundaries are in the config beside num_bins, as Keras writes them.
 """
 import collections
 
@@ -52,22 +55,44 @@ def _encode(indices, depth, mode):
     return out.reshape(tuple(shape) + (depth,)) if indices.ndim > 1 else out[0]
 
 
+_UNSUPPORTED = {"sparse": False, "idf_weights": None, "encoding": "utf-8", "salt": None,
+                "oov_method": "floormod"}
+
+
+def _keras_options(name, kwargs):
+    """Take the options of Keras 3's lookup config out of `kwargs`: pad_to_max_tokens (returned)
+    and the ones wengert has only at their defaults (sparse outputs, tf_idf weights, another
+    encoding than UTF-8, salted hashing are refused); vocabulary_size is informational."""
+    kwargs.pop("vocabulary_size", None)
+    for key, default in _UNSUPPORTED.items():
+        value = kwargs.pop(key, default)
+        if value != default and not (key == "encoding" and str(value).lower() in ("utf8",)):
+            raise NotImplementedError(f"{name}: {key}={value!r} is not available in wengert; "
+                                      f"use the default {key}={default!r}.")
+    return bool(kwargs.pop("pad_to_max_tokens", False))
+
+
 class _Lookup(Layer):
     _kind = None  # "string" or "int"
 
     def __init__(self, max_tokens=None, num_oov_indices=1, mask_token=None, oov_token=None,
                  vocabulary=None, invert=False, output_mode="int", **kwargs):
         kwargs.pop("vocabulary_dtype", None)
+        self.pad_to_max_tokens = _keras_options(type(self).__name__, kwargs)
         super().__init__(**kwargs)
         if output_mode not in _MODES:
             raise ValueError(f"{type(self).__name__}: output_mode {output_mode!r} is not "
                              f"supported; use one of {list(_MODES)}.")
         if invert and output_mode != "int":
             raise ValueError(f"{type(self).__name__}: invert=True needs output_mode='int'.")
+        if self.pad_to_max_tokens and max_tokens is None:
+            raise ValueError(f"{type(self).__name__}: pad_to_max_tokens=True needs max_tokens "
+                             "(the width of the encoded outputs).")
         self.max_tokens, self.num_oov_indices = max_tokens, int(num_oov_indices)
         self.mask_token, self.oov_token = mask_token, oov_token
         self.invert, self.output_mode = invert, output_mode
         self._vocab = []
+        self._input_vocabulary = vocabulary is not None
         if vocabulary is not None:
             self.set_vocabulary(vocabulary)
 
@@ -99,6 +124,19 @@ class _Lookup(Layer):
             raise ValueError(f"{name}: a vocabulary of {len(special) + len(tokens)} entries "
                              f"is larger than max_tokens={self.max_tokens}.")
         self._vocab = tokens
+
+    def load_vocabulary_asset(self, text):
+        """Take the vocabulary from a `.keras` file's `vocabulary.txt` (one token a line, the
+        mask and OOV tokens first), where Keras keeps an adapted layer's vocabulary; a layer
+        given its vocabulary in its config keeps that one."""
+        if self._input_vocabulary:
+            return
+        lines = text.splitlines()
+        while lines and lines[-1] == "" and len(lines) > self._reserved():
+            lines.pop()
+        tokens = lines if self._kind == "string" else [int(t) for t in lines]
+        if len(tokens) > self._reserved():
+            self.set_vocabulary(np.asarray(tokens, dtype=object))
 
     def adapt(self, data, batch_size=None, steps=None):
         arrays = [np.asarray(data.numpy() if hasattr(data, "numpy") else data)] \
@@ -153,7 +191,8 @@ class _Lookup(Layer):
                          else dtypes.int64)
         if self.output_mode == "int":
             return _host(self._indices, inputs, dtypes.int64)
-        depth, mode = self.vocabulary_size(), self.output_mode  # int64 counts, as Keras 3
+        depth = self.max_tokens if self.pad_to_max_tokens else self.vocabulary_size()
+        mode = self.output_mode  # int64 counts, as Keras 3
         return _host(lambda a: _encode(self._indices(a), depth, mode).astype(np.int64), inputs,
                      dtypes.int64)
 
@@ -162,6 +201,7 @@ class _Lookup(Layer):
         config.update(max_tokens=self.max_tokens, num_oov_indices=self.num_oov_indices,
                       mask_token=self.mask_token, oov_token=self.oov_token,
                       invert=self.invert, output_mode=self.output_mode,
+                      pad_to_max_tokens=self.pad_to_max_tokens,
                       vocabulary=self.get_vocabulary()[self._reserved():])
         return config
 
@@ -236,7 +276,22 @@ class Discretization(Layer):
                      inputs, dtypes.int64)
 
     def get_config(self):
-        config = super().get_config()
-        config.update(bin_boundaries=self.bin_boundaries, num_bins=self.num_bins,
-                      epsilon=self.epsilon, output_mode=self.output_mode)
-        return config
+        """Keras's keys only (its Discretization takes no `trainable`)."""
+        return {"bin_boundaries": self.bin_boundaries, "num_bins": self.num_bins,
+                "epsilon": self.epsilon, "output_mode": self.output_mode, "sparse": False,
+                "name": self.name, "dtype": self.dtype}
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """An adapted layer's config names both `num_bins` and the learned `bin_boundaries`
+        (Keras writes both): the layer is made from num_bins and given the boundaries."""
+        config = dict(config)
+        boundaries = config.pop("bin_boundaries", None)
+        if config.get("num_bins") is None:
+            config["bin_boundaries"] = boundaries
+            boundaries = None
+        config.pop("sparse", None)
+        layer = super().from_config(config)
+        if boundaries is not None:
+            layer.bin_boundaries = [float(b) for b in boundaries]
+        return layer

@@ -23,6 +23,7 @@ import numpy as np
 
 from ...framework import dtypes
 from .base import Layer
+from .layer_utils import _standard_config
 from .lookup import StringLookup, _host
 
 __all__ = ["TextVectorization"]
@@ -213,6 +214,17 @@ class TextVectorization(Layer):
         self._lookup.set_vocabulary(np.asarray(tokens, dtype=object) if tokens else [])
         self._input_vocabulary = True
 
+    def load_vocabulary_asset(self, text):
+        """An adapted vocabulary from a `.keras` file's `vocabulary.txt` (the padding and OOV
+        tokens first, one token a line), where Keras keeps it; one given in the config wins."""
+        if self._input_vocabulary:
+            return
+        special = ["", "[UNK]"] if self._output_mode == "int" else ["[UNK]"]
+        lines = text.split("\n")
+        tokens = lines[len(special):] if lines[:len(special)] == special else lines
+        self._lookup.set_vocabulary(np.asarray([t for t in tokens if t], dtype=object)
+                                    if any(tokens) else [])
+
     def get_vocabulary(self, include_special_tokens=True):
         tokens = self._lookup.get_vocabulary()[2:]
         special = ["", "[UNK]"] if self._output_mode == "int" else ["[UNK]"]
@@ -322,7 +334,7 @@ class TextVectorization(Layer):
 
     @classmethod
     def from_config(cls, config):
-        config = dict(config)
+        config = _standard_config(config)
         if isinstance(config.get("ngrams"), list):
             config["ngrams"] = tuple(config["ngrams"])
         return cls(**config)

@@ -11,12 +11,21 @@ model first its `layers`, then its attributes in sorted order (public before pri
 layer once; so the same model built in both libraries gets the same paths and files move both
 ways.
 
+The optimizer of a compiled model keeps its state under `optimizer/vars` (attribute `name`, the
+optimizer's name): its `variables` in Keras 3's order, the iteration count, the learning rate,
+then each trained variable's slots (Adam's momentum and velocity) in `trainable_weights` order.
+Reading them needs the optimizer built for the model's variables (load_model builds it after
+compiling); an optimizer holding another number of variables is skipped with a warning, as
+Keras does, and an uncompiled model ignores them.
+
 Reading checks everything first: every path and its number of variables, each shape, and that
 each value is finite-typed (a corrupt or mismatched file changes no weight); then all values
-are assigned. Writing goes to a temporary file renamed into place (atomic).
+are assigned, and each layer with a `finalize_state` method (Normalization's adapted statistics)
+is told that its state is loaded. Writing goes to a temporary file renamed into place (atomic).
 """
 import os
 import tempfile
+import warnings
 
 import numpy as np
 
@@ -101,10 +110,23 @@ def own_variables(layer):
 def write_weights(model, h5file):
     """Write every object's own variables into an open h5py File."""
     for path, obj in walk_saveables(model):
-        group = h5file.create_group(f"{path}/vars" if path else "vars")
-        group.attrs["name"] = obj.name
-        for i, variable in enumerate(own_variables(obj)):
-            group.create_dataset(str(i), data=np.asarray(array_of(variable)))
+        _write_group(h5file, f"{path}/vars" if path else "vars", obj.name, own_variables(obj))
+    optimizer = model_optimizer(model)
+    if optimizer is not None:
+        _write_group(h5file, "optimizer/vars", optimizer.name, optimizer.variables)
+
+
+def _write_group(h5file, key, name, variables):
+    group = h5file.create_group(key)
+    group.attrs["name"] = name
+    for i, variable in enumerate(variables):
+        group.create_dataset(str(i), data=np.asarray(array_of(variable)))
+
+
+def model_optimizer(model):
+    """The optimizer of a compiled model whose state can be saved (else None)."""
+    optimizer = model.__dict__.get("optimizer")
+    return optimizer if hasattr(optimizer, "load_own_variables") else None
 
 
 def atomic_write(filepath, write):
@@ -148,7 +170,8 @@ def _stored(h5file, path):
 def read_weights(model, h5file, skip_mismatch=False):
     """Check the whole file against the model, then assign every variable."""
     assignments, problems = [], []
-    for path, obj in walk_saveables(model):
+    saveables = walk_saveables(model)
+    for path, obj in saveables:
         variables = own_variables(obj)
         stored = _stored(h5file, path)
         if stored is False:
@@ -174,11 +197,40 @@ def read_weights(model, h5file, skip_mismatch=False):
                 problems.append(f"{path}/vars/{i}: not numeric (dtype {value.dtype})")
                 continue
             assignments.append((variable, value.astype(variable.dtype.as_numpy_dtype)))
+    assignments += _optimizer_assignments(model, h5file, problems)
     if problems and not skip_mismatch:
         raise ValueError("The weights file does not match the model; nothing was loaded:\n  "
                          + "\n  ".join(problems[:20]))
     for variable, value in assignments:
         variable.assign(value)
+    for _, obj in saveables:
+        if hasattr(obj, "finalize_state"):
+            obj.finalize_state()
+
+
+def _optimizer_assignments(model, h5file, problems):
+    """[(optimizer variable, value)] from `optimizer/vars`, checked; [] when the model has no
+    optimizer, the file no state, or the counts differ (a warning, as Keras gives)."""
+    optimizer = model_optimizer(model)
+    stored = _stored(h5file, "optimizer")
+    if optimizer is None or not stored:
+        return []
+    variables = list(optimizer.variables)
+    if len(stored) != len(variables):
+        warnings.warn(f"Skipping variable loading for optimizer '{optimizer.name}', because it "
+                      f"has {len(variables)} variables whereas the saved optimizer has "
+                      f"{len(stored)} variables.", stacklevel=4)
+        return []
+    out = []
+    for i, (variable, dataset) in enumerate(zip(variables, stored)):
+        value = np.asarray(dataset[()])
+        if tuple(value.shape) != tuple(variable.shape) or value.dtype.kind not in "fiub":
+            problems.append(f"optimizer/vars/{i} ({variable.name}): the file has shape "
+                            f"{tuple(value.shape)} and dtype {value.dtype}, the optimizer "
+                            f"{tuple(variable.shape)} and {variable.dtype.name}")
+            continue
+        out.append((variable, value.astype(variable.dtype.as_numpy_dtype)))
+    return out
 
 
 def load_weights(model, filepath, skip_mismatch=False):

@@ -2,13 +2,16 @@
 
     metadata.json      {"keras_version", "date_saved"}
     config.json        the model's config (model_config.py), with its build config
-    model.weights.h5   the weights (h5_weights.py)
+    model.weights.h5   the weights and the optimizer's state (h5_weights.py)
+    assets/<path>/     what a layer keeps outside its weights: an adapted lookup vocabulary,
+                       vocabulary.txt (read; wengert writes vocabularies into the config)
 
 `save_model` writes the three into a temporary file in the target's folder and renames it
 into place. `load_model` reads the archive without extracting it, rebuilds the model from
 config.json (classes looked up by name only; serialized lambdas refused unless
-safe_mode=False), checks the weights file against the rebuilt model and only then assigns the
-weights; a missing member, invalid JSON, or a weights file that does not fit is an error that
+safe_mode=False), compiles it as the file's compile config says and builds the optimizer for the
+model's variables, checks the weights file against the rebuilt model and optimizer and only then
+assigns the weights and the optimizer state (so training resumes where it stopped); a missing member, invalid JSON, or a weights file that does not fit is an error that
 names the problem.
 """
 import datetime
@@ -23,7 +26,8 @@ import numpy as np
 from ... import optimizers
 from ..serialization import (CustomObjectScope, SafeModeScope, deserialize_keras_object,
                              serialize_keras_object)
-from .h5_weights import atomic_write, read_weights, require_h5py, write_weights
+from .h5_weights import (atomic_write, model_optimizer, read_weights, require_h5py,
+                          walk_saveables, write_weights)
 
 __all__ = ["save_keras_file", "load_keras_file", "read_config", "load_weights_from_keras_file"]
 
@@ -99,19 +103,39 @@ def load_keras_file(filepath, custom_objects=None, compile=True, safe_mode=True)
         if _WEIGHTS not in z.namelist():
             raise ValueError(f"{os.fspath(filepath)!r} has no {_WEIGHTS}.")
         weights = z.read(_WEIGHTS)
+        assets = {name: z.read(name) for name in z.namelist() if name.startswith("assets/")}
     with SafeModeScope(safe_mode), CustomObjectScope(custom_objects or {}):
         model = deserialize_keras_object(config, custom_objects=custom_objects,
                                          safe_mode=safe_mode)
+    _load_assets(model, assets)
     try:
         f = h5py.File(io.BytesIO(weights), "r")
     except OSError as err:
         raise ValueError(f"{os.fspath(filepath)!r}: {_WEIGHTS} is not a readable HDF5 file "
                          f"({err}).") from None
-    with f:
-        read_weights(model, f)
     if compile and config.get("compile_config"):
         _compile_from_config(model, config["compile_config"], custom_objects)
+        _build_optimizer(model)
+    with f:
+        read_weights(model, f)
     return model
+
+
+def _load_assets(model, assets):
+    """Give each layer that keeps a vocabulary the `vocabulary.txt` Keras wrote for it under
+    assets/<its path>/ (TensorFlow's Keras keeps an adapted lookup vocabulary there)."""
+    for path, layer in walk_saveables(model):
+        text = assets.get(f"assets/{path}/vocabulary.txt" if path else "assets/vocabulary.txt")
+        if text is not None and hasattr(layer, "load_vocabulary_asset"):
+            layer.load_vocabulary_asset(text.decode("utf-8"))
+
+
+def _build_optimizer(model):
+    """Create the compiled optimizer's slots for the model's trainable variables (as Keras's
+    compile_from_config does), so that the saved optimizer state has somewhere to go."""
+    optimizer = model_optimizer(model)
+    if optimizer is not None and model.built and not optimizer.built:
+        optimizer.build(model.trainable_variables)
 
 
 def _compile_from_config(model, compile_config, custom_objects):
