@@ -18,14 +18,15 @@ from . import constraints, export, mixed_precision, regularizers, saving
 from .. import datasets  # keras.datasets.mnist.load_data(), as in TensorFlow
 from .layers import Input, InputLayer
 from .models import Model, Sequential
+from .variables import KerasVariable as Variable
 from .ops import dtypes as _dtypes
 
 backend.standardize_dtype, backend.result_type = _dtypes.standardize_dtype, _dtypes.result_type
 backend.is_float_dtype, backend.is_int_dtype = _dtypes.is_float, _dtypes.is_int
 backend.is_keras_tensor = utils.is_keras_tensor
 
-__all__ = ["Model", "Sequential", "Input", "InputLayer", "layers", "losses", "metrics",
-           "callbacks", "activations", "initializers", "optimizers", "backend", "utils",
+__all__ = ["Model", "Sequential", "Variable", "Input", "InputLayer", "layers", "losses",
+           "metrics", "callbacks", "activations", "initializers", "optimizers", "backend", "utils",
            "models", "ops", "datasets", "constraints", "regularizers", "saving", "random",
            "mixed_precision", "export"]
 

@@ -6,6 +6,9 @@ Variable named "<layer>/<weight>" and tracks it as trainable or not. Layers assi
 attributes of a layer (or listed in an attribute) are tracked as its sublayers, and so are
 Variables, so `trainable_weights` collects a whole tree of layers in the order they were added.
 
+Each weight also has Keras 3's `path`: the names of the layers building or calling when it was
+made, then its own ("dense/kernel", "sequential/dense/kernel"; variables.py keeps that scope).
+
 `__call__(inputs, training=None)` casts floating inputs to the layer's dtype, builds the layer
 if needed and runs `call`. `training` is passed to `call` when its signature takes it; when it
 is None, the value of the enclosing layer call is used (a model called with training=True runs
@@ -23,6 +26,7 @@ outermost call (cleared when the next one starts); `activity_regularizer` adds
 r(output) / batch size for each output; weight regularizers are recomputed from the weights'
 values each time `losses` is read.
 """
+import functools
 import inspect
 import threading
 import warnings
@@ -39,6 +43,7 @@ from ...ops.math_ops import cast
 from .. import backend, constraints as constraints_module, initializers
 from .. import regularizers as regularizers_module
 from ..mixed_precision import PolicyProperties, policy_of
+from ..variables import current_path, name_scope
 from . import mask_table as masking
 from .keras_tensor import KerasTensor, is_shape_list, symbolic_call
 from .tracking import UNTRACKED, Tracking
@@ -73,6 +78,15 @@ def _shape_of(x):
     return x.shape if hasattr(x, "shape") else TensorShape(np.shape(x))
 
 
+def _scoped_build(build):
+    @functools.wraps(build)
+    def scoped(self, *args, **kwargs):
+        with name_scope(self, self.name):
+            return build(self, *args, **kwargs)
+    scoped._scoped = True
+    return scoped
+
+
 class Layer(PolicyProperties, Tracking, Module):
     """Base class of layers: override `build(input_shape)` and `call(inputs, training=None)`.
 
@@ -80,6 +94,14 @@ class Layer(PolicyProperties, Tracking, Module):
     tracking of weights and sublayers."""
 
     supports_masking = False  # whether compute_mask passes masks on (see the module docstring)
+
+    def __init_subclass__(cls, **kwargs):
+        """A subclass's own `build` runs inside the layer's name scope, however it is called
+        (as Keras wraps build), so that weights made in it get their path."""
+        super().__init_subclass__(**kwargs)
+        build = cls.__dict__.get("build")
+        if build is not None and not getattr(build, "_scoped", False):
+            cls.build = _scoped_build(build)
 
     _TF_MODULE_IGNORED_PROPERTIES = frozenset(UNTRACKED)
 
@@ -138,7 +160,8 @@ class Layer(PolicyProperties, Tracking, Module):
 
     # -- weights ----------------------------------------------------------------------------------
     def add_weight(self, *args, **kwargs):
-        """Create a Variable "<layer name>/<name>" of `shape`, initialized by `initializer`
+        """Create a Variable "<layer name>/<name>" (its `path` scoped as Keras 3's) of `shape`,
+        initialized by `initializer`
         (default: glorot_uniform for floats, zeros otherwise), and track it. Takes Keras 3's
         argument order (shape, initializer, dtype, trainable, ...) and Keras 2's (name, shape,
         dtype, initializer, regularizer, trainable, constraint); a string first is a name."""
@@ -155,6 +178,7 @@ class Layer(PolicyProperties, Tracking, Module):
         initial = (lambda: init(shape, dtype=dtype)) if restored is None else restored
         variable = Variable(initial, trainable=trainable, name=f"{self.name}/{name}",
                             dtype=dtype)
+        variable.path = current_path(name, owner=self)
         variable.regularizer = regularizers_module.get(spec["regularizer"])
         variable.constraint = constraints_module.get(spec["constraint"])
         (self._trainable_weights if trainable else self._non_trainable_weights).append(variable)
@@ -332,7 +356,8 @@ class Layer(PolicyProperties, Tracking, Module):
             self._clear_losses()
         call_context.depth += 1
         try:
-            outputs = self._policy_call(inputs, args, kwargs)
+            with name_scope(self, self.name):
+                outputs = self._policy_call(inputs, args, kwargs)
         finally:
             call_context.training = outer
             call_context.depth -= 1
