@@ -64,6 +64,21 @@ def test_normalization_axes_and_given_statistics():
         per_row.adapt(np.ones((2, 5, 4, 2), np.float32))
 
 
+def test_normalization_state_restored_by_checkpoints_and_savedmodels(tmp_path):
+    layer = L.Normalization()
+    layer.adapt(DATA)
+    model = keras.Sequential([keras.Input((3,)), layer], name="norm_model")
+    want = np.asarray(model(DATA))
+    path = tf.train.Checkpoint(model=model).save(str(tmp_path / "ckpt" / "c"))
+    for built in (True, False):
+        again = keras.Sequential(([keras.Input((3,))] if built else []) + [L.Normalization()])
+        tf.train.Checkpoint(model=again).restore(path)
+        np.testing.assert_allclose(np.asarray(again(DATA)), want, rtol=1e-6)
+    model.save(str(tmp_path / "saved"))
+    loaded = keras.models.load_model(str(tmp_path / "saved"))
+    np.testing.assert_allclose(np.asarray(loaded(DATA)), want, rtol=1e-6)
+
+
 def _preprocessing_model():
     layers = [L.StringLookup(name="words"), L.TextVectorization(max_tokens=10,
               output_sequence_length=4, name="text"), L.IntegerLookup(name="ints"),

@@ -19,6 +19,7 @@ import numpy as np
 
 from ...ops.image.geometry import crop_to_bounding_box
 from ...ops.image.resize import resize as resize_images
+from ...framework.context import state
 from ...framework.tensor import constant, convert_to_tensor
 from ...framework.tensor_shape import TensorShape
 from .. import backend_ops as K
@@ -226,10 +227,19 @@ class Normalization(Layer):
         super().set_weights(weights)
         self._adapted = True
 
+    def _check_adapted(self):
+        """An error for statistics never learned nor loaded: still the initial mean 0 and
+        variance 1 (a checkpoint restored into the built layer sets other values)."""
+        if self.input_mean is not None or self._adapted or state.graph is not None:
+            return
+        if np.any(self.adapt_mean.numpy() != 0) or np.any(self.adapt_variance.numpy() != 1):
+            self._adapted = True
+            return
+        raise ValueError(f"Normalization layer {self.name!r}: call adapt() or give mean and "
+                         "variance before using it.")
+
     def call(self, inputs):
-        if self.input_mean is None and not self._adapted:
-            raise ValueError(f"Normalization layer {self.name!r}: call adapt() or give mean and "
-                             "variance before using it.")
+        self._check_adapted()
         x = K.cast(inputs, "float32") if not inputs.dtype.is_floating else inputs
         mean, var = (K.cast(s, x.dtype) for s in (self.mean, self.variance))
         std = K.maximum(K.sqrt(var), K.cast(1e-7, x.dtype))
