@@ -169,6 +169,25 @@ def test_wengert_reads_tensorflows_adapted_layers(tmp_path):
         np.testing.assert_allclose(got, tf_side[f"out{i}"], rtol=1e-5, atol=1e-6)
     assert model.get_layer("text").get_vocabulary()[:3] == ["", "[UNK]", "the"]
     assert model.get_layer("norm").count_params() == 7
+    for i, got in enumerate(_outputs(_preprocessing_model())):  # the same adapt() here
+        np.testing.assert_allclose(got, tf_side[f"out{i}"], rtol=1e-5, atol=1e-6)
+
+
+def test_discretization_adapts_as_keras_estimates_quantiles():
+    rng = np.random.default_rng(0)
+    values = rng.normal(size=(1000, 2)).astype(np.float32)
+    tf_side = tf_eval('''
+for i, data in enumerate([A["small"], A["values"],
+                          tf.data.Dataset.from_tensor_slices(A["values"]).batch(128)]):
+    layer = keras.layers.Discretization(num_bins=4)
+    layer.adapt(data)
+    out[f"b{i}"] = np.asarray(layer.bin_boundaries)
+''', {"small": np.arange(10.0), "values": values})
+    batches = tf.data.Dataset.from_tensor_slices(values).batch(128)
+    for i, data in enumerate([np.arange(10.0), values, batches]):
+        layer = L.Discretization(num_bins=4)
+        layer.adapt(data)
+        np.testing.assert_allclose(layer.bin_boundaries, tf_side[f"b{i}"], rtol=1e-6)
 
 
 _TF_READS = '''

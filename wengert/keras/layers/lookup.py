@@ -10,7 +10,10 @@
     CategoryEncoding(num_tokens, output_mode): one_hot / multi_hot / count of integer inputs
         (float32).
     Discretization(bin_boundaries or num_bins + adapt): the index of the bin of each value
-        (bins closed on the left); adapt takes the data's num_bins-quantiles (inverted CDF).
+        (bins closed on the left); adapt estimates the data's num_bins-quantiles batch by
+        batch as Keras 3 does: each batch summarized by every (size * epsilon)-th sorted value,
+        summaries merged and cut back to 1 / epsilon points, the boundaries interpolated at
+        cumulative shares 1/num_bins, 2/num_bins, ....
         The learned boundaries are in the config beside num_bins, as Keras writes them.
 """
 import collections
@@ -251,6 +254,28 @@ class CategoryEncoding(Layer):
         return config
 
 
+def _summary(values, epsilon):
+    """Keras's quantile summary of one batch: [values, weights], every step-th of the sorted
+    values (step = size * epsilon, at least 1), each standing for `step` values."""
+    values = np.sort(np.asarray(values, np.float32).reshape(-1))
+    step = max(values.size * epsilon, 1)
+    kept = values[int(step - 1)::int(step)]
+    return np.stack([kept, np.ones_like(kept) * step])
+
+
+def _compress(summary, epsilon):
+    """A summary (sorted by value) cut to about 1 / epsilon entries: the values at cumulative
+    weight shares epsilon, 2 epsilon, ..., 1 (interpolated), with the weights between them."""
+    if summary.shape[1] * epsilon < 1:
+        return summary
+    targets = epsilon + np.arange(0.0, 1.0, epsilon)
+    cumulative = summary[1].cumsum()
+    shares = cumulative / cumulative[-1]
+    values = np.interp(targets, shares, summary[0])
+    at = np.interp(targets, shares, cumulative)
+    return np.stack([values, at - np.concatenate(([0], at[:-1]))]).astype(np.float32)
+
+
 class Discretization(Layer):
     def __init__(self, bin_boundaries=None, num_bins=None, epsilon=0.01, output_mode="int",
                  **kwargs):
@@ -262,11 +287,19 @@ class Discretization(Layer):
         self.num_bins, self.epsilon, self.output_mode = num_bins, epsilon, output_mode
 
     def adapt(self, data, batch_size=None, steps=None):
-        values = np.concatenate([np.asarray(b).reshape(-1) for b in (
-            data if hasattr(data, "element_spec") else [data])]).astype(np.float64)
-        qs = np.arange(1, self.num_bins) / self.num_bins
-        self.bin_boundaries = [float(v) for v in np.quantile(values, qs,
-                                                             method="inverted_cdf")]
+        """Learn num_bins - 1 boundaries from the data's quantiles, estimated batch by batch
+        within `epsilon` as Keras 3 does (see _summary)."""
+        if self.num_bins is None:
+            raise ValueError("Discretization.adapt: this layer was given `bin_boundaries`; make "
+                             "it with `num_bins` to learn them.")
+        batches = data if hasattr(data, "element_spec") else [data]
+        summary = np.zeros((2, 0), np.float32)
+        for i, batch in enumerate(batches):
+            if steps is not None and i >= steps:
+                break
+            merged = np.concatenate([_summary(np.asarray(batch), self.epsilon), summary], axis=1)
+            summary = _compress(np.take(merged, np.argsort(merged[0]), axis=1), self.epsilon)
+        self.bin_boundaries = _compress(summary, 1.0 / self.num_bins)[0, :-1].tolist()
 
     def call(self, inputs):
         if self.bin_boundaries is None:
