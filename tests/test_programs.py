@@ -29,8 +29,6 @@ PENDING = {
     "tf.vectorized_map gives None (issue 30)",
     "autograph_tensorarray_loops": "tf.TensorArray(size=tf.shape(x)[0]) while tracing "
     "(a TensorArray of run-time size, issue 30)",
-    "keras_regression_normalization": "Normalization's adapted mean and variance as weights "
-    "(issue 27 item 5)",
     "keras_save_load_resume": "the optimizer's state in .keras files (issue 27 item 5)",
     "module_checkpoint_restore": "checkpoints in TensorFlow's tensor-bundle format, whose keys "
     "end in /.ATTRIBUTES/VARIABLE_VALUE (issue 31)",
