@@ -29,7 +29,6 @@ PENDING = {
     "tf.vectorized_map gives None (issue 30)",
     "autograph_tensorarray_loops": "tf.TensorArray(size=tf.shape(x)[0]) while tracing "
     "(a TensorArray of run-time size, issue 30)",
-    "keras_save_load_resume": "the optimizer's state in .keras files (issue 27 item 5)",
     "module_checkpoint_restore": "checkpoints in TensorFlow's tensor-bundle format, whose keys "
     "end in /.ATTRIBUTES/VARIABLE_VALUE (issue 31)",
     "random_generators_stateless": "TensorFlow's random numbers (Philox-4x32-10 and its "
