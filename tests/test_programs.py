@@ -22,7 +22,6 @@ PENDING = {
     "linear_regression_custom_loop": "Keras 3 does not train a tf.Variable set as a Model "
     "attribute (it trains keras.Variable only), so TensorFlow's fit leaves W and b as they "
     "were; wengert trains them, as tf.keras 2 did: Keras 3's variable model, issue 27 item 5",
-    "saved_model_keras_export": "Variable.path (Keras 3's variable model, issue 27 item 5)",
     "tf1_variable_scope_saver": "tf.compat.v1.variable_scope, get_variable and Saver (issue 28)",
     "strings_and_text": "tf.strings.substr and the rest of tf.strings (issue 29)",
     "per_example_gradients": "a tape gradient with respect to captured variables inside "
