@@ -78,16 +78,22 @@ def standardize_dtype(dtype):
     floatx."""
     if dtype is None:
         return backend.floatx()
+    return _kept(_NAMES, dtype, _standard_name, dtype)
+
+
+def _kept(answers, key, compute, *args):
+    """answers[key], computed by compute(*args) and kept the first time (not kept when the key
+    is unhashable; an exception propagates and keeps nothing)."""
     try:
-        return _NAMES[dtype]
+        return answers[key]
     except (KeyError, TypeError):
         pass
-    name = _standard_name(dtype)
+    value = compute(*args)
     try:
-        _NAMES[dtype] = name
+        answers[key] = value
     except TypeError:
         pass
-    return name
+    return value
 
 
 def _standard_name(dtype):
@@ -156,17 +162,7 @@ def _lattice_result(args):
 def result_type(*dtypes):
     """The dtype Keras 3 gives an op over inputs of these dtypes; the Python types `int` and
     `float` stand for weakly typed scalars, None for floatx. No dtypes give floatx."""
-    key = (dtypes, backend.floatx())
-    try:
-        return _RESULTS[key]
-    except (KeyError, TypeError):
-        pass
-    result = _result_type(dtypes)
-    try:
-        _RESULTS[key] = result
-    except TypeError:
-        pass
-    return result
+    return _kept(_RESULTS, (dtypes, backend.floatx()), _result_type, dtypes)
 
 
 def _result_type(dtypes):
