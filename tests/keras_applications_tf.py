@@ -19,11 +19,14 @@ import json
 import os
 import re
 import tempfile
+import types
 import zlib
 
 import numpy as np
 
+import wengert.keras as wk
 from keras_tf_eval import tf_eval
+from wengert.keras import applications
 from tf_reference import tf_python
 
 _WEIGHTS_DIR = "WENGERT_APPLICATIONS_WEIGHTS_DIR"
@@ -117,6 +120,14 @@ def wengert_summary(model):
 
 def _is_operation(layer):
     return type(layer).__module__.endswith("saving.op_layers")
+
+
+def build_application(expression):
+    """wengert's model for a case's expression over `keras.applications` (the test's own fixed
+    text), with Keras's automatic names counted from a fresh session."""
+    wk.backend.clear_session()
+    names = {"keras": types.SimpleNamespace(applications=applications, Input=wk.Input)}
+    return eval("keras.applications." + expression, names)
 
 
 def check_structure(model, want):

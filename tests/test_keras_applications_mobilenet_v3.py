@@ -4,15 +4,14 @@
 out) and weight shapes, and with the same weights (moved through a `.weights.h5` file
 TensorFlow wrote) the same output on one 32x32 image in [0, 255]. The default 224x224,
 1000-class models compare their structure only."""
-import types
 
 import numpy as np
 import pytest
 
-import wengert.keras as wk
 from wengert.keras import applications
 from wengert.keras.applications import mobilenet_v3
-from keras_applications_tf import check_output, check_structure, tf_models
+from keras_applications_tf import (build_application, check_output, check_structure,
+                                  tf_models)
 
 _RNG = np.random.default_rng(11)
 IMAGES = {"pixels": _RNG.uniform(0, 255, (1, 32, 32, 3)).astype("float32")}
@@ -35,12 +34,6 @@ CASES = [
 ]
 
 
-def _build(expression):
-    wk.backend.clear_session()
-    names = {"keras": types.SimpleNamespace(applications=applications, Input=wk.Input)}
-    return eval("keras.applications." + expression, names)  # the test's own fixed text
-
-
 @pytest.fixture(scope="module")
 def reference():
     cases = [(key, "keras.applications." + expr, image, out) for key, expr, image, out in CASES]
@@ -50,7 +43,7 @@ def reference():
 @pytest.mark.parametrize("key,expression,image,compare", CASES, ids=[c[0] for c in CASES])
 def test_same_model_as_keras(reference, key, expression, image, compare):
     want, folder = reference
-    model = _build(expression)
+    model = build_application(expression)
     check_structure(model, want[key])
     if compare:
         check_output(model, key, want[key], IMAGES[image], folder)
