@@ -298,14 +298,35 @@ class Graph:
             raise KeyError(f"Operation {op_name!r} has {len(op.outputs)} outputs; no {name!r}.")
         return op.outputs[int(index)]
 
+    # -- collections (graph/collections.py names the keys) ----------------------------------
     def add_to_collection(self, name, value):
         self._collections.setdefault(name, []).append(value)
 
+    def add_to_collections(self, names, value):
+        """Add `value` to each collection in `names` (a string is one name), once per name."""
+        names = (names,) if isinstance(names, str) else set(names)
+        for name in names:
+            self.add_to_collection(name, value)
+
     def get_collection(self, name, scope=None):
+        """A copy of the collection; with `scope`, only the items that have a `name` matching
+        `scope` at its start as a regular expression (TensorFlow's `re.match`)."""
         items = list(self._collections.get(name, []))
         if scope:
-            items = [v for v in items if getattr(v, "name", "").startswith(scope)]
+            pattern = re.compile(scope)
+            items = [v for v in items
+                     if isinstance(getattr(v, "name", None), str) and pattern.match(v.name)]
         return items
+
+    def get_collection_ref(self, name):
+        """The collection's list itself (made empty if new): changes to it change the graph's."""
+        return self._collections.setdefault(name, [])
+
+    def get_all_collection_keys(self):
+        return [k for k in self._collections if isinstance(k, str)]
+
+    def clear_collection(self, name):
+        self._collections.pop(name, None)
 
     def as_graph_def(self):
         """A plain-data description: one dict per op (name, type, inputs, attrs, output specs)."""

@@ -14,18 +14,20 @@ from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.variables import (ASSIGN, ASSIGN_ADD, ASSIGN_SUB, READ_VARIABLE, Variable,
                                    checked_constraint)
+from .collections import GraphKeys
 from .graph import NO_OP, Graph, check_scope_name, get_default_graph
 from .symbolic import GraphValued
 
-__all__ = ["GraphVariable", "global_variables", "trainable_variables", "variables_initializer",
-           "global_variables_initializer"]
+__all__ = ["GraphVariable", "global_variables", "trainable_variables", "local_variables",
+           "model_variables", "variables_initializer", "global_variables_initializer",
+           "local_variables_initializer"]
 
 
 class GraphVariable(GraphValued, Variable):
     """A variable of a graph; `Variable(...)` inside a graph context makes one."""
 
     def __init__(self, initial_value=None, trainable=True, validate_shape=True, name=None,
-                 dtype=None, shape=None, constraint=None, **_ignored):
+                 dtype=None, shape=None, constraint=None, collections=None, **_ignored):
         if initial_value is None:
             raise ValueError("Variable: initial_value must be given.")
         self.constraint = checked_constraint(constraint)
@@ -35,7 +37,7 @@ class GraphVariable(GraphValued, Variable):
         with graph.name_scope(self._name + "/"), graph.control_dependencies(None):
             value = initial_value() if callable(initial_value) else initial_value
             self._initial_value = convert_to_tensor(value, dtype=dtype)
-        self._trainable = bool(trainable)
+        self._trainable = True if trainable is None else bool(trainable)
         self._dtype = self._initial_value.dtype
         given = TensorShape(shape) if shape is not None else None
         self._shape = given if given is not None and not validate_shape else \
@@ -44,9 +46,10 @@ class GraphVariable(GraphValued, Variable):
             self._initializer = graph.create_op(ASSIGN, (self, self._initial_value), {},
                                                 "Assign").op
             self._snapshot = graph.create_op(READ_VARIABLE, (self,), {}, "read")
-        graph.add_to_collection("variables", self)
-        if self._trainable:
-            graph.add_to_collection("trainable_variables", self)
+        collections = [GraphKeys.GLOBAL_VARIABLES] if collections is None else list(collections)
+        if self._trainable and GraphKeys.TRAINABLE_VARIABLES not in collections:
+            collections.append(GraphKeys.TRAINABLE_VARIABLES)
+        graph.add_to_collections(collections, self)
 
     @property
     def graph(self):
@@ -129,12 +132,24 @@ class GraphVariable(GraphValued, Variable):
 Graph.variable_class = GraphVariable  # the graph layer's one install on a class below it
 
 
-def global_variables():
-    return get_default_graph().get_collection("variables")
+def global_variables(scope=None):
+    """The default graph's GLOBAL_VARIABLES (those whose name matches `scope` at its start)."""
+    return get_default_graph().get_collection(GraphKeys.GLOBAL_VARIABLES, scope)
 
 
-def trainable_variables():
-    return get_default_graph().get_collection("trainable_variables")
+def trainable_variables(scope=None):
+    """The default graph's TRAINABLE_VARIABLES (those whose name matches `scope`)."""
+    return get_default_graph().get_collection(GraphKeys.TRAINABLE_VARIABLES, scope)
+
+
+def local_variables(scope=None):
+    """The default graph's LOCAL_VARIABLES (those whose name matches `scope`)."""
+    return get_default_graph().get_collection(GraphKeys.LOCAL_VARIABLES, scope)
+
+
+def model_variables(scope=None):
+    """The default graph's MODEL_VARIABLES (those whose name matches `scope`)."""
+    return get_default_graph().get_collection(GraphKeys.MODEL_VARIABLES, scope)
 
 
 def variables_initializer(var_list, name="init"):
@@ -145,4 +160,10 @@ def variables_initializer(var_list, name="init"):
 
 
 def global_variables_initializer():
+    """One op that initializes every variable of GLOBAL_VARIABLES."""
     return variables_initializer(global_variables())
+
+
+def local_variables_initializer():
+    """One op that initializes every variable of LOCAL_VARIABLES."""
+    return variables_initializer(local_variables(), name="init")
