@@ -24,8 +24,6 @@ PENDING = {
     "were; wengert trains them, as tf.keras 2 did: Keras 3's variable model, issue 27 item 5",
     "tf1_variable_scope_saver": "tf.compat.v1.variable_scope, get_variable and Saver (issue 28)",
     "strings_and_text": "tf.strings.substr and the rest of tf.strings (issue 29)",
-    "per_example_gradients": "a tape gradient with respect to captured variables inside "
-    "tf.vectorized_map gives None (issue 30)",
     "autograph_tensorarray_loops": "tf.TensorArray(size=tf.shape(x)[0]) while tracing "
     "(a TensorArray of run-time size, issue 30)",
     "module_checkpoint_restore": "checkpoints in TensorFlow's tensor-bundle format, whose keys "

@@ -27,6 +27,7 @@ from ..ops.reshape_ops import expand_dims
 from ..ops.shape_rules import broadcast_shapes
 from ..util import nest
 from .functional import map_fn
+from ..framework.variables import READ_VARIABLE, watch_on_read
 from .subgraphs import SubGraph, placeholder_for
 
 __all__ = ["vectorized_map"]
@@ -34,9 +35,16 @@ __all__ = ["vectorized_map"]
 
 class _Trace(SubGraph):
     """The graph fn is traced into: it captures what fn uses from outside (eager tensors,
-    variable reads, tensors of an enclosing graph) as placeholders standing for those values."""
+    tensors of an enclosing graph) as placeholders standing for those values, and reads
+    variables itself, so a tape inside fn differentiates with respect to them."""
 
-    reads_locally = False  # a variable read is one captured value, as the replay expects
+    reads_locally = False
+
+    def capture_variable(self, var):
+        """A read of `var` in this graph (tapes inside fn that watch accessed variables start
+        watching it); the replay reads the variable where vectorized_map runs."""
+        watch_on_read(var)
+        return self.create_op(READ_VARIABLE, (var,), {}, var.name.rsplit(":", 1)[0] + "/read")
 
     def _capture_outer(self, t):
         if self.outer is not None:
@@ -118,6 +126,9 @@ def _replay(graph, holders, flat, fallback):
     values.update({id(placeholder): (outer, False) for outer, placeholder in graph.captures})
     for op in graph.get_operations():
         if all(id(t) in values for t in op.outputs):  # the element and capture placeholders
+            continue
+        if op.op_def is READ_VARIABLE:  # read where the map runs: outer tapes see the read
+            values[id(op.outputs[0])] = (op.inputs[0]._as_tensor(None), False)
             continue
         inputs, batched = [], []
         for t in op.inputs:

@@ -11,6 +11,10 @@ A FuncGraph is a `Graph` with three differences, all about state that lives outs
   ordinary eager Variable. Creation is allowed on the first trace only, as in TensorFlow.
 - Tapes opened inside the traced body record the graph's own ops, so `tape.gradient` inside the
   body builds gradient nodes with the one reverse pass.
+- A function traced while another graph is built (a tf.function called inside another, or
+  inside one's cond branch or loop body) may use that graph's tensors: each becomes a
+  placeholder of its own (`outer_captures`), fed with the enclosing tensor when the function is
+  inlined into the graph being built, so tapes there differentiate through it.
 
 `replay(ops, ...)` runs recorded graph ops again through the ordinary `execute`: eagerly (when an
 outer tape or a forward accumulator is listening, so it records ordinary ops and every registered
@@ -50,9 +54,12 @@ class FuncGraph(Graph):
     lifts_variables = True
     variable_class = Variable  # lifted out: ordinary eager variables
 
-    def __init__(self, name, allow_variable_creation=True):
+    def __init__(self, name, allow_variable_creation=True, outer=None):
         super().__init__()
         self.name = name
+        self.outer = outer             # the graph being built when tracing began (or None)
+        self.outer_captures = []       # (tensor of an enclosing graph, placeholder standing for it)
+        self._by_outer = {}
         self.inputs = []               # placeholders, one per tensor argument
         self.outputs = []              # flat output tensors (None where the output is None)
         self.structured_outputs = None
@@ -61,6 +68,25 @@ class FuncGraph(Graph):
         self.allow_variable_creation = allow_variable_creation
         self.trace_values = None       # this call's argument arrays, for lifted initial values
         self._variable_ids = set()
+
+    # -- tensors of enclosing graphs ------------------------------------------------------------
+    def _capture(self, t):
+        if isinstance(t, SymbolicTensor) and t.graph is not self and self._encloses(t.graph):
+            hit = self._by_outer.get(id(t))
+            if hit is None:
+                hit = placeholder_for(self, t.dtype, t.shape, f"capture_{len(self.outer_captures)}")
+                self.outer_captures.append((t, hit))
+                self._by_outer[id(t)] = hit
+            return hit
+        return super()._capture(t)
+
+    def _encloses(self, graph):
+        outer = self.outer
+        while outer is not None:
+            if outer is graph:
+                return True
+            outer = getattr(outer, "outer", None)
+        return False
 
     # -- eager variables, by reference ----------------------------------------------------------
     def _note_variable(self, var):

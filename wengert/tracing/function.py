@@ -178,7 +178,9 @@ class ConcreteFunction:
         fetches = [t for t in flat_outputs if t is not None]
         stateful = [op for op in graph._ops if op.op_def.stateful]
         self._flat_outputs = flat_outputs
-        self._plan = compile_plan(graph, fetches, stateful, graph.inputs)
+        self._captured_inputs = [p for _, p in graph.outer_captures]
+        self._plan = compile_plan(graph, fetches, stateful,
+                                  list(graph.inputs) + self._captured_inputs)
         self._replay_ops = needed_ops(graph, fetches, stateful)
         self._pack = _packer(structured_outputs, flat_outputs)
 
@@ -226,7 +228,7 @@ class ConcreteFunction:
             for observe in CALL_OBSERVERS:
                 observe(self)
         st = state
-        if st.tapes or st.observers or st.graph is not None:
+        if st.tapes or st.observers or st.graph is not None or self._captured_inputs:
             return self._call_by_replay(args)
         feeds = [array_of(a) if is_eager_tensor(a) else np.array(a) for a in args]
         return self._pack(self._plan.run(feeds, LIVE_VARIABLES))
@@ -234,15 +236,34 @@ class ConcreteFunction:
     def _call_by_replay(self, args):
         args = [a if isinstance(a, Tensor) else Tensor(a) for a in args]
         graph = state.graph
+        placeholders = list(self.graph.inputs) + self._captured_inputs
+        args = args + self._outer_values(graph)
         if graph is None:
-            values = replay(self.graph, self._replay_ops, self.graph.inputs, args)
+            values = replay(self.graph, self._replay_ops, placeholders, args)
         else:
             with graph.name_scope(valid_name(self.graph.name)):
-                values = replay(self.graph, self._replay_ops, self.graph.inputs, args)
+                values = replay(self.graph, self._replay_ops, placeholders, args)
         leaves = [None if t is None else values[id(t)] for t in self._flat_outputs]
         if not nest.is_nested(self.structured_outputs):
             return leaves[0]
         return nest.pack_sequence_as(self.structured_outputs, leaves)
+
+    def _outer_values(self, graph):
+        """The tensors of the graph being built that stand for this trace's captures of an
+        enclosing graph's tensors (an error when that graph is no longer being built)."""
+        values = []
+        for outer, _ in self.graph.outer_captures:
+            try:
+                if graph is None:
+                    raise ValueError("no graph is being built")
+                values.append(graph._capture(outer))
+            except ValueError:
+                raise TypeError(
+                    f"{outer!r} is out of scope and cannot be used here: {self.graph.name} "
+                    "closed over it while tracing inside another function, whose graph is not "
+                    "being built now. Use return values, or pass the tensor as an argument "
+                    "(TensorFlow raises this TypeError too).") from None
+        return values
 
     def __repr__(self):
         return f"<ConcreteFunction {self.graph.name} with {len(self.graph._ops)} ops>"
@@ -408,7 +429,8 @@ class Function:
         return concrete
 
     def _trace_once(self, specs, arguments, trace_values, allow_variable_creation):
-        graph = FuncGraph(self._name, allow_variable_creation=allow_variable_creation)
+        graph = FuncGraph(self._name, allow_variable_creation=allow_variable_creation,
+                          outer=state.graph)
         try:
             with state_scope(state.graph), graph.as_default():  # tapes wait while tracing
                 graph.inputs = [placeholder_for(graph, dtype, shape, name or f"args_{i}")
