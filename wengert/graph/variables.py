@@ -111,6 +111,10 @@ class GraphVariable(GraphValued, Variable):
     def _update(self, op_def, value, name):
         self._in_graph()
         value = convert_to_tensor(value, dtype=self._dtype)
+        if not self._shape.is_compatible_with(value.shape):
+            raise ValueError(f"Cannot assign value to variable ' {self.name}': Shape mismatch."
+                             f"The variable shape {self._shape}, and the assigned value shape "
+                             f"{value.shape} are incompatible.")
         return self._graph.create_op(op_def, (self, value), {}, name or op_def.type)
 
     def assign(self, value, use_locking=None, name=None, read_value=True):

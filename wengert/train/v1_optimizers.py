@@ -431,7 +431,7 @@ def create_global_step(graph=None):
     """A new int64 global step variable starting at 0 (an error if one exists)."""
     graph = graph if graph is not None else state.graph
     if get_global_step(graph) is not None:
-        raise ValueError("global_step already exists.")
+        raise ValueError('"global_step" already exists.')
     if graph is None:
         step = Variable(np.int64(0), trainable=False, name="global_step")
         _EAGER_STEP.append(step)

@@ -7,13 +7,18 @@ from ...framework.context import executing_eagerly
 from ...graph.graph import (disable_eager_execution, disable_v2_behavior, enable_eager_execution,
                             enable_v2_behavior, get_default_graph, placeholder,
                             reset_default_graph)
+from ...graph.assignments import assign, assign_add, assign_sub
 from ...graph.collections import (GraphKeys, add_to_collection, add_to_collections,
                                   get_collection, get_collection_ref)
+from ...graph.placeholder_with_default import placeholder_with_default
+from ...graph.variable_initialization import (is_variable_initialized,
+                                              report_uninitialized_variables)
 from ...graph.variable_scope import (AUTO_REUSE, VariableScope, get_local_variable, get_variable,
                                      get_variable_scope, variable_scope)
 from ...graph.variables import (global_variables, global_variables_initializer, local_variables,
                                 local_variables_initializer, model_variables, trainable_variables,
                                 variables_initializer)
+from ...ops.io.tf1_print import Print
 from ...runtime.session import InteractiveSession, Session, get_default_session
 from . import image, nn
 
