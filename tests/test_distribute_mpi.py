@@ -198,6 +198,7 @@ def test_horovod_collectives_join_and_watchdog(tmp_path):
         assert seen["average"] == (x + 1).tolist() and seen["sum"] == (3 * x + 3).tolist()
         assert seen["max"] == (x + 2).tolist() and seen["min"] == x.tolist()
         assert seen["grouped"] == [(3 * x + 3).tolist(), (6 * x + 6).tolist()]
+        assert seen["scalar"] == [[], 3.0] and seen["strategy_scalar"] == [[], 6.0]
         assert seen["allgather"] == [[0.0, 0.0]] + [[1.0, 1.0]] * 2 + [[2.0, 2.0]] * 3
         assert seen["broadcast"] == (x + 2).tolist()
         assert seen["object"] == {"rank": 2, "tuple": [1, "a"], "array": [0, 2, 4]}

@@ -20,6 +20,12 @@ seen["average"] = hvd.allreduce(x).numpy().tolist()
 seen["sum"] = hvd.allreduce(x, op=hvd.Sum).numpy().tolist()
 seen["max"] = hvd.allreduce(x, op=hvd.Max).numpy().tolist()
 seen["min"] = hvd.allreduce(x, op=hvd.Min).numpy().tolist()
+scalar = hvd.allreduce(tf.constant(float(r)), op=hvd.Sum)  # a scalar stays a scalar
+seen["scalar"] = [list(scalar.shape), float(scalar)]
+strategy = tf.distribute.MultiWorkerMirroredStrategy()
+reduced = strategy.reduce(tf.distribute.ReduceOp.SUM, strategy.run(lambda: tf.constant(2.0)),
+                          axis=None)
+seen["strategy_scalar"] = [list(reduced.shape), float(reduced)]
 seen["grouped"] = [t.numpy().tolist() for t in hvd.grouped_allreduce([x, 2 * x], op=hvd.Sum)]
 seen["allgather"] = hvd.allgather(tf.fill([r + 1, 2], float(r))).numpy().tolist()
 seen["broadcast"] = hvd.broadcast(x, root_rank=n - 1).numpy().tolist()

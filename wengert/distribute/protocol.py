@@ -144,7 +144,7 @@ class Collectives:
     def allreduce(self, array, op="sum", average=False, what="allreduce"):
         """A new array: the reduction of `array` over the active ranks (their mean if
         `average`, which needs op="sum")."""
-        array = np.ascontiguousarray(array)
+        array = np.require(array, requirements="C")  # keeps a scalar's shape ()
         if self.size == 1:
             return np.array(array, copy=True)
         header = self.header(OPS["allreduce"], dtype_code(array.dtype) * 4 + _REDUCE[op],
