@@ -3,8 +3,8 @@ library: `Event`, `Summary`, `SummaryMetadata`, `TensorProto`, `TensorShapeProto
 `NodeDef`, `AttrValue` and `RunMetadata`, as `tensorflow/core/framework/*.proto` and
 `tensorflow/core/util/event.proto` define them.
 
-The wire format is a sequence of fields, each a key `(field_number << 3) | wire_type` written
-as a varint, then the value: wire type 0 a varint (ints, bools, enums; a negative int64 is its
+The wire format (wengert/framework/protos/wire.py, whose field encoders this module uses) is a
+sequence of fields, each a key `(field_number << 3) | wire_type` written as a varint, then the value: wire type 0 a varint (ints, bools, enums; a negative int64 is its
 two's complement, ten bytes), 1 eight little-endian bytes (double), 5 four bytes (float), 2 a
 varint length and that many bytes (strings, bytes, nested messages, packed repeated numbers).
 Each function here returns the bytes of one message; a message is the concatenation of its
@@ -15,50 +15,20 @@ import struct
 
 import numpy as np
 
+from ..framework.protos.wire import (field_bytes, field_double, field_float,  # noqa: F401
+                                     field_varint, varint)
+
 __all__ = ["varint", "field_varint", "field_bytes", "field_double", "field_float",
            "tensor_proto", "shape_proto", "summary_metadata", "summary_value", "summary",
            "event", "attr_value", "node_def", "graph_def", "run_metadata_with_graphs",
            "DATA_TYPES", "data_type"]
 
-_DOUBLE = struct.Struct("<d")
 _FLOAT = struct.Struct("<f")
 
 # DataType enum of tensorflow/core/framework/types.proto, by NumPy dtype name
 DATA_TYPES = {"float32": 1, "float64": 2, "int32": 3, "uint8": 4, "int16": 5, "int8": 6,
               "string": 7, "complex64": 8, "int64": 9, "bool": 10, "uint16": 17,
               "complex128": 18, "float16": 19, "resource": 20, "uint32": 22, "uint64": 23}
-
-
-def varint(n):
-    """A non-negative int (or a negative int64 as its 64-bit two's complement) as a varint."""
-    if n < 0:
-        n += 1 << 64
-    if n < 0x80:
-        return bytes((n,))
-    out = bytearray()
-    while n >= 0x80:
-        out.append((n & 0x7F) | 0x80)
-        n >>= 7
-    out.append(n)
-    return bytes(out)
-
-
-def field_varint(number, value):
-    return varint(number << 3) + varint(int(value))
-
-
-def field_bytes(number, data):
-    if isinstance(data, str):
-        data = data.encode("utf-8")
-    return varint((number << 3) | 2) + varint(len(data)) + data
-
-
-def field_double(number, value):
-    return varint((number << 3) | 1) + _DOUBLE.pack(value)
-
-
-def field_float(number, value):
-    return varint((number << 3) | 5) + _FLOAT.pack(value)
 
 
 def data_type(dtype):

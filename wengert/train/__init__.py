@@ -7,3 +7,8 @@ from .checkpoint import *  # noqa: F401,F403
 
 # -- TF1 optimizers (optimizers helper) -----------------------------------------------------------
 from .v1_optimizers import *  # noqa: F401,F403
+
+# -- tf.train.Example and its parts (protocol buffers, see framework/protos/example.py) ----------
+from ..framework.protos.example import (BytesList, Example, Feature, FeatureList,  # noqa: F401
+                                        FeatureLists, Features, FloatList, Int64List,
+                                        SequenceExample)
