@@ -7,8 +7,12 @@ and then, with N replicas (one per process of the MPI job):
   every rank walks the same batches (the shuffled order is rank 0's, broadcast once per epoch;
   a dataset must yield the same global batches on every rank) and keeps its shard of each
   (input.py's rule: N equal parts, the first B mod N ranks one row more);
-- the train step runs as `strategy.run(step)`: the loss object divides its mean by N and the
-  optimizer sums the gradients across replicas, so each update is the global batch's;
+- the train step runs as `strategy.run(step)`: the optimizer sums the gradients across
+  replicas, and each replica's mean loss is its share of the global batch's mean (its sum over
+  the number of elements of the global batch, counted before the step), so each update is the
+  global batch's whatever the split: ranks with one row more, or none, in a last batch smaller
+  than the process count. Outside fit and evaluate (a custom loop), the loss objects divide
+  their mean by N, as Keras 3 does;
 - the running loss and the metrics are reduced across ranks before they are logged: one
   allreduce per step of the loss sums and every metric's state (totals, counts), after which
   each metric computes its result from the summed state, as TensorFlow's sync-on-read metric
@@ -17,14 +21,17 @@ and then, with N replicas (one per process of the MPI job):
 `predict` is not split: every rank predicts every row.
 """
 import functools
+import threading
 
 import numpy as np
 
 from ..distribute.context import current_entry, get_strategy, has_strategy
 from ..distribute.input import local_rows
+from ..framework.variables import Variable
+from ..tracing.func_graph import init_scope
 
 __all__ = ["get_strategy", "capture_strategy", "strategy_of", "in_strategy_scope", "local_index",
-           "shared_order", "run_step", "reduced_logs", "verbose_for", "shard", "replicas"]
+           "shared_order", "run_step", "reduced_logs", "verbose_for", "shard", "global_rows"]
 
 
 def capture_strategy(model):
@@ -36,11 +43,6 @@ def strategy_of(model):
     """The model's strategy when it has several replicas, else None."""
     strategy = getattr(model, "_distribute_strategy", None)
     return strategy if strategy is not None and strategy.num_replicas_in_sync > 1 else None
-
-
-def replicas(model):
-    strategy = strategy_of(model)
-    return 1 if strategy is None else strategy.num_replicas_in_sync
 
 
 def in_strategy_scope(method):
@@ -97,11 +99,54 @@ def shard(strategy, *parts):
 
 
 def run_step(model, fn, *args):
-    """fn(*args) as this process's replica when the model is distributed."""
+    """fn(*args) as this process's replica when the model is distributed. The step's global
+    batch (the rows of every replica, args[0] being x) is counted first and set where the
+    mean losses read it (global_rows), so that each replica's loss is its share of the global
+    mean; `model._step_global_rows` keeps it for the loss tracker."""
     strategy = strategy_of(model)
     if strategy is None:
         return fn(*args)
-    return strategy.run(fn, args=args)
+    local = np.array(_rows_of(args[0]), np.float64)
+    total = strategy._job.coll.allreduce(local, what="the rows of the global batch")
+    rows = _rows_variable(strategy)
+    rows.assign(total)
+    model._step_global_rows = float(total)
+    _STEP.rows = rows
+    try:
+        return strategy.run(fn, args=args)
+    finally:
+        _STEP.rows = None
+
+
+class _StepRows(threading.local):
+    rows = None  # the global-rows variable while a built-in distributed step runs
+
+
+_STEP = _StepRows()
+
+
+def global_rows():
+    """The variable holding the current distributed step's global batch rows while fit or
+    evaluate runs a built-in step under a multi-process strategy, else None."""
+    return _STEP.rows
+
+
+def _rows_of(x):
+    first = x
+    while isinstance(first, (list, tuple, dict)):
+        first = next(iter(first.values())) if isinstance(first, dict) else first[0]
+    shape = getattr(first, "shape", ())
+    return int(shape[0]) if len(shape) else 1
+
+
+def _rows_variable(strategy):
+    rows = getattr(strategy, "_keras_global_rows", None)
+    if rows is None:
+        with init_scope():
+            rows = Variable(0.0, trainable=False, name="keras_global_batch_rows",
+                            dtype="float64")
+        strategy._keras_global_rows = rows
+    return rows
 
 
 def verbose_for(model, verbose):

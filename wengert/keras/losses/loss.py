@@ -7,13 +7,16 @@ A Loss object's `__call__(y_true, y_pred, sample_weight=None)` computes the per-
 multiplies them by the sample weights, and reduces: "sum_over_batch_size" (the default, "auto")
 divides the sum by the number of per-sample losses, "sum" sums, "none" (or None) returns them.
 Under a tf.distribute strategy with N replicas, the "sum_over_batch_size" reduction is also
-divided by N, as in Keras 3 (each replica's share of a loss whose gradients are summed).
+divided by N, as in Keras 3 (each replica's share of a loss whose gradients are summed); in
+fit's and evaluate's own steps it is the sum over the global batch's element count instead
+(keras/distributed.py), which stays exact when the replicas hold different numbers of rows.
 """
 import sys
 
 import numpy as np
 
 from ...distribute.context import get_strategy
+from ...ops.creation_ops import shape as shape_of
 from ...framework import dtypes
 from ...framework.tensor import Tensor, constant, convert_to_tensor
 from ...ops.binary_math_ops import divide_no_nan
@@ -22,6 +25,7 @@ from ...ops.query_ops import size
 from ...ops.reduce_ops import reduce_mean, reduce_sum
 from ...ops.reshape_ops import squeeze
 from .. import backend
+from ..distributed import global_rows
 
 __all__ = ["Loss", "Reduction", "LossFunctionWrapper", "reduce_losses", "apply_mask"]
 
@@ -101,7 +105,22 @@ def reduce_losses(losses, sample_weight=None, reduction=Reduction.SUM_OVER_BATCH
         return losses
     if reduction == Reduction.SUM:
         return reduce_sum(losses)
+    rows = global_rows()
+    if rows is not None:  # fit/evaluate's distributed step: this replica's share of the mean
+        return _share_of_global_mean(losses, rows)
     return _scale_for_distribution(reduce_mean(losses))
+
+
+def _share_of_global_mean(losses, rows):
+    """sum(losses) / (elements of the global batch): summed over the replicas, the global
+    batch's mean; 0 for a replica without rows."""
+    total = reduce_sum(losses)
+    if losses.shape.rank == 0:
+        per_row = cast(1.0, total.dtype)
+    else:
+        per_row = divide_no_nan(cast(size(losses), total.dtype),
+                                cast(shape_of(losses)[0], total.dtype))
+    return divide_no_nan(total, cast(rows, total.dtype) * per_row)
 
 
 def apply_mask(mask, sample_weight, reduction, dtype):
