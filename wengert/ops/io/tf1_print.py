@@ -74,6 +74,7 @@ def _print_kernel(store, value, *data, message, first_n, summarize, counter):
 PRINT = defop("Print", _print_kernel, stateful=True,
               shape=lambda value, *data, **attrs: (value.shape, value.dtype),
               grad=lambda op, grad: (grad,) + (None,) * (len(op.inputs) - 1),
+              jvp=lambda primals, tangents, outputs, **attrs: tangents[0],
               raw=lambda *, input, data, message="", first_n=-1, summarize=3, name=None: Print(
                   input, data, message, first_n, summarize, name))
 
