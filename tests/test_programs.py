@@ -24,8 +24,6 @@ PENDING = {
     "were; wengert trains them, as tf.keras 2 did: Keras 3's variable model, issue 27 item 5",
     "tf1_variable_scope_saver": "tf.compat.v1.variable_scope, get_variable and Saver (issue 28)",
     "strings_and_text": "tf.strings.substr and the rest of tf.strings (issue 29)",
-    "autograph_tensorarray_loops": "tf.TensorArray(size=tf.shape(x)[0]) while tracing "
-    "(a TensorArray of run-time size, issue 30)",
     "module_checkpoint_restore": "checkpoints in TensorFlow's tensor-bundle format, whose keys "
     "end in /.ATTRIBUTES/VARIABLE_VALUE (issue 31)",
     "random_generators_stateless": "TensorFlow's random numbers (Philox-4x32-10 and its "

@@ -4,7 +4,9 @@ gradient: a While op again, over the loop's saved history.
 `While(max_iter, *vars, *invariants)` repeats x_{t+1} = body(x_t, c) while cond(x_t, c) holds
 (and t < max_iter when max_iter >= 0). Its outputs are the final x_N, the iteration count N,
 and, per loop variable, the stack H = [x_0, ..., x_{N-1}] of values that entered each iteration
-(kept when a gradient may be needed: memory linear in N). By the chain rule, with G_N the
+(kept when a gradient may be needed: memory linear in N; a variable whose shape changes from
+one iteration to the next, such as a growing TensorArray's flow, is kept as a NumPy object
+array of its values). By the chain rule, with G_N the
 gradient of x_N and gH the gradient reaching the stacks,
     G_t = (d body / d x)(H[t])^T G_{t+1} + gH[t],     t = N-1 ... 0,
     g_c = sum_t (d body / d c)(H[t])^T G_{t+1},
@@ -117,8 +119,11 @@ def _stack(history, last):
         return np.zeros((0,) + np.shape(last), np.asarray(last).dtype)
     try:
         return np.stack(history)
-    except ValueError:  # shapes changed from one iteration to the next
-        return np.zeros((0,) + np.shape(last), np.asarray(last).dtype)
+    except ValueError:  # shapes changed from one iteration to the next (a growing TensorArray)
+        ragged = np.empty(len(history), object)
+        for i, value in enumerate(history):
+            ragged[i] = value
+        return ragged
 
 
 def _while_rule(max_iter, *args, cond, body, n_vars, keep_history, discard_writes=False):
@@ -224,8 +229,7 @@ def _history_get_kernel(stack, index):
     if not 0 <= i < stack.shape[0]:
         raise InvalidArgumentError(
             f"WhileHistoryGet: iteration {i} is not in a while_loop history of {stack.shape[0]} "
-            "iterations. The forward loop did not keep its history: differentiating a loop "
-            "whose loop variables change shape between iterations is not supported.")
+            "iterations: the forward loop did not keep its history.")
     return stack[i]
 
 

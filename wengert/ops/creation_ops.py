@@ -107,8 +107,9 @@ def _graph_constant_shape(shape):
 
 
 def zeros(shape, dtype=dtypes.float32, name=None):
-    """A tensor of zeros of `shape` and `dtype`."""
-    return fill(_graph_constant_shape(shape), convert_to_tensor(0, dtype), name)
+    """A tensor of zeros of `shape` and `dtype` (empty strings for tf.string, as in TF)."""
+    zero = b"" if dtypes.as_dtype(dtype) is dtypes.string else 0
+    return fill(_graph_constant_shape(shape), convert_to_tensor(zero, dtype), name)
 
 
 def ones(shape, dtype=dtypes.float32, name=None):

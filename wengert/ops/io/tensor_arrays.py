@@ -25,9 +25,10 @@ from ...framework.context import state
 from ...framework.errors import InvalidArgumentError, OutOfRangeError
 from ...framework.execute import execute
 from ...framework.registry import defop, linear_in
-from ...framework.tensor import convert_to_tensor
+from ...framework.tensor import Tensor, convert_to_tensor, is_eager_tensor
 from ...framework.tensor_shape import TensorShape
 from ...util import nest
+from ..array_ops import concat
 from ..broadcast_ops import zeros_like
 from ..creation_ops import range as range_, shape as shape_of, zeros
 from ..math_ops import cast
@@ -153,6 +154,15 @@ def get_rows(flow, index):
                                                                   dtype_hint=dtypes.int32)))
 
 
+def _flow_shape(size, dims):
+    """[size, *dims] as a shape: a list when `size` is known now, else a tensor computed when
+    the graph runs (a TensorArray sized by `tf.shape(x)[0]` while tracing)."""
+    if is_eager_tensor(size) or not isinstance(size, Tensor):
+        return [int(np.asarray(getattr(size, "_value", size)))] + dims
+    count = reshape(cast(size, dtypes.int32), [1])
+    return concat([count, convert_to_tensor(np.asarray(dims, np.int32))], 0)
+
+
 # -- TensorArray ------------------------------------------------------------------------------------
 class TensorArray:
     """A list of tensors of one dtype and element shape (see the module docstring)."""
@@ -169,9 +179,8 @@ class TensorArray:
             if size is None:
                 raise ValueError("TensorArray: size must be given (0 with dynamic_size=True for "
                                  "an array that grows).")
-            size = int(np.asarray(getattr(size, "_value", size)))
             dims = self._element_shape.as_list() if self._element_shape.rank is not None else [0]
-            flow = zeros([size] + [0 if d is None else d for d in dims], self._dtype)
+            flow = zeros(_flow_shape(size, [0 if d is None else d for d in dims]), self._dtype)
         self._flow = flow
 
     # -- what it is ------------------------------------------------------------------------------
