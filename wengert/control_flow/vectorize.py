@@ -9,18 +9,26 @@ batching rule allows it:
   every batched input gets size-1 axes after the batch axis up to the op's rank, so NumPy-style
   broadcasting lines the element axes up, and the leading batch axis rides along;
 - ops whose rule is "right with the axis counted from the end" (`batch="negative_axis"`:
-  softmax-like): their `axis` attribute is made negative and they run on the batched inputs.
-Any other op falls back, as TensorFlow does, to a loop over the batch for that op alone
-(`map_fn` of the op: Python calls eagerly or with a known batch size, one while_loop otherwise);
-with fallback_to_while_loop=False it raises instead, naming the op.
+  softmax-like): their `axis` attribute is made negative and they run on the batched inputs;
+- ops with a batching rule of their own (the OpDef's `vmap`, beside the op: MatMul becomes a
+  broadcasting BatchMatMulV2, BiasAddGrad a sum over each example's axes).
+Any other op falls back, as TensorFlow does, to a loop over the batch for that op alone: its
+kernel on each element's arrays, stacked, when nothing would record the op, else `map_fn` of
+the op (Python calls eagerly or with a known batch size, one while_loop otherwise); with
+fallback_to_while_loop=False it raises instead, naming the op.
 
 Because the replay runs ordinary ops, tapes record it and `tf.gradients` differentiates it (the
 placeholders' values are the real elements; eager tensors fn captured keep their identity, so
 their gradients flow). Outputs that do not depend on the elements are tiled along the batch.
 """
+from itertools import repeat
+
+import numpy as np
+
 from ..framework.context import state, state_scope
 from ..framework.execute import execute
-from ..framework.tensor import Tensor, convert_to_tensor
+from ..framework.float_errors import IGNORE, reset_errstate, set_errstate
+from ..framework.tensor import Tensor, array_of, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..ops.creation_ops import shape as shape_of, tile
 from ..ops.reshape_ops import expand_dims
@@ -101,6 +109,11 @@ def _run_batched(op, inputs, batched, fallback):
         rank = op.inputs[0].shape.rank
         attrs = dict(op.attrs, axis=axis - rank if axis >= 0 else axis)
         return (execute(op.op_def, tuple(inputs), attrs),)
+    rule = op.op_def.vmap
+    if rule is not None and op.outputs[0].shape.rank is not None:
+        out = rule(op, inputs, batched)
+        if out is not None:
+            return out
     if not fallback:
         raise ValueError(f"vectorized_map: op '{op.name}' (type {op.type}) has no batching rule; "
                          "pass fallback_to_while_loop=True to loop over the batch for it.")
@@ -108,7 +121,14 @@ def _run_batched(op, inputs, batched, fallback):
 
 
 def _loop(op, inputs, batched):
-    """The op once per element (map_fn over its batched inputs)."""
+    """The op once per element: its kernel on each element's arrays when nothing would record
+    the op (no graph being built, no tape watching an input, no forward accumulator), else
+    map_fn over its batched inputs, whose ops tapes record and graphs hold."""
+    if state.graph is None and not state.observers and op.op_def.pure and \
+            not _watched(inputs):
+        out = _kernel_loop(op, inputs, batched)
+        if out is not None:
+            return out
     batched_values = [v for v, b in zip(inputs, batched) if b]
 
     def one(elements):
@@ -118,6 +138,30 @@ def _loop(op, inputs, batched):
         return list(out) if isinstance(out, tuple) else [out]
     out = map_fn(one, batched_values)
     return tuple(out)
+
+
+def _watched(inputs):
+    return any(id(t) in tape._watched for tape in state.tapes for t in inputs)
+
+
+def _kernel_loop(op, inputs, batched):
+    """The op's kernel per element, results stacked: the loop map_fn would run, without a
+    tensor per element (a tenth of its cost). None when a kernel fails: map_fn then runs the
+    op through `execute`, which explains the failure."""
+    arrays = [array_of(convert_to_tensor(v)) for v in inputs]
+    count = next(a.shape[0] for a, b in zip(arrays, batched) if b)
+    columns = [list(a) if b else repeat(a, count) for a, b in zip(arrays, batched)]
+    kernel, attrs = op.op_def.kernel, op.attrs
+    token = set_errstate(IGNORE)
+    try:
+        outs = [kernel(*args, **attrs) for args in zip(*columns)]
+    except Exception:  # noqa: BLE001 - map_fn reruns it and raises the explained error
+        return None
+    finally:
+        reset_errstate(token)
+    if op.op_def.num_outputs == 1:
+        return (Tensor(np.stack(outs)),)
+    return tuple(Tensor(np.stack([o[k] for o in outs])) for k in range(op.op_def.num_outputs))
 
 
 def _replay(graph, holders, flat, fallback):

@@ -18,6 +18,10 @@ and nothing outside the family file keeps a table keyed by the op's type name. I
                                            end (softmax-like rules);
                                fn(op, *grads)  a batched variant of the rule, beside the rule,
                                            used when `batch_accepts(op)` is None or says True
+    vmap                       optional fn(op, inputs, batched) -> the op's outputs (a tuple)
+                               over a batch of examples, for vectorized_map: `inputs` carry a
+                               leading example axis where `batched` says so. Written in
+                               wengert ops, beside the op; None from it (or no rule) loops
     stateful                   the kernel reads or writes variables: executors hand it the
                                variable store as its first argument
     pure                       equal inputs always give equal outputs and running it changes
@@ -117,12 +121,12 @@ class OpDef:
     """The declaration of one op type (see the module docstring for each field)."""
 
     __slots__ = ("type", "kernel", "shape", "jvp", "num_outputs", "module", "batch",
-                 "batch_accepts", "stateful", "pure", "passes_sparse", "returns_view", "inplace",
+                 "batch_accepts", "vmap", "stateful", "pure", "passes_sparse", "returns_view", "inplace",
                  "onnx", "reads_shape_only", "index_key", "partial_value", "raw", "_args",
                  "unread", "tf_inputs", "refused", "dtype_rest")
 
     def __init__(self, op_type, kernel, shape=None, jvp=None, num_outputs=1, module=None, *,
-                 batch=None, batch_accepts=None, stateful=False, pure=True,
+                 batch=None, batch_accepts=None, vmap=None, stateful=False, pure=True,
                  passes_sparse=False, returns_view=False, inplace=None, onnx=None,
                  reads_shape_only=False, index_key=None, partial_value=None, args=None,
                  raw=None, unread=(), tf_inputs=None):
@@ -137,6 +141,7 @@ class OpDef:
         self.num_outputs = num_outputs
         self.batch = batch
         self.batch_accepts = batch_accepts
+        self.vmap = vmap
         self.stateful = stateful
         self.pure = pure and not stateful
         self.passes_sparse = passes_sparse

@@ -149,8 +149,17 @@ def _matmul_onnx(ctx, op, a, b, flags=("transpose_a", "transpose_b")):
     return ctx.node("MatMul", [a, b])
 
 
+def _matmul_vmap(op, inputs, batched):
+    """MatMul over a batch of examples is BatchMatMulV2, which broadcasts an unbatched operand
+    (for real operands, where transposing is the adjoint)."""
+    if op.inputs[0].dtype.is_complex:
+        return None
+    return (execute(BATCH_MATMUL, tuple(inputs), {"adj_x": op.attrs["transpose_a"],
+                                                  "adj_y": op.attrs["transpose_b"]}),)
+
+
 MATMUL = defop("MatMul", _matmul_kernel, shape=_matmul_rule, grad=_matmul_grad, jvp=multilinear,
-               batch=_matmul_batched, onnx=_matmul_onnx,
+               batch=_matmul_batched, vmap=_matmul_vmap, onnx=_matmul_onnx,
                batch_accepts=lambda op: not op.inputs[0].dtype.is_complex,  # (adj_* conjugate)
                raw=lambda a, b, transpose_a=False, transpose_b=False, grad_a=False, grad_b=False,
                name=None: matmul(a, b, transpose_a, transpose_b, name=name))

@@ -407,9 +407,29 @@ def _bias_add_grad_batched(op, grad):
     return broadcast_to(reshape(grad, batch + tuple(kept)), batch + tuple(g.shape))
 
 
+def _bias_add_vmap(op, inputs, batched):
+    """BiasAdd over a batch of examples: the same op, whose channel axis is counted from the end
+    with channels last (a batched bias, or channels first, loops)."""
+    fmt = op.get_attr("data_format")
+    if batched[1] or (fmt and fmt.startswith("NC")):
+        return None
+    return (execute(BIAS_ADD, tuple(inputs), op.attrs),)
+
+
+def _bias_add_grad_vmap(op, inputs, batched):
+    """BiasAddGrad over a batch of examples: a sum over each example's non-channel axes."""
+    rank = op.inputs[0].shape.rank
+    if rank is None:
+        return None
+    channel = 1 + rank + _channel(op, rank)
+    axes = tuple(a for a in range(1, 1 + rank) if a != channel)
+    return (execute(SUM, (inputs[0],), {"axis": axes, "keepdims": False}),)
+
+
 BIAS_ADD_GRAD = defop("BiasAddGrad", _bias_add_grad_kernel, shape=_bias_add_grad_rule,
                       grad=lambda op, gg: execute(BIAS_ADD, (zeros_like(op.inputs[0]), gg),
                                                   op.attrs), jvp=linear, batch=_bias_add_grad_batched,
+                      vmap=_bias_add_grad_vmap,
                       raw=lambda out_backprop, data_format="NHWC", name=None: execute(
                           BIAS_ADD_GRAD, (convert_to_tensor(out_backprop),),
                           {"data_format": data_format}, name))
@@ -425,7 +445,7 @@ def _bias_add_onnx(ctx, op, value, bias):
 BIAS_ADD = defop("BiasAdd", _bias_add_kernel, shape=_bias_add_rule, onnx=_bias_add_onnx,
                  grad=lambda op, g: (g, execute(BIAS_ADD_GRAD, (g,), op.attrs)
                                      if needs_grad(op, 1) else None), jvp=linear,
-                 batch=_bias_add_batched,
+                 batch=_bias_add_batched, vmap=_bias_add_vmap,
                  raw=lambda value, bias, data_format="NHWC", name=None: bias_add(
                      value, bias, data_format, name))
 
