@@ -97,3 +97,14 @@ def test_the_kernel_loop_is_skipped_when_a_tape_watches_the_inputs():
                                [np.linalg.det(m) * np.linalg.inv(m).T for m in x.numpy()],
                                rtol=1e-10)
     assert vectorize._watched([x]) is False
+
+
+def test_python_control_flow_on_an_element_raises_tensorflows_error():
+    def fn(row):
+        if row[0] > 0:  # a Python `if` on a traced element, as TensorFlow refuses it too
+            return row * 2.0
+        return row * 3.0
+
+    with pytest.raises(tf.errors.OperatorNotAllowedInGraphError, match="Python bool"):
+        tf.vectorized_map(fn, tf.constant([[1.0, -2.0], [-3.0, 4.0]]))
+    assert issubclass(tf.errors.OperatorNotAllowedInGraphError, TypeError)

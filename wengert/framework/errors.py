@@ -10,7 +10,8 @@ import sys
 
 __all__ = ["OpError", "InvalidArgumentError", "FailedPreconditionError", "UnimplementedError",
            "NotFoundError", "DataLossError", "OutOfRangeError", "AbortedError",
-           "ResourceExhaustedError", "public_caller", "naming_caller"]
+           "ResourceExhaustedError", "OperatorNotAllowedInGraphError", "public_caller",
+           "naming_caller"]
 
 
 class OpError(Exception):
@@ -55,6 +56,11 @@ class AbortedError(OpError, RuntimeError):
 
 class ResourceExhaustedError(OpError, MemoryError):
     """The op would need more memory than the machine has (raised before allocating)."""
+
+
+class OperatorNotAllowedInGraphError(TypeError):
+    """A symbolic tensor used as a Python bool (an `if` or `while` on it) while a graph is built,
+    where its value is not known yet."""
 
 
 # -- naming the op the user called, on the error path ---------------------------------------------

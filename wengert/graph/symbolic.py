@@ -6,6 +6,7 @@ It is a `Tensor`, so every op accepts it and every operator works; anything that
 """
 from ..framework import dtypes
 from ..framework.context import default_session
+from ..framework.errors import OperatorNotAllowedInGraphError
 from ..framework.static_value import static_value
 from ..framework.tensor import Tensor
 from ..framework.tensor_shape import TensorShape
@@ -71,7 +72,7 @@ class SymbolicTensor(GraphValued, Tensor):
                         "evaluate it with Session.run first.")
 
     def _no_python_value(self, what):
-        raise TypeError(
+        raise OperatorNotAllowedInGraphError(
             f"Using the symbolic tensor '{self.name}' as a Python {what} is not allowed in graph "
             "mode: its value is not known while the graph is built. Use tf.cond or "
             "tf.while_loop for control flow that depends on a tensor, or compute the value "
