@@ -127,6 +127,38 @@ def loop():
 for i, g in enumerate(loop()):
     out[f"g{i}"] = g
 """,
+    "tape_inside_while_body": _PINN + """
+@tf.function
+def summed():
+    def body(i, acc):
+        with tf.GradientTape() as tape:
+            tape.watch(grid)
+            y = tf.reduce_sum(u(grid * tf.cast(i, tf.float32)))
+        return i + 1, acc + tape.gradient(y, grid)
+    return tf.while_loop(lambda i, acc: i < 3, body, (1, tf.zeros_like(grid)))[1]
+out["g"] = summed()
+""",
+    "jacobians_of_captures": _PINN + """
+@tf.function
+def jacobians():
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(grid)
+        y = u(grid) * grid
+        z = tf.reduce_sum(y ** 2)
+    return (tape.gradient(z, grid), tape.gradient(z, y), tape.jacobian(y, grid),
+            tape.batch_jacobian(y, grid), tape.jacobian(y, w2))
+out["dz"], out["dzdy"], out["jac"], out["batch_jac"], out["jac_w2"] = jacobians()
+""",
+    "map_fn_and_explicit_watch": _PINN + """
+@tf.function
+def grads():
+    with tf.GradientTape(watch_accessed_variables=False) as tape:
+        tape.watch([grid, b1])
+        y = tf.map_fn(lambda row: u(row[None])[0] + tf.reduce_sum(grid), grid)
+    return tape.gradient(y, [grid, b1, w1])
+g_grid, g_b1, g_w1 = grads()
+out["g_grid"], out["g_b1"], out["w1_is_none"] = g_grid, g_b1, tf.constant(g_w1 is None)
+""",
     "keras_model_on_captured_grid": """
 grid = tf.constant(A["grid"])
 model = keras.Sequential([keras.Input((1,)), keras.layers.Dense(5, activation="tanh"),

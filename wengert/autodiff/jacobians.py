@@ -28,6 +28,7 @@ outer tape: a Hessian is the jacobian of a gradient computed under an outer tape
 """
 import numpy as np
 
+from ..framework.context import state
 from ..framework.tensor import Tensor, array_of, constant
 from ..ops.broadcast_ops import broadcast_to, zeros_like
 from ..ops.reshape_ops import reshape
@@ -53,7 +54,7 @@ def jacobian(tape, target, sources, unconnected_gradients=UnconnectedGradients.N
     """d(target)/d(sources), each of shape target.shape + source.shape, in sources' structure."""
     unconnected = _unconnected_mode(unconnected_gradients)
     target = as_target(target)
-    flat_sources = check_sources(sources)
+    flat_sources = _in_graph(check_sources(sources))
     target_shape = tuple(target.shape)
     size = int(np.prod(target_shape, dtype=np.int64))
     records = tape._begin_reverse_pass()
@@ -87,7 +88,7 @@ def batch_jacobian(tape, target, source, unconnected_gradients=UnconnectedGradie
     _unconnected_mode(unconnected_gradients)
     unconnected = UnconnectedGradients.ZERO
     target = as_target(target)
-    (source,) = check_sources([source])
+    (source,) = _in_graph(check_sources([source]))
     target_shape, source_shape = tuple(target.shape), tuple(source.shape)
     _check_batch(target_shape, source_shape)
     batch = target_shape[0]
@@ -108,6 +109,13 @@ def batch_jacobian(tape, target, source, unconnected_gradients=UnconnectedGradie
     finally:
         tape._end_reverse_pass()
     return _assemble(rows, source, out_shape, source_shape[1:], 1, unconnected)
+
+
+def _in_graph(sources):
+    """While a graph is built, an eager source stands for the graph's capture of it (the
+    tensor the recorded ops read), as in GradientTape.gradient."""
+    graph = state.graph
+    return sources if graph is None else [graph.captured(s) for s in sources]
 
 
 def _vectorize(path, target, size, use_pfor):
