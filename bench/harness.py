@@ -4,7 +4,7 @@ Each contender (wengert, hand-written NumPy, PyTorch, TensorFlow) runs in a fres
 own interpreter with a clean environment: only PATH, HOME, the locale and the temporary folder
 pass through, plus what `CONTENDER_ENV` names for that contender alone. Nothing one contender
 needs is applied to another, and each keeps the thread counts its framework picks by default;
-the worker reports them. `start` launches a worker; the worker imports a bench script as a
+the worker reports them. `start_all` launches the workers; each imports a bench script as a
 module, calls one of its setup functions, which returns {workload: callable}, and answers one
 request per round with the seconds per call. `run_rounds` interleaves the contenders (every
 round runs each once, in rotating order) and records the 1-minute load average before each
@@ -130,8 +130,13 @@ class Worker:
              json.dumps(options)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._log, text=True,
             env=clean_environment(framework), cwd=REPO)
+        self.threads = self.versions = None
+
+    def wait_ready(self):
+        """Block until the worker has set up and warmed up its workloads."""
         ready = self._answer()
         self.threads, self.versions = ready["threads"], ready["versions"]
+        return self
 
     def _answer(self):
         line = self._proc.stdout.readline()
@@ -154,24 +159,31 @@ class Worker:
         self._log.close()
 
 
-def start(name, framework, module, setup, args=None, **options):
-    """A Worker for `name`, or None (saying why) when its interpreter or framework is absent."""
+def launch(name, framework, module, setup, args=None, **options):
+    """A starting Worker for `name`, or None (saying why) when its interpreter is absent."""
     python = interpreter(framework)
     if not os.path.exists(python):
         variable = INTERPRETERS[framework][0]
         print(f"  skipped {name}: no {framework} interpreter at {python} (set ${variable})")
         return None
+    return Worker(name, framework, module, setup, args or {}, **options)
+
+
+def ready_or_none(worker):
     try:
-        return Worker(name, framework, module, setup, args or {}, **options)
+        return worker.wait_ready()
     except RuntimeError as error:
-        print(f"  skipped {name}: {str(error).strip().splitlines()[-1]}")
+        print(f"  skipped {worker.name}: {str(error).strip().splitlines()[-1]}")
+        worker.close()
         return None
 
 
 def start_all(module, specs, wanted=None, **options):
-    """Workers for (name, framework, setup, args) specs, those absent skipped; describes them."""
-    started = [start(name, framework, module, setup, args, **options)
-               for name, framework, setup, args in specs if not wanted or name in wanted]
+    """Workers for (name, framework, setup, args) specs, set up side by side (untimed); those
+    whose interpreter or framework is absent are skipped and named. Prints their settings."""
+    launched = [launch(name, framework, module, setup, args, **options)
+                for name, framework, setup, args in specs if not wanted or name in wanted]
+    started = [ready_or_none(w) for w in launched if w is not None]
     workers = [w for w in started if w is not None]
     describe(workers)
     return workers
@@ -262,7 +274,8 @@ def thread_settings():
         parts.append(f"tensorflow intra-op {intra}, inter-op {inter}")
     try:
         from threadpoolctl import threadpool_info
-        parts += [f"{p['internal_api']} {p['num_threads']} ({p.get('threading_layer', '?')})"
+        parts += [f"{p['internal_api']} {p['num_threads']}"
+                  + (f" ({p['threading_layer']})" if p.get("threading_layer") else "")
                   for p in threadpool_info()]
     except ImportError:
         parts.append("threadpoolctl absent: BLAS pool not read")
