@@ -42,6 +42,8 @@ with tf.variable_scope("a"):
 with tf.variable_scope("plain", auxiliary_name_scope=False) as p:
     out["no_name_scope"] = [p.original_name_scope, tf.identity(v, name="z").op.name]
 out["root"] = [tf.get_variable_scope().name, tf.get_variable_scope().reuse]
+out["variable_ops"] = [var.op.name for var in tf.global_variables()]
+out["found_by_name"] = tf.get_default_graph().get_operation_by_name("foo/v") is v.op
 ''',
     "errors": '''
 with tf.variable_scope("foo"):

@@ -1,7 +1,9 @@
 """Variables created while building a graph (TensorFlow 1 style).
 
 A graph variable is a name plus an initializer; its value lives in each Session separately, so two
-sessions on one graph train independent copies. Reading it is the graph's `<name>/read` node;
+sessions on one graph train independent copies. Its own op, `v.op`, is a VarHandleOp named as the
+variable ("layer1/w", as TensorFlow names it; running it does nothing), created before the
+initial value's ops under `<name>/`. Reading it is the graph's `<name>/read` node;
 `assign`, `assign_add` and `assign_sub` are stateful ops that `Session.run` executes, checking shape
 and dtype before writing. Reading a variable its session has not initialized is a
 FailedPreconditionError that says to run the initializer.
@@ -10,6 +12,7 @@ import numpy as np
 
 from ..framework import dtypes
 from ..framework.context import default_session, state
+from ..framework.registry import defop
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.variables import (ASSIGN, ASSIGN_ADD, ASSIGN_SUB, READ_VARIABLE, Variable,
@@ -23,6 +26,17 @@ __all__ = ["GraphVariable", "global_variables", "trainable_variables", "local_va
            "local_variables_initializer"]
 
 
+def _raw_var_handle(*, dtype, shape, container="", shared_name="", debug_name="",
+                    allowed_devices=(), name=None):
+    raise NotImplementedError(
+        f"tf.raw_ops.VarHandleOp (dtype {dtype}, shape {shape}): wengert's variables are "
+        "objects, not resource handles; make one with tf.Variable(...).")
+
+
+VAR_HANDLE = defop("VarHandleOp", lambda dtype, shape: None, shape=lambda dtype, shape: [],
+                   grad=None, num_outputs=0, pure=False, raw=_raw_var_handle)
+
+
 class GraphVariable(GraphValued, Variable):
     """A variable of a graph; `Variable(...)` inside a graph context makes one."""
 
@@ -33,7 +47,11 @@ class GraphVariable(GraphValued, Variable):
         self.constraint = checked_constraint(constraint)
         graph = state.graph
         self._graph = graph
-        self._name = graph.unique_name(check_scope_name(name or "Variable", root=not graph._scope))
+        with graph.control_dependencies(None):  # the variable's own op, TF's VarHandleOp
+            handle = graph.create_op(VAR_HANDLE, (), {"dtype": None, "shape": None},
+                                     check_scope_name(name or "Variable",
+                                                      root=not graph._scope))
+        self._handle, self._name = handle, handle.name
         with graph.name_scope(self._name + "/"), graph.control_dependencies(None):
             value = initial_value() if callable(initial_value) else initial_value
             self._initial_value = convert_to_tensor(value, dtype=dtype)
@@ -42,6 +60,8 @@ class GraphVariable(GraphValued, Variable):
         given = TensorShape(shape) if shape is not None else None
         self._shape = given if given is not None and not validate_shape else \
             self._initial_value.shape
+        handle.attrs.update(dtype=self._dtype.as_numpy_dtype, shape=tuple(
+            self._shape.as_list()) if self._shape.rank is not None else None)
         with graph.name_scope(self._name + "/"), graph.control_dependencies(None):
             self._initializer = graph.create_op(ASSIGN, (self, self._initial_value), {},
                                                 "Assign").op
@@ -57,7 +77,8 @@ class GraphVariable(GraphValued, Variable):
 
     @property
     def op(self):
-        return self._snapshot.op
+        """The variable's own op, named as the variable ("layer1/w"), as in TensorFlow."""
+        return self._handle
 
     @property
     def initializer(self):
