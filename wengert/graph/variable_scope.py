@@ -23,8 +23,8 @@ from .collections import GraphKeys, get_collection
 from .graph import get_default_graph, name_scope
 from .variable_store import AUTO_REUSE, variable_store
 
-__all__ = ["VariableScope", "variable_scope", "get_variable_scope", "get_variable",
-           "get_local_variable", "AUTO_REUSE"]
+__all__ = ["VariableScope", "variable_scope", "variable_op_scope", "get_variable_scope",
+           "get_variable", "get_local_variable", "no_regularizer", "AUTO_REUSE"]
 
 _SCOPE_STORE_KEY = "__varscope"
 
@@ -354,3 +354,23 @@ def get_local_variable(name, shape=None, dtype=None, initializer=None, regulariz
                         validate_shape=validate_shape, use_resource=use_resource,
                         custom_getter=custom_getter, constraint=constraint,
                         synchronization=synchronization, aggregation=aggregation)
+
+
+def variable_op_scope(values, name_or_scope, default_name=None, initializer=None,
+                      regularizer=None, caching_device=None, partitioner=None,
+                      custom_getter=None, reuse=None, dtype=None, use_resource=None,
+                      constraint=None):
+    """TensorFlow 1's deprecated spelling of `variable_scope(name_or_scope, default_name,
+    values, ...)`."""
+    return variable_scope(name_or_scope, default_name=default_name, values=values,
+                          initializer=initializer, regularizer=regularizer,
+                          caching_device=caching_device, partitioner=partitioner,
+                          custom_getter=custom_getter, reuse=reuse, dtype=dtype,
+                          use_resource=use_resource, constraint=constraint)
+
+
+def no_regularizer(_):
+    """The regularizer that gives no loss for any variable `_` (a scope's
+    `regularizer=no_regularizer` turns an inherited one off)."""
+    del _  # every variable gets no loss
+    return None

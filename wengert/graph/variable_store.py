@@ -9,9 +9,8 @@ match the stored variable's. Every check runs before anything is added to the gr
 A new variable's initial value is `initializer(shape, dtype=dtype)` built under `<name>/Initializer`
 (or the initializer itself when it is a value, whose shape is then the variable's). Without an
 initializer a floating variable gets Glorot-uniform values, uniform on [-l, l] with
-l = sqrt(6 / (fan_in + fan_out)) (fan_in = shape[-2] * receptive field, fan_out = shape[-1] *
-receptive field, the receptive field being the product of the leading dimensions; a vector's fans
-are both its length, a scalar's 1), and an integer, boolean or string variable zeros.
+l = sqrt(6 / (fan_in + fan_out)) (ops/random/v1_initializers.py), and an integer, boolean or
+string variable zeros.
 A regularizer's loss, `regularizer(variable)`, is built under `<name>/Regularizer/` and added to
 REGULARIZATION_LOSSES. A custom getter is called as `custom_getter(getter=..., name=..., shape=...,
 ...)` with the store's own getter, so it can change any argument or wrap what it returns.
@@ -19,17 +18,15 @@ REGULARIZATION_LOSSES. A custom getter is called as `custom_getter(getter=..., n
 import enum
 import inspect
 
-import numpy as np
-
 from ..framework import dtypes
 from ..framework.context import state
 from ..framework.tensor_shape import TensorShape
 from ..framework.variables import Variable
-from ..ops.random.initializers import random_uniform_initializer, zeros_initializer
+from ..ops.random.v1_initializers import glorot_uniform_initializer, zeros_initializer
 from .collections import GraphKeys
 from .graph import get_default_graph, name_scope
 
-__all__ = ["AUTO_REUSE", "VariableStore", "variable_store", "glorot_uniform"]
+__all__ = ["AUTO_REUSE", "VariableStore", "variable_store"]
 
 _STORE_KEY = "__variable_store"
 
@@ -43,25 +40,9 @@ class _ReuseMode(enum.Enum):
 AUTO_REUSE = _ReuseMode.AUTO_REUSE
 
 
-def _fans(shape):
-    if len(shape) < 1:
-        return 1, 1
-    if len(shape) == 1:
-        return shape[0], shape[0]
-    receptive = int(np.prod(shape[:-2]))
-    return shape[-2] * receptive, shape[-1] * receptive
-
-
-def glorot_uniform(shape, dtype=dtypes.float32, partition_info=None):
-    """Glorot-uniform values (get_variable's default for floating variables)."""
-    fan_in, fan_out = _fans([int(d) for d in shape])
-    limit = float(np.sqrt(6.0 / max(1.0, fan_in + fan_out)))
-    return random_uniform_initializer(-limit, limit)(shape, dtype)
-
-
 def _default_initializer(name, dtype):
     if dtype.is_floating:
-        return glorot_uniform
+        return glorot_uniform_initializer()
     if dtype.is_integer or dtype.is_bool or dtype == dtypes.string:
         return zeros_initializer()
     raise ValueError(f"An initializer for variable {name} of {dtype.name} is required")

@@ -23,7 +23,8 @@ from .symbolic import GraphValued
 
 __all__ = ["GraphVariable", "global_variables", "trainable_variables", "local_variables",
            "model_variables", "variables_initializer", "global_variables_initializer",
-           "local_variables_initializer"]
+           "local_variables_initializer", "moving_average_variables",
+           "resource_variables_enabled", "enable_resource_variables"]
 
 
 def _raw_var_handle(*, dtype, shape, container="", shared_name="", debug_name="",
@@ -175,6 +176,21 @@ def local_variables(scope=None):
 def model_variables(scope=None):
     """The default graph's MODEL_VARIABLES (those whose name matches `scope`)."""
     return get_default_graph().get_collection(GraphKeys.MODEL_VARIABLES, scope)
+
+
+def moving_average_variables(scope=None):
+    """The default graph's MOVING_AVERAGE_VARIABLES (those whose name matches `scope`)."""
+    return get_default_graph().get_collection(GraphKeys.MOVING_AVERAGE_VARIABLES, scope)
+
+
+def resource_variables_enabled():
+    """True: graph variables behave as TensorFlow's resource variables (a read sees the
+    assignments that ran before it)."""
+    return True
+
+
+def enable_resource_variables():
+    """Nothing to do: graph variables are always resource variables here."""
 
 
 def variables_initializer(var_list, name="init"):

@@ -14,13 +14,26 @@ from ...graph.placeholder_with_default import placeholder_with_default
 from ...graph.variable_initialization import (is_variable_initialized,
                                               report_uninitialized_variables)
 from ...graph.variable_scope import (AUTO_REUSE, VariableScope, get_local_variable, get_variable,
-                                     get_variable_scope, variable_scope)
-from ...graph.variables import (global_variables, global_variables_initializer, local_variables,
-                                local_variables_initializer, model_variables, trainable_variables,
-                                variables_initializer)
+                                     get_variable_scope, no_regularizer, variable_op_scope,
+                                     variable_scope)
+from ...graph.variables import (enable_resource_variables, global_variables,
+                                global_variables_initializer, local_variables,
+                                local_variables_initializer, model_variables,
+                                moving_average_variables, resource_variables_enabled,
+                                trainable_variables, variables_initializer)
+from ...ops.random.v1_initializers import (constant_initializer, glorot_normal_initializer,
+                                           glorot_uniform_initializer, ones_initializer,
+                                           random_normal_initializer, random_uniform_initializer,
+                                           truncated_normal_initializer,
+                                           variance_scaling_initializer, zeros_initializer)
 from ...ops.io.tf1_print import Print
 from ...runtime.session import InteractiveSession, Session, get_default_session
 from . import image, nn
+
+all_variables = global_variables  # TensorFlow 1's deprecated names
+initialize_all_variables = global_variables_initializer
+initialize_local_variables = local_variables_initializer
+initialize_variables = variables_initializer
 
 __getattr__, __dir__ = _lazy_attributes(globals(), {
     "train": "...train",  # the TF 1 optimizers, Saver-era checkpoints
