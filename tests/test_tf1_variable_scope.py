@@ -116,6 +116,34 @@ with tf.Session() as sess:
     out["glorot_within_limit"] = bool(np.abs(gv).max() <= np.sqrt(6.0 / 100))
     out["glorot_spread"] = bool(np.abs(gv).max() > 0.5 * np.sqrt(6.0 / 100))
 ''',
+    "templates": '''
+def linear(x, units):
+    w = tf.get_variable("w", [2, units], initializer=tf.constant_initializer(0.5))
+    return tf.identity(tf.matmul(x, w), name="y")
+first = tf.make_template("linear", linear, units=3)
+x = tf.constant([[1.0, 2.0]])
+a, b = first(x), first(x * 2.0)
+second = tf.make_template("linear", linear, units=3)
+c = second(x)
+now = tf.make_template("early", linear, create_scope_now_=True, units=1)
+d, e = now(x), now(x)
+named = tf.make_template("ignored", linear, unique_name_="exact", units=1)
+f = named(x)
+out["names"] = [a.op.name, b.op.name, c.op.name, d.op.name, e.op.name, f.op.name]
+out["scopes"] = [first.variable_scope.name, first.variable_scope_name, second.variable_scope.name,
+                 now.variable_scope.name, named.variable_scope.name]
+out["variables"] = names(tf.global_variables())
+out["template_variables"] = [names(first.trainable_variables), names(now.global_variables),
+                             names(second.non_trainable_variables)]
+def makes_a_variable(x):
+    return x * tf.Variable(1.0, name="v")
+bad = tf.make_template("bad", makes_a_variable)
+bad(x)
+out["second_call"] = error_of(lambda: bad(x)).split(":")[0]
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    out["values"] = np.concatenate([v.reshape(-1) for v in sess.run([a, b, c, d, e, f])])
+''',
 }
 
 

@@ -11,6 +11,7 @@ from ...graph.assignments import assign, assign_add, assign_sub
 from ...graph.collections import (GraphKeys, add_to_collection, add_to_collections,
                                   get_collection, get_collection_ref)
 from ...graph.placeholder_with_default import placeholder_with_default
+from ...graph.template import make_template
 from ...graph.variable_initialization import (is_variable_initialized,
                                               report_uninitialized_variables)
 from ...graph.variable_scope import (AUTO_REUSE, VariableScope, get_local_variable, get_variable,
