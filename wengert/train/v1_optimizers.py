@@ -152,8 +152,8 @@ class Optimizer:
         pairs = _checked_pairs(grads_and_vars)
         graph = _building_graph()
         variables = [v for _, v in pairs]
+        self._create_non_slots(variables)  # before the slots, in TensorFlow's order
         self._create_slots(variables)
-        self._create_non_slots(variables)
         if graph is None:  # eager, or a traced function: the updates run in program order
             self._prepare()
             for grad, var in pairs:
