@@ -105,11 +105,11 @@ def test_fans_of_vectors_matrices_and_kernels():
     assert fans([2, 3, 4, 5]) == (24, 30)
 
 
-def test_seeded_initializers_repeat_and_partition_info_is_refused():
+def test_seeded_initializers_repeat_and_partition_info_is_checked():
     init = v1.glorot_uniform_initializer(seed=5)
     np.testing.assert_array_equal(init([3, 4]).numpy(), init([3, 4]).numpy())
     assert v1.zeros_initializer(dtype=tf.int32)([2]).dtype == tf.int32
-    with pytest.raises(NotImplementedError, match="partition_info"):
+    with pytest.raises(TypeError, match="partition_info"):
         v1.ones_initializer()([2], partition_info=object())
     with pytest.raises(ValueError, match="maxval"):
         v1.random_uniform_initializer(dtype=tf.int32)([2])

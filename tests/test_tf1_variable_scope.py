@@ -204,10 +204,10 @@ def test_improper_nesting_raises():
             first.__exit__(None, None, None)
 
 
-def test_partitioner_is_refused_before_anything_is_built():
+def test_a_bad_partitioner_is_refused_before_anything_is_built():
     with tf.Graph().as_default() as g:
-        with pytest.raises(NotImplementedError, match="partitioner"):
-            v1.get_variable("p", [4, 2], partitioner=lambda shape, dtype: [2, 1])
+        with pytest.raises(ValueError, match="only slice a variable along one dimension"):
+            v1.get_variable("p", [4, 2], partitioner=lambda shape, dtype: [2, 2])
         assert g.get_operations() == []
 
 

@@ -13,7 +13,8 @@ l = sqrt(6 / (fan_in + fan_out)) (ops/random/v1_initializers.py), and an integer
 string variable zeros.
 A regularizer's loss, `regularizer(variable)`, is built under `<name>/Regularizer/` and added to
 REGULARIZATION_LOSSES. A custom getter is called as `custom_getter(getter=..., name=..., shape=...,
-...)` with the store's own getter, so it can change any argument or wrap what it returns.
+...)` with the store's own getter, so it can change any argument or wrap what it returns. With
+a `partitioner` the variable is stored as shards (partitioned_variables.py).
 """
 import enum
 import inspect
@@ -25,6 +26,7 @@ from ..framework.variables import Variable
 from ..ops.random.v1_initializers import glorot_uniform_initializer, zeros_initializer
 from .collections import GraphKeys
 from .graph import get_default_graph, name_scope
+from .partitioned_variables import partitioned_variable
 
 __all__ = ["AUTO_REUSE", "VariableStore", "variable_store"]
 
@@ -54,7 +56,7 @@ def _trainable(trainable, synchronization):
     return getattr(synchronization, "name", None) != "ON_READ"
 
 
-def _initial_value(name, shape, dtype, initializer):
+def _initial_value(name, shape, dtype, initializer, partition_info=None):
     """(initial value or a function making it, the variable's dtype or None to infer it)."""
     if initializer is not None and not callable(initializer):
         return initializer, None
@@ -66,7 +68,7 @@ def _initial_value(name, shape, dtype, initializer):
         dims = shape.as_list()
         kwargs = {"dtype": dtype}
         if "partition_info" in _parameters(initializer):
-            kwargs["partition_info"] = None
+            kwargs["partition_info"] = partition_info
 
         def make():
             with name_scope("Initializer"):
@@ -91,6 +93,7 @@ class VariableStore:
 
     def __init__(self):
         self.variables = {}
+        self.partitioned = {}
 
     def get_variable(self, name, shape=None, dtype=dtypes.float32, initializer=None,
                      regularizer=None, reuse=None, trainable=None, collections=None,
@@ -123,19 +126,30 @@ class VariableStore:
                      aggregation=None):
         is_scalar = shape is not None and not isinstance(shape, TensorShape) and \
             isinstance(shape, (list, tuple)) and not shape
-        if partitioner is not None and not is_scalar:
-            raise NotImplementedError(
-                f"get_variable('{name}'): partitioner= (a PartitionedVariable) is not supported "
-                "by wengert; create the variable whole (partitioner=None).")
         if caching_device is not None and not isinstance(caching_device, str):
             raise TypeError(f"get_variable('{name}'): caching_device must be a device string, "
                             f"got {caching_device!r}.")
-        return self._single_variable(name, shape, dtype, initializer, regularizer, reuse,
-                                     _trainable(trainable, synchronization), collections,
-                                     validate_shape, constraint)
+        trainable = _trainable(trainable, synchronization)
+
+        def make_shard(shard_name, shard_shape, shard_initializer, partition_info, shard_dtype):
+            return self._single_variable(shard_name, shard_shape, shard_dtype,
+                                         shard_initializer, regularizer, reuse, trainable,
+                                         collections, validate_shape, constraint,
+                                         partition_info)
+        if (partitioner is not None and not is_scalar) or (
+                reuse is True and partitioner is None and name in self.partitioned):
+            if partitioner is not None and not callable(partitioner):
+                raise ValueError(f"Partitioner must be callable, but received: {partitioner}")
+            return partitioned_variable(self, name, partitioner, shape, dtype, initializer,
+                                        reuse, make_shard)
+        if f"{name}/part_0" in self.variables:
+            raise ValueError("No partitioner was provided, but a partitioned version of the "
+                             f"variable was found: {name}/part_0. Perhaps a variable of the "
+                             "same name was already created with partitioning?")
+        return make_shard(name, shape, initializer, None, dtype)
 
     def _single_variable(self, name, shape, dtype, initializer, regularizer, reuse, trainable,
-                         collections, validate_shape, constraint):
+                         collections, validate_shape, constraint, partition_info=None):
         if shape is not None and initializer is not None and not callable(initializer):
             raise ValueError("If initializer is a constant, do not specify shape.")
         dtype = dtypes.as_dtype(dtype)
@@ -149,7 +163,7 @@ class VariableStore:
         if initializer is None and shape is None:
             raise ValueError(f"Variable {name} did not get an initializer, so its `shape` "
                              "argument must be specified.")
-        value, variable_dtype = _initial_value(name, shape, dtype, initializer)
+        value, variable_dtype = _initial_value(name, shape, dtype, initializer, partition_info)
         with name_scope(""):
             variable = Variable(value, trainable=trainable, validate_shape=validate_shape,
                                 name=name, dtype=variable_dtype, shape=shape,

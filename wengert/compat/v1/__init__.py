@@ -10,6 +10,8 @@ from ...graph.graph import (disable_eager_execution, disable_v2_behavior, enable
 from ...graph.assignments import assign, assign_add, assign_sub
 from ...graph.collections import (GraphKeys, add_to_collection, add_to_collections,
                                   get_collection, get_collection_ref)
+from ...graph.partitioned_variables import (fixed_size_partitioner, min_max_variable_partitioner,
+                                            variable_axis_size_partitioner)
 from ...graph.placeholder_with_default import placeholder_with_default
 from ...graph.template import make_template
 from ...graph.variable_initialization import (is_variable_initialized,

@@ -34,12 +34,13 @@ _MODES = ("fan_in", "fan_out", "fan_avg")
 
 class _WithDtype:
     """TensorFlow 1's call: `dtype` defaults to the one given when the initializer was made;
-    `partition_info` (a slice of a partitioned variable) must be None."""
+    `partition_info` (for a shard of a partitioned variable) has the variable's `full_shape`,
+    which fan-based initializers use."""
 
     def _call_dtype(self, dtype, partition_info):
-        if partition_info is not None:
-            raise NotImplementedError(f"{type(self).__name__}: partition_info (a slice of a "
-                                      "partitioned variable) is not supported; pass None.")
+        if partition_info is not None and not hasattr(partition_info, "full_shape"):
+            raise TypeError(f"{type(self).__name__}: partition_info must describe a shard "
+                            f"(full_shape, var_offset), got {partition_info!r}.")
         return self.dtype if dtype is None else dtypes.as_dtype(dtype)
 
     def get_config(self):
@@ -182,7 +183,7 @@ class variance_scaling_initializer(_WithDtype, v2.Initializer):  # noqa: N801
 
     def __call__(self, shape, dtype=None, partition_info=None):
         dtype = _floating(self._call_dtype(dtype, partition_info), type(self).__name__)
-        fan_in, fan_out = fans(shape)
+        fan_in, fan_out = fans(shape if partition_info is None else partition_info.full_shape)
         fan = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2.0}
         scale = self.scale / max(1.0, fan[self.mode])
         if self.distribution in ("normal", "truncated_normal"):
