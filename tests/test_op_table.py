@@ -44,6 +44,7 @@ COVERED_ELSEWHERE = {
     "PlaceholderWithDefault": "tests/test_tf1_collections.py",
     "Print": "tests/test_tf1_collections.py",
     "VarIsInitializedOp": "tests/test_tf1_collections.py",
+    "VarHandleOp": "tests/test_tf1_variable_scope.py",
 }
 
 
