@@ -108,6 +108,7 @@ __getattr__, __dir__ = _lazy_attributes(globals(), {
     "train": ".train",
     "optimize": ".optimize",
     "data": ".data",
+    "io": ".io",
     "datasets": ".datasets",
     "distribute": ".distribute",
     "summary": ".summary",

@@ -15,6 +15,7 @@ from . import methods as _methods
 from .dataset import AUTOTUNE, INFINITE, UNKNOWN, Dataset, Options
 from .iterator import Optional, OwnedIterator as Iterator
 from .structure import DatasetSpec
+from .tfrecords import TFRecordDataset
 
 INFINITE_CARDINALITY = INFINITE
 UNKNOWN_CARDINALITY = UNKNOWN
@@ -35,4 +36,4 @@ experimental = _types.SimpleNamespace(
     get_next_as_optional=_get_next_as_optional, Optional=Optional)
 
 __all__ = ["Dataset", "DatasetV2", "AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY",
-           "Options", "Iterator", "Optional", "DatasetSpec", "experimental"]
+           "Options", "Iterator", "Optional", "DatasetSpec", "experimental", "TFRecordDataset"]

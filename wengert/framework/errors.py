@@ -10,8 +10,8 @@ import sys
 
 __all__ = ["OpError", "InvalidArgumentError", "FailedPreconditionError", "UnimplementedError",
            "NotFoundError", "DataLossError", "OutOfRangeError", "AbortedError",
-           "ResourceExhaustedError", "OperatorNotAllowedInGraphError", "public_caller",
-           "naming_caller"]
+           "ResourceExhaustedError", "OperatorNotAllowedInGraphError", "AlreadyExistsError",
+           "PermissionDeniedError", "public_caller", "naming_caller"]
 
 
 class OpError(Exception):
@@ -52,6 +52,14 @@ class OutOfRangeError(OpError, IndexError):
 
 class AbortedError(OpError, RuntimeError):
     """An operation gave up because another participant failed (a rank of a distributed job)."""
+
+
+class AlreadyExistsError(OpError, FileExistsError):
+    """The thing to create (a file, a directory entry) exists already."""
+
+
+class PermissionDeniedError(OpError, PermissionError):
+    """The caller may not do this (a file it may not read or write)."""
 
 
 class ResourceExhaustedError(OpError, MemoryError):

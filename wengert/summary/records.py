@@ -4,10 +4,10 @@ A TFRecord file is a sequence of records, each
 
     uint64 length | uint32 masked_crc32c(length bytes) | data | uint32 masked_crc32c(data)
 
-little-endian. CRC32C is the CRC with the Castagnoli polynomial 0x82F63B78 (reflected), computed
-here a byte at a time from a 256-entry table. A checksum is stored *masked*, rotated right by 15
-bits plus the constant 0xA282EAD8 (mod 2^32), so that the CRC of data that itself holds CRCs does
-not degenerate. An event file's first record is the `Event` with `file_version: "brain.Event:2"`;
+little-endian (ops/io/tfrecords.py frames them). CRC32C is the CRC with the Castagnoli
+polynomial 0x82F63B78 (reflected), computed by util/crc32c.py. A checksum is stored *masked*,
+rotated right by 15 bits plus the constant 0xA282EAD8 (mod 2^32), so that the CRC of data that
+itself holds CRCs does not degenerate. An event file's first record is the `Event` with `file_version: "brain.Event:2"`;
 every other record is one serialized `Event`.
 
 `EventFileWriter` owns one file, named as TensorFlow 2 names them
@@ -24,54 +24,15 @@ import collections
 import itertools
 import os
 import socket
-import struct
 import threading
 import time
 import weakref
 
+from ..ops.io.tfrecords import frame as tfrecord
+from ..util.crc32c import crc32c, masked_crc32c  # noqa: F401  (this module's names, as before)
 from . import protobuf
 
 __all__ = ["crc32c", "masked_crc32c", "tfrecord", "EventFileWriter"]
-
-_POLY = 0x82F63B78
-_MASK_DELTA = 0xA282EAD8
-_U32 = 0xFFFFFFFF
-_LENGTH = struct.Struct("<Q")
-_CRC = struct.Struct("<I")
-
-
-def _table():
-    table = []
-    for byte in range(256):
-        crc = byte
-        for _ in range(8):
-            crc = (crc >> 1) ^ _POLY if crc & 1 else crc >> 1
-        table.append(crc)
-    return tuple(table)
-
-
-_TABLE = _table()
-
-
-def crc32c(data):
-    """CRC32C (Castagnoli) of `data` (bytes)."""
-    crc = _U32
-    table = _TABLE
-    for byte in data:
-        crc = table[(crc ^ byte) & 0xFF] ^ (crc >> 8)
-    return crc ^ _U32
-
-
-def masked_crc32c(data):
-    crc = crc32c(data)
-    return (((crc >> 15) | (crc << 17)) + _MASK_DELTA) & _U32
-
-
-def tfrecord(data):
-    """One TFRecord: the framed bytes of `data`."""
-    header = _LENGTH.pack(len(data))
-    return header + _CRC.pack(masked_crc32c(header)) + data + _CRC.pack(masked_crc32c(data))
-
 
 _FILE_NUMBER = itertools.count()
 _OPEN_WRITERS = weakref.WeakSet()

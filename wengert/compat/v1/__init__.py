@@ -40,5 +40,6 @@ initialize_variables = variables_initializer
 
 __getattr__, __dir__ = _lazy_attributes(globals(), {
     "train": "...train",  # the TF 1 optimizers, Saver-era checkpoints
+    "io": ".io",  # tf.io with tf_record_iterator
     "summary": "...summary.v1"},  # FileWriter and the TF 1 summary ops
     fallback="wengert")

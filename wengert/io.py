@@ -1,0 +1,6 @@
+"""`wengert.io`: TensorFlow's `tf.io` (TFRecord files, tf.train.Example parsing, file and byte
+codecs, and `tf.io.gfile`); see wengert/ops/io/."""
+from .ops.io import gfile
+from .ops.io.tfrecords import TFRecordOptions, TFRecordWriter
+
+__all__ = ["gfile", "TFRecordOptions", "TFRecordWriter"]
