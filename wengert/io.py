@@ -1,6 +1,11 @@
 """`wengert.io`: TensorFlow's `tf.io` (TFRecord files, tf.train.Example parsing, file and byte
 codecs, and `tf.io.gfile`); see wengert/ops/io/."""
 from .ops.io import gfile
+from .ops.io.example_parsing import parse_example, parse_single_example
+from .ops.io.parsing_config import (FixedLenFeature, FixedLenSequenceFeature, SparseFeature,
+                                    VarLenFeature)
 from .ops.io.tfrecords import TFRecordOptions, TFRecordWriter
 
-__all__ = ["gfile", "TFRecordOptions", "TFRecordWriter"]
+__all__ = ["gfile", "TFRecordOptions", "TFRecordWriter", "FixedLenFeature",
+           "FixedLenSequenceFeature", "SparseFeature", "VarLenFeature", "parse_example",
+           "parse_single_example"]

@@ -239,6 +239,8 @@ def _cast_value(value, dtype, from_numpy):
         raise TypeError(f"Cannot convert None to a tensor of dtype {dtype.name}; pass a tensor, "
                         "an array or a number.")
     source = np.asarray(value)
+    if source.dtype.kind in "SU" and not from_numpy:  # keep trailing NUL bytes, as to_array does
+        source = np.array(value, dtype=object)
     if target.kind == "O" or source.dtype.kind in "USO":
         if target.kind != "O":
             raise TypeError(f"Cannot convert {_short(value)} to a tensor of dtype {dtype.name}"

@@ -1,0 +1,133 @@
+"""The feature configurations of `tf.io.parse_example` and friends, as TensorFlow declares them
+(named tuples, so `FixedLenFeature([3], tf.float32)` compares and prints as TensorFlow's):
+
+    FixedLenFeature(shape, dtype, default_value=None)     a dense tensor of `shape` per record;
+                                                          required unless default_value is given
+    VarLenFeature(dtype)                                  a SparseTensor of each record's values
+    FixedLenSequenceFeature(shape, dtype, allow_missing=False, default_value=None)
+                                                          a [steps] + shape tensor per record,
+                                                          padded across a batch with
+                                                          default_value (or 0 / b"")
+    SparseFeature(index_key, value_key, dtype, size, already_sorted=False)
+                                                          a SparseTensor assembled from an index
+                                                          feature and a value feature
+
+A feature's dtype is tf.float32, tf.int64 or tf.string: the three lists a tf.train.Feature holds.
+`check_features` validates a features dict before anything is parsed.
+"""
+import collections
+
+import numpy as np
+
+from ...framework import dtypes
+from ...framework.tensor_shape import TensorShape
+
+__all__ = ["FixedLenFeature", "VarLenFeature", "FixedLenSequenceFeature", "SparseFeature",
+           "check_features", "KINDS"]
+
+# the tf.train.Feature list that holds each dtype, and the name TensorFlow's messages give it
+KINDS = {"float32": ("float_list", "float"), "int64": ("int64_list", "int64"),
+         "string": ("bytes_list", "string")}
+
+
+class FixedLenFeature(collections.namedtuple("FixedLenFeature",
+                                             ["shape", "dtype", "default_value"])):
+    """A dense feature of fixed shape: `FixedLenFeature([3], tf.float32, default_value=...)`."""
+
+    def __new__(cls, shape, dtype, default_value=None):
+        return super().__new__(cls, shape, dtype, default_value)
+
+
+class VarLenFeature(collections.namedtuple("VarLenFeature", ["dtype"])):
+    """A feature with any number of values, parsed to a SparseTensor."""
+
+
+class FixedLenSequenceFeature(collections.namedtuple(
+        "FixedLenSequenceFeature", ["shape", "dtype", "allow_missing", "default_value"])):
+    """A feature whose values are a sequence of items of `shape` (the count divisible by
+    shape's size), padded with `default_value` across a batch."""
+
+    def __new__(cls, shape, dtype, allow_missing=False, default_value=None):
+        return super().__new__(cls, shape, dtype, allow_missing, default_value)
+
+
+class SparseFeature(collections.namedtuple(
+        "SparseFeature", ["index_key", "value_key", "dtype", "size", "already_sorted"])):
+    """A SparseTensor of dense shape [size] (or sizes) from an int64 index feature (or several)
+    and a value feature of the same length."""
+
+    def __new__(cls, index_key, value_key, dtype, size, already_sorted=False):
+        return super().__new__(cls, index_key, value_key, dtype, size, already_sorted)
+
+
+def _dtype(config, key, what):
+    dtype = dtypes.as_dtype(config.dtype)
+    if dtype.name not in KINDS:
+        raise ValueError(f"{what}: feature '{key}' has dtype {dtype.name}; a tf.train.Feature "
+                         f"holds float32, int64 or string values.")
+    return dtype
+
+
+def _shape(config, key, what, sequence):
+    shape = TensorShape(config.shape)
+    dims = shape.as_list() if shape.rank is not None else None
+    if dims is None or any(d is None for d in dims):
+        kind = "FixedLenSequenceFeature" if sequence else "FixedLenFeature"
+        raise ValueError(f"{what}: {kind} '{key}' needs a fully defined shape, got {shape} "
+                         f"(use FixedLenSequenceFeature or VarLenFeature for a varying length).")
+    return tuple(dims)
+
+
+def _default(config, key, dtype, shape, what, sequence):
+    if config.default_value is None:
+        return None
+    value = np.asarray(config.default_value.numpy() if hasattr(config.default_value, "numpy")
+                       else config.default_value)
+    if dtype is dtypes.string:
+        value = np.vectorize(lambda v: v.encode() if isinstance(v, str) else v,
+                             otypes=[object])(value) if value.size else value.astype(object)
+    else:
+        value = value.astype(dtype.as_numpy_dtype)
+    if sequence:
+        if value.size != 1:
+            raise ValueError(f"{what}: FixedLenSequenceFeature '{key}' takes a scalar "
+                             f"default_value (the padding), got shape {list(value.shape)}.")
+        return value.reshape(())
+    size = int(np.prod(shape))
+    if value.size == 1 and size != 1:
+        return np.broadcast_to(value.reshape(()), shape).copy()
+    if value.size != size:
+        raise ValueError(f"{what}: default_value of '{key}' has {value.size} values, its shape "
+                         f"{list(shape)} needs {size}.")
+    return value.reshape(shape)
+
+
+def check_features(features, what):
+    """[(key, kind, dtype, shape, default)] for a features dict, kind one of "fixed",
+    "sequence", "varlen", "sparse"; ValueError naming the key for a bad configuration."""
+    if not isinstance(features, dict) or not features:
+        raise ValueError(f"{what}: features must be a non-empty dict of feature "
+                         f"configurations, got {features!r:.80}.")
+    out = []
+    for key in sorted(features):
+        config = features[key]
+        if isinstance(config, FixedLenFeature):
+            dtype = _dtype(config, key, what)
+            shape = _shape(config, key, what, False)
+            out.append((key, "fixed", dtype, shape,
+                        _default(config, key, dtype, shape, what, False)))
+        elif isinstance(config, FixedLenSequenceFeature):
+            dtype = _dtype(config, key, what)
+            shape = _shape(config, key, what, True)
+            out.append((key, "sequence", dtype, shape,
+                        (_default(config, key, dtype, shape, what, True),
+                         bool(config.allow_missing))))
+        elif isinstance(config, VarLenFeature):
+            out.append((key, "varlen", _dtype(config, key, what), None, None))
+        elif isinstance(config, SparseFeature):
+            out.append((key, "sparse", _dtype(config, key, what), None, config))
+        else:
+            raise ValueError(f"{what}: feature '{key}' is configured by "
+                             f"{type(config).__name__}; use FixedLenFeature, VarLenFeature, "
+                             f"FixedLenSequenceFeature or SparseFeature.")
+    return out
