@@ -4,6 +4,7 @@ from .ops.io import gfile
 from .ops.io.byte_codecs import (decode_base64, decode_compressed, decode_raw, encode_base64,
                                  matching_files, parse_tensor, read_file, serialize_tensor,
                                  write_file)
+from .ops.io.csv_parsing import decode_csv
 from .ops.io.example_parsing import parse_example, parse_single_example
 from .ops.io.parsing_config import (FixedLenFeature, FixedLenSequenceFeature, SparseFeature,
                                     VarLenFeature)
@@ -13,4 +14,4 @@ __all__ = ["gfile", "TFRecordOptions", "TFRecordWriter", "FixedLenFeature",
            "FixedLenSequenceFeature", "SparseFeature", "VarLenFeature", "parse_example",
            "parse_single_example", "decode_base64", "decode_compressed", "decode_raw",
            "encode_base64", "matching_files", "parse_tensor", "read_file", "serialize_tensor",
-           "write_file"]
+           "write_file", "decode_csv"]

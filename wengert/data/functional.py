@@ -42,6 +42,8 @@ def _graph_leaves(value, what):
     if value is None:
         raise TypeError(f"{what} returned None; it must return a tensor or a structure "
                         "(tuple, dict) of tensors.")
+    if type(value) is list:  # a list of components is a tuple, as tf.data takes it
+        value = tuple(value)
     structure = st.structure_of(value)
     leaves = []
     for leaf in st._flatten(value):

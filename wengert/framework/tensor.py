@@ -246,7 +246,7 @@ def _cast_value(value, dtype, from_numpy):
             raise TypeError(f"Cannot convert {_short(value)} to a tensor of dtype {dtype.name}"
                             " (strings convert to numbers with strings.to_number).")
         return string_array(source, value)
-    if source.dtype.kind in "fc" and target.kind in "iub":
+    if source.dtype.kind in "fc" and target.kind in "iub" and (from_numpy or source.size):
         raise TypeError(f"Cannot convert {_short(value)} to a tensor of dtype {dtype.name}: "
                         "floating-point values do not implicitly become integers; use "
                         "`cast` if truncation is what you want.")
