@@ -35,7 +35,8 @@ WENGERT_ONLY = {
     "CustomGradient", "CustomGradientN", "Dilation2DBackpropFilterGrad",
     "Dilation2DBackpropInputGrad", "Dropout", "Eye", "FractionalAvgPoolGradGrad",
     "FractionalMaxPoolGradGrad", "GatherGrad", "GroupedAllReduce", "GRUSequence",
-    "GRUSequenceGrad", "HorovodBroadcast", "LSTMSequence", "LSTMSequenceGrad", "LogicalXor", "MulSum", "ReadVariableInControlFlow",
+    "GRUSequenceGrad", "HorovodBroadcast", "LSTMSequence", "LSTMSequenceGrad", "LogicalXor", "MulSum", "ParseExamples",
+    "ParseSequenceExamples", "ReadVariableInControlFlow",
     "ReduceBroadcast", "ReduceLogSumExp", "SigmoidCrossEntropyWithLogits", "SquareGrad",
     "StringBytesSplit", "StringSplitScalar", "SumToShape", "SumToShapeOf", "SylvesterSolve",
     "TensorListSetElementShape", "WhileHistoryGet", "WhileHistoryScatter"}
