@@ -35,7 +35,9 @@ from ..reshape_ops import reshape, squeeze
 from ..slice_ops import slice as slice_
 from .parsing_config import KINDS, check_features
 
-__all__ = ["parse_example", "parse_single_example", "decode_features", "feature_values"]
+__all__ = ["parse_example", "parse_single_example", "decode_features", "feature_values",
+           "array_of_values", "parse_specs", "to_dict", "strings", "unbatch", "type_word",
+           "names_of", "PARSE_EXAMPLES"]
 
 _KIND_OF_FIELD = {1: "string", 2: "float32", 3: "int64"}
 _TYPE_WORD = {"string": "string", "float32": "float", "int64": "int64"}
@@ -103,6 +105,21 @@ def _numbers(raw, kind):
     return out
 
 
+def type_word(dtype):
+    """TensorFlow's word for a feature dtype in its messages (float, int64, string)."""
+    return _TYPE_WORD[dtype]
+
+
+def names_of(names, count):
+    """The records' names for messages: example_names, or <unknown> for each."""
+    flat = list(np.asarray(names, dtype=object).reshape(-1))
+    return [_text(flat[i]) if i < len(flat) else "<unknown>" for i in range(count)]
+
+
+def _text(name):
+    return name.decode("utf-8", "replace") if isinstance(name, bytes) else str(name)
+
+
 # -- the op ------------------------------------------------------------------------------------------
 def _where(names, index):
     return names[index] if names is not None and index < len(names) else "<unknown>"
@@ -139,7 +156,8 @@ def _empty(dtype):
                                                  np.int64)
 
 
-def _array(values, dtype):
+def array_of_values(values, dtype):
+    """A list of feature values as the NumPy array of their dtype name."""
     if dtype == "string":
         out = np.empty(len(values), dtype=object)
         out[:] = list(values)
@@ -164,8 +182,8 @@ def _fixed(records, key, dtype, shape, default):
                 f"Name: {_where(records.names, i)}, Key: {key}, Index: {i}.  Number of "
                 f"{_TYPE_WORD[dtype]} values != expected.  Values size: {len(values)} but "
                 f"output shape: {list(shape)}")
-        rows.append(_array(values, dtype))
-    out = _array([], dtype) if not rows else np.stack(rows) if dtype != "string" else \
+        rows.append(array_of_values(values, dtype))
+    out = array_of_values([], dtype) if not rows else np.stack(rows) if dtype != "string" else \
         np.array(rows, dtype=object).reshape(len(rows), size)
     return out.reshape((len(rows),) + tuple(shape))
 
@@ -186,7 +204,7 @@ def _sequence(records, key, dtype, shape, default, allow_missing):
                 f"Name: {_where(records.names, i)}, Key: {key}, Index: {i}.  Number of "
                 f"{_TYPE_WORD[dtype]} values is not a multiple of stride length. Saw "
                 f"{len(values)} values but output shape is: {list(shape)}")
-        rows.append(_array(values, dtype).reshape((-1,) + tuple(shape)))
+        rows.append(array_of_values(values, dtype).reshape((-1,) + tuple(shape)))
     steps = max((len(r) for r in rows), default=0)
     pad = default if default is not None else (b"" if dtype == "string" else 0)
     np_dtype = object if dtype == "string" else np.float32 if dtype == "float32" else np.int64
@@ -206,7 +224,7 @@ def _varlen(records, key, dtype):
         indices.extend((i, j) for j in range(len(row)))
         values.extend(row.tolist() if dtype != "string" else row)
         longest = max(longest, len(row))
-    return (np.asarray(indices, dtype=np.int64).reshape(-1, 2), _array(values, dtype),
+    return (np.asarray(indices, dtype=np.int64).reshape(-1, 2), array_of_values(values, dtype),
             np.array([len(records.features), longest], dtype=np.int64))
 
 
@@ -238,15 +256,13 @@ def _sparse_feature(records, key, dtype, config):
             indices.append((i,) + tuple(int(p) for p in position))
             values.append(row[j])
     rank = 1 + len(index_keys)
-    return (np.asarray(indices, dtype=np.int64).reshape(-1, rank), _array(values, dtype),
+    return (np.asarray(indices, dtype=np.int64).reshape(-1, rank), array_of_values(values, dtype),
             np.array([len(records.features)] + [int(s) for s in sizes], dtype=np.int64))
 
 
 def _parse_kernel(serialized, names, *, specs):
     records = _Records(np.asarray(serialized, dtype=object).reshape(-1),
-                       None if names.size == 0 else [n.decode("utf-8", "replace") if
-                                                     isinstance(n, bytes) else str(n)
-                                                     for n in names.reshape(-1)])
+                       None if names.size == 0 else names_of(names, names.size))
     out = []
     for key, kind, dtype, shape, extra in specs:
         if kind == "fixed":
@@ -264,7 +280,7 @@ def _parse_kernel(serialized, names, *, specs):
 def _unpack_default(packed, dtype, shape):
     if packed is None:
         return None
-    return _array(list(packed), dtype).reshape(shape)
+    return array_of_values(list(packed), dtype).reshape(shape)
 
 
 def _parse_rule(serialized, names, *, specs):
@@ -288,7 +304,8 @@ PARSE_EXAMPLES = defop("ParseExamples", _parse_kernel, shape=_parse_rule, grad=N
                        num_outputs=None)
 
 
-def _specs(features, what):
+def parse_specs(features, what):
+    """The op's `specs` attribute for a features dict of parse_example."""
     specs = []
     for key, kind, dtype, shape, default in check_features(features, what):
         if kind == "sequence" and not default[1]:
@@ -303,7 +320,8 @@ def _specs(features, what):
     return tuple(specs)
 
 
-def _to_dict(specs, outputs):
+def to_dict(specs, outputs):
+    """{key: tensor or SparseTensor} from the op's outputs."""
     out, k = {}, 0
     for key, kind, _, _, _ in specs:
         if kind in ("fixed", "sequence"):
@@ -315,7 +333,8 @@ def _to_dict(specs, outputs):
     return out
 
 
-def _strings(value, what, arg):
+def strings(value, what, arg):
+    """`value` as a string tensor; TypeError naming `arg` otherwise."""
     t = convert_to_tensor(value, dtype_hint=dtypes.string)
     if t.dtype is not dtypes.string:
         raise TypeError(f"{what}: {arg} must be a string tensor, got {t.dtype.name}.")
@@ -325,32 +344,32 @@ def _strings(value, what, arg):
 def parse_example(serialized, features, example_names=None, name=None):
     """Parse a vector of serialized tf.train.Examples into a dict of tensors, one per key of
     `features` (see the module docstring for what each configuration gives)."""
-    serialized = _strings(serialized, "parse_example", "serialized")
+    serialized = strings(serialized, "parse_example", "serialized")
     if serialized.shape.rank not in (None, 1):
         raise ValueError(f"parse_example: serialized must be a vector of records, got shape "
                          f"{serialized.shape}; use parse_single_example for one record.")
-    specs = _specs(features, "parse_example")
-    names = _strings([] if example_names is None else example_names, "parse_example",
+    specs = parse_specs(features, "parse_example")
+    names = strings([] if example_names is None else example_names, "parse_example",
                      "example_names")
     outputs = execute(PARSE_EXAMPLES, (serialized, names), {"specs": specs}, name)
-    return _to_dict(specs, outputs if isinstance(outputs, tuple) else (outputs,))
+    return to_dict(specs, outputs if isinstance(outputs, tuple) else (outputs,))
 
 
 def parse_single_example(serialized, features, example_names=None, name=None):
     """Parse one serialized tf.train.Example (a scalar string) into a dict of tensors: as
     parse_example, without the batch dimension."""
-    serialized = _strings(serialized, "parse_single_example", "serialized")
+    serialized = strings(serialized, "parse_single_example", "serialized")
     if serialized.shape.rank not in (None, 0):
         raise ValueError(f"parse_single_example: serialized must be a scalar string, got "
                          f"shape {serialized.shape}; use parse_example for a batch.")
     batch = parse_example(reshape(serialized, [1]), features,
                           None if example_names is None else reshape(
-                              _strings(example_names, "parse_single_example", "example_names"),
+                              strings(example_names, "parse_single_example", "example_names"),
                               [1]), name)
-    return {key: _unbatch(value) for key, value in batch.items()}
+    return {key: unbatch(value) for key, value in batch.items()}
 
 
-def _unbatch(value):
+def unbatch(value):
     """One record's value from a batch of one: the dense row, or the SparseTensor without its
     batch coordinate."""
     if isinstance(value, SparseTensor):
