@@ -1,5 +1,7 @@
 """`wengert.io`: TensorFlow's `tf.io` (TFRecord files, tf.train.Example parsing, file and byte
-codecs, and `tf.io.gfile`); see wengert/ops/io/."""
+codecs, and `tf.io.gfile`; see wengert/ops/io/), with the image codecs under their tf.io names
+(the same functions as tf.image's; decode_jpeg waits until it reads all of TensorFlow's
+arguments)."""
 from .ops.io import gfile
 from .ops.io.byte_codecs import (decode_base64, decode_compressed, decode_raw, encode_base64,
                                  matching_files, parse_tensor, read_file, serialize_tensor,
@@ -11,10 +13,14 @@ from .ops.io.sequence_example_parsing import (parse_sequence_example,
 from .ops.io.parsing_config import (FixedLenFeature, FixedLenSequenceFeature, SparseFeature,
                                     VarLenFeature)
 from .ops.io.tfrecords import TFRecordOptions, TFRecordWriter
+from .ops.image.codecs import (decode_bmp, decode_gif, decode_image, decode_png, decode_webp,
+                               encode_jpeg, encode_png, extract_jpeg_shape, is_jpeg)
 
 __all__ = ["gfile", "TFRecordOptions", "TFRecordWriter", "FixedLenFeature",
            "FixedLenSequenceFeature", "SparseFeature", "VarLenFeature", "parse_example",
            "parse_single_example", "decode_base64", "decode_compressed", "decode_raw",
            "encode_base64", "matching_files", "parse_tensor", "read_file", "serialize_tensor",
            "write_file", "decode_csv", "parse_sequence_example",
-           "parse_single_sequence_example"]
+           "parse_single_sequence_example", "decode_bmp", "decode_gif", "decode_image",
+           "decode_png", "decode_webp", "encode_jpeg", "encode_png", "extract_jpeg_shape",
+           "is_jpeg"]
