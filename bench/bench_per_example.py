@@ -5,11 +5,10 @@ single-example gradients.
 The model is a 3-layer MLP, 20-64-64-1 float32 with relu, mean squared error, batch 128: the
 per-example gradients are 6 tensors of shape [128, *variable.shape]. Contenders:
 - wengert, `tf.vectorized_map(example_gradient, (x, y))`;
-- wengert loop, `[example_gradient((x[i], y[i])) for i in range(128)]`;
-- PyTorch, `torch.func.vmap(torch.func.grad(loss))` over the same weights (skipped if torch is
-  missing).
+- wengert loop, `[example_gradient((x[i], y[i])) for i in range(128)]`.
 Results are checked against each other before timing. Goal (issue 30): the vectorized map at
-least 5x faster than the loop. Only ratios are meaningful.
+least 5x faster than the loop. Both run in one process (it compares wengert with itself, which
+bench/README.md's protocol allows); only the ratio is meaningful.
 Run: python bench/bench_per_example.py [--rounds N]
 """
 import argparse
@@ -23,11 +22,6 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import harness  # noqa: E402
 import wengert as tf  # noqa: E402
-
-try:
-    import torch
-except ImportError:  # PyTorch is optional
-    torch = None
 
 BATCH, SIZES = 128, (20, 64, 64, 1)
 RNG = np.random.default_rng(0)
@@ -61,32 +55,12 @@ def wengert_contenders():
     return vectorized, loop
 
 
-def torch_contender():
-    params = [torch.tensor(w) for w in WEIGHTS]
-    x, y = torch.tensor(X), torch.tensor(Y)
-
-    def loss(ps, xi, yi):
-        h = xi[None]
-        for k in range(0, len(ps), 2):
-            h = h @ ps[k] + ps[k + 1]
-            if k < len(ps) - 2:
-                h = torch.relu(h)
-        return torch.mean((h - yi) ** 2)
-    per_example = torch.func.vmap(torch.func.grad(loss), in_dims=(None, 0, 0))
-
-    def run():
-        return [g.numpy() for g in per_example(params, x, y)]
-    return run
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=9)
     rounds = parser.parse_args().rounds
     vectorized, loop = wengert_contenders()
     contenders = {"wengert vectorized_map": vectorized, "wengert loop": loop}
-    if torch is not None:
-        contenders["pytorch vmap(grad)"] = torch_contender()
     reference = loop()
     for name, fn in contenders.items():
         for got, want in zip(fn(), reference):
@@ -97,8 +71,6 @@ def main():
         print(f"  {name:<26}{harness.format_seconds(seconds):>10}")
     ratio = times["wengert loop"] / times["wengert vectorized_map"]
     print(f"  loop / vectorized_map    {ratio:8.2f}x   goal: >= 5x")
-    if torch is not None:
-        print(f"  vectorized_map / pytorch {times['wengert vectorized_map'] / times['pytorch vmap(grad)']:8.2f}x")
 
 
 if __name__ == "__main__":
