@@ -156,3 +156,24 @@ def test_compressed_file_read_as_another_compression(tmp_path):
     with pytest.raises(DataLossError):
         list(tf.data.TFRecordDataset(path))
     assert os.path.exists(path)
+
+
+@pytest.mark.parametrize("compression", ["GZIP", "ZLIB"])
+def test_concatenated_compressed_files_read_whole(compression, tmp_path):
+    """`cat a.gz b.gz`: TensorFlow reads every stream's records (checked with TF 2.21); the
+    reader used to stop silently at the end of the first."""
+    options = tf.io.TFRecordOptions(compression_type=compression)
+    parts = []
+    for name, records in (("a", [b"a1", b"a2"]), ("b", [b"b1"])):
+        path = str(tmp_path / name)
+        with tf.io.TFRecordWriter(path, options) as writer:
+            for record in records:
+                writer.write(record)
+        parts.append(pathlib.Path(path).read_bytes())
+    joined = tmp_path / "joined"
+    joined.write_bytes(b"".join(parts))
+    got = [r.numpy() for r in tf.data.TFRecordDataset(str(joined), compression_type=compression)]
+    assert got == [b"a1", b"a2", b"b1"]
+    joined.write_bytes(b"".join(parts) + b"junk")
+    with pytest.raises(DataLossError, match="not a valid compressed TFRecord file"):
+        list(tf.data.TFRecordDataset(str(joined), compression_type=compression))

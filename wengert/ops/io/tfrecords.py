@@ -179,16 +179,25 @@ class TFRecordWriter:
 
 
 class _Inflated:
-    """A file read through zlib: `read(n)` of the uncompressed bytes."""
+    """A file read through zlib: `read(n)` of the uncompressed bytes. A file of several
+    compressed streams one after another (`cat a.gz b.gz`) reads as their concatenation, as
+    TensorFlow reads it."""
 
     def __init__(self, file, compression, chunk, path):
         self._file, self._chunk, self._path = file, chunk, path
-        self._inflate = zlib.decompressobj(31 if compression == "GZIP" else 15)
+        self._bits = 31 if compression == "GZIP" else 15
+        self._inflate = zlib.decompressobj(self._bits)
         self._buffer = b""
 
     def read(self, n):
-        while len(self._buffer) < n and not self._inflate.eof:
-            raw = self._file.read(self._chunk)
+        while len(self._buffer) < n:
+            if self._inflate.eof:  # a stream ended: another may follow
+                raw = self._inflate.unused_data or self._file.read(self._chunk)
+                if not raw:
+                    break
+                self._inflate = zlib.decompressobj(self._bits)
+            else:
+                raw = self._file.read(self._chunk)
             try:
                 self._buffer += (self._inflate.decompress(raw) if raw else
                                  self._inflate.flush())
