@@ -206,6 +206,9 @@ def _strip_header(node):
                 a.annotation = None
 
 
+_DEFINED = "__ag_converted"  # the converted function's name inside its factory
+
+
 def _build_factory(fn):
     node, tree = _parse(fn)
     mangle_private_names(node, _class_name(fn))
@@ -219,7 +222,9 @@ def _build_factory(fn):
         params = node.args.posonlyargs + node.args.args
         self_name = params[0].arg if params and "__class__" in code.co_freevars else None
         convert_function_node(node, taken, self_name)
-        inner = [node, ast.Return(value=ast.Name(id=node.name, ctx=ast.Load()))]
+        defined = copy.copy(node)  # its own name inside its body stays the original's global
+        defined.name = _DEFINED
+        inner = [defined, ast.Return(value=ast.Name(id=_DEFINED, ctx=ast.Load()))]
     factory_args = ast.arguments(posonlyargs=[], args=[ast.arg(arg=n) for n in
                                                        ("ag__",) + code.co_freevars],
                                  vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
@@ -271,8 +276,11 @@ def convert(fn):
     own = []
     for name in made.__code__.co_freevars:
         own.append(types.CellType(_RUNTIME[0]) if name == "ag__" else cells[name])
-    new = types.FunctionType(made.__code__, fn.__globals__, fn.__name__, fn.__defaults__,
-                             tuple(own))
+    code = made.__code__
+    if code.co_name == _DEFINED:  # tracebacks name the user's function
+        code = code.replace(co_name=fn.__code__.co_name, co_qualname=fn.__code__.co_qualname)
+        _remember_codes(code)
+    new = types.FunctionType(code, fn.__globals__, fn.__name__, fn.__defaults__, tuple(own))
     new.__kwdefaults__ = fn.__kwdefaults__
     new.__qualname__ = fn.__qualname__
     new.__module__ = fn.__module__
