@@ -8,9 +8,10 @@
          gradient of sum(y) w.r.t. w. Goal: no slower than PyTorch.
 - mlp:   batch 128, 784-512-512-10 float32, relu, softmax cross-entropy, gradients of the three
          weight matrices and an SGD update. Goal: within 1.1x of hand-written NumPy.
-All eager. Protocol (bench/README.md): wengert, NumPy and PyTorch each run in a fresh process of
-their own with default threading (harness.py); rounds interleave them; the report gives every
-round, the per-round ratios and the medians. PyTorch is skipped when $TORCH_PYTHON (default
+All eager; chain and mlp also as a traced `wengert.function` (contender wengert-traced).
+Protocol (bench/README.md): wengert, wengert-traced, NumPy and PyTorch each run in a fresh
+process of their own with default threading (harness.py); rounds interleave them; the report
+gives every round, the per-round ratios and the medians. PyTorch is skipped when $TORCH_PYTHON (default
 /work/torchvenv/bin/python) is absent. This module imports no framework at the top: each
 contender's setup function imports its own, inside its own process.
 """
@@ -27,9 +28,11 @@ BATCH, SIZES, LR = 128, (784, 512, 512, 10), 0.01
 WORKLOADS = {
     "seed": ("seed: dz/dx of z = (x*x)^2", [("wengert", "pytorch")], ["wengert/pytorch <= 0.45"]),
     "chain": ("chain: 300 x tanh(y * w[i]), d sum(y) / dw",
-              [("wengert", "pytorch"), ("wengert", "numpy")], ["wengert/pytorch <= 1.00"]),
+              [("wengert", "pytorch"), ("wengert", "numpy"), ("wengert-traced", "pytorch"),
+               ("wengert-traced", "numpy")], ["wengert/pytorch <= 1.00"]),
     "mlp": ("mlp: 784-512-512-10 training step, batch 128",
-            [("wengert", "numpy"), ("wengert", "pytorch")], ["wengert/numpy <= 1.10"]),
+            [("wengert", "numpy"), ("wengert", "pytorch"), ("wengert-traced", "numpy"),
+             ("wengert-traced", "pytorch")], ["wengert/numpy <= 1.10"]),
 }
 
 
@@ -38,10 +41,10 @@ def chain_data():
     return rng.normal(size=STEPS) * 0.5, rng.normal(size=WIDTH)
 
 
-def mlp_data():
+def mlp_data(batch=BATCH):
     rng = np.random.default_rng(0)
-    x = rng.random((BATCH, SIZES[0]), dtype=np.float32)
-    labels = rng.integers(0, SIZES[-1], size=BATCH).astype(np.int32)
+    x = rng.random((batch, SIZES[0]), dtype=np.float32)
+    labels = rng.integers(0, SIZES[-1], size=batch).astype(np.int32)
     weights = [(rng.standard_normal((a, b)) * np.sqrt(2.0 / a)).astype(np.float32)
                for a, b in zip(SIZES[:-1], SIZES[1:])]
     return x, labels, weights
@@ -53,6 +56,14 @@ def setup_wengert():
     chain = wengert_chain(tf)
     np.testing.assert_allclose(chain().numpy(), numpy_chain()(), rtol=1e-10)
     return {"seed": wengert_seed(tf), "chain": chain, "mlp": wengert_mlp(tf)}
+
+
+def setup_wengert_traced():
+    """The chain and mlp steps, each traced once by `wengert.function` and then replayed."""
+    import wengert as tf
+    chain = tf.function(wengert_chain(tf))
+    np.testing.assert_allclose(chain().numpy(), numpy_chain()(), rtol=1e-10)
+    return {"chain": chain, "mlp": tf.function(wengert_mlp(tf))}
 
 
 def wengert_seed(tf):
@@ -211,6 +222,7 @@ def main():
     rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 7
     harness.header(f"bench_core: eager micro-workloads, {rounds} interleaved rounds")
     specs = [(name, name, f"setup_{name}", {}) for name in ("wengert", "numpy", "pytorch")]
+    specs.insert(1, ("wengert-traced", "wengert", "setup_wengert_traced", {}))
     workers = harness.start_all("bench_core", specs)
     try:
         for workload, (title, pairs, goals) in WORKLOADS.items():

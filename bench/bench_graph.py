@@ -1,8 +1,10 @@
 """Graph-mode benchmarks (issue 3): traced `function` and TF1 `Session` vs hand-written NumPy.
 
-    python bench/bench_graph.py [--rounds N] [--no-torch] [--show-plan]
+    python bench/bench_graph.py [--rounds N] [--show-plan]
 
-Same workloads and data as bench_core.py (imported from it), run side by side in one process:
+Same workloads and data as bench_core.py (imported from it), run side by side in one process
+(all of them wengert or NumPy: the comparison with PyTorch under the protocol of
+bench/README.md, each contender in its own process, is bench_core.py's wengert-traced):
 - mlp:   batch 128, 784-512-512-10 float32, relu, sparse softmax cross-entropy; gradients of
          the three weight matrices by a GradientTape *inside* the traced function and the SGD
          update by `assign_sub` inside it. Goal: traced function within 1.05x of NumPy by hand.
@@ -45,7 +47,7 @@ def _mlp_loss(x, labels, weights):
 
 def make_traced_mlp(batch=bench_core.BATCH):
     """(the traced training step, x, labels, the weight Variables)."""
-    x, labels, weights = bench_core._mlp_data(batch)
+    x, labels, weights = bench_core.mlp_data(batch)
     tw = [tf.Variable(w) for w in weights]
     lr = tf.constant(np.float32(LR))
 
@@ -62,7 +64,7 @@ def make_traced_mlp(batch=bench_core.BATCH):
 
 def make_session_mlp():
     """(Session, a callable running one step by make_callable, Session.run step, feeds)."""
-    x, labels, weights = bench_core._mlp_data()
+    x, labels, weights = bench_core.mlp_data()
     graph = tf.Graph()
     with graph.as_default():
         px = v1.placeholder(tf.float32, [None, 784], name="x")
@@ -95,73 +97,62 @@ def tracing_seconds(repeats=5):
     return statistics.median(first), statistics.median(later)
 
 
-def mlp_contenders(with_torch=True):
+def mlp_contenders():
     step, tx, tl, _ = make_traced_mlp()
-    eager = bench_core.mlp_contenders()
     _, session_callable, session_run = make_session_mlp()
-    out = {"wengert": lambda: step(tx, tl),
-           "numpy (by hand)": eager["numpy (by hand)"],
-           "session callable": session_callable,
-           "session.run": session_run,
-           "eager": eager["wengert"]}
-    if with_torch and "pytorch" in eager:
-        out["pytorch"] = eager["pytorch"]
-    return out
+    return {"wengert": lambda: step(tx, tl),
+            "numpy (by hand)": bench_core.numpy_mlp(),
+            "session callable": session_callable,
+            "session.run": session_run,
+            "eager": bench_core.wengert_mlp(tf)}
 
 
 def check_mlp_agrees():
     """The traced step, the session step and NumPy by hand give the same losses and weights."""
     step, tx, tl, tw = make_traced_mlp()
     sess, session_callable, _ = make_session_mlp()
-    by_hand = bench_core.mlp_contenders()["numpy (by hand)"]
+    by_hand = bench_core.numpy_mlp()
     for _ in range(3):
         a = float(step(tx, tl).numpy())
         b = float(session_callable()[0])
         c = float(by_hand())
         np.testing.assert_allclose([a, b], [c, c], rtol=1e-4)
     sess.close()
-    x, labels, weights = bench_core._mlp_data()
+    x, labels, weights = bench_core.mlp_data()
     assert not np.array_equal(tw[0].numpy(), weights[0]), "the traced step did not train"
 
 
 # -- chain --------------------------------------------------------------------------------------
-def chain_contenders(with_torch=True):
-    eager, (eager_chain, numpy_chain) = bench_core.chain_contenders()
+def chain_contenders():
+    eager_chain, numpy_chain = bench_core.wengert_chain(tf), bench_core.numpy_chain()
     chain = tf.function(eager_chain)  # the same step as bench_core's, traced
 
     np.testing.assert_allclose(chain().numpy(), numpy_chain(), rtol=1e-10)
-    out = {"wengert": chain, "numpy (by hand)": numpy_chain, "eager": eager["wengert"]}
-    if with_torch and "pytorch" in eager:
-        out["pytorch"] = eager["pytorch"]
-    return out, chain
+    return {"wengert": chain, "numpy (by hand)": numpy_chain, "eager": eager_chain}, chain
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=15)
-    parser.add_argument("--no-torch", action="store_true", help="leave PyTorch out")
     parser.add_argument("--only", choices=("mlp", "chain"), help="run one workload")
     parser.add_argument("--show-plan", action="store_true",
                         help="print the generated code of the traced mlp step")
     args = parser.parse_args()
-    torch = bench_core.torch
-    print(f"wengert {tf.__version__}, NumPy {np.__version__}, PyTorch "
-          f"{torch.__version__ if torch else 'not installed'}; {os.cpu_count()} CPUs, "
+    print(f"wengert {tf.__version__}, NumPy {np.__version__}; {os.cpu_count()} CPUs, "
           f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', 'unset')}")
-    with_torch = not args.no_torch
     check_mlp_agrees()
     if args.show_plan:
         step, tx, tl, _ = make_traced_mlp()
         print(step.get_concrete_function(tx, tl)._plan.source)
     if args.only != "chain":
-        mlp(args.rounds, with_torch)
+        mlp(args.rounds)
     if args.only != "mlp":
-        chain(args.rounds, with_torch)
+        chain(args.rounds)
 
 
-def mlp(rounds, with_torch):
+def mlp(rounds):
     harness.report("mlp: 784-512-512-10 training step as a traced function, batch 128",
-                   harness.compare(mlp_contenders(with_torch), rounds=rounds),
+                   harness.compare(mlp_contenders(), rounds=rounds),
                    goals=["wengert / numpy (by hand) <= 1.05"])
     first, later = tracing_seconds()
     print(f"  tracing: first call {harness.format_seconds(first)}, a later call "
@@ -169,8 +160,8 @@ def mlp(rounds, with_torch):
           f"{harness.format_seconds(first - later)}")
 
 
-def chain(rounds, with_torch):
-    chain, _ = chain_contenders(with_torch)
+def chain(rounds):
+    chain, _ = chain_contenders()
     harness.report(f"chain: {STEPS} x tanh(y * w[i]), d sum(y) / dw, as a traced function",
                    harness.compare(chain, rounds=rounds),
                    goals=["wengert / numpy (by hand) <= 1.30"])

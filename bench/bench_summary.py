@@ -29,7 +29,9 @@ except ImportError:
 
 
 def contenders(logdir):
-    steps = bench_core.mlp_contenders()
+    steps = {"wengert": bench_core.wengert_mlp(tf)}
+    if torch is not None:
+        steps["pytorch"] = bench_core.torch_mlp(torch)
     wengert_step = steps["wengert"]
     writer = tf.summary.create_file_writer(os.path.join(logdir, "wengert"))
     counter = itertools.count()

@@ -136,6 +136,7 @@ class Worker:
         """Block until the worker has set up and warmed up its workloads."""
         ready = self._answer()
         self.threads, self.versions = ready["threads"], ready["versions"]
+        self.workloads = ready["workloads"]
         return self
 
     def _answer(self):
@@ -203,7 +204,9 @@ def wait_for_quiet(patience=900):
 
 
 def run_rounds(workers, workload, rounds, settle=0.2):
-    """Interleaved rounds: {"samples": {name: [seconds]}, "loads": [load before each round]}."""
+    """Interleaved rounds of the workers that offer `workload`:
+    {"samples": {name: [seconds]}, "loads": [load average before each round]}."""
+    workers = [w for w in workers if workload in w.workloads]
     samples = {w.name: [] for w in workers}
     loads = []
     for r in range(rounds):
@@ -300,7 +303,7 @@ def serve(module, setup, args, options):
     def say(message):
         protocol.write(json.dumps(message) + "\n")
         protocol.flush()
-    say({"threads": thread_settings(), "versions": versions()})
+    say({"threads": thread_settings(), "versions": versions(), "workloads": list(workloads)})
     for line in sys.stdin:
         name = line.strip()
         say({"seconds": time_call(workloads[name], numbers[name], options["pause_gc"])})
