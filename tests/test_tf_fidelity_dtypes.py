@@ -114,7 +114,8 @@ def test_string_checks_hold_while_a_graph_is_built():
     g = tf.Graph()
     with g.as_default():
         s = tf.compat.v1.placeholder(tf.string, [2])
-        with pytest.raises(tf.errors.InvalidArgumentError, match="Sum: Value for attr 'T'"):
+        # TensorFlow's graph builder refuses with TypeError, naming the parameter
+        with pytest.raises(TypeError, match="Sum.*parameter 'input' has DataType string"):
             tf.reduce_sum(s)
-        with pytest.raises(tf.errors.InvalidArgumentError, match="OneHot"):
+        with pytest.raises(TypeError, match="OneHot.*parameter 'indices'"):
             tf.one_hot(s, 3)

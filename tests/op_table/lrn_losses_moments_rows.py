@@ -9,6 +9,7 @@ import numpy as np
 
 import wengert as tf
 from op_table import OpInfo, Sample, positive, rand
+from op_table.pool_nd_rows import in_float32
 
 
 def ref_lrn(x, depth_radius=5, bias=1.0, alpha=1.0, beta=0.5):
@@ -103,11 +104,14 @@ def _isotonic_fn(x, **kw):
 
 
 ROWS = [
-    OpInfo("nn.local_response_normalization", tf.nn.local_response_normalization, ref_lrn, [
+    OpInfo("nn.local_response_normalization", in_float32(tf.nn.local_response_normalization),
+           ref_lrn, [
         Sample((rand(2, 3, 2, 7),), {"depth_radius": 2, "bias": 1.5, "alpha": 0.3,
                                      "beta": 0.75}, name="r2"),
         Sample((rand(1, 2, 2, 3),), {}, name="defaults_wider_than_channels"),
-    ], grad2=False, notes="TensorFlow registers no gradient for LRNGrad"),
+    ], grad2=False, fwd_rtol=1e-5, rtol=2e-2, atol=1e-3, eps=1e-3, float32=False,
+           notes="TensorFlow registers no gradient for LRNGrad; float32, as TensorFlow's LRN "
+                 "refuses float64"),
     OpInfo("nn.crelu", tf.nn.crelu, lambda x, axis=-1: np.concatenate(
         [np.maximum(x, 0), np.maximum(-x, 0)], axis), [
         Sample((rand(3, 4) + 0.05 * np.sign(rand(3, 4)),), name="last"),

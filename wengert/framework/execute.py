@@ -2,8 +2,9 @@
 
 `execute(op_def, inputs, attrs)` does one of two things:
 - in a graph context, adds a node to the graph (the graph runs the shape rule);
-- eagerly, runs the NumPy kernel (with NumPy's floating-point warnings off, as TensorFlow is
-  silent: float_errors.py), wraps the result in Tensors, and offers the op to every active
+- eagerly, checks the inputs' dtypes against TensorFlow's op definition (op_dtype_constraints.py:
+  one set membership per constrained input when they pass), runs the NumPy kernel (with
+  NumPy's floating-point warnings off, as TensorFlow is silent: float_errors.py), wraps the result in Tensors, and offers the op to every active
   tape: a tape records it when one of the inputs is a tensor it watches, and then watches the
   outputs too. That is the Wengert list: a record of each op in execution order.
 
@@ -14,6 +15,7 @@ the output tensors and (when a tape records) one Operation.
 from .context import state
 from .errors import InvalidArgumentError, OpError, ResourceExhaustedError
 from .float_errors import IGNORE, reset_errstate, set_errstate
+from .op_dtype_constraints import check_input_dtypes
 from .operation import Operation
 from .tensor import Tensor, convert_to_tensor, to_array
 
@@ -28,6 +30,15 @@ def execute(op_def, inputs, attrs=_NO_ATTRS, name=None):
     st = state
     if st.graph is not None:
         return st.graph.create_op(op_def, inputs, attrs, name)
+    refused = op_def.refused  # TensorFlow's dtype constraints (op_dtype_constraints.py)
+    if refused is not None and inputs:
+        if inputs[0]._value.dtype in refused:
+            check_input_dtypes(op_def, inputs, name)
+        for i, refused, same in op_def.dtype_rest:
+            if i < len(inputs):
+                dtype = inputs[i]._value.dtype
+                if dtype in refused or (same >= 0 and dtype is not inputs[same]._value.dtype):
+                    check_input_dtypes(op_def, inputs, name)
     token = set_errstate(IGNORE)
     try:
         if attrs:

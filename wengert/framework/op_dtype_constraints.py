@@ -25,8 +25,6 @@ costs one set membership per constrained input. Ops with list inputs always take
 import json
 import os
 
-import numpy as np
-
 from . import dtypes
 from .errors import InvalidArgumentError
 
@@ -35,7 +33,7 @@ __all__ = ["stored_constraints", "op_constraints", "compile_rule", "check_input_
 
 _PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "op_dtype_constraints.json")
 _STORE = []       # [the parsed file], once read
-_UNCHECKED = ("resource", "variant")  # handles: wengert passes variables and lists as themselves
+_FREE = (None, "", "one", None)
 _ALL_NUMPY = frozenset(d._np for d in dtypes.FROM_NUMPY.values())
 
 
@@ -69,21 +67,37 @@ def op_constraints(op_type):
 
 
 def _specs(op_def):
-    """The op's TensorFlow inputs in the order of wengert's inputs (see the module docstring)."""
+    """The op's TensorFlow inputs in the order of wengert's inputs (see the module docstring);
+    an input TensorFlow's definition does not name is unconstrained (_FREE)."""
     specs = op_constraints(op_def.type)
-    if specs is None:
+    if not specs:
+        return specs
+    names = op_def.tf_inputs
+    if names is None and op_def._args is None:
+        names = _kernel_inputs(op_def.kernel, specs)
+    if names is None:
+        return specs
+    by_name = {s[0]: s for s in specs}
+    return [by_name.get(n, _FREE) for n in names]
+
+
+def _kernel_inputs(kernel, specs):
+    """TensorFlow's names of a kernel's positional parameters: the same names, or TensorFlow's
+    first input (of attribute T) for a first parameter named otherwise; None for a kernel that is
+    not a Python function (its inputs are TensorFlow's in order)."""
+    code = getattr(kernel, "__code__", None)
+    if code is None:
         return None
-    declared = getattr(op_def, "tf_inputs", None)
-    if declared is not None:
-        by_name = {s[0]: s for s in specs}
-        specs = [by_name[n] for n in declared]
-    return specs
+    known = {s[0] for s in specs}
+    params = code.co_varnames[:code.co_argcount]
+    names = [p if p in known else None for p in params]
+    if names and names[0] is None and specs[0][1] == "T" and specs[0][0] not in params:
+        names[0] = specs[0][0]
+    return names
 
 
-def _refused_numpy(allowed):
-    if allowed is None:
-        return frozenset()
-    if allowed[0] in _UNCHECKED and len(allowed) == 1:
+def _refused_numpy(attr, allowed):
+    if allowed is None or not attr:  # fixed dtypes (handles, shapes) are wengert's own choice
         return frozenset()
     return frozenset(d._np for d in dtypes.FROM_NUMPY.values() if d.name not in allowed)
 
@@ -99,10 +113,10 @@ def compile_rule(op_def):
     rest = []
     for i, (_, attr, _, allowed) in enumerate(specs):
         same = first.setdefault(attr, i) if attr else i
-        refused = _refused_numpy(allowed)
+        refused = _refused_numpy(attr, allowed)
         if i and (refused or same != i):
             rest.append((i, refused, same if same != i else -1))
-    refused = _refused_numpy(specs[0][3])
+    refused = _refused_numpy(specs[0][1], specs[0][3])
     if not refused and not rest:
         return None, ()
     return refused, tuple(rest)
@@ -150,7 +164,7 @@ def check_input_dtypes(op_def, inputs, name=None, graph=False):
     for i, (spec, t) in enumerate(zip(_expand(specs, len(inputs)), inputs)):
         param, attr, kind, allowed = spec
         dtype = _dtype_name(t)
-        if dtype is None or (allowed is not None and allowed[0] in _UNCHECKED):
+        if dtype is None or not attr:
             continue
         if allowed is not None and dtype not in allowed:
             raise _not_allowed(op_def, name, param, attr, dtype, allowed, t, graph)
@@ -178,7 +192,7 @@ def _not_allowed(op_def, name, param, attr, dtype, allowed, t, graph):
 
 
 def _mismatch(op_def, name, first, later, kind, graph):
-    (p0, d0, i0), (p1, d1, i1) = first, later
+    (p0, d0, _), (p1, d1, i1) = first, later
     if kind == "list":
         text = (f"Tensors in list passed to '{p1}' of '{op_def.type}' Op have types "
                 f"[{d0}, {d1}] that don't all match")

@@ -28,6 +28,7 @@ from ..framework import dtypes
 from ..framework.context import state
 from ..framework.errors import InvalidArgumentError, OpError
 from ..framework.execute import record_graph_op
+from ..framework.op_dtype_constraints import check_input_dtypes
 from ..framework.operation import Operation
 from ..framework.registry import defop
 from ..framework.tensor import Tensor, array_of, to_array
@@ -214,6 +215,8 @@ class Graph:
         inputs = tuple(self._capture(t) for t in inputs)
         if name is not None:  # (op types are valid names) TensorFlow's rule for a given name
             check_op_name(self._scope + name if type(name) is str else name)
+        if op_def.refused is not None:  # TensorFlow's dtype constraints, before any naming
+            check_input_dtypes(op_def, inputs, name, graph=True)
         op_name = self.unique_name(name or op_def.type)
         specs = self._infer(op_def, inputs, attrs, op_name)
         op = Operation(op_def, inputs, (), attrs, op_name, graph=self)

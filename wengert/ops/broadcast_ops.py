@@ -227,11 +227,9 @@ def _add_n_rule(*inputs):
     return shape_rules.one_shape(inputs, "all inputs must have the same shape; got ")
 
 
-ADD_N_DTYPES = ("float32", "float64", "float16", "bfloat16", "int8", "int16", "int32", "int64",
-                "uint8", "uint16", "uint32", "uint64", "complex64", "complex128")
 ADD_N = defop("AddN", _add_n_kernel, shape=_add_n_rule,
               grad=lambda op, grad: [grad] * len(op.inputs), jvp=linear, batch="safe",
-              onnx="Sum", raw=lambda inputs, name=None: add_n(inputs, name))
+              onnx="Sum", raw=lambda inputs, name=None: add_n(inputs, name), tf_inputs=("inputs",))
 
 
 def add_n(inputs, name=None):
@@ -242,7 +240,7 @@ def add_n(inputs, name=None):
     if len(tensors) == 1:
         return tensors[0]
     first = tensors[0]
-    shape_rules.check_allowed(first, "AddN", ADD_N_DTYPES, what="inputs' dtype")
+    shape_rules.check_allowed(ADD_N, first)
     for i, t in enumerate(tensors[1:], 1):
         if t.dtype != first.dtype:
             raise InvalidArgumentError(

@@ -391,7 +391,6 @@ def _one_hot_onnx(ctx, op, indices, *extra):
     return ctx.node("OneHot", [indices, depth_value, values], axis=op.attrs["axis"])
 
 
-ONE_HOT_INDEX_TYPES = ("uint8", "int8", "int32", "int64")
 ONE_HOT = defop("OneHot", _one_hot_kernel, shape=_one_hot_rule, grad=None, onnx=_one_hot_onnx,
                 raw=lambda indices, depth, on_value, off_value, axis=-1, name=None: one_hot(
                     indices, depth, on_value, off_value, axis, name=name))
@@ -402,7 +401,7 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     (indices outside [0, depth) give a row of `off_value`). In a graph, depth may be a tensor
     known only when it runs."""
     indices = convert_to_tensor(indices)
-    shape_rules.check_allowed(indices, "OneHot", ONE_HOT_INDEX_TYPES, attr="TI", what="indices")
+    shape_rules.check_allowed(ONE_HOT, indices)
     given = [v for v in (on_value, off_value) if v is not None]
     if dtype is None:
         dtype = convert_to_tensor(given[0]).dtype if given else dtypes.float32

@@ -39,11 +39,11 @@ from ..framework.tensor_shape import TensorShape
 from .shape_rules import batch_rank, static_shape
 from .broadcast_ops import broadcast_to
 from .reshape_ops import reshape
-from .array_ops import concat, identity, stack, where
+from .array_ops import WHERE_INDICES, concat, identity, stack, where
 from .bad_indices import clamped, ignores_bad_indices, valid_tuples, zero_where_bad
 from .creation_ops import range as range_, zeros
 from .query_ops import shape as shape_of
-from .shape_rules import (NUMBER_TYPES, UnknownWhileBuilding, axis_tuple, check_allowed,
+from .shape_rules import (UnknownWhileBuilding, axis_tuple, check_allowed,
                           check_distinct, check_index_dtype, int_tuple, normalize_axis, prod,
                           shape_source)
 from .segment_kernels import scatter_add
@@ -465,7 +465,7 @@ def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
     tensor = convert_to_tensor(tensor)
     mask = convert_to_tensor(mask, dtype_hint=dtypes.bool)
     if not mask.dtype.is_bool:  # TensorFlow's where(mask) keeps nonzero numbers (NaN too)
-        check_allowed(mask, "Where", NUMBER_TYPES + ("bool",), what="mask")
+        check_allowed(WHERE_INDICES, mask)
     axis = 0 if axis is None else normalize_axis(axis, tensor.ndim, "boolean_mask: axis")
     k = mask.ndim
     if k == 0 or not tensor.shape[axis:axis + k].is_compatible_with(mask.shape):

@@ -390,8 +390,6 @@ def _tensor_diag_part_rule(x):
     return TensorShape(first), x.dtype
 
 
-TENSOR_DIAG_TYPES = ("bfloat16", "float16", "float32", "float64", "int32", "int64", "complex64",
-                     "complex128")
 TENSOR_DIAG = defop("Diag", _tensor_diag_kernel, shape=_tensor_diag_rule,
                     grad=lambda op, grad: execute(TENSOR_DIAG_PART, (grad,)), jvp=linear,
                     args=("diagonal",))
@@ -403,7 +401,7 @@ TENSOR_DIAG_PART = defop("DiagPart", _tensor_diag_part_kernel, shape=_tensor_dia
 def tensor_diag(diagonal, name=None):
     """A tensor of shape S + S with `diagonal` (shape S) on its diagonal, zeros elsewhere."""
     d = convert_to_tensor(diagonal)
-    shape_rules.check_allowed(d, "Diag", TENSOR_DIAG_TYPES, what="diagonal")
+    shape_rules.check_allowed(TENSOR_DIAG, d)
     if d.shape.rank == 0:
         raise InvalidArgumentError("Diag: the diagonal must have rank >= 1, got a scalar.")
     return execute(TENSOR_DIAG, (d,), name=name)
@@ -412,7 +410,7 @@ def tensor_diag(diagonal, name=None):
 def tensor_diag_part(input, name=None):  # noqa: A002
     """The diagonal of a tensor of shape S + S (tensor_diag's inverse): shape S."""
     x = convert_to_tensor(input)
-    shape_rules.check_allowed(x, "DiagPart", TENSOR_DIAG_TYPES)
+    shape_rules.check_allowed(TENSOR_DIAG_PART, x)
     _prefixed("DiagPart", _tensor_diag_part_rule, x)
     return execute(TENSOR_DIAG_PART, (x,), name=name)
 

@@ -85,10 +85,10 @@ def _kept_shape(shape, axis):
 def _reduction(op_def, input_tensor, axis, keepdims, name):
     x = convert_to_tensor(input_tensor)
     if op_def in (SUM, MEAN, PROD):  # All and Any take bools; Max and Min check their own
-        shape_rules.check_allowed(x, op_def.type, shape_rules.NUMBER_TYPES)
+        shape_rules.check_allowed(op_def, x)
     elif op_def in (MAX, MIN):
         shape_rules.check_ordered(x, op_def.type)
-        shape_rules.check_allowed(x, op_def.type, shape_rules.REAL_NUMBER_TYPES)
+        shape_rules.check_allowed(op_def, x)
     attrs = {"axis": _axes(axis, x, op_def.type), "keepdims": bool(keepdims)}
     return execute(op_def, (x,), attrs, name)
 
@@ -458,13 +458,12 @@ ARG_MIN = defop("ArgMin", lambda x, axis, output_type: np.argmin(x, axis=axis).a
         input, dimension, output_type, name))
 
 
-ARG_REDUCTION_TYPES = shape_rules.REAL_NUMBER_TYPES + ("bool",)
 
 
 def _arg_reduction(op_def, input, axis, output_type, name):  # noqa: A002
     x = convert_to_tensor(input)
     shape_rules.check_ordered(x, op_def.type)
-    shape_rules.check_allowed(x, op_def.type, ARG_REDUCTION_TYPES)  # bools too (False < True)
+    shape_rules.check_allowed(op_def, x)  # bools too (False < True)
     output_type = dtypes.as_dtype(output_type)
     if output_type not in (dtypes.int16, dtypes.int32, dtypes.int64):
         raise TypeError(f"{op_def.type}: output_type must be int16, int32 or int64, got "

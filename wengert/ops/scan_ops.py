@@ -84,7 +84,7 @@ def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
     """Running sum along `axis`; `exclusive` leaves out the current entry, `reverse` runs from
     the end."""
     x = convert_to_tensor(x)
-    shape_rules.check_allowed(x, "Cumsum", shape_rules.NUMBER_TYPES)
+    shape_rules.check_allowed(CUMSUM, x)
     if x.shape.rank == 0:
         raise InvalidArgumentError("Cumsum: input must have rank >= 1, got a scalar.")
     axes = _axes(axis, x, "Cumsum")
@@ -230,7 +230,7 @@ def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
     """Running product along `axis`; `exclusive` leaves out the current entry (starting from
     1), `reverse` runs from the end. The gradient is exact where entries are zero."""
     x = convert_to_tensor(x)
-    shape_rules.check_allowed(x, "Cumprod", shape_rules.NUMBER_TYPES)
+    shape_rules.check_allowed(CUMPROD, x)
     return _scan(CUMPROD, x, axis, exclusive, reverse, name)
 
 

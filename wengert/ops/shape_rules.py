@@ -11,7 +11,9 @@ import operator
 import numpy as np
 
 from ..framework import dtypes
+from ..framework.context import state
 from ..framework.errors import InvalidArgumentError, naming_caller
+from ..framework.op_dtype_constraints import check_input_dtypes
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.static_value import partial_value, static_value
 from ..framework.tensor_shape import TensorShape
@@ -21,8 +23,7 @@ __all__ = ["same", "broadcast", "broadcast_shapes", "reduced", "normalize_axes",
            "axis_tuple", "check_distinct", "check_not_bool",
            "UnknownWhileBuilding", "SHAPE_VECTOR", "shape_arg", "resolve_shape",
            "static_shape_arg", "shape_source", "DYNAMIC", "is_tensor_like", "scalar_arg",
-           "extra_count", "split_extras", "static_int", "check_index_dtype", "check_allowed",
-           "NUMBER_TYPES", "REAL_NUMBER_TYPES", "FLOAT_TYPES"]
+           "extra_count", "split_extras", "static_int", "check_index_dtype", "check_allowed"]
 
 
 def same(x, **_):
@@ -373,21 +374,13 @@ def check_not_bool(x, op_type):
             f"tensor of shape {x.shape}); cast it first, e.g. tf.cast(x, tf.float32).")
 
 
-# TensorFlow's dtype lists that op definitions name (`numbertype`, `realnumbertype`), by dtype name.
-REAL_NUMBER_TYPES = ("float32", "float64", "int32", "uint8", "int16", "int8", "int64", "bfloat16",
-                     "uint16", "float16", "uint32", "uint64")
-NUMBER_TYPES = REAL_NUMBER_TYPES + ("complex64", "complex128")
-FLOAT_TYPES = ("float16", "bfloat16", "float32", "float64")
 
 
-def check_allowed(x, op_type, allowed, attr="T", what="input"):
-    """TensorFlow's type attribute check: InvalidArgumentError (TensorFlow's words) when `x`'s
-    dtype is not among the `allowed` dtype names the op's definition lists for `attr`."""
-    if x.dtype.name not in allowed:
-        raise InvalidArgumentError(
-            f"{op_type}: Value for attr '{attr}' of {x.dtype.name} is not in the list of allowed "
-            f"values: {', '.join(allowed)} (the {what}, a {x.dtype.name} tensor of shape "
-            f"{x.shape}); cast it to one of them first.")
+def check_allowed(op_def, *inputs):
+    """TensorFlow's dtype check of the op's leading `inputs` (framework/op_dtype_constraints.py,
+    which every op call runs too), for a public function whose own checks of ranks and axes must
+    come after it, as TensorFlow's do: InvalidArgumentError eagerly, TypeError in a graph."""
+    check_input_dtypes(op_def, inputs, graph=state.graph is not None)
 
 
 def batch_rank(grad, out):

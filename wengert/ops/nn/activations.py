@@ -106,7 +106,6 @@ def relu_grad(gradients, outputs):
 def relu(features, name=None):
     """max(features, 0). The gradient at 0 is 0."""
     features = convert_to_tensor(features)
-    shape_rules.check_allowed(features, "Relu", shape_rules.REAL_NUMBER_TYPES)
     return execute(RELU, (features,), name=name)
 
 
@@ -132,7 +131,6 @@ RELU6 = defop("Relu6", _relu6_kernel, shape=shape_rules.same,
 def relu6(features, name=None):
     """min(max(features, 0), 6). The gradient is 0 at 0 and at 6."""
     features = convert_to_tensor(features)
-    shape_rules.check_allowed(features, "Relu6", shape_rules.REAL_NUMBER_TYPES)
     return execute(RELU6, (features,), name=name)
 
 
@@ -162,7 +160,6 @@ def leaky_relu(features, alpha=0.2, name=None):
     x = convert_to_tensor(features)
     if x.dtype.is_integer:
         x = cast(x, dtypes.float32)
-    shape_rules.check_allowed(x, "LeakyRelu", shape_rules.FLOAT_TYPES, what="features")
     return execute(LEAKY_RELU, (x,), {"alpha": float(alpha)}, name)
 
 

@@ -125,8 +125,7 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
     of logits' shape, cast to logits' dtype. Stable for large logits; both labels and logits get
     gradients."""
     logits = convert_to_tensor(logits)
-    shape_rules.check_allowed(logits, "SoftmaxCrossEntropyWithLogits", shape_rules.FLOAT_TYPES,
-                              what="logits")
+    shape_rules.check_allowed(SOFTMAX_CE, logits)
     labels = convert_to_tensor(labels, dtype_hint=logits.dtype)
     if labels.dtype != logits.dtype:  # TensorFlow casts the labels (ints, bools) to logits'
         labels = cast(labels, logits.dtype)
