@@ -70,8 +70,8 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, axis=-1,
     `ignore_class`, entries labelled with it lose 0 (and a Loss object averages over the rest)."""
     y_pred = convert_to_tensor(y_pred) if not isinstance(y_pred, Tensor) else y_pred
     y_true = _tensor(y_true)
-    if not y_true.dtype.is_integer:
-        y_true = cast(y_true, "int64")
+    if y_true.dtype.name not in ("int32", "int64"):  # uint8 labels too: TensorFlow's only take
+        y_true = cast(y_true, "int64")                # int32 and int64, as Keras casts them
     rank = y_pred.shape.rank
     if y_true.shape.rank == rank and y_true.shape[-1] == 1:
         y_true = squeeze(y_true, [-1])

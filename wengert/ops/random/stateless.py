@@ -378,7 +378,8 @@ def stateless_categorical(logits, num_samples, seed, dtype=dtypes.int64, name=No
 def stateless_binomial(shape, seed, counts, probs, output_dtype=dtypes.int32, name=None):
     """Binomial(counts, probs) draws of `shape` (counts and probs broadcast to it)."""
     shape = sample_shape(shape, "stateless_binomial")
-    counts, probs = convert_to_tensor(counts), convert_to_tensor(probs)
+    probs = convert_to_tensor(probs, dtype_hint=dtypes.float32)  # TensorFlow's conversions:
+    counts = convert_to_tensor(counts, dtype_hint=probs.dtype)   # counts share probs' dtype
     return execute(STATELESS_BINOMIAL, (_seed(seed, "stateless_binomial"), counts, probs),
                    {"shape": shape, "dtype": dtypes.as_dtype(output_dtype)._np}, name)
 
