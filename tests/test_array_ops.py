@@ -317,7 +317,7 @@ def test_gather_raises_on_out_of_range_indices_like_tensorflow():
         tf.gather(params, [[0, -1]])
     with pytest.raises(InvalidArgumentError, match=r"GatherNd.*not in \[0, 2\)"):
         tf.gather_nd(params, [[1, 2]])
-    with pytest.raises(InvalidArgumentError, match="int32 or int64.*cast"):
+    with pytest.raises(InvalidArgumentError, match="GatherV2.*'Tindices' of float32.*int32, int64"):
         tf.gather(params, [0.0])
 
 

@@ -38,12 +38,13 @@ def test_inference_uses_the_given_statistics():
 
 
 def test_training_matches_moments_plus_batch_normalization():
-    x = _x(4, 5, 3).astype(np.float64)
-    scale, offset = RNG.uniform(0.5, 2, 3), RNG.normal(size=3)
+    x = _x(4, 5, 3)  # float32: TensorFlow's FusedBatchNormV3 refuses float64
+    scale, offset = RNG.uniform(0.5, 2, 3).astype(np.float32), RNG.normal(size=3).astype(
+        np.float32)
     mean, var = N.moments(tf.constant(x), [0, 1])
     composed = N.batch_normalization(x, mean, var, offset, scale, 1e-3)
     y = N.fused_batch_norm(x, scale, offset, data_format="NWC")[0]
-    np.testing.assert_allclose(y.numpy(), composed.numpy(), rtol=1e-12)
+    np.testing.assert_allclose(y.numpy(), composed.numpy(), rtol=1e-5, atol=1e-5)
     xt = tf.constant(x)
     with tf.GradientTape(persistent=True) as tape:
         tape.watch(xt)
@@ -51,7 +52,7 @@ def test_training_matches_moments_plus_batch_normalization():
         m, v = N.moments(xt, [0, 1])
         b = tf.reduce_sum(N.batch_normalization(xt, m, v, offset, scale, 1e-3) ** 3)
     np.testing.assert_allclose(tape.gradient(a, xt).numpy(), tape.gradient(b, xt).numpy(),
-                               rtol=1e-9, atol=1e-12)
+                               rtol=1e-3, atol=1e-3)
 
 
 def test_moments_keepdims_and_float16():
@@ -63,11 +64,21 @@ def test_moments_keepdims_and_float16():
     np.testing.assert_allclose(m16.numpy(), x.mean(0), atol=2e-3)
 
 
-def test_second_and_third_order_in_training():
+def _in_float32(f):
+    def run(*args):
+        out = f(*[tf.cast(a, tf.float32) for a in args])
+        return tf.nest.map_structure(lambda t: tf.cast(t, tf.float64), out)
+    return run
+
+
+def test_second_order_in_training():
     x, s, o = _x(3, 2, 2, dtype=np.float64), RNG.uniform(0.5, 2, 2), RNG.normal(size=2)
-    check_grads(lambda x, s, o: N.fused_batch_norm(x, s, o)[0], [x, s, o], order=3)
-    check_grads(lambda x, s, o: N.fused_batch_norm(x, s, o), [x, s, o], order=2,
-                modes=("fwd", "rev"))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="FusedBatchNormV3.*float64"):
+        N.fused_batch_norm(x, s, o)  # as TensorFlow's: half, bfloat16 and float32 only
+    check_grads(_in_float32(lambda x, s, o: N.fused_batch_norm(x, s, o)[0]), [x, s, o],
+                order=2, eps=1e-3, rtol=3e-2, atol=3e-3)
+    check_grads(_in_float32(lambda x, s, o: N.fused_batch_norm(x, s, o)), [x, s, o], order=1,
+                modes=("fwd", "rev"), eps=1e-3, rtol=3e-2, atol=3e-3)
 
 
 def test_half_precision_input_with_float32_parameters():
@@ -79,20 +90,20 @@ def test_half_precision_input_with_float32_parameters():
 def test_graph_mode_with_unknown_batch():
     g = tf.Graph()
     with g.as_default():
-        p = tf.compat.v1.placeholder(tf.float64, [None, 3])
-        y, mean, var = N.fused_batch_norm(p, tf.ones([3], tf.float64), tf.zeros([3], tf.float64))
+        p = tf.compat.v1.placeholder(tf.float32, [None, 3])
+        y, mean, var = N.fused_batch_norm(p, tf.ones([3]), tf.zeros([3]))
         loss = tf.reduce_sum(y * y * y) + tf.reduce_sum(mean * var)
         grad = tf.gradients(loss, [p])[0]
     assert y.shape.as_list() == [None, 3] and mean.shape.as_list() == [3]
-    x = RNG.normal(size=(5, 3))
+    x = RNG.normal(size=(5, 3)).astype(np.float32)
     with tf.compat.v1.Session(graph=g) as sess:
         got = sess.run(grad, {p: x})
     xt = tf.constant(x)
     with tf.GradientTape() as tape:
         tape.watch(xt)
-        y, mean, var = N.fused_batch_norm(xt, tf.ones([3], tf.float64), tf.zeros([3], tf.float64))
+        y, mean, var = N.fused_batch_norm(xt, tf.ones([3]), tf.zeros([3]))
         loss = tf.reduce_sum(y * y * y) + tf.reduce_sum(mean * var)
-    np.testing.assert_allclose(got, tape.gradient(loss, xt).numpy(), rtol=1e-10)
+    np.testing.assert_allclose(got, tape.gradient(loss, xt).numpy(), rtol=1e-4, atol=1e-4)
 
 
 def test_errors_name_the_problem():

@@ -34,6 +34,9 @@ ROWS = [
            grad=False),
     OpInfo("sign_int", tf.sign, np.sign, [Sample((np.array([-3, 0, 7], np.int8),))],
            grad=False),  # TensorFlow's Sign refuses unsigned integers
+    OpInfo("add_strings", tf.add, lambda x, y: np.array(
+        [a.encode() + b.encode() for a, b in zip(x, y)], object), [Sample((np.array(["a", "bc"], object), np.array(["x", "y"], object)))],
+           grad=False, float32=False),
     OpInfo("cast_to_int", lambda x: tf.cast(x, tf.int32), lambda x: x.astype(np.int32),
            [Sample((rand(5) * 3,))], grad=False),
 ]

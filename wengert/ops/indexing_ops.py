@@ -272,7 +272,8 @@ SCATTER_ND = defop("ScatterNd", _scatter_nd_kernel, shape=_scatter_nd_rule,
                    grad=lambda op, grad: (None, gather_nd(grad, op.inputs[0]))
                    + (None,) * (len(op.inputs) - 2), jvp=linear_in(1),
                    raw=lambda indices, updates, shape, bad_indices_policy="", name=None:
-                   scatter_nd(indices, updates, shape, bad_indices_policy, name))
+                   scatter_nd(indices, updates, shape, bad_indices_policy, name),
+                   tf_inputs=("indices", "updates"))  # a third input is a tensor of the shape
 
 
 def gather_nd(params, indices, batch_dims=0, name=None, bad_indices_policy=""):

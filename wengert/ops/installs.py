@@ -72,9 +72,12 @@ def _tensor_mul(self, other):
 
 
 def _tensor_add(self, other):
-    if type(other) is Tensor and self._value.dtype is other._value.dtype:
+    if type(other) is Tensor and self._value.dtype is other._value.dtype is not _STRINGS:
         return execute(ADD, (self, other))
-    return call_binary(ADD, self, other, None)
+    return math_ops.add(self, other)
+
+
+_STRINGS = np.dtype(object)
 
 
 def _tensor_sub(self, other):

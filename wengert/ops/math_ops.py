@@ -30,7 +30,7 @@ import numpy as np
 from ..framework import dtypes
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import binary_operands, execute
-from ..framework.registry import defop, defraw, linear, multilinear, needs_grad
+from ..framework.registry import defop, linear, multilinear, needs_grad
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.variables import EAGER_TYPES as _EAGER
@@ -153,12 +153,20 @@ MUL = defop("Mul", operator.mul, shape=shape_rules.broadcast, grad=_mul_grad, jv
             batch="safe", onnx="Mul", args=("x", "y"))
 DIV = defop("RealDiv", operator.truediv, shape=shape_rules.broadcast, grad=_div_grad, jvp=_div_jvp,
             batch="safe", onnx="Div", args=("x", "y"))
-defraw("Add", lambda x, y, name=None: add(x, y, name))  # TensorFlow's Add: AddV2's forerunner
+# TensorFlow's Add, AddV2's forerunner: the op string tensors add with (AddV2 takes numbers only)
+def _add_strings(x, y):
+    out = np.add(x, y)
+    return out if isinstance(out, np.ndarray) else np.array(out, dtype=object)
+
+
+STRING_ADD = defop("Add", _add_strings, shape=shape_rules.broadcast, grad=None,
+                   raw=lambda x, y, name=None: add(x, y, name))
 
 
 def add(x, y, name=None):
-    """x + y, elementwise with broadcasting."""
-    return call_binary(ADD, x, y, name)
+    """x + y, elementwise with broadcasting; strings concatenate (TensorFlow's Add op)."""
+    x, y = binary_operands(x, y, ADD.type)
+    return execute(STRING_ADD if x.dtype is dtypes.string else ADD, (x, y), name=name)
 
 
 def subtract(x, y, name=None):
