@@ -32,13 +32,19 @@ def execute(op_def, inputs, attrs=_NO_ATTRS, name=None):
         return st.graph.create_op(op_def, inputs, attrs, name)
     refused = op_def.refused  # TensorFlow's dtype constraints (op_dtype_constraints.py)
     if refused is not None and inputs:
-        if inputs[0]._value.dtype in refused:
+        first = inputs[0]._value.dtype
+        if first in refused:
             check_input_dtypes(op_def, inputs, name)
-        for i, refused, same in op_def.dtype_rest:
-            if i < len(inputs):
-                dtype = inputs[i]._value.dtype
-                if dtype in refused or (same >= 0 and dtype is not inputs[same]._value.dtype):
-                    check_input_dtypes(op_def, inputs, name)
+        rest = op_def.dtype_rest
+        if rest is None:  # the common case: input 1, if given, shares input 0's attribute
+            if len(inputs) > 1 and inputs[1]._value.dtype is not first:
+                check_input_dtypes(op_def, inputs, name)
+        else:
+            for i, refused, same in rest:
+                if i < len(inputs):
+                    dtype = inputs[i]._value.dtype
+                    if dtype in refused or (same >= 0 and dtype is not inputs[same]._value.dtype):
+                        check_input_dtypes(op_def, inputs, name)
     token = set_errstate(IGNORE)
     try:
         if attrs:

@@ -20,7 +20,9 @@ allowed values"), both naming the op, the parameter, the dtype and the allowed l
 The executor's hot path asks each OpDef two precomputed facts (`compile_rule`): `refused`, the
 NumPy dtypes its first input may not have (None when the op has no constraint at all), and `rest`,
 (position, refused dtypes, position it must match or -1) for the other inputs, so that a valid call
-costs one set membership per constrained input. Ops with list inputs always take the full check.
+costs one set membership per constrained input; `rest` is None for the common binary op whose
+second input shares the first's attribute (one identity test of the two dtypes). Ops with list
+inputs always take the full check.
 """
 import json
 import os
@@ -119,6 +121,8 @@ def compile_rule(op_def):
     refused = _refused_numpy(specs[0][1], specs[0][3])
     if not refused and not rest:
         return None, ()
+    if len(rest) == 1 and rest[0][:1] == (1,) and rest[0][2] == 0:
+        return refused, None  # input 1 shares input 0's attribute: one identity test
     return refused, tuple(rest)
 
 
