@@ -172,3 +172,11 @@ def test_valid_calls_pass_the_check_unchanged():
     np.testing.assert_allclose(tf.matmul(x, tf.transpose(x)).numpy(), [[5, 14], [14, 50]])
     np.testing.assert_allclose(tf.add_n([x, x, x]).numpy(), 3 * x.numpy())
     np.testing.assert_allclose(tf.gather(x, tf.constant([1, 0])).numpy(), x.numpy()[[1, 0]])
+
+
+def test_a_raw_ops_argument_list_does_not_change_the_mapping():
+    op_def = get_op_def("RandomGamma")
+    assert op_def.args[0] == "shape"  # tf.raw_ops' order, read from the raw function
+    assert [s[0] for s in odc._specs(op_def)] == ["alpha"]  # the kernel's one input
+    f = tf.function(lambda a: tf.random.gamma([2], a, seed=1), autograph=False)
+    assert f(tf.constant(2.0)).shape == (2,)

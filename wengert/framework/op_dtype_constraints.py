@@ -75,7 +75,7 @@ def _specs(op_def):
     if not specs:
         return specs
     names = op_def.tf_inputs
-    if names is None and op_def._args is None:
+    if names is None and op_def.raw is not None:  # (its `args` are then the raw function's)
         names = _kernel_inputs(op_def.kernel, specs)
     if names is None:
         return specs
