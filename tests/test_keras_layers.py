@@ -19,7 +19,8 @@ def test_dense_builds_lazily_from_first_input():
     assert not dense.built and dense.weights == []
     out = dense(np.ones((2, 5), np.float32))
     assert dense.built and out.shape == (2, 3)
-    assert [v.name for v in dense.weights] == ["dense/kernel:0", "dense/bias:0"]
+    assert [v.name for v in dense.weights] == ["kernel", "bias"]  # Keras 3's bare names
+    assert [v.path for v in dense.weights] == ["dense/kernel", "dense/bias"]
     assert dense.kernel.shape == (5, 3) and dense.bias.shape == (3,)
     np.testing.assert_array_equal(dense.bias.numpy(), np.zeros(3))
     assert dense.count_params() == 18
@@ -73,8 +74,8 @@ def test_add_weight_trainable_flags_and_freezing():
 
     layer = Scale()
     layer(np.ones((2, 3), np.float32))
-    assert [v.name for v in layer.trainable_variables] == ["scale/w:0"]
-    assert [v.name for v in layer.non_trainable_variables] == ["scale/steps:0"]
+    assert [v.path for v in layer.trainable_variables] == ["scale/w"]
+    assert [v.path for v in layer.non_trainable_variables] == ["scale/steps"]
     assert len(layer.variables) == 2
     layer.trainable = False
     assert layer.trainable_weights == [] and len(layer.non_trainable_weights) == 2

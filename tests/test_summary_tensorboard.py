@@ -140,8 +140,8 @@ def test_keras_callback_writes_train_and_validation_runs(tmp_path):
                        enumerate(history.history[f"val_{name}"])]
     assert [s for s, _ in values(train, "batch_loss")] == [2, 4, 6, 8]  # 3 batches x 3 epochs
     assert "epoch_learning_rate" in train.Tags()["tensors"]
-    kernel = model.weights[0].name.split(":")[0]  # dense/kernel (names count up per process)
-    assert f"{model.name}/{kernel}/histogram" in train.Tags()["tensors"]
+    kernel = model.weights[0].path  # sequential/dense/kernel (names count up per process)
+    assert f"{kernel}/histogram" in train.Tags()["tensors"]
     assert train.Tags()["graph"] and not val.Tags()["graph"]
     assert "MatMul" in {n.op for n in train.Graph().node}
 

@@ -32,7 +32,7 @@ import numpy as np
 from ..framework.context import state
 from ..framework.registry import _GRADIENTS, _MISSING
 from ..framework.tensor import Tensor, array_of
-from ..framework.variables import READ_VARIABLE, Variable
+from ..framework.variables import READ_VARIABLE, Variable, variable_op_name
 from ..ops.array_ops import STOP_GRADIENT
 from ..util import nest
 
@@ -125,7 +125,7 @@ def _op_label(op):
 
 def _source_name(s, index):
     if isinstance(s, Variable):
-        return f"Variable '{s.name}'"
+        return f"Variable '{variable_op_name(s)}:0'"
     op = getattr(s, "_op", None)
     shape = f"{s.dtype.name}{list(s.shape)}" if hasattr(s, "dtype") else ""
     if getattr(s, "graph", None) is not None:

@@ -28,7 +28,7 @@ from ..framework.context import state, state_scope
 from ..framework.errors import InvalidArgumentError
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
-from ..framework.variables import READ_IN_CONTROL_FLOW, Variable, watch_on_read
+from ..framework.variables import READ_IN_CONTROL_FLOW, Variable, variable_op_name, watch_on_read
 from ..graph.graph import Graph
 from ..graph.symbolic import SymbolicTensor
 from ..ops import broadcast_ops
@@ -100,7 +100,7 @@ class SubGraph(Graph):
         if not self.reads_locally:
             return hit
         watch_on_read(var)
-        return self.create_op(READ_IN_CONTROL_FLOW, (var, hit), {}, _var_name(var) + "/read")
+        return self.create_op(READ_IN_CONTROL_FLOW, (var, hit), {}, variable_op_name(var) + "/read")
 
     @property
     def reads_locally(self):
@@ -178,10 +178,6 @@ class SubGraph(Graph):
 
     def __reduce__(self):
         raise TypeError("control-flow sub-graphs are not picklable.")
-
-
-def _var_name(var):
-    return var.name.rsplit(":", 1)[0]
 
 
 def spec_of(t):

@@ -121,7 +121,8 @@ def _source_name(source, index):
 
 
 def _entry(variable):
-    return f"'{variable.name}' {variable.dtype.name} {variable.shape.as_list()}"
+    name = getattr(variable, "path", None) or variable.name  # a Keras weight: its path
+    return f"'{name}' {variable.dtype.name} {variable.shape.as_list()}"
 
 
 def _as_payload(grad, sparse, shape):

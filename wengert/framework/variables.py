@@ -33,7 +33,7 @@ from .registry import defop
 from .tensor import Tensor, TensorLike, _array_repr, to_array
 from .tensor_shape import TensorShape
 
-__all__ = ["Variable"]
+__all__ = ["Variable", "variable_op_name"]
 
 
 def _read_grad(op, grad):
@@ -406,6 +406,13 @@ def record_read(var, tensor):
     """Record `tensor = read(var)` on each active tape that watches (or now watches) `var`."""
     watch_on_read(var)
     record_op(state.tapes, READ_VARIABLE, (var,), (tensor,), {})
+
+
+def variable_op_name(var):
+    """The name `var` has in graphs, checkpoints and SavedModels: its full name without ":0"
+    ("dense/kernel"). A Keras 3 layer weight reports a bare `name` ("kernel") but keeps this one,
+    as the tf.Variable under a Keras variable does in TensorFlow."""
+    return var._name
 
 
 def is_variable(x):

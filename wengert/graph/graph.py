@@ -33,7 +33,7 @@ from ..framework.operation import Operation
 from ..framework.registry import defop
 from ..framework.tensor import Tensor, array_of, to_array
 from ..framework.tensor_shape import TensorShape
-from ..framework.variables import READ_VARIABLE
+from ..framework.variables import READ_VARIABLE, variable_op_name
 from ..ops.creation_ops import CONST
 from .graph_def import graph_def
 from .symbolic import SymbolicTensor
@@ -341,10 +341,6 @@ class Graph:
 
 def _spec(t):
     return f"{t.dtype.name}{t.shape}" if hasattr(t, "dtype") else repr(t)
-
-
-def variable_op_name(var):
-    return var.name.rsplit(":", 1)[0]
 
 
 _DEFAULT = [Graph()]

@@ -7,7 +7,7 @@ so the gradient nodes that `gradients()` added (under "gradients/") are easy to 
 """
 import numpy as np
 
-from ..framework.variables import Variable
+from ..framework.variables import Variable, variable_op_name
 
 __all__ = ["graph_def", "describe", "GraphDef", "NodeDef"]
 
@@ -65,7 +65,7 @@ class GraphDef:
 
 def _tensor_input(t):
     if isinstance(t, Variable):
-        return t.name.rsplit(":", 1)[0]
+        return variable_op_name(t)
     name = t.name
     return name[:-2] if name.endswith(":0") else name
 

@@ -7,10 +7,11 @@ Dense built by a Sequential model; "lstm/lstm_cell/kernel"). `name_scope(layer)`
 enter that stack while they build and call (layers/base.py); `current_path(name)` reads it.
 
 `KerasVariable(initializer, shape=None, dtype=None, trainable=True, name=None, ...)` is the class
-`keras.Variable` names: a wengert Variable (so it is assigned, differentiated, checkpointed and
-traced like a tf.Variable) whose `name` is the bare name and whose `path` is the scoped one; the
-underlying variable is created under the path, so graphs, checkpoints and SavedModels see
-"dense/kernel" as with a tf.Variable. The initial value is an initializer (a name such as
+`keras.Variable` names, and the class of every layer weight (`KerasVariable.layer_weight`): a
+wengert Variable (so it is assigned, differentiated, checkpointed and traced like a tf.Variable)
+whose `name` is the bare name and whose `path` is the scoped one. Graphs, checkpoints and
+SavedModels see it under a full name (`variable_op_name`): its path for a `keras.Variable`,
+"<layer>/<weight>" ("dense/kernel") for a layer's weight. The initial value is an initializer (a name such as
 "zeros", a Keras initializer, or any callable `init(shape, dtype=...)`, which needs `shape`) or
 a value (array, number, tensor), whose shape must then agree with `shape` when both are given.
 Without `dtype` an initializer makes floatx variables and a value keeps its own dtype (Python
@@ -112,6 +113,17 @@ class KerasVariable(Variable):
         self._keras_name, self._path = name, path
         self.autocast, self.aggregation = bool(autocast), aggregation
         self.synchronization = synchronization
+
+    @classmethod
+    def layer_weight(cls, initial, *, name, path, op_name, trainable, dtype):
+        """A layer's weight (Layer.add_weight): named `name` ("kernel"), placed at `path`
+        ("sequential/dense/kernel"), and created as `op_name` ("dense/kernel") for graphs,
+        checkpoints and SavedModels; `initial` is a value or a zero-argument callable."""
+        weight = cls.__new__(cls)
+        Variable.__init__(weight, initial, trainable=trainable, name=op_name, dtype=dtype)
+        weight._keras_name, weight._path = name, path
+        weight.autocast, weight.aggregation, weight.synchronization = True, "none", "auto"
+        return weight
 
     @property
     def name(self):

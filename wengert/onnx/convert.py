@@ -15,7 +15,7 @@ import numpy as np
 
 from ..framework.errors import UnimplementedError
 from ..framework.tensor_shape import TensorShape
-from ..framework.variables import Variable
+from ..framework.variables import Variable, variable_op_name
 from ..tracing.func_graph import needed_ops
 from .context import LoweringContext, onnx_type
 
@@ -160,7 +160,7 @@ def _variable(ctx, var, variables):
     hit = variables.get(id(var))
     if hit is None:
         value = np.asarray(var.numpy())
-        hit = ctx.fresh(_clean(var.name.rsplit(":", 1)[0]))
+        hit = ctx.fresh(_clean(variable_op_name(var)))
         ctx.initializers.append((hit, np.ascontiguousarray(value)))
         variables[id(var)] = hit
     return hit

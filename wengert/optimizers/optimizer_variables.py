@@ -28,7 +28,7 @@ import warnings
 import numpy as np
 
 from ..framework import dtypes
-from ..framework.variables import Variable
+from ..framework.variables import Variable, variable_op_name
 
 __all__ = ["OptimizerVariables"]
 
@@ -39,10 +39,6 @@ class _VariableList(list):
 
     def __call__(self):
         return self
-
-
-def _base_name(var):
-    return var.name.rsplit(":", 1)[0]
 
 
 def _initial_value(initializer, shape, dtype, where):
@@ -229,7 +225,7 @@ class OptimizerVariables:
 
     def _new_slot(self, var, index, slot_name, initial):
         initial = self._restored(f"slots/{index}/{slot_name}", initial, var.name)
-        slot = Variable(initial, trainable=False, name=f"{_base_name(var)}/{slot_name}")
+        slot = Variable(initial, trainable=False, name=f"{variable_op_name(var)}/{slot_name}")
         self._slots[id(var)][slot_name] = slot
         self._own.append(slot)
         return slot

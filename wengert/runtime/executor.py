@@ -41,7 +41,7 @@ from ..framework.errors import FailedPreconditionError, InvalidArgumentError, Op
 from ..framework.execute import explain_failure, out_of_memory
 from ..framework.float_errors import IGNORE, reset_errstate, set_errstate
 from ..framework.tensor import Tensor
-from ..framework.variables import READ_VARIABLE, Variable
+from ..framework.variables import READ_VARIABLE, Variable, variable_op_name
 from ..graph.graph import NO_OP, PLACEHOLDER
 from .buffer_planning import fuse_scatter_sums, plan_buffers
 
@@ -368,6 +368,6 @@ def _mark_last_uses(steps, keep):
 
 def uninitialized(var):
     return FailedPreconditionError(
-        f"Attempting to use uninitialized value {var.name.rsplit(':', 1)[0]!r}: run "
+        f"Attempting to use uninitialized value {variable_op_name(var)!r}: run "
         "session.run(tf.compat.v1.global_variables_initializer()) (or the variable's "
         "initializer) first.")

@@ -11,7 +11,7 @@ from ..framework.context import default_session, state
 from ..framework.errors import InvalidArgumentError
 from ..framework.operation import Operation
 from ..framework.tensor import Tensor, array_of, is_eager_tensor, to_array
-from ..framework.variables import Variable
+from ..framework.variables import Variable, variable_op_name
 from ..graph.graph import get_default_graph
 from ..graph.variables import GraphVariable
 from ..util import nest
@@ -48,7 +48,7 @@ class _Store:
         if not var.shape.is_compatible_with(value.shape):
             raise InvalidArgumentError(
                 f"Cannot assign a value of shape {value.shape} to variable "
-                f"'{var.name.rsplit(':', 1)[0]}' of shape {var.shape}.")
+                f"'{variable_op_name(var)}' of shape {var.shape}.")
         if isinstance(var, GraphVariable):
             self.owned.discard(id(var))
             if value.flags.writeable:  # an array the caller or a fetch may hold: keep a copy

@@ -11,7 +11,7 @@ their values in the session instead (session.py), with the same four methods.
 import numpy as np
 
 from ..framework.errors import InvalidArgumentError
-from ..graph.graph import variable_op_name
+from ..framework.variables import variable_op_name
 
 
 class _LiveVariables:

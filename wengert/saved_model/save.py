@@ -22,7 +22,7 @@ import inspect
 import json
 import os
 
-from ..framework.variables import Variable
+from ..framework.variables import Variable, variable_op_name
 from ..tracing.function import ConcreteFunction, Function
 from ..module.module import TrackedContainer
 from ..util import nest
@@ -136,7 +136,7 @@ def _walk(saver, root):
 
 
 def _variable_node(saver, var):
-    return {"variable": saver.variable_key(var), "name": var.name.rsplit(":", 1)[0],
+    return {"variable": saver.variable_key(var), "name": variable_op_name(var),
             "trainable": bool(var.trainable)}
 
 
@@ -217,7 +217,7 @@ def save(obj, export_dir, signatures=None, options=None):
     document = {"format": FORMAT, "version": VERSION, "objects": saver.objects,
                 "functions": saver.functions, "subgraphs": saver.subgraphs,
                 "signatures": encoded_signatures,
-                "variables": {key: {"name": var.name.rsplit(":", 1)[0],
+                "variables": {key: {"name": variable_op_name(var),
                                     "trainable": bool(var.trainable)}
                               for key, var in saver.variables.values()}}
     arrays = {key: var.numpy() for key, var in saver.variables.values()}

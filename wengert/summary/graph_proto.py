@@ -14,7 +14,7 @@ import numpy as np
 
 from ..framework.dtypes import DType
 from ..framework.tensor_shape import TensorShape
-from ..framework.variables import Variable
+from ..framework.variables import Variable, variable_op_name
 from . import protobuf
 
 __all__ = ["graph_def_bytes", "function_graph_bytes"]
@@ -25,10 +25,6 @@ _LARGE = 1024  # elements: bigger arrays keep their shape and dtype, not their v
 def _ref(t):
     op = t.op
     return op.name if t.value_index == 0 else f"{op.name}:{t.value_index}"
-
-
-def _var_name(var):
-    return var.name.rsplit(":", 1)[0]
 
 
 def _dims(shape):
@@ -94,8 +90,8 @@ def _node(op, variables):
     inputs = []
     for t in op.inputs:
         if isinstance(t, Variable):
-            variables.setdefault(_var_name(t), t)
-            inputs.append(_var_name(t))
+            variables.setdefault(variable_op_name(t), t)
+            inputs.append(variable_op_name(t))
         else:
             inputs.append(_ref(t))
     inputs += [f"^{c.name}" for c in op.control_inputs]

@@ -27,8 +27,8 @@ from ..framework.context import state, state_scope
 from ..framework.execute import execute, record_op
 from ..framework.float_errors import IGNORE, reset_errstate, set_errstate
 from ..framework.tensor import Tensor, array_of, convert_to_tensor
-from ..framework.variables import READ_VARIABLE, Variable
-from ..graph.graph import PLACEHOLDER, Graph, check_scope_name, valid_name, variable_op_name
+from ..framework.variables import READ_VARIABLE, Variable, variable_op_name
+from ..graph.graph import PLACEHOLDER, Graph, check_scope_name, valid_name
 from ..graph.symbolic import SymbolicTensor
 from ..runtime.executor import compile_plan
 from ..runtime.variable_store import LIVE_VARIABLES

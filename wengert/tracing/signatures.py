@@ -21,7 +21,7 @@ import numpy as np
 from ..framework import dtypes
 from ..framework.tensor import Tensor, array_of, convert_to_tensor, is_eager_tensor
 from ..framework.tensor_shape import TensorShape
-from ..framework.variables import Variable
+from ..framework.variables import Variable, variable_op_name
 from ..util import nest
 
 __all__ = ["TensorSpec", "type_spec_from_value", "call_key", "pretty_printed_signatures",
@@ -86,7 +86,7 @@ def _one(function, concrete, spec_type):
     outputs = concrete.structured_outputs
     out.append("  " + ("None" if outputs is None else _spec_text(outputs, spec_type)))
     out.append("Captures:")
-    captured = [v.name for v in concrete.variables]
+    captured = [variable_op_name(v) + ":0" for v in concrete.variables]
     out += [f"  {name}" for name in captured] or ["  None"]
     return "\n".join(out)
 

@@ -33,7 +33,7 @@ from ..autodiff.gradients import gradients
 from ..autodiff.tape import GradientTape
 from ..framework.context import state
 from ..framework.tensor import Tensor, TensorLike, convert_to_tensor
-from ..framework.variables import Variable
+from ..framework.variables import Variable, variable_op_name
 from ..graph.graph import NO_OP
 from ..ops.math_ops import cast
 from ..ops.unary_ops import sqrt
@@ -80,10 +80,6 @@ def _hyper(value, dtype):
         return float(value)
     value = convert_to_tensor(value)
     return value if value.dtype is dtype else cast(value, dtype)
-
-
-def _base_name(var):
-    return var.name.rsplit(":", 1)[0]
 
 
 class Optimizer:
@@ -197,7 +193,7 @@ class Optimizer:
                 self._seen.append(var)
             for slot_name in self._slot_names:
                 initial = self._slot_initial(var, slot_name)
-                name = f"{_base_name(var)}/{self._name}"
+                name = f"{variable_op_name(var)}/{self._name}"
                 if graph is not None:
                     with graph.name_scope(""):
                         slot = Variable(initial, trainable=False, name=name)

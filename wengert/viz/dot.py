@@ -26,7 +26,7 @@ import sys
 from ..autodiff import backprop
 from ..autodiff.tape import GradientTape
 from ..framework.context import state, state_scope
-from ..framework.variables import Variable
+from ..framework.variables import Variable, variable_op_name
 from ..graph.graph import PLACEHOLDER
 from ..ops import broadcast_ops
 from ..ops.creation_ops import CONST
@@ -132,8 +132,8 @@ def _draw_graph(graph, gradients, title):
         nodes[op.name] = (_op_label(op), kind)
         for t in op.inputs:
             if isinstance(t, Variable):
-                vid = "var:" + t.name
-                nodes.setdefault(vid, (f"Variable\n{t.name.rsplit(':', 1)[0]}\n{_spec(t)}",
+                vid = "var:" + variable_op_name(t)
+                nodes.setdefault(vid, (f"Variable\n{variable_op_name(t)}\n{_spec(t)}",
                                        "variable"))
                 edges.append((vid, op.name, _spec(t), is_grad))
             else:
@@ -197,7 +197,7 @@ def _leaf(t, nodes, leaves, watched):
         return leaves[key]
     nid = f"in{len(leaves)}"
     if isinstance(t, Variable):
-        nodes[nid] = (f"Variable\n{t.name.rsplit(':', 1)[0]}\n{_spec(t)}", "variable")
+        nodes[nid] = (f"Variable\n{variable_op_name(t)}\n{_spec(t)}", "variable")
     elif key in watched:
         nodes[nid] = (f"watched\n{_spec(t)}", "placeholder")
     else:

@@ -19,6 +19,7 @@ import time
 import numpy as np
 
 from ... import summary
+from ...framework.variables import variable_op_name
 from ..layers.embedding import Embedding
 from .core import Callback
 
@@ -173,8 +174,10 @@ class TensorBoard(Callback):
         prefix = getattr(self.model, "name", "")
         with self._writer("train").as_default(step=epoch):
             for weight in self.model.weights:
-                path = weight.name.rsplit(":", 1)[0]
-                path = f"{prefix}/{path}" if prefix else path
+                path = getattr(weight, "path", None)
+                if path is None:  # a tf.Variable attribute: its full name under the model's
+                    path = variable_op_name(weight)
+                    path = f"{prefix}/{path}" if prefix else path
                 summary.histogram(f"{path}/histogram", weight)
                 image = _weight_image(weight.numpy()) if self.write_images else None
                 if image is not None:

@@ -1,13 +1,15 @@
 """`Layer`: the base of every Keras layer and model: weights, lazy building, calling.
 
 A layer creates its weights in `build(input_shape)`, which runs once, on the first call, with the
-shape of the first input (so `Dense(10)` needs no input size). `add_weight` makes a wengert
-Variable named "<layer>/<weight>" and tracks it as trainable or not. Layers assigned as
+shape of the first input (so `Dense(10)` needs no input size). `add_weight` makes a
+`keras.Variable` (a wengert Variable) and tracks it as trainable or not. Layers assigned as
 attributes of a layer (or listed in an attribute) are tracked as its sublayers, and so are
 Variables, so `trainable_weights` collects a whole tree of layers in the order they were added.
 
-Each weight also has Keras 3's `path`: the names of the layers building or calling when it was
-made, then its own ("dense/kernel", "sequential/dense/kernel"; variables.py keeps that scope).
+Each weight has Keras 3's two names: `name`, the bare one it was given ("kernel"), and `path`,
+the names of the layers building or calling when it was made, then its own ("dense/kernel",
+"sequential/dense/kernel"; variables.py keeps that scope). Graphs, checkpoints and SavedModels
+see it as "<layer>/<weight>" ("dense/kernel").
 
 `__call__(inputs, training=None)` casts floating inputs to the layer's dtype, builds the layer
 if needed and runs `call`. `training` is passed to `call` when its signature takes it; when it
@@ -36,14 +38,13 @@ import numpy as np
 from ...framework import dtypes
 from ...framework.tensor import Tensor, array_of, constant
 from ...framework.tensor_shape import TensorShape
-from ...framework.variables import Variable
 from ...module import Module
 from ...ops.creation_ops import shape as shape_of
 from ...ops.math_ops import cast
 from .. import backend, constraints as constraints_module, initializers
 from .. import regularizers as regularizers_module
 from ..mixed_precision import PolicyProperties, policy_of
-from ..variables import current_path, name_scope
+from ..variables import KerasVariable, current_path, name_scope
 from . import mask_table as masking
 from .keras_tensor import KerasTensor, is_shape_list, symbolic_call
 from .tracking import UNTRACKED, Tracking
@@ -160,7 +161,7 @@ class Layer(PolicyProperties, Tracking, Module):
 
     # -- weights ----------------------------------------------------------------------------------
     def add_weight(self, *args, **kwargs):
-        """Create a Variable "<layer name>/<name>" (its `path` scoped as Keras 3's) of `shape`,
+        """Create a weight `name` (its `path` scoped as Keras 3's) of `shape`,
         initialized by `initializer`
         (default: glorot_uniform for floats, zeros otherwise), and track it. Takes Keras 3's
         argument order (shape, initializer, dtype, trainable, ...) and Keras 2's (name, shape,
@@ -176,9 +177,9 @@ class Layer(PolicyProperties, Tracking, Module):
         trainable = True if spec["trainable"] is None else bool(spec["trainable"])
         restored = self._restored_value(name, shape, dtype)
         initial = (lambda: init(shape, dtype=dtype)) if restored is None else restored
-        variable = Variable(initial, trainable=trainable, name=f"{self.name}/{name}",
-                            dtype=dtype)
-        variable.path = current_path(name, owner=self)
+        variable = KerasVariable.layer_weight(
+            initial, name=name, path=current_path(name, owner=self),
+            op_name=f"{self.name}/{name}", trainable=trainable, dtype=dtype)
         variable.regularizer = regularizers_module.get(spec["regularizer"])
         variable.constraint = constraints_module.get(spec["constraint"])
         (self._trainable_weights if trainable else self._non_trainable_weights).append(variable)
