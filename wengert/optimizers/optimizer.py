@@ -40,6 +40,7 @@ the first trace are lifted out of the graph, as in TensorFlow. For TensorFlow 1 
 Sessions use `compat.v1.train`'s optimizers. The variables an optimizer owns, Keras 3's
 `build` / `add_variable` API and checkpointing are in optimizer_variables.py.
 """
+import re
 import warnings
 
 import numpy as np
@@ -161,14 +162,15 @@ class Optimizer(OptimizerVariables):
 
     # -- weight decay ---------------------------------------------------------------------------
     def exclude_from_weight_decay(self, var_list=None, var_names=None):
-        """Do not decay these variables (or variables whose name contains one of var_names)."""
+        """Do not decay these variables, nor those whose name matches one of the regular
+        expressions `var_names` anywhere (re.search on the bare name, "kernel", as Keras 3)."""
         self._decay_excluded_ids.update(id(v) for v in var_list or ())
         self._decay_excluded_names = tuple(self._decay_excluded_names) + tuple(var_names or ())
 
     def _use_weight_decay(self, var):
         if id(var) in self._decay_excluded_ids:
             return False
-        return not any(part in var.name for part in self._decay_excluded_names)
+        return not any(re.search(pattern, var.name) for pattern in self._decay_excluded_names)
 
     def _apply_weight_decay(self, variables, lr_by_dtype):
         if self.weight_decay is None:
