@@ -33,7 +33,7 @@ from ..framework.tensor import constant
 from ..ops.creation_ops import shape as shape_of
 from ..ops.broadcast_ops import add_n
 from ..ops.cast_ops import cast
-from . import backend, data_adapter, distributed, loops
+from . import backend, config as keras_config, data_adapter, distributed, loops
 from .compile_loss import CompileLoss, is_multi, loss_object as _loss_object
 from .compile_metrics import CompileMetrics, attribute_metrics
 from .data_adapter import (as_tensors, cast_floats, num_samples, pack_x_y_sample_weight, take,
@@ -385,6 +385,7 @@ class TrainingMixin:
         if set(kwargs) - {"validation_steps"}:
             raise TypeError(f"fit: unexpected arguments {sorted(kwargs)}.")
         self._check_compiled()
+        epochs, steps_per_epoch = keras_config.fit_limits(epochs, steps_per_epoch)
         x = adapt_py_dataset(x, shuffle)
         if data_adapter.is_dataset(x):
             if y is not None:

@@ -28,7 +28,7 @@ from ..framework.tensor import Tensor
 from ..framework.variables import Variable
 from . import backend, initializers
 
-__all__ = ["KerasVariable", "name_scope", "current_path"]
+__all__ = ["KerasVariable", "KerasNameScope", "name_scope", "current_path"]
 
 _AGGREGATIONS = ("none", "mean", "sum", "only_first_replica")
 _SYNCHRONIZATIONS = ("auto", "none", "on_read", "on_write")
@@ -53,6 +53,29 @@ def name_scope(owner, name):
         yield
     finally:
         _scope.stack = previous
+
+
+class KerasNameScope:
+    """`keras.name_scope(name)`: variables created inside have paths under `name`
+    (`with keras.name_scope("block"): keras.Variable(...)` has path "block/variable")."""
+
+    def __init__(self, name, **kwargs):
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"keras.name_scope: `name` must be a non-empty string, got "
+                             f"{name!r}.")
+        unknown = set(kwargs) - {"caller", "deduplicate", "override_parent"}
+        if unknown:
+            raise TypeError(f"keras.name_scope: unexpected arguments {sorted(unknown)}.")
+        self.name, self._scope = name, None
+
+    def __enter__(self):
+        self._scope = name_scope(self, self.name)
+        self._scope.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        scope, self._scope = self._scope, None
+        return scope.__exit__(*exc)
 
 
 def current_path(name, owner=None):
