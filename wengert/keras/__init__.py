@@ -31,9 +31,13 @@ from .mixed_precision import DTypePolicy, DTypePolicy as FloatDTypePolicy
 from .regularizers import Regularizer
 from .ops import dtypes as _dtypes
 
+from .cloning import clone_model
+
 backend.standardize_dtype, backend.result_type = _dtypes.standardize_dtype, _dtypes.result_type
 backend.is_float_dtype, backend.is_int_dtype = _dtypes.is_float, _dtypes.is_int
 backend.is_keras_tensor = utils.is_keras_tensor
+from . import models as _models_module
+_models_module.clone_model = clone_model  # keras.models names it; cloning.py builds on models.py
 
 __all__ = ["Model", "Sequential", "Variable", "Input", "InputLayer", "layers", "losses",
            "metrics", "callbacks", "activations", "initializers", "optimizers", "backend", "utils",

@@ -103,7 +103,9 @@ class FunctionalMixin:
                              f"keys {sorted(inputs)} and the model's inputs are {names}.")
         return [inputs[name] for name in names]
 
-    def _run_functional(self, inputs, training):
+    def _run_functional(self, inputs, training, layer_for=None, call_function=None):
+        """The outputs for `inputs`; `layer_for(layer)` (cloning) stands in another layer for
+        each of the graph's, and `call_function(layer, *args, **kwargs)` makes each call."""
         flat = self._flat_call_inputs(inputs)
         if len(flat) != len(self.inputs):
             raise ValueError(f"Model {self.name!r} expects {len(self.inputs)} input(s), but it "
@@ -114,8 +116,11 @@ class FunctionalMixin:
                 continue
             layer_in = substitute(node.inputs, values)
             node_training = training if training is not None else node.training
-            out = node.layer(layer_in, *substitute(node.args, values), training=node_training,
-                             **substitute(node.kwargs, values))
+            layer = node.layer if layer_for is None else layer_for(node.layer)
+            call = layer if call_function is None else \
+                (lambda *a, _layer=layer, **k: call_function(_layer, *a, **k))
+            out = call(layer_in, *substitute(node.args, values), training=node_training,
+                       **substitute(node.kwargs, values))
             outs = out if isinstance(node.outputs, (list, tuple)) else [out]
             for t, value in zip(node.output_tensors, outs):
                 values[id(t)] = value

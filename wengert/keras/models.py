@@ -10,6 +10,8 @@ Three ways to make a model, as in Keras:
 A model is a Layer (weights, get/set_weights, checkpoints) with the training API of
 training.py and `summary()`, a table of layers, output shapes and parameter counts.
 """
+import json
+
 from ..framework.tensor_shape import TensorShape
 from ..train import Checkpoint
 from .layers.base import Layer, _standard_config
@@ -19,14 +21,14 @@ from .layers.tracking import depth_first
 from .saving import load_model, save_model, serving_functions
 from .saving.export_archive import export_model
 from .saving.h5_weights import load_weights, save_weights
-from .saving.keras_file import load_weights_from_keras_file
+from .saving.keras_file import compile_from_config, load_weights_from_keras_file
 from .saving.model_config import (functional_config, functional_from_config, sequential_config,
                                   sequential_from_config)
-from .serialization import serialize_keras_object
+from .serialization import deserialize_keras_object, serialize_keras_object
 from .functional import FunctionalMixin
 from .training import TrainingMixin
 
-__all__ = ["Model", "Sequential", "save_model", "load_model"]
+__all__ = ["Model", "Sequential", "save_model", "load_model", "model_from_json"]
 
 _NOT_BUILT = ("This model has not yet been built. Build the model first by calling `build()` "
               "or by calling the model on a batch of data.")
@@ -193,6 +195,15 @@ class Model(FunctionalMixin, TrainingMixin, Layer):
         if self._is_functional and type(self) is Model:
             return "keras.src.models.functional"
         return "keras" if type(self).__module__.startswith("wengert.") else None
+
+    def to_json(self, **kwargs):
+        """The model's config as Keras 3 serializes it, as JSON text (`json.dumps`'s keyword
+        arguments in `kwargs`); `keras.models.model_from_json` builds the model back."""
+        return json.dumps(serialize_keras_object(self), **kwargs)
+
+    def compile_from_config(self, config):
+        """compile() as `get_compile_config()` (or a .keras file's compile_config) describes."""
+        compile_from_config(self, config)
 
     def get_config(self):
         """Keras 3's config: a functional model's layers and their calls; a subclassed
@@ -390,3 +401,14 @@ class Sequential(Model):
     @classmethod
     def from_config(cls, config, custom_objects=None):
         return sequential_from_config(cls, config, custom_objects)
+
+
+def model_from_json(json_string, custom_objects=None):
+    """The model whose config `Model.to_json` wrote, its weights freshly initialized. Nothing in
+    the text runs as code: layers are found by class name among Keras's and the registered
+    custom objects."""
+    try:
+        config = json.loads(json_string)
+    except (TypeError, ValueError) as err:
+        raise ValueError(f"model_from_json: the text is not JSON ({err}).") from None
+    return deserialize_keras_object(config, custom_objects=custom_objects)

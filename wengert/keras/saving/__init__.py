@@ -47,7 +47,21 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True, **kw
                                      safe_mode=safe_mode, **kwargs)
 
 
+def save_weights(model, filepath, overwrite=True, max_shard_size=None, **kwargs):
+    """`model.save_weights(filepath, overwrite=...)`: a `.weights.h5` file (or a checkpoint)."""
+    if max_shard_size is not None:
+        raise ValueError(f"keras.saving.save_weights: max_shard_size={max_shard_size!r} asks "
+                         "for a sharded weights file, which wengert does not write; leave it "
+                         "None for one .weights.h5 file.")
+    return model.save_weights(filepath, overwrite=overwrite, **kwargs)
+
+
+def load_weights(model, filepath, skip_mismatch=False, **kwargs):
+    """`model.load_weights(filepath, skip_mismatch=...)`."""
+    return model.load_weights(filepath, skip_mismatch=skip_mismatch, **kwargs)
+
+
 __all__ = ["CustomObjectScope", "custom_object_scope", "deserialize_keras_object",
            "get_custom_objects", "get_registered_name", "get_registered_object",
            "register_keras_serializable", "serialize_keras_object", "save_model", "load_model",
-           "input_signature", "serving_functions"]
+           "input_signature", "serving_functions", "save_weights", "load_weights"]

@@ -114,8 +114,7 @@ def load_keras_file(filepath, custom_objects=None, compile=True, safe_mode=True)
         raise ValueError(f"{os.fspath(filepath)!r}: {_WEIGHTS} is not a readable HDF5 file "
                          f"({err}).") from None
     if compile and config.get("compile_config"):
-        _compile_from_config(model, config["compile_config"], custom_objects)
-        _build_optimizer(model)
+        compile_from_config(model, config["compile_config"], custom_objects)
     with f:
         read_weights(model, f)
     return model
@@ -138,8 +137,9 @@ def _build_optimizer(model):
         optimizer.build(model.trainable_variables)
 
 
-def _compile_from_config(model, compile_config, custom_objects):
-    """compile() with the optimizer, loss and metrics a file names (when wengert has them)."""
+def compile_from_config(model, compile_config, custom_objects=None):
+    """compile() with the optimizer, loss and metrics a config names (when wengert has them),
+    then the optimizer's slots for a built model (Model.compile_from_config)."""
     try:
         kwargs = {}
         optimizer = compile_config.get("optimizer")
@@ -157,6 +157,7 @@ def _compile_from_config(model, compile_config, custom_objects):
                 kwargs[key] = value if isinstance(value, (str, list)) else \
                     deserialize_keras_object(value, custom_objects=custom_objects)
         model.compile(**kwargs)
+        _build_optimizer(model)
     except (ValueError, TypeError, NotImplementedError) as err:
         warnings.warn(f"load_model: the model's weights are loaded, but its training "
                       f"configuration could not be restored ({err}); call compile() yourself.",

@@ -102,13 +102,18 @@ def functional_config(model):
                                                          for a in n.args],
              "kwargs": _arg_config(n.kwargs, indices)} for n in nodes]
         layers.append(entry)
-    ins = [_history(t, indices) for t in model.inputs]
-    outs = [_history(t, indices) for t in model.outputs]
-    nested_in = isinstance(model._nested_inputs, (list, tuple))
-    nested_out = isinstance(model._nested_outputs, (list, tuple))
     return {"name": model.name, "trainable": model.trainable, "layers": layers,
-            "input_layers": ins if nested_in else ins[0],
-            "output_layers": outs if nested_out else outs[0]}
+            "input_layers": _structure(model._nested_inputs, model.inputs, indices),
+            "output_layers": _structure(model._nested_outputs, model.outputs, indices)}
+
+
+def _structure(nested, flat, indices):
+    """Inputs or outputs as Keras writes them: one history, a list, or a dict keyed as given
+    (`flat` holds the tensors in sorted-key order)."""
+    histories = [_history(t, indices) for t in flat]
+    if isinstance(nested, dict):
+        return dict(zip(sorted(nested), histories))
+    return histories if isinstance(nested, (list, tuple)) else histories[0]
 
 
 def sequential_config(model):
@@ -224,6 +229,8 @@ def functional_from_config(cls, config, custom_objects=None):
                          "tensors no layer makes; the config is corrupt.")
 
     def pick(spec):
+        if isinstance(spec, dict):
+            return {key: pick(value) for key, value in spec.items()}
         if spec and isinstance(spec[0], str):
             return created[(spec[0], spec[1])][spec[2]]
         return [pick(s) for s in spec]
