@@ -133,8 +133,8 @@ def test_metrics_accumulate_weight_and_reset():
     acc.update_state([0, 1], [[0.9, 0.1], [0.8, 0.2]])
     acc.update_state([1, 1], [[0.1, 0.9], [0.3, 0.7]])
     assert float(acc.result()) == 0.75
-    assert [v.name for v in acc.variables] == ["sparse_categorical_accuracy/total:0",
-                                               "sparse_categorical_accuracy/count:0"]
+    assert [v.path for v in acc.variables] == ["sparse_categorical_accuracy/total",
+                                               "sparse_categorical_accuracy/count"]
     assert not any(v.trainable for v in acc.variables)
 
 

@@ -110,3 +110,38 @@ def test_keras_variable_made_in_a_layer_is_tracked_with_its_path():
 def test_bad_variables_are_refused_with_the_fix(kwargs, match):
     with pytest.raises(ValueError, match=match):
         keras.Variable(**kwargs)
+
+
+def test_add_variable_on_layers_and_metrics_as_keras_3_names_them():
+    class Counter(keras.metrics.Metric):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.s = self.add_variable(shape=(2,), initializer="ones", name="s")
+            self.t = self.add_weight(name="t", initializer="zeros")
+
+        def update_state(self, x):
+            self.s.assign_add(x)
+
+        def result(self):
+            return self.s
+
+    metric = Counter(name="mine")
+    assert [(v.name, v.path, v.trainable, v.aggregation) for v in metric.variables] == [
+        ("s", "mine/s", False, "sum"), ("t", "mine/t", False, "sum")]  # TF 2.21's Keras
+    metric.update_state(np.array([1.0, 2.0], np.float32))
+    np.testing.assert_array_equal(metric.result().numpy(), [2.0, 3.0])
+    metric.reset_state()
+    np.testing.assert_array_equal(metric.s.numpy(), [0.0, 0.0])
+    with pytest.raises(ValueError, match="aggregation"):
+        metric.add_variable((), "zeros", aggregation="max")
+
+    class Affine(keras.layers.Layer):
+        def build(self, input_shape):
+            self.w = self.add_variable((input_shape[-1], 2), "ones", autocast=False, name="w")
+
+        def call(self, x):
+            return x @ self.w
+
+    layer = Affine(name="affine")
+    layer(np.ones((1, 3), np.float32))
+    assert (layer.w.name, layer.w.path, layer.w.autocast) == ("w", "affine/w", False)

@@ -186,6 +186,16 @@ class Layer(PolicyProperties, Tracking, Module):
         self._named_weights[name] = variable
         return variable
 
+    def add_variable(self, shape, initializer, dtype=None, trainable=True, autocast=True,
+                     regularizer=None, constraint=None, name=None):
+        """Keras 3's add_variable: add_weight with the shape and initializer first. `autocast`
+        is kept on the variable (`variable.autocast`), as Keras records it."""
+        variable = self.add_weight(shape=shape, initializer=initializer, dtype=dtype,
+                                   trainable=trainable, regularizer=regularizer,
+                                   constraint=constraint, name=name)
+        variable.autocast = bool(autocast)
+        return variable
+
     @property
     def losses(self):
         """Losses added by `add_loss` (and activity regularizers) in the last call of this layer

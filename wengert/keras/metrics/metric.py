@@ -3,7 +3,8 @@ result / reset_state), Mean and Sum (running weighted total and count), and Mean
 (the running mean of a per-sample function). Metrics are not Layers: a model does not count
 their state among its weights.
 
-A metric keeps its state in non-trainable Variables (`total`, `count`): `update_state(...)` adds
+A metric keeps its state in non-trainable keras.Variables (`total`, `count`, named bare, with the
+path "<metric>/<name>", as Keras 3 names them): `update_state(...)` adds
 a batch, `result()` is total / count (0 before any update), `reset_state()` zeroes it, and
 calling the metric does an update and returns the result.
 """
@@ -13,15 +14,18 @@ import numpy as np
 
 from ...framework import dtypes
 from ...framework.tensor import Tensor, constant
-from ...framework.variables import Variable
 from ...ops.binary_math_ops import divide_no_nan
 from ...ops.broadcast_ops import broadcast_to
 from ...ops.math_ops import cast, multiply
 from ...ops.reduce_ops import reduce_mean, reduce_sum
 from ...ops.reshape_ops import expand_dims, squeeze
-from .. import backend
+from .. import backend, initializers
+from ..variables import KerasVariable
 
 __all__ = ["Metric", "Mean", "Sum", "MeanMetricWrapper"]
+
+_K3_ORDER = ("shape", "initializer", "dtype", "name")
+_K2_ORDER = ("name", "shape", "initializer", "dtype")
 
 
 def _tensor(x):
@@ -50,12 +54,36 @@ class Metric:
 
     non_trainable_variables = variables
 
-    def add_weight(self, name, shape=(), initializer="zeros", dtype=None):
-        if initializer != "zeros":
-            raise NotImplementedError("Metric.add_weight: only zeros-initialized state.")
+    def add_weight(self, *args, **kwargs):
+        """Keras 3's add_weight(shape=(), initializer=None, dtype=None, name=None); a string
+        first is a name, in Keras 2's order (name, shape, initializer, dtype)."""
+        order = _K2_ORDER if args and isinstance(args[0], str) else _K3_ORDER
+        if len(args) > len(order):
+            raise TypeError(f"Metric.add_weight takes at most {len(order)} positional "
+                            f"arguments, got {len(args)}.")
+        spec = dict(zip(order, args))
+        for key, value in kwargs.items():
+            if key not in _K3_ORDER or key in spec:
+                raise TypeError(f"Metric.add_weight: unexpected or repeated argument {key!r}.")
+            spec[key] = value
+        return self.add_variable(spec.get("shape", ()), spec.get("initializer") or "zeros",
+                                 dtype=spec.get("dtype"), name=spec.get("name"))
+
+    def add_variable(self, shape, initializer, dtype=None, aggregation="sum", name=None):
+        """A non-trainable state variable named `name` (path "<metric>/<name>"), set by
+        `initializer` (a Keras initializer or its name); `aggregation` says how replicas
+        combine it ("sum", "mean", "only_first_replica" or "none")."""
+        if aggregation not in ("none", "mean", "sum", "only_first_replica"):
+            raise ValueError(f"Metric.add_variable: aggregation={aggregation!r} is not one of "
+                             "'none', 'mean', 'sum', 'only_first_replica'.")
         dtype = dtypes.as_dtype(dtype or self._dtype)
-        variable = Variable(np.zeros(shape, dtype.as_numpy_dtype), trainable=False,
-                            name=f"{self.name}/{name}")
+        shape = tuple(int(d) for d in (shape or ()))
+        init = initializers.get(initializer)
+        name = name or f"variable_{len(self._variables)}"
+        variable = KerasVariable.layer_weight(
+            lambda: init(shape, dtype=dtype), name=name, path=f"{self.name}/{name}",
+            op_name=f"{self.name}/{name}", trainable=False, dtype=dtype)
+        variable.aggregation = aggregation
         self._variables.append(variable)
         return variable
 
