@@ -96,3 +96,13 @@ def test_apply_gradients_casts_integer_gradients_as_keras():
     v = tf.Variable([1.0, 2.0])
     tf.keras.optimizers.SGD(0.1).apply_gradients([(tf.constant([1, 1]), v)])
     np.testing.assert_allclose(v.numpy(), [0.9, 1.9])
+
+
+@pytest.mark.parametrize("args, name, dtype", [
+    (("a",), "limit", "string"), ((0, "a"), "limit", "string"), ((True,), "limit", "bool"),
+    ((0, 5, tf.constant("x")), "delta", "string")])
+def test_range_of_a_non_number_names_the_argument(args, name, dtype):
+    """Not Python's `tuple.index(x): x not in tuple` (issue 32, item 4)."""
+    with pytest.raises(TypeError, match=rf"range: `{name}` has dtype {dtype}"):
+        tf.range(*args)
+    assert tf.range(3, dtype=tf.int8).dtype == tf.int8

@@ -329,6 +329,12 @@ def _range(start, limit=None, delta=1, dtype=None, name="range"):
         start, limit = 0, start
     bounds = [v if isinstance(v, Tensor) or hasattr(v, "_as_tensor") else to_array(v, dtype)
               for v in (start, limit, delta)]
+    for label, bound in zip(("start", "limit", "delta"), bounds):
+        kind = dtypes.as_dtype(bound.dtype)
+        if not (kind.is_integer or kind.is_floating) or kind.is_bool:
+            raise TypeError(f"range: `{label}` has dtype {kind.name}; range counts in integer "
+                            "or floating-point numbers (tf.strings.to_number converts a string "
+                            "tensor, tf.cast a bool).")
     if dtype is None:
         dtype = max((dtypes.as_dtype(b.dtype) for b in bounds), key=_RANGE_DTYPES.index)
     dtype = dtypes.as_dtype(dtype)
