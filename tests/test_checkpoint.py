@@ -237,7 +237,8 @@ def test_flipped_byte_fails_the_checksum(saved):
     restore_fails(path, "ckpt-1.data-00000-of-00001' is corrupted: tensor .* fails its checksum")
 
 
-@pytest.mark.parametrize("garbage", [b"{not json", b"\xff\xfe\x00", b"[]", b'{"format": "x"}'])
+@pytest.mark.parametrize("garbage", [b"{not json", b"\xff\xfe\x00", b"[]", b'{"format": "x"}',
+                                     b"[" * 100_000 + b"]" * 100_000])  # too deep for json
 def test_garbage_index(saved, garbage):
     path, _ = saved
     open(path + ".index", "wb").write(garbage)

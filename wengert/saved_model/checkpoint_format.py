@@ -100,7 +100,7 @@ def _current_data_suffix(path):
     try:
         with open(path + INDEX_SUFFIX, "rb") as f:
             named = json.loads(f.read().decode("utf-8")).get("data_file")
-    except (OSError, ValueError, UnicodeDecodeError, AttributeError):
+    except (OSError, ValueError, UnicodeDecodeError, AttributeError, RecursionError):
         return None
     base = os.path.basename(path)
     for suffix in (DATA_SUFFIX, ALTERNATE_DATA_SUFFIX):
@@ -198,8 +198,8 @@ class CheckpointReader:
         try:
             with open(self._index_file, "rb") as f:
                 index = json.loads(f.read().decode("utf-8"))
-        except (ValueError, UnicodeDecodeError) as err:
-            raise self._corrupt(f"not valid JSON ({err})") from None
+        except (ValueError, UnicodeDecodeError, RecursionError) as err:  # too deep: corrupt too
+            raise self._corrupt(f"not valid JSON ({type(err).__name__}: {err})") from None
         if not isinstance(index, dict) or index.get("format") != FORMAT:
             raise self._corrupt(f"not a {FORMAT} index")
         if index.get("version") != VERSION:
