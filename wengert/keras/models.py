@@ -409,6 +409,6 @@ def model_from_json(json_string, custom_objects=None):
     custom objects."""
     try:
         config = json.loads(json_string)
-    except (TypeError, ValueError) as err:
+    except (TypeError, ValueError, RecursionError) as err:
         raise ValueError(f"model_from_json: the text is not JSON ({err}).") from None
     return deserialize_keras_object(config, custom_objects=custom_objects)

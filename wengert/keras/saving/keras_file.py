@@ -91,7 +91,7 @@ def _config_of(z, filepath):
                          ".keras file.")
     try:
         return json.loads(z.read(_CONFIG).decode("utf-8"))
-    except (ValueError, UnicodeDecodeError) as err:
+    except (ValueError, UnicodeDecodeError, RecursionError) as err:  # too deep: corrupt too
         raise ValueError(f"{os.fspath(filepath)!r}: {_CONFIG} is not valid JSON ({err}).") \
             from None
 
