@@ -11,7 +11,7 @@ The averages cover every variable the optimizer was built with, updated or not t
 from ..ops.array_ops import where
 from ..ops.math_ops import cast, equal, floormod, not_equal
 
-__all__ = ["check_ema_options", "update_moving_averages"]
+__all__ = ["check_ema_options", "update_moving_averages", "averaged_pairs"]
 
 
 def check_ema_options(use_ema, ema_momentum, ema_overwrite_frequency):
@@ -39,3 +39,8 @@ def update_moving_averages(optimizer):
         for var in optimizer._seen:
             var.assign(where(overwrite, optimizer._slots[id(var)]["average"], var),
                        read_value=False)
+
+
+def averaged_pairs(optimizer):
+    """[(variable, its moving average), ...] of an optimizer built with use_ema=True."""
+    return [(var, optimizer._slots[id(var)]["average"]) for var in optimizer._seen]
