@@ -101,3 +101,43 @@ def test_saving_weights_functions(tmp_path):
         np.testing.assert_array_equal(a, b)
     with pytest.raises(ValueError, match="sharded"):
         keras.saving.save_weights(model, path, max_shard_size=1)
+
+
+def test_own_variables_hooks_and_the_default_store(tmp_path):
+    pytest.importorskip("h5py")
+    dense = L.Dense(2)
+    dense.build((None, 3))
+    store = {}
+    dense.save_own_variables(store)
+    assert sorted(store) == ["0", "1"] and store["0"].shape == (3, 2)
+    other = L.Dense(2)
+    other.build((None, 3))
+    other.load_own_variables(store)
+    np.testing.assert_array_equal(other.kernel.numpy(), dense.kernel.numpy())
+    before = other.kernel.numpy()
+    with pytest.raises(ValueError, match="expected 2 variables, but received 1"):
+        other.load_own_variables({"0": store["0"]})
+    with pytest.raises(ValueError, match="not compatible"):
+        other.load_own_variables({"0": store["0"], "1": np.zeros(5)})
+    np.testing.assert_array_equal(other.kernel.numpy(), before)  # nothing changed
+
+    class Failing(L.Layer):
+        def build(self, shape):
+            self.w = self.add_weight(shape=(1,), initializer="zeros", name="w")
+
+        def call(self, x):
+            return x + self.w
+
+        def load_own_variables(self, store):
+            raise ValueError("refused by the layer")
+
+    x = keras.Input((1,))
+    model = keras.Model(x, L.Dense(1, name="d")(Failing()(x)))
+    path = str(tmp_path / "m.weights.h5")
+    model.save_weights(path)
+    kernel = model.get_layer("d").kernel
+    kernel.assign(kernel + 1.0)
+    changed = kernel.numpy()
+    with pytest.raises(ValueError, match="refused by the layer"):
+        model.load_weights(path)
+    np.testing.assert_array_equal(kernel.numpy(), changed)  # the other layers kept theirs

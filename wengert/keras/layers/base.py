@@ -256,16 +256,25 @@ class Layer(PolicyProperties, Tracking, Module):
         if len(params) != len(weights):
             raise ValueError(f"Layer {self.name!r} expects {len(params)} weight(s), but the "
                              f"provided list has {len(weights)} element(s).")
-        arrays = []
-        for variable, value in zip(params, weights):
-            value = np.asarray(value)
-            if tuple(value.shape) != tuple(variable.shape):
-                raise ValueError(f"Layer {self.name!r} weight shape {tuple(variable.shape)} "
-                                 f"({variable.name}) is not compatible with provided weight "
-                                 f"shape {tuple(value.shape)}.")
-            arrays.append(value.astype(variable.dtype.as_numpy_dtype))
-        for variable, value in zip(params, arrays):
-            variable.assign(value)
+        _assign_checked(self.name, params, weights)
+
+    def save_own_variables(self, store):
+        """Keras 3's saving hook: this layer's own variables (trainable, then the others; not
+        its sublayers') into the dict-like `store` under "0", "1", ... Override it, with
+        load_own_variables, to keep other state in `.keras` and `.weights.h5` files."""
+        own = list(self._trainable_weights) + list(self._non_trainable_weights)
+        for i, variable in enumerate(own):
+            store[str(i)] = variable.numpy()
+
+    def load_own_variables(self, store):
+        """Assign the values save_own_variables wrote; every count and shape is checked
+        before any variable changes."""
+        own = list(self._trainable_weights) + list(self._non_trainable_weights)
+        if len(store) != len(own):
+            raise ValueError(f"Layer {self.name!r} expected {len(own)} variables, but received "
+                             f"{len(store)} variables during loading. Expected: "
+                             f"{[v.name for v in own]}")
+        _assign_checked(self.name, own, [store[str(i)] for i in range(len(own))])
 
     def count_params(self):
         if not self.built:
@@ -426,3 +435,18 @@ class Layer(PolicyProperties, Tracking, Module):
 
     def __repr__(self):
         return f"<{type(self).__module__}.{type(self).__name__} name={self.name!r}>"
+
+
+def _assign_checked(layer_name, variables, values):
+    """Assign `values` to `variables` after checking every shape (nothing changes on a
+    mismatch)."""
+    arrays = []
+    for variable, value in zip(variables, values):
+        value = np.asarray(value)
+        if tuple(value.shape) != tuple(variable.shape):
+            raise ValueError(f"Layer {layer_name!r} weight shape {tuple(variable.shape)} "
+                             f"({variable.name}) is not compatible with provided weight "
+                             f"shape {tuple(value.shape)}.")
+        arrays.append(value.astype(variable.dtype.as_numpy_dtype))
+    for variable, value in zip(variables, arrays):
+        variable.assign(value)

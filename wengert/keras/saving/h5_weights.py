@@ -18,9 +18,11 @@ Reading them needs the optimizer built for the model's variables (load_model bui
 compiling); an optimizer holding another number of variables is skipped with a warning, as
 Keras does, and an uncompiled model ignores them.
 
-Reading checks everything first: every path and its number of variables, each shape, and that
-each value is finite-typed (a corrupt or mismatched file changes no weight); then all values
-are assigned, and each layer with a `finalize_state` method (Normalization's adapted statistics)
+A layer whose class overrides `save_own_variables`/`load_own_variables` (Keras 3's hooks for
+state beyond its variables) writes and reads its own group through them (`GroupStore`, a
+dict-like view of the group). Reading checks everything else first: every path and its number
+of variables, each shape, and that each value is finite-typed (a corrupt or mismatched file
+changes no weight); then the overriding layers load, then all other values are assigned, and each layer with a `finalize_state` method (Normalization's adapted statistics)
 is told that its state is loaded. Writing goes to a temporary file renamed into place (atomic).
 """
 import os
@@ -106,11 +108,51 @@ def own_variables(layer):
     return list(layer._trainable_weights) + list(layer._non_trainable_weights)
 
 
+def _custom(obj, hook):
+    """Whether `obj`'s class overrides Layer's save_own_variables / load_own_variables."""
+    return getattr(type(obj), hook, None) not in (None, getattr(Layer, hook))
+
+
+class GroupStore:
+    """The dict-like `store` that save_own_variables and load_own_variables take: values by
+    key ("0", "1", ...) in one h5py group (None: an empty store)."""
+
+    def __init__(self, group):
+        self._group = group
+
+    def __setitem__(self, key, value):
+        value = value.numpy() if hasattr(value, "numpy") else np.asarray(value)
+        self._group.create_dataset(str(key), data=value)
+
+    def __getitem__(self, key):
+        if self._group is None or str(key) not in self._group:
+            raise KeyError(key)
+        return np.asarray(self._group[str(key)][()])
+
+    def __contains__(self, key):
+        return self._group is not None and str(key) in self._group
+
+    def __len__(self):
+        return 0 if self._group is None else len(self._group)
+
+    def keys(self):
+        return [] if self._group is None else list(self._group.keys())
+
+    def __iter__(self):
+        return iter(self.keys())
+
+
 # -- writing --------------------------------------------------------------------------------
 def write_weights(model, h5file):
     """Write every object's own variables into an open h5py File."""
     for path, obj in walk_saveables(model):
-        _write_group(h5file, f"{path}/vars" if path else "vars", obj.name, own_variables(obj))
+        key = f"{path}/vars" if path else "vars"
+        if _custom(obj, "save_own_variables"):
+            group = h5file.create_group(key)
+            group.attrs["name"] = obj.name
+            obj.save_own_variables(GroupStore(group))
+        else:
+            _write_group(h5file, key, obj.name, own_variables(obj))
     optimizer = model_optimizer(model)
     if optimizer is not None:
         _write_group(h5file, "optimizer/vars", optimizer.name, optimizer.variables)
@@ -169,9 +211,13 @@ def _stored(h5file, path):
 
 def read_weights(model, h5file, skip_mismatch=False):
     """Check the whole file against the model, then assign every variable."""
-    assignments, problems = [], []
+    assignments, problems, custom = [], [], []
     saveables = walk_saveables(model)
     for path, obj in saveables:
+        if _custom(obj, "load_own_variables"):
+            key = f"{path}/vars" if path else "vars"
+            custom.append((obj, GroupStore(h5file[key] if key in h5file else None)))
+            continue
         variables = own_variables(obj)
         stored = _stored(h5file, path)
         if stored is False:
@@ -201,6 +247,8 @@ def read_weights(model, h5file, skip_mismatch=False):
     if problems and not skip_mismatch:
         raise ValueError("The weights file does not match the model; nothing was loaded:\n  "
                          + "\n  ".join(problems[:20]))
+    for obj, store in custom:  # a layer's own loading; the others change only after it
+        obj.load_own_variables(store)
     for variable, value in assignments:
         variable.assign(value)
     for _, obj in saveables:
