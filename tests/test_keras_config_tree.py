@@ -79,3 +79,20 @@ def test_name_scope_places_variables_and_checks_its_name():
         keras.name_scope("")
     with keras.device("gpu:0"):  # no GPU: soft placement on the CPU, as TensorFlow's Keras
         assert float(keras.ops.add(1.0, 2.0)) == 3.0
+
+
+def test_on_batch_hooks_are_keras_2_names_for_the_train_batch_hooks():
+    seen = []
+
+    class Old(keras.callbacks.Callback):
+        def on_batch_begin(self, batch, logs=None):
+            seen.append(("begin", batch))
+
+        def on_batch_end(self, batch, logs=None):
+            seen.append(("end", batch, sorted(logs)))
+
+    model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+    model.compile("sgd", "mse")
+    model.fit(np.ones((4, 2), np.float32), np.ones((4, 1), np.float32), batch_size=2,
+              verbose=0, callbacks=[Old()])
+    assert seen == [("begin", 0), ("end", 0, ["loss"]), ("begin", 1), ("end", 1, ["loss"])]

@@ -45,8 +45,15 @@ class Callback:
     def on_train_end(self, logs=None): pass
     def on_epoch_begin(self, epoch, logs=None): pass
     def on_epoch_end(self, epoch, logs=None): pass
-    def on_train_batch_begin(self, batch, logs=None): pass
-    def on_train_batch_end(self, batch, logs=None): pass
+    def on_batch_begin(self, batch, logs=None): pass  # Keras 2's name, still called
+    def on_batch_end(self, batch, logs=None): pass
+
+    def on_train_batch_begin(self, batch, logs=None):
+        self.on_batch_begin(batch, logs=logs)
+
+    def on_train_batch_end(self, batch, logs=None):
+        self.on_batch_end(batch, logs=logs)
+
     def on_test_begin(self, logs=None): pass
     def on_test_end(self, logs=None): pass
     def on_test_batch_begin(self, batch, logs=None): pass
