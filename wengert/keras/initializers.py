@@ -31,7 +31,9 @@ __all__ = ["Initializer", "Zeros", "Ones", "Constant", "RandomNormal", "RandomUn
            "TruncatedNormal", "VarianceScaling", "GlorotUniform", "GlorotNormal", "HeNormal",
            "HeUniform", "LecunNormal", "LecunUniform", "Identity", "Orthogonal", "get",
            "serialize", "deserialize", "zeros", "ones", "glorot_uniform", "glorot_normal",
-           "he_normal", "he_uniform"]
+           "he_normal", "he_uniform", "lecun_normal", "lecun_uniform", "random_normal",
+           "random_uniform", "truncated_normal", "variance_scaling", "identity", "orthogonal",
+           "IdentityInitializer", "OrthogonalInitializer"]
 
 _TRUNCATED_STDDEV = 0.87962566103423978
 
@@ -214,9 +216,13 @@ class Orthogonal(_Seeded):
         return {"seed": self.seed, "gain": self.gain}
 
 
-zeros, ones = Zeros, Ones
+zeros, ones = Zeros, Ones  # Keras's lower-case aliases of the classes
 glorot_uniform, glorot_normal = GlorotUniform, GlorotNormal
 he_normal, he_uniform = HeNormal, HeUniform
+lecun_normal, lecun_uniform = LecunNormal, LecunUniform
+random_normal, random_uniform, truncated_normal = RandomNormal, RandomUniform, TruncatedNormal
+variance_scaling, identity, orthogonal = VarianceScaling, Identity, Orthogonal
+IdentityInitializer, OrthogonalInitializer = Identity, Orthogonal
 
 _BY_NAME = {"zeros": Zeros, "ones": Ones, "constant": Constant, "random_normal": RandomNormal,
             "random_uniform": RandomUniform, "truncated_normal": TruncatedNormal,
