@@ -145,3 +145,8 @@ def test_add_variable_on_layers_and_metrics_as_keras_3_names_them():
     layer = Affine(name="affine")
     layer(np.ones((1, 3), np.float32))
     assert (layer.w.name, layer.w.path, layer.w.autocast) == ("w", "affine/w", False)
+
+
+def test_add_metric_is_removed_as_in_keras_3():
+    with pytest.raises(NotImplementedError, match=r"Model.compile\(metrics="):
+        L.Dense(1).add_metric(1.0, name="m")

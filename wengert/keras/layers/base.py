@@ -186,6 +186,14 @@ class Layer(PolicyProperties, Tracking, Module):
         self._named_weights[name] = variable
         return variable
 
+    def add_metric(self, *args, **kwargs):
+        """Removed in Keras 3: raises, naming where metrics go now."""
+        raise NotImplementedError(
+            "Layer `add_metric()` method is deprecated. Add your metric in "
+            "`Model.compile(metrics=[...])`, or create metric trackers in init() or build() "
+            "when subclassing the layer or model, then call `metric.update_state()` whenever "
+            "necessary.")
+
     def add_variable(self, shape, initializer, dtype=None, trainable=True, autocast=True,
                      regularizer=None, constraint=None, name=None):
         """Keras 3's add_variable: add_weight with the shape and initializer first. `autocast`
