@@ -128,8 +128,8 @@ class Strategy:
 
     def _broadcast_new_variable(self, variable):
         with init_scope():
-            self._job.broadcast_variables([variable], 0, what=f"the new variable "
-                                                              f"'{variable.name}'")
+            name = getattr(variable, "path", None) or variable.name  # a Keras weight's path
+            self._job.broadcast_variables([variable], 0, what=f"the new variable '{name}'")
 
     def run(self, fn, args=(), kwargs=None, options=None):
         """Call fn(*args, **kwargs) as this process's replica (in the replica context)."""

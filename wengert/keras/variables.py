@@ -132,8 +132,8 @@ class KerasVariable(Variable):
             name = "variable" if count == 0 else f"variable_{count}"
         value, dtype = _initial_value(initializer, shape, dtype)
         path = current_path(name)
+        self._keras_name, self._path = name, path  # before the creation hooks see it
         super().__init__(value, trainable=trainable, name=path, dtype=dtype, **kwargs)
-        self._keras_name, self._path = name, path
         self.autocast, self.aggregation = bool(autocast), aggregation
         self.synchronization = synchronization
 
@@ -143,8 +143,8 @@ class KerasVariable(Variable):
         ("sequential/dense/kernel"), and created as `op_name` ("dense/kernel") for graphs,
         checkpoints and SavedModels; `initial` is a value or a zero-argument callable."""
         weight = cls.__new__(cls)
+        weight._keras_name, weight._path = name, path  # before the creation hooks see it
         Variable.__init__(weight, initial, trainable=trainable, name=op_name, dtype=dtype)
-        weight._keras_name, weight._path = name, path
         weight.autocast, weight.aggregation, weight.synchronization = True, "none", "auto"
         return weight
 
