@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import wengert as tf
+from wengert.framework.variables import variable_op_name
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 RNG = np.random.default_rng(0)
@@ -133,11 +134,12 @@ def test_keras_model_round_trip_through_save_model(tmp_path):
         results["y"] = model(inputs["x"]).numpy()
         results["y2"] = model(inputs["x"], training=False).numpy()
         results["sig"] = model.signatures["serving_default"](inputs=inputs["x"])["output_0"].numpy()
-        kernel = [v for v in model.trainable_variables if v.name == {name!r}][0]
+        from wengert.framework.variables import variable_op_name
+        kernel = [v for v in model.trainable_variables if variable_op_name(v) == {name!r}][0]
         with tf.GradientTape() as tape:
             loss = tf.reduce_sum(model(inputs["x"]))
         results["grad"] = tape.gradient(loss, kernel).numpy()
-    """.format(export=export, name=kernel.name), export, {"x": x})
+    """.format(export=export, name=variable_op_name(kernel)), export, {"x": x})
     expected = model.predict(x, verbose=0)
     for key in ("y", "y2", "sig"):
         np.testing.assert_allclose(results[key], expected, rtol=1e-5, atol=1e-6)
