@@ -13,20 +13,24 @@ import sys
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).parent / "references"))
 import tf_gradients  # noqa: E402
 
-import wengert  # noqa: E402,F401  (declares every op)
+import wengert  # noqa: E402,F401  (declares the ops)
+import wengert.distribute  # noqa: E402,F401  (and the collectives, whichever test ran first)
 from wengert.framework import registry  # noqa: E402
 
-# TensorFlow registers these with a function that returns None for every input.
+# TensorFlow registers these with a function that returns None for every input, or they carry
+# here only values no tape differentiates.
 TF_RETURNS_NONE = {"ArgMax", "ArgMin", "Ceil", "Floor", "FloorDiv", "Rint", "Round",
                    "TruncateDiv",
-                   "BatchMatMulV3"}  # here only for integer inputs, which tapes never watch
+                   "BatchMatMulV3",  # here only for integer inputs
+                   "Add"}  # here only strings: numbers go to AddV2
 
 # Gradients wengert has where TensorFlow has none (README: "... and where TensorFlow has none").
 GRADIENTS_TF_LACKS = {"FFTND", "IFFTND", "RFFTND", "IRFFTND", "RFFT3D", "IRFFT3D",
                       "MatrixExponential", "TileGrad", "MaxPoolGradWithArgmax",
                       "MaxPoolGradGradWithArgmax", "FractionalMaxPoolGrad",
                       "FractionalAvgPoolGrad", "Dilation2DBackpropInput",
-                      "Dilation2DBackpropFilter"}
+                      "Dilation2DBackpropFilter",
+                      "CollectiveReduceV2", "CollectiveGatherV2"}  # as hvd.allreduce/allgather
 
 
 def _ours():

@@ -31,7 +31,8 @@ from ..framework.variables import Variable
 from ..tracing.func_graph import init_scope
 
 __all__ = ["get_strategy", "capture_strategy", "strategy_of", "in_strategy_scope", "local_index",
-           "shared_order", "run_step", "reduced_logs", "verbose_for", "shard", "global_rows"]
+           "shared_order", "run_step", "reduced_logs", "verbose_for", "shard", "global_rows",
+           "loss_rows"]
 
 
 def capture_strategy(model):
@@ -123,6 +124,12 @@ class _StepRows(threading.local):
 
 
 _STEP = _StepRows()
+
+
+def loss_rows(model, rows):
+    """The rows a step's loss stands for in the running loss: its own `rows`, or under a
+    strategy the global batch's (each replica's loss is its share of the global mean)."""
+    return rows if strategy_of(model) is None else model._step_global_rows
 
 
 def global_rows():

@@ -325,10 +325,7 @@ class TrainingMixin:
 
     def _update_trackers(self, loss, y, y_pred, sample_weight):
         n = int(y_pred.shape[0]) if y_pred.shape.rank else 1
-        if distributed.strategy_of(self) is not None:  # loss: this replica's share of the
-            self._loss_total += float(loss) * self._step_global_rows  # global mean (summed)
-        else:
-            self._loss_total += float(loss) * n
+        self._loss_total += float(loss) * distributed.loss_rows(self, n)
         self._loss_count += n
         self._update_metrics(y, y_pred, sample_weight)
 
