@@ -37,6 +37,10 @@ class Initializer:
     def from_config(cls, config):
         return cls(**{key: value for key, value in config.items() if key != "dtype"})
 
+    def clone(self):
+        """A new initializer with this one's configuration (Keras 3's Initializer.clone)."""
+        return type(self).from_config(self.get_config())
+
 
 class zeros_initializer(Initializer):  # noqa: N801 (TensorFlow's names)
     """Tensors of zeros."""
