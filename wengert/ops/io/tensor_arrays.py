@@ -38,12 +38,19 @@ __all__ = ["TensorArray", "as_flows"]
 
 
 # -- the two ops -------------------------------------------------------------------------------------
+def _zeros(shape, dtype):
+    """Unwritten elements: zeros, or empty strings in a string array (TensorFlow's zeros)."""
+    if np.dtype(dtype) == object:
+        return np.full(shape, b"", dtype=object)
+    return np.zeros(shape, dtype)
+
+
 def _scatter_kernel(flow, indices, values, *, grow):
     indices = np.asarray(indices).reshape(-1).astype(np.int64)
     values = np.asarray(values)
     n = flow.shape[0] if flow.ndim else 0
     if flow.size == 0 and flow.shape[1:] != values.shape[1:]:  # element shape set by a write
-        flow = np.zeros((n,) + values.shape[1:], values.dtype)
+        flow = _zeros((n,) + values.shape[1:], values.dtype)
     if values.shape[1:] != flow.shape[1:]:
         raise InvalidArgumentError(f"TensorArray: incompatible shape for value "
                                    f"{values.shape[1:]}, expected {flow.shape[1:]}.")
@@ -52,7 +59,7 @@ def _scatter_kernel(flow, indices, values, *, grow):
         raise OutOfRangeError(f"Tried to write to index {bad} but array is not resizeable and "
                               f"size is: {n}")
     size = max(n, int(indices.max()) + 1) if len(indices) else n
-    out = np.zeros((size,) + flow.shape[1:], flow.dtype)
+    out = _zeros((size,) + flow.shape[1:], flow.dtype)
     out[:n] = flow
     out[indices] = values
     return out
@@ -106,7 +113,7 @@ def _get_grad(op, grad):
 
 def _set_shape_kernel(flow, *, element_shape):
     if flow.size == 0 and flow.shape[1:] != tuple(element_shape):
-        return np.zeros((flow.shape[0],) + tuple(element_shape), flow.dtype)
+        return _zeros((flow.shape[0],) + tuple(element_shape), flow.dtype)
     return flow
 
 
