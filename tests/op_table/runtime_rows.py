@@ -84,11 +84,20 @@ def _ta_grow(value):
     return ta.write(2, value).stack()
 
 
+def _ta_grow_ref(value):
+    """Two unwritten rows (zeros; empty strings in a string array), then `value`."""
+    value = np.asarray(value)
+    if value.dtype.kind in "OSU":
+        value = np.array([v.encode() if isinstance(v, str) else v for v in value.reshape(-1)],
+                         dtype=object).reshape(value.shape)
+        return np.concatenate([np.full((2,) + value.shape, b"", dtype=object), value[None]])
+    return np.concatenate([np.zeros((2,) + value.shape, value.dtype), value[None]])
+
+
 ROWS += [
     OpInfo("TensorArray.write_read", _ta_write_read, _ta_write_read_ref,
            [Sample((rand(3, 2), rand(2)))]),
-    OpInfo("TensorArray.grow", _ta_grow,
-           lambda v: np.concatenate([np.zeros((2,) + v.shape), v[None]]), [Sample((rand(2),))]),
+    OpInfo("TensorArray.grow", _ta_grow, _ta_grow_ref, [Sample((rand(2),))]),
     OpInfo("TensorArray.element_shape",
            lambda: __import__("wengert.ops.io.tensor_arrays", fromlist=["x"]).with_element_shape(
                tf.TensorArray(tf.float64, size=2), [3]).stack(),
