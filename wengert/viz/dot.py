@@ -132,7 +132,7 @@ def _draw_graph(graph, gradients, title):
         nodes[op.name] = (_op_label(op), kind)
         for t in op.inputs:
             if isinstance(t, Variable):
-                vid = "var:" + variable_op_name(t)
+                vid = f"var:{variable_op_name(t)}:0"
                 nodes.setdefault(vid, (f"Variable\n{variable_op_name(t)}\n{_spec(t)}",
                                        "variable"))
                 edges.append((vid, op.name, _spec(t), is_grad))
