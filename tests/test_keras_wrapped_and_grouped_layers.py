@@ -120,7 +120,7 @@ def _softmax(s, mask=None):
 
 
 def _gqa_numpy(layer, q, v, k, mask=None):
-    w = dict(zip([x.name.split(":")[0] for x in layer.weights], layer.get_weights()))
+    w = dict(zip(["/".join(x.path.split("/")[-2:]) for x in layer.weights], layer.get_weights()))
     qh = np.einsum("bqm,muh->bquh", q, w["query/kernel"]) + w["query/bias"]
     kh = np.einsum("bkm,mvh->bkvh", k, w["key/kernel"]) + w["key/bias"]
     vh = np.einsum("bkm,mvh->bkvh", v, w["value/kernel"]) + w["value/bias"]
