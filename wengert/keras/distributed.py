@@ -32,7 +32,7 @@ from ..tracing.func_graph import init_scope
 
 __all__ = ["get_strategy", "capture_strategy", "strategy_of", "in_strategy_scope", "local_index",
            "shared_order", "run_step", "reduced_logs", "verbose_for", "shard", "global_rows",
-           "loss_rows"]
+           "loss_rows", "first_tensor"]
 
 
 def capture_strategy(model):
@@ -138,11 +138,15 @@ def global_rows():
     return _STEP.rows
 
 
+def first_tensor(x):
+    """The first tensor of a nested batch (a dict's first value, a list's first item)."""
+    while isinstance(x, (list, tuple, dict)):
+        x = next(iter(x.values())) if isinstance(x, dict) else x[0]
+    return x
+
+
 def _rows_of(x):
-    first = x
-    while isinstance(first, (list, tuple, dict)):
-        first = next(iter(first.values())) if isinstance(first, dict) else first[0]
-    shape = getattr(first, "shape", ())
+    shape = getattr(first_tensor(x), "shape", ())
     return int(shape[0]) if len(shape) else 1
 
 

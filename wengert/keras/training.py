@@ -54,12 +54,6 @@ _NOT_COMPILED = ("You must compile your model before training/testing. Use "
 _STEP_NAMES = {"fit": "train_step", "evaluate": "test_step", "predict": "predict_step"}
 
 
-def _first_tensor(x):
-    while isinstance(x, (list, tuple, dict)):
-        x = next(iter(x.values())) if isinstance(x, dict) else x[0]
-    return x
-
-
 def _defines_call(model):
     """Whether the model's class (not Model itself) defines `call`."""
     owner = next(k for k in type(model).__mro__ if "call" in vars(k))
@@ -210,7 +204,7 @@ class TrainingMixin:
 
     def _track_loss(self, loss, x, y_pred):
         """The loss tracker's update with a batch loss weighted by the batch size."""
-        rows = _first_tensor(x) if x is not None else y_pred
+        rows = distributed.first_tensor(x) if x is not None else y_pred
         n = rows.shape[0] if rows.shape.rank else 1
         n = shape_of(rows)[0] if n is None else n
         self._loss_tracker.update_state(loss, sample_weight=cast(n, loss.dtype) if not

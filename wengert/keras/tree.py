@@ -111,18 +111,6 @@ def assert_same_paths(a, b):
                          f"second: {sorted(paths_b - paths_a, key=repr)}.")
 
 
-def _rebuild(node, children):
-    if isinstance(node, dict):
-        keys = [k for k, _ in _items(node)]
-        out = type(node)() if type(node) is not dict else {}
-        for k in node:  # the original key order
-            out[k] = children[keys.index(k)]
-        return out
-    if isinstance(node, tuple) and hasattr(node, "_fields"):
-        return type(node)(*children)
-    return type(node)(children)
-
-
 def traverse(func, structure, top_down=True):
     """Visit every node of `structure` with `func`; a result other than None replaces the
     node (top down, its children are then not visited); MAP_TO_NONE replaces it with None."""
@@ -151,7 +139,7 @@ def traverse(func, structure, top_down=True):
         count = len(node)
         children = done[len(done) - count:] if count else []
         del done[len(done) - count:]
-        rebuilt = _rebuild(node, children)
+        rebuilt = nest._rebuild(node, children)  # tf.nest's rebuild (key order)
         if not top_down:
             result = func(rebuilt)
             rebuilt = rebuilt if result is None else (None if result is MAP_TO_NONE else result)
