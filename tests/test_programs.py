@@ -22,7 +22,6 @@ PENDING = {
     "linear_regression_custom_loop": "Keras 3 does not train a tf.Variable set as a Model "
     "attribute (it trains keras.Variable only), so TensorFlow's fit leaves W and b as they "
     "were; wengert trains them, as tf.keras 2 did: Keras 3's variable model, issue 27 item 5",
-    "tf1_variable_scope_saver": "tf.compat.v1.variable_scope, get_variable and Saver (issue 28)",
     "strings_and_text": "tf.strings.substr and the rest of tf.strings (issue 29)",
     "module_checkpoint_restore": "checkpoints in TensorFlow's tensor-bundle format, whose keys "
     "end in /.ATTRIBUTES/VARIABLE_VALUE (issue 31)",

@@ -12,3 +12,10 @@ from .v1_optimizers import *  # noqa: F401,F403
 from ..framework.protos.example import (BytesList, Example, Feature, FeatureList,  # noqa: F401
                                         FeatureLists, Features, FloatList, Int64List,
                                         SequenceExample)
+
+# -- TF 1 name-based checkpoints: Saver, its state file, meta graphs ------------------------------
+from .checkpoint_state import *  # noqa: F401,F403
+from .saver import *  # noqa: F401,F403
+from .saver_def import *  # noqa: F401,F403
+from .meta_graph import *  # noqa: F401,F403
+from .meta_graph_import import *  # noqa: F401,F403
