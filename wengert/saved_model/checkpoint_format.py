@@ -1,39 +1,37 @@
-"""The checkpoint file format: writing files atomically, reading and verifying them. Both
-`train.Checkpoint` and SavedModels (their variables/ and constants) are written in it.
+"""The checkpoint files: writing them atomically, reading and verifying them. `train.Checkpoint`,
+SavedModels (their variables/) and `compat.v1.train.Saver` all write them through
+`_write_checkpoint(path, {name: ndarray})` and read them through `CheckpointReader`.
 
-A checkpoint `PATH` is two files:
-  - `PATH.data-00000-of-00001`: the tensors' raw little-endian bytes, one after another;
-  - `PATH.index`: JSON naming each tensor with its dtype, shape, byte offset, byte count and the
-    SHA-256 of its bytes, plus the data file's total size.
-Each file is written to a temporary file in the same directory, flushed to disk and renamed over
-its final name, data first, then the index, then the directory's `checkpoint` state file (the
-latest checkpoint, in TensorFlow's text format). Writing over an existing checkpoint puts the new
-data beside the old (`PATH.data-00000-of-00001` and `PATH.data-00000-of-00001.1` take turns) and
-removes the old data only once the new index names the new file: an interruption at any point
-leaves either the old checkpoint or the new one, whole. Reading checks the JSON, the sizes and every
-checksum: a truncated or corrupted file is a `DataLossError` naming it. Nothing here runs code
-from a file (no pickle).
+A checkpoint `PATH` is TensorFlow's tensor bundle (tensor_bundle.py):
+  - `PATH.data-00000-of-00001`: the tensors' bytes, one after another;
+  - `PATH.index`: a table mapping each tensor's name to its dtype, shape, place in the data
+    file and CRC32C.
+Both files are first written whole to temporary files in the same directory and flushed to disk,
+then renamed over their final names, data first, then the index, then the directory's
+`checkpoint` state file (the latest checkpoint, in TensorFlow's text format) is replaced the same
+way: an interruption while writing leaves the previous checkpoint untouched; one between the two
+renames of an overwrite in place leaves a data file its index does not describe, which reading
+reports as corrupted rather than returning wrong values.
+
+Reading tells the format from the index's first bytes: wengert's earlier checkpoints have a JSON
+index (json_checkpoint.py), still read. Every size and checksum is checked: a truncated or
+corrupted file is a `DataLossError` naming it. Nothing here runs code from a file (no pickle).
 """
-import hashlib
 import json
 import os
 import re
 import tempfile
 
-import numpy as np
-
-from ..framework import dtypes
 from ..framework.errors import DataLossError, NotFoundError
+from .json_checkpoint import JsonCheckpoint, encode_json_index
+from .tensor_bundle import BundleReader, encode_data, encode_index, is_bundle_index
 
-__all__ = ["CheckpointReader", "latest_checkpoint", "load_checkpoint", "list_variables"]
+__all__ = ["CheckpointReader", "latest_checkpoint", "load_checkpoint", "list_variables",
+           "load_variable"]
 
-FORMAT, VERSION = "wengert-checkpoint", 1
 INDEX_SUFFIX, DATA_SUFFIX = ".index", ".data-00000-of-00001"
-ALTERNATE_DATA_SUFFIX = DATA_SUFFIX + ".1"  # the other of the two names data takes in turn
+ALTERNATE_DATA_SUFFIX = DATA_SUFFIX + ".1"  # where wengert's first format put data in turns
 STATE_FILE = "checkpoint"
-_DTYPES = {name: np.dtype(name) for name in (
-    "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "uint16",
-    "uint32", "uint64", "bool", "complex64", "complex128")}
 
 
 # -- files written atomically ----------------------------------------------------------------------
@@ -50,8 +48,8 @@ def _fsync_directory(directory):
         os.close(fd)
 
 
-def _atomic_write(path, chunks):
-    """Write the byte strings `chunks` to `path`: a temporary file beside it, fsync, rename."""
+def _write_temporary(path, chunks):
+    """Write the byte strings `chunks` to a temporary file beside `path`, on disk; its name."""
     directory = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(dir=directory, prefix=os.path.basename(path) + ".", suffix=".tmp")
     try:
@@ -60,65 +58,58 @@ def _atomic_write(path, chunks):
                 f.write(chunk)
             f.flush()
             os.fsync(f.fileno())
+    except BaseException:
+        _remove(tmp)
+        raise
+    return tmp
+
+
+def _remove(path):
+    if path is not None and os.path.exists(path):
+        os.unlink(path)
+
+
+def _atomic_write(path, chunks):
+    """Write the byte strings `chunks` to `path`: a temporary file beside it, fsync, rename."""
+    tmp = _write_temporary(path, chunks)
+    try:
         os.replace(tmp, path)
     except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+        _remove(tmp)
         raise
-    _fsync_directory(directory)
+    _fsync_directory(os.path.dirname(os.path.abspath(path)))
 
 
-def _tensor_bytes(array):
-    array = np.asarray(array)
-    if array.dtype.name not in _DTYPES:
-        raise TypeError(f"Checkpoint: cannot save a value of dtype {array.dtype}.")
-    return np.ascontiguousarray(array, dtype=array.dtype.newbyteorder("<")).tobytes()
-
-
-def _write_data(path, arrays, data_suffix=DATA_SUFFIX):
-    """Write the data file of checkpoint `path`; returns the index entries."""
-    entries, blobs, offset = {}, [], 0
-    for key, array in arrays.items():
-        blob = _tensor_bytes(array)
-        entries[key] = {"dtype": array.dtype.name, "shape": list(array.shape), "offset": offset,
-                        "nbytes": len(blob), "sha256": hashlib.sha256(blob).hexdigest()}
-        blobs.append(blob)
-        offset += len(blob)
-    _atomic_write(path + data_suffix, blobs)
-    return entries, offset
-
-
-def _write_index(path, entries, data_bytes, data_suffix=DATA_SUFFIX):
-    index = {"format": FORMAT, "version": VERSION,
-             "data_file": os.path.basename(path) + data_suffix, "data_bytes": data_bytes,
-             "tensors": entries}
-    _atomic_write(path + INDEX_SUFFIX, [json.dumps(index, indent=1).encode("utf-8")])
-
-
-def _current_data_suffix(path):
-    """The data file suffix the existing index at `path` names, or None (no readable index)."""
-    try:
-        with open(path + INDEX_SUFFIX, "rb") as f:
-            named = json.loads(f.read().decode("utf-8")).get("data_file")
-    except (OSError, ValueError, UnicodeDecodeError, AttributeError, RecursionError):
-        return None
-    base = os.path.basename(path)
-    for suffix in (DATA_SUFFIX, ALTERNATE_DATA_SUFFIX):
-        if named == base + suffix:
-            return suffix
-    return None
+def _write_index(path, entries):
+    """The index of checkpoint `path` for {name: BundleEntryProto}, in a temporary file."""
+    return _write_temporary(path + INDEX_SUFFIX, [encode_index(entries)])
 
 
 def _write_checkpoint(path, arrays):
-    """Write checkpoint `path` (see the module docstring for why data files take turns)."""
+    """Write checkpoint `path` holding {name: ndarray} (see the module docstring)."""
     directory = os.path.dirname(os.path.abspath(path))
     os.makedirs(directory, exist_ok=True)
-    current = _current_data_suffix(path)
-    suffix = ALTERNATE_DATA_SUFFIX if current == DATA_SUFFIX else DATA_SUFFIX
-    entries, data_bytes = _write_data(path, arrays, suffix)
-    _write_index(path, entries, data_bytes, suffix)
-    if current is not None and current != suffix and os.path.exists(path + current):
-        os.unlink(path + current)
+    chunks, entries = encode_data(arrays)
+    data_tmp = _write_temporary(path + DATA_SUFFIX, chunks)
+    index_tmp = None
+    try:
+        index_tmp = _write_index(path, entries)
+        os.replace(data_tmp, path + DATA_SUFFIX)
+        os.replace(index_tmp, path + INDEX_SUFFIX)
+    except BaseException:
+        _remove(data_tmp)
+        _remove(index_tmp)
+        raise
+    _remove(path + ALTERNATE_DATA_SUFFIX)
+    _fsync_directory(directory)
+
+
+def _write_json_checkpoint(path, arrays):
+    """Write checkpoint `path` in wengert's first format (JSON index), for tests of reading it."""
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    blobs, index = encode_json_index(arrays, os.path.basename(path) + DATA_SUFFIX)
+    _atomic_write(path + DATA_SUFFIX, blobs)
+    _atomic_write(path + INDEX_SUFFIX, [index])
 
 
 def checkpoint_files(path):
@@ -128,6 +119,8 @@ def checkpoint_files(path):
 
 # -- the "checkpoint" state file: which checkpoints exist, the latest last -------------------------
 _STATE_LINE = re.compile(r'^\s*(model_checkpoint_path|all_model_checkpoint_paths)\s*:\s*(".*")\s*$')
+_TIMESTAMP_LINE = re.compile(r'^\s*(all_model_checkpoint_timestamps|last_preserved_timestamp)'
+                             r'\s*:\s*[-+0-9.eE]+\s*$')
 
 
 def _read_state(directory):
@@ -139,7 +132,7 @@ def _read_state(directory):
     try:
         with open(file, encoding="utf-8") as f:
             for line in f:
-                if not line.strip():
+                if not line.strip() or _TIMESTAMP_LINE.match(line):
                     continue
                 match = _STATE_LINE.match(line)
                 if match is None:
@@ -175,7 +168,8 @@ def latest_checkpoint(checkpoint_dir, latest_filename=None):
 
 # -- reading ---------------------------------------------------------------------------------------
 class CheckpointReader:
-    """Reads one checkpoint: names, shapes, dtypes and values, verifying sizes and checksums."""
+    """Reads one checkpoint, in either format: names, shapes, dtypes and values, verifying sizes
+    and checksums."""
 
     def __init__(self, path):
         path = os.fspath(path)
@@ -185,96 +179,36 @@ class CheckpointReader:
                 raise NotFoundError(f"No checkpoint found in directory '{path}'.")
             path = found
         self._path = path
-        self._index_file = path + INDEX_SUFFIX
-        if not os.path.isfile(self._index_file):
-            raise NotFoundError(f"No checkpoint at '{path}': '{self._index_file}' does not exist.")
-        self._entries, self._data_file, self._data_bytes = self._read_index()
-        self._check_data_size()
+        index_file = path + INDEX_SUFFIX
+        if not os.path.isfile(index_file):
+            raise NotFoundError(f"No checkpoint at '{path}': '{index_file}' does not exist.")
+        with open(index_file, "rb") as f:
+            raw = f.read()
+        if is_bundle_index(raw[:64]):
+            self._format = BundleReader(raw, index_file, path + DATA_SUFFIX)
+        else:
+            self._format = JsonCheckpoint(raw, index_file)
 
-    def _corrupt(self, what):
-        return DataLossError(f"Checkpoint index '{self._index_file}' is corrupted: {what}.")
-
-    def _read_index(self):
-        try:
-            with open(self._index_file, "rb") as f:
-                index = json.loads(f.read().decode("utf-8"))
-        except (ValueError, UnicodeDecodeError, RecursionError) as err:  # too deep: corrupt too
-            raise self._corrupt(f"not valid JSON ({type(err).__name__}: {err})") from None
-        if not isinstance(index, dict) or index.get("format") != FORMAT:
-            raise self._corrupt(f"not a {FORMAT} index")
-        if index.get("version") != VERSION:
-            raise self._corrupt(f"unknown version {index.get('version')!r}")
-        data_file, data_bytes = index.get("data_file"), index.get("data_bytes")
-        if not isinstance(data_file, str) or os.path.basename(data_file) != data_file \
-                or data_file in ("", ".", ".."):
-            raise self._corrupt(f"bad data file name {data_file!r}")
-        if not _is_count(data_bytes) or not isinstance(index.get("tensors"), dict):
-            raise self._corrupt("missing data size or tensor table")
-        entries = {}
-        for name, entry in index["tensors"].items():
-            entries[name] = self._checked_entry(name, entry, data_bytes)
-        return entries, os.path.join(os.path.dirname(self._index_file), data_file), data_bytes
-
-    def _checked_entry(self, name, entry, data_bytes):
-        try:
-            dtype = _DTYPES[entry["dtype"]]
-            shape = tuple(entry["shape"])
-            offset, nbytes, digest = entry["offset"], entry["nbytes"], entry["sha256"]
-            ok = (all(_is_count(d) for d in shape) and _is_count(offset) and _is_count(nbytes)
-                  and isinstance(digest, str) and re.fullmatch("[0-9a-f]{64}", digest)
-                  and nbytes == int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
-                  and offset + nbytes <= data_bytes)
-        except (KeyError, TypeError):
-            ok = False
-        if not ok:
-            raise self._corrupt(f"bad entry for tensor '{name}'")
-        return dtype, shape, offset, nbytes, digest
-
-    def _check_data_size(self):
-        try:
-            size = os.path.getsize(self._data_file)
-        except OSError:
-            raise DataLossError(f"Checkpoint data file '{self._data_file}' is missing.") from None
-        if size != self._data_bytes:
-            raise DataLossError(f"Checkpoint data file '{self._data_file}' has {size} bytes, its "
-                                f"index says {self._data_bytes}: it is truncated or corrupted.")
+    @property
+    def is_tensorflow_format(self):
+        return isinstance(self._format, BundleReader)
 
     # -- TensorFlow's reader API ------------------------------------------------------------------
     def get_variable_to_shape_map(self):
-        return {name: list(entry[1]) for name, entry in self._entries.items()}
+        return {name: list(entry[1]) for name, entry in self._format.entries.items()}
 
     def get_variable_to_dtype_map(self):
-        return {name: dtypes.as_dtype(entry[0]) for name, entry in self._entries.items()}
+        return {name: entry[0] for name, entry in self._format.entries.items()}
 
     def has_tensor(self, name):
-        return name in self._entries
+        return name in self._format.entries
 
     def get_tensor(self, name):
         return self.get_tensors([name])[name]
 
     def get_tensors(self, names):
-        """{name: ndarray} for `names`, each checked against its SHA-256."""
-        missing = [n for n in names if n not in self._entries]
-        if missing:
-            raise NotFoundError(f"Checkpoint '{self._path}' has no tensor named "
-                                f"{', '.join(map(repr, missing))}; it has: "
-                                f"{', '.join(sorted(self._entries)) or 'nothing'}.")
-        out = {}
-        with open(self._data_file, "rb") as f:
-            for name in names:
-                dtype, shape, offset, nbytes, digest = self._entries[name]
-                f.seek(offset)
-                blob = f.read(nbytes)
-                if len(blob) != nbytes or hashlib.sha256(blob).hexdigest() != digest:
-                    raise DataLossError(f"Checkpoint data file '{self._data_file}' is corrupted: "
-                                        f"tensor '{name}' fails its checksum.")
-                out[name] = np.frombuffer(blob, dtype=dtype.newbyteorder("<")).astype(
-                    dtype, copy=True).reshape(shape)
-        return out
-
-
-def _is_count(x):
-    return isinstance(x, int) and not isinstance(x, bool) and x >= 0
+        """{name: ndarray} for `names`, each checked against its checksum."""
+        return self._format.read(list(names))
 
 
 def load_checkpoint(ckpt_dir_or_file):
@@ -285,3 +219,10 @@ def load_checkpoint(ckpt_dir_or_file):
 def list_variables(ckpt_dir_or_file):
     """[(name, shape)] of every tensor in the checkpoint, sorted by name."""
     return sorted(load_checkpoint(ckpt_dir_or_file).get_variable_to_shape_map().items())
+
+
+def load_variable(ckpt_dir_or_file, name):
+    """The value saved under `name` (a trailing ":0" is ignored, as in TensorFlow)."""
+    if name.endswith(":0"):
+        name = name[:-2]
+    return load_checkpoint(ckpt_dir_or_file).get_tensor(name)

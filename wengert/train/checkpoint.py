@@ -36,10 +36,10 @@ from ..framework.errors import InvalidArgumentError
 from ..framework.variables import Variable
 from ..tracing.func_graph import init_scope
 from ..graph.variables import GraphVariable
-from ..saved_model.checkpoint_format import (CheckpointReader, DATA_SUFFIX, INDEX_SUFFIX, _exists, checkpoint_files, _read_state, _write_checkpoint, _write_state, latest_checkpoint, list_variables, load_checkpoint)  # noqa: F401
+from ..saved_model.checkpoint_format import (CheckpointReader, DATA_SUFFIX, INDEX_SUFFIX, _exists, checkpoint_files, _read_state, _write_checkpoint, _write_state, latest_checkpoint, list_variables, load_checkpoint, load_variable)  # noqa: F401
 
 __all__ = ["Checkpoint", "CheckpointManager", "CheckpointReader", "latest_checkpoint",
-           "load_checkpoint", "list_variables"]
+           "load_checkpoint", "list_variables", "load_variable"]
 
 
 
