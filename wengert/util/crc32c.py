@@ -118,7 +118,7 @@ def python_crc32c(data):
 def crc32c(data):
     """CRC32C (Castagnoli) of `data` (bytes-like)."""
     if _library_crc32c is not None:
-        return _library_crc32c(bytes(data) if isinstance(data, memoryview) else data)
+        return _library_crc32c(data if isinstance(data, bytes) else bytes(data))
     return python_crc32c(data)
 
 
