@@ -1,9 +1,22 @@
-"""`wengert.sparse`: TensorFlow's `tf.sparse` namespace, minimal: the `SparseTensor` container
-(framework/sparse_tensor.py) with its conversions to_dense / from_dense / reorder
-(ops/sparse/conversions.py), and the segment reductions (rows of a dense tensor picked by indices, then
-reduced by segment)."""
+"""`wengert.sparse`: TensorFlow's `tf.sparse` namespace: the `SparseTensor` container
+(framework/sparse_tensor.py), its conversions (ops/sparse/conversions.py), its arithmetic
+(sparse_dense_matmul, add, reductions, softmax: ops/sparse/), and the segment reductions (rows
+of a dense tensor picked by indices, then reduced by segment)."""
 from .framework.sparse_tensor import SparseTensor  # noqa: F401
 from .ops.segment_ops import (sparse_segment_mean as segment_mean,  # noqa: F401
                               sparse_segment_sqrt_n as segment_sqrt_n,
                               sparse_segment_sum as segment_sum)
+from .ops.sparse.addition import add  # noqa: F401
 from .ops.sparse.conversions import from_dense, reorder, to_dense  # noqa: F401
+from .ops.sparse.matmul import sparse_dense_matmul  # noqa: F401
+from .ops.sparse.reductions import reduce_max, reduce_sum  # noqa: F401
+from .ops.sparse.slicing import concat, slice, split  # noqa: F401, A004
+from .ops.sparse.softmax import softmax  # noqa: F401
+from .ops.sparse.structure import (expand_dims, eye, map_values, mask, reset_shape,  # noqa: F401
+                                   retain, to_indicator, transpose)
+
+__all__ = ["SparseTensor", "add", "concat", "expand_dims", "eye", "from_dense", "map_values", "mask",
+           "reduce_max", "reduce_sum", "reorder", "reset_shape", "retain", "segment_mean",
+           "segment_sqrt_n", "segment_sum", "slice", "softmax", "sparse_dense_matmul", "split",
+           "to_dense",
+           "to_indicator", "transpose"]

@@ -41,5 +41,6 @@ initialize_variables = variables_initializer
 __getattr__, __dir__ = _lazy_attributes(globals(), {
     "train": "...train",  # the TF 1 optimizers, Saver-era checkpoints
     "io": ".io",  # tf.io with tf_record_iterator
+    "sparse": ".sparse",  # tf.sparse with TensorFlow 1's argument names
     "summary": "...summary.v1"},  # FileWriter and the TF 1 summary ops
     fallback="wengert")

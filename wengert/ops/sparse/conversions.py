@@ -14,7 +14,6 @@ indices are computed it is skipped, and repeated entries then add up.
 import numpy as np
 
 from ...framework import dtypes
-from ...framework.errors import InvalidArgumentError
 from ...framework.sparse_tensor import SparseTensor
 from ...framework.static_value import static_value
 from ...framework.tensor import convert_to_tensor
@@ -25,6 +24,7 @@ from ..math_ops import cast, not_equal
 from ..reduce_ops import reduce_sum
 from ..scan_ops import cumprod
 from ..sort_ops import argsort
+from .indices import check_entries, linear_positions
 
 __all__ = ["SparseTensor", "to_dense", "from_dense", "reorder", "check_sparse"]
 
@@ -56,26 +56,7 @@ def _validate(sp, fn):
     indices, shape = static_value(sp.indices), static_value(sp.dense_shape)
     if indices is None or shape is None or len(indices) == 0:
         return
-    bound = np.asarray(shape, np.int64)
-    outside = np.any((indices < 0) | (indices >= bound), axis=1)
-    if outside.any():
-        i = int(np.argmax(outside))
-        raise InvalidArgumentError(f"{fn}: indices[{i}] = {indices[i].tolist()} is out of "
-                                   f"bounds: need 0 <= index < {bound.tolist()}.")
-    position = _linear(indices, bound)
-    step = np.diff(position)
-    if (step < 0).any():
-        i = int(np.argmax(step < 0)) + 1
-        raise InvalidArgumentError(f"{fn}: indices[{i}] = {indices[i].tolist()} is out of "
-                                   "order; use tf.sparse.reorder to sort them first.")
-    if (step == 0).any():
-        i = int(np.argmax(step == 0)) + 1
-        raise InvalidArgumentError(f"{fn}: indices[{i}] = {indices[i].tolist()} is repeated.")
-
-
-def _linear(indices, shape):
-    strides = np.cumprod(np.concatenate([shape[1:], [1]])[::-1])[::-1]
-    return indices @ strides
+    check_entries(fn, np.asarray(indices, np.int64), shape)
 
 
 def from_dense(tensor, name=None):
@@ -97,7 +78,7 @@ def reorder(sp_input, name=None):
     sp = check_sparse(sp_input, "sparse.reorder")
     indices, shape = static_value(sp.indices), static_value(sp.dense_shape)
     if indices is not None and shape is not None:   # known: sort here
-        perm = convert_to_tensor(np.argsort(_linear(indices, np.asarray(shape)), kind="stable"))
+        perm = convert_to_tensor(np.argsort(linear_positions(indices, shape), kind="stable"))
     else:
         strides = cumprod(sp.dense_shape, exclusive=True, reverse=True)
         position = reduce_sum(sp.indices * strides, axis=1)
