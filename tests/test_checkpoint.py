@@ -40,6 +40,11 @@ def values(model):
             model.out.bias.numpy(), model.step.numpy()]
 
 
+def key(path):
+    """TensorFlow's checkpoint key of the variable at `path`."""
+    return path + "/.ATTRIBUTES/VARIABLE_VALUE"
+
+
 def assert_same(a, b):
     for x, y in zip(a, b):
         np.testing.assert_array_equal(x, y)
@@ -74,19 +79,22 @@ def test_nested_trackables_round_trip(tmp_path):
     Checkpoint(model=fresh).restore(path).assert_consumed()
     assert_same(values(fresh), saved)
     names = [name for name, _ in list_variables(str(tmp_path))]
-    assert names == ["model/dense/bias", "model/dense/kernel", "model/out/bias",
-                     "model/out/kernel", "model/step", "save_counter"]
+    assert names == ["_CHECKPOINTABLE_OBJECT_GRAPH"] + [key(n) for n in (
+        "model/dense/bias", "model/dense/kernel", "model/out/bias", "model/out/kernel",
+        "model/step", "save_counter")]
 
 
 def test_reader_api(tmp_path):
     model = Model()
     path = Checkpoint(model=model).save(str(tmp_path / "ckpt"))
     reader = load_checkpoint(path)
-    assert reader.get_variable_to_shape_map()["model/dense/kernel"] == [3, 4]
-    assert reader.get_variable_to_dtype_map()["model/step"] == tf.int64
-    np.testing.assert_array_equal(reader.get_tensor("model/out/kernel"), model.out.kernel.numpy())
-    assert reader.has_tensor("save_counter") and not reader.has_tensor("nope")
-    assert load_checkpoint(str(tmp_path)).get_tensor("save_counter") == 1  # a directory: latest
+    assert reader.get_variable_to_shape_map()[key("model/dense/kernel")] == [3, 4]
+    assert reader.get_variable_to_dtype_map()[key("model/step")] == tf.int64
+    np.testing.assert_array_equal(reader.get_tensor(key("model/out/kernel")),
+                                  model.out.kernel.numpy())
+    assert reader.has_tensor(key("save_counter")) and not reader.has_tensor("nope")
+    latest = load_checkpoint(str(tmp_path))  # a directory: its latest checkpoint
+    assert latest.get_tensor(key("save_counter")) == 1
     with pytest.raises(NotFoundError, match="no tensor named 'nope'"):
         reader.get_tensor("nope")
     with pytest.raises(NotFoundError, match="No checkpoint at"):
@@ -174,9 +182,9 @@ def test_mismatches_change_nothing(tmp_path):
         Checkpoint(model=other).restore(path)
     message = str(info.value)
     assert "nothing was changed" in message
-    assert "'model/out/kernel': the checkpoint has shape [4, 2]" in message
-    assert "'model/out/bias'" in message
-    assert "'model/step': the checkpoint has dtype int64" in message
+    assert f"'{key('model/out/kernel')}': the checkpoint has shape [4, 2]" in message
+    assert f"'{key('model/out/bias')}'" in message
+    assert f"'{key('model/step')}': the checkpoint has dtype int64" in message
     assert_same(values(other), before)
 
 
@@ -202,7 +210,8 @@ def test_shared_and_cyclic_trackables(tmp_path):
     a, b = Node(), Node()
     a.other, b.other = b, a
     path = Checkpoint(a=a).write(str(tmp_path / "cycle"))
-    assert [n for n, _ in list_variables(path)] == ["a/other/v", "a/v", "save_counter"]
+    assert [n for n, _ in list_variables(path)] == [
+        "_CHECKPOINTABLE_OBJECT_GRAPH", key("a/other/v"), key("a/v"), key("save_counter")]
 
 
 # -- corruption ------------------------------------------------------------------------------------
@@ -352,7 +361,7 @@ def test_optimizer_slots_round_trip(tmp_path):
     opt = optimizers.Adam(0.1)
     train(opt, 3)
     path = Checkpoint(w=w, opt=opt).save(str(tmp_path / "ckpt"))
-    slots = {name: load_checkpoint(path).get_tensor(f"opt/{name}")
+    slots = {name: load_checkpoint(path).get_tensor(key(f"opt/{name}"))
              for name, _ in opt._checkpoint_children().items()}
     train(opt, 2)
     expected = w.numpy()
@@ -452,7 +461,7 @@ def test_keras_keys_do_not_depend_on_layer_name_counters(tmp_path):
     net(np.ones((1, 2), np.float32))
     names = [n for n, _ in tf.train.list_variables(
         tf.train.Checkpoint(net=net).save(str(tmp_path / "n")))]
-    assert "net/hidden/kernel" in names and "net/blocks/1/bias" in names
+    assert key("net/hidden/kernel") in names and key("net/blocks/1/bias") in names
 
 
 @pytest.mark.parametrize("fail_in", ["_write_temporary", "_write_index"])

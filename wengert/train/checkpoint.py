@@ -4,20 +4,23 @@
     path = ckpt.save("/tmp/run/ckpt")          # "/tmp/run/ckpt-1"
     ckpt.restore(train.latest_checkpoint("/tmp/run")).assert_consumed()
 
-What is saved is a tree of objects: each keyword object is a Variable, or a trackable, an object
-whose `_checkpoint_children()` returns an ordered {name: Variable or trackable} (tf.Modules,
+What is saved is a graph of objects: each keyword object is a Variable, or a trackable, an
+object whose `_checkpoint_children()` returns an ordered {name: Variable or trackable} (tf.Modules,
 keyed by attribute name and list position; Keras models and layers, optimizers, another
 Checkpoint; a Keras layer keys its sublayers by the attribute holding them, else by position,
-never by their counter-made names). Every variable is saved under its path from the root,
-names joined with "/" ("model/layer-0/kernel", "net/hidden/bias", "optimizer/slots/0/m"), plus the Checkpoint's own
-`save_counter`.
+never by their counter-made names). The files are TensorFlow's (object_graph.py): every variable
+is saved under its first path from the root, breadth first, as TensorFlow names it
+("model/dense/kernel/.ATTRIBUTES/VARIABLE_VALUE", "save_counter/.ATTRIBUTES/VARIABLE_VALUE"),
+with the object graph under "_CHECKPOINTABLE_OBJECT_GRAPH", so that TensorFlow restores a
+wengert checkpoint of the same objects, and wengert TensorFlow's.
 
 The format runs no code on load (no pickle): see saved_model/checkpoint_format.py (SavedModels
 store their variables in it too). A crash mid-save leaves the
 previous checkpoint and the state file pointing at it untouched; a truncated or corrupted file is a
 `DataLossError` naming it.
 
-`restore` first matches every saved name against the objects, checks shapes and dtypes and reads
+`restore` first matches the saved object graph against the live objects (a checkpoint without
+one, wengert's first format, by the variables' paths), checks shapes and dtypes and reads
 (and verifies) every value; only when all of that succeeded does it assign, so a mismatch raises
 an error listing all mismatches and changes nothing. Values for variables that do not exist yet
 (optimizer slots, unbuilt layers) are handed to the nearest trackable that has
@@ -32,11 +35,13 @@ import os
 import numpy as np
 
 from ..distribute import checkpointing
-from ..framework.errors import InvalidArgumentError
+from ..framework.errors import DataLossError, InvalidArgumentError
 from ..framework.variables import Variable
 from ..tracing.func_graph import init_scope
 from ..graph.variables import GraphVariable
+from ..framework.protos.trackable_object_graph import TrackableObjectGraph
 from ..saved_model.checkpoint_format import (CheckpointReader, DATA_SUFFIX, INDEX_SUFFIX, _exists, checkpoint_files, _read_state, _write_checkpoint, _write_state, latest_checkpoint, list_variables, load_checkpoint, load_variable)  # noqa: F401
+from . import object_graph
 
 __all__ = ["Checkpoint", "CheckpointManager", "CheckpointReader", "latest_checkpoint",
            "load_checkpoint", "list_variables", "load_variable"]
@@ -162,11 +167,12 @@ class Checkpoint:
         return self._save_counter
 
     def _checkpoint_children(self):
-        return {"save_counter": self._save_counter, **self._objects}
+        """The objects by keyword in name order, then the save counter, as TensorFlow's."""
+        return {**dict(sorted(self._objects.items())), "save_counter": self._save_counter}
 
     def _arrays(self):
-        variables, _ = _walk(self._checkpoint_children())
-        return {path: np.asarray(var.numpy()) for path, var in variables.items()}
+        """{checkpoint key: value} in TensorFlow's order, the object graph last."""
+        return object_graph.serialize(self)
 
     def write(self, file_prefix):
         """Save to exactly `file_prefix` (no counter, no state file); returns the path."""
@@ -201,28 +207,63 @@ class Checkpoint:
         if save_path is None:
             return _NothingRestored()
         read_path, values = checkpointing.read_on_root(lambda: _read_all(save_path))
-        variables, trackables = _walk(self._checkpoint_children())
-        saved = {name: value.shape for name, value in values.items()}
-        dtypes = {name: value.dtype for name, value in values.items()}
-        matched = [path for path in variables if path in saved]
-        _check_compatible(read_path, matched, variables, saved, dtypes)
-        deferred = _deferred_values(values, variables, trackables)
-        _assign_all([(variables[p], values[p]) for p in matched])
+        graph = values.pop(object_graph.OBJECT_GRAPH_KEY, None)
+        if graph is None:
+            plan = _match_by_path(values, self._checkpoint_children())
+        else:
+            plan = object_graph.match(_parse_graph(read_path, graph), self)
+        matched = list(plan.restored)
+        _check_compatible(read_path, matched, plan.restored,
+                          {k: values[k].shape for k in matched},
+                          {k: values[k].dtype for k in matched})
+        _assign_all([(plan.restored[k], values[k]) for k in matched])
         taken = []
-        for owner, pending in deferred:
-            owner._defer_restore(pending[0])
-            taken += pending[1]
-        unused = sorted(n for n in saved if n not in variables and n not in taken)
-        missing = [p for p in variables if p not in saved]
-        return CheckpointLoadStatus(read_path, matched, unused, missing, sorted(taken))
+        for owner, pending in plan.deferred:
+            owner._defer_restore({rel: values[key] for rel, key in pending.items()})
+            taken += pending.values()
+        return CheckpointLoadStatus(read_path, matched, sorted(plan.unused), plan.missing,
+                                    sorted(taken))
 
     read = restore
 
 
 def _read_all(save_path):
-    """(the checkpoint's path, {name: ndarray} of every value in it), each value verified."""
+    """(the checkpoint's path, {name: ndarray} of every value in it), each value verified; the
+    object graph as uint8 bytes (so that it broadcasts as numbers do)."""
     reader = load_checkpoint(save_path)
-    return reader._path, reader.get_tensors(list(reader.get_variable_to_shape_map()))
+    values = reader.get_tensors(list(reader.get_variable_to_shape_map()))
+    graph = values.get(object_graph.OBJECT_GRAPH_KEY)
+    if graph is not None:
+        values[object_graph.OBJECT_GRAPH_KEY] = np.frombuffer(bytes(graph.reshape(-1)[0]),
+                                                              np.uint8)
+    return reader._path, values
+
+
+def _parse_graph(path, graph):
+    try:
+        return TrackableObjectGraph.FromString(graph.tobytes())
+    except DataLossError as err:
+        raise DataLossError(f"Checkpoint '{path}': its object graph is corrupted ({err}).") \
+            from None
+
+
+class _PathMatch:
+    """A checkpoint without an object graph (wengert's first format, TF1 names): values are
+    matched to variables by their path of names."""
+
+    def __init__(self, restored, deferred, unused, missing):
+        self.restored, self.deferred = restored, deferred
+        self.unused, self.missing = unused, missing
+
+
+def _match_by_path(values, children):
+    variables, trackables = _walk(children)
+    restored = {path: var for path, var in variables.items() if path in values}
+    deferred = _deferred_values(values, variables, trackables)
+    taken = {key for _, pending in deferred for key in pending.values()}
+    unused = [n for n in values if n not in variables and n not in taken]
+    missing = [p for p in variables if p not in values]
+    return _PathMatch(restored, deferred, unused, missing)
 
 
 def _check_compatible(path, matched, variables, saved, dtypes):
@@ -243,8 +284,8 @@ def _check_compatible(path, matched, variables, saved, dtypes):
 
 
 def _deferred_values(values, variables, trackables):
-    """[(trackable, ({relative name: value}, [names]))] for saved values with no variable yet,
-    each given to the deepest trackable on its path that accepts deferred restores."""
+    """[(trackable, {relative name: key})] for saved values with no variable yet, each given to
+    the deepest trackable on its path that accepts deferred restores."""
     owners = {}
     for name, value in values.items():
         if name in variables:
@@ -254,9 +295,7 @@ def _deferred_values(values, variables, trackables):
             prefix = prefix.rsplit("/", 1)[0]
             owner = trackables.get(prefix)
             if owner is not None and callable(getattr(owner, "_defer_restore", None)):
-                pending = owners.setdefault(id(owner), (owner, ({}, [])))[1]
-                pending[0][name[len(prefix) + 1:]] = value
-                pending[1].append(name)
+                owners.setdefault(id(owner), (owner, {}))[1][name[len(prefix) + 1:]] = name
                 break
     return list(owners.values())
 
