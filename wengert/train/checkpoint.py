@@ -36,6 +36,7 @@ import numpy as np
 
 from ..distribute import checkpointing
 from ..framework.errors import DataLossError, InvalidArgumentError
+from ..framework.tensor import Tensor
 from ..framework.variables import Variable
 from ..tracing.func_graph import init_scope
 from ..graph.variables import GraphVariable
@@ -306,7 +307,7 @@ def _assign_all(pairs):
     try:
         for var, value in pairs:
             old = var._value
-            var.assign(value)
+            var.assign(Tensor(value) if isinstance(value, np.ndarray) else value)  # no copy
             done.append((var, old))
     except BaseException:
         for var, old in reversed(done):

@@ -103,12 +103,18 @@ def serialize(root):
         if isinstance(obj, Variable):
             key = _key(path)
             node.attributes.add(name=ATTRIBUTE, full_name=_short_name(obj), checkpoint_key=key)
-            arrays[key] = np.asarray(obj.numpy())
+            arrays[key] = _value_of(obj)
         for name, child in children.items():
             node.children.add(node_id=ids[id(child)], local_name=name)
     _mark_values(graph)
     arrays[OBJECT_GRAPH_KEY] = np.array(graph.SerializeToString(), dtype=object)
     return arrays
+
+
+def _value_of(variable):
+    """The variable's array as it is now, without a copy (the bytes are written at once)."""
+    lend = getattr(variable, "_lend", None)
+    return np.asarray(lend() if callable(lend) else variable.numpy())
 
 
 def _mark_values(graph):
