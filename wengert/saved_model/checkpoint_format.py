@@ -206,9 +206,10 @@ class CheckpointReader:
     def get_tensor(self, name):
         return self.get_tensors([name])[name]
 
-    def get_tensors(self, names):
-        """{name: ndarray} for `names`, each checked against its checksum."""
-        return self._format.read(list(names))
+    def get_tensors(self, names, writable=True):
+        """{name: ndarray} for `names`, each checked against its checksum; writable=False lets
+        numeric arrays share the bytes read (read-only), for restoring into variables."""
+        return self._format.read(list(names), writable)
 
 
 def load_checkpoint(ckpt_dir_or_file):

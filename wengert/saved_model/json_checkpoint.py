@@ -98,8 +98,8 @@ class JsonCheckpoint:
             raise self._corrupt(f"bad entry for tensor '{name}'")
         return dtypes.as_dtype(dtype), shape, offset, nbytes, digest
 
-    def read(self, names):
-        """{name: ndarray} for `names`, each checked against its SHA-256."""
+    def read(self, names, writable=True):
+        """{name: ndarray} for `names`, each checked against its SHA-256 (always writable)."""
         missing = [n for n in names if n not in self.entries]
         if missing:
             raise NotFoundError(f"Checkpoint '{self.index_file[:-len('.index')]}' has no tensor "

@@ -149,8 +149,9 @@ class BundleReader:
             raise DataLossError(f"Checkpoint data file '{self.data_file}' has {size} bytes, its "
                                 f"index says {end}: it is truncated or corrupted.")
 
-    def read(self, names):
-        """{name: ndarray} for `names`, each checked against its size and CRC32C."""
+    def read(self, names, writable=True):
+        """{name: ndarray} for `names`, each checked against its size and CRC32C; with
+        writable=False numeric arrays share the bytes read (read-only, one copy fewer)."""
         missing = [n for n in names if n not in self.entries]
         if missing:
             raise NotFoundError(f"Checkpoint '{self.index_file[:-len('.index')]}' has no tensor "
@@ -161,15 +162,15 @@ class BundleReader:
             for name in names:
                 dtype, shape, offset, size, stored = self.entries[name]
                 f.seek(offset)
-                blob = bytearray(size)
-                if f.readinto(blob) != size:
+                blob = f.read(size)
+                if len(blob) != size:
                     raise self._bad_tensor(name)
                 value = self._decode(name, dtype, shape, blob)
                 crc = (_string_bytes(value)[1] if dtype is dtypes.string else
                        crc32c.crc32c(blob))
                 if crc32c.mask(crc) != stored:
                     raise self._bad_tensor(name)
-                out[name] = value
+                out[name] = value.copy() if writable and dtype is not dtypes.string else value
         return out
 
     def _bad_tensor(self, name):

@@ -232,7 +232,7 @@ def _read_all(save_path):
     """(the checkpoint's path, {name: ndarray} of every value in it), each value verified; the
     object graph as uint8 bytes (so that it broadcasts as numbers do)."""
     reader = load_checkpoint(save_path)
-    values = reader.get_tensors(list(reader.get_variable_to_shape_map()))
+    values = reader.get_tensors(list(reader.get_variable_to_shape_map()), writable=False)
     graph = values.get(object_graph.OBJECT_GRAPH_KEY)
     if graph is not None:
         values[object_graph.OBJECT_GRAPH_KEY] = np.frombuffer(bytes(graph.reshape(-1)[0]),

@@ -19,9 +19,10 @@ import functools
 import numpy as np
 
 try:  # optional dependency: C code for CRC32C
-    from google_crc32c import value as _library_crc32c
+    from google_crc32c import extend as _library_extend, value as _library_crc32c
     LIBRARY = "google-crc32c"
 except ImportError:  # pragma: no cover - depends on what is installed
+    _library_extend = None
     try:  # optional dependency: the other well-kept CRC32C package
         from crc32c import crc32c as _library_crc32c
         LIBRARY = "crc32c"
@@ -35,6 +36,7 @@ _MASK_DELTA = 0xA282EAD8
 _U32 = 0xFFFFFFFF
 _LANES = 1024
 _VECTOR_FROM = 16384
+_CHUNK = 1 << 20  # a buffer that is not bytes goes to the library in copies of this size
 
 
 def _table():
@@ -118,8 +120,25 @@ def python_crc32c(data):
 def crc32c(data):
     """CRC32C (Castagnoli) of `data` (bytes-like)."""
     if _library_crc32c is not None:
-        return _library_crc32c(data if isinstance(data, bytes) else bytes(data))
+        if isinstance(data, bytes):
+            return _library_crc32c(data)
+        return _library_chunks(data)
     return python_crc32c(data)
+
+
+def _library_chunks(data):
+    """The library's CRC of a buffer it does not take (a bytearray, a NumPy array's memory):
+    copied to bytes a megabyte at a time, so the copies stay in the cache."""
+    try:
+        view = memoryview(data).cast("B")
+    except (TypeError, ValueError):
+        view = memoryview(bytes(data))
+    if _library_extend is None or view.nbytes <= _CHUNK:
+        return _library_crc32c(bytes(view))
+    crc = 0
+    for start in range(0, view.nbytes, _CHUNK):
+        crc = _library_extend(crc, bytes(view[start:start + _CHUNK]))
+    return crc
 
 
 def mask(crc):
