@@ -41,6 +41,7 @@ initialize_variables = variables_initializer
 __getattr__, __dir__ = _lazy_attributes(globals(), {
     "train": "...train",  # the TF 1 optimizers, Saver-era checkpoints
     "io": ".io",  # tf.io with tf_record_iterator
+    "metrics": ".metrics",  # TF 1's streaming metrics over local variables
     "sparse": ".sparse",  # tf.sparse with TensorFlow 1's argument names
     "summary": "...summary.v1"},  # FileWriter and the TF 1 summary ops
     fallback="wengert")

@@ -1,0 +1,82 @@
+"""How TensorFlow 1's streaming metrics line up their inputs before they count anything.
+
+Labels and predictions whose ranks differ by one lose the extra size-1 last axis (a [n, 1]
+column against a [n] vector), then must have compatible static shapes: otherwise a ValueError
+names both shapes. Weights are a scalar, or of the predictions' rank (a weight tensor one axis
+longer loses its last axis, one axis shorter gains one), and broadcast to the values: each of
+their dimensions is 1 or the values' dimension, else a ValueError names both shapes. The ranks
+must be known while the graph is built.
+"""
+from ..framework import dtypes
+from ..framework.tensor import convert_to_tensor
+from ..ops.broadcast_ops import ones_like
+from ..ops.cast_ops import cast
+from ..ops.math_ops import multiply
+from ..ops.reshape_ops import expand_dims, squeeze
+
+__all__ = ["check_compatible", "squeeze_pair", "align", "broadcast_weights"]
+
+
+def check_compatible(a, b, who, names=("predictions", "labels")):
+    """ValueError naming both static shapes when `a` and `b` cannot have one shape."""
+    if not a.shape.is_compatible_with(b.shape):
+        raise ValueError(f"Shapes {a.shape} and {b.shape} are incompatible: tf.metrics.{who} "
+                         f"needs {names[0]} (shape {a.shape}) and {names[1]} (shape {b.shape}) "
+                         "of one shape.")
+
+
+def _last_is_one(shape):
+    return shape[-1] is None or shape[-1] == 1
+
+
+def squeeze_pair(labels, predictions):
+    """Drop a size-1 last axis from whichever of the two is one rank longer."""
+    labels, predictions = convert_to_tensor(labels), convert_to_tensor(predictions)
+    lr, pr = labels.shape.rank, predictions.shape.rank
+    if lr is None or pr is None:
+        return labels, predictions
+    if pr - lr == 1 and _last_is_one(predictions.shape):
+        predictions = squeeze(predictions, [-1])
+    elif lr - pr == 1 and _last_is_one(labels.shape):
+        labels = squeeze(labels, [-1])
+    return labels, predictions
+
+
+def align(predictions, labels, weights, who):
+    """TensorFlow's `_remove_squeezable_dimensions`, then the shape check: (predictions,
+    labels, weights) with labels and predictions of one rank and weights scalar or theirs."""
+    predictions = convert_to_tensor(predictions)
+    if labels is not None:
+        labels, predictions = squeeze_pair(labels, predictions)
+        check_compatible(predictions, labels, who)
+    if weights is None:
+        return predictions, labels, None
+    weights = convert_to_tensor(weights)
+    wr, pr = weights.shape.rank, predictions.shape.rank
+    if wr is not None and pr is not None and wr != 0:
+        if wr - pr == 1:
+            weights = squeeze(weights, [-1])
+        elif pr - wr == 1:
+            weights = expand_dims(weights, -1)
+    return predictions, labels, weights
+
+
+def broadcast_weights(weights, values, who, dtype=dtypes.float32):
+    """`weights` (cast to `dtype`) times ones of `values`' shape, after TensorFlow's check that
+    they broadcast: a scalar, or the values' rank with each dimension 1 or the values'."""
+    weights = cast(convert_to_tensor(weights), dtype)
+    w, v = weights.shape, values.shape
+    if w.rank is not None and v.rank is not None and w.rank != 0:
+        if w.rank != v.rank:
+            raise ValueError(f"tf.metrics.{who}: weights can not be broadcast to values. "
+                             f"values.rank={v.rank}. weights.rank={w.rank}. values.shape={v}. "
+                             f"weights.shape={w}. Give a scalar weight or weights of the "
+                             "values' rank.")
+        for i, (a, b) in enumerate(zip(w.as_list(), v.as_list())):
+            if a is not None and b is not None and a not in (1, b):
+                raise ValueError(f"tf.metrics.{who}: weights can not be broadcast to values. "
+                                 f"Mismatch at dim {i}. values.shape={v}, weights.shape={w}; "
+                                 "each dimension of weights must be 1 or the values'.")
+    if w.is_fully_defined() and v.is_fully_defined() and w == v:
+        return weights
+    return multiply(weights, ones_like(values, dtype=dtype))
