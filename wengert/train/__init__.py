@@ -6,7 +6,11 @@ minimizers with wengert's derivatives are `wengert.optimize`.
 from .checkpoint import *  # noqa: F401,F403
 
 # -- TF1 optimizers (optimizers helper) -----------------------------------------------------------
+from .optimizer import *  # noqa: F401,F403
 from .v1_optimizers import *  # noqa: F401,F403
+from .adaptive_optimizers import *  # noqa: F401,F403
+from .proximal_optimizers import *  # noqa: F401,F403
+from .global_step_variable import *  # noqa: F401,F403
 
 # -- tf.train.Example and its parts (protocol buffers, see framework/protos/example.py) ----------
 from ..framework.protos.example import (BytesList, Example, Feature, FeatureList,  # noqa: F401
