@@ -141,7 +141,7 @@ class Saver:
              meta_graph_suffix="meta", write_meta_graph=True, write_state=True,
              strip_default_attrs=False, save_debug_info=False):
         """Write the variables to `save_path` (suffixed "-<global_step>" when given) and return
-        that path."""
+        that path (None for a Saver with nothing to save, which writes only the meta graph)."""
         self.build()
         latest_filename = latest_filename or "checkpoint"
         if os.path.basename(latest_filename) != latest_filename:
@@ -156,16 +156,18 @@ class Saver:
         parent = os.path.dirname(save_path)
         if parent and not os.path.isdir(parent):
             raise ValueError(f"Parent directory of {save_path} doesn't exist, can't save.")
+        if state.graph is not None:
+            _check_session(sess)
         if self._keyed:
             _write_checkpoint(checkpoint_file, self._values(sess))
-        if write_state:
-            self._record(checkpoint_file, meta_graph_suffix)
-            self._write_state(parent, checkpoint_file, latest_filename)
+            if write_state:
+                self._record(checkpoint_file, meta_graph_suffix)
+                self._write_state(parent, checkpoint_file, latest_filename)
         if write_meta_graph and state.graph is not None:
             self.export_meta_graph(checkpoint_file + "." + meta_graph_suffix,
                                    strip_default_attrs=strip_default_attrs,
                                    save_debug_info=save_debug_info)
-        return checkpoint_file
+        return checkpoint_file if self._keyed else None
 
     def _write_state(self, parent, checkpoint_file, latest_filename):
         paths = self.last_checkpoints
