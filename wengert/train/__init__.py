@@ -23,3 +23,7 @@ from .saver import *  # noqa: F401,F403
 from .saver_def import *  # noqa: F401,F403
 from .meta_graph import *  # noqa: F401,F403
 from .meta_graph_import import *  # noqa: F401,F403
+
+# -- TF 1 learning-rate decay functions and moving averages ---------------------------------------
+from .learning_rate_decay import *  # noqa: F401,F403
+from .moving_averages import *  # noqa: F401,F403
