@@ -27,3 +27,9 @@ from .meta_graph_import import *  # noqa: F401,F403
 # -- TF 1 learning-rate decay functions and moving averages ---------------------------------------
 from .learning_rate_decay import *  # noqa: F401,F403
 from .moving_averages import *  # noqa: F401,F403
+
+# -- TF 1 monitored training: hooks, monitored sessions, the coordinator --------------------------
+from .session_run_hook import *  # noqa: F401,F403
+from .basic_hooks import *  # noqa: F401,F403
+from .coordinator import *  # noqa: F401,F403
+from .monitored_session import *  # noqa: F401,F403
