@@ -23,6 +23,7 @@ from .saver import *  # noqa: F401,F403
 from .saver_def import *  # noqa: F401,F403
 from .meta_graph import *  # noqa: F401,F403
 from .meta_graph_import import *  # noqa: F401,F403
+from .checkpoint_utils import *  # noqa: F401,F403
 
 # -- TF 1 learning-rate decay functions and moving averages ---------------------------------------
 from .learning_rate_decay import *  # noqa: F401,F403
@@ -32,4 +33,6 @@ from .moving_averages import *  # noqa: F401,F403
 from .session_run_hook import *  # noqa: F401,F403
 from .basic_hooks import *  # noqa: F401,F403
 from .coordinator import *  # noqa: F401,F403
+from .session_manager import *  # noqa: F401,F403
 from .monitored_session import *  # noqa: F401,F403
+from .replica_device_setter import *  # noqa: F401,F403

@@ -10,7 +10,8 @@
 - NanTensorHook: fail (NanLossDuringTrainingError) or stop when the loss is NaN.
 - StepCounterHook: log global steps per second every N steps or seconds.
 - SummarySaverHook: write the summary op's output to an event file every N steps or seconds.
-- FeedFnHook feeds `feed_fn()` to every run; FinalOpsHook runs ops when the session ends.
+- FeedFnHook feeds `feed_fn()` to every run; FinalOpsHook runs ops when the session ends;
+  GlobalStepWaiterHook holds the first run until the global step reaches a value.
 `SecondOrStepTimer` decides when a hook fires: the first time, then once `every_steps` steps
 or `every_secs` seconds have passed since it last fired.
 """
@@ -31,7 +32,7 @@ from .session_run_hook import SessionRunArgs, SessionRunHook
 __all__ = ["SecondOrStepTimer", "StopAtStepHook", "CheckpointSaverListener",
            "CheckpointSaverHook", "LoggingTensorHook", "NanTensorHook",
            "NanLossDuringTrainingError", "StepCounterHook", "SummarySaverHook", "FeedFnHook",
-           "FinalOpsHook"]
+           "FinalOpsHook", "GlobalStepWaiterHook"]
 
 _LOG = logging.getLogger("tensorflow")
 
@@ -363,6 +364,31 @@ class SummarySaverHook(SessionRunHook):
     def end(self, session=None):
         if self._summary_writer is not None:
             self._summary_writer.flush()
+
+
+class GlobalStepWaiterHook(SessionRunHook):
+    """Holds the first run until the global step reaches `wait_until_step` (a worker waiting
+    for the chief to make progress); the step is polled every half second."""
+
+    def __init__(self, wait_until_step):
+        self._wait_until_step = wait_until_step
+
+    def begin(self):
+        self._worker_is_started = False
+        self._global_step_tensor = _global_step("GlobalStepWaiterHook")
+
+    def before_run(self, run_context):
+        if self._worker_is_started:
+            return None
+        if self._wait_until_step <= 0:
+            self._worker_is_started = True
+            return None
+        _LOG.info("Waiting for global step %d before starting training.",
+                  self._wait_until_step)
+        while int(run_context.session.run(self._global_step_tensor)) < self._wait_until_step:
+            time.sleep(0.5)
+        self._worker_is_started = True
+        return None
 
 
 class FeedFnHook(SessionRunHook):

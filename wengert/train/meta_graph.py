@@ -79,16 +79,30 @@ def _saver_keys(saver):
     return {key: variable_op_name(var) for key, var in saver._keyed.items()}
 
 
+class _MetaEncoder(_Encoder):
+    """graph_json's encoder, keeping string arrays too (the meta graph stores them itself)."""
+
+    def array(self, value, where):
+        key = f"{self.prefix}/{len(self.arrays)}"
+        self.arrays[key] = value
+        return {"array": key}
+
+
+def _encoded_array(array):
+    if array.dtype == object:  # strings: each element's bytes
+        items = [x.encode("utf-8") if isinstance(x, str) else bytes(x) for x in array.ravel()]
+        return {"dtype": "string", "shape": list(array.shape),
+                "items": [base64.b64encode(x).decode("ascii") for x in items]}
+    if array.dtype.name not in DTYPE_NAMES:
+        raise UnimplementedError(f"export_meta_graph: a constant of dtype {array.dtype} "
+                                 "cannot be exported.")
+    data = np.ascontiguousarray(array, array.dtype.newbyteorder("<")).tobytes()
+    return {"dtype": array.dtype.name, "shape": list(array.shape),
+            "data": base64.b64encode(data).decode("ascii")}
+
+
 def _encoded_arrays(arrays):
-    out = {}
-    for key, array in arrays.items():
-        if array.dtype.name not in DTYPE_NAMES:
-            raise UnimplementedError(f"export_meta_graph: a constant of dtype {array.dtype} "
-                                     "cannot be exported.")
-        data = np.ascontiguousarray(array, array.dtype.newbyteorder("<")).tobytes()
-        out[key] = {"dtype": array.dtype.name, "shape": list(array.shape),
-                    "data": base64.b64encode(data).decode("ascii")}
-    return out
+    return {key: _encoded_array(np.asarray(array)) for key, array in arrays.items()}
 
 
 def export_meta_graph(filename=None, meta_info_def=None, graph_def=None, saver_def=None,
@@ -113,7 +127,7 @@ def export_meta_graph(filename=None, meta_info_def=None, graph_def=None, saver_d
                                         and op.name != saver_def.restore_op_name)]
     index = {id(op): i for i, op in enumerate(ops)}
     arrays = {}
-    enc = _Encoder(lambda v, where: variable_op_name(v), arrays, "const", _no_subgraphs)
+    enc = _MetaEncoder(lambda v, where: variable_op_name(v), arrays, "const", _no_subgraphs)
     nodes = [_encode_op(enc, op, index) for op in ops]
     keys = graph.get_all_collection_keys() if collection_list is None else collection_list
     collections = {}

@@ -48,6 +48,11 @@ def _read(meta_graph_or_file):
 def _decoded_arrays(entries, filename):
     arrays = {}
     for key, entry in entries.items():
+        if entry.get("dtype") == "string":
+            items = [base64.b64decode(x, validate=True) for x in entry["items"]]
+            arrays[key] = np.array(items + [None], dtype=object)[:-1].reshape(
+                tuple(int(d) for d in entry["shape"]))
+            continue
         if entry.get("dtype") not in DTYPE_NAMES:
             raise _bad(filename, f"constant {key!r} has an unknown dtype")
         dtype = np.dtype(entry["dtype"])

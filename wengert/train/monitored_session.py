@@ -7,10 +7,11 @@
             sess.run(train_op)
 
 Making a monitored session calls every hook's `begin`, finalizes the Scaffold (the init op, the
-local init op and the Saver, each taken from the graph's collections or made) and then the
-graph (so an op created inside the loop is an error), creates a Session, restores the latest
-checkpoint of `checkpoint_dir` if there is one (else runs the init op, its feed dict and
-init_fn), runs the local init op, and calls every hook's `after_create_session`. Each `run`
+local init op, the ready ops and the Saver, each taken from the graph's collections or made)
+and then the graph (so an op created inside the loop is an error), creates a Session with a
+SessionManager (train/session_manager.py: the latest checkpoint of `checkpoint_dir` restored if
+there is one, else the init op, its feed dict and init_fn; then the local init op and the ready
+check), and calls every hook's `after_create_session`. Each `run`
 gathers the hooks' `before_run` fetches and feeds, runs them with the caller's in one
 `Session.run` (a tensor fed by both a hook and the caller is an error), hands each hook its
 results in `after_run`, and returns the caller's. Leaving the `with` block calls every hook's
@@ -24,12 +25,13 @@ one process) and runs the user's hooks.
 from ..framework.errors import OutOfRangeError
 from ..graph.collections import GraphKeys
 from ..graph.graph import NO_OP, get_default_graph
-from ..graph.variables import global_variables_initializer, local_variables_initializer
-from ..runtime.session import Session
+from ..graph.variable_initialization import report_uninitialized_variables
+from ..graph.variables import (global_variables, global_variables_initializer,
+                               local_variables_initializer)
 from .basic_hooks import CheckpointSaverHook, StepCounterHook, SummarySaverHook
-from .checkpoint_state import latest_checkpoint
 from .coordinator import Coordinator
 from .saver import Saver
+from .session_manager import SessionManager
 from .session_run_hook import SessionRunArgs, SessionRunContext, SessionRunValues
 
 __all__ = ["Scaffold", "SessionCreator", "ChiefSessionCreator", "WorkerSessionCreator",
@@ -72,6 +74,13 @@ class Scaffold:
         if self._local_init_op is None:
             self._local_init_op = _from_collection(graph, GraphKeys.LOCAL_INIT_OP,
                                                    local_variables_initializer)
+        if self._ready_op is None:
+            self._ready_op = _from_collection(graph, GraphKeys.READY_OP,
+                                              report_uninitialized_variables)
+        if self._ready_for_local_init_op is None:
+            self._ready_for_local_init_op = _from_collection(
+                graph, GraphKeys.READY_FOR_LOCAL_INIT_OP,
+                lambda: report_uninitialized_variables(global_variables()))
         if self._summary_op is None:
             self._summary_op = _from_collection(graph, GraphKeys.SUMMARY_OP, lambda: None)
         if self._saver is None:
@@ -134,9 +143,7 @@ class ChiefSessionCreator(SessionCreator):
 
     def __init__(self, scaffold=None, master="", config=None, checkpoint_dir=None,
                  checkpoint_filename_with_path=None):
-        if master not in ("", None):
-            raise ValueError(f"ChiefSessionCreator: master={master!r}: wengert runs sessions "
-                             "in this process only; leave master empty.")
+        self._master = master
         self._scaffold = scaffold or Scaffold()
         self._config = config
         self._checkpoint_dir = checkpoint_dir
@@ -144,19 +151,17 @@ class ChiefSessionCreator(SessionCreator):
 
     def create_session(self):
         scaffold = self._scaffold.finalize()
-        sess = Session(config=self._config)
-        path = self._checkpoint_filename_with_path or (
-            latest_checkpoint(self._checkpoint_dir) if self._checkpoint_dir else None)
-        if path is not None:
-            scaffold.saver.restore(sess, path)
-        else:
-            if scaffold.init_op is not None:
-                sess.run(scaffold.init_op, feed_dict=scaffold.init_feed_dict)
-            if scaffold.init_fn is not None:
-                scaffold.init_fn(sess)
-        if scaffold.local_init_op is not None:
-            sess.run(scaffold.local_init_op, feed_dict=scaffold.local_init_feed_dict)
-        return sess
+        manager = SessionManager(local_init_op=scaffold.local_init_op,
+                                 local_init_feed_dict=scaffold.local_init_feed_dict,
+                                 ready_op=scaffold.ready_op,
+                                 ready_for_local_init_op=scaffold.ready_for_local_init_op,
+                                 graph=get_default_graph())
+        path = self._checkpoint_filename_with_path
+        return manager.prepare_session(
+            self._master, saver=scaffold.saver, checkpoint_dir=None if path else
+            self._checkpoint_dir, checkpoint_filename_with_path=path, config=self._config,
+            init_op=scaffold.init_op, init_feed_dict=scaffold.init_feed_dict,
+            init_fn=scaffold.init_fn)
 
 
 class WorkerSessionCreator(ChiefSessionCreator):

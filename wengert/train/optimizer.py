@@ -88,11 +88,12 @@ class Optimizer:
     GATE_NONE, GATE_OP, GATE_GRAPH = 0, 1, 2
     _slot_names = ()
 
-    def __init__(self, use_locking, name):
+    def __init__(self, use_locking, name, use_own_namescope_for_non_slot_vars=False):
         if not name:
             raise ValueError("Optimizer: a name must be given.")
         self._use_locking = use_locking
         self._name = name
+        self._own_scope = use_own_namescope_for_non_slot_vars
         self._slots = {}       # slot name -> {id(var): slot variable}
         self._seen = []        # variables in the order first seen (for checkpoint keys)
         self._non_slot = {}    # (graph id, name) -> variable (e.g. Adam's beta1_power)
@@ -223,6 +224,8 @@ class Optimizer:
         var = self._non_slot.get(key)
         if var is None:
             value = np.asarray(initial, dtype.as_numpy_dtype)
+            if self._own_scope:  # "Adam/beta1_power" rather than "beta1_power"
+                name = f"{self._name}/{name}"
             if graph is not None:
                 with graph.name_scope(""):
                     var = Variable(value, trainable=False, name=name)

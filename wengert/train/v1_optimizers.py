@@ -63,8 +63,8 @@ class AdamOptimizer(Optimizer):
     _slot_names = ("m", "v")
 
     def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-08,
-                 use_locking=False, name="Adam"):
-        super().__init__(use_locking, name)
+                 use_locking=False, name="Adam", use_own_namescope_for_non_slot_vars=False):
+        super().__init__(use_locking, name, use_own_namescope_for_non_slot_vars)
         self._lr, self._beta1, self._beta2, self._epsilon = learning_rate, beta1, beta2, epsilon
 
     def _create_non_slots(self, var_list):
