@@ -196,7 +196,21 @@ TOP_K = [
 ]
 for _entry in TOP_K:
     _entry.setdefault("unmatched", ["names"])
-CASES = COMMON + CURVES + TOP_K
+UNKNOWN_RANK = [
+    _case("accuracy_unknown_rank", "accuracy", _pair(_classes(3, (1,)), _classes(3), _weights()),
+          static="unknown_rank"),
+    _case("mean_unknown_rank", "mean", lambda rng, n: {"values": _floats((2,))(rng, n),
+                                                     "weights": _weights()(rng, n)},
+          static="unknown_rank"),
+    _case("precision_unknown_rank", "precision",
+          _pair(_binary, lambda rng, n: _binary(rng, n, (1,)), _weights((1,))),
+          static="unknown_rank"),
+    _case("mean_squared_error_unknown_rank", "mean_squared_error",
+          _pair(_floats(), _floats((1,)), _weights((1,))), static="unknown_rank"),
+    _case("auc_unknown_rank", "auc", _pair(_binary, _scores, _weights((1,))),
+          kwargs={"num_thresholds": 10}, static="unknown_rank"),
+]
+CASES = COMMON + CURVES + TOP_K + UNKNOWN_RANK
 
 
 def _request():

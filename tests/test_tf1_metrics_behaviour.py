@@ -168,3 +168,16 @@ def test_top_k_sets_count_repeated_labels_once(graph):
         got = sess.run([prec_update, rec_update])
     # row 0: P={1,3}, Y={1,2}; row 1: P={0,2}, Y={0,-1}: tp 2, fp 2, fn 2 (-1 counts as a label)
     np.testing.assert_allclose(got, [0.5, 0.5])
+
+
+@pytest.mark.parametrize("metric", ["mean_iou", "mean_per_class_accuracy"])
+def test_labels_outside_the_classes_fail_when_run_and_change_nothing(graph, metric):
+    labels, predictions = tf.placeholder(tf.int64, [None]), tf.placeholder(tf.int64, [None])
+    value, update = getattr(tf.metrics, metric)(labels, predictions, 3)
+    with tf.Session() as sess:
+        sess.run(tf.local_variables_initializer())
+        for bad in ([0, 5], [0, -1]):
+            with pytest.raises(InvalidArgumentError):
+                sess.run(update, {labels: bad, predictions: [0, 1]})
+        assert sess.run(value) == 0.0
+        assert all(not np.any(sess.run(v)) for v in tf.local_variables())

@@ -4,7 +4,8 @@ entry and its arrays, build the metric over placeholders in a fresh graph, initi
 variables, and run the update op once per batch, reading the value after each.
 
 A case entry: {"name", "metric", "fed": [argument names fed per batch], "kwargs": {other
-arguments, JSON}, "batches": n, "static": whether placeholders get the full static shape,
+arguments, JSON}, "batches": n, "static": whether placeholders get the full static shape (or,
+"unknown_rank", no shape at all),
 "sparse": [arguments fed as SparseTensors from <arg>_indices/_values/_shape arrays],
 "unmatched": [result keys the test leaves out]}. Arrays are keyed "<name>/<arg><batch>". The
 results, keyed "<name>/...": update<b> and value<b> (the update op's result and the value
@@ -15,6 +16,8 @@ import numpy as np
 
 
 def _placeholder(tf, name, array, static):
+    if static == "unknown_rank":
+        return tf.placeholder(tf.as_dtype(array.dtype), name=name)
     shape = list(array.shape) if static else [None] + list(array.shape[1:])
     return tf.placeholder(tf.as_dtype(array.dtype), shape, name=name)
 

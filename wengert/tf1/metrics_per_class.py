@@ -4,7 +4,8 @@
 `mean_per_class_accuracy` keeps per class c a float32 `total` (the weight of the examples
 labelled c) and `count` (the weight of those also predicted c); the metric is the mean over
 classes of count / total (0 for a class not seen), and the update op returns the per-class
-ratios themselves.
+ratios themselves. A label outside [0, num_classes) fails the update when it runs
+(InvalidArgumentError), before either sum changes.
 
 `mean_iou` keeps the float64 confusion matrix M (M[i, j]: weight of label i predicted j); the
 update op returns M. Per class the intersection over union is M[c, c] / (row_c + col_c - M[c, c])
@@ -12,12 +13,14 @@ update op returns M. Per class the intersection over union is M[c, c] / (row_c +
 """
 from ..framework import dtypes
 from ..framework.tensor import convert_to_tensor
+from ..graph.graph import control_dependencies
 from ..graph.variable_scope import variable_scope
 from ..ops.array_ops import where
 from ..ops.binary_math_ops import divide_no_nan
 from ..ops.broadcast_ops import ones_like
 from ..ops.cast_ops import cast
 from ..ops.histogram_ops import confusion_matrix
+from ..ops.io.checks import assert_greater_equal, assert_less
 from ..ops.math_ops import add, divide, equal, greater, maximum, multiply, not_equal, subtract
 from ..ops.matrix_ops import diag_part
 from ..ops.reduce_ops import reduce_mean, reduce_sum
@@ -32,6 +35,15 @@ __all__ = ["mean_per_class_accuracy", "mean_iou"]
 def _flat(t):
     t = convert_to_tensor(t)
     return reshape(t, [-1]) if t.shape.rank is None or t.shape.rank > 1 else t
+
+
+def _class_ids_checked(labels, num_classes):
+    """Run-time checks that every label lies in [0, num_classes) (InvalidArgumentError)."""
+    message = (f"tf.metrics.mean_per_class_accuracy: labels must be class ids in "
+               f"[0, {num_classes})")
+    checks = [assert_greater_equal(labels, cast(0, labels.dtype), message=message),
+              assert_less(labels, cast(num_classes, labels.dtype), message=message)]
+    return [c for c in checks if c is not None]
 
 
 def mean_per_class_accuracy(labels, predictions, num_classes, weights=None,
@@ -51,8 +63,11 @@ def mean_per_class_accuracy(labels, predictions, num_classes, weights=None,
         if weights is not None:
             weights = cast(_flat(weights), dtypes.float32)
             is_correct, seen = multiply(is_correct, weights), multiply(seen, weights)
-        update_total = total.assign_add(unsorted_segment_sum(seen, labels, num_classes))
-        update_count = count.assign_add(unsorted_segment_sum(is_correct, labels, num_classes))
+        with control_dependencies(_class_ids_checked(labels, num_classes)):
+            per_total = unsorted_segment_sum(seen, labels, num_classes)
+            per_count = unsorted_segment_sum(is_correct, labels, num_classes)
+        update_total = total.assign_add(per_total)
+        update_count = count.assign_add(per_count)
         per_class = divide_no_nan(count, maximum(total, 0.0))
         value = reduce_mean(per_class, name="mean_accuracy")
         update_op = divide_no_nan(update_count, maximum(update_total, 0.0), name="update_op")
