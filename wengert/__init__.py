@@ -117,4 +117,6 @@ __getattr__, __dir__ = _lazy_attributes(globals(), {
     "image": ".image",
     "raw_ops": ".raw_ops",
     "debugging": ".debugging",
-    "viz": ".viz"})
+    "viz": ".viz",
+    "version": ".version",
+    "get_logger": ".util.tf_logging:get_logger"})

@@ -2,13 +2,118 @@
 
 Eager tensors always have fully known shapes; graph-mode tensors may not, so shape rules work
 with these. It subclasses `tuple`, so `t.shape == (2, 3)` and `t.shape[0]` behave as in TF 2.
+
+TensorFlow 1 handed out dimensions as `Dimension` objects (`x.get_shape()[1].value`) and printed
+an unknown one as `?`; `disable_v2_tensorshape()` (called by `disable_v2_behavior()`) turns that
+on, process-wide as in TensorFlow. A known dimension is then a `Dimension`, an `int` with `.value`;
+an unknown one stays `None` (TensorFlow gives `Dimension(None)`), so code that tests
+`shape[i] is None` keeps working in both modes. `.dims` lists `Dimension`s in both modes, as TF's.
 """
 
-__all__ = ["TensorShape", "Dimension"]
+__all__ = ["TensorShape", "Dimension", "dimension_value", "dimension_at_index",
+           "enable_v2_tensorshape", "disable_v2_tensorshape"]
 
 
-def Dimension(value):  # noqa: N802  (TF 1 name; TF 2 dims are plain ints)
-    return None if value is None else int(value)
+class _Mode:
+    v2 = True
+
+
+def enable_v2_tensorshape():
+    """Dimensions are plain ints (or None), TensorFlow 2's default."""
+    _Mode.v2 = True
+
+
+def disable_v2_tensorshape():
+    """Dimensions are `Dimension` objects, as in TensorFlow 1."""
+    _Mode.v2 = False
+
+
+class Dimension(int):
+    """One known dimension as TensorFlow 1 gives it: an int whose `.value` is itself.
+    `Dimension(None)` is the unknown dimension."""
+
+    __slots__ = ()
+
+    def __new__(cls, value):
+        if value is None or isinstance(value, _UnknownDimension):
+            return UNKNOWN_DIMENSION
+        value = getattr(value, "value", value)
+        if int(value) != value or int(value) < 0:
+            raise ValueError(f"Dimension {value} must be a non-negative integer.")
+        return super().__new__(cls, int(value))
+
+    @property
+    def value(self):
+        return int(self)
+
+    def is_compatible_with(self, other):
+        """Whether `other` is unknown or equal."""
+        other = dimension_value(other)
+        return other is None or other == int(self)
+
+    def assert_is_compatible_with(self, other):
+        if not self.is_compatible_with(other):
+            raise ValueError(f"Dimensions {self} and {other} are not compatible")
+
+    def merge_with(self, other):
+        """This dimension, after checking `other` is compatible with it."""
+        self.assert_is_compatible_with(other)
+        return self
+
+    def __repr__(self):
+        return f"Dimension({int(self)})"
+
+    def __str__(self):
+        return str(int(self))
+
+
+class _UnknownDimension:
+    """`Dimension(None)`: equal to nothing known (comparisons give None), printed `?`."""
+
+    __slots__ = ()
+    value = None
+
+    def __eq__(self, other):
+        return None
+
+    def __ne__(self, other):
+        return None
+
+    __hash__ = None
+
+    def __int__(self):
+        raise TypeError("Cannot convert an unknown Dimension (?) to an int.")
+
+    def is_compatible_with(self, other):
+        return True
+
+    def assert_is_compatible_with(self, other):
+        return None
+
+    def merge_with(self, other):
+        return Dimension(dimension_value(other))
+
+    def __repr__(self):
+        return "Dimension(None)"
+
+    def __str__(self):
+        return "?"
+
+
+UNKNOWN_DIMENSION = _UnknownDimension()
+
+
+def dimension_value(dimension):
+    """The int (or None) a dimension holds, whichever form it has."""
+    return getattr(dimension, "value", dimension) if dimension is not None else None
+
+
+def dimension_at_index(shape, index):
+    """`Dimension` `index` of `shape` (unknown when the rank is)."""
+    shape = as_shape(shape)
+    if shape.rank is None:
+        return UNKNOWN_DIMENSION
+    return Dimension(tuple.__getitem__(shape, index))
 
 
 class TensorShape(tuple):
@@ -70,17 +175,26 @@ class TensorShape(tuple):
             return TensorShape(None)
         return TensorShape(tuple(self) + tuple(other))
 
+    @property
+    def dims(self):
+        return [Dimension(d) for d in tuple.__iter__(self)]
+
     def __getitem__(self, key):
         item = tuple.__getitem__(self, key)
-        return TensorShape(item) if isinstance(key, slice) else item
+        if isinstance(key, slice):
+            return TensorShape(item)
+        return item if _Mode.v2 or item is None else Dimension(item)
 
     def __repr__(self):
+        if not _Mode.v2:
+            return f"TensorShape({self.dims})"
         return f"TensorShape({list(self)})"
 
     def __str__(self):
+        dims = tuple.__iter__(self)
         if len(self) == 1:
-            return f"({_dim_str(self[0])},)"
-        return "(" + ", ".join(_dim_str(d) for d in self) + ")"
+            return f"({_dim_str(next(dims))},)"
+        return "(" + ", ".join(_dim_str(d) for d in dims) + ")"
 
 
 class _UnknownRank(TensorShape):
@@ -100,6 +214,8 @@ class _UnknownRank(TensorShape):
         if isinstance(key, slice):
             return self
         return None
+
+    dims = property(lambda self: None)
 
     def __len__(self):
         raise ValueError("Cannot take the length of shape with unknown rank.")
@@ -126,7 +242,9 @@ class _UnknownRank(TensorShape):
 
 
 def _dim_str(d):
-    return "None" if d is None else str(d)
+    if d is None:
+        return "None" if _Mode.v2 else "?"
+    return str(d)
 
 
 def as_shape(value):

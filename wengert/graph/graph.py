@@ -32,7 +32,8 @@ from ..framework.op_dtype_constraints import check_input_dtypes
 from ..framework.operation import Operation
 from ..framework.registry import defop
 from ..framework.tensor import Tensor, array_of, to_array
-from ..framework.tensor_shape import TensorShape
+from ..framework.tensor_shape import (TensorShape, disable_v2_tensorshape,
+                                       enable_v2_tensorshape)
 from ..framework.variables import READ_VARIABLE, variable_op_name
 from ..ops.creation_ops import CONST
 from .graph_def import graph_def
@@ -436,7 +437,11 @@ def disable_eager_execution():
     state.graph = type(state).graph
 
 
-disable_v2_behavior = disable_eager_execution
+def disable_v2_behavior():
+    """TensorFlow 1's behaviour: graphs and Session (`disable_eager_execution`) and dimensions
+    as `Dimension` objects (`disable_v2_tensorshape`)."""
+    disable_eager_execution()
+    disable_v2_tensorshape()
 
 
 def enable_eager_execution(config=None, device_policy=None, execution_mode=None):
@@ -447,4 +452,7 @@ def enable_eager_execution(config=None, device_policy=None, execution_mode=None)
     state.eager_disabled = False
 
 
-enable_v2_behavior = enable_eager_execution
+def enable_v2_behavior():
+    """TensorFlow 2's behaviour again: eager execution and integer dimensions."""
+    enable_eager_execution()
+    enable_v2_tensorshape()

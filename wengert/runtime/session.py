@@ -12,6 +12,7 @@ from ..framework.errors import InvalidArgumentError
 from ..framework.operation import Operation
 from ..framework.tensor import Tensor, array_of, is_eager_tensor, to_array
 from ..framework.variables import Variable, variable_op_name
+from ..framework.protos.session_config import ConfigProto, RunMetadata, RunOptions
 from ..graph.graph import get_default_graph
 from ..graph.variables import GraphVariable
 from ..util import nest
@@ -92,10 +93,18 @@ def _read_only(array):
     return view
 
 
+def _check_proto(where, name, value, cls):
+    """TypeError unless `value` is None or a `cls` message (TensorFlow's message for config)."""
+    if value is not None and not isinstance(value, cls):
+        raise TypeError(f"Argument `{name}` of {where} must be a tf.{cls.__name__}, but got "
+                        f"\"{type(value).__name__}\"")
+
+
 class Session:
     """Runs graph ops (TensorFlow 1's `tf.compat.v1.Session`)."""
 
     def __init__(self, target="", graph=None, config=None, optimize=True):
+        _check_proto("Session", "config", config, ConfigProto)
         self.graph = graph if graph is not None else get_default_graph()
         self._store = _Store()
         self._plans = {}
@@ -127,6 +136,8 @@ class Session:
         """Values of `fetches` (same structure; None for ops) after feeding `feed_dict`."""
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
+        _check_proto("Session.run", "options", options, RunOptions)
+        _check_proto("Session.run", "run_metadata", run_metadata, RunMetadata)
         nested = nest.is_nested(fetches)
         flat = nest.flatten(fetches) if nested else [fetches]
         rebuild = None

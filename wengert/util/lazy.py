@@ -2,7 +2,7 @@
 
 `import wengert` should not pay for Keras, MPI or ONNX: a namespace module names such members
 in a table, `{attribute: "module"}` or `{attribute: "module:name"}` (module paths relative to the
-namespace's package), and assigns what `lazy_attributes` returns to its own `__getattr__` and
+namespace's package; `name` may be a dotted path of attributes, "wengert:linalg.cholesky"), and assigns what `lazy_attributes` returns to its own `__getattr__` and
 `__dir__`. The first access imports the module, stores the value in the namespace (so later
 accesses are ordinary attribute reads) and returns it; `dir()` and tab completion list the lazy
 names before they load. A namespace may also name a `fallback` module whose attributes it shows
@@ -27,7 +27,9 @@ def lazy_attributes(namespace, table, fallback=None):
             raise AttributeError(f"module {namespace['__name__']!r} has no attribute {name!r}")
         module_name, _, attribute = target.partition(":")
         module = importlib.import_module(module_name, package)
-        value = getattr(module, attribute) if attribute else module
+        value = module
+        for part in attribute.split(".") if attribute else ():
+            value = getattr(value, part)
         namespace[name] = value
         return value
 

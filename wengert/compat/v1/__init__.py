@@ -1,8 +1,12 @@
 """`wengert.compat.v1`: TensorFlow 1's names (placeholders, Session, graph variables and their
-initializers, the TF 1 optimizers and summaries), with every name of wengert's top level as well,
+initializers, the TF 1 optimizers and summaries, the functions TensorFlow 2 renamed: wengert/tf1/), with every name of wengert's top level as well,
 so `import wengert.compat.v1 as tf` runs TensorFlow 1 code. The top level's names are looked up on
 first use (they are the same objects); `nn` and `image` are TensorFlow 1's versions of theirs."""
 from ...util.lazy import lazy_attributes as _lazy_attributes
+from ...framework.tensor_shape import (Dimension, dimension_at_index, dimension_value,
+                                       disable_v2_tensorshape, enable_v2_tensorshape)
+from ...framework.protos.session_config import (ConfigProto, GPUOptions, GraphOptions,
+                                                OptimizerOptions, RunMetadata, RunOptions)
 from ...framework.context import executing_eagerly
 from ...graph.graph import (disable_eager_execution, disable_v2_behavior, enable_eager_execution,
                             enable_v2_behavior, get_default_graph, placeholder,
@@ -31,7 +35,29 @@ from ...ops.random.v1_initializers import (constant_initializer, glorot_normal_i
                                            variance_scaling_initializer, zeros_initializer)
 from ...ops.io.tf1_print import Print
 from ...runtime.session import InteractiveSession, Session, get_default_session
-from . import image, nn
+from ...util.tf_logging import get_logger
+from ...version import (COMPILER_VERSION, GIT_VERSION, GRAPH_DEF_VERSION,
+                        GRAPH_DEF_VERSION_MIN_CONSUMER, GRAPH_DEF_VERSION_MIN_PRODUCER, VERSION)
+from . import image, logging, nn
+from .renamed import RENAMED as _RENAMED
+from ...tf1.arithmetic import (arg_max, arg_min, batch_gather, bincount, clip_by_average_norm,
+                               confusion_matrix, div, floor_div)
+from ...tf1.asserts import (assert_equal, assert_greater, assert_greater_equal, assert_integer,
+                            assert_less, assert_less_equal, assert_near, assert_negative,
+                            assert_non_negative, assert_non_positive, assert_none_equal,
+                            assert_positive, assert_rank, assert_rank_at_least, assert_rank_in,
+                            assert_scalar, assert_type)
+from ...tf1.behaviour import (colocate_with, container, control_flow_v2_enabled,
+                              disable_control_flow_v2, enable_control_flow_v2,
+                              executing_eagerly_outside_functions, initialize_all_tables,
+                              op_scope, tables_initializer)
+from ...tf1.conversions import (to_complex64, to_complex128, to_double, to_float, to_int32,
+                                to_int64)
+from ...tf1.reshaping import (batch_to_space_nd, depth_to_space, extract_image_patches,
+                              space_to_depth)
+from ...tf1.sampling import get_seed, multinomial, random_poisson, set_random_seed
+from ...tf1.text import (decode_csv, decode_raw, parse_example, parse_single_example,
+                         reduce_join, string_to_number)
 
 all_variables = global_variables  # TensorFlow 1's deprecated names
 initialize_all_variables = global_variables_initializer
@@ -39,9 +65,11 @@ initialize_local_variables = local_variables_initializer
 initialize_variables = variables_initializer
 
 __getattr__, __dir__ = _lazy_attributes(globals(), {
+    **{name: f"wengert:{path}" for name, path in _RENAMED.items()},
     "train": "...train",  # the TF 1 optimizers, Saver-era checkpoints
     "io": ".io",  # tf.io with tf_record_iterator
     "metrics": ".metrics",  # TF 1's streaming metrics over local variables
     "sparse": ".sparse",  # tf.sparse with TensorFlow 1's argument names
     "summary": "...summary.v1"},  # FileWriter and the TF 1 summary ops
     fallback="wengert")
+

@@ -157,13 +157,19 @@ assert_non_positive = _against_zero(less_equal, "x <= 0")
 
 def assert_near(x, y, rtol=None, atol=None, message=None, summarize=None, name=None):
     """Assert |x - y| <= atol + rtol * |y| elementwise (default tolerances: 10 * eps)."""
+    x, y, close, rtol, atol = near(x, y, rtol, atol)
+    return _check(close, message, f"x and y equal to tolerance rtol={float(rtol)}, "
+                  f"atol={float(atol)}", [("x", x), ("y", y)], summarize)
+
+
+def near(x, y, rtol=None, atol=None):
+    """(x, y, |x - y| <= atol + rtol * |y|, rtol, atol) as tensors, the tolerances defaulting
+    to 10 * eps of x's dtype."""
     x, y = _pair(x, y, "x ~ y")
     eps = np.finfo(x.dtype.as_numpy_dtype).eps * 10 if x.dtype.is_floating else 0
     rtol = convert_to_tensor(eps if rtol is None else rtol, dtype=x.dtype)
     atol = convert_to_tensor(eps if atol is None else atol, dtype=x.dtype)
-    close = less_equal(_abs(subtract(x, y)), atol + rtol * _abs(y))
-    return _check(close, message, f"x and y equal to tolerance rtol={float(rtol)}, "
-                  f"atol={float(atol)}", [("x", x), ("y", y)], summarize)
+    return x, y, less_equal(_abs(subtract(x, y)), atol + rtol * _abs(y)), rtol, atol
 
 
 # -- static facts ------------------------------------------------------------------------------------

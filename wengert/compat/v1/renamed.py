@@ -1,0 +1,55 @@
+"""TensorFlow 1's top-level names for functions and classes that TensorFlow 2 moved into a
+namespace (`tf.compat.v1.cholesky` is `tf.linalg.cholesky`, `tf.compat.v1.random_normal` is
+`tf.random.normal`, `tf.compat.v1.matrix_inverse` is `tf.linalg.inv`): each maps to the path of
+the same object under `wengert`, as TensorFlow 2.21's `tf.compat.v1` maps it. tf.compat.v1 looks
+a name up here on first use."""
+
+__all__ = ["RENAMED"]
+
+RENAMED = {
+    "FixedLenFeature": "io.FixedLenFeature",
+    "FixedLenSequenceFeature": "io.FixedLenSequenceFeature", "NoGradient": "no_gradient",
+    "OpError": "errors.OpError", "SparseFeature": "io.SparseFeature",
+    "VarLenFeature": "io.VarLenFeature", "accumulate_n": "math.accumulate_n",
+    "angle": "math.angle", "betainc": "math.betainc", "ceil": "math.ceil",
+    "check_numerics": "debugging.check_numerics", "cholesky": "linalg.cholesky",
+    "cholesky_solve": "linalg.cholesky_solve", "conj": "math.conj", "cross": "linalg.cross",
+    "cumprod": "math.cumprod", "decode_base64": "io.decode_base64",
+    "decode_compressed": "io.decode_compressed", "digamma": "math.digamma",
+    "div_no_nan": "math.divide_no_nan", "encode_base64": "io.encode_base64", "erfc": "math.erfc",
+    "fft": "signal.fft", "fft2d": "signal.fft2d", "fft3d": "signal.fft3d", "ifft": "signal.ifft",
+    "ifft2d": "signal.ifft2d", "ifft3d": "signal.ifft3d", "igamma": "math.igamma",
+    "igammac": "math.igammac", "imag": "math.imag",
+    "invert_permutation": "math.invert_permutation", "is_finite": "math.is_finite",
+    "is_inf": "math.is_inf", "is_nan": "math.is_nan",
+    "is_non_decreasing": "math.is_non_decreasing",
+    "is_numeric_tensor": "debugging.is_numeric_tensor",
+    "is_strictly_increasing": "math.is_strictly_increasing", "lbeta": "math.lbeta",
+    "lgamma": "math.lgamma", "lin_space": "linspace", "log_sigmoid": "math.log_sigmoid",
+    "matching_files": "io.matching_files", "matrix_band_part": "linalg.band_part",
+    "matrix_determinant": "linalg.det", "matrix_diag": "linalg.diag",
+    "matrix_diag_part": "linalg.diag_part", "matrix_inverse": "linalg.inv",
+    "matrix_set_diag": "linalg.set_diag", "matrix_solve": "linalg.solve",
+    "matrix_solve_ls": "linalg.lstsq", "matrix_triangular_solve": "linalg.triangular_solve",
+    "parse_single_sequence_example": "io.parse_single_sequence_example",
+    "parse_tensor": "io.parse_tensor", "polygamma": "math.polygamma", "qr": "linalg.qr",
+    "random_crop": "image.random_crop", "random_gamma": "random.gamma",
+    "random_normal": "random.normal", "random_shuffle": "random.shuffle",
+    "random_uniform": "random.uniform", "read_file": "io.read_file", "real": "math.real",
+    "regex_replace": "strings.regex_replace", "reverse_v2": "reverse", "rint": "math.rint",
+    "segment_max": "math.segment_max", "segment_mean": "math.segment_mean",
+    "segment_min": "math.segment_min", "segment_prod": "math.segment_prod",
+    "segment_sum": "math.segment_sum", "self_adjoint_eig": "linalg.eigh",
+    "self_adjoint_eigvals": "linalg.eigvalsh", "serialize_tensor": "io.serialize_tensor",
+    "sparse_reorder": "sparse.reorder", "sparse_tensor_to_dense": "sparse.to_dense",
+    "string_join": "strings.join", "string_strip": "strings.strip", "svd": "linalg.svd",
+    "tensor_scatter_add": "tensor_scatter_nd_add", "tensor_scatter_sub": "tensor_scatter_nd_sub",
+    "tensor_scatter_update": "tensor_scatter_nd_update",
+    "truncated_normal": "random.truncated_normal",
+    "unsorted_segment_max": "math.unsorted_segment_max",
+    "unsorted_segment_mean": "math.unsorted_segment_mean",
+    "unsorted_segment_min": "math.unsorted_segment_min",
+    "unsorted_segment_prod": "math.unsorted_segment_prod",
+    "unsorted_segment_sqrt_n": "math.unsorted_segment_sqrt_n",
+    "unsorted_segment_sum": "math.unsorted_segment_sum", "where_v2": "where",
+    "write_file": "io.write_file", "zeta": "math.zeta"}
