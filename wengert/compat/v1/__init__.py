@@ -70,6 +70,7 @@ __getattr__, __dir__ = _lazy_attributes(globals(), {
     "io": ".io",  # tf.io with tf_record_iterator
     "metrics": ".metrics",  # TF 1's streaming metrics over local variables
     "sparse": ".sparse",  # tf.sparse with TensorFlow 1's argument names
+    "losses": ".losses",  # TF 1's losses, gathered in the LOSSES collection
     "summary": "...summary.v1"},  # FileWriter and the TF 1 summary ops
     fallback="wengert")
 
