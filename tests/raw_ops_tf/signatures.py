@@ -22,6 +22,8 @@ from tensorflow.python.framework import op_def_registry
 def _default(value):
     if isinstance(value, tf.dtypes.DType):
         return {"dtype": value.name}
+    if hasattr(value, "SerializeToString"):  # a TensorProto default (ImageSummary's bad_color)
+        return tf.make_ndarray(value).tolist()
     return value
 
 

@@ -214,11 +214,17 @@ class Graph:
             raise RuntimeError(f"Graph is finalized and cannot be modified (adding a "
                                f"{op_def.type} op). Build every op before the training loop.")
         inputs = tuple(self._capture(t) for t in inputs)
+        absolute = type(name) is str and name.endswith("/")  # a scope's name, taken as is
         if name is not None:  # (op types are valid names) TensorFlow's rule for a given name
-            check_op_name(self._scope + name if type(name) is str else name)
+            check_op_name(name[:-1] if absolute else
+                          self._scope + name if type(name) is str else name)
         if op_def.refused is not None:  # TensorFlow's dtype constraints, before any naming
             check_input_dtypes(op_def, inputs, name, graph=True)
-        op_name = self.unique_name(name or op_def.type)
+        if absolute:
+            op_name = name[:-1]
+            self._name_counts.setdefault(op_name.lower(), 1)
+        else:
+            op_name = self.unique_name(name or op_def.type)
         specs = self._infer(op_def, inputs, attrs, op_name)
         op = Operation(op_def, inputs, (), attrs, op_name, graph=self)
         op.outputs = tuple(SymbolicTensor(op, i, shape, dtype)

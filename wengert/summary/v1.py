@@ -1,5 +1,5 @@
-"""`tf.compat.v1.summary.FileWriter`: TensorFlow 1's event file writer, for graphs and
-summaries built by hand.
+"""`tf.compat.v1.summary`: TensorFlow 1's summary ops (v1_summaries.py) and `FileWriter`, its
+event file writer, for graphs and summaries.
 
 `FileWriter(logdir, graph)` opens an event file (named as TF 1 names them, without the ".v2"
 suffix) and, given a graph, writes it as the file's `graph_def` event, which TensorBoard's graph
@@ -11,8 +11,11 @@ import time
 from . import protobuf
 from .graph_proto import graph_def_bytes
 from .records import EventFileWriter
+from .v1_summaries import (audio, histogram, image, merge, merge_all, scalar,  # noqa: F401
+                           tensor_summary, text)
 
-__all__ = ["FileWriter"]
+__all__ = ["FileWriter", "audio", "histogram", "image", "merge", "merge_all", "scalar",
+           "tensor_summary", "text"]
 
 
 def _serialized(message):

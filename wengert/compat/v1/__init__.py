@@ -5,6 +5,7 @@ first use (they are the same objects); `nn` and `image` are TensorFlow 1's versi
 from ...util.lazy import lazy_attributes as _lazy_attributes
 from ...framework.tensor_shape import (Dimension, dimension_at_index, dimension_value,
                                        disable_v2_tensorshape, enable_v2_tensorshape)
+from ...framework.protos.summary import Event, HistogramProto, Summary, SummaryMetadata
 from ...framework.protos.session_config import (ConfigProto, GPUOptions, GraphOptions,
                                                 OptimizerOptions, RunMetadata, RunOptions)
 from ...framework.context import executing_eagerly
