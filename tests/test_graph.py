@@ -110,7 +110,8 @@ def test_unique_names():
         m2 = a * a
         m3 = tf.multiply(a, a, name="Mul")
         b = tf.constant(2.0, name="a")
-    assert [m1.op.name, m2.op.name, m3.op.name] == ["Mul", "Mul_1", "Mul_2"]
+    # an operator's op is named as TensorFlow names it ("mul"), uniquified case-insensitively
+    assert [m1.op.name, m2.op.name, m3.op.name] == ["mul", "mul_1", "Mul_2"]
     assert a.name == "a:0" and b.name == "a_1:0"
 
 
@@ -120,7 +121,7 @@ def test_unique_names_skip_names_taken_explicitly():
         a = tf.constant(1.0, name="Mul_1")
         m1 = a * a
         m2 = a * a
-    assert (m1.op.name, m2.op.name) == ("Mul", "Mul_2")
+    assert (m1.op.name, m2.op.name) == ("mul", "mul_2")
 
 
 def test_name_scopes_nest_and_are_uniquified():

@@ -31,18 +31,18 @@ def test_graph_forward_and_gradient_nodes():
     assert kinds["x"] == "placeholder"
     assert kinds["var:W:0"] == "variable" and kinds["var:b:0"] == "variable"
     assert kinds["MatMul"] == "forward" and kinds["Relu"] == "forward" and kinds["C"] == "forward"
-    assert kinds["gradients/ReluGrad"] == "gradient"
+    assert kinds["gradients/Relu_grad/ReluGrad"] == "gradient"
     assert all(kind == "gradient" for nid, kind in kinds.items() if nid.startswith("gradients/"))
     edges = {(s, t): (label, grad) for s, t, label, grad in d.edges}
     assert edges[("x", "MatMul")] == ("float32[3,1]", False)
     assert edges[("W/read", "MatMul")] == ("float32[2,3]", False)
     assert edges[("var:W:0", "W/read")] == ("float32[2,3]", False)
     assert edges[("Relu", "C")] == ("float32[2,1]", False)
-    assert edges[("Relu", "gradients/ReluGrad")] == ("float32[2,1]", True)
+    assert edges[("Relu", "gradients/Relu_grad/ReluGrad")] == ("float32[2,1]", True)
     src = d.source
     assert src.startswith("digraph wengert {") and src.rstrip().endswith("}")
     assert '"x" -> "MatMul" [label="float32[3,1]"];' in src
-    assert '"Relu" -> "gradients/ReluGrad" [label="float32[2,1]", color="#e69138", ' \
+    assert '"Relu" -> "gradients/Relu_grad/ReluGrad" [label="float32[2,1]", color="#e69138", ' \
            'style=dashed];' in src
     assert 'shape=cylinder' in src and 'shape=invhouse' in src
     assert 'style="filled,dashed,rounded"' in src  # gradient nodes look different
@@ -125,7 +125,7 @@ def test_renders_svg(tmp_path):
     d = viz.draw(_tutorial_graph())
     path = d.save(tmp_path / "g.svg")
     text = open(path).read()
-    assert "<svg" in text and "gradients/ReluGrad" in text
+    assert "<svg" in text and "gradients/Relu_grad/ReluGrad" in text
     assert d._repr_svg_().lstrip().startswith("<?xml") or "<svg" in d._repr_svg_()
 
 

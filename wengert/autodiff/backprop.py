@@ -76,6 +76,7 @@ def backward(records, targets, sources, seeds, unconnected=UnconnectedGradients.
     for target, seed in zip(targets, seeds):
         grads.setdefault(id(target), []).append(seed)
     get, pop = grads.get, grads.pop
+    building = state.graph  # in a graph, each op's gradient ops go under "<op name>_grad/"
     for op in reversed(records):  # the loop is the pass's cost: its common case is inline
         outputs = op.outputs
         if len(outputs) == 1:
@@ -99,7 +100,11 @@ def backward(records, targets, sources, seeds, unconnected=UnconnectedGradients.
         if fn is None:
             continue  # not differentiable: its inputs get no gradient from it
         rule_op = PassView(op, skip) if skip else op
-        in_grads = fn(rule_op, grad) if out_grads is None else fn(rule_op, *out_grads)
+        if building is None:
+            in_grads = fn(rule_op, grad) if out_grads is None else fn(rule_op, *out_grads)
+        else:
+            with building.name_scope(f"{op.name}_grad"):
+                in_grads = fn(rule_op, grad) if out_grads is None else fn(rule_op, *out_grads)
         if type(in_grads) is not tuple and type(in_grads) is not list:
             in_grads = (in_grads,)
         if len(in_grads) != len(op.inputs):

@@ -113,7 +113,8 @@ class SymbolicTensor(GraphValued, Tensor):
 
     __str__ = __repr__
 
-    # Tensor's fast operator paths read eager values; graph tensors take the general path.
-    __mul__ = lambda self, other: math_ops.multiply(self, other)  # noqa: E731
-    __add__ = lambda self, other: math_ops.add(self, other)  # noqa: E731
-    __sub__ = lambda self, other: math_ops.subtract(self, other)  # noqa: E731
+    # Tensor's fast operator paths read eager values; graph tensors take the general path,
+    # their ops named as TensorFlow names an operator's ("add", "mul", "sub").
+    __mul__ = lambda self, other: math_ops.multiply(self, other, name="mul")  # noqa: E731
+    __add__ = lambda self, other: math_ops.add(self, other, name="add")  # noqa: E731
+    __sub__ = lambda self, other: math_ops.subtract(self, other, name="sub")  # noqa: E731

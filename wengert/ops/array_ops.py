@@ -164,7 +164,7 @@ def concat(values, axis, name="concat"):
     if len(tensors) == 1:
         return identity(tensors[0])
     axis = normalize_axis(axis, tensors[0].ndim, "concat: axis") if tensors[0].ndim else axis_int(axis, "concat: axis")
-    return execute(CONCAT, tensors, {"axis": axis}, None if name == "concat" else name)
+    return execute(CONCAT, tensors, {"axis": axis}, name)
 
 
 def _pack_rule(*inputs, axis):
@@ -199,7 +199,7 @@ def stack(values, axis=0, name="stack"):
         return convert_to_tensor([], dtype=dtypes.float32)
     rank = next((t.shape.rank for t in tensors if t.shape.rank is not None), None)
     axis = normalize_axis(axis, None if rank is None else rank + 1, "stack: axis")
-    return execute(PACK, tensors, {"axis": axis}, None if name == "stack" else name)
+    return execute(PACK, tensors, {"axis": axis}, name)
 
 
 def _unpack_kernel(x, num, axis):
@@ -249,8 +249,7 @@ def unstack(value, num=None, axis=0, name="unstack"):
     num = size if num is None else num
     if num is None:
         raise ValueError(f"unstack: cannot infer num from shape {value.shape}; pass num.")
-    return list(execute(UNPACK, (value,), {"num": num, "axis": axis},
-                        None if name == "unstack" else name))
+    return list(execute(UNPACK, (value,), {"num": num, "axis": axis}, name))
 
 
 def _split_kernel(x, *likes, size_splits, axis):
@@ -370,7 +369,6 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
     value = convert_to_tensor(value)
     axis = normalize_axis(axis, value.ndim, "split: axis")
     dim = value.shape[axis]
-    name = None if name == "split" else name
     if isinstance(num_or_size_splits, (int, np.integer)):
         parts = int(num_or_size_splits)
         if parts <= 0 or (dim is not None and dim % parts):

@@ -345,7 +345,7 @@ def _range(start, limit=None, delta=1, dtype=None, name="range"):
             _range_count(*(v.item() for v in values))
         except InvalidArgumentError as err:
             raise InvalidArgumentError(f"range: {err.message}") from None
-    return execute(RANGE, bounds, name=None if name == "range" else name)
+    return execute(RANGE, bounds, name=name)
 
 
 def _as_bound(value, dtype):

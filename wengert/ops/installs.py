@@ -2,7 +2,8 @@
 layer can test for them), but these methods are ops. Every install of the layer is here:
 
 - Tensor and Variable (and their graph forms, through TensorLike): Python's operators, each an op
-  of some family, with the reflected forms swapping the operands,
+  of some family, with the reflected forms swapping the operands, the arithmetic ones named in a
+  graph as TensorFlow names them (`x + b` is "add", of type AddV2; "sub", "mul", "truediv"...),
 
       a + b  add (AddV2)     a - b  subtract (Sub)     a * b  multiply (Mul)    a / b  divide
       a // b floordiv        a % b  floormod           a ** b pow               -a     negative
@@ -36,14 +37,15 @@ __all__ = []
 
 
 def _install_operators(cls):
-    def reflected(fn):
-        return lambda self, other: fn(other, self)
+    def reflected(fn, stem):
+        return lambda self, other: fn(other, self, name=_graph_name(stem))
     binary = {"add": math_ops.add, "sub": math_ops.subtract, "mul": math_ops.multiply,
               "truediv": math_ops.divide, "floordiv": math_ops.floordiv,
               "mod": math_ops.floormod, "pow": math_ops.pow, "matmul": matmul_ops.matmul}
-    for stem, fn in binary.items():
-        setattr(cls, f"__{stem}__", lambda self, other, fn=fn: fn(self, other))
-        setattr(cls, f"__r{stem}__", reflected(fn))
+    for stem, fn in binary.items():  # named as TensorFlow names an operator's op: "add", "mul"
+        setattr(cls, f"__{stem}__", lambda self, other, fn=fn, stem=stem: fn(
+            self, other, name=_graph_name(stem)))
+        setattr(cls, f"__r{stem}__", reflected(fn, stem))
     comparisons = {"eq": math_ops.equal, "ne": math_ops.not_equal, "lt": math_ops.less,
                    "le": math_ops.less_equal, "gt": math_ops.greater,
                    "ge": math_ops.greater_equal}
@@ -63,18 +65,23 @@ def _install_operators(cls):
 call_binary = math_ops.call_binary
 
 
+def _graph_name(stem):
+    """An operator's op name while a graph is built (eager ops are unnamed, as in TF)."""
+    return stem if state.graph is not None else None
+
+
 # -- the eager fast paths: the common Tensor-Tensor case without lambdas (is_eager_tensor and
 # array_of inline)
 def _tensor_mul(self, other):
     if type(other) is Tensor and self._value.dtype is other._value.dtype:
         return execute(MUL, (self, other))
-    return call_binary(MUL, self, other, None)
+    return call_binary(MUL, self, other, _graph_name("mul"))
 
 
 def _tensor_add(self, other):
     if type(other) is Tensor and self._value.dtype is other._value.dtype is not _STRINGS:
         return execute(ADD, (self, other))
-    return math_ops.add(self, other)
+    return math_ops.add(self, other, name=_graph_name("add"))
 
 
 _STRINGS = np.dtype(object)
@@ -83,7 +90,7 @@ _STRINGS = np.dtype(object)
 def _tensor_sub(self, other):
     if type(other) is Tensor and self._value.dtype is other._value.dtype:
         return execute(SUB, (self, other))
-    return call_binary(SUB, self, other, None)
+    return call_binary(SUB, self, other, _graph_name("sub"))
 
 
 # -- == and != : TensorFlow 2's tensor_equals -----------------------------------------------------

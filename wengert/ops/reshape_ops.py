@@ -235,4 +235,4 @@ def transpose(a, perm=None, conjugate=False, name="transpose"):
         perm = int_tuple(perm, "transpose: perm")
     if conjugate and a.dtype.is_complex:  # the conjugate transpose
         a = conj_if_complex(a)
-    return execute(TRANSPOSE, (a,), {"perm": perm}, None if name == "transpose" else name)
+    return execute(TRANSPOSE, (a,), {"perm": perm}, name)
