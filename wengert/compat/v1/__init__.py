@@ -72,6 +72,8 @@ __getattr__, __dir__ = _lazy_attributes(globals(), {
     "metrics": ".metrics",  # TF 1's streaming metrics over local variables
     "sparse": ".sparse",  # tf.sparse with TensorFlow 1's argument names
     "losses": ".losses",  # TF 1's losses, gathered in the LOSSES collection
+    "app": ".app",  # app.run and app.flags
+    "flags": ".flags",  # command-line flags
     "summary": "...summary.v1"},  # FileWriter and the TF 1 summary ops
     fallback="wengert")
 
