@@ -24,7 +24,7 @@ from ..framework import dtypes
 from ..framework.context import executing_eagerly
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
-from ..framework.protos import tensor as tensor_proto
+from ..framework.protos import tensor as tensor_proto, wire
 from ..framework.protos.summary import HistogramProto, Summary, SummaryMetadata
 from ..framework.registry import defop
 from ..framework.tensor import convert_to_tensor, string_array
@@ -168,16 +168,28 @@ def _tensor_kernel(tag, tensor, serialized_summary_metadata):
                                       tensor=proto)])
 
 
+def _tags(serialized):
+    """The tags of a serialized Summary's values, read without decoding the rest."""
+    for number, _, value, _, _ in wire.fields(serialized, "Summary"):
+        if number == 1:
+            for inner, _, tag, _, _ in wire.fields(value, "Summary.Value"):
+                if inner == 1:
+                    yield tag.decode("utf-8", "replace")
+
+
 def _merge_kernel(*inputs):
-    merged, seen = [], set()
+    """The inputs' bytes joined: a Summary is one repeated field, so the concatenation of
+    serialized summaries is the serialized merge (after checking that no tag repeats)."""
+    pieces, seen = [], set()
     for serialized in inputs:
-        for value in Summary.FromString(np.asarray(serialized).item()).value:
-            if value.tag in seen:
-                raise InvalidArgumentError(f"MergeSummary: Duplicate tag {value.tag} found in "
+        serialized = np.asarray(serialized).item()
+        for tag in _tags(serialized):
+            if tag in seen:
+                raise InvalidArgumentError(f"MergeSummary: Duplicate tag {tag} found in "
                                            f"summary inputs")
-            seen.add(value.tag)
-            merged.append(value)
-    return _serialized(merged)
+            seen.add(tag)
+        pieces.append(serialized)
+    return string_array(np.array(b"".join(pieces), dtype=object))
 
 
 def _raw_image(tag, tensor, max_images=3, bad_color=list(BAD_COLOR), name=None):

@@ -1,0 +1,98 @@
+"""The cost of a TensorFlow 1 script's bookkeeping: a training loop that runs
+`sess.run([train_op, merged])`, writes each step's summaries with a FileWriter and saves a
+checkpoint with a Saver every 100 steps, against the same model's bare loop
+(`sess.run(train_op)`).
+
+The model is a 784-128-10 MLP with Adam, batch 100, with a scalar loss summary and two weight
+histograms merged by merge_all. One call is 100 steps (and, instrumented, one checkpoint).
+Goal (issue 28): the instrumented loop within 1.1x of the bare one. Both run in one process (it
+compares wengert with itself, which bench/README.md's protocol allows); only the ratio matters.
+The same script measures TensorFlow's own ratio when run by TensorFlow's interpreter with
+--tensorflow (`$TF_PYTHON bench/bench_tf1_loop.py --tensorflow`), for comparison.
+Run: python bench/bench_tf1_loop.py [--rounds N] [--tensorflow]
+"""
+import argparse
+import os
+import sys
+import tempfile
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# this checkout's wengert first, not an installed one
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import harness  # noqa: E402
+
+tf = None  # wengert.compat.v1, or TensorFlow's with --tensorflow (run by its own interpreter)
+
+STEPS, BATCH = 100, 100
+RNG = np.random.default_rng(0)
+X = RNG.uniform(size=(1000, 784)).astype(np.float32)
+Y = RNG.integers(0, 10, 1000)
+
+
+def build():
+    """The graph, a session with initialized variables, and the two loops."""
+    graph = tf.Graph()
+    with graph.as_default():
+        x = tf.placeholder(tf.float32, [None, 784])
+        labels = tf.placeholder(tf.int64, [None])
+        with tf.variable_scope("hidden"):
+            w1 = tf.get_variable("w", [784, 128])
+            hidden = tf.nn.relu(tf.matmul(x, w1) + tf.get_variable("b", [128]))
+        with tf.variable_scope("logits"):
+            w2 = tf.get_variable("w", [128, 10])
+            logits = tf.matmul(hidden, w2) + tf.get_variable("b", [10])
+        loss = tf.losses.sparse_softmax_cross_entropy(labels, logits)
+        train_op = tf.train.AdamOptimizer(1e-3).minimize(loss)
+        tf.summary.scalar("loss", loss)
+        tf.summary.histogram("w1", w1)
+        tf.summary.histogram("w2", w2)
+        merged = tf.summary.merge_all()
+        saver = tf.train.Saver(max_to_keep=2)
+        sess = tf.Session(graph=graph)
+        sess.run(tf.global_variables_initializer())
+    logdir = tempfile.mkdtemp(prefix="bench_tf1_loop_")
+    writer = tf.summary.FileWriter(logdir, graph)
+    feeds = [{x: X[i:i + BATCH], labels: Y[i:i + BATCH]} for i in range(0, len(X), BATCH)]
+    step = [0]
+
+    def bare():
+        for k in range(STEPS):
+            sess.run(train_op, feeds[k % len(feeds)])
+
+    def instrumented():
+        for k in range(STEPS):
+            _, summary = sess.run([train_op, merged], feeds[k % len(feeds)])
+            step[0] += 1
+            writer.add_summary(summary, step[0])
+        saver.save(sess, os.path.join(logdir, "model.ckpt"), global_step=step[0])
+    return bare, instrumented, writer
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--tensorflow", action="store_true")
+    options = parser.parse_args()
+    global tf
+    if options.tensorflow:
+        import tensorflow.compat.v1 as tf
+        tf.disable_v2_behavior()
+    else:
+        import wengert.compat.v1 as tf
+    rounds = options.rounds
+    bare, instrumented, writer = build()
+    times = harness.compare({"bare loop": bare, "with summaries and Saver": instrumented},
+                            rounds=rounds, target_seconds=0.5)
+    writer.close()
+    who = "TensorFlow " + tf.VERSION if options.tensorflow else "wengert"
+    print(f"## TF 1 training loop in {who}, {STEPS} steps of a 784-128-10 MLP (batch {BATCH})")
+    for name, seconds in times.items():
+        print(f"  {name:<28}{harness.format_seconds(seconds):>10}")
+    ratio = times["with summaries and Saver"] / times["bare loop"]
+    print(f"  instrumented / bare         {ratio:6.2f}x   goal: <= 1.1x")
+
+
+if __name__ == "__main__":
+    main()
