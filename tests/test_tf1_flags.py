@@ -1,5 +1,7 @@
 """tf.compat.v1.flags and app.run as TensorFlow 2.21 runs TensorFlow 1 scripts (absl's API):
 parsing forms, defaults, the auto-parse on first read, and the errors."""
+import os
+import pathlib
 import subprocess
 import sys
 import textwrap
@@ -67,7 +69,10 @@ def test_a_tf1_script_runs_with_app_run(tmp_path):
         if __name__ == "__main__":
             tf.app.run()
         """))
+    root = str(pathlib.Path(__file__).resolve().parents[1])  # this checkout's wengert
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [root] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
     done = subprocess.run([sys.executable, str(script), "--steps=5", "left", "--name", "x"],
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=120, env=env)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "5 x ['left']"
