@@ -36,3 +36,4 @@ from .coordinator import *  # noqa: F401,F403
 from .session_manager import *  # noqa: F401,F403
 from .monitored_session import *  # noqa: F401,F403
 from .replica_device_setter import *  # noqa: F401,F403
+from .supervisor import *  # noqa: F401,F403

@@ -310,10 +310,10 @@ class StepCounterHook(SessionRunHook):
                 _LOG.info("%s: %g", self._summary_tag, self.steps_per_sec)
                 if self._summary_writer is not None:
                     self._summary_writer.add_summary(
-                        _scalar_summary(self._summary_tag, self.steps_per_sec), step)
+                        scalar_summary(self._summary_tag, self.steps_per_sec), step)
 
 
-def _scalar_summary(tag, value):
+def scalar_summary(tag, value):
     """A serialized Summary holding one float32 scalar for TensorBoard's scalars dashboard."""
     return protobuf.summary([protobuf.summary_value(
         tag, tensor=protobuf.tensor_proto(np.float32(value)),

@@ -5,7 +5,8 @@ Threads poll `should_stop()`; any of them (or the main thread) calls `request_st
 main thread `join(threads)`s them and, if a thread stopped with an exception, join re-raises
 it there. `stop_on_exception()` wraps a thread's body so that an exception requests the stop
 (the clean stop types, OutOfRangeError by default, stop without being re-raised).
-`LooperThread` runs a function repeatedly, or on a timer, until the coordinator stops.
+`LooperThread` runs a function repeatedly, or on a timer (at once, then every interval), until
+the coordinator stops.
 """
 import contextlib
 import sys
@@ -127,8 +128,10 @@ class LooperThread(threading.Thread):
             if self._timer_interval_secs is None:
                 while not self._coord.should_stop():
                     self.run_loop()
-            else:
-                while not self._coord.wait_for_stop(self._timer_interval_secs):
+            else:  # the first call at once, then one per interval, as TensorFlow's
+                next_time = time.time()
+                while not self._coord.wait_for_stop(max(0.0, next_time - time.time())):
+                    next_time += self._timer_interval_secs
                     self.run_loop()
             self.stop_loop()
 

@@ -16,6 +16,7 @@ checkpoints, deletes the oldest beyond `max_to_keep` unless it falls on the
 checkpoint that lacks a key raises TensorFlow's NotFoundError naming it and changes nothing.
 """
 import os
+import threading
 import time
 
 import numpy as np
@@ -97,6 +98,7 @@ class Saver:
         self._last_checkpoints = []
         self._next_checkpoint_time = time.time() + keep_checkpoint_every_n_hours * 3600
         self._keyed = None
+        self._lock = threading.Lock()
         if not defer_build:
             self.build()
 
@@ -159,10 +161,12 @@ class Saver:
         if state.graph is not None:
             _check_session(sess)
         if self._keyed:
-            _write_checkpoint(checkpoint_file, self._values(sess))
-            if write_state:
-                self._record(checkpoint_file, meta_graph_suffix)
-                self._write_state(parent, checkpoint_file, latest_filename)
+            values = self._values(sess)
+            with self._lock:  # a service thread may save beside the training loop
+                _write_checkpoint(checkpoint_file, values)
+                if write_state:
+                    self._record(checkpoint_file, meta_graph_suffix)
+                    self._write_state(parent, checkpoint_file, latest_filename)
         if write_meta_graph and state.graph is not None:
             self.export_meta_graph(checkpoint_file + "." + meta_graph_suffix,
                                    strip_default_attrs=strip_default_attrs,
