@@ -1,0 +1,134 @@
+"""TensorFlow 1's recurrent networks (`tf.compat.v1.nn.rnn_cell`, `dynamic_rnn`, `static_rnn` and
+their bidirectional forms): variable names, outputs, final states and gradients against
+TensorFlow 2.21's answers recorded in tests/fixtures/tf1_rnn.npz (tests/fixtures/write_tf1_rnn.py),
+sequence-length masking against NumPy, and the errors TensorFlow raises."""
+import pathlib
+
+import numpy as np
+import pytest
+
+import wengert as tf
+from tf1_rnn_cases import CASES, run_case
+
+FIXTURE = pathlib.Path(__file__).resolve().parent / "fixtures" / "tf1_rnn.npz"
+cells = tf.compat.v1.nn.rnn_cell
+
+
+@pytest.fixture(scope="module")
+def recorded():
+    with np.load(FIXTURE) as data:
+        return {key: data[key] for key in data.files}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_matches_tensorflow(name, recorded):
+    ours = run_case(tf, cells, name)
+    theirs = {key.split("/", 1)[1]: value for key, value in recorded.items()
+              if key.startswith(name + "/")}
+    assert list(ours["variables"]) == list(theirs["variables"])
+    assert sorted(ours) == sorted(theirs)
+    for key in ours:
+        if key != "variables":
+            np.testing.assert_allclose(ours[key], theirs[key], rtol=2e-5, atol=2e-6,
+                                       err_msg=f"{name}: {key}")
+
+
+def _numpy_rnn(x, kernel, bias, lengths):
+    """A BasicRNNCell over batch-major `x` with TensorFlow 1's copy-through past each length."""
+    batch, steps, _ = x.shape
+    h = np.zeros((batch, kernel.shape[1]))
+    outputs = np.zeros((batch, steps, kernel.shape[1]))
+    for t in range(steps):
+        new = np.tanh(np.concatenate([x[:, t], h], 1) @ kernel + bias)
+        live = (t < lengths)[:, None]
+        outputs[:, t] = np.where(live, new, 0.0)
+        h = np.where(live, new, h)
+    return outputs, h
+
+
+def test_sequence_length_masks_outputs_and_copies_state():
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((3, 5, 2))
+    lengths = np.array([5, 2, 0])
+    with tf.Graph().as_default():
+        cell = cells.BasicRNNCell(4)
+        out, state = tf.compat.v1.nn.dynamic_rnn(cell, tf.constant(x), sequence_length=lengths,
+                                                 dtype=tf.float64)
+        with tf.compat.v1.Session() as session:
+            session.run(tf.compat.v1.global_variables_initializer())
+            kernel, bias = session.run(cell.variables)
+            out, state = session.run([out, state])
+    want_out, want_state = _numpy_rnn(x, kernel, bias, lengths)
+    np.testing.assert_allclose(out, want_out, rtol=1e-12)
+    np.testing.assert_allclose(state, want_state, rtol=1e-12)
+    assert not out[1, 2:].any() and not out[2].any()
+
+
+def test_eager_dynamic_rnn_matches_graph():
+    x = np.random.default_rng(1).standard_normal((2, 3, 4)).astype(np.float32)
+    cell = cells.GRUCell(3)
+    out, state = tf.compat.v1.nn.dynamic_rnn(cell, tf.constant(x), sequence_length=[3, 1],
+                                             dtype=tf.float32)
+    np.testing.assert_allclose(out.numpy()[:, -1][0], state.numpy()[0], rtol=1e-6)
+    np.testing.assert_array_equal(out.numpy()[1, 1:], 0.0)
+    np.testing.assert_allclose(out.numpy()[1, 0], state.numpy()[1], rtol=1e-6)
+
+
+def test_variables_are_shared_across_steps_and_named_as_tensorflow():
+    with tf.Graph().as_default():
+        x = tf.compat.v1.placeholder(tf.float32, [2, 3, 4])
+        with tf.compat.v1.variable_scope("model"):
+            tf.compat.v1.nn.dynamic_rnn(cells.LSTMCell(5, use_peepholes=True, num_proj=2), x,
+                                        dtype=tf.float32)
+        names = [(v.name, v.shape.as_list()) for v in tf.compat.v1.global_variables()]
+    assert names == [("model/rnn/lstm_cell/kernel:0", [6, 20]),
+                     ("model/rnn/lstm_cell/bias:0", [20]),
+                     ("model/rnn/lstm_cell/w_f_diag:0", [5]),
+                     ("model/rnn/lstm_cell/w_i_diag:0", [5]),
+                     ("model/rnn/lstm_cell/w_o_diag:0", [5]),
+                     ("model/rnn/lstm_cell/projection/kernel:0", [5, 2])]
+
+
+def test_zero_state_and_sizes():
+    cell = cells.MultiRNNCell([cells.BasicLSTMCell(3), cells.GRUCell(2)])
+    assert cell.state_size == (cells.LSTMStateTuple(3, 3), 2)
+    assert cell.output_size == 2
+    state = cell.zero_state(4, tf.float32)
+    assert isinstance(state[0], cells.LSTMStateTuple)
+    assert state[0].c.shape == (4, 3) and state[1].shape == (4, 2)
+
+
+@pytest.mark.parametrize("shape, message", [
+    ([2, 3], "must have rank at least 3"),
+    ([3], "Input tensor should have rank >= 2"),
+])
+def test_input_of_wrong_rank_raises(shape, message):
+    with tf.Graph().as_default():
+        x = tf.compat.v1.placeholder(tf.float32, shape)
+        with pytest.raises(ValueError, match=message):
+            tf.compat.v1.nn.dynamic_rnn(cells.BasicRNNCell(3), x, dtype=tf.float32)
+
+
+def test_missing_dtype_and_bad_cell_raise():
+    with tf.Graph().as_default():
+        x = tf.compat.v1.placeholder(tf.float32, [2, 3, 4])
+        with pytest.raises(ValueError, match="argument `dtype` must be specified"):
+            tf.compat.v1.nn.dynamic_rnn(cells.BasicRNNCell(3), x)
+        with pytest.raises(TypeError, match="is not an RNNCell"):
+            tf.compat.v1.nn.dynamic_rnn(object(), x, dtype=tf.float32)
+        with pytest.raises(ValueError, match="sequence_length must be a vector"):
+            tf.compat.v1.nn.dynamic_rnn(cells.BasicRNNCell(3), x, dtype=tf.float32,
+                                        sequence_length=[[1, 2]])
+        with pytest.raises(ValueError, match="must be between 0 and 1"):
+            cells.DropoutWrapper(cells.BasicRNNCell(3), output_keep_prob=1.5)
+
+
+def test_dropout_wrapper_drops_outputs():
+    with tf.Graph().as_default():
+        cell = cells.DropoutWrapper(cells.BasicRNNCell(50), output_keep_prob=0.5, seed=3)
+        out, _ = tf.compat.v1.nn.dynamic_rnn(cell, tf.ones([4, 3, 2]), dtype=tf.float32)
+        with tf.compat.v1.Session() as session:
+            session.run(tf.compat.v1.global_variables_initializer())
+            values = session.run(out)
+    zeros = np.mean(values == 0)
+    assert 0.35 < zeros < 0.65

@@ -1,0 +1,109 @@
+"""TensorFlow 1 recurrent programs run both by TensorFlow (tests/fixtures/write_tf1_rnn.py records
+their answers) and by wengert (tests/test_tf1_rnn.py compares with them).
+
+Each case builds one graph with `tf` (TensorFlow or wengert) and `cells` (its rnn_cell module),
+sets every global variable to values drawn from a generator seeded by the variable's name, and
+runs the outputs, the final states and the gradients of a fixed weighted sum of them with respect
+to the input and to every variable. `run_case` returns {key: array} with the variables' names.
+"""
+import zlib
+
+import numpy as np
+
+
+def _x(shape):
+    return np.random.default_rng(7).standard_normal(shape).astype(np.float32)
+
+
+def _basic_lstm(tf, cells, x):
+    return tf.compat.v1.nn.dynamic_rnn(cells.BasicLSTMCell(5), x, sequence_length=[4, 2],
+                                       dtype=tf.float32)
+
+
+def _lstm_peepholes_projection(tf, cells, x):
+    cell = cells.LSTMCell(5, use_peepholes=True, num_proj=3, cell_clip=0.5, proj_clip=0.8)
+    return tf.compat.v1.nn.dynamic_rnn(cell, tf.transpose(x, [1, 0, 2]), time_major=True,
+                                       dtype=tf.float32)
+
+
+def _gru_initial_state(tf, cells, x):
+    cell = cells.GRUCell(4)
+    start = tf.constant(np.linspace(-1, 1, 8).reshape(2, 4).astype(np.float32))
+    return tf.compat.v1.nn.dynamic_rnn(cell, x, initial_state=start, scope="encoder")
+
+
+def _multi_cell(tf, cells, x):
+    cell = cells.MultiRNNCell([cells.BasicRNNCell(3), cells.BasicLSTMCell(4)])
+    return tf.compat.v1.nn.dynamic_rnn(cell, x, sequence_length=[3, 4], dtype=tf.float32)
+
+
+def _bidirectional(tf, cells, x):
+    return tf.compat.v1.nn.bidirectional_dynamic_rnn(cells.GRUCell(3), cells.BasicLSTMCell(2), x,
+                                                     sequence_length=[4, 3], dtype=tf.float32)
+
+
+def _static(tf, cells, x):
+    steps = tf.unstack(x, axis=1)
+    return tf.compat.v1.nn.static_rnn(cells.BasicLSTMCell(3), steps, sequence_length=[2, 4],
+                                      dtype=tf.float32)
+
+
+def _static_bidirectional(tf, cells, x):
+    steps = tf.unstack(x, axis=1)
+    return tf.compat.v1.nn.static_bidirectional_rnn(cells.BasicRNNCell(2), cells.BasicRNNCell(3),
+                                                    steps, sequence_length=[3, 4],
+                                                    dtype=tf.float32)
+
+
+def _wrappers(tf, cells, x):
+    cell = cells.MultiRNNCell([
+        cells.ResidualWrapper(cells.BasicRNNCell(3)),
+        cells.DropoutWrapper(cells.LSTMCell(4), input_keep_prob=1.0, output_keep_prob=1.0)])
+    return tf.compat.v1.nn.dynamic_rnn(cell, x, dtype=tf.float32)
+
+
+def _concatenated_state(tf, cells, x):
+    cell = cells.BasicLSTMCell(3, forget_bias=0.5, state_is_tuple=False)
+    return tf.compat.v1.nn.dynamic_rnn(cell, x, sequence_length=[1, 3], dtype=tf.float32)
+
+
+CASES = {"basic_lstm": _basic_lstm, "lstm_peepholes_projection": _lstm_peepholes_projection,
+         "gru_initial_state": _gru_initial_state, "multi_cell": _multi_cell,
+         "bidirectional": _bidirectional, "static": _static,
+         "static_bidirectional": _static_bidirectional, "wrappers": _wrappers,
+         "concatenated_state": _concatenated_state}
+
+
+def _flat(structure):
+    if isinstance(structure, (list, tuple)):
+        return [leaf for part in structure for leaf in _flat(part)]
+    return [structure]
+
+
+def variable_value(name, shape):
+    """The fixed value a case gives the variable `name`."""
+    rng = np.random.default_rng(zlib.crc32(name.encode()))
+    return (0.5 * rng.standard_normal(shape)).astype(np.float32)
+
+
+def run_case(tf, cells, name):
+    """{"variables": names, "out<k>": outputs and states, "grad_x", "grad<k>": gradients}."""
+    with tf.Graph().as_default():
+        x = tf.compat.v1.placeholder(tf.float32, [2, 4, 3])
+        results = _flat(CASES[name](tf, cells, x))
+        variables = tf.compat.v1.global_variables()
+        rng = np.random.default_rng(3)
+        loss = tf.add_n([tf.reduce_sum(t * rng.standard_normal(t.shape.as_list())
+                                       .astype(np.float32)) for t in results])
+        grads = tf.gradients(loss, [x] + variables)
+        with tf.compat.v1.Session() as session:
+            for v in variables:
+                session.run(v.assign(variable_value(v.name, v.shape.as_list())))
+            values = session.run(results + grads, {x: _x([2, 4, 3])})
+    answer = {"variables": np.array([v.name for v in variables])}
+    for k, value in enumerate(values[:len(results)]):
+        answer[f"out{k}"] = value
+    answer["grad_x"] = values[len(results)]
+    for k, value in enumerate(values[len(results) + 1:]):
+        answer[f"grad{k}"] = value
+    return answer
