@@ -96,8 +96,8 @@ def test_safe_flattens_higher_rank_ids():
 
 
 def test_variable_trains_through_the_lookup():
-    table = tf.Variable(RNG.normal(size=(6, 2)))
-    opt = tf.keras.optimizers.SGD(0.5)
+    table = tf.Variable(np.random.default_rng(98).normal(size=(6, 2)))  # not the module's RNG:
+    opt = tf.keras.optimizers.SGD(0.5)                                  # its draws depend on order
     target = tf.constant(np.ones((4, 2)))
     losses = []
     for _ in range(20):
@@ -106,7 +106,8 @@ def test_variable_trains_through_the_lookup():
             loss = tf.reduce_mean((out - target) ** 2)
         opt.apply_gradients([(tape.gradient(loss, table), table)])
         losses.append(float(loss))
-    assert losses[-1] < 0.1 * losses[0]
+    # one output row has no ids, so it stays 0 against a target of 1: the loss's floor is 2/8
+    assert losses[0] > 1.0 and losses[-1] == pytest.approx(0.25, abs=1e-6)
 
 
 def test_graph_mode():

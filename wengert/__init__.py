@@ -77,6 +77,7 @@ from .ops.io.checks import (Assert, assert_equal, assert_greater, assert_less, a
                             ensure_shape)
 from .ops.io.printing import print_v2 as print  # noqa: A004  tf.print
 from .ops.io.script import numpy_function, py_function
+from .ops.io.string_hashing import fingerprint
 from .ops.io.strings import as_string
 from .ops.io.tensor_arrays import TensorArray
 from .ops.random.initializers import (constant_initializer, ones_initializer,

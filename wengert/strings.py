@@ -1,7 +1,13 @@
-"""`wengert.strings`: TensorFlow's `tf.strings` basics (see wengert/ops/io/strings.py)."""
+"""`wengert.strings`: TensorFlow's `tf.strings` (wengert/ops/io/: strings.py, substrings.py,
+string_hashing.py, unicode.py)."""
+from .ops.io.string_hashing import to_hash_bucket, to_hash_bucket_fast, to_hash_bucket_strong
 from .ops.io.strings import (as_string, bytes_split, format, join, length,  # noqa: A004
                              lower, reduce_join, regex_full_match, regex_replace, split, strip,
                              to_number, upper)
+from .ops.io.substrings import ngrams, substr, unsorted_segment_join
+from .ops.io.unicode import unicode_encode, unicode_transcode
 
-__all__ = ["as_string", "bytes_split", "format", "join", "length", "lower", "reduce_join",
-           "regex_full_match", "regex_replace", "split", "strip", "to_number", "upper"]
+__all__ = ["as_string", "bytes_split", "format", "join", "length", "lower", "ngrams",
+           "reduce_join", "regex_full_match", "regex_replace", "split", "strip", "substr",
+           "to_hash_bucket", "to_hash_bucket_fast", "to_hash_bucket_strong", "to_number",
+           "unicode_encode", "unicode_transcode", "unsorted_segment_join", "upper"]

@@ -158,7 +158,9 @@ class _Lookup(Layer):
     def get_vocabulary(self):
         head = ([] if self.mask_token is None else [self.mask_token]) + \
             [self.oov_token] * self.num_oov_indices
-        body = [t.decode() if isinstance(t, bytes) else t for t in self._vocab]
+        # as Keras's: tokens come out of its table as NumPy scalars, special tokens as given
+        body = [np.str_(t.decode() if isinstance(t, bytes) else t) if self._kind == "string"
+                else np.int64(t) for t in self._vocab]
         return head + body
 
     def vocabulary_size(self):

@@ -4,13 +4,15 @@ equal to TensorFlow's bit for bit:
 - fingerprint64(data): FarmHash's Fingerprint64 (farmhashna::Hash64) of bytes, the hash of
   `tf.fingerprint` and of `tf.strings.to_hash_bucket_fast` (bucket = Fingerprint64(s) mod n);
 - siphash24(key, data): SipHash-2-4 under a 128-bit key (k0, k1), the keyed hash of
-  `tf.strings.to_hash_bucket_strong` (bucket = SipHash(key)(s) mod n).
+  `tf.strings.to_hash_bucket_strong` (bucket = SipHash(key)(s) mod n);
+- hash64(data): TensorFlow's own Hash64 (MurmurHash64A with seed 0xDECAFCAFFE), the hash of
+  the legacy `tf.strings.to_hash_bucket`.
 
 Keras's Hashing layer (keras/layers/hashing.py) hashes with them.
 """
 import struct
 
-__all__ = ["fingerprint64", "siphash24"]
+__all__ = ["fingerprint64", "hash64", "siphash24"]
 
 _M = 0xFFFFFFFFFFFFFFFF
 _K0, _K1, _K2 = 0xc3a5c85c97cb3127, 0xb492b66fbe98f273, 0x9ae16a3b2f90404f
@@ -185,3 +187,21 @@ def siphash24(key, data):
     v[2] ^= 0xff
     v = _sip_rounds(v, 4)
     return v[0] ^ v[1] ^ v[2] ^ v[3]
+
+
+# -- TensorFlow's Hash64 (MurmurHash64A) --------------------------------------------------------
+def hash64(data, seed=0xDECAFCAFFE):
+    """MurmurHash64A of bytes under `seed`: 8-byte little-endian words mixed in, the 0-7 bytes
+    left over folded in last, then a final avalanche."""
+    data = bytes(data)
+    m, r, n = 0xc6a4a7935bd1e995, 47, len(data)
+    h = (seed ^ (n * m)) & _M
+    whole = n - n % 8
+    for i in range(0, whole, 8):
+        k = (int.from_bytes(data[i:i + 8], "little") * m) & _M
+        k = ((k ^ (k >> r)) * m) & _M
+        h = ((h ^ k) * m) & _M
+    if n % 8:
+        h = ((h ^ int.from_bytes(data[whole:], "little")) * m) & _M
+    h = ((h ^ (h >> r)) * m) & _M
+    return h ^ (h >> r)
