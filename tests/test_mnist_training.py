@@ -41,3 +41,15 @@ def test_mlp_keras(split):
     accuracy = demo.load_example("mnist_mlp_keras", EXAMPLES).main(split=split, epochs=5,
                                                                    verbose=False)
     assert accuracy >= 0.94
+
+
+def test_tf1_classic_script(split, tmp_path):
+    """Scopes, Saver, merge_all and streaming accuracy, as a TF 1 script uses them."""
+    example = demo.load_example("mnist_tf1_classic", EXAMPLES)
+    accuracy, path = example.train(split, steps=300, batch_size=100, learning_rate=1e-3,
+                                   save_every=100, logdir=str(tmp_path), verbose=False)
+    assert accuracy >= 0.88
+    assert path.endswith("model.ckpt-300")
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.endswith(".index")) == [
+        "model.ckpt-200.index", "model.ckpt-300.index"]
+    assert any(p.name.startswith("events.out.tfevents.") for p in tmp_path.iterdir())
