@@ -132,3 +132,80 @@ def test_dropout_wrapper_drops_outputs():
             values = session.run(out)
     zeros = np.mean(values == 0)
     assert 0.35 < zeros < 0.65
+
+
+def _one_step(cell, inner):
+    """Run one step of `cell` (a wrapper of `inner`) and of `inner` alone, from a random state."""
+    rng = np.random.default_rng(5)
+    x = tf.constant(rng.standard_normal((6, 3)).astype(np.float32))
+    state = cells.LSTMStateTuple(*(tf.constant(rng.standard_normal((6, 40)).astype(np.float32))
+                                   for _ in range(2)))
+    _, plain = inner(x, state)
+    _, dropped = cell(x, state)
+    return plain, dropped
+
+
+def test_dropout_wrapper_keeps_lstm_memory_and_drops_h():
+    with tf.Graph().as_default():
+        inner = cells.BasicLSTMCell(40)
+        cell = cells.DropoutWrapper(inner, state_keep_prob=0.5, seed=1)
+        plain, dropped = _one_step(cell, inner)
+        with tf.compat.v1.Session() as session:
+            session.run(tf.compat.v1.global_variables_initializer())
+            plain, dropped = session.run([plain, dropped])
+    np.testing.assert_allclose(dropped.c, plain.c, rtol=1e-6)
+    kept = dropped.h != 0
+    assert 0.3 < kept.mean() < 0.7
+    np.testing.assert_allclose(dropped.h[kept], 2 * plain.h[kept], rtol=1e-5)
+
+
+def test_variational_dropout_uses_one_mask_for_every_step():
+    with tf.Graph().as_default():
+        cell = cells.DropoutWrapper(cells.BasicRNNCell(30), output_keep_prob=0.5,
+                                    variational_recurrent=True, dtype=tf.float32, seed=2)
+        out, _ = tf.compat.v1.nn.dynamic_rnn(cell, tf.ones([3, 4, 2]), dtype=tf.float32)
+        with tf.compat.v1.Session() as session:
+            session.run(tf.compat.v1.global_variables_initializer())
+            dropped = session.run(out) == 0
+    assert (dropped == dropped[:1, :1]).all()
+    assert 0.2 < dropped.mean() < 0.8
+    with pytest.raises(ValueError, match="input_size must be provided"):
+        cells.DropoutWrapper(cells.BasicRNNCell(3), input_keep_prob=0.5,
+                             variational_recurrent=True, dtype=tf.float32)
+
+
+def test_static_rnn_and_raw_rnn_refuse_bad_arguments():
+    with tf.Graph().as_default():
+        x = tf.ones([2, 3])
+        with pytest.raises(TypeError, match="must be a sequence"):
+            tf.compat.v1.nn.static_rnn(cells.BasicRNNCell(3), x, dtype=tf.float32)
+        with pytest.raises(ValueError, match="must not be empty"):
+            tf.compat.v1.nn.static_rnn(cells.BasicRNNCell(3), [], dtype=tf.float32)
+        with pytest.raises(TypeError, match="loop_fn` must be a callable"):
+            tf.compat.v1.nn.raw_rnn(cells.BasicRNNCell(3), None)
+
+
+def test_unknown_batch_and_time_run_and_differentiate():
+    with tf.Graph().as_default():
+        x = tf.compat.v1.placeholder(tf.float32, [None, None, 3])
+        lengths = tf.compat.v1.placeholder(tf.int32, [None])
+        out, state = tf.compat.v1.nn.dynamic_rnn(cells.BasicLSTMCell(4), x,
+                                                 sequence_length=lengths, dtype=tf.float32)
+        grad = tf.gradients(tf.reduce_sum(out), x)[0]
+        with tf.compat.v1.Session() as session:
+            session.run(tf.compat.v1.global_variables_initializer())
+            out, grad = session.run([out, grad], {x: np.ones((2, 5, 3)), lengths: [5, 2]})
+    assert out.shape == (2, 5, 4) and grad.shape == (2, 5, 3)
+    assert not out[1, 2:].any() and not grad[1, 2:].any()
+
+
+def test_eager_cells_are_differentiable():
+    cell = cells.LSTMCell(3, num_proj=2)
+    x = tf.constant(np.ones((2, 4, 3), np.float32))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        out, _ = tf.compat.v1.nn.dynamic_rnn(cell, x, dtype=tf.float32)
+        loss = tf.reduce_sum(out)
+    grads = tape.gradient(loss, [x] + cell.variables)
+    assert out.shape == (2, 4, 2)
+    assert [tuple(g.shape) for g in grads] == [(2, 4, 3), (5, 12), (12,), (3, 2)]

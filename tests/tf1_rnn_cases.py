@@ -67,11 +67,57 @@ def _concatenated_state(tf, cells, x):
     return tf.compat.v1.nn.dynamic_rnn(cell, x, sequence_length=[1, 3], dtype=tf.float32)
 
 
+def _raw(tf, cells, x):
+    steps = tf.TensorArray(tf.float32, size=4).unstack(tf.transpose(x, [1, 0, 2]))
+    lengths = tf.constant([4, 3])
+    cell = cells.GRUCell(3)
+
+    def loop_fn(time, output, state, loop_state):
+        if output is None:
+            state, loop_state = cell.zero_state(2, tf.float32), tf.constant(0.5)
+        finished = time >= lengths
+        step = tf.cond(tf.reduce_all(finished), lambda: tf.zeros([2, 3]),
+                       lambda: steps.read(tf.minimum(time, 3)))
+        emit = None if output is None else output * loop_state
+        return finished, step, state, emit, loop_state * 2.0
+    emitted, state, loop_state = tf.compat.v1.nn.raw_rnn(cell, loop_fn)
+    return tf.reshape(emitted.stack(), [4, 2, 3]), state, loop_state
+
+
+def _custom_cell(tf, cells, x):
+    class ProjectedCell(cells.RNNCell):
+        """A user's cell asking for its variables by name inside `call`, as TF 1 programs do."""
+
+        def __init__(self, units):
+            super().__init__()
+            self.units, self.inner = units, cells.BasicRNNCell(units)
+
+        @property
+        def state_size(self):
+            return self.units
+
+        @property
+        def output_size(self):
+            return self.units
+
+        def call(self, inputs, state):
+            w = tf.compat.v1.get_variable("w", [inputs.shape[-1], self.units])
+            with tf.compat.v1.variable_scope("shift"):
+                b = tf.compat.v1.get_variable("b", [self.units])
+            return self.inner(tf.tanh(tf.matmul(inputs, w) + b), state)
+    out, state = tf.compat.v1.nn.dynamic_rnn(ProjectedCell(3), x, sequence_length=[2, 4],
+                                             dtype=tf.float32)
+    steps = tf.compat.v1.nn.static_rnn(ProjectedCell(2), tf.unstack(x, axis=1),
+                                       dtype=tf.float32, scope="unrolled")
+    return out, state, steps
+
+
 CASES = {"basic_lstm": _basic_lstm, "lstm_peepholes_projection": _lstm_peepholes_projection,
          "gru_initial_state": _gru_initial_state, "multi_cell": _multi_cell,
          "bidirectional": _bidirectional, "static": _static,
          "static_bidirectional": _static_bidirectional, "wrappers": _wrappers,
-         "concatenated_state": _concatenated_state}
+         "concatenated_state": _concatenated_state, "raw": _raw,
+         "custom_cell": _custom_cell}
 
 
 def _flat(structure):

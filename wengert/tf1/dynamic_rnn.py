@@ -17,14 +17,16 @@ from ..framework.context import state as state_now
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..graph.variable_scope import variable_scope
+from ..graph.variable_store import variable_store
 from ..control_flow.while_loop import while_loop
-from ..ops.array_ops import identity, where
+from ..ops.array_ops import concat, identity, where
 from ..ops.cast_ops import cast
-from ..ops.indexing_ops import reverse
+from ..ops.indexing_ops import gather, reverse
 from ..ops.io.tensor_arrays import TensorArray
 from ..ops.manip_ops import reverse_sequence
 from ..ops.math_ops import greater_equal, less
 from ..ops.query_ops import shape as dynamic_shape
+from ..ops.creation_ops import zeros
 from ..ops.reshape_ops import reshape, transpose
 from ..util import nest
 from .rnn_cell_base import assert_like_rnncell, batch_zeros
@@ -120,12 +122,21 @@ def _check_time_major(flat_input):
                              f"Received batch size={x.shape[1]} for input={x}.")
 
 
-def build_outside_loop(cell, inputs, state):
-    """In a graph, call the cell once on step 0 before the loop, so that its variables are made
-    (and named) in the graph being built rather than in the loop's body; the step's ops are
-    never run unless fetched."""
+def build_outside_loop(cell, step_input, state):
+    """In a graph, call the cell once on the first step's input before the loop, so that its
+    variables are made (and named) in the graph being built rather than in the loop's body; the
+    step's ops are never run unless fetched."""
     if state_now.graph is not None:
-        cell(nest.map_structure(lambda x: x[0], inputs), state)
+        cell(step_input, state)
+
+
+def share_outer_variables():
+    """Inside a loop's body, let `get_variable` find the variables already made in the graph
+    around it (a cell whose `call` asks for its variables by name, as TensorFlow 1 allows)."""
+    graph = state_now.graph
+    outer = getattr(graph, "outer", None)
+    if graph is not None and outer is not None:
+        variable_store(graph).variables.update(variable_store(outer).variables)
 
 
 def _rnn_loop(cell, inputs, state, sequence_length, dtype, parallel_iterations, swap_memory):
@@ -136,16 +147,14 @@ def _rnn_loop(cell, inputs, state, sequence_length, dtype, parallel_iterations, 
     steps = flat_input[0].shape[0]
     steps = steps if steps is not None else dynamic_shape(flat_input[0])[0]
     out_dtype = state_dtype(dtype, state)
-    input_arrays = [TensorArray(x.dtype, size=steps, element_shape=x.shape[1:]).unstack(x)
-                    for x in flat_input]
     zero_output = batch_zeros(batch_size, cell.output_size, out_dtype)
-    output_arrays = tuple(TensorArray(out_dtype, size=steps, element_shape=z.shape)
-                          for z in nest.flatten(zero_output))
+    output_arrays = tuple(_output_array(z, steps) for z in nest.flatten(zero_output))
 
-    build_outside_loop(cell, inputs, state)
+    build_outside_loop(cell, nest.map_structure(lambda x: x[0], inputs), state)
 
     def body(time, arrays, state):
-        step_input = nest.pack_sequence_as(inputs, [a.read(time) for a in input_arrays])
+        share_outer_variables()
+        step_input = nest.pack_sequence_as(inputs, [gather(x, time) for x in flat_input])
         output, new_state = cell(step_input, state)
         nest.assert_same_structure(state, new_state)
         if sequence_length is not None:
@@ -162,6 +171,15 @@ def _rnn_loop(cell, inputs, state, sequence_length, dtype, parallel_iterations, 
         maximum_iterations=steps)
     outputs = nest.pack_sequence_as(cell.output_size, [_stacked(a, steps) for a in arrays])
     return outputs, final_state
+
+
+def _output_array(zero_output, steps):
+    """A TensorArray of `steps` elements shaped like `zero_output` (whose batch size may be
+    known only when the graph runs)."""
+    if zero_output.shape.is_fully_defined():
+        return TensorArray(zero_output.dtype, size=steps, element_shape=zero_output.shape)
+    flow = zeros(concat([reshape(steps, [1]), dynamic_shape(zero_output)], 0), zero_output.dtype)
+    return TensorArray(zero_output.dtype, flow=flow, element_shape=zero_output.shape)
 
 
 def _stacked(array, steps):

@@ -10,6 +10,7 @@ steps, as TensorFlow 1's layers do. `zero_state(batch_size, dtype)` is zeros of 
 `[batch_size] + state_size` for each leaf of the state.
 """
 import collections
+import re
 
 from ..framework import dtypes
 from ..framework.tensor_shape import TensorShape
@@ -62,22 +63,27 @@ def batch_zeros(batch_size, size, dtype):
     return nest.map_structure(lambda s: zeros([batch_size] + _leaf_shape(s), dtype), size)
 
 
+def snake_case(class_name):
+    """A class's name as TensorFlow names its layers: "BasicLSTMCell" -> "basic_lstm_cell"."""
+    words = re.sub(r"(.)([A-Z][a-z0-9]+)", r"\1_\2", class_name)
+    name = re.sub(r"([a-z])([A-Z])", r"\1_\2", words).lower()
+    return "private" + name if name.startswith("_") else name
+
+
 class RNNCell:
     """The base of TensorFlow 1's cells. Subclasses define `state_size`, `output_size`,
     `build(inputs_shape)` (which calls `add_variable`) and `call(inputs, state)`.
 
     trainable: whether the variables are trainable. name: the variable scope's base name
-    (default: the class's snake-case name). dtype: the variables' dtype (default: the first
+    (default: the class's name in snake case). dtype: the variables' dtype (default: the first
     inputs'). reuse: True to share variables of an existing scope."""
-
-    _base_name = "rnn_cell"
 
     def __init__(self, trainable=True, name=None, dtype=None, reuse=None, **kwargs):
         if kwargs:
             raise TypeError(f"{type(self).__name__}: unexpected keyword arguments "
                             f"{sorted(kwargs)}.")
         self.trainable = bool(trainable)
-        self._name = name or self._base_name
+        self._name = name or snake_case(type(self).__name__)
         self._dtype = None if dtype is None else dtypes.as_dtype(dtype)
         self._reuse = reuse
         self._scope = None

@@ -26,8 +26,6 @@ __all__ = ["MultiRNNCell", "DropoutWrapper", "ResidualWrapper", "DeviceWrapper"]
 class MultiRNNCell(RNNCell):
     """Cells stacked in order: the output of cell k is the input of cell k + 1."""
 
-    _base_name = "multi_rnn_cell"
-
     def __init__(self, cells, state_is_tuple=True):
         super().__init__()
         if not cells:

@@ -35,8 +35,6 @@ def _affine(inputs, state, kernel, bias):
 class BasicRNNCell(RNNCell):
     """`h = activation(concat([x, h_prev]) @ kernel + bias)`; output and state are `h`."""
 
-    _base_name = "basic_rnn_cell"
-
     def __init__(self, num_units, activation=None, reuse=None, name=None, dtype=None, **kwargs):
         super().__init__(name=name, dtype=dtype, reuse=reuse, **kwargs)
         self._num_units = int(num_units)
@@ -64,8 +62,6 @@ class BasicRNNCell(RNNCell):
 class BasicLSTMCell(RNNCell):
     """The LSTM of Zaremba et al. without peepholes or clipping; `forget_bias` (1.0) is added to
     the forget gate's pre-activation. Gates in the order i, j, f, o."""
-
-    _base_name = "basic_lstm_cell"
 
     def __init__(self, num_units, forget_bias=1.0, state_is_tuple=True, activation=None,
                  reuse=None, name=None, dtype=None, **kwargs):
@@ -106,8 +102,6 @@ class LSTMCell(RNNCell):
     """The LSTM of Hochreiter and Schmidhuber with optional peepholes (`use_peepholes`), cell
     clipping (`cell_clip`) and an output projection (`num_proj`, `proj_clip`). `initializer`
     initializes the kernel, peepholes and projection. Sharded weights are not supported."""
-
-    _base_name = "lstm_cell"
 
     def __init__(self, num_units, use_peepholes=False, cell_clip=None, initializer=None,
                  num_proj=None, proj_clip=None, num_unit_shards=None, num_proj_shards=None,
@@ -179,8 +173,6 @@ class GRUCell(RNNCell):
     """The gated recurrent unit of Cho et al.: reset and update gates (`gates/`) and a candidate
     (`candidate/`). `kernel_initializer` and `bias_initializer` (default: ones for the gates,
     zeros for the candidate) set the variables' initial values."""
-
-    _base_name = "gru_cell"
 
     def __init__(self, num_units, activation=None, reuse=None, kernel_initializer=None,
                  bias_initializer=None, name=None, dtype=None, **kwargs):

@@ -1,7 +1,7 @@
 """`wengert.compat.v1.nn`: TensorFlow 1's `tf.nn`, which is `tf.nn` plus the names TensorFlow 2
 dropped (the raw backprop functions, `xw_plus_b`, `relu_layer`, the `_v2` spellings), and the
 recurrent networks of TensorFlow 1: `rnn_cell`, `dynamic_rnn`, `static_rnn` and their
-bidirectional forms."""
+bidirectional forms, `raw_rnn`."""
 from ...nn import *  # noqa: F403
 from ...util.lazy import lazy_attributes as _lazy_attributes
 from ...ops.nn.activations import relu_layer, xw_plus_b
@@ -18,6 +18,7 @@ from ...ops.nn.losses import softmax_cross_entropy_with_logits as \
     softmax_cross_entropy_with_logits_v2
 from ...ops.nn.pool import avg_pool as avg_pool_v2, max_pool as max_pool_v2
 from ...tf1.dynamic_rnn import bidirectional_dynamic_rnn, dynamic_rnn
+from ...tf1.raw_rnn import raw_rnn
 from ...tf1.static_rnn import static_bidirectional_rnn, static_rnn
 
 __getattr__, __dir__ = _lazy_attributes(globals(), {"rnn_cell": ".nn_rnn_cell"},
