@@ -60,6 +60,8 @@ def _unit(rng, n):
     return v / np.linalg.norm(v, axis=1, keepdims=True)
 
 
+# mean_iou's value comes from TensorFlow 1's where, a "Select" op ("mean_iou/Select_1:0"); here
+# it is "SelectV2": its names are left out of the comparison.
 SCORES = _pair(_binary, _scores, _weights())
 SCORES_UNWEIGHTED = _pair(_binary, _scores)
 COMMON = [
@@ -157,10 +159,9 @@ def _sparse_case(name, metric, kwargs, **options):
                  **options)
 
 
-# TensorFlow names the top-k metrics' value op as their name scope itself ("precision_at_2:0"),
-# which a wengert graph keeps for the scope, and the average precision's count "max_1" (after
-# an op "Max" it builds first): their names are left out of the comparison.
-AP_NAMES = ["names", "variables"]
+# TensorFlow names the average precision's count "max_1" (after an op "Max" it builds first
+# and names case-insensitively unique): the variables' names are left out of the comparison.
+AP_NAMES = ["variables"]
 
 
 TOP_K = [
@@ -194,8 +195,6 @@ TOP_K = [
     _sparse_case("average_precision_at_k_sparse", "average_precision_at_k", {"k": 3},
                  unmatched=AP_NAMES),
 ]
-for _entry in TOP_K:
-    _entry.setdefault("unmatched", ["names"])
 UNKNOWN_RANK = [
     _case("accuracy_unknown_rank", "accuracy", _pair(_classes(3, (1,)), _classes(3), _weights()),
           static="unknown_rank"),

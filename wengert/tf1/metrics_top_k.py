@@ -80,7 +80,7 @@ def _streaming_count(count_of, suffix, k, class_id, weights, who):
 def _top_k_ratio(who, other, labels, predictions_idx, k, class_id, weights,
                  metrics_collections, updates_collections, name):
     """tp / (tp + other) over the sets of predicted and true ids."""
-    with name_scope(name, _at_k_name(who.split("_")[0], k, class_id)):
+    with name_scope(name, _at_k_name(who.split("_")[0], k, class_id)) as scope:
         predictions_idx = cast(convert_to_tensor(predictions_idx), dtypes.int64)
         predicted = as_set(predictions_idx)
         truth = _label_set(labels, predictions_idx, who)
@@ -94,7 +94,7 @@ def _top_k_ratio(who, other, labels, predictions_idx, k, class_id, weights,
         else:
             rest, rest_update = _streaming_count(lambda: difference_size(truth, predicted),
                                                  "false_negative", k, class_id, weights, who)
-        value = divide(tp, add(tp, rest), name="value")
+        value = divide(tp, add(tp, rest), name=scope)
         update_op = divide(tp_update, add(tp_update, rest_update), name="update")
     return finish(value, update_op, metrics_collections, updates_collections)
 
@@ -176,7 +176,7 @@ def average_precision_at_k(labels, predictions, k, weights=None, metrics_collect
                "supported when eager execution is enabled.")
     if k < 1:
         raise ValueError(f"Invalid k={k}. `k` should be >= 1.")
-    with name_scope(name, _at_k_name("average_precision", k)):
+    with name_scope(name, _at_k_name("average_precision", k)) as scope:
         predictions = convert_to_tensor(predictions)
         _, predictions_idx = top_k(predictions, k)
         predictions_idx = cast(predictions_idx, dtypes.int64)
@@ -192,7 +192,7 @@ def average_precision_at_k(labels, predictions, k, weights=None, metrics_collect
         count, count_update = _accumulator("max", batch_count)
         total, total_update = _accumulator("total", reduce_sum(precisions))
         value = divide_no_nan(total, count, name="mean")
-        update_op = divide_no_nan(total_update, count_update, name="update")
+        update_op = divide_no_nan(total_update, count_update, name=scope)
     return finish(value, update_op, metrics_collections, updates_collections)
 
 
