@@ -69,6 +69,7 @@ __getattr__, __dir__ = _lazy_attributes(globals(), {
     **{name: f"wengert:{path}" for name, path in _RENAMED.items()},
     "train": "...train",  # the TF 1 optimizers, Saver-era checkpoints
     "io": ".io",  # tf.io with tf_record_iterator
+    "data": ".data",  # tf.data with make_one_shot_iterator and make_initializable_iterator
     "metrics": ".metrics",  # TF 1's streaming metrics over local variables
     "sparse": ".sparse",  # tf.sparse with TensorFlow 1's argument names
     "losses": ".losses",  # TF 1's losses, gathered in the LOSSES collection
