@@ -22,6 +22,10 @@ def test_one_shot_iterator_reads_once_across_runs():
                 (0, 0), (1, 2), (2, 4)]
             with pytest.raises(tf.errors.OutOfRangeError, match="End of sequence"):
                 sess.run(first)
+        optional = v1.data.make_one_shot_iterator(dataset).get_next_as_optional()
+        with v1.Session() as sess:
+            assert [bool(sess.run(optional.has_value())) for _ in range(4)] == [True] * 3 + [
+                False]
 
 
 def test_initializable_iterator_restarts_and_refuses_reads_before_it():

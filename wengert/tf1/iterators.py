@@ -9,13 +9,14 @@ keeps one per session: two sessions of one graph share it here). Eagerly, a one-
 `iter(dataset)` and an initializable one is refused, as in TensorFlow 2.
 """
 from ..data import structure as st
-from ..data.iterator import OwnedIterator, without_recording
+from ..data.iterator import Optional, OwnedIterator, without_recording
 from ..framework import dtypes
 from ..framework.context import state
 from ..framework.errors import FailedPreconditionError
 from ..framework.execute import execute
 from ..framework.tensor import Tensor, constant
-from ..ops.io.iterators import ANONYMOUS_ITERATOR, ITERATOR_GET_NEXT
+from ..ops.io.iterators import (ANONYMOUS_ITERATOR, ITERATOR_GET_NEXT,
+                                ITERATOR_GET_NEXT_AS_OPTIONAL)
 
 __all__ = ["Iterator", "get_output_classes", "get_output_shapes", "get_output_types",
            "make_initializable_iterator", "make_one_shot_iterator"]
@@ -67,6 +68,14 @@ class Iterator:
                        name or "IteratorGetNext")
         outs = list(outs) if isinstance(outs, (list, tuple)) else [outs]
         return st.pack(self._dataset._structure, outs)
+
+    def get_next_as_optional(self):
+        """The next element as an Optional, empty after the last (no OutOfRangeError)."""
+        outs = execute(ITERATOR_GET_NEXT_AS_OPTIONAL, (self._handle,),
+                       {"iterator": self._pass, "specs": self._dataset._specs},
+                       "IteratorGetNextAsOptional")
+        value = st.pack(self._dataset._structure, list(outs[1:]))
+        return Optional(outs[0], value, self.element_spec)
 
     @property
     def element_spec(self):
