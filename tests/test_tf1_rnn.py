@@ -209,3 +209,19 @@ def test_eager_cells_are_differentiable():
     grads = tape.gradient(loss, [x] + cell.variables)
     assert out.shape == (2, 4, 2)
     assert [tuple(g.shape) for g in grads] == [(2, 4, 3), (5, 12), (12,), (3, 2)]
+
+
+def test_dropout_keep_probability_fed_at_run_time():
+    with tf.Graph().as_default():
+        keep = tf.compat.v1.placeholder_with_default(1.0, [])
+        cell = cells.DropoutWrapper(cells.BasicRNNCell(40), input_keep_prob=keep,
+                                    output_keep_prob=keep, seed=4)
+        out, _ = tf.compat.v1.nn.dynamic_rnn(cell, tf.ones([3, 4, 2]), dtype=tf.float32)
+        grads = tf.gradients(tf.reduce_sum(out), cell.variables)
+        with tf.compat.v1.Session() as session:
+            session.run(tf.compat.v1.global_variables_initializer())
+            kept_all = session.run(out)
+            halved, grads = session.run([out, grads], {keep: 0.5})
+    assert (kept_all != 0).all()
+    assert 0.3 < (halved == 0).mean() < 0.7
+    assert [g.shape for g in grads] == [(42, 40), (40,)]

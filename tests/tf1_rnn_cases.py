@@ -112,12 +112,18 @@ def _custom_cell(tf, cells, x):
     return out, state, steps
 
 
+def _flat_states(tf, cells, x):
+    cell = cells.MultiRNNCell([cells.LSTMCell(3, use_peepholes=True, state_is_tuple=False),
+                               cells.GRUCell(2)], state_is_tuple=False)
+    return tf.compat.v1.nn.dynamic_rnn(cell, x, sequence_length=[4, 1], dtype=tf.float32)
+
+
 CASES = {"basic_lstm": _basic_lstm, "lstm_peepholes_projection": _lstm_peepholes_projection,
          "gru_initial_state": _gru_initial_state, "multi_cell": _multi_cell,
          "bidirectional": _bidirectional, "static": _static,
          "static_bidirectional": _static_bidirectional, "wrappers": _wrappers,
          "concatenated_state": _concatenated_state, "raw": _raw,
-         "custom_cell": _custom_cell}
+         "custom_cell": _custom_cell, "flat_states": _flat_states}
 
 
 def _flat(structure):

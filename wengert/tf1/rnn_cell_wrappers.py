@@ -14,6 +14,8 @@ import numbers
 from ..framework import dtypes
 from ..graph.variable_scope import variable_scope
 from ..ops.array_ops import concat
+from ..ops.cast_ops import cast
+from ..ops.query_ops import shape as dynamic_shape
 from ..ops.nn.dropout import dropout
 from ..ops.random.seeded import uniform
 from ..ops.rounding_ops import floor
@@ -131,6 +133,14 @@ def _keep_probability(name, value):
     return value
 
 
+def _dropout_by_tensor(values, keep, seed):
+    """Dropout with a keep probability known only when the graph runs (a placeholder):
+    `values / keep * floor(keep + U[0, 1))`."""
+    keep = cast(keep, values.dtype)
+    noise = uniform(dynamic_shape(values), dtype=values.dtype, seed=seed)
+    return values / keep * floor(keep + noise)
+
+
 def _default_state_filter(substate):
     """Drop an LSTM's `h` but not its `c`; every other state."""
     if isinstance(substate, LSTMStateTuple):
@@ -196,7 +206,10 @@ class DropoutWrapper(_Wrapper):
         keep = self._keep[which]
         if self._variational:
             return nest.map_structure(lambda v, m: v * m / keep, values, self._masks[kind])
-        return nest.map_structure(lambda v: dropout(v, rate=1 - keep, seed=self._seed), values)
+        if isinstance(keep, numbers.Real):
+            return nest.map_structure(lambda v: dropout(v, rate=1 - keep, seed=self._seed),
+                                      values)
+        return nest.map_structure(lambda v: _dropout_by_tensor(v, keep, self._seed), values)
 
     def _drop_state(self, state):
         """The state with dropout on the parts the filter selects."""
