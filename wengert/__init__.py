@@ -110,6 +110,7 @@ __getattr__, __dir__ = _lazy_attributes(globals(), {
     "optimize": ".optimize",
     "data": ".data",
     "io": ".io",
+    "lookup": ".lookup",
     "datasets": ".datasets",
     "distribute": ".distribute",
     "summary": ".summary",

@@ -1,0 +1,235 @@
+"""tf.lookup's tables: maps from keys to values that live beside the tensors.
+
+`StaticHashTable(initializer, default_value)` is filled once by its initializer and then only
+read: `lookup(keys)` gives each key's value, or `default_value` for a key it lacks.
+`StaticVocabularyTable(initializer, num_oov_buckets)` gives a key outside the vocabulary the id
+vocab_size + Fingerprint64(key) mod num_oov_buckets (the key as a string, integers in decimal),
+TensorFlow's hash buckets. `experimental.MutableHashTable` and `DenseHashTable` (whose
+`empty_key` and `deleted_key` may not be used as keys) take `insert` and `remove` as well.
+
+Each call is an op (ops/io/lookup_tables.py) over the table's store, so tables work eagerly,
+inside `tf.function` and `Dataset.map`, and in TF 1 graphs, where a static table's initializer
+joins the TABLE_INITIALIZERS collection and runs with `tables_initializer()`; built inside a
+traced function, a table is made and filled eagerly, outside it (init_scope), as TensorFlow lifts
+it.
+"""
+import numpy as np
+
+from ..framework import dtypes
+from ..framework.context import state
+from ..framework.execute import execute
+from ..framework.tensor import Tensor, array_of, convert_to_tensor
+from ..graph.collections import GraphKeys, add_to_collection
+from ..ops.cast_ops import cast
+from ..ops.io.lookup_tables import (
+    HASH_TABLE,
+    MUTABLE_DENSE_HASH_TABLE,
+    MUTABLE_HASH_TABLE,
+    TABLE_EXPORT,
+    TABLE_FIND,
+    TABLE_IMPORT,
+    TABLE_INSERT,
+    TABLE_REMOVE,
+    TABLE_SIZE,
+    TableStore,
+)
+from ..tracing.func_graph import FuncGraph, init_scope
+
+__all__ = ["DenseHashTable", "MutableHashTable", "StaticHashTable", "StaticVocabularyTable"]
+
+
+def _in_tf1_graph():
+    return state.graph is not None and not isinstance(state.graph, FuncGraph)
+
+
+class _Table:
+    """A table's store and handle, and the ops over them."""
+
+    def __init__(self, store, create, create_inputs, name):
+        self._store = store
+        self._name = name
+        if _in_tf1_graph():
+            self._handle = execute(create, create_inputs, {"table": store}, name)
+        else:
+            with init_scope():
+                inputs = tuple(convert_to_tensor(t) for t in create_inputs)
+                self._handle = execute(create, inputs, {"table": store}, name)
+
+    @property
+    def key_dtype(self):
+        return self._store.key_dtype
+
+    @property
+    def value_dtype(self):
+        return self._store.value_dtype
+
+    @property
+    def name(self):
+        return self._name
+
+    @property
+    def resource_handle(self):
+        return self._handle
+
+    def _run(self, op_def, inputs, name, attrs=None):
+        attrs = {"table": self._store, **(attrs or {})}
+        inputs = (self._handle,) + tuple(inputs)
+        if state.graph is not None or not op_def.stateful:
+            return execute(op_def, inputs, attrs, name)
+        out = op_def.kernel(None, *[array_of(t) for t in inputs], **attrs)
+        return None if op_def.num_outputs == 0 else Tensor(out)
+
+    def _keys(self, keys):
+        keys = keys if isinstance(keys, Tensor) else convert_to_tensor(
+            keys, dtype=self.key_dtype)
+        if keys.dtype != self.key_dtype:
+            raise TypeError(f"Dtype of argument `keys` must be {self.key_dtype}, received: "
+                            f"{keys.dtype}")
+        return keys
+
+    def _find(self, keys, default_value, name=None):
+        keys = self._keys(keys)
+        default = convert_to_tensor(default_value, dtype=self.value_dtype)
+        return self._run(TABLE_FIND, (keys, default), name or "LookupTableFindV2")
+
+    def size(self, name=None):
+        """The number of keys in the table (int64)."""
+        return self._run(TABLE_SIZE, (), name or "LookupTableSizeV2")
+
+    def export(self, name=None):
+        """(keys, values): every key in the table and its value."""
+        return self._run(TABLE_EXPORT, (), name or "LookupTableExportV2")
+
+
+class StaticHashTable(_Table):
+    """A table filled once by `initializer`; keys it lacks give `default_value`."""
+
+    def __init__(self, initializer, default_value, name=None, experimental_is_anonymous=False):
+        del experimental_is_anonymous  # every wengert table is reached through its object
+        store = TableStore(initializer.key_dtype, initializer.value_dtype, static=True)
+        super().__init__(store, HASH_TABLE, (), name or "hash_table")
+        self._default_value = convert_to_tensor(default_value, dtype=self.value_dtype)
+        self._initializer = initializer
+        if _in_tf1_graph():
+            initializer.initialize(self)
+            add_to_collection(GraphKeys.TABLE_INITIALIZERS, state.graph._ops[-1])
+        else:
+            with init_scope():
+                initializer.initialize(self)
+
+    @property
+    def default_value(self):
+        return self._default_value
+
+    def lookup(self, keys, name=None):
+        """Each key's value, or `default_value` where the table lacks the key."""
+        return self._find(keys, self._default_value, name)
+
+    def _import(self, keys, values, name=None):
+        return self._run(TABLE_IMPORT, (convert_to_tensor(keys), convert_to_tensor(values)),
+                         name or "LookupTableImportV2")
+
+
+class StaticVocabularyTable(StaticHashTable):
+    """Ids for a vocabulary, and hash buckets after it for the keys outside it."""
+
+    def __init__(self, initializer, num_oov_buckets, lookup_key_dtype=None, name=None,
+                 experimental_is_anonymous=False):
+        if num_oov_buckets <= 0:
+            raise ValueError("`num_oov_buckets` must be > 0; use StaticHashTable.")
+        if initializer.key_dtype not in (dtypes.int64, dtypes.string):
+            raise TypeError(f"Invalid `key_dtype`, expected one of "
+                            f"{(dtypes.int64, dtypes.string)}, but got {initializer.key_dtype}.")
+        if initializer.value_dtype != dtypes.int64:
+            raise TypeError(f"Invalid `value_dtype`, expected {dtypes.int64} but got "
+                            f"{initializer.value_dtype}.")
+        lookup_key_dtype = dtypes.as_dtype(lookup_key_dtype or initializer.key_dtype)
+        if initializer.key_dtype.is_integer != lookup_key_dtype.is_integer:
+            raise TypeError(f"Invalid `key_dtype`, expected "
+                            f"{'integer' if lookup_key_dtype.is_integer else 'non-integer'} "
+                            f"but got {initializer.key_dtype}.")
+        super().__init__(initializer, -1, name=name or "hash_table",
+                         experimental_is_anonymous=experimental_is_anonymous)
+        self._num_oov_buckets = int(num_oov_buckets)
+        self._lookup_key_dtype = lookup_key_dtype
+
+    def size(self, name=None):
+        """The vocabulary's size plus the number of OOV buckets."""
+        return super().size(name) + self._num_oov_buckets
+
+    def lookup(self, keys, name=None):
+        """Each key's id: its vocabulary index, or its hash bucket after the vocabulary."""
+        keys = keys if isinstance(keys, Tensor) else convert_to_tensor(
+            keys, dtype=self._lookup_key_dtype)
+        if keys.dtype != self._lookup_key_dtype:
+            raise TypeError(f"Dtype of argument `keys` must be {self._lookup_key_dtype}, "
+                            f"received: {keys.dtype}")
+        if keys.dtype != self.key_dtype:
+            keys = cast(keys, self.key_dtype)
+        default = convert_to_tensor(-1, dtype=dtypes.int64)
+        return self._run(TABLE_FIND, (keys, default), name or "LookupTableFindV2",
+                         {"oov_buckets": self._num_oov_buckets})
+
+
+class MutableHashTable(_Table):
+    """A table that takes `insert` and `remove`; keys it lacks give `default_value`."""
+
+    def __init__(self, key_dtype, value_dtype, default_value, name="MutableHashTable",
+                 checkpoint=True, experimental_is_anonymous=False):
+        del checkpoint, experimental_is_anonymous
+        default = convert_to_tensor(default_value, dtype=value_dtype)
+        store = TableStore(dtypes.as_dtype(key_dtype), dtypes.as_dtype(value_dtype),
+                           value_shape=default.shape.as_list())
+        super().__init__(store, MUTABLE_HASH_TABLE, (), name)
+        self._default_value = default
+
+    def lookup(self, keys, dynamic_default_values=None, name=None):
+        """Each key's value, or the default (`dynamic_default_values` per key if given)."""
+        if dynamic_default_values is not None:
+            raise NotImplementedError(
+                "MutableHashTable.lookup: dynamic_default_values is not supported in wengert; "
+                "look up with the table's default and replace it with tf.where.")
+        return self._find(keys, self._default_value, name)
+
+    def insert(self, keys, values, name=None):
+        """Add the pairs (keys[i], values[i]), overwriting existing keys' values."""
+        keys = convert_to_tensor(keys, dtype=self.key_dtype, name="keys")
+        values = convert_to_tensor(values, dtype=self.value_dtype, name="values")
+        return self._run(TABLE_INSERT, (keys, values), name or "LookupTableInsertV2")
+
+    def remove(self, keys, name=None):
+        """Delete `keys` from the table (keys it lacks are ignored)."""
+        keys = self._keys(keys)
+        return self._run(TABLE_REMOVE, (keys,), name or "LookupTableRemoveV2")
+
+
+class DenseHashTable(MutableHashTable):
+    """A MutableHashTable whose `empty_key` and `deleted_key` are reserved (TensorFlow's open
+    addressing needs them; they may not be inserted or removed)."""
+
+    def __init__(self, key_dtype, value_dtype, default_value, empty_key, deleted_key,
+                 initial_num_buckets=None, name="MutableDenseHashTable", checkpoint=True,
+                 experimental_is_anonymous=False):
+        del checkpoint, experimental_is_anonymous
+        if initial_num_buckets is not None and initial_num_buckets & (initial_num_buckets - 1):
+            raise ValueError(f"DenseHashTable: initial_num_buckets must be a power of two, got "
+                             f"{initial_num_buckets}.")
+        key_dtype, value_dtype = dtypes.as_dtype(key_dtype), dtypes.as_dtype(value_dtype)
+        empty, deleted = (np.asarray(k, key_dtype.as_numpy_dtype) for k in (empty_key,
+                                                                             deleted_key))
+        if empty.tolist() == deleted.tolist():
+            raise ValueError("DenseHashTable: empty_key and deleted_key must differ, both are "
+                             f"{empty.tolist()!r}.")
+        default = convert_to_tensor(default_value, dtype=value_dtype)
+        store = TableStore(key_dtype, value_dtype, value_shape=default.shape.as_list(),
+                           empty_key=empty.tolist(), deleted_key=deleted.tolist())
+        _Table.__init__(self, store, MUTABLE_DENSE_HASH_TABLE, (empty, deleted), name)
+        self._default_value = default
+
+    def insert_or_assign(self, keys, values, name=None):
+        """`insert`: add the pairs, overwriting existing keys' values."""
+        return self.insert(keys, values, name)
+
+    def erase(self, keys, name=None):
+        """`remove`: delete `keys` from the table."""
+        return self.remove(keys, name)
