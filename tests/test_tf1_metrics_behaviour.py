@@ -1,11 +1,14 @@
 """tf.compat.v1.metrics without TensorFlow: values against NumPy, the variables a metric makes,
 the collections it fills, and TensorFlow's errors for bad input (raised before anything is
 built where TensorFlow raises while building)."""
+import logging
+
 import numpy as np
 import pytest
 
 import wengert.compat.v1 as tf
 from wengert.framework.errors import FailedPreconditionError, InvalidArgumentError
+from wengert.util import tf_logging
 
 
 @pytest.fixture
@@ -181,3 +184,18 @@ def test_labels_outside_the_classes_fail_when_run_and_change_nothing(graph, metr
                 sess.run(update, {labels: bad, predictions: [0, 1]})
         assert sess.run(value) == 0.0
         assert all(not np.any(sess.run(v)) for v in tf.local_variables())
+
+
+def test_trapezoidal_pr_auc_logs_tensorflows_warning(graph):
+    scores = tf.placeholder(tf.float32, [None])
+    logger = tf_logging.get_logger()
+    seen = []
+    handler = logging.Handler()
+    handler.emit = lambda record: seen.append(record.getMessage())
+    logger.addHandler(handler)
+    try:
+        tf.metrics.auc(scores > 0.5, scores, curve="PR")
+        tf.metrics.auc(scores > 0.5, scores, curve="PR", summation_method="careful_interpolation")
+    finally:
+        logger.removeHandler(handler)
+    assert len(seen) == 1 and "Trapezoidal rule is known to produce incorrect PR-AUCs" in seen[0]

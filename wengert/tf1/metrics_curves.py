@@ -10,7 +10,8 @@ so the extremes classify every score as positive and as negative. With e = 1e-6,
 
 The ROC curve is r against f, the PR curve q against r; `auc` sums the areas between
 consecutive thresholds i, i+1 as (x_i - x_i+1) times (y_i + y_i+1) / 2 ('trapezoidal'), their
-minimum ('minoring') or maximum ('majoring'). PR with 'careful_interpolation' integrates
+minimum ('minoring') or maximum ('majoring'); PR with 'trapezoidal' logs TensorFlow's warning
+that it misestimates. PR with 'careful_interpolation' integrates
 precision exactly between thresholds, taking tp linear in the predicted positives P = tp + fp:
 with slope s = dtp / dP and intercept c = tp_i+1 - s P_i+1, each interval adds
 s (dtp + c log(P_i / P_i+1)) / (tp_i+1 + fn_i+1).
@@ -31,6 +32,7 @@ from ..ops.math_ops import (add, divide, equal, greater, logical_and, maximum, m
 from ..ops.reduce_ops import argmax, argmin, reduce_min, reduce_sum
 from ..ops.scan_ops import cumsum
 from ..ops.unary_ops import abs as _abs, log
+from ..util import tf_logging
 from .metric_variables import finish, graph_only
 from .metrics_thresholds import confusion_at_thresholds
 
@@ -88,6 +90,9 @@ def auc(labels, predictions, weights=None, num_thresholds=200, metrics_collectio
     if summation_method not in _SUMMATIONS:
         raise ValueError(f"Invalid summation_method: {summation_method} summation_method should "
                          "be 'trapezoidal', 'careful_interpolation', 'minoring', or 'majoring'.")
+    if curve == "PR" and summation_method == "trapezoidal":
+        tf_logging.warning("Trapezoidal rule is known to produce incorrect PR-AUCs; please "
+                           "switch to \"careful_interpolation\" instead.")
     if thresholds is not None:
         inner = sorted(thresholds)
         num_thresholds = len(inner) + 2
