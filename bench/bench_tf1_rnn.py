@@ -1,0 +1,87 @@
+"""A TensorFlow 1 LSTM against Keras's: one training step of `tf.compat.v1.nn.dynamic_rnn` over a
+BasicLSTMCell (a Session running a GradientDescent train op), against one step of
+`keras.layers.LSTM` (a traced train step with SGD), on the same sizes: batch 32, 20 time steps,
+32 features, 64 units, a dense layer to one output, mean squared error.
+
+Goal (issue 28): the dynamic_rnn step within 1.2x of Keras's. Both run in one process (it
+compares wengert with itself, which bench/README.md's protocol allows); run by TensorFlow's
+interpreter with --tensorflow, the same script measures TensorFlow's own ratio.
+Run: python bench/bench_tf1_rnn.py [--rounds N] [--tensorflow]
+"""
+import argparse
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# this checkout's wengert first, not an installed one
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import harness  # noqa: E402
+
+BATCH, TIME, FEATURES, UNITS = 32, 20, 32, 64
+RNG = np.random.default_rng(0)
+X = RNG.normal(size=(BATCH, TIME, FEATURES)).astype(np.float32)
+Y = RNG.normal(size=(BATCH, 1)).astype(np.float32)
+
+
+def tf1_step(v1):
+    graph = v1.Graph()
+    with graph.as_default():
+        x = v1.placeholder(v1.float32, [BATCH, TIME, FEATURES])
+        y = v1.placeholder(v1.float32, [BATCH, 1])
+        try:
+            cell = v1.nn.rnn_cell.BasicLSTMCell(UNITS)
+        except AttributeError:  # TensorFlow 2.21 with Keras 3 keeps TF 1's cells internal
+            from tensorflow.python.ops import rnn_cell_impl
+            cell = rnn_cell_impl.BasicLSTMCell(UNITS)
+        outputs, _ = v1.nn.dynamic_rnn(cell, x, dtype=v1.float32)
+        prediction = v1.matmul(outputs[:, -1], v1.get_variable("w", [UNITS, 1]))
+        loss = v1.reduce_mean(v1.square(prediction - y))
+        train = v1.train.GradientDescentOptimizer(0.01).minimize(loss)
+        sess = v1.Session(graph=graph)
+        sess.run(v1.global_variables_initializer())
+    feed = {x: X, y: Y}
+    return lambda: sess.run(train, feed)
+
+
+def keras_step(tf):
+    keras = tf.keras
+    model = keras.Sequential([keras.Input((TIME, FEATURES)), keras.layers.LSTM(UNITS),
+                              keras.layers.Dense(1, use_bias=False)])
+    optimizer = keras.optimizers.SGD(0.01)
+    x, y = tf.constant(X), tf.constant(Y)
+
+    @tf.function
+    def step():
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(tf.square(model(x) - y))
+        grads = tape.gradient(loss, model.trainable_variables)
+        optimizer.apply_gradients(zip(grads, model.trainable_variables))
+    return step
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--tensorflow", action="store_true")
+    options = parser.parse_args()
+    if options.tensorflow:
+        import tensorflow as tf
+        v1 = tf.compat.v1
+    else:
+        import wengert as tf
+        import wengert.compat.v1 as v1
+    contenders = {"dynamic_rnn (Session)": tf1_step(v1), "keras LSTM (traced)": keras_step(tf)}
+    times = harness.compare(contenders, rounds=options.rounds, target_seconds=0.3)
+    who = "TensorFlow " + tf.__version__ if options.tensorflow else "wengert"
+    print(f"## one LSTM training step in {who}: batch {BATCH}, {TIME} steps, {FEATURES} -> "
+          f"{UNITS} units")
+    for name, seconds in times.items():
+        print(f"  {name:<24}{harness.format_seconds(seconds):>10}")
+    ratio = times["dynamic_rnn (Session)"] / times["keras LSTM (traced)"]
+    print(f"  dynamic_rnn / keras     {ratio:6.2f}x   goal: <= 1.2x")
+
+
+if __name__ == "__main__":
+    main()
