@@ -225,3 +225,35 @@ def test_dropout_keep_probability_fed_at_run_time():
     assert (kept_all != 0).all()
     assert 0.3 < (halved == 0).mean() < 0.7
     assert [g.shape for g in grads] == [(42, 40), (40,)]
+
+
+def test_scopes_reuse_and_names_as_tensorflow():
+    """The names TensorFlow 2.21 gives these variables, and its refusal to make one twice."""
+    x = np.ones((2, 3, 4), np.float32)
+    with tf.Graph().as_default():
+        with tf.compat.v1.variable_scope("m"):
+            tf.compat.v1.nn.dynamic_rnn(cells.BasicLSTMCell(3), x, dtype=tf.float32)
+        with tf.compat.v1.variable_scope("m", reuse=True):
+            tf.compat.v1.nn.dynamic_rnn(cells.BasicLSTMCell(3), x, dtype=tf.float32)
+        shared = cells.GRUCell(2)
+        tf.compat.v1.nn.dynamic_rnn(shared, x, dtype=tf.float32, scope="a")
+        tf.compat.v1.nn.dynamic_rnn(shared, x, dtype=tf.float32, scope="b")
+        with tf.compat.v1.variable_scope("n"):
+            tf.compat.v1.nn.dynamic_rnn(cells.BasicRNNCell(3), x, dtype=tf.float32)
+            tf.compat.v1.nn.dynamic_rnn(cells.BasicRNNCell(3), x, dtype=tf.float32, scope="rnn2")
+            with pytest.raises(ValueError, match="n/rnn/basic_rnn_cell/kernel already exists"):
+                tf.compat.v1.nn.dynamic_rnn(cells.BasicRNNCell(3), x, dtype=tf.float32)
+        relu_cell = cells.BasicRNNCell(3, activation="relu", name="named")
+        out, _ = tf.compat.v1.nn.dynamic_rnn(relu_cell, x, dtype=tf.float32)
+        names = [v.name for v in tf.compat.v1.global_variables()]
+        with tf.compat.v1.Session() as session:
+            session.run(tf.compat.v1.global_variables_initializer())
+            assert session.run(out).min() >= 0
+    assert names == ["m/rnn/basic_lstm_cell/kernel:0", "m/rnn/basic_lstm_cell/bias:0",
+                     "a/gru_cell/gates/kernel:0", "a/gru_cell/gates/bias:0",
+                     "a/gru_cell/candidate/kernel:0", "a/gru_cell/candidate/bias:0",
+                     "n/rnn/basic_rnn_cell/kernel:0", "n/rnn/basic_rnn_cell/bias:0",
+                     "n/rnn2/basic_rnn_cell/kernel:0", "n/rnn2/basic_rnn_cell/bias:0",
+                     "rnn/named/kernel:0", "rnn/named/bias:0"]
+    with pytest.raises(ValueError, match="Unknown activation function"):
+        cells.GRUCell(2, activation="nonsense")

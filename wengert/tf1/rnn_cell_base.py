@@ -18,6 +18,9 @@ from ..framework.tensor import convert_to_tensor
 from ..graph.variable_scope import get_variable, variable_scope
 from ..ops.query_ops import shape as dynamic_shape
 from ..ops.creation_ops import zeros
+from ..ops.misc_math_ops import softsign
+from ..ops.nn.activations import elu, gelu, relu, relu6, selu, silu
+from ..ops.unary_ops import exp, sigmoid, softplus, tanh
 from ..util import nest
 
 __all__ = ["RNNCell", "LSTMStateTuple", "assert_like_rnncell"]
@@ -56,6 +59,29 @@ def _leaf_shape(size):
     if isinstance(size, (list, tuple)):
         return list(size)
     return [int(size)]
+
+
+def _linear(x):
+    return x
+
+
+_ACTIVATIONS = {"tanh": tanh, "sigmoid": sigmoid, "relu": relu, "relu6": relu6, "elu": elu,
+                "selu": selu, "gelu": gelu, "swish": silu, "silu": silu, "softplus": softplus,
+                "softsign": softsign, "exponential": exp, "linear": _linear}
+
+
+def activation_function(activation):
+    """A cell's activation: tanh when None, a callable as given, or one named by a string
+    ("relu", "sigmoid", ...) as TensorFlow's cells accept."""
+    if activation is None:
+        return tanh
+    if callable(activation):
+        return activation
+    found = _ACTIVATIONS.get(activation) if isinstance(activation, str) else None
+    if found is None:
+        raise ValueError(f"Unknown activation function: {activation!r}; give a callable or one "
+                         f"of {sorted(_ACTIVATIONS)}.")
+    return found
 
 
 def batch_zeros(batch_size, size, dtype):

@@ -13,16 +13,16 @@ With `z = concat([x, h_prev], 1)`:
 - GRUCell: `r, u = split(sigmoid(z @ gates/kernel + gates/bias), 2)` (gates bias ones),
   `c = act(concat([x, r * h_prev]) @ candidate/kernel + candidate/bias)`,
   `h = u * h_prev + (1 - u) * c`.
-The default activation is tanh. An LSTM's state is an `LSTMStateTuple(c, h)`, or `concat([c, h],
-1)` when `state_is_tuple=False`.
+The default activation is tanh (a name such as "relu" picks another). An LSTM's state is an
+`LSTMStateTuple(c, h)`, or `concat([c, h], 1)` when `state_is_tuple=False`.
 """
 from ..ops.array_ops import concat, split
 from ..ops.math_ops import clip_by_value
 from ..ops.matmul_ops import matmul
 from ..ops.random.v1_initializers import constant_initializer, zeros_initializer
-from ..ops.unary_ops import sigmoid, tanh
+from ..ops.unary_ops import sigmoid
 from ..graph.variable_scope import variable_scope
-from .rnn_cell_base import LSTMStateTuple, RNNCell, check_inputs_shape
+from .rnn_cell_base import LSTMStateTuple, RNNCell, activation_function, check_inputs_shape
 
 __all__ = ["BasicRNNCell", "BasicLSTMCell", "LSTMCell", "GRUCell"]
 
@@ -38,7 +38,7 @@ class BasicRNNCell(RNNCell):
     def __init__(self, num_units, activation=None, reuse=None, name=None, dtype=None, **kwargs):
         super().__init__(name=name, dtype=dtype, reuse=reuse, **kwargs)
         self._num_units = int(num_units)
-        self._activation = activation or tanh
+        self._activation = activation_function(activation)
 
     @property
     def state_size(self):
@@ -69,7 +69,7 @@ class BasicLSTMCell(RNNCell):
         self._num_units = int(num_units)
         self._forget_bias = forget_bias
         self._state_is_tuple = state_is_tuple
-        self._activation = activation or tanh
+        self._activation = activation_function(activation)
 
     @property
     def state_size(self):
@@ -119,7 +119,7 @@ class LSTMCell(RNNCell):
         self._proj_clip = proj_clip
         self._forget_bias = forget_bias
         self._state_is_tuple = state_is_tuple
-        self._activation = activation or tanh
+        self._activation = activation_function(activation)
 
     @property
     def state_size(self):
@@ -178,7 +178,7 @@ class GRUCell(RNNCell):
                  bias_initializer=None, name=None, dtype=None, **kwargs):
         super().__init__(name=name, dtype=dtype, reuse=reuse, **kwargs)
         self._num_units = int(num_units)
-        self._activation = activation or tanh
+        self._activation = activation_function(activation)
         self._kernel_initializer = kernel_initializer
         self._bias_initializer = bias_initializer
 
