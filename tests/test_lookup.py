@@ -52,6 +52,18 @@ def _dense(q):
     return table.lookup(q), table.size()
 
 
+def _lookup_and_size(table, q):
+    return table.lookup(q), table.size()
+
+
+def _dense_assign_erase(x):
+    table = L.experimental.DenseHashTable(tf.int64, tf.int64, default_value=-1, empty_key=-2,
+                                          deleted_key=-3)
+    table.insert_or_assign(x, x * 2)
+    table.erase(x[:1])
+    return table.lookup(x), table.size()
+
+
 TF_MUTABLE = ("(lambda t: (t.insert(x0, tf.constant([1, 2, 3, 4], tf.int64)), "
               "t.insert(tf.constant(['b']), tf.constant([50], tf.int64)), "
               "t.remove(tf.constant(['a', 'nothing'])), [t.lookup(x1), t.size()])[-1])("
@@ -102,6 +114,20 @@ CASES = [
     TFCase("dense_empty_key", TF_DENSE.replace("tf.constant([10, 20, 30], tf.int64)",
                                                "tf.constant([0], tf.int64)").replace(
         "tf.constant([0.5, 1.5, 2.5])", "tf.constant([0.5])"), None, [IDS]),
+    TFCase("vocab_without_initializer",
+           "(lambda t: [t.lookup(x0), t.size()])(tf.lookup.StaticVocabularyTable(None, 6))",
+           lambda q: _lookup_and_size(L.StaticVocabularyTable(None, 6), q), [QUERY]),
+    TFCase("sparse_keys", "tf.sparse.to_dense(tf.lookup.StaticVocabularyTable("
+           "tf.lookup.KeyValueTensorInitializer(x0, tf.range(4, dtype=tf.int64)), 3).lookup("
+           "tf.SparseTensor([[0, 1], [2, 0], [2, 2]], x1, [3, 3])), default_value=-9)",
+           lambda k, v: tf.sparse.to_dense(_vocab(k, 3).lookup(
+               tf.SparseTensor([[0, 1], [2, 0], [2, 2]], v, [3, 3])), default_value=-9),
+           [WORDS, QUERY[:, 0]]),
+    TFCase("dense_insert_or_assign_erase",
+           "(lambda t: (t.insert_or_assign(x0, x0 * 2), t.erase(x0[:1]), "
+           "[t.lookup(x0), t.size()])[-1])(tf.lookup.experimental.DenseHashTable("
+           "tf.int64, tf.int64, default_value=-1, empty_key=-2, deleted_key=-3))",
+           _dense_assign_erase, [IDS]),
     TFCase("text_file_indices", "tf.constant([tf.lookup.TextFileIndex.WHOLE_LINE, "
            "tf.lookup.TextFileIndex.LINE_NUMBER])", None, []),
 ]
@@ -206,6 +232,20 @@ def test_tf1_graph_needs_tables_initializer():
                 sess.run(out)
             sess.run(tf.compat.v1.tables_initializer())
             assert sess.run(out).tolist() == [2, -1] and sess.run(ids).tolist() == [1]
+
+
+def test_mutable_table_in_a_tf1_graph():
+    with tf.Graph().as_default():
+        table = L.experimental.MutableHashTable(tf.string, tf.int64, -1)
+        insert = table.insert(tf.constant(["a", "b"]), tf.constant([1, 2], tf.int64))
+        found, size = table.lookup(tf.constant(["a", "c"])), table.size()
+        assert insert.type == "LookupTableInsertV2"
+        with tf.compat.v1.Session() as sess:
+            assert sess.run(found).tolist() == [-1, -1]
+            sess.run(insert)
+            assert sess.run(found).tolist() == [1, -1] and sess.run(size) == 2
+            sess.run(table.remove(tf.constant(["a"])))
+            assert sess.run(size) == 1
 
 
 def test_export_and_key_value_dtypes():

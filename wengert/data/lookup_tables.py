@@ -18,6 +18,7 @@ import numpy as np
 from ..framework import dtypes
 from ..framework.context import state
 from ..framework.execute import execute
+from ..framework.sparse_tensor import SparseTensor
 from ..framework.tensor import Tensor, array_of, convert_to_tensor
 from ..graph.collections import GraphKeys, add_to_collection
 from ..ops.cast_ops import cast
@@ -79,18 +80,28 @@ class _Table:
         out = op_def.kernel(None, *[array_of(t) for t in inputs], **attrs)
         return None if op_def.num_outputs == 0 else Tensor(out)
 
-    def _keys(self, keys):
-        keys = keys if isinstance(keys, Tensor) else convert_to_tensor(
-            keys, dtype=self.key_dtype)
-        if keys.dtype != self.key_dtype:
-            raise TypeError(f"Dtype of argument `keys` must be {self.key_dtype}, received: "
+    def _keys(self, keys, dtype=None):
+        dtype = dtype or self.key_dtype
+        keys = keys if isinstance(keys, Tensor) else convert_to_tensor(keys, dtype=dtype)
+        if keys.dtype != dtype:
+            raise TypeError(f"Dtype of argument `keys` must be {dtype}, received: "
                             f"{keys.dtype}")
         return keys
 
-    def _find(self, keys, default_value, name=None):
-        keys = self._keys(keys)
+    def _find(self, keys, default_value, name=None, key_dtype=None, attrs=None):
+        """Look up a tensor's keys, or a sparse or ragged tensor's values (keeping its
+        structure, as TensorFlow does)."""
+        if isinstance(keys, SparseTensor):
+            values = self._find(keys.values, default_value, name, key_dtype, attrs)
+            return SparseTensor(keys.indices, values, keys.dense_shape)
+        if hasattr(keys, "with_flat_values"):  # a RaggedTensor
+            return keys.with_flat_values(self._find(keys.flat_values, default_value, name,
+                                                    key_dtype, attrs))
+        keys = self._keys(keys, key_dtype)
+        if keys.dtype != self.key_dtype:
+            keys = cast(keys, self.key_dtype)
         default = convert_to_tensor(default_value, dtype=self.value_dtype)
-        return self._run(TABLE_FIND, (keys, default), name or "LookupTableFindV2")
+        return self._run(TABLE_FIND, (keys, default), name or "LookupTableFindV2", attrs)
 
     def size(self, name=None):
         """The number of keys in the table (int64)."""
@@ -137,6 +148,13 @@ class StaticVocabularyTable(StaticHashTable):
                  experimental_is_anonymous=False):
         if num_oov_buckets <= 0:
             raise ValueError("`num_oov_buckets` must be > 0; use StaticHashTable.")
+        self._num_oov_buckets = int(num_oov_buckets)
+        if initializer is None:  # every key goes to a bucket
+            self._lookup_key_dtype = dtypes.string
+            store = TableStore(dtypes.string, dtypes.int64)
+            _Table.__init__(self, store, HASH_TABLE, (), name or "hash_bucket")
+            self._default_value = convert_to_tensor(-1, dtype=dtypes.int64)
+            return
         if initializer.key_dtype not in (dtypes.int64, dtypes.string):
             raise TypeError(f"Invalid `key_dtype`, expected one of "
                             f"{(dtypes.int64, dtypes.string)}, but got {initializer.key_dtype}.")
@@ -150,7 +168,6 @@ class StaticVocabularyTable(StaticHashTable):
                             f"but got {initializer.key_dtype}.")
         super().__init__(initializer, -1, name=name or "hash_table",
                          experimental_is_anonymous=experimental_is_anonymous)
-        self._num_oov_buckets = int(num_oov_buckets)
         self._lookup_key_dtype = lookup_key_dtype
 
     def size(self, name=None):
@@ -159,16 +176,8 @@ class StaticVocabularyTable(StaticHashTable):
 
     def lookup(self, keys, name=None):
         """Each key's id: its vocabulary index, or its hash bucket after the vocabulary."""
-        keys = keys if isinstance(keys, Tensor) else convert_to_tensor(
-            keys, dtype=self._lookup_key_dtype)
-        if keys.dtype != self._lookup_key_dtype:
-            raise TypeError(f"Dtype of argument `keys` must be {self._lookup_key_dtype}, "
-                            f"received: {keys.dtype}")
-        if keys.dtype != self.key_dtype:
-            keys = cast(keys, self.key_dtype)
-        default = convert_to_tensor(-1, dtype=dtypes.int64)
-        return self._run(TABLE_FIND, (keys, default), name or "LookupTableFindV2",
-                         {"oov_buckets": self._num_oov_buckets})
+        return self._find(keys, -1, name, self._lookup_key_dtype,
+                          {"oov_buckets": self._num_oov_buckets})
 
 
 class MutableHashTable(_Table):
