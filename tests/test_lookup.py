@@ -278,3 +278,23 @@ def test_raw_ops_take_the_table_object():
     assert static.lookup(tf.constant(["j", "k"])).numpy().tolist() == [2, 1]
     with pytest.raises(Exception, match="table object"):
         R.HashTableV2(key_dtype=tf.string, value_dtype=tf.int64)
+
+
+def _table_with(keys, values):
+    table = L.experimental.MutableHashTable(tf.string, tf.int64, -1)
+    table.insert(tf.constant(keys), tf.constant(values, tf.int64))
+    return table
+
+
+def test_mutable_table_saves_and_restores_with_checkpoint(tmp_path):
+    table = _table_with(["a", "b", "c"], [1, 2, 3])
+    path = tf.train.Checkpoint(table=table).write(str(tmp_path / "ck"))
+    names = [n for n, _ in tf.train.list_variables(path) if n.startswith("table/")]
+    assert names == ["table/.ATTRIBUTES/table-keys",
+                     "table/.ATTRIBUTES/table-values"]  # TensorFlow 2.21's keys
+    assert tf.train.load_variable(path, names[1]).tolist() == [1, 2, 3]
+    fresh = _table_with(["z"], [9])
+    tf.train.Checkpoint(table=fresh).read(path)
+    assert fresh.lookup(tf.constant(["a", "c", "z"])).numpy().tolist() == [1, 3, -1]
+    assert fresh.size().numpy() == 3
+

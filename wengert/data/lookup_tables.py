@@ -185,7 +185,8 @@ class MutableHashTable(_Table):
 
     def __init__(self, key_dtype, value_dtype, default_value, name="MutableHashTable",
                  checkpoint=True, experimental_is_anonymous=False):
-        del checkpoint, experimental_is_anonymous
+        del experimental_is_anonymous
+        self._saves = bool(checkpoint)
         default = convert_to_tensor(default_value, dtype=value_dtype)
         store = TableStore(dtypes.as_dtype(key_dtype), dtypes.as_dtype(value_dtype),
                            value_shape=default.shape.as_list())
@@ -211,6 +212,24 @@ class MutableHashTable(_Table):
         keys = self._keys(keys)
         return self._run(TABLE_REMOVE, (keys,), name or "LookupTableRemoveV2")
 
+    def _checkpoint_children(self):
+        return {}  # a leaf of the checkpoint's object graph, saving arrays of its own
+
+    def _checkpoint_tensors(self):
+        """What tf.train.Checkpoint saves: TensorFlow's table-keys and table-values."""
+        if not self._saves:
+            return {}
+        keys, values = self._store.arrays()
+        return {"table-keys": keys, "table-values": values}
+
+    def _restore_tensors(self, tensors):
+        if not self._saves:
+            return
+        if set(tensors) != {"table-keys", "table-values"}:
+            raise ValueError(f"{type(self).__name__}: the checkpoint has {sorted(tensors)} for "
+                             "this table, not its table-keys and table-values.")
+        self._store.replace(tensors["table-keys"], tensors["table-values"])
+
 
 class DenseHashTable(MutableHashTable):
     """A MutableHashTable whose `empty_key` and `deleted_key` are reserved (TensorFlow's open
@@ -219,7 +238,8 @@ class DenseHashTable(MutableHashTable):
     def __init__(self, key_dtype, value_dtype, default_value, empty_key, deleted_key,
                  initial_num_buckets=None, name="MutableDenseHashTable", checkpoint=True,
                  experimental_is_anonymous=False):
-        del checkpoint, experimental_is_anonymous
+        del experimental_is_anonymous
+        self._saves = bool(checkpoint)
         if initial_num_buckets is not None and initial_num_buckets & (initial_num_buckets - 1):
             raise ValueError(f"DenseHashTable: initial_num_buckets must be a power of two, got "
                              f"{initial_num_buckets}.")

@@ -219,6 +219,9 @@ class Checkpoint:
                           {k: values[k].dtype for k in matched})
         _assign_all([(plan.restored[k], values[k]) for k in matched])
         taken = []
+        for obj, keys in getattr(plan, "saveables", ()):
+            obj._restore_tensors({name: values[key] for name, key in keys.items()})
+            taken += keys.values()
         for owner, pending in plan.deferred:
             owner._defer_restore({rel: values[key] for rel, key in pending.items()})
             taken += pending.values()

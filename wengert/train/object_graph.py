@@ -61,10 +61,20 @@ def _check(path, obj):
     if isinstance(obj, GraphVariable):
         raise TypeError(f"Checkpoint: '{path}' is a graph variable, whose value lives in a "
                         "Session; train.Checkpoint saves and restores eager variables.")
-    if not isinstance(obj, (Variable, _Group)) and \
+    if not isinstance(obj, (Variable, _Group)) and not _is_saveable(obj) and \
             not callable(getattr(obj, "_checkpoint_children", None)):
         raise TypeError(f"Checkpoint: '{path}' is a {type(obj).__name__}; only Variables and "
                         "trackable objects (models, layers, optimizers) can be saved.")
+
+
+def _is_saveable(obj):
+    """Whether `obj` saves named arrays of its own (a lookup table's keys and values):
+    `_checkpoint_tensors()` gives {attribute: ndarray}, `_restore_tensors` takes them back."""
+    return callable(getattr(obj, "_checkpoint_tensors", None))
+
+
+def _leaf(obj):
+    return isinstance(obj, Variable) or _is_saveable(obj)
 
 
 def breadth_first(root):
@@ -74,7 +84,7 @@ def breadth_first(root):
     queue = collections.deque([(root, ())])
     while queue:
         obj, path = queue.popleft()
-        children = collections.OrderedDict() if isinstance(obj, Variable) else children_of(obj)
+        children = collections.OrderedDict() if _leaf(obj) else children_of(obj)
         order.append((obj, path, children))
         for name, child in children.items():
             if id(child) not in seen:
@@ -84,8 +94,8 @@ def breadth_first(root):
     return order, seen
 
 
-def _key(path):
-    return "/".join(escape(p) for p in path) + f"/{ATTRIBUTES_DIR}/{ATTRIBUTE}"
+def _key(path, attribute=ATTRIBUTE):
+    return "/".join(escape(p) for p in path) + f"/{ATTRIBUTES_DIR}/{attribute}"
 
 
 def _short_name(variable):
@@ -104,6 +114,12 @@ def serialize(root):
             key = _key(path)
             node.attributes.add(name=ATTRIBUTE, full_name=_short_name(obj), checkpoint_key=key)
             arrays[key] = _value_of(obj)
+        elif _is_saveable(obj):
+            for name, value in obj._checkpoint_tensors().items():
+                key = _key(path, name)
+                node.attributes.add(name=name, full_name=getattr(obj, "name", ""),
+                                    checkpoint_key=key)
+                arrays[key] = np.asarray(value)
         for name, child in children.items():
             node.children.add(node_id=ids[id(child)], local_name=name)
     _mark_values(graph)
@@ -135,10 +151,12 @@ def _mark_values(graph):
 
 class Match:
     """What restoring a saved graph into live objects does: `restored` {key: Variable},
-    `deferred` [(owner, {relative path: key})], `unused` [keys], `missing` [live paths]."""
+    `saveables` [(object, {attribute: key})], `deferred` [(owner, {relative path: key})],
+    `unused` [keys], `missing` [live paths]."""
 
     def __init__(self):
         self.restored = collections.OrderedDict()
+        self.saveables = []
         self.deferred, self.unused, self.missing = [], [], []
 
 
@@ -155,7 +173,7 @@ def _walk_together(graph, root):
     queue = collections.deque([(0, root)])
     while queue:
         node_id, obj = queue.popleft()
-        if isinstance(obj, Variable):
+        if _leaf(obj):
             continue
         children = children_of(obj)
         for ref in nodes[node_id].children:
@@ -179,7 +197,10 @@ def match(graph, root):
         if obj is not None and callable(getattr(obj, "_defer_restore", None)):
             owner, relative = obj, ()
         key = _variable_key(nodes[node_id])
-        if key is not None:
+        if obj is not None and _is_saveable(obj):
+            result.saveables.append((obj, {a.name: a.checkpoint_key
+                                           for a in nodes[node_id].attributes}))
+        elif key is not None:
             if isinstance(obj, Variable):
                 result.restored[key] = obj
             elif owner is not None and obj is None:

@@ -86,6 +86,20 @@ class TableStore:
                         f"{_text(key)} has {_text(old)} and trying to add value {_text(value)}")
         self.data.update(zip(keys, values))
 
+    def arrays(self):
+        """(keys, values) as arrays, in insertion order."""
+        keys = np.array(list(self.data), self.key_dtype.as_numpy_dtype).reshape(-1)
+        values = np.array(list(self.data.values()), self.value_dtype.as_numpy_dtype)
+        return keys, values.reshape((len(keys),) + self.value_shape)
+
+    def replace(self, keys, values):
+        """Make (keys, values) the whole contents (a restored checkpoint)."""
+        keys = _keys(keys)
+        self.check_reserved(keys, "restore")
+        self.data = dict(zip(keys, np.asarray(values, self.value_dtype.as_numpy_dtype).reshape(
+            (len(keys),) + self.value_shape)))
+        self.initialized = True
+
     def __repr__(self):
         return f"<lookup table {self.key_dtype.name} -> {self.value_dtype.name}>"
 
@@ -189,9 +203,7 @@ def _size(handle, *, table):
 
 def _export(handle, *, table):
     table.require_initialized()
-    keys = np.array(list(table.data), table.key_dtype.as_numpy_dtype).reshape(-1)
-    values = np.array(list(table.data.values()), table.value_dtype.as_numpy_dtype)
-    return keys, values.reshape((len(keys),) + table.value_shape)
+    return table.arrays()
 
 
 def _no_outputs(*inputs, **attrs):
