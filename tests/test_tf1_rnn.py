@@ -257,3 +257,42 @@ def test_scopes_reuse_and_names_as_tensorflow():
                      "rnn/named/kernel:0", "rnn/named/bias:0"]
     with pytest.raises(ValueError, match="Unknown activation function"):
         cells.GRUCell(2, activation="nonsense")
+
+
+class _VariableStateSaver:
+    """A state saver over graph variables: `state` reads one, `save_state` assigns it."""
+
+    def __init__(self, sizes):
+        self.variables = {name: tf.compat.v1.get_variable(
+            "saved_" + name, [2, size], initializer=tf.compat.v1.constant_initializer(0.1),
+            trainable=False) for name, size in sizes.items()}
+
+    def state(self, name):
+        return self.variables[name].read_value()
+
+    def save_state(self, name, value):
+        return self.variables[name].assign(value).op
+
+
+def test_static_state_saving_rnn_continues_from_the_saved_state():
+    """TensorFlow 2.21's last outputs on two runs (the second starts from the saved state)."""
+    with tf.Graph().as_default():
+        x = tf.constant(np.linspace(-1, 1, 24).reshape(2, 3, 4).astype(np.float32))
+        saver = _VariableStateSaver({"c": 3, "h": 3})
+        cell = cells.BasicLSTMCell(3)
+        outputs, _ = tf.compat.v1.nn.static_state_saving_rnn(cell, tf.unstack(x, axis=1), saver,
+                                                            ("c", "h"))
+        with pytest.raises(ValueError, match="should be the same type as `cell.state_size`"):
+            tf.compat.v1.nn.static_state_saving_rnn(cell, tf.unstack(x, axis=1), saver, "c")
+        with tf.compat.v1.Session() as session:
+            session.run(tf.compat.v1.global_variables_initializer())
+            kernel = np.linspace(-0.5, 0.5, 84).reshape(7, 12).astype(np.float32)
+            session.run(cell.variables[0].assign(kernel))
+            first = session.run(outputs[-1])
+            saved = session.run(saver.variables["h"])
+            second = session.run(outputs[-1])
+    np.testing.assert_allclose(first, [[0.57409, 0.57413, 0.5740], [-0.08891, -0.08926, -0.08911]],
+                               atol=2e-5)
+    np.testing.assert_allclose(saved, first)
+    np.testing.assert_allclose(second, [[0.70528, 0.70898, 0.71264],
+                                        [-0.12174, -0.12474, -0.12745]], atol=2e-5)

@@ -7,10 +7,14 @@ state; every step shares the cell's variables (scope "rnn"). With `sequence_leng
 past its length give zero outputs and keep its state. `static_bidirectional_rnn` runs `cell_fw`
 over the steps and `cell_bw` over them reversed (within each row's length), and returns each
 step's forward and backward outputs concatenated on the last axis, with both final states.
+`static_state_saving_rnn` is `static_rnn` starting from `state_saver.state(name)` for each part
+of the state, whose last output and state are computed only after `state_saver.save_state(name,
+value)` has saved each part of the final state.
 """
 from ..framework.tensor import convert_to_tensor
+from ..graph.graph import control_dependencies
 from ..graph.variable_scope import variable_scope
-from ..ops.array_ops import concat, stack, unstack
+from ..ops.array_ops import concat, identity, stack, unstack
 from ..ops.manip_ops import reverse_sequence
 from ..ops.math_ops import greater_equal
 from ..ops.query_ops import shape as dynamic_shape
@@ -18,7 +22,7 @@ from ..util import nest
 from .dynamic_rnn import checked_sequence_length, copy_through, start_state, state_dtype
 from .rnn_cell_base import assert_like_rnncell, batch_zeros
 
-__all__ = ["static_rnn", "static_bidirectional_rnn"]
+__all__ = ["static_rnn", "static_bidirectional_rnn", "static_state_saving_rnn"]
 
 
 def _check_steps(inputs):
@@ -109,3 +113,35 @@ def static_bidirectional_rnn(cell_fw, cell_bw, inputs, initial_state_fw=None,
                                           zip(nest.flatten(fw), nest.flatten(bw))])
                for fw, bw in zip(output_fw, output_bw)]
     return outputs, state_fw, state_bw
+
+
+def _state_names(state_name, state_size):
+    """The flat state names, one per part of the state; ValueError when they do not match."""
+    if nest.is_nested(state_size) != nest.is_nested(state_name):
+        raise ValueError("Argument `state_name` should be the same type as `cell.state_size`. "
+                         f"Received: state_name={state_name!s}, cell.state_size="
+                         f"{state_size!s}.")
+    names, sizes = nest.flatten(state_name), nest.flatten(state_size)
+    if len(names) != len(sizes):
+        raise ValueError("Number of elements in argument `state_name` and `cell.state_size` "
+                         f"are mismatched. Received state_name={state_name} with "
+                         f"{len(names)} elements and cell.state_size={state_size} with "
+                         f"{len(sizes)} elements.")
+    return names
+
+
+def static_state_saving_rnn(cell, inputs, state_saver, state_name, sequence_length=None,
+                            scope=None):
+    """`(outputs, state)` of `static_rnn` from the state `state_saver` holds, saving the final
+    state back before the last output and the state are read."""
+    names = _state_names(state_name, cell.state_size)
+    initial_state = nest.pack_sequence_as(cell.state_size,
+                                          [state_saver.state(name) for name in names])
+    outputs, state = static_rnn(cell, inputs, initial_state=initial_state,
+                                sequence_length=sequence_length, scope=scope)
+    flat_state = nest.flatten(state)
+    saves = [state_saver.save_state(name, part) for name, part in zip(names, flat_state)]
+    with control_dependencies(saves):
+        outputs[-1] = nest.map_structure(identity, outputs[-1])
+        state = nest.pack_sequence_as(state, [identity(part) for part in flat_state])
+    return outputs, state

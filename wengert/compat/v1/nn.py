@@ -19,7 +19,7 @@ from ...ops.nn.losses import softmax_cross_entropy_with_logits as \
 from ...ops.nn.pool import avg_pool as avg_pool_v2, max_pool as max_pool_v2
 from ...tf1.dynamic_rnn import bidirectional_dynamic_rnn, dynamic_rnn
 from ...tf1.raw_rnn import raw_rnn
-from ...tf1.static_rnn import static_bidirectional_rnn, static_rnn
+from ...tf1.static_rnn import static_bidirectional_rnn, static_rnn, static_state_saving_rnn
 
 __getattr__, __dir__ = _lazy_attributes(globals(), {"rnn_cell": ".nn_rnn_cell"},
                                        fallback="wengert.nn")  # tf.nn's lazy names
