@@ -24,8 +24,6 @@ PENDING = {
     "were; wengert trains them, as tf.keras 2 did: Keras 3's variable model, issue 27 item 5",
     "random_generators_stateless": "TensorFlow's random numbers (Philox-4x32-10 and its "
     "conversions to floats): wengert's seeded draws are reproducible but not TensorFlow's",
-    "sparse_tensors_basics": "tf.sparse.add, sparse_dense_matmul and the rest of tf.sparse "
-    "(issue 29)",
 }
 
 

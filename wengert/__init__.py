@@ -26,7 +26,7 @@ from .framework.device import device
 from .framework.indexed_slices import IndexedSlices
 from .framework.operation import Operation
 from .framework.registry import NotDifferentiable, RegisterGradient, no_gradient
-from .framework.sparse_tensor import SparseTensor
+from .framework.sparse_tensor import SparseTensor, SparseTensorSpec
 from .framework.tensor import Tensor, constant, convert_to_tensor, is_tensor
 from .framework.tensor_shape import TensorShape
 from .framework.variables import Variable

@@ -20,6 +20,7 @@ from ..ops.random.seeded import get_seed
 from ..tracing.signatures import TensorSpec
 from ..util import nest
 from . import structure as st
+from .sparse_elements import batch_sparse, batched_spec, is_sparse
 from .dataset import INFINITE, UNKNOWN, Dataset, Stage, TensorSliceDataset
 
 __all__ = ["BatchDataset", "PaddedBatchDataset", "UnbatchDataset", "ShuffleDataset",
@@ -39,6 +40,9 @@ def _stack(elements, index):
     out = []
     for j in range(len(elements[0])):
         parts = [e[j] for e in elements]
+        if is_sparse(parts[0]):
+            out.append(batch_sparse(parts, index))
+            continue
         first = parts[0].shape
         for k, p in enumerate(parts):
             if p.shape != first:
@@ -98,14 +102,14 @@ class BatchDataset(Dataset):
         self._size = _positive(batch_size, "Dataset.batch: batch_size")
         self._drop = bool(drop_remainder)
         lead = self._size if self._drop else None
-        specs = [TensorSpec(TensorShape([lead]).concatenate(s.shape), s.dtype)
-                 for s in dataset._specs]
+        specs = [batched_spec(s, lead) for s in dataset._specs]
         super().__init__(dataset._structure, specs,
                          _count(dataset._cardinality, self._size, self._drop), (dataset,))
 
     def _stage(self):
         rows = self._input._rows()
-        if rows is not None:
+        if rows is not None and not any(a.dtype == object and a.size and is_sparse(a.flat[0])
+                                        for a in rows[0]):
             arrays, order = rows
             return _RowBatchStage(arrays, np.asarray(order()), self._size, self._drop)
         return _BatchStage(self._input._stage(), self._size, self._drop, _stack)

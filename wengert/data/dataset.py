@@ -20,12 +20,14 @@ import numpy as np
 
 from ..framework import dtypes
 from ..framework.errors import InvalidArgumentError
+from ..framework.sparse_tensor import SparseTensorSpec
 from ..framework.tensor import constant
 from ..framework.tensor_shape import TensorShape
 from ..tracing.signatures import TensorSpec
 from ..util import nest
 from . import structure as st
 from .iterator import make_iterator, numpy_iterator
+from .sparse_elements import is_sparse, sparse_rows, sparse_spec
 
 __all__ = ["Dataset", "INFINITE", "UNKNOWN", "AUTOTUNE", "Options", "Stage"]
 
@@ -194,6 +196,8 @@ class _RowStage(Stage):
 class TensorSliceDataset(Dataset):
     def __init__(self, tensors):
         structure, components = st.normalize(tensors, "Dataset.from_tensor_slices")
+        sparse = [sparse_spec(c) if is_sparse(c) else None for c in components]
+        components = [sparse_rows(c) if is_sparse(c) else c for c in components]
         if any(c.ndim == 0 for c in components):
             raise InvalidArgumentError("Dataset.from_tensor_slices: every component needs a first "
                                        "dimension to slice; got a scalar (use from_tensors).")
@@ -203,8 +207,9 @@ class TensorSliceDataset(Dataset):
             raise InvalidArgumentError(f"Dataset.from_tensor_slices: all components must have the "
                                        f"same size in the first dimension, got shapes {shapes}.")
         self._arrays = tuple(np.array(c) for c in components)  # a copy: later edits do not leak
-        specs = [TensorSpec(c.shape[1:], s.dtype) for c, s in
-                 zip(self._arrays, st.specs_of(self._arrays))]
+        specs = [TensorSpec(c.shape[1:], s.dtype) if p is None else
+                 SparseTensorSpec(p.shape[1:], p.dtype)
+                 for c, s, p in zip(self._arrays, st.specs_of(self._arrays), sparse)]
         super().__init__(structure, specs, sizes[0])
 
     def _rows(self):

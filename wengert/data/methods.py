@@ -4,13 +4,14 @@ Their datasets' classes live in functional.py, batching.py and prefetch.py, whic
 dataset.py, so dataset.py cannot name them in its class: this module installs the transformations
 as Dataset's methods, each a short function that builds its dataset (the installs are the table
 `_METHODS`, at the end): map, filter, flat_map, interleave, batch, padded_batch, unbatch, rebatch,
-shuffle, repeat, take, skip, shard, enumerate, window, prefetch, cache, scan, reduce, apply and
-with_options.
+shuffle, repeat, take, skip, shard, enumerate, window, prefetch, cache, scan, reduce, apply,
+with_options and sparse_batch.
 """
 import numpy as np
 
 from ..framework.errors import FailedPreconditionError
 from . import batching, functional, prefetch
+from .sparse_batching import SparseBatchDataset
 from .dataset import Dataset, Stage
 
 __all__ = ["assert_cardinality"]
@@ -53,6 +54,12 @@ def _padded_batch(self, batch_size, padded_shapes=None, padding_values=None,
     `padding_values`) to the largest in the batch or to `padded_shapes`."""
     return batching.PaddedBatchDataset(self, batch_size, padded_shapes, padding_values,
                                        drop_remainder)
+
+
+def _sparse_batch(self, batch_size, row_shape, name=None):
+    """Batches of `batch_size` dense elements as SparseTensors of dense shape
+    [batch] + row_shape holding every entry of each element."""
+    return SparseBatchDataset(self, batch_size, row_shape)
 
 
 def _unbatch(self, name=None):
@@ -139,7 +146,7 @@ _METHODS = {"map": _map, "filter": _filter, "flat_map": _flat_map, "interleave":
             "rebatch": _rebatch, "shuffle": _shuffle, "repeat": _repeat, "take": _take,
             "skip": _skip, "shard": _shard, "enumerate": _enumerate, "window": _window,
             "prefetch": _prefetch, "cache": _cache, "scan": _scan, "reduce": _reduce,
-            "apply": _apply, "with_options": _with_options}
+            "apply": _apply, "with_options": _with_options, "sparse_batch": _sparse_batch}
 for _name, _method in _METHODS.items():
     _method.__name__, _method.__qualname__ = _name, f"Dataset.{_name}"
     setattr(Dataset, _name, _method)

@@ -6,7 +6,8 @@ an element travels as its *components*, the leaves in `nest.flatten` order (dict
 key) as NumPy arrays, with the structure kept once per dataset. `element_spec` packs one
 `TensorSpec` per component (None where a dimension varies) into that structure. User functions
 (map, filter, ...) receive tensors: `to_tensors` packs components, `to_components` flattens what
-a function returns and checks it against a spec.
+a function returns and checks it against a spec. A SparseTensor leaf is one component, the
+SparseTensor itself, with a SparseTensorSpec (sparse_elements.py).
 """
 import numpy as np
 
@@ -16,6 +17,7 @@ from ..framework.tensor import Tensor, array_of, to_array
 from ..framework.tensor_shape import TensorShape
 from ..tracing.signatures import TensorSpec
 from ..util import nest
+from .sparse_elements import is_sparse, sparse_spec, unwrap
 
 __all__ = ["normalize", "structure_of", "specs_of", "to_tensors", "to_components",
            "element_spec", "relax", "check_same_structure", "DatasetSpec", "is_dataset_like"]
@@ -65,6 +67,8 @@ def flat_template(structure):
 
 
 def _array(leaf, what):
+    if is_sparse(leaf):  # a SparseTensor travels whole (sparse_elements.py)
+        return leaf
     if isinstance(leaf, Tensor):
         value = getattr(leaf, "_value", None)
         if value is None:
@@ -88,7 +92,8 @@ def normalize(value, what="Dataset"):
 
 
 def specs_of(components):
-    return [TensorSpec(c.shape, dtypes.FROM_NUMPY.get(c.dtype) or dtypes.as_dtype(c.dtype))
+    return [sparse_spec(c) if is_sparse(c) else
+            TensorSpec(c.shape, dtypes.FROM_NUMPY.get(c.dtype) or dtypes.as_dtype(c.dtype))
             for c in components]
 
 
@@ -106,7 +111,8 @@ def element_spec(structure, specs):
 
 
 def to_tensors(structure, components):
-    return pack(structure, [c if isinstance(c, DatasetLike) else Tensor(c) for c in components])
+    return pack(structure, [c if isinstance(c, DatasetLike) else unwrap(c) if is_sparse(c)
+                            else Tensor(c) for c in components])
 
 
 def check_same_structure(a, b, what):

@@ -14,8 +14,9 @@ here that care (ctc_loss, embedding_lookup_sparse) expect that order, as TensorF
 It is a plain container: ops take it apart into its three tensors, so gradients flow to
 `values` through whatever op reads them (`tf.sparse.to_dense` is a scatter of values).
 
-Not here (TensorFlow has them): sparse arithmetic (sparse.add, sparse_dense_matmul...), passing
-a SparseTensor through tf.function signatures or tf.data, and `SparseTensorValue`.
+`SparseTensorSpec(shape, dtype)` describes one (its dense shape, None where unknown, and its
+values' dtype), as `TensorSpec` describes a tensor: datasets report it in `element_spec`.
+tf.sparse's arithmetic lives in ops/sparse/. Not here (TensorFlow has it): `SparseTensorValue`.
 """
 import numpy as np
 
@@ -25,7 +26,7 @@ from .static_value import static_value
 from .tensor import convert_to_tensor, is_eager_tensor
 from .tensor_shape import TensorShape
 
-__all__ = ["SparseTensor"]
+__all__ = ["SparseTensor", "SparseTensorSpec"]
 
 
 class SparseTensor(CompositeTensor):
@@ -87,6 +88,51 @@ class SparseTensor(CompositeTensor):
     def __reduce__(self):
         raise TypeError("SparseTensor is not picklable; pickle its indices, values and "
                         "dense_shape (.numpy() of each) instead.")
+
+
+class SparseTensorSpec:
+    """The dense shape (None for unknown dimensions) and values dtype of a SparseTensor."""
+
+    __slots__ = ("_shape", "_dtype")
+
+    def __init__(self, shape=None, dtype=dtypes.float32):
+        self._shape = TensorShape(shape)
+        self._dtype = dtypes.as_dtype(dtype)
+
+    @property
+    def shape(self):
+        return self._shape
+
+    @property
+    def dtype(self):
+        return self._dtype
+
+    @property
+    def value_type(self):
+        return SparseTensor
+
+    @classmethod
+    def from_value(cls, value):
+        """The spec of a SparseTensor."""
+        return cls(SparseTensor.from_value(value).shape, value.dtype)
+
+    def is_compatible_with(self, spec_or_value):
+        """True for a SparseTensor or spec of this dtype whose dense shape fits this one."""
+        if not isinstance(spec_or_value, (SparseTensor, SparseTensorSpec)):
+            return False
+        return (spec_or_value.dtype is self._dtype
+                and self._shape.is_compatible_with(spec_or_value.shape))
+
+    def __eq__(self, other):
+        return (isinstance(other, SparseTensorSpec) and other.dtype is self._dtype
+                and other.shape.rank == self._shape.rank
+                and tuple(other.shape) == tuple(self._shape))
+
+    def __hash__(self):
+        return hash((self._dtype.name, self._shape.rank, tuple(self._shape)))
+
+    def __repr__(self):
+        return f"SparseTensorSpec({self._shape!r}, tf.{self._dtype.name})"
 
 
 def _as_int64(t):

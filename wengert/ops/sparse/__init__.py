@@ -1,1 +1,3 @@
-"""Sparse tensors: conversions between `SparseTensor` (framework/sparse_tensor.py) and dense tensors."""
+"""Sparse tensors (`SparseTensor`, framework/sparse_tensor.py): conversions to and from dense
+tensors, sparse-dense products, sums, reductions, softmax, and the functions that slice, join
+and rearrange their entries (tf.sparse)."""
