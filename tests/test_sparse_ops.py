@@ -109,3 +109,33 @@ def test_compat_v1_names():
     assert out.indices.numpy().tolist() == [[0], [1], [2]]
     total = tf.compat.v1.sparse.add(a, a, thresh=0.5)
     np.testing.assert_allclose(total.values.numpy(), [2., 4., 6., 8.])
+
+
+def test_reshape_and_fill_errors_are_tensorflows():
+    a = sp([1., 2., 3., 4.])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="12 dense values.*has 20"):
+        tf.sparse.reshape(a, [4, 5])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="only one output dimension"):
+        tf.sparse.reshape(a, [-1, -1])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="must all be non-negative"):
+        tf.sparse.bincount([1, -1, 3])
+    with pytest.raises(ValueError, match="mutually exclusive"):
+        tf.sparse.bincount([1, 2], weights=[1., 2.], binary_output=True)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="shapes do not match"):
+        tf.sparse.maximum(a, sp([1., 2., 3., 4.], shape=(4, 4)))
+
+
+def test_new_ops_in_graph_mode():
+    values = np.array([1., 2., 3., 4.])
+    with tf.Graph().as_default():
+        v = tf.compat.v1.placeholder(tf.float64, [None])
+        a = tf.sparse.SparseTensor(tf.constant(IDX), v, tf.constant([5, 3], tf.int64))
+        filled, empty = tf.sparse.fill_empty_rows(a, tf.constant(-1., tf.float64))
+        grad = tf.gradients(tf.reduce_sum(filled.values * filled.values), v)[0]
+        moved = tf.sparse.reshape(a, [3, 5])
+        with tf.compat.v1.Session() as sess:
+            got = sess.run([filled.values, empty, grad, moved.indices], {v: values})
+    np.testing.assert_allclose(got[0], [1., 2., 3., 4., -1., -1.])
+    assert got[1].tolist() == [False, False, False, True, True]
+    np.testing.assert_allclose(got[2], 2 * values)
+    assert got[3].tolist() == [[0, 1], [0, 3], [1, 0], [1, 3]]

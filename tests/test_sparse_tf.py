@@ -178,6 +178,68 @@ STRUCTURE = [
           [IDX, vals(4), IDX_C, vals(2)], wrt=()),
 ]
 CASES += STRUCTURE
+BYTES = "(lambda t: tf.io.decode_raw(tf.strings.reduce_join(t, separator='|'), tf.uint8))"
+
+
+def _text_case(name, expr, fn, inputs):
+    """A case giving a SparseTensor of strings: its values compared as the bytes of their
+    '|'-joined text (the stored answers hold no string arrays)."""
+    def mine(*x):
+        out = fn(*x)
+        text = tf.strings.reduce_join(out.values, separator="|")
+        return out.indices, tf.io.decode_raw(text, tf.uint8), out.dense_shape
+    return TFCase(name, f"(lambda s: (s.indices, {BYTES}(s.values), s.dense_shape))({expr})",
+                  mine, inputs)
+
+
+U = "tf.sparse.SparseTensor(x0, x1, [5, 3])"
+IDX_U = np.array([[3, 2], [1, 0], [1, 2], [0, 1]], np.int64)
+WORDS = "tf.sparse.SparseTensor(x0, x1, [2, 2])"
+IDX_W = np.array([[0, 0], [0, 1], [1, 0]], np.int64)
+TEXT = np.array([b"a", b"b", b"c"])
+MORE = [
+    TFCase("fill_empty_rows", "(lambda r: (r[0].indices, r[0].values, r[0].dense_shape, r[1]))("
+           f"tf.sparse.fill_empty_rows({U}, x2))",
+           lambda i, v, d: (lambda r: (*as_parts(r[0]), r[1]))(
+               tf.sparse.fill_empty_rows(sp(i, v, [5, 3]), d)),
+           [IDX_U, vals(4), np.array(-1.5)], wrt=(1, 2)),
+    _case("reshape", f"tf.sparse.reshape({SP.format(shape=[4, 3])}, [2, -1])",
+          lambda i, v: tf.sparse.reshape(sp(i, v, [4, 3]), [2, -1]), [IDX, vals(4)]),
+    _case("reshape_3d", f"tf.sparse.reshape({SP.format(shape=[2, 2, 3])}, [3, 4])",
+          lambda i, v: tf.sparse.reshape(sp(i, v, [2, 2, 3]), [3, 4]), [IDX3, vals(5)]),
+    _case("maximum", f"tf.sparse.maximum({A}, {SP_B.format(shape=[4, 3])})",
+          lambda i, v, j, w: tf.sparse.maximum(sp(i, v, [4, 3]), sp(j, w, [4, 3])),
+          [IDX, vals(4), IDX_B, vals(3)], wrt=()),
+    _case("minimum", f"tf.sparse.minimum({A}, {SP_B.format(shape=[4, 3])})",
+          lambda i, v, j, w: tf.sparse.minimum(sp(i, v, [4, 3]), sp(j, w, [4, 3])),
+          [IDX, vals(4), IDX_B, vals(3)], wrt=()),
+    _case("bincount", "tf.sparse.bincount(x0, minlength=12)",
+          lambda x: tf.sparse.bincount(x, minlength=12), [np.array([[1, 1, 3], [7, 0, 1]])],
+          wrt=()),
+    _case("bincount_rows_weights", "tf.sparse.bincount(x0, weights=x1, axis=-1)",
+          lambda x, w: tf.sparse.bincount(x, weights=w, axis=-1),
+          [np.array([[10, 20, 30, 20], [11, 101, 11, 1001]]), vals(2, 4)], wrt=()),
+    _case("bincount_sparse", "tf.sparse.bincount(tf.sparse.SparseTensor(x0, x1, [4, 3]), "
+          "axis=-1, binary_output=True)",
+          lambda i, v: tf.sparse.bincount(sp(i, v, [4, 3]), axis=-1, binary_output=True),
+          [IDX, np.array([4, 4, 2, 9], np.int32)], wrt=()),
+    _text_case("cross", f"tf.sparse.cross([{WORDS}, x2, tf.sparse.SparseTensor(x0, x3, [2, 2])])",
+               lambda i, w, d, n: tf.sparse.cross([sp(i, w, [2, 2]), d, sp(i, n, [2, 2])]),
+               [IDX_W, TEXT, np.array([[b"x", b"y"], [b"z", b"w"]]),
+                np.array([5, 6, 7], np.int64)]),
+    _text_case("cross_separator", f"tf.sparse.cross([{WORDS}, x2], separator='--')",
+               lambda i, w, d: tf.sparse.cross([sp(i, w, [2, 2]), d], separator="--"),
+               [IDX_W, TEXT, np.array([[3], [4]], np.int32)]),
+    _case("cross_hashed", f"tf.sparse.cross_hashed([{WORDS}, x2])",
+          lambda i, w, d: tf.sparse.cross_hashed([sp(i, w, [2, 2]), d]),
+          [IDX_W, TEXT, np.array([[3, 9], [4, 1]], np.int64)], wrt=()),
+    _case("cross_hashed_buckets",
+          f"tf.sparse.cross_hashed([{WORDS}, x2], num_buckets=1000, hash_key=77)",
+          lambda i, w, d: tf.sparse.cross_hashed([sp(i, w, [2, 2]), d], num_buckets=1000,
+                                                 hash_key=77),
+          [IDX_W, TEXT, np.array([[b"p"], [b"q"]])], wrt=()),
+]
+CASES += MORE
 
 
 @pytest.fixture(scope="module")

@@ -88,6 +88,104 @@ def softmax_ref(values, indices, shape):
     return out
 
 
+def fill_fn(values, default, indices, shape):
+    out, empty = tf.sparse.fill_empty_rows(_st(values, indices, shape), default)
+    return [out.indices, out.values, tf.cast(empty, tf.int64)]
+
+
+def fill_ref(values, default, indices, shape):
+    rows = []
+    for r in range(shape[0]):
+        held = [(tuple(i), v) for i, v in zip(indices, values) if i[0] == r]
+        rows += held or [((r,) + (0,) * (len(shape) - 1), default)]
+    return [np.array([i for i, _ in rows]), np.array([v for _, v in rows]),
+            np.array([int(not any(i[0] == r for i in indices)) for r in range(shape[0])])]
+
+
+def reshape_fn(values, indices, shape, new_shape):
+    out = tf.sparse.reshape(_st(values, indices, shape), new_shape)
+    return [out.indices, out.values, out.dense_shape]
+
+
+def reshape_ref(values, indices, shape, new_shape):
+    new = np.asarray(new_shape)
+    new[new == -1] = np.prod(shape) // -np.prod(new)
+    flat = np.ravel_multi_index(tuple(indices.T), shape)
+    return [np.stack(np.unravel_index(flat, new), 1), values, new]
+
+
+def extremum_fn(kind):
+    def fn(a, b, indices_a, indices_b, shape):
+        out = getattr(tf.sparse, kind)(_st(a, indices_a, shape), _st(b, indices_b, shape))
+        return [out.indices, out.values]
+    return fn
+
+
+def extremum_ref(kind):
+    def ref(a, b, indices_a, indices_b, shape):
+        held = np.unique(np.concatenate([indices_a, indices_b]), axis=0)
+        pick = getattr(np, kind)(_dense(a, indices_a, shape), _dense(b, indices_b, shape))
+        return [held, pick[tuple(held.T)]]
+    return ref
+
+
+def bincount_fn(values, **kw):
+    out = tf.sparse.bincount(values, **kw)
+    return [out.indices, out.values, out.dense_shape]
+
+
+def bincount_ref(values, weights=None, axis=0, minlength=None, maxlength=None,
+                 binary_output=False):
+    rows = values.reshape(1, -1) if axis == 0 else values
+    w = None if weights is None else np.asarray(weights).reshape(rows.shape)
+    bins = max(int(rows.max()) + 1, minlength or 0) if maxlength is None else maxlength
+    counts = np.stack([np.bincount(r[r < bins], None if w is None else w[i][r < bins],
+                                   minlength=bins) for i, r in enumerate(rows)])
+    counts = np.minimum(counts, 1) if binary_output else counts
+    held = np.argwhere(counts != 0)
+    held = held[:, 1:] if axis == 0 else held
+    return [held, counts[counts != 0], np.array(([] if axis == 0 else [len(rows)]) + [bins])]
+
+
+def sparse_bincount_fn(values, indices, shape, **kw):
+    out = tf.sparse.bincount(_st(values, indices, shape), **kw)
+    return [out.indices, out.values, out.dense_shape]
+
+
+def sparse_bincount_ref(values, indices, shape, **kw):
+    per_row = [[v for i, v in zip(indices, values) if i[0] == r] for r in range(shape[0])]
+    bins = int(values.max()) + 1
+    held = [(r, v) for r in range(shape[0]) for v in sorted(set(per_row[r]))]
+    return [np.array(held), np.array([per_row[r].count(v) for r, v in held]),
+            np.array([shape[0], bins])]
+
+
+def cross_fn(batch_ids, words, ids, **kw):
+    words = tf.sparse.SparseTensor(np.stack([batch_ids, [0, 1, 0]], 1), words, [2, 2])
+    out = tf.sparse.cross([words, ids], **kw)
+    return [out.indices, out.values, out.dense_shape]
+
+
+def cross_ref(batch_ids, words, ids, separator="_X_"):
+    rows = [[(w, i) for w, b in zip(words, batch_ids) if b == r for i in ids[r]] for r in (0, 1)]
+    held = [(r, j) for r in (0, 1) for j in range(len(rows[r]))]
+    return [np.array(held), np.array([f"{w}{separator}{i}".encode() for row in rows
+                                      for w, i in row], object),
+            np.array([2, max(len(r) for r in rows)])]
+
+
+def cross_hashed_fn(batch_ids, words, ids, **kw):
+    words = tf.sparse.SparseTensor(np.stack([batch_ids, [0, 1, 0]], 1), words, [2, 2])
+    out = tf.sparse.cross_hashed([words, ids], **kw)
+    return [out.indices, out.values]
+
+
+def cross_hashed_ref(batch_ids, words, ids, num_buckets=0, hash_key=None):
+    """TensorFlow 2.21's hashes of these crosses, recorded (tests/test_sparse_tf.py checks
+    them live)."""
+    return [np.array([[0, 0], [0, 1], [1, 0]]), np.array([40, 8, 57])]
+
+
 _MM = dict(indices=_IDX, shape=[4, 3])
 _ADD = dict(indices_a=_IDX, indices_b=_IDX_B, shape=[4, 3])
 _R3 = dict(indices=_IDX3, shape=[2, 2, 3])
@@ -123,6 +221,43 @@ ROWS = [
            reduce_ref("reduce_max", True), [
         Sample((rand(5),), dict(_R3, axis=0)),
     ], grad=False, notes="TensorFlow registers no gradient for SparseReduceMaxSparse"),
+    OpInfo("sparse.fill_empty_rows", fill_fn, fill_ref, [
+        Sample((rand(4), rand()), _MM),
+        Sample((rand(5), rand()), _R3, name="rank3"),
+    ]),
+    OpInfo("sparse.reshape", reshape_fn, reshape_ref, [
+        Sample((rand(4),), dict(_MM, new_shape=[2, 6])),
+        Sample((rand(5),), dict(_R3, new_shape=[-1, 2]), name="inferred"),
+    ], notes="SparseReshape moves indices only; the values pass through"),
+    OpInfo("sparse.maximum", extremum_fn("maximum"), extremum_ref("maximum"), [
+        Sample((rand(4), rand(3)), _ADD)], grad=False,
+        notes="TensorFlow's gradient rule raises NotImplementedError"),
+    OpInfo("sparse.minimum", extremum_fn("minimum"), extremum_ref("minimum"), [
+        Sample((rand(4), rand(3)), _ADD)], grad=False,
+        notes="TensorFlow's gradient rule raises NotImplementedError"),
+    OpInfo("sparse.bincount", bincount_fn, bincount_ref, [
+        Sample((np.array([1, 1, 3, 7], np.int32),)),
+        Sample((np.array([[1, 1, 3], [2, 0, 2]], np.int64),), dict(axis=-1), name="rows"),
+        Sample((np.array([1, 1, 3, 7], np.int32),), dict(weights=np.array([.5, 1., 2., 3.])),
+               name="weights"),
+        Sample((np.array([1, 1, 3, 7], np.int32),), dict(binary_output=True, minlength=9),
+               name="binary"),
+        Sample((np.array([1, 1, 3, 7], np.int32),), dict(maxlength=3), name="maxlength"),
+    ], grad=False, float32=False, notes="counts: not differentiable"),
+    OpInfo("sparse.bincount(sparse)", sparse_bincount_fn, sparse_bincount_ref, [
+        Sample((np.array([4, 4, 2], np.int64),),
+               dict(indices=np.array([[0, 1], [0, 2], [1, 0]]), shape=[2, 3], axis=-1)),
+    ], grad=False, float32=False, notes="counts: not differentiable"),
+    OpInfo("sparse.cross", cross_fn, cross_ref, [
+        Sample((), dict(batch_ids=np.array([0, 0, 1]), words=np.array(["a", "b", "c"]),
+                        ids=np.array([[7], [8]]))),
+        Sample((), dict(batch_ids=np.array([0, 1, 1]), words=np.array(["a", "b", "c"]),
+                        ids=np.array([[7, 2], [8, 1]]), separator="-"), name="separator"),
+    ], grad=False, float32=False, notes="strings: not differentiable"),
+    OpInfo("sparse.cross_hashed", cross_hashed_fn, cross_hashed_ref, [
+        Sample((), dict(batch_ids=np.array([0, 0, 1]), words=np.array(["a", "b", "c"]),
+                        ids=np.array([[7], [8]]), num_buckets=64)),
+    ], grad=False, float32=False, notes="hashes: not differentiable"),
     OpInfo("sparse.softmax", softmax_fn, softmax_ref, [
         Sample((rand(5),), _R3),
         Sample((rand(4),), _MM, name="matrix"),
