@@ -238,6 +238,12 @@ MORE = [
           lambda i, w, d: tf.sparse.cross_hashed([sp(i, w, [2, 2]), d], num_buckets=1000,
                                                  hash_key=77),
           [IDX_W, TEXT, np.array([[b"p"], [b"q"]])], wrt=()),
+    TFCase("sampled_addmm", "tf.sparse.sampled_addmm(x0, x1, [2, 2], x2, x3, alpha=0.75, "
+           "beta=0.25, output_type=tf.float64)",
+           lambda i, v, a, b: tf.sparse.sampled_addmm(i, v, [2, 2], a, b, alpha=0.75, beta=0.25,
+                                                      output_type=tf.float64),
+           [np.array([0, 1, 1, 0, 0, 0, 1, 0]).reshape(2, 2, 2), vals(2, 2), vals(2, 2, 3),
+            vals(2, 3, 2)], wrt=(1, 2, 3)),
 ]
 CASES += MORE
 

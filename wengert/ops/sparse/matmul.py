@@ -10,6 +10,10 @@ Derivatives (TensorFlow's rule). With G the incoming gradient,
                                                        adjoint_a),
 the second a gather of G's rows and op(B)'s rows, multiplied and summed. The op is bilinear in
 (values, b), so its JVP is the product rule.
+
+`sampled_addmm` (TensorFlow's composition, here too) computes only the entries of mat1 @ mat2
+at given indices: out_k = alpha sum_j mat1[..., r_k, j] mat2[..., j, c_k] + beta values_k, the
+rows and columns gathered (with batch dimensions) and multiplied elementwise.
 """
 import numpy as np
 
@@ -22,12 +26,14 @@ from ...framework.static_value import static_value
 from ...framework.tensor import convert_to_tensor
 from ...framework.tensor_shape import TensorShape
 from ..complex_parts import conj
-from ..indexing_ops import gather
+from ..array_ops import concat
+from ..cast_ops import cast
+from ..indexing_ops import gather, gather_nd
 from ..matmul_ops import matrix_transpose
 from ..reduce_ops import reduce_sum
 from ..reshape_ops import transpose
 
-__all__ = ["sparse_dense_matmul"]
+__all__ = ["sparse_dense_matmul", "sampled_addmm"]
 
 _OP = "SparseTensorDenseMatMul"
 
@@ -111,3 +117,28 @@ def sparse_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
         raise TypeError(f"sparse_dense_matmul: sp_a must be a SparseTensor, got "
                         f"{type(sp_a).__name__}; build one with tf.sparse.from_dense.")
     return _product(sp_a.indices, sp_a.values, sp_a.dense_shape, b, adjoint_a, adjoint_b, name)
+
+
+def sampled_addmm(indices, values, dense_shape, mat1, mat2, beta=1.0, alpha=1.0,
+                  output_type=dtypes.float32):
+    """(indices, alpha (mat1 @ mat2) at indices + beta values, dense_shape): the product's
+    entries at `indices` only ([..., N, 2] row and column per entry, with batch dimensions)."""
+    indices = convert_to_tensor(indices)
+    values = convert_to_tensor(values, dtype=output_type)
+    dense_shape = cast(convert_to_tensor(dense_shape), dtypes.int32)
+    mat1 = convert_to_tensor(mat1, dtype=output_type)
+    mat2 = convert_to_tensor(mat2, dtype=output_type)
+    if mat1.shape.rank is None or mat1.shape.rank < 2:
+        raise ValueError(f"sampled_addmm: mat1 must have rank 2 or more, got shape {mat1.shape}.")
+    want = [mat1.shape[-2], mat2.shape[-1]]
+    known = static_value(dense_shape)
+    if known is not None and None not in want and list(np.ravel(known)) != want:
+        raise ValueError(f"Dense shape: {np.ravel(known).tolist()} does not match output "
+                         f"shape: {want}")
+    batch_dims = mat1.shape.rank - 2
+    rows = gather_nd(mat1, indices[..., :-1], batch_dims=batch_dims)
+    cols = gather_nd(matrix_transpose(mat2),
+                     concat([indices[..., :-2], indices[..., -1:]], axis=-1),
+                     batch_dims=batch_dims)
+    dot = reduce_sum(rows * cols, axis=-1)
+    return indices, dot * alpha + values * beta, dense_shape
