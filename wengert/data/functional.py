@@ -18,6 +18,7 @@ import os
 import numpy as np
 
 from ..framework.errors import InvalidArgumentError
+from ..framework.sparse_tensor import SparseTensorSpec
 from ..framework.tensor import Tensor, array_of, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..tracing.function import function
@@ -25,6 +26,7 @@ from ..tracing.signatures import TensorSpec
 from . import structure as st
 from .dataset import AUTOTUNE, INFINITE, UNKNOWN, Dataset, Stage
 from .iterator import without_recording
+from .sparse_elements import is_sparse, unwrap
 
 __all__ = ["TracedFunction", "MapDataset", "FilterDataset",
            "InterleaveDataset", "ScanDataset", "reduce_dataset"]
@@ -49,6 +51,9 @@ def _graph_leaves(value, what):
     for leaf in st._flatten(value):
         if leaf is None:
             raise TypeError(f"{what} returned a structure holding None ({value!r:.80}).")
+        if is_sparse(leaf):  # traced as its three tensors, rebuilt when called
+            leaves.append(leaf)
+            continue
         try:
             leaves.append(convert_to_tensor(leaf))
         except (TypeError, ValueError) as err:
@@ -76,16 +81,26 @@ class TracedFunction:
                 out = _call(fn, element)
             self.out_structure, leaves = _graph_leaves(out, what)
             return leaves
-        signature = [TensorSpec(s.shape, s.dtype) for s in specs]
+        signature = [_spec(s) for s in specs]
         if extra is not None:
-            signature += [TensorSpec(s.shape, s.dtype) for s in extra[1]]
+            signature += [_spec(s) for s in extra[1]]
         flat_fn.__name__ = getattr(fn, "__name__", "dataset_fn").replace("<lambda>", "lambda")
         self._concrete = function(flat_fn, input_signature=signature).get_concrete_function()
-        self.out_specs = [TensorSpec(t.shape, t.dtype) for t in self._concrete.outputs]
+        self.out_specs = [_spec(t) for t in self._concrete.structured_outputs]
 
     def __call__(self, components):
-        outs = self._concrete._call([Tensor(c) for c in components])
-        return tuple(np.asarray(array_of(o)) for o in outs)
+        flat = []
+        for c in components:
+            flat.extend(unwrap(c)._nest_components() if is_sparse(c) else [Tensor(c)])
+        outs = self._concrete._call(flat)
+        return tuple(o if is_sparse(o) else np.asarray(array_of(o)) for o in outs)
+
+
+def _spec(t):
+    """The spec of a traced input or output: a SparseTensorSpec stays one."""
+    if isinstance(t, SparseTensorSpec) or is_sparse(t):
+        return SparseTensorSpec(t.shape, t.dtype)
+    return TensorSpec(t.shape, t.dtype)
 
 
 def _note(exc, message):

@@ -15,7 +15,9 @@ It is a plain container: ops take it apart into its three tensors, so gradients 
 `values` through whatever op reads them (`tf.sparse.to_dense` is a scatter of values).
 
 `SparseTensorSpec(shape, dtype)` describes one (its dense shape, None where unknown, and its
-values' dtype), as `TensorSpec` describes a tensor: datasets report it in `element_spec`.
+values' dtype), as `TensorSpec` describes a tensor: datasets report it in `element_spec`, and
+in a tf.function input_signature it stands for three TensorSpecs (indices, values, dense_shape).
+With tf.nest's expand_composites=True, both open into their three parts.
 tf.sparse's arithmetic lives in ops/sparse/. Not here (TensorFlow has it): `SparseTensorValue`.
 """
 import numpy as np
@@ -28,6 +30,8 @@ from .tensor_shape import TensorShape
 
 __all__ = ["SparseTensor", "SparseTensorSpec"]
 
+TENSOR_SPEC = []  # [TensorSpec], installed by tracing/signatures.py (the layer that defines it)
+
 
 class SparseTensor(CompositeTensor):
     """A sparse tensor: `values[j]` sits at coordinate `indices[j]` of a dense tensor of shape
@@ -37,7 +41,7 @@ class SparseTensor(CompositeTensor):
     dense_shape: an int64 [rank] tensor (or a list/tuple of ints).
     """
 
-    __slots__ = ("_indices", "_dense_shape")
+    __slots__ = ("_indices", "_dense_shape", "_shape_hint")
 
     def __init__(self, indices, values, dense_shape):
         indices = convert_to_tensor(indices, dtype_hint=dtypes.int64)
@@ -49,6 +53,7 @@ class SparseTensor(CompositeTensor):
         self._indices = _as_int64(indices)
         self._dense_shape = _as_int64(dense_shape)
         self._values = values
+        self._shape_hint = None  # a spec's dense shape, while tracing (SparseTensorSpec)
         _check_shapes(self._indices.shape, values.shape, self._dense_shape.shape)
 
     @classmethod
@@ -75,6 +80,8 @@ class SparseTensor(CompositeTensor):
         known = static_value(self._dense_shape)
         if known is not None:
             return TensorShape([int(d) for d in np.ravel(known)])
+        if self._shape_hint is not None:
+            return self._shape_hint
         rank = self._dense_shape.shape[0] if self._dense_shape.shape.rank == 1 else None
         return TensorShape(None if rank is None else [None] * rank)
 
@@ -84,6 +91,14 @@ class SparseTensor(CompositeTensor):
     def __repr__(self):
         return (f"SparseTensor(indices={self._indices}, values={self._values}, "
                 f"dense_shape={self._dense_shape})")
+
+    def _nest_components(self):
+        """Its tensors, for tf.nest with expand_composites=True (util/nest.py)."""
+        return [self._indices, self._values, self._dense_shape]
+
+    def _nest_rebuild(self, components):
+        """A SparseTensor of the same kind from new (indices, values, dense_shape)."""
+        return SparseTensor(*components)
 
     def __reduce__(self):
         raise TypeError("SparseTensor is not picklable; pickle its indices, values and "
@@ -122,6 +137,19 @@ class SparseTensorSpec:
             return False
         return (spec_or_value.dtype is self._dtype
                 and self._shape.is_compatible_with(spec_or_value.shape))
+
+    def _nest_components(self):
+        """TensorSpecs of its three tensors (for tf.function signatures): indices [None, r],
+        values [None], dense_shape [r], r its rank."""
+        spec, rank = TENSOR_SPEC[0], self._shape.rank
+        return [spec([None, rank], dtypes.int64), spec([None], self._dtype),
+                spec([rank], dtypes.int64)]
+
+    def _nest_rebuild(self, components):
+        """The SparseTensor of these tensors, its static dense shape this spec's."""
+        out = SparseTensor(*components)
+        out._shape_hint = self._shape
+        return out
 
     def __eq__(self, other):
         return (isinstance(other, SparseTensorSpec) and other.dtype is self._dtype

@@ -128,7 +128,7 @@ def _packer(structure, flat_outputs):
     for t in flat_outputs:
         positions.append(None if t is None else n)
         n += t is not None
-    if not nest.is_nested(structure):
+    if not nest.is_nested(structure) and not nest.is_composite(structure):
         if positions[0] is None:
             return lambda values: None
         return lambda values: Tensor(values[0])
@@ -139,7 +139,7 @@ def _packer(structure, flat_outputs):
 
     def pack(values):
         return nest.pack_sequence_as(structure, [
-            None if i is None else Tensor(values[i]) for i in positions])
+            None if i is None else Tensor(values[i]) for i in positions], True)
     return pack
 
 
@@ -163,7 +163,7 @@ def _pack_expression(node, leaves, keys):
         if any(p is None for _, p in parts):
             return None
         return "{" + ", ".join(f"K[{i}]: {p}" for i, p in parts) + "}"
-    if nest.is_nested(node):
+    if nest.is_nested(node) or nest.is_composite(node):
         return None
     index = next(leaves)
     return "None" if index is None else f"T(v[{index}])"
@@ -244,9 +244,10 @@ class ConcreteFunction:
             with graph.name_scope(valid_name(self.graph.name)):
                 values = replay(self.graph, self._replay_ops, placeholders, args)
         leaves = [None if t is None else values[id(t)] for t in self._flat_outputs]
-        if not nest.is_nested(self.structured_outputs):
+        if not nest.is_nested(self.structured_outputs) and not nest.is_composite(
+                self.structured_outputs):
             return leaves[0]
-        return nest.pack_sequence_as(self.structured_outputs, leaves)
+        return nest.pack_sequence_as(self.structured_outputs, leaves, True)
 
     def _outer_values(self, graph):
         """The tensors of the graph being built that stand for this trace's captures of an
@@ -307,7 +308,7 @@ class Function:
         self._input_signature = None
         if input_signature is not None:
             self._input_signature = list(input_signature)
-            self._flat_specs = nest.flatten(self._input_signature)
+            self._flat_specs = nest.flatten(self._input_signature, expand_composites=True)
             for spec in self._flat_specs:
                 if not isinstance(spec, TensorSpec):
                     raise TypeError(f"input_signature must hold TensorSpecs, got {spec!r}.")
@@ -397,7 +398,7 @@ class Function:
     def _trace_signature(self):
         specs = [(s.dtype, s.shape, s.name) for s in self._flat_specs]
         concrete = self._build(specs, lambda leaves: (
-            nest.pack_sequence_as(self._input_signature, leaves), {}), None)
+            nest.pack_sequence_as(self._input_signature, leaves, True), {}), None)
         self._cache[None] = concrete
         return concrete
 
@@ -439,7 +440,7 @@ class Function:
                 args, kwargs = arguments(graph.inputs)
                 graph.structured_input_signature = (tuple(args), dict(kwargs))
                 outputs = self._function_to_trace()(*args, **kwargs)
-                flat = [_output_tensor(graph, o, self._name) for o in nest.flatten(outputs)]
+                flat = [_output_tensor(graph, o, self._name) for o in nest.flatten(outputs, True)]
         finally:
             graph.trace_values = None
         self._tracing_count += 1
@@ -463,8 +464,11 @@ def _flatten_up_to(signature, args):
     flat, stack = [], [(signature, args)]
     while stack:
         spec, value = stack.pop()
-        if isinstance(spec, TensorSpec):
-            flat.append(value)
+        if isinstance(spec, TensorSpec) or nest.is_composite(spec):
+            parts = nest.flatten(value, True) if nest.is_composite(spec) else [value]
+            if nest.is_composite(spec) and not spec.is_compatible_with(value):
+                raise TypeError(f"An argument {value!r:.80} does not match {spec}.")
+            flat.extend(parts)
             continue
         if isinstance(spec, dict):
             if not isinstance(value, dict) or set(value) != set(spec):
@@ -486,10 +490,10 @@ def _substitute(args, kwargs, placeholders):
     it = iter(placeholders)
 
     def sub(x):
-        if not nest.is_nested(x):
+        if not nest.is_nested(x) and not nest.is_composite(x):
             return next(it) if is_tensor_like(x) else x
-        leaves = [next(it) if is_tensor_like(leaf) else leaf for leaf in nest.flatten(x)]
-        return nest.pack_sequence_as(x, leaves)
+        leaves = [next(it) if is_tensor_like(leaf) else leaf for leaf in nest.flatten(x, True)]
+        return nest.pack_sequence_as(x, leaves, True)
     new_args = [sub(a) for a in args]
     new_kwargs = {k: sub(kwargs[k]) for k in sorted(kwargs)}
     return new_args, new_kwargs

@@ -5,7 +5,10 @@ and `function_spec`).
 The key of a call holds, for each argument, its dtype and shape when it is a tensor (Tensor or
 NumPy array), the variable itself for a Variable, and the value for anything else; lists, tuples
 and dicts are looked through, their structure part of the key. With `reduce_retracing` shapes
-keep only their rank.
+keep only their rank. A SparseTensor argument is looked through too: its three tensors are
+inputs of the trace (so a call with another number of entries traces again), and a
+SparseTensorSpec in an input_signature stands for their three TensorSpecs (installed here into
+framework/sparse_tensor.py's TENSOR_SPEC, since TensorSpec is defined in this layer).
 
 Each trace prints as TensorFlow 2 prints it: its input parameters with their kinds and what
 they were traced for (a TensorSpec for a tensor argument, `Literal[v]` for a Python value, which
@@ -19,6 +22,7 @@ import inspect
 import numpy as np
 
 from ..framework import dtypes
+from ..framework.sparse_tensor import TENSOR_SPEC
 from ..framework.tensor import Tensor, array_of, convert_to_tensor, is_eager_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.variables import Variable, variable_op_name
@@ -190,16 +194,18 @@ def _structure_token(x):
         elif isinstance(item, (list, tuple)):
             tokens.append((type(item), len(item)))
             stack.extend(item)
+        elif nest.is_composite(item):  # a SparseTensor: its kind (its tensors are leaves)
+            tokens.append(type(item))
         else:
             tokens.append(None)
     return tuple(tokens)
 
 
 def _arg_key(x, tensors, relax):
-    if not nest.is_nested(x):
+    if not nest.is_nested(x) and not nest.is_composite(x):
         return _leaf_key(x, tensors, relax)
     return (_structure_token(x), tuple(_leaf_key(leaf, tensors, relax)
-                                       for leaf in nest.flatten(x)))
+                                       for leaf in nest.flatten(x, expand_composites=True)))
 
 
 def call_key(args, kwargs, relax):
@@ -216,3 +222,6 @@ def call_key(args, kwargs, relax):
         for k in sorted(kwargs):
             key.append((k, _arg_key(kwargs[k], tensors, relax)))
     return tuple(key), tensors
+
+
+TENSOR_SPEC.append(TensorSpec)  # framework's SparseTensorSpec describes its parts with these

@@ -4,18 +4,35 @@ of TensorFlow's `tf.nest` (wengert/nest.py is its namespace).
 `gradient(target, sources)` returns gradients in the structure of `sources`; these two functions
 do that: `flatten` lists the leaves (dict values in sorted-key order, as TensorFlow does) and
 `pack_sequence_as` rebuilds the structure around new leaves. Both use an explicit stack.
+
+With `expand_composites=True` a composite tensor (a SparseTensor: any object whose class has
+`_nest_components()` and `_nest_rebuild(components)`) counts as a structure whose leaves are its
+component tensors (a SparseTensor's indices, values and dense_shape); otherwise it is one leaf.
 """
 
 import collections
 
-__all__ = ["flatten", "pack_sequence_as", "is_nested", "map_structure", "assert_same_structure"]
+__all__ = ["flatten", "pack_sequence_as", "is_nested", "map_structure", "assert_same_structure",
+           "is_composite"]
 
 
 def is_nested(x):
     return isinstance(x, (list, tuple, dict))
 
 
+def is_composite(x):
+    """Whether x is a composite tensor (or its spec) that expand_composites opens."""
+    return hasattr(type(x), "_nest_components")
+
+
+def _branches(x, expand):
+    """Whether x is a structure to descend into (composites only when expanding them)."""
+    return is_nested(x) or (expand and is_composite(x))
+
+
 def _children(x):
+    if is_composite(x) and not is_nested(x):
+        return list(x._nest_components())
     if isinstance(x, dict):
         return [x[k] for k in sorted(x, key=_sort_key)]
     return list(x)
@@ -31,7 +48,7 @@ def flatten(structure, expand_composites=False):
     leaves, stack = [], [structure]
     while stack:
         item = stack.pop()
-        if is_nested(item):
+        if _branches(item, expand_composites):
             stack.extend(reversed(_children(item)))
         else:
             leaves.append(item)
@@ -41,11 +58,12 @@ def flatten(structure, expand_composites=False):
 def pack_sequence_as(structure, flat_sequence, expand_composites=False):
     """Rebuild `structure` with its leaves replaced, in order, by the items of `flat_sequence`."""
     flat = list(flat_sequence)
-    if not is_nested(structure):
+    expand = expand_composites
+    if not _branches(structure, expand):
         if len(flat) != 1:
             raise ValueError(f"Structure is a single leaf but {len(flat)} values were given.")
         return flat[0]
-    expected = len(flatten(structure))
+    expected = len(flatten(structure, expand))
     if len(flat) != expected:
         raise ValueError(f"pack_sequence_as: the structure has {expected} leaves but "
                          f"{len(flat)} values were given.")
@@ -55,7 +73,7 @@ def pack_sequence_as(structure, flat_sequence, expand_composites=False):
     stack = [(structure, root, False)]
     while stack:
         node, out, expanded = stack.pop()
-        if not is_nested(node):
+        if not _branches(node, expand):
             out.append(next(leaves))
         elif not expanded:
             built = []
@@ -69,6 +87,8 @@ def pack_sequence_as(structure, flat_sequence, expand_composites=False):
 
 
 def _rebuild(node, children):
+    if is_composite(node) and not is_nested(node):
+        return node._nest_rebuild(children)
     if isinstance(node, dict):
         by_key = dict(zip(sorted(node, key=_sort_key), children))
         if type(node) is dict:
@@ -90,19 +110,21 @@ def map_structure(func, *structures, check_types=True, expand_composites=False):
     if not structures:
         raise ValueError("map_structure needs at least one structure.")
     for other in structures[1:]:
-        assert_same_structure(structures[0], other, check_types)
-    flats = [flatten(s) for s in structures]
-    return pack_sequence_as(structures[0], [func(*leaves) for leaves in zip(*flats)])
+        assert_same_structure(structures[0], other, check_types, expand_composites)
+    flats = [flatten(s, expand_composites) for s in structures]
+    return pack_sequence_as(structures[0], [func(*leaves) for leaves in zip(*flats)],
+                            expand_composites)
 
 
-def _shape_of(structure, check_types):
+def _shape_of(structure, check_types, expand=False):
     out, stack = [], [structure]
     while stack:
         item = stack.pop()
-        if is_nested(item):
+        if _branches(item, expand):
             keys = sorted(item, key=_sort_key) if isinstance(item, dict) else None
-            kind = type(item) if check_types else (dict if keys is not None else tuple)
-            out.append((kind, tuple(keys) if keys is not None else len(item)))
+            kind = type(item) if check_types or not is_nested(item) else (
+                dict if keys is not None else tuple)
+            out.append((kind, tuple(keys) if keys is not None else len(_children(item))))
             stack.extend(reversed(_children(item)))
         else:
             out.append(None)
@@ -111,11 +133,12 @@ def _shape_of(structure, check_types):
 
 def assert_same_structure(nest1, nest2, check_types=True, expand_composites=False):
     """ValueError (or TypeError for different container types) unless the structures match."""
-    a, b = _shape_of(nest1, False), _shape_of(nest2, False)
+    expand = expand_composites
+    a, b = _shape_of(nest1, False, expand), _shape_of(nest2, False, expand)
     if a != b:
         raise ValueError(f"The two structures don't have the same nested structure.\n\nFirst "
                          f"structure: type={type(nest1).__name__} str={nest1}\n\nSecond "
                          f"structure: type={type(nest2).__name__} str={nest2}")
-    if check_types and _shape_of(nest1, True) != _shape_of(nest2, True):
+    if check_types and _shape_of(nest1, True, expand) != _shape_of(nest2, True, expand):
         raise TypeError(f"The two structures don't have the same sequence type: {nest1} and "
                         f"{nest2}.")

@@ -131,8 +131,8 @@ def add(a, b, threshold=0):
         indices, values, shape = execute(SPARSE_ADD, (a.indices, a.values, a.dense_shape,
                                                       b.indices, b.values, b.dense_shape,
                                                       thresh))
-        if a.shape.is_fully_defined():
-            shape = a.dense_shape
+        if a.shape.is_fully_defined():  # known while building: keep it known (TensorFlow)
+            shape = convert_to_tensor(np.asarray(a.shape.as_list(), np.int64))
         return SparseTensor(indices, values, shape)
     if b_sparse:
         a, b = b, a
