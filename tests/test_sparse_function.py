@@ -73,3 +73,17 @@ def test_dataset_map_over_sparse_elements():
     made = tf.data.Dataset.range(3).map(lambda i: tf.sparse.SparseTensor([[0]], [i], [5]))
     assert [b.indices.numpy().tolist() for b in made.batch(2)] == [[[0, 0], [1, 0]], [[0, 0]]]
     assert len(list(ds.filter(lambda s: tf.size(s.values) > 0))) == 2
+
+
+def test_sparse_placeholder_fed_in_a_session():
+    with tf.Graph().as_default():
+        p = tf.compat.v1.sparse.placeholder(tf.float32, shape=[None, 3])
+        assert p.shape.as_list() == [None, 3]
+        total = tf.sparse.reduce_sum(p, axis=1)
+        with tf.compat.v1.Session() as sess:
+            fed = tf.compat.v1.SparseTensorValue([[0, 1], [2, 2]], [1., 2.], [4, 3])
+            assert sess.run(total, {p: fed}).tolist() == [1., 0., 2., 0.]
+            back = sess.run(p, {p: ([[0, 1]], [5.], [2, 3])})
+    assert back.indices.tolist() == [[0, 1]] and back.dense_shape.tolist() == [2, 3]
+    with pytest.raises(RuntimeError, match="eager"):
+        tf.compat.v1.sparse.placeholder(tf.float32)

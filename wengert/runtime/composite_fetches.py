@@ -8,7 +8,9 @@ tensors, and after it the fetched arrays are put back together as a named tuple 
     SparseTensor  -> SparseTensorValue(indices, values, dense_shape)
 
 A component whose value is known without running (an IndexedSlices' static dense shape, an
-eager tensor) is not fetched; it is taken as it is.
+eager tensor) is not fetched; it is taken as it is. A SparseTensor fed (a sparse placeholder)
+takes a SparseTensorValue, an (indices, values, dense_shape) tuple or a SparseTensor: each of
+its three tensors is fed its part.
 """
 import collections
 
@@ -18,7 +20,8 @@ from ..framework.indexed_slices import IndexedSlices
 from ..framework.sparse_tensor import SparseTensor
 from ..framework.tensor import array_of, is_eager_tensor
 
-__all__ = ["IndexedSlicesValue", "SparseTensorValue", "expand", "has_composites"]
+__all__ = ["IndexedSlicesValue", "SparseTensorValue", "expand", "has_composites",
+           "expand_feeds"]
 
 IndexedSlicesValue = collections.namedtuple("IndexedSlicesValue",
                                             ["values", "indices", "dense_shape"])
@@ -52,6 +55,23 @@ def expand(flat):
             out.append(got[0] if kind is None else kind(*got))
         return out
     return fetches, rebuild
+
+
+def expand_feeds(feed_dict):
+    """feed_dict with each SparseTensor key replaced by its three tensors."""
+    out = {}
+    for key, value in feed_dict.items():
+        if not isinstance(key, SparseTensor):
+            out[key] = value
+            continue
+        if isinstance(value, SparseTensor):
+            value = (value.indices, value.values, value.dense_shape)
+        if not isinstance(value, tuple) or len(value) != 3:
+            raise TypeError(f"Cannot feed SparseTensor {key!r:.60} with {type(value).__name__}: "
+                            "give a tf.compat.v1.SparseTensorValue or an (indices, values, "
+                            "dense_shape) tuple.")
+        out.update(zip((key.indices, key.values, key.dense_shape), value))
+    return out
 
 
 class _Known:

@@ -207,6 +207,8 @@ class Session:
     def _feeds(self, feed_dict):
         """The fed tensors and their checked values, as two tuples."""
         tensors, values = [], []
+        if composite_fetches.has_composites(feed_dict):
+            feed_dict = composite_fetches.expand_feeds(feed_dict)
         for key, value in feed_dict.items():
             try:
                 tensor = self.graph.get_tensor_by_name(key) if isinstance(key, str) else key

@@ -18,6 +18,7 @@ from ...graph.collections import (GraphKeys, add_to_collection, add_to_collectio
 from ...graph.partitioned_variables import (fixed_size_partitioner, min_max_variable_partitioner,
                                             variable_axis_size_partitioner)
 from ...graph.placeholder_with_default import placeholder_with_default
+from ...graph.sparse_placeholder import sparse_placeholder
 from ...graph.template import make_template
 from ...graph.variable_initialization import (is_variable_initialized,
                                               report_uninitialized_variables)
@@ -35,6 +36,7 @@ from ...ops.random.v1_initializers import (constant_initializer, glorot_normal_i
                                            truncated_normal_initializer,
                                            variance_scaling_initializer, zeros_initializer)
 from ...ops.io.tf1_print import Print
+from ...runtime.composite_fetches import SparseTensorValue
 from ...runtime.session import InteractiveSession, Session, get_default_session
 from ...util.tf_logging import get_logger
 from ...version import (COMPILER_VERSION, GIT_VERSION, GRAPH_DEF_VERSION,

@@ -1,12 +1,13 @@
 """`wengert.compat.v1.sparse`: TensorFlow 1's `tf.compat.v1.sparse`, which is `tf.sparse` with
 the older argument names (thresh, reduction_axes, keep_dims, concat_dim, split_dim) and the
-sparse-output reductions reduce_sum_sparse / reduce_max_sparse."""
+sparse-output reductions reduce_sum_sparse / reduce_max_sparse, and sparse placeholders."""
 from ...sparse import *  # noqa: F403
 from ...sparse import __all__ as _sparse_names
+from ...graph.sparse_placeholder import sparse_placeholder as placeholder
 from ...ops.sparse.addition import add_v1 as add
 from ...ops.sparse.slicing import concat_v1 as concat, split_v1 as split
 from ...ops.sparse.reductions import (reduce_max_sparse, reduce_max_v1 as reduce_max,
                                       reduce_sum_sparse, reduce_sum_v1 as reduce_sum)
 
-__all__ = sorted({*_sparse_names, "add", "concat", "reduce_max", "reduce_max_sparse",
+__all__ = sorted({*_sparse_names, "add", "concat", "placeholder", "reduce_max", "reduce_max_sparse",
                   "reduce_sum", "reduce_sum_sparse", "split"})
