@@ -138,6 +138,64 @@ class SparseTensorSpec:
         return (spec_or_value.dtype is self._dtype
                 and self._shape.is_compatible_with(spec_or_value.shape))
 
+    def flatten(self):
+        """The TensorSpecs of a SparseTensor's three tensors (indices, values, dense_shape)."""
+        return self._nest_components()
+
+    def to_tensors(self, value):
+        """value's three tensors, in flatten's order."""
+        if not self.is_compatible_with(value):
+            raise TypeError(f"{value!r:.80} does not match {self!r}.")
+        return value._nest_components()
+
+    def from_tensors(self, tensors):
+        """The SparseTensor of the next three tensors of `tensors` (an iterator)."""
+        tensors = iter(tensors)
+        return self._nest_rebuild([next(tensors) for _ in range(3)])
+
+    def cast(self, value, casting_context):
+        """value itself when this spec describes it (a SparseTensor is never converted)."""
+        del casting_context  # no conversions apply to a SparseTensor
+        return SparseTensor.from_value(value) if self.is_compatible_with(value) else \
+            self.to_tensors(value)
+
+    def is_subtype_of(self, other):
+        """True when `other` is a SparseTensorSpec of this dtype whose shape is this one with
+        some dimensions (or the rank) unknown."""
+        return (isinstance(other, SparseTensorSpec) and other.dtype is self._dtype
+                and _generalizes(other.shape, self._shape))
+
+    def most_specific_common_supertype(self, others):
+        """The spec with the dimensions every spec agrees on (None elsewhere), or None when a
+        dtype or rank differs."""
+        shape = self._shape
+        for other in others:
+            if not isinstance(other, SparseTensorSpec) or other.dtype is not self._dtype:
+                return None
+            if shape.rank != other.shape.rank:
+                return None
+            shape = TensorShape(None if shape.rank is None else [
+                a if a == b else None for a, b in zip(shape.as_list(), other.shape.as_list())])
+        return SparseTensorSpec(shape, self._dtype)
+
+    def most_specific_compatible_type(self, other):
+        """most_specific_common_supertype of the two, or ValueError when there is none."""
+        out = self.most_specific_common_supertype([other])
+        if out is None:
+            raise ValueError(f"No TypeSpec is compatible with both {self!r} and {other!r}.")
+        return out
+
+    def placeholder_value(self, placeholder_context):
+        """Not here: wengert traces a SparseTensorSpec as three TensorSpecs (flatten)."""
+        raise NotImplementedError(
+            f"SparseTensorSpec.placeholder_value({placeholder_context!r}): wengert makes the "
+            "placeholders of a traced SparseTensorSpec from flatten(); in a TF 1 graph use "
+            "tf.compat.v1.sparse.placeholder.")
+
+    def experimental_as_proto(self):
+        raise NotImplementedError("SparseTensorSpec.experimental_as_proto: wengert has no "
+                                  "TypeSpecProto; use repr(spec) or (spec.shape, spec.dtype).")
+
     def _nest_components(self):
         """TensorSpecs of its three tensors (for tf.function signatures): indices [None, r],
         values [None], dense_shape [r], r its rank."""
@@ -161,6 +219,15 @@ class SparseTensorSpec:
 
     def __repr__(self):
         return f"SparseTensorSpec({self._shape!r}, tf.{self._dtype.name})"
+
+
+def _generalizes(general, specific):
+    """Whether shape `general` is `specific` with some dimensions (or the rank) unknown."""
+    if general.rank is None:
+        return True
+    if general.rank != specific.rank:
+        return False
+    return all(g is None or g == s for g, s in zip(general.as_list(), specific.as_list()))
 
 
 def _as_int64(t):
