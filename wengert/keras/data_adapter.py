@@ -18,6 +18,8 @@ sample weight: the weight of its label (the argmax of a one-hot row), 1 for unli
 is one pass over the dataset, or `steps_per_epoch` batches drawn from one iterator that carries
 on across epochs (restarted when it runs out). `validation_data` may be a dataset too.
 
+A SparseTensor x (a model on keras.Input(sparse=True)) is cut by rows too (sparse_inputs.py).
+
 Under a tf.distribute strategy each batch is a global batch, of which each replica keeps its
 rows (keras/distributed.py); predict is not split. Floating arrays are cast to the model's
 weight dtype before they become tensors.
@@ -25,8 +27,10 @@ weight dtype before they become tensors.
 import numpy as np
 
 from ..data.dataset import Dataset
+from ..framework.sparse_tensor import SparseTensor
 from ..framework.tensor import Tensor, array_of, constant
 from . import backend, distributed
+from .sparse_inputs import SparseRows, rows_of
 
 __all__ = ["pack_x_y_sample_weight", "unpack_x_y_sample_weight", "class_weights", "is_dataset", "to_numpy", "num_samples", "take", "split_validation", "as_tensors",
            "cast_floats", "unpack_validation", "fit_array_batches", "evaluate_array_batches",
@@ -50,9 +54,15 @@ def _map(fn, data):
 
 def to_numpy(data):
     if isinstance(data, dict) or (isinstance(data, (list, tuple)) and data and isinstance(
-            data[0], (np.ndarray, Tensor, dict))):
-        return _map(np.asarray, data if isinstance(data, dict) else list(data))  # inputs
-    return None if data is None else np.asarray(data)
+            data[0], (np.ndarray, Tensor, dict, SparseTensor))):
+        return _map(_array, data if isinstance(data, dict) else list(data))  # inputs
+    return None if data is None else _array(data)
+
+
+def _array(data):
+    """An input as NumPy (a SparseTensor as its SparseRows: sparse_inputs.py)."""
+    rows = rows_of(data)
+    return rows if isinstance(rows, SparseRows) else np.asarray(data)
 
 
 def num_samples(x):
@@ -78,7 +88,7 @@ def split_validation(x, y, sw, split):
 
 
 def as_tensors(data):
-    return _map(constant, data)
+    return _map(lambda d: d.to_tensor() if isinstance(d, SparseRows) else constant(d), data)
 
 
 def cast_floats(data, dtype):

@@ -17,6 +17,7 @@ import math
 import numpy as np
 
 from ...framework.context import state
+from ...framework.sparse_tensor import SparseTensor
 from ...framework.tensor import constant
 from ...framework.tensor_shape import TensorShape
 from ...ops.math_ops import cast, multiply
@@ -24,6 +25,8 @@ from ...ops.matmul_ops import matmul
 from ...ops.nn.activations import bias_add
 from ...ops.nn.dropout import dropout
 from ...ops.reshape_ops import reshape
+from ...ops.sparse.matmul import sparse_dense_matmul
+from ...ops.sparse.structure import map_values
 from .. import activations, backend
 from ..serialization import dump_lambda, serialize_keras_object as _ser
 from .base import Layer, call_context
@@ -66,12 +69,18 @@ class Dense(Layer):
         self.built = True
 
     def call(self, inputs):
+        if isinstance(inputs, SparseTensor):  # keras.Input(sparse=True): a sparse product
+            return self._finish(sparse_dense_matmul(map_values(cast, inputs, self._dtype),
+                                                    self.kernel))
         if not inputs.dtype.is_floating:
             inputs = cast(inputs, self._dtype)
         if inputs.shape.rank == 2:
             outputs = matmul(inputs, self.kernel)
         else:
             outputs = contract_trailing(inputs, self.kernel, 1)
+        return self._finish(outputs)
+
+    def _finish(self, outputs):
         if self.use_bias:
             outputs = bias_add(outputs, self.bias)
         return self.activation(outputs)

@@ -20,9 +20,10 @@ def is_shape_list(shape):
 class KerasTensor:
     """A symbolic tensor of a functional model under construction: shape, dtype, history."""
 
-    def __init__(self, shape, dtype, history=None, name=None):
+    def __init__(self, shape, dtype, history=None, name=None, sparse=False):
         self.shape = TensorShape(shape)
         self.dtype = dtypes.as_dtype(dtype)
+        self.sparse = bool(sparse)  # stands for a SparseTensor (keras.Input(sparse=True))
         self._keras_history = history  # (layer, node, output index)
         self.name = name
 
