@@ -56,7 +56,7 @@ def _add_kernel(a_indices, a_values, a_shape, b_indices, b_values, b_shape, thre
     both = np.isin(merged, where_a) & np.isin(merged, where_b)
     keep = ~both | (np.abs(values) >= thresh)
     indices = np.concatenate([a_indices, b_indices]).astype(np.int64)[first]
-    return indices[keep].reshape(-1, len(a_shape)), values[keep], np.asarray(a_shape, np.int64)
+    return indices[keep].reshape(-1, len(a_shape)), values[keep], np.array(a_shape, np.int64)
 
 
 def _add_rule(a_indices, a_values, a_shape, b_indices, b_values, b_shape, thresh):
