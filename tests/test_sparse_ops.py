@@ -139,3 +139,17 @@ def test_new_ops_in_graph_mode():
     assert got[1].tolist() == [False, False, False, True, True]
     np.testing.assert_allclose(got[2], 2 * values)
     assert got[3].tolist() == [[0, 1], [0, 3], [1, 0], [1, 3]]
+
+
+def test_with_values_set_shape_and_dense_operands():
+    a = sp([1., 2., 3., 4.])
+    assert a.with_values(a.values * 10).values.numpy().tolist() == [10., 20., 30., 40.]
+    a.set_shape([4, None])
+    with pytest.raises(ValueError, match="not compatible"):
+        a.set_shape([3, 3])
+    assert (a * 2.).values.numpy().tolist() == [2., 4., 6., 8.]
+    assert (a / tf.constant([1., 2., 4.])).values.numpy().tolist() == [0.5, 2., 0.75, 1.]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="does not broadcast"):
+        a * tf.ones([2, 2])
+    with pytest.raises(TypeError):
+        a + 1.  # noqa: B018 (TensorFlow defines no sparse + dense operator)

@@ -244,6 +244,12 @@ MORE = [
                                                       output_type=tf.float64),
            [np.array([0, 1, 1, 0, 0, 0, 1, 0]).reshape(2, 2, 2), vals(2, 2), vals(2, 2, 3),
             vals(2, 3, 2)], wrt=(1, 2, 3)),
+    _case("sparse_times_dense", f"{A} * x2", lambda i, v, d: sp(i, v, [4, 3]) * d,
+          [IDX, vals(4), vals(4, 3)], wrt=(1, 2)),
+    _case("sparse_times_row", f"{SP.format(shape=[2, 2, 3])} * x2",
+          lambda i, v, d: sp(i, v, [2, 2, 3]) * d, [IDX3, vals(5), vals(2, 1)], wrt=(1, 2)),
+    _case("sparse_over_dense", f"{A} / x2", lambda i, v, d: sp(i, v, [4, 3]) / d,
+          [IDX, vals(4), 1.5 + np.abs(vals(3))], wrt=(1, 2)),
 ]
 CASES += MORE
 

@@ -9,6 +9,7 @@ from .ops.segment_ops import (sparse_segment_mean as segment_mean,  # noqa: F401
 from .ops.sparse.addition import add  # noqa: F401
 from .ops.sparse.counting import bincount  # noqa: F401
 from .ops.sparse.crossing import cross, cross_hashed  # noqa: F401
+from .ops.sparse import cwise as _cwise  # noqa: F401 (installs sp * dense and sp / dense)
 from .ops.sparse.empty_rows import fill_empty_rows  # noqa: F401
 from .ops.sparse.extrema import maximum, minimum  # noqa: F401
 from .ops.sparse.conversions import from_dense, reorder, to_dense  # noqa: F401

@@ -186,6 +186,20 @@ def cross_hashed_ref(batch_ids, words, ids, num_buckets=0, hash_key=None):
     return [np.array([[0, 0], [0, 1], [1, 0]]), np.array([40, 8, 57])]
 
 
+def cwise_fn(kind):
+    def fn(values, dense, indices, shape):
+        sp = _st(values, indices, shape)
+        return (sp * dense if kind == "mul" else sp / dense).values
+    return fn
+
+
+def cwise_ref(kind):
+    def ref(values, dense, indices, shape):
+        picked = np.broadcast_to(dense, shape)[tuple(indices.T)]
+        return values * picked if kind == "mul" else values / picked
+    return ref
+
+
 _MM = dict(indices=_IDX, shape=[4, 3])
 _ADD = dict(indices_a=_IDX, indices_b=_IDX_B, shape=[4, 3])
 _R3 = dict(indices=_IDX3, shape=[2, 2, 3])
@@ -258,6 +272,14 @@ ROWS = [
         Sample((), dict(batch_ids=np.array([0, 0, 1]), words=np.array(["a", "b", "c"]),
                         ids=np.array([[7], [8]]), num_buckets=64)),
     ], grad=False, float32=False, notes="hashes: not differentiable"),
+    OpInfo("SparseTensor.__mul__", cwise_fn("mul"), cwise_ref("mul"), [
+        Sample((rand(4), rand(4, 3)), _MM),
+        Sample((rand(5), rand(2, 1)), _R3, name="broadcast"),
+    ]),
+    OpInfo("SparseTensor.__truediv__", cwise_fn("div"), cwise_ref("div"), [
+        Sample((rand(4), rand(4, 3, low=0.5, high=2.0)), _MM),
+        Sample((rand(5), rand(3, low=0.5, high=2.0)), _R3, name="broadcast"),
+    ]),
     OpInfo("sparse.softmax", softmax_fn, softmax_ref, [
         Sample((rand(5),), _R3),
         Sample((rand(4),), _MM, name="matrix"),

@@ -88,6 +88,25 @@ class SparseTensor(CompositeTensor):
     def get_shape(self):
         return self.shape
 
+    def set_shape(self, shape):
+        """Narrow the static dense shape to `shape` (ValueError when they disagree)."""
+        shape = TensorShape(shape)
+        if not self.shape.is_compatible_with(shape):
+            raise ValueError(f"SparseTensor.set_shape: {shape} is not compatible with the dense "
+                             f"shape {self.shape}.")
+        if shape.rank is None:
+            return
+        known = self.shape
+        self._shape_hint = shape if known.rank is None else TensorShape(
+            [a if a is not None else b for a, b in zip(shape.as_list(), known.as_list())])
+
+    def with_values(self, new_values):
+        """The SparseTensor with these indices and dense_shape and `new_values` (one per
+        entry)."""
+        out = SparseTensor(self._indices, new_values, self._dense_shape)
+        out._shape_hint = self._shape_hint
+        return out
+
     def __repr__(self):
         return (f"SparseTensor(indices={self._indices}, values={self._values}, "
                 f"dense_shape={self._dense_shape})")
