@@ -296,3 +296,12 @@ def test_static_state_saving_rnn_continues_from_the_saved_state():
     np.testing.assert_allclose(saved, first)
     np.testing.assert_allclose(second, [[0.70528, 0.70898, 0.71264],
                                         [-0.12174, -0.12474, -0.12745]], atol=2e-5)
+
+
+def test_device_wrapper_builds_the_cell_on_its_device():
+    with tf.Graph().as_default():
+        cell = cells.DeviceWrapper(cells.BasicRNNCell(2), "/cpu:0")
+        out, _ = tf.compat.v1.nn.dynamic_rnn(cell, tf.ones([1, 2, 3]), dtype=tf.float32)
+        assert cell.device == "/cpu:0" and out.shape == (1, 2, 2)
+        assert [v.name for v in cell.variables] == ["rnn/basic_rnn_cell/kernel:0",
+                                                    "rnn/basic_rnn_cell/bias:0"]

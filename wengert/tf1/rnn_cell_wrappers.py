@@ -12,6 +12,7 @@ ResidualWrapper returns `inputs + output` (or `residual_fn(inputs, output)`).
 import numbers
 
 from ..framework import dtypes
+from ..framework.device import device
 from ..graph.variable_scope import variable_scope
 from ..ops.array_ops import concat
 from ..ops.cast_ops import cast
@@ -266,7 +267,8 @@ class ResidualWrapper(_Wrapper):
 
 
 class DeviceWrapper(_Wrapper):
-    """The cell, with `device` recorded (wengert runs every op on its one device)."""
+    """The cell, its ops built under `tf.device(device)` (wengert's one device is the CPU; other
+    names need soft device placement, as TensorFlow's placement does)."""
 
     def __init__(self, cell, device, **kwargs):
         super().__init__(cell)
@@ -280,4 +282,5 @@ class DeviceWrapper(_Wrapper):
         return self._device
 
     def _wrap(self, inputs, state, call):
-        return call(inputs, state)
+        with device(self._device):
+            return call(inputs, state)
