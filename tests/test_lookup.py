@@ -298,3 +298,17 @@ def test_mutable_table_saves_and_restores_with_checkpoint(tmp_path):
     assert fresh.lookup(tf.constant(["a", "c", "z"])).numpy().tolist() == [1, 3, -1]
     assert fresh.size().numpy() == 3
 
+
+
+def test_compat_v1_static_table_has_its_initializer_op():
+    with tf.Graph().as_default():
+        table = tf.compat.v1.lookup.StaticHashTable(
+            tf.compat.v1.lookup.KeyValueTensorInitializer(["a", "b"], [1, 2]), -1)
+        found = table.lookup(tf.constant(["b", "q"]))
+        assert table.initializer.type == "LookupTableImportV2"
+        with tf.compat.v1.Session() as sess:
+            sess.run(table.initializer)
+            assert sess.run(found).tolist() == [2, -1]
+    assert _static(["a"], [1], 0).__class__ is L.StaticHashTable
+    assert tf.compat.v1.lookup.StaticHashTable(L.KeyValueTensorInitializer(["a"], [1]),
+                                               0).initializer is None

@@ -36,7 +36,8 @@ from ..ops.io.lookup_tables import (
 )
 from ..tracing.func_graph import FuncGraph, init_scope
 
-__all__ = ["DenseHashTable", "MutableHashTable", "StaticHashTable", "StaticVocabularyTable"]
+__all__ = ["DenseHashTable", "MutableHashTable", "StaticHashTable", "StaticHashTableV1",
+           "StaticVocabularyTable", "StaticVocabularyTableV1"]
 
 
 def _in_tf1_graph():
@@ -121,9 +122,11 @@ class StaticHashTable(_Table):
         super().__init__(store, HASH_TABLE, (), name or "hash_table")
         self._default_value = convert_to_tensor(default_value, dtype=self.value_dtype)
         self._initializer = initializer
+        self._init_op = None
         if _in_tf1_graph():
             initializer.initialize(self)
-            add_to_collection(GraphKeys.TABLE_INITIALIZERS, state.graph._ops[-1])
+            self._init_op = state.graph._ops[-1]
+            add_to_collection(GraphKeys.TABLE_INITIALIZERS, self._init_op)
         else:
             with init_scope():
                 initializer.initialize(self)
@@ -178,6 +181,23 @@ class StaticVocabularyTable(StaticHashTable):
         """Each key's id: its vocabulary index, or its hash bucket after the vocabulary."""
         return self._find(keys, -1, name, self._lookup_key_dtype,
                           {"oov_buckets": self._num_oov_buckets})
+
+
+class StaticHashTableV1(StaticHashTable):
+    """TensorFlow 1's StaticHashTable: also `initializer`, the op that fills the table in a
+    graph (None eagerly, where the table is filled when made)."""
+
+    @property
+    def initializer(self):
+        return self._init_op
+
+
+class StaticVocabularyTableV1(StaticVocabularyTable):
+    """TensorFlow 1's StaticVocabularyTable, with `initializer` as StaticHashTableV1's."""
+
+    @property
+    def initializer(self):
+        return getattr(self, "_init_op", None)
 
 
 class MutableHashTable(_Table):

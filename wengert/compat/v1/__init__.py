@@ -74,6 +74,7 @@ __getattr__, __dir__ = _lazy_attributes(globals(), {
     "data": ".data",  # tf.data with make_one_shot_iterator and make_initializable_iterator
     "metrics": ".metrics",  # TF 1's streaming metrics over local variables
     "sparse": ".sparse",  # tf.sparse with TensorFlow 1's argument names
+    "lookup": ".lookup",  # tf.lookup whose static tables have `initializer`
     "losses": ".losses",  # TF 1's losses, gathered in the LOSSES collection
     "app": ".app",  # app.run and app.flags
     "flags": ".flags",  # command-line flags
