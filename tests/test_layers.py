@@ -6,7 +6,7 @@ modules import each other, directly or around a loop.
       < programs
 
 Inside ops/, the array and math base (the modules directly in ops/) is below the leaf families,
-and the families are ordered too: (io, linalg, random, signal, sparse) < nn < image.
+and the families are ordered too: (io, linalg, random, ragged, signal, sparse) < nn < image.
 A package may import its own layer and those below; the public namespace modules at the top
 (wengert/__init__.py, math.py, nn.py, ..., compat/) may import anything below them, and the
 programs (the demo) anything at all. Every `import` and `from ... import` counts, at module level
@@ -23,7 +23,7 @@ LAYERS = [
     ("util",),
     ("framework",),
     ("ops",),  # the array and math base: the modules directly in ops/
-    ("ops.io", "ops.linalg", "ops.random", "ops.signal", "ops.sparse"),
+    ("ops.io", "ops.linalg", "ops.random", "ops.ragged", "ops.signal", "ops.sparse"),
     ("ops.nn",),
     ("ops.image",),
     ("autodiff",),

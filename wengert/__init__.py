@@ -26,6 +26,7 @@ from .framework.device import device
 from .framework.indexed_slices import IndexedSlices
 from .framework.operation import Operation
 from .framework.registry import NotDifferentiable, RegisterGradient, no_gradient
+from .framework.ragged_tensor import RaggedTensor
 from .framework.sparse_tensor import SparseTensor, SparseTensorSpec
 from .framework.tensor import Tensor, constant, convert_to_tensor, is_tensor
 from .framework.tensor_shape import TensorShape
@@ -98,7 +99,7 @@ from .tracing.function import function
 from .tracing.signatures import TensorSpec, type_spec_from_value
 # TensorFlow's namespaces (tf.function converts control flow with autograph, loaded here)
 from . import (autodiff, autograph, bitwise, compat, config, func, linalg, math, nest, nn, random,
-               signal, sparse, strings, test, testing)
+               ragged, signal, sparse, strings, test, testing)
 
 __version__ = "0.1.0"
 

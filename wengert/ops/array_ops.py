@@ -21,6 +21,7 @@ import numpy as np
 
 from ..framework.registry import linear, needs_grad
 from ..framework import dtypes
+from ..framework.dispatch import dispatchable
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import binary_operands, execute
 from ..framework.registry import defop
@@ -69,6 +70,7 @@ WHERE_INDICES = defop("Where", lambda c: np.argwhere(c).astype(np.int64),
                       args=("condition",))
 
 
+@dispatchable
 def where(condition, x=None, y=None, name=None):
     """Elementwise `x if condition else y` (broadcasting), or, with only `condition`, the
     coordinates of its True entries as an int64 [n, rank] tensor."""
@@ -156,6 +158,7 @@ CONCAT = defop("ConcatV2", lambda *xs, axis: np.concatenate(xs, axis), shape=_co
                raw=lambda values, axis, name=None: concat(values, axis, name))
 
 
+@dispatchable
 def concat(values, axis, name="concat"):
     """The tensors in `values` joined along `axis` (they agree in every other dimension)."""
     tensors = [convert_to_tensor(v) for v in values]
@@ -189,6 +192,7 @@ PACK = defop("Pack", lambda *xs, axis: np.stack(xs, axis), shape=_pack_rule,
              raw=lambda values, axis=0, name=None: stack(values, axis, name))
 
 
+@dispatchable
 def stack(values, axis=0, name="stack"):
     """The tensors in `values` (one shape) stacked along a new axis `axis`."""
     tensors = [convert_to_tensor(v) for v in values]

@@ -22,6 +22,7 @@ or the rule beside the op where TensorFlow's form keeps a guard around g).
 import numpy as np
 
 from ..framework.errors import InvalidArgumentError
+from ..framework.dispatch import elementwise_or_raise
 from ..framework.execute import binary_operands, execute
 from ..framework.registry import defop, needs_grad
 from ..framework.tensor import convert_to_tensor
@@ -37,7 +38,11 @@ _float_pair_rule = elementwise.float_pair_rule  # the shape rule of the float-on
 
 
 def _float_binary(op_def, x, y, name, complex_ok=False):
-    x, y = binary_operands(x, y, op_def.type)
+    try:
+        x, y = binary_operands(x, y, op_def.type)
+    except TypeError:
+        return elementwise_or_raise(lambda a, b: _float_binary(op_def, a, b, name, complex_ok),
+                                    x, y)
     if not (complex_ok and x.dtype.is_complex):
         shape_rules.check_float(x, f"{op_def.type}'s input")
     return execute(op_def, (x, y), name=name)

@@ -7,6 +7,7 @@ when either dtype is not a floating or complex one (integers carry no gradient).
 import numpy as np
 
 from ..framework import dtypes
+from ..framework.dispatch import elementwise_or_raise
 from ..framework.execute import execute
 from ..framework.registry import defop
 from ..framework.tensor import convert_to_tensor
@@ -49,7 +50,10 @@ CAST = defop("Cast", _cast_kernel, shape=_cast_rule, grad=_cast_grad,
 
 def cast(x, dtype, name=None):
     """`x` converted to `dtype` (floats truncate toward zero when cast to integers)."""
-    x = convert_to_tensor(x)
+    try:
+        x = convert_to_tensor(x)
+    except TypeError:
+        return elementwise_or_raise(lambda v: cast(v, dtype, name), x)
     dtype = dtypes.as_dtype(dtype)
     if x.dtype is dtype:
         return x

@@ -34,6 +34,7 @@ temporary the previous step made, when that is large enough for the saved alloca
 """
 import numpy as np
 
+from ..framework.dispatch import elementwise_or_raise
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
 from ..framework.registry import OPERATOR_UFUNCS, defop, needs_grad
@@ -156,7 +157,10 @@ def call_float(op_def, x, name, kinds="f"):
     """Run the float-only unary op `op_def` on x (the body of sqrt(), tanh(), ...); kinds="fc"
     for an op defined on complex numbers too (exp, sqrt, sin...)."""
     if type(x) is not Tensor:  # is_eager_tensor and array_of, inline: tanh is hot
-        x = convert_to_tensor(x)
+        try:
+            x = convert_to_tensor(x)
+        except TypeError:
+            return elementwise_or_raise(lambda v: call_float(op_def, v, name, kinds), x)
         if x.dtype._np.kind not in kinds:
             raise _not_float(op_def.type, x)
     elif x._value.dtype.kind not in kinds:
@@ -167,7 +171,10 @@ def call_float(op_def, x, name, kinds="f"):
 def call_numeric(op_def, x, name):
     """Run the unary op `op_def`, defined for every numeric dtype, on x (abs(), sign())."""
     if not is_eager_tensor(x):
-        x = convert_to_tensor(x)
+        try:
+            x = convert_to_tensor(x)
+        except TypeError:
+            return elementwise_or_raise(lambda v: call_numeric(op_def, v, name), x)
     if x.dtype.is_bool:
         raise _not_numeric(op_def.type, x)
     return execute(op_def, (x,), name=name)

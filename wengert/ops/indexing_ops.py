@@ -30,6 +30,7 @@ import numpy as np
 
 from ..framework.registry import linear, linear_in
 from ..framework import dtypes
+from ..framework.dispatch import dispatchable
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
 from ..framework.indexed_slices import IndexedSlices
@@ -207,6 +208,7 @@ GATHER_GRAD = defop("GatherGrad", _gather_grad_kernel, shape=_gather_grad_rule,
                     grad=_gather_grad_grad, jvp=linear_in(0), batch=_gather_grad_batched, batch_accepts=_plain_gather)
 
 
+@dispatchable
 def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):
     """Slices of `params` along `axis` at `indices`: output shape is params.shape[:axis] +
     indices.shape[batch_dims:] + params.shape[axis + 1:]. With batch_dims=b, the first b
@@ -459,6 +461,7 @@ def _output_axis(spec, position, rank, width=1):
 
 
 # -- boolean_mask -----------------------------------------------------------------------------
+@dispatchable
 def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
     """The entries of `tensor` where the bool `mask` (covering dimensions axis..axis+k-1) is
     True (a numeric mask: nonzero), flattened into one dimension: a reshape, a `where` and a

@@ -28,6 +28,7 @@ import operator
 import numpy as np
 
 from ..framework import dtypes
+from ..framework.dispatch import elementwise_or_raise
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import binary_operands, execute
 from ..framework.registry import defop, linear, multilinear, needs_grad
@@ -51,7 +52,10 @@ __all__ = ["add", "subtract", "multiply", "divide", "truediv", "floordiv", "floo
 
 def call_binary(op_def, x, y, name):
     """`op_def` applied to x and y after TensorFlow's operand conversion (binary_operands)."""
-    x, y = binary_operands(x, y, op_def.type)
+    try:
+        x, y = binary_operands(x, y, op_def.type)
+    except TypeError:
+        return elementwise_or_raise(lambda a, b: call_binary(op_def, a, b, name), x, y)
     return execute(op_def, (x, y), name=name)
 
 
@@ -165,7 +169,10 @@ STRING_ADD = defop("Add", _add_strings, shape=shape_rules.broadcast, grad=None,
 
 def add(x, y, name=None):
     """x + y, elementwise with broadcasting; strings concatenate (TensorFlow's Add op)."""
-    x, y = binary_operands(x, y, ADD.type)
+    try:
+        x, y = binary_operands(x, y, ADD.type)
+    except TypeError:
+        return elementwise_or_raise(lambda a, b: add(a, b, name), x, y)
     return execute(STRING_ADD if x.dtype is dtypes.string else ADD, (x, y), name=name)
 
 
@@ -181,7 +188,10 @@ def multiply(x, y, name=None):
 
 def divide(x, y, name=None):
     """x / y. Integer inputs are cast to float64 first, as in TensorFlow's `truediv`."""
-    x, y = binary_operands(x, y, "RealDiv")
+    try:
+        x, y = binary_operands(x, y, "RealDiv")
+    except TypeError:
+        return elementwise_or_raise(lambda a, b: divide(a, b, name), x, y)
     if not x.dtype.is_differentiable:
         x, y = cast(x, dtypes.float64), cast(y, dtypes.float64)
     return execute(DIV, (x, y), name=name)
@@ -256,7 +266,11 @@ NEG = defop("Neg", np.negative, shape=shape_rules.same, grad=lambda op, grad: -g
 
 def negative(x, name=None):
     """-x."""
-    return execute(NEG, (convert_to_tensor(x),), name=name)
+    try:
+        x = convert_to_tensor(x)
+    except TypeError:
+        return elementwise_or_raise(lambda v: negative(v, name), x)
+    return execute(NEG, (x,), name=name)
 
 
 # -- pow, maximum, minimum ----------------------------------------------------------------------
@@ -328,14 +342,20 @@ MINIMUM = defop("Minimum", np.minimum, shape=shape_rules.broadcast,
 
 def maximum(x, y, name=None):
     """Elementwise max(x, y); at ties the gradient goes to x."""
-    x, y = binary_operands(x, y, MAXIMUM.type)
+    try:
+        x, y = binary_operands(x, y, MAXIMUM.type)
+    except TypeError:
+        return elementwise_or_raise(lambda a, b: maximum(a, b, name), x, y)
     shape_rules.check_ordered(x, MAXIMUM.type)
     return execute(MAXIMUM, (x, y), name=name)
 
 
 def minimum(x, y, name=None):
     """Elementwise min(x, y); at ties the gradient goes to x."""
-    x, y = binary_operands(x, y, MINIMUM.type)
+    try:
+        x, y = binary_operands(x, y, MINIMUM.type)
+    except TypeError:
+        return elementwise_or_raise(lambda a, b: minimum(a, b, name), x, y)
     shape_rules.check_ordered(x, MINIMUM.type)
     return execute(MINIMUM, (x, y), name=name)
 
@@ -349,7 +369,10 @@ def _comparison(op_type, kernel, doc, onnx):
                    name=None: compare(x, y, name))
 
     def compare(x, y, name=None):
-        x, y = binary_operands(x, y, op_type)
+        try:
+            x, y = binary_operands(x, y, op_type)
+        except TypeError:
+            return elementwise_or_raise(lambda a, b: compare(a, b, name), x, y)
         if ordered:
             shape_rules.check_ordered(x, op_type)
         return execute(op_def, (x, y), name=name)
@@ -393,20 +416,31 @@ def _bool_operands(x, y, op_type):
     return x, y
 
 
+def _logical(op_def, x, y, name):
+    try:
+        operands = _bool_operands(x, y, op_def.type)
+    except TypeError:
+        return elementwise_or_raise(lambda a, b: _logical(op_def, a, b, name), x, y)
+    return execute(op_def, operands, name=name)
+
+
 def logical_and(x, y, name=None):
-    return execute(LOGICAL_AND, _bool_operands(x, y, "LogicalAnd"), name=name)
+    return _logical(LOGICAL_AND, x, y, name)
 
 
 def logical_or(x, y, name=None):
-    return execute(LOGICAL_OR, _bool_operands(x, y, "LogicalOr"), name=name)
+    return _logical(LOGICAL_OR, x, y, name)
 
 
 def logical_xor(x, y, name=None):
-    return execute(LOGICAL_XOR, _bool_operands(x, y, "LogicalXor"), name=name)
+    return _logical(LOGICAL_XOR, x, y, name)
 
 
 def logical_not(x, name=None):
-    x = convert_to_tensor(x, dtype_hint=dtypes.bool)
+    try:
+        x = convert_to_tensor(x, dtype_hint=dtypes.bool)
+    except TypeError:
+        return elementwise_or_raise(lambda v: logical_not(v, name), x)
     if not x.dtype.is_bool:
         raise TypeError(f"LogicalNot: input must be a bool tensor, got {x.dtype.name}.")
     return execute(LOGICAL_NOT, (x,), name=name)

@@ -8,6 +8,7 @@ sizes are known only when a graph runs (slicing, tiling) build their shapes from
 import numpy as np
 
 from ..framework import dtypes
+from ..framework.dispatch import dispatchable
 from ..framework.execute import execute
 from ..framework.registry import defop
 from ..framework.tensor_shape import TensorShape
@@ -42,6 +43,7 @@ _RANK, _rank_query = _query("Rank", lambda x, out_type: np.array(x.ndim, dtype=o
                             lambda ctx, x: ctx.node("Size", [ctx.node("Shape", [x])]),
                             lambda s: s.rank, raw=lambda input, name=None: rank(input, name))
 shape.__name__, shape.__doc__ = "shape", "The shape of `input` as a 1-D integer tensor."
+shape = dispatchable(shape)
 size.__name__, size.__doc__ = "size", "The number of elements of `input` (a scalar)."
 
 

@@ -30,6 +30,7 @@ infinite where the variance is 0); any/all/argmax/argmin/count_nonzero have no g
 import numpy as np
 
 from ..framework import dtypes
+from ..framework.dispatch import dispatchable
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
 from ..framework.operation import Operation
@@ -248,11 +249,13 @@ def _partials_jvp(own_op, partials):
     return jvp
 
 
+@dispatchable
 def reduce_sum(input_tensor, axis=None, keepdims=False, name=None):
     """Sum over `axis` (all axes when None). Integer sums keep the input dtype."""
     return _reduction(SUM, input_tensor, axis, keepdims, name)
 
 
+@dispatchable
 def reduce_mean(input_tensor, axis=None, keepdims=False, name=None):
     """Mean over `axis`. The mean of integers is an integer (truncated), as in TensorFlow."""
     return _reduction(MEAN, input_tensor, axis, keepdims, name)
@@ -291,11 +294,13 @@ MIN = defop("Min", _extremum_kernel(np.min, False),
             raw=_raw_reduction(lambda: reduce_min))
 
 
+@dispatchable
 def reduce_max(input_tensor, axis=None, keepdims=False, name=None):
     """Maximum over `axis`; its gradient is shared evenly by tied maxima."""
     return _reduction(MAX, input_tensor, axis, keepdims, name)
 
 
+@dispatchable
 def reduce_min(input_tensor, axis=None, keepdims=False, name=None):
     """Minimum over `axis`; its gradient is shared evenly by tied minima."""
     return _reduction(MIN, input_tensor, axis, keepdims, name)
@@ -323,6 +328,7 @@ PROD = defop("Prod", lambda x, axis, keepdims: np.prod(x, axis=axis, keepdims=ke
              raw=_raw_reduction(lambda: reduce_prod))
 
 
+@dispatchable
 def reduce_prod(input_tensor, axis=None, keepdims=False, name=None):
     """Product over `axis`; the gradient is exact where entries are zero."""
     return _reduction(PROD, input_tensor, axis, keepdims, name)
@@ -414,11 +420,13 @@ def _logical_reduction(op_def, input_tensor, axis, keepdims, name):
     return _reduction(op_def, x, axis, keepdims, name)
 
 
+@dispatchable
 def reduce_any(input_tensor, axis=None, keepdims=False, name=None):
     """Logical or over `axis` of a bool tensor."""
     return _logical_reduction(ANY, input_tensor, axis, keepdims, name)
 
 
+@dispatchable
 def reduce_all(input_tensor, axis=None, keepdims=False, name=None):
     """Logical and over `axis` of a bool tensor."""
     return _logical_reduction(ALL, input_tensor, axis, keepdims, name)

@@ -37,6 +37,7 @@ with an error that suggests `cast`, as TensorFlow refuses sqrt of an int32 tenso
 """
 import numpy as np
 
+from ..framework.dispatch import elementwise_or_raise
 from ..framework.execute import execute
 from ..framework.registry import defop, multilinear, needs_grad
 from ..framework.tensor import convert_to_tensor
@@ -77,7 +78,10 @@ SQUARE = defop("Square", np.square, shape=shape_rules.same,
 
 def square(x, name=None):
     """x * x."""
-    x = convert_to_tensor(x)
+    try:
+        x = convert_to_tensor(x)
+    except TypeError:
+        return elementwise_or_raise(lambda v: square(v, name), x)
     shape_rules.check_not_bool(x, "Square")
     return execute(SQUARE, (x,), name=name)
 

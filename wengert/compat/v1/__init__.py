@@ -78,6 +78,7 @@ __getattr__, __dir__ = _lazy_attributes(globals(), {
     "losses": ".losses",  # TF 1's losses, gathered in the LOSSES collection
     "app": ".app",  # app.run and app.flags
     "flags": ".flags",  # command-line flags
+    "ragged": ".ragged",  # tf.ragged with placeholder and RaggedTensorValue
     "summary": "...summary.v1"},  # FileWriter and the TF 1 summary ops
     fallback="wengert")
 
