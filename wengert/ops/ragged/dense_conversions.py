@@ -1,15 +1,8 @@
 """Between ragged and dense (or sparse) tensors: to_tensor, from_tensor, to_sparse, from_sparse.
 
-to_tensor pads every ragged level to its longest row, from the innermost level out. At one
-level with rows of values V (already dense below), splits s, nrows n and width w:
-
-    index[i, j] = s_i + j   if j < length_i   else nvals       (an [n, w] map)
-    dense       = gather(concat([V, default[None]]), index)
-
-so a padded slot reads the default value, and the gradient is the gather's: each value gets
-the gradient of the slot it landed in, the default the sum over the padding. A `shape` then
-crops or pads each dimension (None keeps the bounding size); the
-padding it adds reads the default too (a where over the padded region).
+to_tensor pads every ragged level to its longest row, from the innermost level out, and crops
+or pads to a `shape` (None keeps the bounding size): one RaggedTensorToTensor op
+(padded_tensor.py states its kernel and gradient).
 
 from_tensor keeps, per row, the first lengths[i] entries: given, or (with `padding`) up to the
 last entry that is not all padding, or all of them (uniform rows). Its outer ragged_rank - 1
@@ -27,59 +20,27 @@ from ...framework.sparse_tensor import SparseTensor
 from ...framework.static_value import static_value
 from ...framework.tensor import convert_to_tensor
 from ..array_ops import concat, where
-from ..broadcast_ops import broadcast_to, ones_like
 from ..creation_ops import fill, range as range_, shape as shape_of, tile
 from ..indexing_ops import boolean_mask, gather
-from ..math_ops import cast, equal, floordiv, less, logical_not
-from ..pad_ops import pad
+from ..math_ops import cast, equal, floordiv, logical_not
 from ..reduce_ops import reduce_all, reduce_max
 from ..reshape_ops import reshape
 from ..shape_ops import sequence_mask
 from . import factories
-from .partition_queries import bounding_shape, row_lengths, value_rowids
+from .padded_tensor import padded
+from .partition_queries import bounding_shape, value_rowids
 
 __all__ = ["to_tensor", "from_tensor", "to_sparse", "from_sparse"]
 
 
-def _pad_level(rt, dense_values, default_row, width):
-    splits = rt.row_splits
-    nvals = shape_of(dense_values, out_type=splits.dtype)[0]
-    cols = range_(width, dtype=splits.dtype)
-    inside = less(cols[None, :], row_lengths(rt)[:, None])
-    index = where(inside, splits[:-1][:, None] + cols[None, :], nvals)
-    return gather(concat([dense_values, default_row], 0), index)
-
-
 def to_tensor(self, default_value=None, name=None, shape=None):
-    """The dense tensor of bounding_shape (or `shape`), padded with default_value (0)."""
+    """The dense tensor of bounding_shape (or `shape`), padded with default_value (0, or b""
+    for strings): TensorFlow's RaggedTensorToTensor op (padded_tensor.py)."""
     flat = self.flat_values
-    default = convert_to_tensor(0 if default_value is None else default_value, dtype=flat.dtype)
-    inner_shape = shape_of(flat)[1:]
-    default_row = broadcast_to(default, inner_shape)[None]
-    levels, rt = [], self
-    while isinstance(rt, RaggedTensor):
-        levels.append(rt)
-        rt = rt.values
-    dense, widths = flat, bounding_shape(self, out_type=self.row_splits.dtype)
-    for depth in range(len(levels) - 1, -1, -1):
-        dense = _pad_level(levels[depth], dense, default_row, widths[depth + 1])
-        default_row = broadcast_to(default, shape_of(dense)[1:])[None]
-    return dense if shape is None else _fit(dense, shape, default)
-
-
-def _fit(dense, shape, default):
-    """dense cropped or padded (with default) to `shape` (entries None keep their size)."""
-    target = shape.as_list() if hasattr(shape, "as_list") else list(shape)
-    if len(target) != dense.shape.rank:
-        raise ValueError(f"RaggedTensor.to_tensor: shape {target} must have rank "
-                         f"{dense.shape.rank}, the ragged tensor's rank.")
-    crop = tuple(slice(None) if t is None or t < 0 else slice(0, int(t)) for t in target)
-    dense = dense[crop]
-    current = shape_of(dense, out_type=dtypes.int64)
-    amounts = [0 if t is None or t < 0 else int(t) - current[i] for i, t in enumerate(target)]
-    paddings = [[0, a] for a in amounts]
-    inside = cast(pad(ones_like(dense, dtype=dtypes.int8), paddings), dtypes.bool)
-    return where(inside, pad(dense, paddings), default)
+    if default_value is None:
+        default_value = b"" if flat.dtype is dtypes.string else 0
+    default = convert_to_tensor(default_value, dtype=flat.dtype)
+    return padded(flat, default, list(self.nested_row_splits), shape, name)
 
 
 def from_tensor(cls, tensor, lengths=None, padding=None, ragged_rank=1, name=None,
