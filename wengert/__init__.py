@@ -96,6 +96,7 @@ from .graph.grouping import (get_current_name_scope, group, inside_function, is_
 from .module import Module
 from .tracing.func_graph import init_scope
 from .tracing.function import function
+from .tracing.ragged_spec import RaggedTensorSpec
 from .tracing.signatures import TensorSpec, type_spec_from_value
 # TensorFlow's namespaces (tf.function converts control flow with autograph, loaded here)
 from . import (autodiff, autograph, bitwise, compat, config, func, linalg, math, nest, nn, random,

@@ -23,7 +23,7 @@ from .composite_tensor import CompositeTensor
 from .tensor import is_eager_tensor
 from .tensor_shape import TensorShape
 
-__all__ = ["RaggedTensor", "RaggedTensorValue", "is_ragged"]
+__all__ = ["RaggedTensor", "RaggedTensorValue", "is_ragged", "spec_text"]
 
 
 class RaggedTensor(CompositeTensor):
@@ -120,6 +120,28 @@ class RaggedTensor(CompositeTensor):
         splits = self._row_splits.numpy().tolist()
         return [values[splits[i]:splits[i + 1]] for i in range(len(splits) - 1)]
 
+    def _nest_components(self):
+        """[flat_values, row splits outermost first]: what tf.nest(expand_composites=True) and
+        tf.function see of it."""
+        return [self.flat_values, *self.nested_row_splits]
+
+    def _component_shapes(self):
+        """The components' shapes as a trace sees them (TensorFlow's RaggedTensorSpec): flat
+        values [None, *inner], the outer splits [nrows + 1], inner splits [None]."""
+        flat = self.flat_values.shape
+        inner = flat.as_list()[1:] if flat.rank is not None else None
+        shapes = [TensorShape(None if inner is None else [None] + inner),
+                  TensorShape([self._row_splits.shape[0]])]
+        return shapes + [TensorShape([None])] * (self.ragged_rank - 1)
+
+    def _nest_rebuild(self, components):
+        """A ragged tensor of this one's ragged rank from new components."""
+        components = list(components)
+        result = components[0]
+        for splits in reversed(components[1:]):
+            result = RaggedTensor(result, splits, internal=True)
+        return result
+
     def with_values(self, new_values):
         """This partition over `new_values` (same number of rows as `values`)."""
         _check_same_rows(self._values, new_values, "with_values")
@@ -153,8 +175,9 @@ class RaggedTensor(CompositeTensor):
                         "of rt.nested_row_splits (.numpy()) instead.")
 
     def _as_tensor(self, dtype=None):
-        raise TypeError(f"Failed to convert elements of {self!r} to Tensor. Consider casting "
-                        "elements to a supported type: a RaggedTensor becomes a Tensor with "
+        raise TypeError(f"Failed to convert elements of a RaggedTensor (shape {self.shape}, "
+                        f"dtype {self.dtype.name}) to Tensor. Consider casting elements to a "
+                        "supported type: a RaggedTensor becomes a Tensor with "
                         "rt.to_tensor(default_value) (padding) or rt.flat_values.")
 
 
@@ -201,6 +224,13 @@ class RaggedTensorValue:
 
     def __repr__(self):
         return f"tf.RaggedTensorValue(values={self.values!r}, row_splits={self.row_splits!r})"
+
+
+def spec_text(shape, dtype, ragged_rank, row_splits_dtype):
+    """How TensorFlow prints the RaggedTensorSpec of these (a traced signature's text)."""
+    dims = "None" if shape.rank is None else repr(shape.as_list())
+    return (f"RaggedTensorSpec(TensorShape({dims}), tf.{dtype.name}, {ragged_rank}, "
+            f"tf.{row_splits_dtype.name})")
 
 
 def is_ragged(value):

@@ -58,6 +58,7 @@ from ..runtime.variable_store import LIVE_VARIABLES
 from ..util import nest
 from . import signatures
 from .func_graph import FuncGraph, needed_ops, placeholder_for, replay
+from .arguments import component_shapes, ragged_input_spec
 from .signatures import TensorSpec, call_key, is_tensor_like
 
 __all__ = ["function", "Function", "ConcreteFunction", "CALL_OBSERVERS"]
@@ -202,7 +203,7 @@ class ConcreteFunction:
         def spec(x):
             if id(x) in inputs:
                 return TensorSpec(x.shape, x.dtype, x.op.name)
-            return x
+            return ragged_input_spec(x)
         return (nest.pack_sequence_as(args, [spec(x) for x in nest.flatten(args)]),
                 {k: nest.pack_sequence_as(v, [spec(x) for x in nest.flatten(v)])
                  for k, v in kwargs.items()})
@@ -404,9 +405,9 @@ class Function:
 
     def _trace(self, key, args, kwargs, tensors):
         relax = self._reduce_retracing
-        specs = []
+        specs, traced_shapes = [], component_shapes(args, kwargs)
         for t in tensors:
-            shape = TensorShape(t.shape)
+            shape = traced_shapes.get(id(t)) or TensorShape(t.shape)
             if relax and shape.rank is not None:
                 shape = TensorShape((None,) * shape.rank)
             name = t.name if isinstance(t, TensorSpec) else None  # a spec's name names its input

@@ -23,6 +23,7 @@ import numpy as np
 
 from ..framework import dtypes
 from ..framework.sparse_tensor import TENSOR_SPEC
+from ..framework.ragged_tensor import RaggedTensor, spec_text
 from ..framework.tensor import Tensor, array_of, convert_to_tensor, is_eager_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.variables import Variable, variable_op_name
@@ -43,6 +44,10 @@ def function_spec(function):
 
 
 def _spec_text(value, spec_type):
+    if hasattr(value, "_component_specs"):  # a RaggedTensorSpec prints as itself
+        return repr(value)
+    if isinstance(value, RaggedTensor):
+        return spec_text(value.shape, value.dtype, value.ragged_rank, value.row_splits.dtype)
     if hasattr(value, "dtype") and hasattr(value, "shape") and not isinstance(value, spec_type):
         return repr(spec_type(value.shape, value.dtype))
     if isinstance(value, spec_type):
@@ -201,7 +206,17 @@ def _structure_token(x):
     return tuple(tokens)
 
 
+def _ragged_key(x, tensors, relax):
+    """A ragged tensor's key: its components, keyed by the shapes a trace gives them."""
+    parts = x._nest_components()
+    tensors.extend(parts)
+    return ("ragged", tuple((p.dtype, _shape_key(s, relax))
+                            for p, s in zip(parts, x._component_shapes())))
+
+
 def _arg_key(x, tensors, relax):
+    if isinstance(x, RaggedTensor):
+        return _ragged_key(x, tensors, relax)
     if not nest.is_nested(x) and not nest.is_composite(x):
         return _leaf_key(x, tensors, relax)
     return (_structure_token(x), tuple(_leaf_key(leaf, tensors, relax)
