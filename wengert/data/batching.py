@@ -15,13 +15,15 @@ import itertools
 import numpy as np
 
 from ..framework.errors import InvalidArgumentError
+from ..framework.ragged_tensor import RaggedTensor
 from ..framework.tensor_shape import TensorShape
 from ..ops.random.seeded import get_seed
 from ..tracing.signatures import TensorSpec
 from ..util import nest
 from . import structure as st
-from .sparse_elements import batch_sparse, batched_spec, is_sparse
+from .sparse_elements import batch_sparse, is_sparse
 from .dataset import INFINITE, UNKNOWN, Dataset, Stage, TensorSliceDataset
+from .ragged_batching import batched_spec, stack_ragged
 
 __all__ = ["BatchDataset", "PaddedBatchDataset", "UnbatchDataset", "ShuffleDataset",
            "RepeatDataset", "TakeDataset", "SkipDataset", "ShardDataset", "EnumerateDataset",
@@ -40,8 +42,8 @@ def _stack(elements, index):
     out = []
     for j in range(len(elements[0])):
         parts = [e[j] for e in elements]
-        if is_sparse(parts[0]):
-            out.append(batch_sparse(parts, index))
+        if is_sparse(parts[0]) or isinstance(parts[0], RaggedTensor):
+            out.append(batch_sparse(parts, index) if is_sparse(parts[0]) else stack_ragged(parts))
             continue
         first = parts[0].shape
         for k, p in enumerate(parts):

@@ -21,11 +21,14 @@ import numpy as np
 from ..framework import dtypes
 from ..framework.errors import InvalidArgumentError
 from ..framework.sparse_tensor import SparseTensorSpec
+from ..framework.ragged_tensor import RaggedTensor
 from ..framework.tensor import constant
 from ..framework.tensor_shape import TensorShape
+from ..tracing.ragged_spec import RaggedTensorSpec
 from ..tracing.signatures import TensorSpec
 from ..util import nest
 from . import structure as st
+from .ragged_rows import ragged_component, ragged_source
 from .iterator import make_iterator, numpy_iterator
 from .sparse_elements import is_sparse, sparse_rows, sparse_spec
 
@@ -197,7 +200,10 @@ class TensorSliceDataset(Dataset):
     def __init__(self, tensors):
         structure, components = st.normalize(tensors, "Dataset.from_tensor_slices")
         sparse = [sparse_spec(c) if is_sparse(c) else None for c in components]
-        components = [sparse_rows(c) if is_sparse(c) else c for c in components]
+        ragged = {i: ragged_source(c) for i, c in enumerate(components)
+                  if isinstance(c, RaggedTensor)}
+        components = [sparse_rows(c) if is_sparse(c) else ragged[i][0] if i in ragged else c
+                      for i, c in enumerate(components)]
         if any(c.ndim == 0 for c in components):
             raise InvalidArgumentError("Dataset.from_tensor_slices: every component needs a first "
                                        "dimension to slice; got a scalar (use from_tensors).")
@@ -206,10 +212,12 @@ class TensorSliceDataset(Dataset):
             shapes = ", ".join(str(list(c.shape)) for c in components)
             raise InvalidArgumentError(f"Dataset.from_tensor_slices: all components must have the "
                                        f"same size in the first dimension, got shapes {shapes}.")
-        self._arrays = tuple(np.array(c) for c in components)  # a copy: later edits do not leak
-        specs = [TensorSpec(c.shape[1:], s.dtype) if p is None else
+        self._arrays = tuple(c if i in ragged else np.array(c)  # a copy: later edits do not leak
+                             for i, c in enumerate(components))
+        specs = [ragged[i][1] if i in ragged else
+                 TensorSpec(c.shape[1:], st.specs_of([c])[0].dtype) if p is None else
                  SparseTensorSpec(p.shape[1:], p.dtype)
-                 for c, s, p in zip(self._arrays, st.specs_of(self._arrays), sparse)]
+                 for i, (c, p) in enumerate(zip(self._arrays, sparse))]
         super().__init__(structure, specs, sizes[0])
 
     def _rows(self):
@@ -319,6 +327,9 @@ class _GeneratorStage(Stage):
                                 f"{ds.element_spec}: got {value!r:.80}.")
         out = []
         for i, (c, spec) in enumerate(zip(components, ds._specs)):
+            if isinstance(spec, RaggedTensorSpec):
+                out.append(ragged_component(c, spec, f"{what}: component {i}"))
+                continue
             if c.dtype != spec.dtype._np:
                 if c.dtype.kind in "fc" and spec.dtype.is_integer or (
                         (c.dtype.kind == "O") != (spec.dtype._np.kind == "O")):
@@ -342,9 +353,9 @@ class GeneratorDataset(Dataset):
         self._args = tuple(np.asarray(getattr(a, "_value", a)) for a in (args or ()))
         specs = _leaves(signature)
         for spec in specs:
-            if not isinstance(spec, TensorSpec):
-                raise TypeError(f"Dataset.from_generator: output_signature must hold TensorSpecs, "
-                                f"got {spec!r}.")
+            if not isinstance(spec, (TensorSpec, RaggedTensorSpec)):
+                raise TypeError(f"Dataset.from_generator: output_signature must hold TensorSpecs "
+                                f"or RaggedTensorSpecs, got {spec!r}.")
         super().__init__(st.structure_of(signature), specs, UNKNOWN)
 
     def _stage(self):

@@ -19,9 +19,11 @@ import numpy as np
 
 from ..framework.errors import InvalidArgumentError
 from ..framework.sparse_tensor import SparseTensorSpec
+from ..framework.ragged_tensor import RaggedTensor
 from ..framework.tensor import Tensor, array_of, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..tracing.function import function
+from ..tracing.ragged_spec import RaggedTensorSpec
 from ..tracing.signatures import TensorSpec
 from . import structure as st
 from .dataset import AUTOTUNE, INFINITE, UNKNOWN, Dataset, Stage
@@ -51,7 +53,7 @@ def _graph_leaves(value, what):
     for leaf in st._flatten(value):
         if leaf is None:
             raise TypeError(f"{what} returned a structure holding None ({value!r:.80}).")
-        if is_sparse(leaf):  # traced as its three tensors, rebuilt when called
+        if is_sparse(leaf) or isinstance(leaf, RaggedTensor):  # rebuilt from parts when called
             leaves.append(leaf)
             continue
         try:
@@ -90,16 +92,20 @@ class TracedFunction:
 
     def __call__(self, components):
         flat = []
-        for c in components:
-            flat.extend(unwrap(c)._nest_components() if is_sparse(c) else [Tensor(c)])
+        for c in components:  # sparse and ragged components enter as their component tensors
+            flat.extend(unwrap(c)._nest_components() if is_sparse(c) else
+                        c._nest_components() if isinstance(c, RaggedTensor) else [Tensor(c)])
         outs = self._concrete._call(flat)
-        return tuple(o if is_sparse(o) else np.asarray(array_of(o)) for o in outs)
+        return tuple(o if is_sparse(o) or isinstance(o, RaggedTensor) else np.asarray(array_of(o))
+                     for o in outs)
 
 
 def _spec(t):
-    """The spec of a traced input or output: a SparseTensorSpec stays one."""
+    """The spec of a traced input or output: a SparseTensorSpec or RaggedTensorSpec stays one."""
     if isinstance(t, SparseTensorSpec) or is_sparse(t):
         return SparseTensorSpec(t.shape, t.dtype)
+    if isinstance(t, (RaggedTensorSpec, RaggedTensor)):
+        return t if isinstance(t, RaggedTensorSpec) else RaggedTensorSpec.from_value(t)
     return TensorSpec(t.shape, t.dtype)
 
 

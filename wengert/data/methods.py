@@ -1,16 +1,17 @@
 """The transformations of `Dataset`, and `tf.data.experimental.assert_cardinality`.
 
-Their datasets' classes live in functional.py, batching.py and prefetch.py, which import
-dataset.py, so dataset.py cannot name them in its class: this module installs the transformations
-as Dataset's methods, each a short function that builds its dataset (the installs are the table
-`_METHODS`, at the end): map, filter, flat_map, interleave, batch, padded_batch, unbatch, rebatch,
-shuffle, repeat, take, skip, shard, enumerate, window, prefetch, cache, scan, reduce, apply,
-with_options and sparse_batch.
+Their datasets' classes live in functional.py, batching.py, ragged_batching.py and prefetch.py,
+which import dataset.py, so dataset.py cannot name them in its class: this module installs the
+transformations as Dataset's methods, each a short function that builds its dataset (the
+installs are the table `_METHODS`, at the end): map, filter, flat_map, interleave, batch,
+padded_batch, ragged_batch, unbatch, rebatch, shuffle, repeat, take, skip, shard, enumerate,
+window, prefetch, cache, scan, reduce, apply, with_options and sparse_batch.
 """
 import numpy as np
 
+from ..framework import dtypes
 from ..framework.errors import FailedPreconditionError
-from . import batching, functional, prefetch
+from . import batching, functional, prefetch, ragged_batching
 from .sparse_batching import SparseBatchDataset
 from .dataset import Dataset, Stage
 
@@ -46,6 +47,12 @@ def _batch(self, batch_size, drop_remainder=False, num_parallel_calls=None, dete
     """Stack `batch_size` consecutive elements (the last batch may be smaller unless
     `drop_remainder`)."""
     return batching.BatchDataset(self, batch_size, drop_remainder)
+
+
+def _ragged_batch(self, batch_size, drop_remainder=False, row_splits_dtype=dtypes.int64,
+                  name=None):
+    """Batch elements of varying first dimension into RaggedTensors (ragged_batching.py)."""
+    return ragged_batching.RaggedBatchDataset(self, batch_size, drop_remainder, row_splits_dtype)
 
 
 def _padded_batch(self, batch_size, padded_shapes=None, padding_values=None,
@@ -143,6 +150,7 @@ def _with_options(self, options, name=None):
 # -- the installs: the transformations as Dataset's methods ----------------------------------
 _METHODS = {"map": _map, "filter": _filter, "flat_map": _flat_map, "interleave": _interleave,
             "batch": _batch, "padded_batch": _padded_batch, "unbatch": _unbatch,
+            "ragged_batch": _ragged_batch,
             "rebatch": _rebatch, "shuffle": _shuffle, "repeat": _repeat, "take": _take,
             "skip": _skip, "shard": _shard, "enumerate": _enumerate, "window": _window,
             "prefetch": _prefetch, "cache": _cache, "scan": _scan, "reduce": _reduce,

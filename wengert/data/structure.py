@@ -13,8 +13,10 @@ import numpy as np
 
 from ..framework import dtypes
 from ..framework.errors import InvalidArgumentError
+from ..framework.ragged_tensor import RaggedTensor
 from ..framework.tensor import Tensor, array_of, to_array
 from ..framework.tensor_shape import TensorShape
+from ..tracing.ragged_spec import RaggedTensorSpec
 from ..tracing.signatures import TensorSpec
 from ..util import nest
 from .sparse_elements import is_sparse, sparse_spec, unwrap
@@ -69,6 +71,10 @@ def flat_template(structure):
 def _array(leaf, what):
     if is_sparse(leaf):  # a SparseTensor travels whole (sparse_elements.py)
         return leaf
+    if isinstance(leaf, RaggedTensor):  # a ragged component travels as itself
+        if not leaf.is_eager:
+            raise TypeError(f"{what}: got a symbolic RaggedTensor; datasets hold eager values.")
+        return leaf
     if isinstance(leaf, Tensor):
         value = getattr(leaf, "_value", None)
         if value is None:
@@ -93,12 +99,15 @@ def normalize(value, what="Dataset"):
 
 def specs_of(components):
     return [sparse_spec(c) if is_sparse(c) else
+            RaggedTensorSpec.from_value(c) if isinstance(c, RaggedTensor) else
             TensorSpec(c.shape, dtypes.FROM_NUMPY.get(c.dtype) or dtypes.as_dtype(c.dtype))
             for c in components]
 
 
 def relax(spec_a, spec_b):
     """The most specific spec both fit (dimensions that differ become None)."""
+    if isinstance(spec_a, RaggedTensorSpec):
+        return spec_a.most_specific_common_supertype([spec_b]) or spec_a
     a, b = spec_a.shape, spec_b.shape
     if a.rank is None or b.rank is None or a.rank != b.rank:
         return TensorSpec(TensorShape(None), spec_a.dtype)
@@ -111,8 +120,8 @@ def element_spec(structure, specs):
 
 
 def to_tensors(structure, components):
-    return pack(structure, [c if isinstance(c, DatasetLike) else unwrap(c) if is_sparse(c)
-                            else Tensor(c) for c in components])
+    return pack(structure, [c if isinstance(c, (DatasetLike, RaggedTensor)) else unwrap(c)
+                            if is_sparse(c) else Tensor(c) for c in components])
 
 
 def check_same_structure(a, b, what):
