@@ -37,7 +37,7 @@ def _to_tensor(values, default):
 
 
 def _to_tensor_ref(values, default):
-    out = np.full((4, 2), default, values.dtype)
+    out = np.full((4, 2), 0 if default is None else default, values.dtype)  # None: TF's 0
     out[0, :2], out[2, 0] = values[:2], values[2]
     return out
 
