@@ -97,7 +97,7 @@ def _grad(op, grad):
     default_grad = None
     if needs_grad(op, 2):
         padding = equal(flat_from, cast(-1, flat_from.dtype))
-        mask = reshape(padding, [-1] + [1] * (values.shape.rank - 1))
+        mask = reshape(padding, concat([[-1], inner * 0 + 1], 0))  # [N, 1, ..., 1]
         summed = reduce_sum(where(mask, flat_grad, zeros_like(flat_grad)), axis=0)
         default_grad = unbroadcast(summed, default)
     return None, values_grad, default_grad, *([None] * len(partitions))
