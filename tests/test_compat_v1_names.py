@@ -192,3 +192,12 @@ def test_logging_uses_the_tensorflow_logger(caplog):
     finally:
         logger.propagate = False
     assert [r.getMessage() for r in caplog.records] == ["step 0", "step 2", "step 4", "done"]
+
+
+def test_py_func_runs_python_on_values_in_graphs():
+    graph = tf.Graph()
+    with graph.as_default():
+        x = v1.placeholder(tf.float32, [None])
+        doubled = v1.py_func(lambda a: (a * 2).astype(np.float32), [x], tf.float32)
+        with v1.Session() as sess:
+            assert sess.run(doubled, {x: [1., 2.]}).tolist() == [2., 4.]

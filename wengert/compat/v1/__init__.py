@@ -56,6 +56,7 @@ from ...tf1.behaviour import (colocate_with, container, control_flow_v2_enabled,
                               op_scope, tables_initializer)
 from ...tf1.conversions import (to_complex64, to_complex128, to_double, to_float, to_int32,
                                 to_int64)
+from ...tf1.python_functions import py_func
 from ...tf1.reshaping import (batch_to_space_nd, depth_to_space, extract_image_patches,
                               space_to_depth)
 from ...tf1.sampling import get_seed, multinomial, random_poisson, set_random_seed
