@@ -16,7 +16,8 @@ import re
 import numpy as np
 
 from ..framework import dtypes
-from ..framework.errors import DataLossError, NotFoundError
+from ..framework.errors import DataLossError
+from .tensor_bundle import check_present
 
 __all__ = ["JsonCheckpoint", "encode_json_index", "FORMAT", "VERSION"]
 
@@ -100,11 +101,7 @@ class JsonCheckpoint:
 
     def read(self, names, writable=True):
         """{name: ndarray} for `names`, each checked against its SHA-256 (always writable)."""
-        missing = [n for n in names if n not in self.entries]
-        if missing:
-            raise NotFoundError(f"Checkpoint '{self.index_file[:-len('.index')]}' has no tensor "
-                                f"named {', '.join(map(repr, missing))}; it has: "
-                                f"{', '.join(sorted(self.entries)) or 'nothing'}.")
+        check_present(self.index_file, self.entries, names)
         out = {}
         with open(self.data_file, "rb") as f:
             for name in names:

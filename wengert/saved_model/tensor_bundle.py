@@ -24,7 +24,7 @@ from ..framework.protos.tensor_bundle import BundleEntryProto, BundleHeaderProto
 from ..util import crc32c
 from .table_format import read_table, write_table
 
-__all__ = ["encode_data", "encode_index", "BundleReader", "is_bundle_index"]
+__all__ = ["encode_data", "encode_index", "BundleReader", "check_present", "is_bundle_index"]
 
 VERSION = 1
 _U32 = struct.Struct("<I")
@@ -152,11 +152,7 @@ class BundleReader:
     def read(self, names, writable=True):
         """{name: ndarray} for `names`, each checked against its size and CRC32C; with
         writable=False numeric arrays share the bytes read (read-only, one copy fewer)."""
-        missing = [n for n in names if n not in self.entries]
-        if missing:
-            raise NotFoundError(f"Checkpoint '{self.index_file[:-len('.index')]}' has no tensor "
-                                f"named {', '.join(map(repr, missing))}; it has: "
-                                f"{', '.join(sorted(self.entries)) or 'nothing'}.")
+        check_present(self.index_file, self.entries, names)
         out = {}
         with open(self.data_file, "rb") as f:
             for name in names:
@@ -199,3 +195,13 @@ class BundleReader:
             values[i] = bytes(blob[pos:pos + length])
             pos += length
         return values.reshape(shape)
+
+
+def check_present(index_file, entries, names):
+    """NotFoundError naming the checkpoint, the tensors missing from `entries` and those it has
+    (both checkpoint formats' readers use it)."""
+    missing = [n for n in names if n not in entries]
+    if missing:
+        raise NotFoundError(f"Checkpoint '{index_file[:-len('.index')]}' has no tensor named "
+                            f"{', '.join(map(repr, missing))}; it has: "
+                            f"{', '.join(sorted(entries)) or 'nothing'}.")

@@ -15,6 +15,7 @@ from ..framework.context import state
 from ..framework.errors import FailedPreconditionError
 from ..framework.execute import execute
 from ..framework.tensor import Tensor, constant
+from ..util import nest
 from ..ops.io.iterators import (ANONYMOUS_ITERATOR, ITERATOR_GET_NEXT,
                                 ITERATOR_GET_NEXT_AS_OPTIONAL)
 
@@ -94,29 +95,21 @@ class Iterator:
         return get_output_classes(self)
 
 
-def _map_nested(spec, fn):
-    if isinstance(spec, (tuple, list)):
-        return type(spec)(_map_nested(s, fn) for s in spec)
-    if isinstance(spec, dict):
-        return {k: _map_nested(v, fn) for k, v in spec.items()}
-    return fn(spec)
-
-
 def get_output_types(dataset_or_iterator):
     """The dtypes of the elements, in their structure."""
-    return _map_nested(dataset_or_iterator.element_spec, lambda s: s.dtype)
+    return nest.map_structure(lambda s: s.dtype, dataset_or_iterator.element_spec)
 
 
 def get_output_shapes(dataset_or_iterator):
     """The static shapes of the elements, in their structure."""
-    return _map_nested(dataset_or_iterator.element_spec, lambda s: s.shape)
+    return nest.map_structure(lambda s: s.shape, dataset_or_iterator.element_spec)
 
 
 def get_output_classes(dataset_or_iterator):
     """The classes of the elements' components (Tensor, SparseTensor, ...), in their
     structure."""
-    return _map_nested(dataset_or_iterator.element_spec,
-                       lambda s: getattr(s, "value_type", Tensor))
+    return nest.map_structure(lambda s: getattr(s, "value_type", Tensor),
+                              dataset_or_iterator.element_spec)
 
 
 def make_one_shot_iterator(dataset):

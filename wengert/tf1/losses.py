@@ -147,9 +147,7 @@ def _check_broadcastable(weights, values):
 
 
 def _pair(labels, predictions, names=("labels", "predictions")):
-    for value, label in zip((labels, predictions), names):
-        if value is None:
-            raise ValueError(f"Argument `{label}` must not be None.")
+    _not_none(labels, names[0], predictions, names[1])
     predictions = cast(predictions, dtypes.float32)
     labels = cast(labels, dtypes.float32)
     predictions.shape.merge_with(labels.shape)
