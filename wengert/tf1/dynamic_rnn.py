@@ -29,6 +29,7 @@ from ..ops.query_ops import shape as dynamic_shape
 from ..ops.creation_ops import zeros
 from ..ops.reshape_ops import reshape, transpose
 from ..util import nest
+from .fused_rnn import fused_dynamic_rnn
 from .rnn_cell_base import assert_like_rnncell, batch_zeros
 
 __all__ = ["dynamic_rnn", "bidirectional_dynamic_rnn"]
@@ -143,6 +144,9 @@ def _rnn_loop(cell, inputs, state, sequence_length, dtype, parallel_iterations, 
     """(outputs stacked time-major, final state) of the cell over time-major `inputs`."""
     flat_input = nest.flatten(inputs)
     _check_time_major(flat_input)
+    fused = fused_dynamic_rnn(cell, inputs, state, sequence_length)
+    if fused is not None:
+        return fused
     batch_size = input_batch_size(flat_input)
     steps = flat_input[0].shape[0]
     steps = steps if steps is not None else dynamic_shape(flat_input[0])[0]

@@ -10,6 +10,7 @@ steps, as TensorFlow 1's layers do. `zero_state(batch_size, dtype)` is zeros of 
 `[batch_size] + state_size` for each leaf of the state.
 """
 import collections
+import contextlib
 import re
 
 from ..framework import dtypes
@@ -169,6 +170,15 @@ class RNNCell:
 
     def __call__(self, inputs, state, scope=None):
         """`(output, new_state)` of one step, building the variables on the first call."""
+        with self._built_scope(inputs, scope) as inputs:
+            return self.call(inputs, state)
+
+    @contextlib.contextmanager
+    def _built_scope(self, inputs, scope=None, sequence=False):
+        """Enter the cell's variable scope (opened on the first entry, under `scope` or the
+        cell's name; with reuse once built) and yield `inputs` as tensors, building the
+        variables on the first entry for one step of them (`sequence`: inputs are time major,
+        one step is `inputs[0]`)."""
         if self._scope is None:
             with variable_scope(scope, default_name=self._name) as captured:
                 self._scope = captured
@@ -179,9 +189,9 @@ class RNNCell:
                 first = nest.flatten(inputs)[0]
                 if self._dtype is None:
                     self._dtype = first.dtype.base_dtype
-                self.build(first.shape)
+                self.build(first.shape[1:] if sequence else first.shape)
                 self.built = True
-            return self.call(inputs, state)
+            yield inputs
 
     def zero_state(self, batch_size, dtype):
         """Zeros shaped `[batch_size] + s` for each size `s` of `state_size`."""
