@@ -5,7 +5,7 @@ string tensor) that `FileWriter.add_summary` writes and TensorBoard reads.
     HistogramSummary  Value{tag, histo}: TensorFlow's fixed buckets, limits +-1e-12 * 1.1^k up
                       to 1e20 and 0 (k = 0, 1, ...; the outermost are +-DBL_MAX), a value x
                       counted in the first bucket whose limit exceeds it; a run of empty
-                      buckets is written as one
+                      buckets is written as one (v1_histogram.py)
     ImageSummary      Value{tag/image[/i], image{PNG}} for the first max_outputs images; float
                       images are scaled per image, by 255 / max when no value is negative, else
                       by 127 / max|x| with 128 added, then truncated to uint8 (a pixel with a
@@ -25,13 +25,14 @@ from ..framework.context import executing_eagerly
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
 from ..framework.protos import tensor as tensor_proto, wire
-from ..framework.protos.summary import HistogramProto, Summary, SummaryMetadata
+from ..framework.protos.summary import Summary, SummaryMetadata
 from ..framework.registry import defop
 from ..framework.tensor import convert_to_tensor, string_array
 from ..framework.tensor_shape import TensorShape
 from ..graph.collections import GraphKeys, add_to_collections, get_collection
 from ..graph.graph import name_scope
 from . import encoders
+from .v1_histogram import histogram_bytes
 
 __all__ = ["audio", "histogram", "image", "merge", "merge_all", "scalar", "tensor_summary",
            "text"]
@@ -45,6 +46,21 @@ def _serialized(values):
     return string_array(np.array(Summary(value=values).SerializeToString(), dtype=object))
 
 
+def _value_bytes(tag, number, payload, wire_type=wire.LEN):
+    """A serialized Summary.Value: its tag (left out when empty) and field `number` holding
+    `payload` (a message's bytes, or a fixed-size value's with `wire_type`)."""
+    head = wire.field_bytes(1, tag) if tag else b""
+    if wire_type == wire.LEN:
+        return head + wire.field_bytes(number, payload)
+    return head + wire.key(number, wire_type) + payload
+
+
+def _summary_bytes(values):
+    """The Summary of serialized values, as a string scalar."""
+    return string_array(np.array(b"".join([wire.field_bytes(1, v) for v in values]),
+                                 dtype=object))
+
+
 def _scalar_shape(*inputs, **attrs):
     return TensorShape([]), dtypes.string
 
@@ -55,49 +71,15 @@ def _scalar_kernel(tags, values):
     if tags.shape != values.shape:
         raise InvalidArgumentError(f"ScalarSummary: tags and values are not the same shape: "
                                    f"{list(tags.shape)} != {list(values.shape)}")
-    return _serialized([Summary.Value(tag=_text(t), simple_value=float(v))
-                        for t, v in zip(tags.reshape(-1), values.reshape(-1))])
-
-
-def _default_limits():
-    positive, v = [], 1.0e-12
-    while v < 1.0e20:
-        positive.append(v)
-        v *= 1.1
-    positive.append(np.finfo(np.float64).max)
-    return np.array([-p for p in reversed(positive)] + [0.0] + positive)
-
-
-_LIMITS = _default_limits()
-
-
-def histogram_proto(values):
-    """TensorFlow's HistogramProto of `values` (see the module docstring)."""
-    values = np.asarray(values, dtype=np.float64).reshape(-1)
-    if not np.all(np.isfinite(values)):
-        raise InvalidArgumentError("Nan in summary histogram: the values must be finite.")
-    counts = np.bincount(np.searchsorted(_LIMITS, values, side="right"),
-                         minlength=len(_LIMITS))[:len(_LIMITS)].astype(np.float64)
-    limits, buckets, i = [], [], 0
-    while i < len(counts):
-        end, count = _LIMITS[i], counts[i]
-        i += 1
-        if count <= 0:
-            while i < len(counts) and counts[i] <= 0:
-                end, count = _LIMITS[i], counts[i]
-                i += 1
-        limits.append(float(end))
-        buckets.append(float(count))
-    empty = values.size == 0
-    return HistogramProto(min=0.0 if empty else float(values.min()),
-                          max=0.0 if empty else float(values.max()), num=float(values.size),
-                          sum=float(values.sum()), sum_squares=float(np.dot(values, values)),
-                          bucket_limit=limits, bucket=buckets)
+    with np.errstate(over="ignore"):
+        floats = values.reshape(-1).astype("<f4")
+    return _summary_bytes([_value_bytes(_text(t), 2, floats[k].tobytes(), wire.I32)
+                           for k, t in enumerate(tags.reshape(-1))])
 
 
 def _histogram_kernel(tag, values):
-    return _serialized([Summary.Value(tag=_text(np.asarray(tag).item()),
-                                      histo=histogram_proto(values))])
+    return _summary_bytes([_value_bytes(_text(np.asarray(tag).item()), 5,
+                                        histogram_bytes(values))])
 
 
 # -- images and audio ----------------------------------------------------------------------------
