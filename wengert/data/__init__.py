@@ -7,12 +7,25 @@
 
 dataset.py (base, sources), functional.py (map, filter, flat_map, interleave, scan, reduce),
 batching.py (batch family, shuffle, repeat, take, skip, shard, enumerate, window), prefetch.py
-(prefetch on a thread, cache), iterator.py (iteration eagerly and in tf.function).
+(prefetch on a thread, cache), iterator.py (iteration eagerly and in tf.function),
+text_files.py and csv_dataset.py (TextLineDataset, FixedLengthRecordDataset, CsvDataset),
+csv_readers.py (make_csv_dataset), grouping.py, sampling.py, element_filters.py, options.py and
+transformations.py (tf.data.experimental's functions).
 """
 import types as _types
 
 from . import methods as _methods
-from .dataset import AUTOTUNE, INFINITE, UNKNOWN, Dataset, Options
+from . import transformations as _t
+from .csv_dataset import CsvDataset
+from .csv_readers import make_csv_dataset
+from .dataset import AUTOTUNE, INFINITE, UNKNOWN, Dataset
+from .element_filters import get_single_element as _get_single_element
+from .grouping import Reducer, group_by_reducer
+from .options import (AutoShardPolicy, AutotuneAlgorithm, AutotuneOptions, DistributeOptions,
+                      ExternalStatePolicy, OptimizationOptions, Options, ServiceOptions,
+                      ThreadingOptions)
+from .sampling import RandomDataset
+from .text_files import FixedLengthRecordDataset, TextLineDataset
 from .iterator import Optional, OwnedIterator as Iterator
 from .structure import DatasetSpec
 from .tfrecords import TFRecordDataset
@@ -31,9 +44,24 @@ def _get_next_as_optional(iterator):
 
 
 experimental = _types.SimpleNamespace(
-    AUTOTUNE=AUTOTUNE, INFINITE_CARDINALITY=INFINITE, UNKNOWN_CARDINALITY=UNKNOWN,
+    AUTOTUNE=AUTOTUNE, INFINITE_CARDINALITY=INFINITE, UNKNOWN_CARDINALITY=UNKNOWN, SHARD_HINT=-1,
     assert_cardinality=_methods.assert_cardinality, cardinality=_cardinality,
-    get_next_as_optional=_get_next_as_optional, Optional=Optional)
+    get_next_as_optional=_get_next_as_optional, Optional=Optional, CsvDataset=CsvDataset,
+    make_csv_dataset=make_csv_dataset, Counter=Dataset.counter, RandomDataset=RandomDataset,
+    Reducer=Reducer, group_by_reducer=group_by_reducer, AutoShardPolicy=AutoShardPolicy,
+    AutotuneAlgorithm=AutotuneAlgorithm, AutotuneOptions=AutotuneOptions,
+    DistributeOptions=DistributeOptions, ExternalStatePolicy=ExternalStatePolicy,
+    OptimizationOptions=OptimizationOptions, ThreadingOptions=ThreadingOptions,
+    ServiceOptions=ServiceOptions, choose_from_datasets=Dataset.choose_from_datasets,
+    sample_from_datasets=Dataset.sample_from_datasets, get_single_element=_get_single_element,
+    **{name: getattr(_t, name) for name in _t.__all__})
+
+# TensorFlow 1's classes of these names carry TF 1 iterator methods wengert's lack: left out of
+# tf.compat.v1.data until they do.
+_V1_ABSENT = ("CsvDataset", "RandomDataset")
+experimental_v1 = _types.SimpleNamespace(**{k: v for k, v in vars(experimental).items()
+                                            if k not in _V1_ABSENT})
 
 __all__ = ["Dataset", "DatasetV2", "AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY",
-           "Options", "Iterator", "Optional", "DatasetSpec", "experimental", "TFRecordDataset"]
+           "Options", "Iterator", "Optional", "DatasetSpec", "experimental", "TFRecordDataset",
+           "TextLineDataset", "FixedLengthRecordDataset", "ThreadingOptions"]

@@ -30,6 +30,7 @@ from ..util import nest
 from . import structure as st
 from .ragged_rows import ragged_component, ragged_source
 from .iterator import make_iterator, numpy_iterator
+from .options import Options
 from .sparse_elements import is_sparse, sparse_rows, sparse_spec
 
 __all__ = ["Dataset", "INFINITE", "UNKNOWN", "AUTOTUNE", "Options", "Stage"]
@@ -37,33 +38,6 @@ __all__ = ["Dataset", "INFINITE", "UNKNOWN", "AUTOTUNE", "Options", "Stage"]
 INFINITE = -1   # tf.data.INFINITE_CARDINALITY
 UNKNOWN = -2    # tf.data.UNKNOWN_CARDINALITY
 AUTOTUNE = -1   # tf.data.AUTOTUNE
-
-
-class Options:
-    """`dataset.options()`: accepted settings (deterministic, threading, optimization...)."""
-
-    class _Group:
-        def __repr__(self):
-            return f"Options({vars(self)})"
-
-    def __init__(self):
-        self.deterministic = None
-        self.threading = Options._Group()
-        self.threading.private_threadpool_size = None
-        self.threading.max_intra_op_parallelism = None
-        self.experimental_optimization = Options._Group()
-        self.autotune = Options._Group()
-        self.autotune.enabled = True
-        self.experimental_distribute = Options._Group()
-        self.experimental_deterministic = None
-
-    def merge(self, other):
-        out = Options()
-        for source in (self, other):
-            for key, value in vars(source).items():
-                if value is not None and not isinstance(value, Options._Group):
-                    setattr(out, key, value)
-        return out
 
 
 class Stage:

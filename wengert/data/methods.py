@@ -5,13 +5,22 @@ which import dataset.py, so dataset.py cannot name them in its class: this modul
 transformations as Dataset's methods, each a short function that builds its dataset (the
 installs are the table `_METHODS`, at the end): map, filter, flat_map, interleave, batch,
 padded_batch, ragged_batch, unbatch, rebatch, shuffle, repeat, take, skip, shard, enumerate,
-window, prefetch, cache, scan, reduce, apply, with_options and sparse_batch.
+window, prefetch, cache, scan, reduce, apply, with_options, sparse_batch, ignore_errors,
+take_while, unique, get_single_element, group_by_window, bucket_by_sequence_length,
+rejection_resample, fingerprint, save and snapshot; and the static sources counter, random,
+list_files, load, sample_from_datasets and choose_from_datasets (sampling.py, text_files.py,
+snapshots.py).
 """
+import zlib
+
 import numpy as np
 
 from ..framework import dtypes
 from ..framework.errors import FailedPreconditionError
-from . import batching, functional, prefetch, ragged_batching
+from ..framework.tensor import constant
+from . import (batching, element_filters, functional, grouping, prefetch, ragged_batching,
+               sampling, snapshots)
+from .text_files import list_files
 from .sparse_batching import SparseBatchDataset
 from .dataset import Dataset, Stage
 
@@ -147,6 +156,77 @@ def _with_options(self, options, name=None):
     return out
 
 
+def _ignore_errors(self, log_warning=False, name=None):
+    """Drop the elements whose computation raised, going on with the next."""
+    return element_filters.IgnoreErrorsDataset(self, log_warning)
+
+
+def _take_while(self, predicate, name=None):
+    """The elements up to the first for which `predicate` returns False."""
+    return element_filters.TakeWhileDataset(self, predicate)
+
+
+def _unique(self, name=None):
+    """The elements not seen before in the pass (int32, int64 or string scalars/vectors)."""
+    return element_filters.UniqueDataset(self)
+
+
+def _get_single_element(self, name=None):
+    """The dataset's one element; InvalidArgumentError if it has none or several."""
+    return element_filters.get_single_element(self)
+
+
+def _group_by_window(self, key_func, reduce_func, window_size=None, window_size_func=None,
+                     name=None):
+    """Group elements by key_func into windows, each reduced to a dataset (grouping.py)."""
+    return grouping.GroupByWindowDataset(self, key_func, reduce_func, window_size,
+                                         window_size_func)
+
+
+def _bucket_by_sequence_length(self, element_length_func, bucket_boundaries,
+                               bucket_batch_sizes, padded_shapes=None, padding_values=None,
+                               pad_to_bucket_boundary=False, no_padding=False,
+                               drop_remainder=False, name=None):
+    """Padded batches of elements of similar length (grouping.py)."""
+    return grouping.bucket_by_sequence_length(
+        self, element_length_func, bucket_boundaries, bucket_batch_sizes, padded_shapes,
+        padding_values, pad_to_bucket_boundary, no_padding, drop_remainder)
+
+
+def _rejection_resample(self, class_func, target_dist, initial_dist=None, seed=None,
+                        name=None):
+    """(class, element) pairs resampled so the classes follow target_dist (sampling.py)."""
+    return sampling.RejectionResampleDataset(self, class_func, target_dist, initial_dist, seed)
+
+
+def _fingerprint(self):
+    """A uint64 scalar naming the pipeline: its stages' kinds and element specs."""
+    text = "|".join(f"{type(d).__name__}:{d.element_spec}" for d in self._lineage())
+    return constant(np.uint64(zlib.crc32(text.encode()) << 32 | zlib.adler32(text.encode())))
+
+
+def _save(self, path, compression=None, shard_func=None, checkpoint_args=None):
+    """Write the elements of one pass under the directory `path` (snapshots.py)."""
+    return snapshots.save(self, path, compression, shard_func, checkpoint_args)
+
+
+def _snapshot(self, path, compression="AUTO", reader_func=None, shard_func=None, name=None):
+    """Pass elements through once, writing them to `path`; read them back later."""
+    return snapshots.SnapshotDataset(self, path, compression, reader_func, shard_func)
+
+
+def _sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_dataset=False,
+                          rerandomize_each_iteration=None):
+    """Elements drawn at random from `datasets` with `weights` (sampling.py)."""
+    return sampling.SampleDataset(datasets, weights, seed, stop_on_empty_dataset,
+                                  rerandomize_each_iteration)
+
+
+def _choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=True):
+    """Elements from datasets[choice] for each choice in choice_dataset (sampling.py)."""
+    return sampling.ChooseDataset(datasets, choice_dataset, stop_on_empty_dataset)
+
+
 # -- the installs: the transformations as Dataset's methods ----------------------------------
 _METHODS = {"map": _map, "filter": _filter, "flat_map": _flat_map, "interleave": _interleave,
             "batch": _batch, "padded_batch": _padded_batch, "unbatch": _unbatch,
@@ -154,10 +234,21 @@ _METHODS = {"map": _map, "filter": _filter, "flat_map": _flat_map, "interleave":
             "rebatch": _rebatch, "shuffle": _shuffle, "repeat": _repeat, "take": _take,
             "skip": _skip, "shard": _shard, "enumerate": _enumerate, "window": _window,
             "prefetch": _prefetch, "cache": _cache, "scan": _scan, "reduce": _reduce,
-            "apply": _apply, "with_options": _with_options, "sparse_batch": _sparse_batch}
+            "apply": _apply, "with_options": _with_options, "sparse_batch": _sparse_batch,
+            "ignore_errors": _ignore_errors, "take_while": _take_while, "unique": _unique,
+            "get_single_element": _get_single_element, "group_by_window": _group_by_window,
+            "bucket_by_sequence_length": _bucket_by_sequence_length,
+            "rejection_resample": _rejection_resample, "fingerprint": _fingerprint,
+            "save": _save, "snapshot": _snapshot}
+_STATIC = {"counter": sampling.counter, "random": sampling.RandomDataset,
+           "list_files": list_files, "load": snapshots.load,
+           "sample_from_datasets": _sample_from_datasets,
+           "choose_from_datasets": _choose_from_datasets}
 for _name, _method in _METHODS.items():
     _method.__name__, _method.__qualname__ = _name, f"Dataset.{_name}"
     setattr(Dataset, _name, _method)
+for _name, _method in _STATIC.items():
+    setattr(Dataset, _name, staticmethod(_method))
 
 
 # -- a dataset that passes elements through (options, assert_cardinality) ---------------------------
