@@ -26,7 +26,7 @@ from .options import (AutoShardPolicy, AutotuneAlgorithm, AutotuneOptions, Distr
                       ThreadingOptions)
 from .sampling import RandomDataset
 from .text_files import FixedLengthRecordDataset, TextLineDataset
-from .iterator import Optional, OwnedIterator as Iterator
+from .iterator import NumpyIterator, Optional, OwnedIterator as Iterator
 from .structure import DatasetSpec
 from .tfrecords import TFRecordDataset
 
@@ -64,4 +64,4 @@ experimental_v1 = _types.SimpleNamespace(**{k: v for k, v in vars(experimental).
 
 __all__ = ["Dataset", "DatasetV2", "AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY",
            "Options", "Iterator", "Optional", "DatasetSpec", "experimental", "TFRecordDataset",
-           "TextLineDataset", "FixedLengthRecordDataset", "ThreadingOptions"]
+           "TextLineDataset", "FixedLengthRecordDataset", "ThreadingOptions", "NumpyIterator"]

@@ -2,8 +2,8 @@
 shard, enumerate, window.
 
 batch(n) stacks n consecutive elements along a new first dimension (the last batch may be short
-unless `drop_remainder`); elements of a batch must have equal shapes (padded_batch pads each
-component to the largest shape in the batch, or to `padded_shapes`). shuffle(buffer_size) keeps
+unless `drop_remainder`); elements of a batch must have equal shapes (padded_batching.py pads
+them instead). shuffle(buffer_size) keeps
 a buffer of that many elements and outputs a uniformly chosen one, refilling its place from the
 input, TensorFlow's buffer semantics: with a buffer at least as large as the dataset this is a
 uniform random permutation; smaller buffers only mix nearby elements. A seeded shuffle is
@@ -19,13 +19,12 @@ from ..framework.ragged_tensor import RaggedTensor
 from ..framework.tensor_shape import TensorShape
 from ..ops.random.seeded import get_seed
 from ..tracing.signatures import TensorSpec
-from ..util import nest
 from . import structure as st
 from .sparse_elements import batch_sparse, is_sparse
 from .dataset import INFINITE, UNKNOWN, Dataset, Stage, TensorSliceDataset
 from .ragged_batching import batched_spec, stack_ragged
 
-__all__ = ["BatchDataset", "PaddedBatchDataset", "UnbatchDataset", "ShuffleDataset",
+__all__ = ["BatchDataset", "UnbatchDataset", "ShuffleDataset",
            "RepeatDataset", "TakeDataset", "SkipDataset", "ShardDataset", "EnumerateDataset",
            "WindowDataset", "rebatch"]
 
@@ -115,83 +114,6 @@ class BatchDataset(Dataset):
             arrays, order = rows
             return _RowBatchStage(arrays, np.asarray(order()), self._size, self._drop)
         return _BatchStage(self._input._stage(), self._size, self._drop, _stack)
-
-
-class PaddedBatchDataset(Dataset):
-    def __init__(self, dataset, batch_size, padded_shapes=None, padding_values=None,
-                 drop_remainder=False):
-        self._input = dataset
-        self._size = _positive(batch_size, "Dataset.padded_batch: batch_size")
-        self._drop = bool(drop_remainder)
-        n = len(dataset._specs)
-        shapes = [None] * n if padded_shapes is None else [
-            TensorShape(s) for s in _as_leaves(padded_shapes, n, "padded_shapes")]
-        values = [None] * n if padding_values is None else _as_leaves(
-            padding_values, n, "padding_values")
-        self._shapes, self._values = shapes, values
-        specs = []
-        for spec, shape in zip(dataset._specs, shapes):
-            if shape is not None and spec.shape.rank is not None and (
-                    shape.rank != spec.shape.rank or not all(
-                        p is None or d is None or p >= d for p, d in
-                        zip(shape.as_list(), spec.shape.as_list()))):
-                raise ValueError(f"Dataset.padded_batch: padded shape {shape} does not fit the "
-                                 f"component shape {spec.shape}.")
-            inner = shape if shape is not None else TensorShape(
-                [None] * spec.shape.rank if spec.shape.rank is not None else None)
-            specs.append(TensorSpec(TensorShape([self._size if self._drop else None]
-                                                ).concatenate(inner), spec.dtype))
-        super().__init__(dataset._structure, specs,
-                         _count(dataset._cardinality, self._size, self._drop), (dataset,))
-
-    def _pad(self, elements, index):
-        out = []
-        for j, (shape, value) in enumerate(zip(self._shapes, self._values)):
-            parts = [e[j] for e in elements]
-            biggest = np.max([p.shape for p in parts], axis=0) if parts[0].ndim else ()
-            target = [b if shape is None or shape[i] is None else shape[i]
-                      for i, b in enumerate(biggest)]
-            fill = _padding(value, parts[0].dtype)
-            batch = np.full([len(parts)] + list(target), fill, dtype=parts[0].dtype)
-            for k, p in enumerate(parts):
-                if any(d > t for d, t in zip(p.shape, target)):
-                    raise InvalidArgumentError(
-                        f"Dataset.padded_batch: element {k} of batch {index} has shape "
-                        f"{list(p.shape)} in component {j}, larger than the padded shape "
-                        f"{target}.")
-                batch[(k,) + tuple(slice(0, d) for d in p.shape)] = p
-            out.append(batch)
-        return tuple(out)
-
-    def _stage(self):
-        return _BatchStage(self._input._stage(), self._size, self._drop, self._pad)
-
-
-def _padding(value, dtype):
-    if value is None:
-        return b"" if dtype.kind == "O" else 0
-    value = np.asarray(getattr(value, "_value", value))
-    return value.reshape(()).item() if value.dtype.kind != "O" else value.reshape(())[()]
-
-
-def _as_leaves(value, n, what):
-    if isinstance(value, (tuple, dict)) and not _is_shape(value):
-        leaves = nest.flatten(value) if not isinstance(value, tuple) or not _is_shape(value) \
-            else [value]
-    else:
-        leaves = [value]
-    if len(leaves) == 1 and n > 1:
-        leaves = leaves * n
-    if len(leaves) != n:
-        raise ValueError(f"Dataset.padded_batch: {what} has {len(leaves)} entries for {n} "
-                         "components.")
-    return leaves
-
-
-def _is_shape(value):
-    return isinstance(value, (list, TensorShape)) or (
-        isinstance(value, tuple) and all(v is None or isinstance(v, (int, np.integer))
-                                         for v in value))
 
 
 # -- unbatch and rebatch --------------------------------------------------------------------------

@@ -12,8 +12,10 @@ Column names come from `column_names` or the header row (every file's header mus
 `column_defaults` (dtypes or defaults), or are inferred from the first `num_rows_for_inference`
 records, as TensorFlow infers them: each column takes the narrowest of int32, int64, float32,
 float64, string that holds every non-empty value seen, and its default is 0 (or "").
-`ignore_errors=True` drops bad records. The batches reach the user through a
-restructuring stage that only relabels the components (no function call per batch).
+`ignore_errors=True` drops bad records. When the files parse without error, every batch is
+gathered from the parsed columns with one NumPy indexing per column, epoch after epoch
+(EpochBatches), and reaches the user through a restructuring stage that only relabels the
+components (no function call per batch).
 """
 import collections
 import csv
@@ -24,7 +26,7 @@ import numpy as np
 from ..framework import dtypes
 from ..ops.io.tfrecords import compression_of
 from .csv_dataset import CsvDataset, set_cycle
-from .dataset import AUTOTUNE, Dataset
+from .dataset import AUTOTUNE, Dataset, Stage
 from .options import Options
 from .text_files import list_files, read_whole
 from . import structure as st
@@ -46,6 +48,45 @@ class Restructured(Dataset):
 
 
 _HEAD = 1 << 20
+
+
+class _RowEpochStage(Stage):
+    """Batches gathered from `arrays` over the row orders of successive epochs (`order()`
+    gives the next epoch's), `epochs` of them or forever (None)."""
+
+    def __init__(self, arrays, order, epochs, size, drop):
+        self._arrays, self._order, self._left = arrays, order, epochs
+        self._size, self._drop, self._pending = size, drop, np.zeros(0, np.int64)
+
+    def __next__(self):
+        while len(self._pending) < self._size and self._left != 0:
+            epoch = np.asarray(self._order(), np.int64)
+            if not len(epoch):
+                break
+            self._pending = np.concatenate([self._pending, epoch])
+            self._left = None if self._left is None else self._left - 1
+        if not len(self._pending) or (self._drop and len(self._pending) < self._size):
+            raise StopIteration
+        index, self._pending = self._pending[:self._size], self._pending[self._size:]
+        return tuple(a[index] for a in self._arrays)
+
+
+class EpochBatches(Dataset):
+    """`batched` (epochs.repeat(n).batch(...)), gathering each batch from the rows of `epochs`
+    when it has them (the fast path of dataset.py, for any number of epochs)."""
+
+    def __init__(self, epochs, batched, num_epochs):
+        self._epochs, self._batched = epochs, batched
+        self._count = None if num_epochs is None or int(num_epochs) < 0 else int(num_epochs)
+        super().__init__(batched._structure, batched._specs, batched._cardinality, (batched,))
+
+    def _stage(self):
+        rows = self._epochs._rows()
+        if rows is None:
+            return self._batched._stage()
+        arrays, order = rows
+        return _RowEpochStage(arrays, order, self._count, self._batched._size,
+                              self._batched._drop)
 
 
 def _reader(path, compression, field_delim, use_quote_delim, encoding, whole):
@@ -196,9 +237,11 @@ def make_csv_dataset(file_pattern, batch_size, column_names=None, column_default
     dataset = dataset.with_options(options)
     if shuffle:
         dataset = dataset.shuffle(shuffle_buffer_size, shuffle_seed)
+    epochs = dataset
     if num_epochs != 1:
         dataset = dataset.repeat(num_epochs)
-    dataset = dataset.batch(batch_size, drop_remainder=num_epochs is None)
+    dataset = EpochBatches(epochs, dataset.batch(batch_size, drop_remainder=num_epochs is None),
+                           num_epochs)
     dataset = _as_features(dataset, column_names, label_name)
     return dataset.prefetch(AUTOTUNE if prefetch_buffer_size is None else prefetch_buffer_size)
 

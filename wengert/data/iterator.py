@@ -24,7 +24,7 @@ from ..ops.io.iterators import ANONYMOUS_ITERATOR, ITERATOR_GET_NEXT, ITERATOR_G
 from . import structure as st
 
 __all__ = ["OwnedIterator", "Optional", "make_iterator", "numpy_iterator", "without_recording",
-           "UNROLL_LIMIT"]
+           "UNROLL_LIMIT", "NumpyIterator"]
 
 UNROLL_LIMIT = 1000  # elements a `for` loop inside tf.function may unroll without AutoGraph
 
@@ -79,16 +79,55 @@ class _DatasetIterator:
 
 
 class OwnedIterator(_DatasetIterator):
-    """An eager iterator over one pass of a dataset."""
+    """An eager iterator over one pass of a dataset. In a `tf.train.Checkpoint` it saves how
+    many elements of the pass it has handed out (ITERATOR_STATE); restoring moves a fresh
+    iterator to the same place by running the pass that far, so the next element is the one
+    the saved run would have had next (for a pipeline that repeats itself: seeded shuffles,
+    files unchanged). An iterator already past the saved place starts a new pass to get
+    there, which a shuffle that reshuffles each pass draws anew."""
 
     def __init__(self, dataset):
         super().__init__(dataset)
+        self._consumed = 0
         with without_recording():
             self._stage = dataset._stage()
 
     def _next_components(self):
         with without_recording():
-            return next(self._stage)
+            try:
+                out = next(self._stage)
+            except StopIteration:
+                raise
+            except Exception:
+                self._consumed += 1
+                raise
+        self._consumed += 1
+        return out
+
+    def _checkpoint_children(self):
+        return {}
+
+    def _checkpoint_tensors(self):
+        return {"ITERATOR_STATE": np.array([self._consumed], np.int64)}
+
+    def _restore_tensors(self, tensors):
+        state = np.asarray(tensors.get("ITERATOR_STATE"))
+        if state.dtype.kind not in "iu" or state.size != 1:
+            raise ValueError(f"Iterator: the checkpoint's ITERATOR_STATE is {state.dtype} of "
+                             f"shape {list(state.shape)}, not the element count wengert saves "
+                             "(TensorFlow's serialized iterator states cannot be read).")
+        target = int(state.reshape(-1)[0])
+        if target < self._consumed:
+            self._consumed = 0
+            with without_recording():
+                self._stage = self._dataset._stage()
+        while self._consumed < target:
+            try:
+                self._next_components()
+            except StopIteration:
+                break
+            except Exception:  # noqa: BLE001 - an element that failed counts as handed out
+                continue
 
     def __next__(self):
         return st.to_tensors(self._dataset._structure, self._next_components())
@@ -188,13 +227,43 @@ def _numpy_value(t):
     return value
 
 
+class NumpyIterator:
+    """`dataset.as_numpy_iterator()`: elements as NumPy values (0-d values as NumPy scalars,
+    scalar strings as bytes) in their structure (tf.data.NumpyIterator)."""
+
+    def __init__(self, dataset):
+        self._iterator = OwnedIterator(dataset)
+        self._structure = dataset._structure
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        components = self._iterator._next_components()
+        return st.pack(self._structure, [_numpy_value(c) if not st.is_dataset_like(c) else c
+                                         for c in components])
+
+    def next(self):
+        return self.__next__()
+
+    def save(self):
+        """The iterator's state: the number of elements handed out (see OwnedIterator)."""
+        return self._iterator._checkpoint_tensors()["ITERATOR_STATE"]
+
+    def restore(self, state):
+        """Move to the place `state` (from save) names."""
+        self._iterator._restore_tensors({"ITERATOR_STATE": state})
+
+    def _checkpoint_children(self):
+        return {}
+
+    def _checkpoint_tensors(self):
+        return self._iterator._checkpoint_tensors()
+
+    def _restore_tensors(self, tensors):
+        self._iterator._restore_tensors(tensors)
+
+
 def numpy_iterator(dataset):
-    """Elements as NumPy values (0-d values as NumPy scalars, scalar strings as bytes)."""
-    iterator = OwnedIterator(dataset)
-    while True:
-        try:
-            components = iterator._next_components()
-        except StopIteration:
-            return
-        yield st.pack(dataset._structure, [_numpy_value(c) if not st.is_dataset_like(c) else c
-                                           for c in components])
+    return NumpyIterator(dataset)
+

@@ -1,7 +1,8 @@
 """The transformations of `Dataset`, and `tf.data.experimental.assert_cardinality`.
 
-Their datasets' classes live in functional.py, batching.py, ragged_batching.py and prefetch.py,
-which import dataset.py, so dataset.py cannot name them in its class: this module installs the
+Their datasets' classes live in functional.py, batching.py, padded_batching.py,
+ragged_batching.py, prefetch.py and the modules named below, which import dataset.py, so
+dataset.py cannot name them in its class: this module installs the
 transformations as Dataset's methods, each a short function that builds its dataset (the
 installs are the table `_METHODS`, at the end): map, filter, flat_map, interleave, batch,
 padded_batch, ragged_batch, unbatch, rebatch, shuffle, repeat, take, skip, shard, enumerate,
@@ -18,8 +19,8 @@ import numpy as np
 from ..framework import dtypes
 from ..framework.errors import FailedPreconditionError
 from ..framework.tensor import constant
-from . import (batching, element_filters, functional, grouping, prefetch, ragged_batching,
-               sampling, snapshots)
+from . import (batching, element_filters, functional, grouping, padded_batching, prefetch,
+               ragged_batching, sampling, snapshots)
 from .text_files import list_files
 from .sparse_batching import SparseBatchDataset
 from .dataset import Dataset, Stage
@@ -68,7 +69,7 @@ def _padded_batch(self, batch_size, padded_shapes=None, padding_values=None,
                   drop_remainder=False, name=None):
     """Batch elements of different shapes, padding each component (with zeros, b"", or
     `padding_values`) to the largest in the batch or to `padded_shapes`."""
-    return batching.PaddedBatchDataset(self, batch_size, padded_shapes, padding_values,
+    return padded_batching.PaddedBatchDataset(self, batch_size, padded_shapes, padding_values,
                                        drop_remainder)
 
 
