@@ -18,6 +18,7 @@ from . import methods as _methods
 from . import transformations as _t
 from .csv_dataset import CsvDataset
 from .csv_readers import make_csv_dataset
+from .dataset_writers import TFRecordWriter
 from .dataset import AUTOTUNE, INFINITE, UNKNOWN, Dataset
 from .element_filters import get_single_element as _get_single_element
 from .grouping import Reducer, group_by_reducer
@@ -25,6 +26,7 @@ from .options import (AutoShardPolicy, AutotuneAlgorithm, AutotuneOptions, Distr
                       ExternalStatePolicy, OptimizationOptions, Options, ServiceOptions,
                       ThreadingOptions)
 from .sampling import RandomDataset
+from .sql_dataset import SqlDataset
 from .text_files import FixedLengthRecordDataset, TextLineDataset
 from .iterator import NumpyIterator, Optional, OwnedIterator as Iterator
 from .structure import DatasetSpec
@@ -48,7 +50,8 @@ experimental = _types.SimpleNamespace(
     assert_cardinality=_methods.assert_cardinality, cardinality=_cardinality,
     get_next_as_optional=_get_next_as_optional, Optional=Optional, CsvDataset=CsvDataset,
     make_csv_dataset=make_csv_dataset, Counter=Dataset.counter, RandomDataset=RandomDataset,
-    Reducer=Reducer, group_by_reducer=group_by_reducer, AutoShardPolicy=AutoShardPolicy,
+    Reducer=Reducer, group_by_reducer=group_by_reducer, SqlDataset=SqlDataset,
+    TFRecordWriter=TFRecordWriter, AutoShardPolicy=AutoShardPolicy,
     AutotuneAlgorithm=AutotuneAlgorithm, AutotuneOptions=AutotuneOptions,
     DistributeOptions=DistributeOptions, ExternalStatePolicy=ExternalStatePolicy,
     OptimizationOptions=OptimizationOptions, ThreadingOptions=ThreadingOptions,
@@ -58,7 +61,7 @@ experimental = _types.SimpleNamespace(
 
 # TensorFlow 1's classes of these names carry TF 1 iterator methods wengert's lack: left out of
 # tf.compat.v1.data until they do.
-_V1_ABSENT = ("CsvDataset", "RandomDataset")
+_V1_ABSENT = ("CsvDataset", "RandomDataset", "SqlDataset")
 experimental_v1 = _types.SimpleNamespace(**{k: v for k, v in vars(experimental).items()
                                             if k not in _V1_ABSENT})
 

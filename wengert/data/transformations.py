@@ -32,7 +32,8 @@ __all__ = ["scan", "take_while", "unique", "ignore_errors", "group_by_window",
            "shuffle_and_repeat", "parallel_interleave", "parse_example_dataset",
            "pad_to_cardinality", "from_list", "at", "get_structure", "table_from_dataset",
            "index_table_from_dataset", "make_batched_features_dataset", "snapshot", "save",
-           "load"]
+           "load", "DatasetInitializer", "prefetch_to_device", "copy_to_device",
+           "enable_debug_mode"]
 
 
 def scan(initial_state, scan_func):
@@ -214,6 +215,46 @@ def index_table_from_dataset(dataset=None, num_oov_buckets=0, vocab_size=None,
     """A lookup table from each key of `dataset` to its position (int64)."""
     return table_from_dataset(dataset.enumerate().map(lambda i, k: (k, i)), num_oov_buckets,
                               vocab_size, default_value, hasher_spec, key_dtype, name)
+
+
+class DatasetInitializer(KeyValueTensorInitializer):
+    """A lookup-table initializer from a dataset of (key, value) pairs."""
+
+    def __init__(self, dataset):
+        spec = dataset.element_spec
+        if not isinstance(spec, tuple) or len(spec) != 2:
+            raise TypeError(f"DatasetInitializer: `dataset` must hold (key, value) pairs, its "
+                            f"elements are {spec}.")
+        pairs = list(dataset.as_numpy_iterator())
+        keys = np.array([k for k, _ in pairs], dtype=spec[0].dtype.as_numpy_dtype
+                        if spec[0].dtype is not dtypes.string else object)
+        values = np.array([v for _, v in pairs], dtype=spec[1].dtype.as_numpy_dtype
+                          if spec[1].dtype is not dtypes.string else object)
+        super().__init__(keys, values, spec[0].dtype, spec[1].dtype)
+
+
+def _device(value, what):
+    if not isinstance(value, str):
+        raise TypeError(f"{what} must be a device name string, got {value!r}.")
+    return value
+
+
+def prefetch_to_device(device, buffer_size=None):
+    """prefetch(buffer_size): every device here is the host, where the elements already are."""
+    _device(device, "prefetch_to_device: device")
+    return lambda dataset: dataset.prefetch(AUTOTUNE if buffer_size is None else buffer_size)
+
+
+def copy_to_device(target_device, source_device="/cpu:0"):
+    """The dataset itself: wengert's one device is the host, so no copy is needed."""
+    _device(target_device, "copy_to_device: target_device")
+    _device(source_device, "copy_to_device: source_device")
+    return lambda dataset: dataset
+
+
+def enable_debug_mode():
+    """Accepted: wengert's pipelines already run element by element in Python on the calling
+    thread (a map's function is still traced once, as a tf.function)."""
 
 
 def make_batched_features_dataset(file_pattern, batch_size, features, reader=None,
