@@ -77,3 +77,17 @@ def test_dataset_initializer_and_device_moves():
     with pytest.raises(TypeError, match="device name"):
         exp.copy_to_device(3)
     assert exp.enable_debug_mode() is None
+
+
+def test_get_next_as_optional_with_experimental_optional():
+    it = iter(tf.data.Dataset.range(5, 6))
+    first = it.get_next_as_optional()
+    assert isinstance(first, tf.experimental.Optional)
+    assert bool(first.has_value()) and int(first.get_value()) == 5
+    assert first.element_spec == tf.TensorSpec([], tf.int64)
+    empty = it.get_next_as_optional()
+    assert not bool(empty.has_value())
+    with pytest.raises(InvalidArgumentError, match="no value"):
+        empty.get_value()
+    assert int(tf.experimental.Optional.from_value(3).get_value()) == 3
+    assert not bool(tf.experimental.Optional.empty(tf.TensorSpec([], tf.int32)).has_value())

@@ -111,6 +111,7 @@ __getattr__, __dir__ = _lazy_attributes(globals(), {
     "train": ".train",
     "optimize": ".optimize",
     "data": ".data",
+    "experimental": ".experimental",
     "io": ".io",
     "lookup": ".lookup",
     "datasets": ".datasets",
