@@ -144,12 +144,12 @@ def _record_values(record, index, spec):
     try:
         fields = split_record(record, delim[0], quotes)
     except ValueError as err:
-        raise InvalidArgumentError(f"{err} (in {where})") from None
+        raise InvalidArgumentError(f"CsvDataset: {err} (in {where})") from None
     if exact is not None and len(fields) != exact:
         have = len(fields) if len(fields) < exact else "more"
-        raise InvalidArgumentError(f"Expect {exact} fields but have {have} in {where}")
+        raise InvalidArgumentError(f"CsvDataset: Expect {exact} fields but have {have} in {where}")
     if cols is not None and len(fields) <= cols[-1]:
-        raise InvalidArgumentError(f"Expect {cols[-1] + 1} fields but have {len(fields)} in "
+        raise InvalidArgumentError(f"CsvDataset: Expect {cols[-1] + 1} fields but have {len(fields)} in "
                                    f"{where}")
     return [_value(fields[c], c, types[k], defaults[k], na, where)
             for k, c in enumerate(cols if cols is not None else range(len(types)))]
@@ -158,7 +158,7 @@ def _record_values(record, index, spec):
 def _value(text, column, dtype, default, na, where):
     if text == b"" or text == na:
         if not default.size:
-            raise InvalidArgumentError(f"Field {column} is required but missing in {where}!")
+            raise InvalidArgumentError(f"CsvDataset: Field {column} is required but missing in {where}!")
         return default[0]
     if dtype is dtypes.string:
         return text
@@ -171,5 +171,5 @@ def _value(text, column, dtype, default, na, where):
             return value
         return float(text)
     except ValueError:
-        raise InvalidArgumentError(f"Field {column} in {where} is not a valid "
+        raise InvalidArgumentError(f"CsvDataset: Field {column} in {where} is not a valid "
                                    f"{_KIND[dtype]}: {text.decode('utf-8', 'replace')}") from None

@@ -15,7 +15,8 @@ bucket's boundary - 1 with `pad_to_bucket_boundary`; a plain batch with `no_padd
 
 `group_by_reducer(key_func, reducer)` folds each key's elements with a `Reducer(init_func,
 reduce_func, finalize_func)`: state = init_func(key), state = reduce_func(state, element) per
-element, and one output finalize_func(state) per key when the input ends, in ascending key order.
+element, and one output finalize_func(state) per key when the input ends, in ascending key order
+(each pass folds anew; the element spec is that of finalize_func(init_func(0))).
 """
 import numpy as np
 
@@ -26,7 +27,8 @@ from .dataset import UNKNOWN, Dataset, Stage
 from .functional import TracedFunction, _LazySpec
 from .iterator import without_recording
 
-__all__ = ["GroupByWindowDataset", "bucket_by_sequence_length", "Reducer", "group_by_reducer"]
+__all__ = ["GroupByWindowDataset", "bucket_by_sequence_length", "Reducer", "group_by_reducer",
+           "GroupByReducerDataset"]
 
 
 def _key_function(fn, dataset, what):
@@ -197,24 +199,49 @@ class Reducer:
             finalize_func
 
 
+def _folded(dataset, key_fn, reducer):
+    """The finalized state of each key's group, in ascending key order (eager values)."""
+    states = {}
+    with without_recording():
+        for components in dataset._stage():
+            key = int(key_fn(components)[0])
+            element = st.to_tensors(dataset._structure, components)
+            state = states[key] if key in states else reducer.init_func(_as_tensor(key))
+            states[key] = reducer.reduce_func(state, element)
+        return [reducer.finalize_func(states[k]) for k in sorted(states)]
+
+
+class _FoldStage(Stage):
+    def __init__(self, dataset):
+        self._ds, self._out = dataset, None
+
+    def __next__(self):
+        if self._out is None:
+            ds = self._ds
+            finals = _folded(ds._input, ds._key, ds._reducer)
+            self._out = iter([st.normalize(v, "group_by_reducer finalize_func")[1]
+                              for v in finals])
+        return next(self._out)
+
+
+class GroupByReducerDataset(Dataset):
+    """One element per key: finalize_func of the key's folded state (each pass folds anew)."""
+
+    def __init__(self, dataset, key_func, reducer):
+        if not isinstance(reducer, Reducer):
+            raise TypeError(f"group_by_reducer: `reducer` must be a tf.data.experimental."
+                            f"Reducer, got {type(reducer).__name__}.")
+        self._input, self._reducer = dataset, reducer
+        self._key = _key_function(key_func, dataset, "group_by_reducer key_func")
+        with without_recording():
+            sample = reducer.finalize_func(reducer.init_func(_as_tensor(0)))
+        structure, components = st.normalize(sample, "group_by_reducer finalize_func")
+        super().__init__(structure, st.specs_of(components), UNKNOWN, (dataset,))
+
+    def _stage(self):
+        return _FoldStage(self)
+
+
 def group_by_reducer(key_func, reducer):
     """A transformation (for `dataset.apply`) folding each key's elements with `reducer`."""
-    def apply(dataset):
-        key_fn = _key_function(key_func, dataset, "group_by_reducer key_func")
-        states = {}
-        with without_recording():
-            for components in dataset._stage():
-                key = int(key_fn(components)[0])
-                element = st.to_tensors(dataset._structure, components)
-                state = states[key] if key in states else reducer.init_func(_as_tensor(key))
-                states[key] = reducer.reduce_func(state, element)
-            finals = [reducer.finalize_func(states[k]) for k in sorted(states)]
-        return _ListOf(finals)
-    return apply
-
-
-def _ListOf(values):
-    """A dataset of the given (eager) elements."""
-    structure, first = st.normalize(values[0], "group_by_reducer") if values else (None, ())
-    elements = [st.normalize(v, "group_by_reducer")[1] for v in values]
-    return _ListDataset(structure, st.specs_of(first) if values else [], elements)
+    return lambda dataset: GroupByReducerDataset(dataset, key_func, reducer)
