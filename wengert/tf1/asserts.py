@@ -4,6 +4,11 @@ of the default description (`Condition x > 0 did not hold element-wise: x = ...`
 `message`; without `data` the check is TensorFlow 2's. Comparisons are elementwise with
 broadcasting; the assertion holds when every element's does.
 """
+import numpy as np
+
+from ..framework import dtypes
+from ..framework.sparse_tensor import SparseTensor
+from ..framework.tensor import Tensor
 from ..ops import math_ops
 from ..ops.io import checks
 from ..ops.reduce_ops import reduce_all
@@ -13,7 +18,7 @@ __all__ = ["assert_equal", "assert_none_equal", "assert_less", "assert_less_equa
            "assert_greater", "assert_greater_equal", "assert_positive", "assert_negative",
            "assert_non_negative", "assert_non_positive", "assert_near", "assert_rank",
            "assert_rank_at_least", "assert_rank_in", "assert_integer", "assert_scalar",
-           "assert_type"]
+           "assert_type", "assert_proper_iterable", "assert_same_float_dtype"]
 
 
 def _with_data(condition, data, summarize, message):
@@ -136,3 +141,35 @@ def _rank_check(v2_check, x, rank, data, summarize, message, name):
 assert_integer = checks.assert_integer
 assert_scalar = checks.assert_scalar
 assert_type = checks.assert_type
+
+
+def assert_proper_iterable(values):
+    """Raise TypeError unless `values` is an iterable other than a tensor, an array or a
+    string (which a caller iterating over them would take apart)."""
+    unintentional = (Tensor, SparseTensor, np.ndarray, bytes, str)
+    if isinstance(values, unintentional) or hasattr(values, "read_value"):
+        raise TypeError(f"Expected argument 'values' to be a 'proper' iterable.  Found: "
+                        f"{type(values)}")
+    if not hasattr(values, "__iter__"):
+        raise TypeError(f"Expected argument 'values' to be iterable.  Found: {type(values)}")
+
+
+def assert_same_float_dtype(tensors=None, dtype=None):
+    """The one floating dtype of `tensors` (and of `dtype` if given; float32 when there is
+    neither); ValueError on a mismatch or an integer dtype."""
+    expected = dtypes.as_dtype(dtype) if dtype is not None else None
+    first = None
+    for item in tensors or ():
+        if item is None:
+            continue
+        if expected is None:
+            expected, first = item.dtype, getattr(item, "name", item)
+        elif item.dtype is not expected:
+            raise ValueError(f"{getattr(item, 'name', item)}, type={item.dtype}, must be "
+                             f"of the same type ({expected})"
+                             f"{'' if first is None else f' as {first}'}.")
+    if expected is None:
+        return dtypes.float32
+    if not expected.is_floating:
+        raise ValueError(f"Expected floating point type, got {expected}.")
+    return expected

@@ -2,7 +2,9 @@
 programs calling them run: control flow is always one op holding its branches (TensorFlow's
 "control flow v2"; `disable_control_flow_v2` changes no result, and `control_flow_v2_enabled`
 reports what was asked), variables are always resource variables, and there is one device, so
-`colocate_with` and `container` scope nothing. Also `executing_eagerly_outside_functions`
+`colocate_with` and `container` scope nothing (`disable_resource_variables` is accepted; tensors
+compare elementwise with `==`, TensorFlow 2's tensor equality, which
+`disable_tensor_equality` cannot switch off). Also `executing_eagerly_outside_functions`
 (whether ops run eagerly once outside every `tf.function`), `op_scope` (TensorFlow 1's oldest
 name scope) and `tables_initializer` (the group of the table initializers in the graph's
 TABLE_INITIALIZERS collection)."""
@@ -16,7 +18,8 @@ from ..tracing.func_graph import FuncGraph
 
 __all__ = ["colocate_with", "container", "control_flow_v2_enabled", "disable_control_flow_v2",
            "enable_control_flow_v2", "executing_eagerly_outside_functions",
-           "initialize_all_tables", "op_scope", "tables_initializer"]
+           "initialize_all_tables", "op_scope", "tables_initializer",
+           "disable_resource_variables", "enable_tensor_equality", "disable_tensor_equality"]
 
 
 class _ControlFlow:
@@ -77,3 +80,19 @@ def tables_initializer(name="init_all_tables"):
 
 
 initialize_all_tables = tables_initializer
+
+
+def disable_resource_variables():
+    """Accepted: TensorFlow 1's reference variables read and update as resource variables do
+    in every program wengert runs."""
+
+
+def enable_tensor_equality():
+    """`==` compares tensors elementwise and tensors are unhashable (always so here)."""
+
+
+def disable_tensor_equality():
+    """TensorFlow 1's `==` by identity and hashable tensors: not available."""
+    raise NotImplementedError("tf.compat.v1.disable_tensor_equality: wengert's tensors always "
+                              "compare elementwise with == (TensorFlow 2's rule); key "
+                              "dictionaries by tensor.ref() and compare with `is`.")

@@ -2,12 +2,13 @@
 `string_to_number` (`input` as another name for `string_tensor`), `reduce_join` (`keep_dims` and
 `reduction_indices` as other names for keepdims and axis), `decode_raw` (`bytes` for
 input_bytes), `decode_csv`, `parse_example` and `parse_single_example` (`name` before the
-arguments TensorFlow 2 added)."""
+arguments TensorFlow 2 added), `substr` (`name` before `unit`) and `string_to_hash_bucket`
+(`input` as another name for `string_tensor`)."""
 from ..framework import dtypes
-from ..ops.io import byte_codecs, csv_parsing, example_parsing, strings
+from ..ops.io import byte_codecs, csv_parsing, example_parsing, string_hashing, strings, substrings
 
 __all__ = ["decode_csv", "decode_raw", "parse_example", "parse_single_example", "reduce_join",
-           "string_to_number"]
+           "string_to_hash_bucket", "string_to_number", "substr"]
 
 
 def _one_of(name, value, old_name, old_value):
@@ -55,3 +56,14 @@ def parse_single_example(serialized, features, name=None, example_names=None):
     """One serialized tf.train.Example parsed into tensors by `features`."""
     return example_parsing.parse_single_example(serialized, features,
                                                 example_names=example_names, name=name)
+
+
+def substr(input, pos, len, name=None, unit="BYTE"):  # noqa: A002 (TensorFlow's names)
+    """The substrings input[pos:pos + len], in bytes or (unit="UTF8_CHAR") characters."""
+    return substrings.substr(input, pos, len, unit=unit, name=name)
+
+
+def string_to_hash_bucket(string_tensor=None, num_buckets=None, name=None, input=None):  # noqa: A002
+    """Each string's fingerprint hash modulo num_buckets."""
+    string_tensor = _one_of("string_tensor", string_tensor, "input", input)
+    return string_hashing.to_hash_bucket(string_tensor, num_buckets, name=name)

@@ -48,20 +48,34 @@ from ...tf1.arithmetic import (arg_max, arg_min, batch_gather, bincount, clip_by
 from ...tf1.asserts import (assert_equal, assert_greater, assert_greater_equal, assert_integer,
                             assert_less, assert_less_equal, assert_near, assert_negative,
                             assert_non_negative, assert_non_positive, assert_none_equal,
-                            assert_positive, assert_rank, assert_rank_at_least, assert_rank_in,
+                            assert_positive, assert_proper_iterable, assert_rank,
+                            assert_rank_at_least, assert_rank_in, assert_same_float_dtype,
                             assert_scalar, assert_type)
 from ...tf1.behaviour import (colocate_with, container, control_flow_v2_enabled,
-                              disable_control_flow_v2, enable_control_flow_v2,
-                              executing_eagerly_outside_functions, initialize_all_tables,
-                              op_scope, tables_initializer)
+                              disable_control_flow_v2, disable_resource_variables,
+                              disable_tensor_equality, enable_control_flow_v2,
+                              enable_tensor_equality, executing_eagerly_outside_functions,
+                              initialize_all_tables, op_scope, tables_initializer)
 from ...tf1.conversions import (to_complex64, to_complex128, to_double, to_float, to_int32,
                                 to_int64)
+from ...tf1.graph_checks import (add_check_numerics_ops, assert_variables_initialized,
+                                 verify_tensor_all_finite)
+from ...tf1.initializers import orthogonal_initializer, uniform_unit_scaling_initializer
 from ...tf1.python_functions import py_func
 from ...tf1.reshaping import (batch_to_space_nd, depth_to_space, extract_image_patches,
                               space_to_depth)
 from ...tf1.sampling import get_seed, multinomial, random_poisson, set_random_seed
+from ...tf1.sparse_functions import (convert_to_tensor_or_indexed_slices,
+                                     convert_to_tensor_or_sparse_tensor, sparse_matmul,
+                                     sparse_merge, sparse_segment_mean, sparse_segment_sqrt_n,
+                                     sparse_segment_sum, sparse_to_dense)
 from ...tf1.text import (decode_csv, decode_raw, parse_example, parse_single_example,
-                         reduce_join, string_to_number)
+                         reduce_join, string_to_hash_bucket, string_to_number, substr)
+from ...tf1.variable_enums import AggregationMethod, VariableAggregation, VariableSynchronization
+from ...tf1.variable_updates import (batch_scatter_update, count_up_to, scatter_add, scatter_div,
+                                     scatter_max, scatter_min, scatter_mul, scatter_nd_add,
+                                     scatter_nd_sub, scatter_nd_update, scatter_sub,
+                                     scatter_update)
 
 all_variables = global_variables  # TensorFlow 1's deprecated names
 initialize_all_variables = global_variables_initializer
@@ -80,6 +94,7 @@ __getattr__, __dir__ = _lazy_attributes(globals(), {
     "app": ".app",  # app.run and app.flags
     "flags": ".flags",  # command-line flags
     "ragged": ".ragged",  # tf.ragged with placeholder and RaggedTensorValue
+    "initializers": ".initializers",  # TF 1's initializer classes and initializer ops
     "summary": "...summary.v1"},  # FileWriter and the TF 1 summary ops
     fallback="wengert")
 
