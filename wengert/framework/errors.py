@@ -2,16 +2,28 @@
 
 Each error is also the matching Python built-in (`InvalidArgumentError` is a `ValueError`), so
 code that catches the built-in keeps working. Messages name the op, the shapes or dtypes involved
-and what to do about it.
+and what to do about it. Each class's `error_code` is TensorFlow's status code (OK = 0 through
+UNAUTHENTICATED = 16, module constants), and `error_code_from_exception_type` /
+`exception_type_from_error_code` map between them; CancelledError, UnknownError,
+DeadlineExceededError, UnauthenticatedError, UnavailableError and InternalError exist for the
+programs that raise or catch them (no wengert op raises them), made as TensorFlow makes them,
+`CancelledError(node_def, op, message)`.
 """
 
 import re
 import sys
+import warnings
 
 __all__ = ["OpError", "InvalidArgumentError", "FailedPreconditionError", "UnimplementedError",
            "NotFoundError", "DataLossError", "OutOfRangeError", "AbortedError",
            "ResourceExhaustedError", "OperatorNotAllowedInGraphError", "AlreadyExistsError",
-           "PermissionDeniedError", "public_caller", "naming_caller"]
+           "PermissionDeniedError", "CancelledError", "UnknownError", "DeadlineExceededError",
+           "UnauthenticatedError", "UnavailableError", "InternalError", "OK", "CANCELLED",
+           "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND", "ALREADY_EXISTS",
+           "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED",
+           "OUT_OF_RANGE", "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS",
+           "UNAUTHENTICATED", "error_code_from_exception_type", "exception_type_from_error_code",
+           "raise_exception_on_not_ok_status", "public_caller", "naming_caller"]
 
 
 class OpError(Exception):
@@ -70,6 +82,85 @@ class OperatorNotAllowedInGraphError(TypeError):
     """A symbolic tensor used as a Python bool (an `if` or `while` on it) while a graph is built,
     where its value is not known yet."""
 
+
+# -- TensorFlow's status codes, and the errors no wengert op raises --------------------------------
+OK, CANCELLED, UNKNOWN, INVALID_ARGUMENT, DEADLINE_EXCEEDED, NOT_FOUND = 0, 1, 2, 3, 4, 5
+ALREADY_EXISTS, PERMISSION_DENIED, RESOURCE_EXHAUSTED, FAILED_PRECONDITION = 6, 7, 8, 9
+ABORTED, OUT_OF_RANGE, UNIMPLEMENTED, INTERNAL, UNAVAILABLE, DATA_LOSS = 10, 11, 12, 13, 14, 15
+UNAUTHENTICATED = 16
+
+
+class _RaisedByPrograms(OpError):
+    """An error TensorFlow's runtime raises and programs raise or catch themselves:
+    `CancelledError(node_def, op, message)` as TensorFlow constructs it."""
+
+    def __init__(self, node_def, op, message, *args):
+        super().__init__(message, op)
+        self.node_def, self.extras = node_def, args
+
+
+class CancelledError(_RaisedByPrograms):
+    """An operation was cancelled (a queue closed with cancel_pending_enqueues, a step
+    stopped)."""
+
+
+class UnknownError(_RaisedByPrograms):
+    """An error with no better class (an exception raised inside a Python function op)."""
+
+
+class DeadlineExceededError(_RaisedByPrograms):
+    """An operation ran past its deadline (RunOptions.timeout_in_ms)."""
+
+
+class UnauthenticatedError(_RaisedByPrograms):
+    """The request has no valid credentials."""
+
+
+class UnavailableError(_RaisedByPrograms):
+    """A service (a remote worker) is unavailable for now; retrying may help."""
+
+
+class InternalError(_RaisedByPrograms):
+    """The runtime broke one of its own invariants."""
+
+
+_CODES = {CancelledError: CANCELLED, UnknownError: UNKNOWN,
+          InvalidArgumentError: INVALID_ARGUMENT, DeadlineExceededError: DEADLINE_EXCEEDED,
+          NotFoundError: NOT_FOUND, AlreadyExistsError: ALREADY_EXISTS,
+          PermissionDeniedError: PERMISSION_DENIED, ResourceExhaustedError: RESOURCE_EXHAUSTED,
+          FailedPreconditionError: FAILED_PRECONDITION, AbortedError: ABORTED,
+          OutOfRangeError: OUT_OF_RANGE, UnimplementedError: UNIMPLEMENTED,
+          InternalError: INTERNAL, UnavailableError: UNAVAILABLE, DataLossError: DATA_LOSS,
+          UnauthenticatedError: UNAUTHENTICATED}
+for _cls, _code in _CODES.items():
+    _cls.error_code = _code
+
+
+def error_code_from_exception_type(cls):
+    """The status code of an OpError class (UNKNOWN, with a warning, for another class)."""
+    if cls not in _CODES:
+        warnings.warn("Unknown class exception")
+    return _CODES.get(cls, UNKNOWN)
+
+
+def exception_type_from_error_code(error_code):
+    """The OpError class of a status code (UnknownError, with a warning, for an unknown one)."""
+    for cls, code in _CODES.items():
+        if code == error_code:
+            return cls
+    warnings.warn(f"Unknown error code: {error_code}")
+    return UnknownError
+
+
+class raise_exception_on_not_ok_status:  # noqa: N801 (TensorFlow's name)
+    """TensorFlow 1's context for calls into its C library returning a status; wengert's calls
+    raise their errors themselves, so the context only passes them on."""
+
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        return False
 
 # -- naming the op the user called, on the error path ---------------------------------------------
 # An error raised deep inside wengert (a conversion, a validation helper, a kernel) names the

@@ -27,14 +27,13 @@ The directory (wengert's own format, not TensorFlow's protobufs):
 
 Loading runs nothing stored in the directory (no pickle, no eval): see load.py.
 """
+from .constants import *  # noqa: F403 (the format's tags, signature keys and file names)
+from .constants import __all__ as _constant_names
 from .load import RestoredFunction, SignatureFunction, load
 from .save import save
 
 __all__ = ["save", "load", "SaveOptions", "LoadOptions", "RestoredFunction",
-           "SignatureFunction", "SERVING", "DEFAULT_SERVING_SIGNATURE_DEF_KEY"]
-
-SERVING = "serve"
-DEFAULT_SERVING_SIGNATURE_DEF_KEY = "serving_default"
+           "SignatureFunction", *_constant_names]
 
 
 class SaveOptions:

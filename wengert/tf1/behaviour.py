@@ -4,7 +4,9 @@ programs calling them run: control flow is always one op holding its branches (T
 reports what was asked), variables are always resource variables, and there is one device, so
 `colocate_with` and `container` scope nothing (`disable_resource_variables` is accepted; tensors
 compare elementwise with `==`, TensorFlow 2's tensor equality, which
-`disable_tensor_equality` cannot switch off). Also `executing_eagerly_outside_functions`
+`disable_tensor_equality` cannot switch off). The traceback-filtering and device-placement
+logging switches of `tf.debugging` are recorded and reported back: wengert's errors name the
+user's call without filtering, and its one device needs no placement log. Also `executing_eagerly_outside_functions`
 (whether ops run eagerly once outside every `tf.function`), `op_scope` (TensorFlow 1's oldest
 name scope) and `tables_initializer` (the group of the table initializers in the graph's
 TABLE_INITIALIZERS collection)."""
@@ -19,11 +21,19 @@ from ..tracing.func_graph import FuncGraph
 __all__ = ["colocate_with", "container", "control_flow_v2_enabled", "disable_control_flow_v2",
            "enable_control_flow_v2", "executing_eagerly_outside_functions",
            "initialize_all_tables", "op_scope", "tables_initializer",
-           "disable_resource_variables", "enable_tensor_equality", "disable_tensor_equality"]
+           "disable_resource_variables", "enable_tensor_equality", "disable_tensor_equality",
+           "enable_traceback_filtering", "disable_traceback_filtering",
+           "is_traceback_filtering_enabled", "set_log_device_placement",
+           "get_log_device_placement"]
 
 
 class _ControlFlow:
     v2 = True
+
+
+class _Switches:
+    traceback_filtering = True
+    log_device_placement = False
 
 
 def enable_control_flow_v2():
@@ -96,3 +106,28 @@ def disable_tensor_equality():
     raise NotImplementedError("tf.compat.v1.disable_tensor_equality: wengert's tensors always "
                               "compare elementwise with == (TensorFlow 2's rule); key "
                               "dictionaries by tensor.ref() and compare with `is`.")
+
+
+def enable_traceback_filtering():
+    """Record that tracebacks should hide TensorFlow's frames (the default)."""
+    _Switches.traceback_filtering = True
+
+
+def disable_traceback_filtering():
+    """Record that tracebacks should show every frame."""
+    _Switches.traceback_filtering = False
+
+
+def is_traceback_filtering_enabled():
+    """Whether traceback filtering was left on."""
+    return _Switches.traceback_filtering
+
+
+def set_log_device_placement(enabled):
+    """Record whether to log the device of each op (one device here: nothing to log)."""
+    _Switches.log_device_placement = bool(enabled)
+
+
+def get_log_device_placement():
+    """What set_log_device_placement recorded (False by default)."""
+    return _Switches.log_device_placement

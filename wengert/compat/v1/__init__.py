@@ -5,7 +5,8 @@ first use (they are the same objects); `nn` and `image` are TensorFlow 1's versi
 from ...util.lazy import lazy_attributes as _lazy_attributes
 from ...framework.tensor_shape import (Dimension, dimension_at_index, dimension_value,
                                        disable_v2_tensorshape, enable_v2_tensorshape)
-from ...framework.protos.summary import Event, HistogramProto, Summary, SummaryMetadata
+from ...framework.protos.summary import (Event, HistogramProto, LogMessage, SessionLog, Summary,
+                                         SummaryMetadata)
 from ...framework.protos.session_config import (ConfigProto, GPUOptions, GraphOptions,
                                                 OptimizerOptions, RunMetadata, RunOptions)
 from ...framework.context import executing_eagerly
@@ -95,6 +96,15 @@ __getattr__, __dir__ = _lazy_attributes(globals(), {
     "flags": ".flags",  # command-line flags
     "ragged": ".ragged",  # tf.ragged with placeholder and RaggedTensorValue
     "initializers": ".initializers",  # TF 1's initializer classes and initializer ops
-    "summary": "...summary.v1"},  # FileWriter and the TF 1 summary ops
+    "compat": ".compat",  # tf.compat's helpers, with v1 and v2
+    "gfile": ".gfile",  # tf.io.gfile under TF 1's CamelCase names
+    "python_io": ".python_io",  # TFRecord writing and reading
+    "manip": ".manip",  # TF 1's array manipulation namespace
+    "spectral": ".spectral",  # TF 1's name of tf.signal's transforms
+    "dtypes": ".dtypes",  # tf.dtypes with as_string, cast, complex, saturate_cast
+    "random": ".random",  # tf.random with TF 1's seeds and multinomial
+    "debugging": ".debugging",  # tf.debugging with TF 1's assertions
+    "saved_model": ".saved_model",  # tf.saved_model with TF 1's constant namespaces
+    "summary": ".summary"},  # FileWriter, the TF 1 summary ops and event messages
     fallback="wengert")
 

@@ -13,14 +13,22 @@ summary ops write them and TensorBoard reads them:
                      (bucket_limit[i - 1], bucket_limit[i]]
     SummaryMetadata  plugin_data (1): PluginData{plugin_name (1), content (2)},
                      display_name (2), summary_description (3), data_class (4)
+    SummaryDescription  type_hint (1): what a TensorSummary op's tensor holds
     Event            wall_time (1): double, step (2): int64, and one of file_version (3),
-                     graph_def (4): GraphDef bytes, summary (5), ... (tensorflow/core/util/
-                     event.proto): one record of an event file
+                     graph_def (4): GraphDef bytes, summary (5), log_message (6),
+                     session_log (7), tagged_run_metadata (8), meta_graph_def (9): bytes
+                     (tensorflow/core/util/event.proto): one record of an event file
+    LogMessage       level (1): UNKNOWN 0, DEBUGGING 10, INFO 20, WARN 30, ERROR 40, FATAL 50;
+                     message (2)
+    SessionLog       status (1): STATUS_UNSPECIFIED 0, START 1, STOP 2, CHECKPOINT 3;
+                     checkpoint_path (2), msg (3): a session's start, stop or checkpoint
+    TaggedRunMetadata  tag (1), run_metadata (2): a serialized RunMetadata
 """
 from .message import Field, Message
 from .tensor import TensorProto
 
-__all__ = ["Event", "HistogramProto", "Summary", "SummaryMetadata"]
+__all__ = ["Event", "HistogramProto", "LogMessage", "SessionLog", "Summary",
+           "SummaryDescription", "SummaryMetadata", "TaggedRunMetadata"]
 
 
 class HistogramProto(Message):
@@ -78,10 +86,42 @@ class Summary(Message):
     Value, Image, Audio = _Value, _Image, _Audio
 
 
+class SummaryDescription(Message):
+    """`tf.compat.v1.summary.SummaryDescription`: the type hint of a TensorSummary."""
+    FULL_NAME = "tensorflow.SummaryDescription"
+    FIELDS = (Field(1, "type_hint", "string"),)
+
+
+class LogMessage(Message):
+    """`tf.compat.v1.LogMessage`: a logged line in an event file."""
+    FULL_NAME = "tensorflow.LogMessage"
+    FIELDS = (Field(1, "level", "enum"), Field(2, "message", "string"))
+    UNKNOWN, DEBUGGING, INFO, WARN, ERROR, FATAL = 0, 10, 20, 30, 40, 50
+
+
+class SessionLog(Message):
+    """`tf.compat.v1.SessionLog`: a session started, stopped or checkpointed."""
+    FULL_NAME = "tensorflow.SessionLog"
+    FIELDS = (Field(1, "status", "enum"), Field(2, "checkpoint_path", "string"),
+              Field(3, "msg", "string"))
+    STATUS_UNSPECIFIED, START, STOP, CHECKPOINT = 0, 1, 2, 3
+
+
+class TaggedRunMetadata(Message):
+    """`tf.compat.v1.summary.TaggedRunMetadata`: a step's RunMetadata under a tag."""
+    FULL_NAME = "tensorflow.TaggedRunMetadata"
+    FIELDS = (Field(1, "tag", "string"), Field(2, "run_metadata", "bytes"))
+
+
 class Event(Message):
     """`tf.compat.v1.Event`: one record of a TensorBoard event file."""
     FULL_NAME = "tensorflow.Event"
     FIELDS = (Field(1, "wall_time", "double"), Field(2, "step", "int64"),
               Field(3, "file_version", "string", oneof="what"),
               Field(4, "graph_def", "bytes", oneof="what"),
-              Field(5, "summary", "message", message=Summary, oneof="what"))
+              Field(5, "summary", "message", message=Summary, oneof="what"),
+              Field(6, "log_message", "message", message=LogMessage, oneof="what"),
+              Field(7, "session_log", "message", message=SessionLog, oneof="what"),
+              Field(8, "tagged_run_metadata", "message", message=TaggedRunMetadata,
+                    oneof="what"),
+              Field(9, "meta_graph_def", "bytes", oneof="what"))
