@@ -39,7 +39,7 @@ WENGERT_ONLY = {
     "GRUSequenceGrad", "HorovodBroadcast", "LSTMSequence", "LSTMSequenceGrad", "LogicalXor",
     "MulSum", "ParseExamples", "ParseSequenceExamples", "ReadVariableInControlFlow",
     "ReduceBroadcast", "ReduceLogSumExp", "SigmoidCrossEntropyWithLogits", "SquareGrad",
-    "StringBytesSplit", "StringSplitScalar", "SumToShape", "SumToShapeOf", "SylvesterSolve",
+    "StringBytesSplit", "SumToShape", "SumToShapeOf", "SylvesterSolve",
     "TensorListSetElementShape", "WhileHistoryGet", "WhileHistoryScatter"}
 
 

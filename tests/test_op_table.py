@@ -75,6 +75,9 @@ COVERED_ELSEWHERE = {
     "Fingerprint": "tests/test_string_ops.py",
     "UnicodeEncode": "tests/test_string_ops.py",
     "UnicodeTranscode": "tests/test_string_ops.py",
+    "UnicodeDecode": "tests/test_string_unicode.py",
+    "UnicodeDecodeWithOffsets": "tests/test_string_unicode.py",
+    "UnicodeScript": "tests/test_string_unicode.py",
     # issue 29: tf.lookup's table ops, over a table object held in an attribute
     "HashTableV2": "tests/test_lookup.py",
     "MutableHashTableV2": "tests/test_lookup.py",

@@ -3,8 +3,9 @@
 Each op works element by element in Python (strings have no NumPy kernels worth the name):
 as_string (numbers to text, "%f"-style for floats as TensorFlow writes them, "true"/"false"),
 join (elementwise concatenation with a separator, broadcasting scalars), length (bytes, or
-UTF-8 characters), lower/upper (ASCII, as TensorFlow), strip, split (on whitespace or a separator;
-a scalar gives a vector, a vector gives a `RaggedStrings` of rows), bytes_split, to_number,
+UTF-8 characters), lower/upper (ASCII, as TensorFlow), strip, the kernels of split (on
+whitespace or a separator) and bytes_split (a vector of strings -> (pieces, row_splits); the
+ragged results are built in ops/ragged/strings.py), to_number,
 format ("{}" placeholders filled with tensors printed as tf.print does), regex_full_match,
 regex_replace, reduce_join (join along an axis). Text is UTF-8; Python `str` inputs are encoded.
 
@@ -30,9 +31,9 @@ from ..shape_ops import repeat
 from ..shape_rules import axis_int, axis_tuple
 from .printing import format_value
 
-__all__ = ["as_string", "join", "length", "lower", "upper", "strip", "split", "bytes_split",
-           "to_number", "format", "regex_full_match", "regex_replace", "reduce_join",
-           "RaggedStrings"]
+__all__ = ["as_string", "join", "length", "lower", "upper", "strip", "split_vector",
+           "bytes_split_vector", "to_number", "format", "regex_full_match", "regex_replace",
+           "reduce_join"]
 
 
 def _map(fn, array, out_dtype=object):
@@ -197,20 +198,15 @@ STRING_FORMAT = defop("StringFormat", _format_kernel, grad=None,
 
 
 def _split_kernel(x, *, sep, maxsplit):
-    """A scalar's pieces (a vector); for a vector, (values, row_splits)."""
+    """(pieces, row_splits) of a vector of strings."""
     def pieces(v):
         return v.split(None if sep is None else sep.encode(), maxsplit)
-    if np.ndim(x) == 0:
-        return string_array(np.array(pieces(x[()] if isinstance(x, np.ndarray) else x),
-                                     dtype=object))
     rows = [pieces(v) for v in np.asarray(x, dtype=object).reshape(-1)]
     values = [p for row in rows for p in row]
     splits = np.cumsum([0] + [len(r) for r in rows]).astype(np.int64)
     return string_array(np.array(values, dtype=object).reshape(-1)), splits
 
 
-SPLIT_SCALAR = defop("StringSplitScalar", _split_kernel, grad=None,
-                     shape=lambda x, **a: (TensorShape([None]), dtypes.string))
 SPLIT_V2 = defop("StringSplitV2", _split_kernel, grad=None, num_outputs=2,
                  shape=lambda x, **a: [(TensorShape([None]), dtypes.string),
                                        (TensorShape([None]), dtypes.int64)],
@@ -244,39 +240,6 @@ def _bytes_split_kernel(x):
 BYTES_SPLIT = defop("StringBytesSplit", _bytes_split_kernel, grad=None, num_outputs=2,
                     shape=lambda x: [(TensorShape([None]), dtypes.string),
                                      (TensorShape([None]), dtypes.int64)])
-
-
-class RaggedStrings:
-    """Rows of different lengths (what `split` gives a vector): `to_list()`, `to_tensor()`,
-    `flat_values`, `row_splits`, `row_lengths()`, indexing by row."""
-
-    def __init__(self, values, row_splits):
-        self.flat_values, self.row_splits = values, row_splits
-
-    def row_lengths(self):
-        splits = self.row_splits.numpy()
-        return constant(np.diff(splits))
-
-    def to_list(self):
-        values, splits = self.flat_values.numpy(), self.row_splits.numpy()
-        return [list(values[a:b]) for a, b in zip(splits[:-1], splits[1:])]
-
-    def to_tensor(self, default_value=b""):
-        rows = self.to_list()
-        width = max((len(r) for r in rows), default=0)
-        out = np.full((len(rows), width), default_value, dtype=object)
-        for i, row in enumerate(rows):
-            out[i, :len(row)] = row
-        return constant(string_array(out))
-
-    def __getitem__(self, i):
-        return constant(string_array(np.array(self.to_list()[i], dtype=object).reshape(-1)))
-
-    def __len__(self):
-        return len(self.row_splits.numpy()) - 1
-
-    def __repr__(self):
-        return f"<tf.RaggedTensor {self.to_list()}>"
 
 
 # -- public functions ---------------------------------------------------------------------------------
@@ -354,22 +317,13 @@ def format(template, inputs, placeholder="{}", summarize=3, name=None):  # noqa:
                     "summarize": summarize}, name)
 
 
-def split(input, sep=None, maxsplit=-1, name=None):  # noqa: A002
-    """Split on `sep` (None: runs of whitespace). A scalar gives a vector of pieces; a vector
-    gives a RaggedStrings with one row per string."""
-    x = _strings(input, "strings.split")
-    attrs = {"sep": sep, "maxsplit": int(maxsplit)}
-    if x.shape.rank == 0:
-        return execute(SPLIT_SCALAR, (x,), attrs, name)
-    if x.shape.rank != 1:
-        raise ValueError(f"strings.split: input must be a scalar or a vector, got shape "
-                         f"{x.shape}.")
-    return RaggedStrings(*execute(SPLIT_V2, (x,), attrs, name))
+def split_vector(strings, attrs, name=None):
+    """(pieces, row_splits) of a vector of strings split as `attrs` say (sep, maxsplit): the
+    parts of the ragged tensor tf.strings.split returns (ops/ragged/strings.py)."""
+    attrs = {"sep": _text(attrs["sep"]) or None, "maxsplit": int(attrs["maxsplit"])}
+    return execute(SPLIT_V2, (_strings(strings, "strings.split"),), attrs, name)
 
 
-def bytes_split(input, name=None):  # noqa: A002
-    """Each string split into single bytes (a vector for a scalar, RaggedStrings for a
-    vector)."""
-    x = _strings(input, "strings.bytes_split")
-    values, splits = execute(BYTES_SPLIT, (x,), {}, name)
-    return values if x.shape.rank == 0 else RaggedStrings(values, splits)
+def bytes_split_vector(strings, name=None):
+    """(bytes, row_splits) of a vector of strings: each string's single bytes."""
+    return execute(BYTES_SPLIT, (_strings(strings, "strings.bytes_split"),), {}, name)

@@ -3,15 +3,31 @@ Python's codecs know (UTF-8, UTF-16-BE, UTF-32-BE, ISO-8859-1, US-ASCII, ...):
 
     UnicodeEncode     rows of int32 code points (values, row_splits) -> one string per row
     UnicodeTranscode  each string decoded from input_encoding and encoded in output_encoding
+    UnicodeDecode     a vector of strings -> (row_splits, code points): row i holds string i's
+                      characters; UnicodeDecodeWithOffsets adds each character's byte offset
+                      in its string
+    UnicodeScript     each int32 code point -> its ICU script code (UScriptCode: 0 Common,
+                      25 Latin, 17 Han, ...; 103 Unknown for unassigned code points, -1 for
+                      values that are not code points)
 
 `errors` says what an invalid code point or byte sequence becomes: "replace" (the default) puts
 `replacement_char` (U+FFFD) in its place, "ignore" drops it, "strict" raises
 InvalidArgumentError naming the string. `replace_control_characters` also replaces the C0
 controls U+0000-U+001F. `unicode_encode` of a dense [..., n] tensor gives a [...] tensor.
+
+An invalid byte sequence counts as one character at the byte where it starts, spanning the
+longest prefix of a valid sequence (Unicode's "maximal subpart" practice, which ICU and Python's
+codecs share): b"a\xe4\xb8b" decodes to [97, 65533, 98] with offsets [0, 1, 3]. The script
+codes come from the Unicode Character Database's Scripts property as ICU numbers it, kept as
+1,587 ranges in data/unicode_scripts.npz (start code point, script) and looked up by binary
+search.
 """
+import codecs
+import pathlib
+
 import numpy as np
 
-from ...framework import dtypes
+from ...framework import dispatch, dtypes
 from ...framework.errors import InvalidArgumentError
 from ...framework.execute import execute
 from ...framework.registry import defop
@@ -19,7 +35,8 @@ from ...framework.tensor import convert_to_tensor, string_array
 from ...framework.tensor_shape import TensorShape
 from ..reshape_ops import reshape
 
-__all__ = ["unicode_encode", "unicode_transcode"]
+__all__ = ["unicode_encode", "unicode_transcode", "unicode_script", "decode_strings",
+           "encode_rows"]
 
 _CODECS = {"UTF-8": "utf-8", "UTF-16-BE": "utf-16-be", "UTF-32-BE": "utf-32-be",
            "UTF-16-LE": "utf-16-le", "UTF-32-LE": "utf-32-le", "ISO-8859-1": "latin-1",
@@ -84,7 +101,8 @@ def _transcode_kernel(strings, *, source, target, errors, replacement, controls)
 
 def _errors(errors):
     if errors not in ("replace", "ignore", "strict"):
-        raise ValueError(f"errors must be 'replace', 'ignore' or 'strict', got {errors!r}.")
+        raise InvalidArgumentError(f"Value for attr 'errors' of {errors!r} is not in the list "
+                                   f"of allowed values: 'strict', 'replace', 'ignore'.")
     return errors
 
 
@@ -129,3 +147,133 @@ def unicode_transcode(input, input_encoding, output_encoding, errors="replace", 
                    {"source": input_encoding, "target": output_encoding,
                     "errors": _errors(errors), "replacement": int(replacement_char),
                     "controls": bool(replace_control_characters)}, name)
+
+
+def encode_rows(values, row_splits, output_encoding, errors="replace", replacement_char=65533,
+                name=None):
+    """One string per row of code points (values[row_splits[i]:row_splits[i+1]])."""
+    return execute(ENCODE, (convert_to_tensor(values), convert_to_tensor(row_splits)),
+                   {"encoding": output_encoding, "errors": _errors(errors),
+                    "replacement": int(replacement_char)}, name)
+
+
+# -- decoding ------------------------------------------------------------------------------------
+def _mark_span(error):
+    """Decoding error handler: an invalid span of n bytes becomes the lone surrogate U+D800 + n,
+    which no codec here produces from valid input, so the decoded text says where each error was
+    and how many bytes it covered."""
+    return chr(0xD800 + error.end - error.start), error.end
+
+
+codecs.register_error("wengert.unicode_span", _mark_span)
+
+
+def _decode_one(value, index, codec, errors, replacement, controls):
+    """(code points, byte offsets) of one string."""
+    points, offsets, at = [], [], 0
+    for ch in value.decode(codec, "wengert.unicode_span"):
+        code = ord(ch)
+        bad = 0xD800 <= code <= 0xDFFF
+        width = code - 0xD800 if bad else len(ch.encode(codec))
+        if bad and errors == "strict":
+            raise InvalidArgumentError(
+                f"UnicodeDecode: Invalid formatting on input string (the string at index "
+                f"{index}: {width} byte(s) at offset {at} do not decode as {codec}; "
+                f"errors='replace' or 'ignore' accept it).")
+        if not (bad and errors == "ignore"):
+            points.append(replacement if bad or (controls and code < 0x20) else code)
+            offsets.append(at)
+        at += width
+    return points, offsets
+
+
+def _decode_kernel(strings, *, encoding, errors, replacement, controls, splits_dtype,
+                   offsets=False):
+    codec = _codec(encoding, "UnicodeDecode")
+    rows = [_decode_one(v, i, codec, errors, replacement, controls)
+            for i, v in enumerate(np.asarray(strings, dtype=object).reshape(-1))]
+    splits = np.cumsum([0] + [len(p) for p, _ in rows]).astype(splits_dtype)
+    points = np.fromiter((c for p, _ in rows for c in p), np.int32, int(splits[-1]))
+    if not offsets:
+        return splits, points
+    return splits, points, np.fromiter((o for _, f in rows for o in f), np.int64,
+                                       int(splits[-1]))
+
+
+def _decode_rule(strings, *, splits_dtype, offsets=False, **_):
+    out = [(TensorShape([None]), dtypes.as_dtype(splits_dtype)),
+           (TensorShape([None]), dtypes.int32)]
+    return out + [(TensorShape([None]), dtypes.int64)] if offsets else out
+
+
+def _raw_decode(op, input, input_encoding, errors, replacement_char,  # noqa: A002
+                replace_control_characters, Tsplits, name):  # noqa: N803
+    return execute(op, (convert_to_tensor(input, dtype_hint=dtypes.string),),
+                   _decode_attrs(input_encoding, errors, replacement_char,
+                                 replace_control_characters, Tsplits), name)
+
+
+def _decode_attrs(encoding, errors, replacement, controls, splits_dtype=dtypes.int64):
+    _codec(encoding, "unicode_decode")
+    return {"encoding": encoding, "errors": _errors(errors), "replacement": int(replacement),
+            "controls": bool(controls), "splits_dtype": dtypes.as_dtype(splits_dtype).name}
+
+
+DECODE = defop("UnicodeDecode", _decode_kernel, grad=None, num_outputs=2, shape=_decode_rule,
+               raw=lambda input, input_encoding, errors="replace", replacement_char=65533,
+               replace_control_characters=False, Tsplits=dtypes.int64, name=None: _raw_decode(
+                   DECODE, input, input_encoding, errors, replacement_char,
+                   replace_control_characters, Tsplits, name))
+DECODE_WITH_OFFSETS = defop(
+    "UnicodeDecodeWithOffsets",
+    lambda strings, **a: _decode_kernel(strings, offsets=True, **a), grad=None, num_outputs=3,
+    shape=lambda strings, **a: _decode_rule(strings, offsets=True, **a),
+    raw=lambda input, input_encoding, errors="replace", replacement_char=65533,
+    replace_control_characters=False, Tsplits=dtypes.int64, name=None: _raw_decode(
+        DECODE_WITH_OFFSETS, input, input_encoding, errors, replacement_char,
+        replace_control_characters, Tsplits, name))
+
+
+def decode_strings(strings, encoding, errors="replace", replacement_char=65533,
+                   replace_control_characters=False, with_offsets=False, name=None):
+    """The characters of a vector of strings: (row_splits, code points[, byte offsets]), the
+    parts of the ragged tensor tf.strings.unicode_decode returns."""
+    op = DECODE_WITH_OFFSETS if with_offsets else DECODE
+    return execute(op, (convert_to_tensor(strings, dtype_hint=dtypes.string),),
+                   _decode_attrs(encoding, errors, replacement_char,
+                                 replace_control_characters), name)
+
+
+# -- scripts -------------------------------------------------------------------------------------
+_SCRIPTS = []
+
+
+def _script_table():
+    if not _SCRIPTS:
+        path = pathlib.Path(__file__).with_name("data") / "unicode_scripts.npz"
+        with np.load(path, allow_pickle=False) as table:
+            _SCRIPTS.extend((table["starts"], table["scripts"].astype(np.int32)))
+    return _SCRIPTS
+
+
+def _script_kernel(codes):
+    starts, scripts = _script_table()
+    codes = np.asarray(codes)
+    found = scripts[np.clip(np.searchsorted(starts, codes, side="right") - 1, 0, None)]
+    return np.where((codes < 0) | (codes > 0x10FFFF), np.int32(-1), found).astype(np.int32)
+
+
+SCRIPT = defop("UnicodeScript", _script_kernel, grad=None,
+               shape=lambda codes: (codes.shape, dtypes.int32),
+               raw=lambda input, name=None: unicode_script(input, name))
+
+
+def unicode_script(input, name=None):  # noqa: A002
+    """The ICU script code of each int32 code point (see the module docstring)."""
+    if dispatch.composite_in((input,)) is not None:
+        return dispatch.elementwise(lambda x: unicode_script(x, name), input)
+    codes = convert_to_tensor(input, dtype_hint=dtypes.int32)
+    if codes.dtype != dtypes.int32:
+        raise TypeError(f"unicode_script: input must be int32 code points, got "
+                        f"{codes.dtype.name}.")
+    return execute(SCRIPT, (codes,), {}, name)
