@@ -33,7 +33,7 @@ LAYERS = [
     ("control_flow",),
     ("autograph", "data", "datasets", "debugging", "distribute", "image", "module", "onnx",
      "saved_model", "summary", "tf1", "viz"),
-    ("keras", "optimizers", "train"),
+    ("keras", "optimizers", "train", "feature_columns"),
 ]
 NAMESPACE_PACKAGES = ("compat",)  # TensorFlow's namespaces that are packages (tf.compat.v1)
 PROGRAMS = ("demo",)  # programs over the public API (`python -m wengert.demo`)

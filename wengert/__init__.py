@@ -114,6 +114,7 @@ __getattr__, __dir__ = _lazy_attributes(globals(), {
     "experimental": ".experimental",
     "io": ".io",
     "lookup": ".lookup",
+    "feature_column": ".feature_column",
     "datasets": ".datasets",
     "distribute": ".distribute",
     "summary": ".summary",
