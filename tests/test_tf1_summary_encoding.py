@@ -37,6 +37,12 @@ def test_float32_tables_count_as_the_binary_search():
     np.testing.assert_array_equal(bucket_counts(values), _searched(values))
     edges = _edge_float32s()
     np.testing.assert_array_equal(bucket_counts(edges), _searched(edges))
+    strided = values[::3]
+    np.testing.assert_array_equal(bucket_counts(strided), _searched(strided))
+    square = values[:40000].reshape(200, 200)
+    np.testing.assert_array_equal(bucket_counts(square), _searched(square.reshape(-1)))
+    np.testing.assert_array_equal(bucket_counts(square.astype(np.float64)),
+                                  _searched(square.reshape(-1)))
     for value in edges[::97]:
         np.testing.assert_array_equal(bucket_counts(value[None]), _searched(value[None]))
 

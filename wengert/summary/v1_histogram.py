@@ -37,6 +37,7 @@ def _default_limits():
 
 LIMITS = _default_limits()
 _CELL_SHIFT = 16
+_LITTLE_ENDIAN = np.little_endian  # a float32's top 16 bits are then its second uint16
 
 
 def _round_up_to_float32(values):
@@ -66,20 +67,22 @@ def _cell_tables():
     threshold = _round_up_to_float32(np.where(inside, np.where(negative, -limit, limit),
                                               np.inf))
     threshold[negative & (magnitude == 0)] = -0.0  # -0.0 counts with 0, -denormals below it
-    return base.astype(np.intp), threshold
+    return base.astype(np.int16), threshold
 
 
 _BASE, _THRESHOLD = _cell_tables()
 
 
 def bucket_counts(values):
-    """How many of `values` (a flat array) each bucket of LIMITS counts."""
+    """How many of `values` (an array of any shape) each bucket of LIMITS counts."""
     if values.dtype == np.float32:
-        cell = values.view(np.uint32) >> _CELL_SHIFT
+        values = np.ascontiguousarray(values).reshape(-1)
+        cell = values.view(np.uint16)[1::2] if _LITTLE_ENDIAN else \
+            values.view(np.uint32) >> _CELL_SHIFT
         index = _BASE[cell]
         index += values >= _THRESHOLD[cell]
     else:
-        index = np.searchsorted(LIMITS, values.astype(np.float64), side="right")
+        index = np.searchsorted(LIMITS, values.astype(np.float64).reshape(-1), side="right")
     return np.bincount(index, minlength=len(LIMITS))
 
 
