@@ -255,36 +255,49 @@ class _LazySpec(Dataset):
 
 
 class _InterleaveStage(Stage):
+    """TensorFlow's order: `cycle_length` slots visited in turn, `block_length` elements from
+    each; an empty slot is filled with the next input element's dataset when its turn comes,
+    and a dataset that ends empties its slot and passes the turn on."""
+
     def __init__(self, dataset):
         self._ds, self._up = dataset, dataset._input._stage()
-        self._cycle, self._turn, self._taken, self._exhausted = [], 0, 0, False
+        self._cycle = [None] * dataset._cycle_length
+        self._turn, self._taken, self._exhausted = 0, 0, False
 
-    def _open(self):
-        while not self._exhausted and len(self._cycle) < self._ds._cycle_length:
-            try:
-                components = next(self._up)
-            except StopIteration:
-                self._exhausted = True
-                break
-            ds = _dataset_of(self._ds._fn, self._ds._input._structure, components,
-                             self._ds._what)
-            self._cycle.append(ds._stage())
+    def _wrap(self, stage):
+        return stage
+
+    def _fill(self, turn):
+        try:
+            components = next(self._up)
+        except StopIteration:
+            self._exhausted = True
+            return
+        ds = _dataset_of(self._ds._fn, self._ds._input._structure, components, self._ds._what)
+        self._cycle[turn] = self._wrap(ds._stage())
+
+    def _advance(self):
+        self._taken, self._turn = 0, (self._turn + 1) % len(self._cycle)
 
     def __next__(self):
         while True:
-            self._open()
-            if not self._cycle:
+            if self._exhausted and all(slot is None for slot in self._cycle):
                 raise StopIteration
-            self._turn %= len(self._cycle)
+            if self._cycle[self._turn] is None and not self._exhausted:
+                self._fill(self._turn)
+            slot = self._cycle[self._turn]
+            if slot is None:
+                self._advance()
+                continue
             try:
-                out = next(self._cycle[self._turn])
+                out = next(slot)
             except StopIteration:
-                del self._cycle[self._turn]
-                self._taken = 0
+                self._cycle[self._turn] = None
+                self._advance()
                 continue
             self._taken += 1
             if self._taken >= self._ds._block_length:
-                self._taken, self._turn = 0, self._turn + 1
+                self._advance()
             return out
 
 

@@ -21,6 +21,7 @@ from ..framework.errors import FailedPreconditionError
 from ..framework.tensor import constant
 from . import (batching, element_filters, functional, grouping, padded_batching, prefetch,
                ragged_batching, sampling, snapshots)
+from .parallel_interleave import ParallelInterleaveDataset
 from .text_files import list_files
 from .sparse_batching import SparseBatchDataset
 from .dataset import Dataset, Stage
@@ -47,7 +48,11 @@ def _flat_map(self, map_func, name=None):
 
 def _interleave(self, map_func, cycle_length=None, block_length=None, num_parallel_calls=None,
                 deterministic=None, name=None):
-    """Like flat_map, taking `block_length` elements in turn from `cycle_length` datasets."""
+    """Like flat_map, taking `block_length` elements in turn from `cycle_length` datasets
+    (produced on threads with `num_parallel_calls`, parallel_interleave.py)."""
+    if num_parallel_calls is not None:
+        return ParallelInterleaveDataset(self, map_func, cycle_length, block_length or 1,
+                                         deterministic)
     return functional.InterleaveDataset(self, map_func, cycle_length, block_length or 1,
                                         "Dataset.interleave")
 

@@ -110,14 +110,15 @@ def shuffle_and_repeat(buffer_size, count=None, seed=None):
 
 def parallel_interleave(map_func, cycle_length, block_length=1, sloppy=False,
                         buffer_output_elements=None, prefetch_input_elements=None):
-    """interleave(map_func, cycle_length, block_length); the output order is TensorFlow's
-    deterministic one whatever `sloppy` says, and the buffers (`buffer_output_elements`,
-    `prefetch_input_elements`) are not needed by a pipeline run in Python."""
+    """interleave(map_func, cycle_length, block_length) with the cycle's datasets produced on
+    threads, in TensorFlow's order unless `sloppy`; the buffers (`buffer_output_elements`,
+    `prefetch_input_elements`) are parallel_interleave.py's own."""
     for what, value in (("buffer_output_elements", buffer_output_elements),
                         ("prefetch_input_elements", prefetch_input_elements)):
         if value is not None and int(value) < 0:
             raise ValueError(f"parallel_interleave: {what} must be >= 0, got {value}.")
     return lambda dataset: dataset.interleave(map_func, cycle_length, block_length,
+                                              num_parallel_calls=cycle_length,
                                               deterministic=not sloppy)
 
 
@@ -272,6 +273,7 @@ def make_batched_features_dataset(file_pattern, batch_size, features, reader=Non
                          f"`features` keys: {features.keys()}.")
     dataset = list_files(file_pattern, shuffle=shuffle, seed=shuffle_seed)
     dataset = dataset.interleave(lambda f: reader(f, *args), cycle_length=reader_num_threads or 1,
+                                 num_parallel_calls=reader_num_threads,
                                  deterministic=not sloppy_ordering)
     if shuffle:
         dataset = dataset.shuffle(shuffle_buffer_size, shuffle_seed)
