@@ -6,11 +6,13 @@
         train_step(xb, yb)
 
 dataset.py (base, sources), functional.py (map, filter, flat_map, interleave, scan, reduce),
-batching.py (batch family, shuffle, repeat, take, skip, shard, enumerate, window), prefetch.py
-(prefetch on a thread, cache), iterator.py (iteration eagerly and in tf.function),
-text_files.py and csv_dataset.py (TextLineDataset, FixedLengthRecordDataset, CsvDataset),
-csv_readers.py (make_csv_dataset), grouping.py, sampling.py, element_filters.py, options.py and
-transformations.py (tf.data.experimental's functions).
+parallel_interleave.py, batching.py (batch, shuffle, repeat, take, skip, shard, enumerate,
+window), padded_batching.py, prefetch.py (prefetch on a thread, cache), iterator.py (iteration
+eagerly and in tf.function, iterators in checkpoints), text_files.py and csv_dataset.py
+(TextLineDataset, FixedLengthRecordDataset, CsvDataset; csv_columns.py parses),
+csv_readers.py (make_csv_dataset), sql_dataset.py, dataset_writers.py (TFRecordWriter),
+snapshots.py (save, load, snapshot), grouping.py, sampling.py, element_filters.py, options.py
+and transformations.py (tf.data.experimental's functions).
 """
 import types as _types
 
