@@ -106,6 +106,7 @@ __getattr__, __dir__ = _lazy_attributes(globals(), {
     "random": ".random",  # tf.random with TF 1's seeds and multinomial
     "debugging": ".debugging",  # tf.debugging with TF 1's assertions
     "saved_model": ".saved_model",  # tf.saved_model with TF 1's constant namespaces
+    "test": ".test",  # TestCase, the graph gradient check, test utilities
     "summary": ".summary"},  # FileWriter, the TF 1 summary ops and event messages
     fallback="wengert")
 
