@@ -27,9 +27,11 @@ weight dtype before they become tensors.
 import numpy as np
 
 from ..data.dataset import Dataset
+from ..framework.ragged_tensor import RaggedTensor
 from ..framework.sparse_tensor import SparseTensor
 from ..framework.tensor import Tensor, array_of, constant
 from . import backend, distributed
+from .ragged_inputs import RaggedRows, ragged_rows_of
 from .sparse_inputs import SparseRows, rows_of
 
 __all__ = ["pack_x_y_sample_weight", "unpack_x_y_sample_weight", "class_weights", "is_dataset", "to_numpy", "num_samples", "take", "split_validation", "as_tensors",
@@ -54,15 +56,16 @@ def _map(fn, data):
 
 def to_numpy(data):
     if isinstance(data, dict) or (isinstance(data, (list, tuple)) and data and isinstance(
-            data[0], (np.ndarray, Tensor, dict, SparseTensor))):
+            data[0], (np.ndarray, Tensor, dict, SparseTensor, RaggedTensor))):
         return _map(_array, data if isinstance(data, dict) else list(data))  # inputs
     return None if data is None else _array(data)
 
 
 def _array(data):
-    """An input as NumPy (a SparseTensor as its SparseRows: sparse_inputs.py)."""
-    rows = rows_of(data)
-    return rows if isinstance(rows, SparseRows) else np.asarray(data)
+    """An input as NumPy (a SparseTensor as its SparseRows: sparse_inputs.py; a RaggedTensor
+    as its RaggedRows: ragged_inputs.py)."""
+    rows = ragged_rows_of(rows_of(data))
+    return rows if isinstance(rows, (SparseRows, RaggedRows)) else np.asarray(data)
 
 
 def num_samples(x):
@@ -88,7 +91,8 @@ def split_validation(x, y, sw, split):
 
 
 def as_tensors(data):
-    return _map(lambda d: d.to_tensor() if isinstance(d, SparseRows) else constant(d), data)
+    return _map(lambda d: d.to_tensor() if isinstance(d, (SparseRows, RaggedRows))
+                else constant(d), data)
 
 
 def cast_floats(data, dtype):

@@ -10,6 +10,7 @@ output carries the mask ids != 0 to the layers after it (recurrent layers skip t
 input_dim counts the padding id.
 """
 from ...framework import dtypes
+from ...framework.ragged_tensor import RaggedTensor
 from ...framework.tensor import convert_to_tensor
 from ...framework.tensor_shape import TensorShape
 from ...ops.math_ops import cast, not_equal
@@ -50,6 +51,8 @@ class Embedding(Layer):
         self.built = True
 
     def call(self, inputs):
+        if isinstance(inputs, RaggedTensor):  # keras.Input(ragged=True): rows of ids
+            return inputs.with_flat_values(self.call(inputs.flat_values))
         inputs = convert_to_tensor(inputs)
         if not inputs.dtype.is_integer:
             inputs = cast(inputs, dtypes.int32)
@@ -58,6 +61,8 @@ class Embedding(Layer):
     def compute_mask(self, inputs, mask=None):
         if not self.mask_zero:
             return None
+        if isinstance(inputs, RaggedTensor):
+            return inputs.with_flat_values(self.compute_mask(inputs.flat_values))
         inputs = convert_to_tensor(inputs)
         return not_equal(inputs, cast(0, inputs.dtype))
 

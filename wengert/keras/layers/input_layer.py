@@ -24,9 +24,10 @@ class InputLayer(Layer):
                  batch_shape=None, input_tensor=None, optional=False, name=None, **kwargs):
         input_shape = kwargs.pop("input_shape", shape)
         batch_input_shape = kwargs.pop("batch_input_shape", None)
-        if ragged:
-            raise NotImplementedError("InputLayer: ragged inputs are not available.")
-        self._sparse = bool(sparse)
+        if sparse and ragged:
+            raise ValueError("You cannot pass both `sparse=True` and `ragged=True` to an "
+                             "InputLayer: an input is one or the other.")
+        self._sparse, self._ragged = bool(sparse), bool(ragged)
         if input_tensor is not None:
             batch_input_shape, dtype = _from_tensor(input_tensor, input_shape, batch_size,
                                                     batch_shape or batch_input_shape, dtype)
@@ -47,7 +48,7 @@ class InputLayer(Layer):
         node = Node(self, [], (), {}, None, None)
         if input_tensor is None:
             input_tensor = KerasTensor(batch_input_shape, self._dtype, name=self.name,
-                                       sparse=self._sparse)
+                                       sparse=self._sparse, ragged=self._ragged)
         input_tensor._keras_history = (self, node, 0)
         node.outputs = input_tensor
         self._inbound_nodes.append(node)
@@ -65,7 +66,7 @@ class InputLayer(Layer):
     def get_config(self):
         """Keras 3's InputLayer config."""
         return {"batch_shape": list(self._batch_input_shape), "dtype": self.dtype,
-                "sparse": self._sparse, "ragged": False, "name": self.name, "optional": False}
+                "sparse": self._sparse, "ragged": self._ragged, "name": self.name, "optional": False}
 
     @classmethod
     def from_config(cls, config):

@@ -20,10 +20,11 @@ def is_shape_list(shape):
 class KerasTensor:
     """A symbolic tensor of a functional model under construction: shape, dtype, history."""
 
-    def __init__(self, shape, dtype, history=None, name=None, sparse=False):
+    def __init__(self, shape, dtype, history=None, name=None, sparse=False, ragged=False):
         self.shape = TensorShape(shape)
         self.dtype = dtypes.as_dtype(dtype)
         self.sparse = bool(sparse)  # stands for a SparseTensor (keras.Input(sparse=True))
+        self.ragged = bool(ragged)  # stands for a RaggedTensor (keras.Input(ragged=True))
         self._keras_history = history  # (layer, node, output index)
         self.name = name
 
