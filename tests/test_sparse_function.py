@@ -87,3 +87,14 @@ def test_sparse_placeholder_fed_in_a_session():
     assert back.indices.tolist() == [[0, 1]] and back.dense_shape.tolist() == [2, 3]
     with pytest.raises(RuntimeError, match="eager"):
         tf.compat.v1.sparse.placeholder(tf.float32)
+
+
+def test_to_dense_of_a_shape_known_only_when_the_graph_runs():
+    with tf.Graph().as_default():
+        p = tf.compat.v1.sparse.placeholder(tf.int64, shape=[None, None])
+        dense = tf.sparse.to_dense(p, default_value=-1)
+        scattered = tf.scatter_nd([[0, 1]], [7], tf.cast(p.dense_shape, tf.int32))
+        with tf.compat.v1.Session() as sess:
+            fed = tf.compat.v1.SparseTensorValue([[0, 1], [2, 0]], [4, 5], [3, 2])
+            assert sess.run(dense, {p: fed}).tolist() == [[-1, 4], [-1, -1], [5, -1]]
+            assert sess.run(scattered, {p: fed}).tolist() == [[0, 7], [0, 0], [0, 0]]

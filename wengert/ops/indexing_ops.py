@@ -352,7 +352,8 @@ def _runtime_batched_gather_nd(params, indices, batch_dims, name):
 
 def scatter_nd(indices, updates, shape, bad_indices_policy="", name=None):
     """Zeros of `shape` with `updates` added at the index tuples in `indices` (repeats add). In
-    a graph, `shape` may be tf.shape(t) of a tensor whose shape is known only when it runs.
+    a graph, `shape` may be computed and known only when it runs (tf.shape(t), a SparseTensor's
+    dense_shape).
     bad_indices_policy="IGNORE" drops the updates of tuples outside `shape`."""
     indices, updates = convert_to_tensor(indices), convert_to_tensor(updates)
     if ignores_bad_indices(bad_indices_policy, "scatter_nd"):
@@ -361,8 +362,8 @@ def scatter_nd(indices, updates, shape, bad_indices_policy="", name=None):
         shape = int_tuple(shape, "scatter_nd: shape")
     except UnknownWhileBuilding:
         like = shape_source(shape)
-        if like is None:
-            raise
+        if like is None:  # a shape computed while the graph runs: a tensor of that shape
+            like = zeros(shape, dtypes.bool)
         return execute(SCATTER_ND, (indices, updates, like), {"shape": None}, name)
     return execute(SCATTER_ND, (indices, updates), {"shape": shape}, name)
 
