@@ -38,7 +38,8 @@ def _initial_state(cell, batch, rng):
         lambda size: tf.constant(rng.standard_normal((batch, size))), cell.state_size)
 
 
-def _run(cls, kwargs, stepwise, lengths=None, time_major=False, with_state=False, dynamic=False):
+def _run(cls, kwargs, stepwise, lengths=None, time_major=False, with_state=False, dynamic=False,
+         make=None):
     """(op types, {name: array}) of one dynamic_rnn in a fresh graph with seeded variables."""
     rng = np.random.default_rng(3)
     x_value = rng.standard_normal((3, 6, 2))
@@ -46,7 +47,8 @@ def _run(cls, kwargs, stepwise, lengths=None, time_major=False, with_state=False
         x_value = x_value.transpose(1, 0, 2)
     with tf.Graph().as_default() as graph:
         x = v1.placeholder(tf.float64, [None, None, 2] if dynamic else x_value.shape)
-        cell = (_stepwise(cls) if stepwise else cls)(name="cell", **kwargs)
+        make = make or (_stepwise(cls) if stepwise else cls)
+        cell = make(name="cell", **kwargs)
         start = _initial_state(cell, 3, rng) if with_state else None
         out, state = v1.nn.dynamic_rnn(cell, x, sequence_length=lengths, initial_state=start,
                                        dtype=tf.float64, time_major=time_major)
@@ -87,6 +89,24 @@ def test_fused_equals_stepwise(name, variant):
     stepwise_types, stepwise = _run(cls, kwargs, True, **options)
     assert op_type in types and "While" not in types
     assert op_type not in stepwise_types
+    _compare(fused, stepwise)
+
+
+def _stack(stepwise):
+    make = _stepwise if stepwise else (lambda cls: cls)
+    return lambda num_units, name: cells.MultiRNNCell(
+        [make(cells.BasicLSTMCell)(num_units, name="basic_lstm_cell"),
+         make(cells.GRUCell)(3, name="gru_cell"),
+         make(cells.LSTMCell)(2, state_is_tuple=False, name="lstm_cell")])
+
+
+@pytest.mark.parametrize("variant", [{}, dict(lengths=[6, 2, 0]),
+                                     dict(with_state=True, lengths=[3, 5, 6], time_major=True)])
+def test_multi_rnn_cell_runs_layer_by_layer(variant):
+    types, fused = _run(None, dict(num_units=4), False, make=_stack(False), **variant)
+    stepwise_types, stepwise = _run(None, dict(num_units=4), True, make=_stack(True), **variant)
+    assert {"LSTMSequence", "GRUSequence"} <= types and "While" not in types
+    assert "LSTMSequence" not in stepwise_types
     _compare(fused, stepwise)
 
 

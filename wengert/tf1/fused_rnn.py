@@ -14,8 +14,9 @@ the rest, with the columns reordered:
   `tanh(x W_h + b_h + (r h) U_h)` is TensorFlow 1's candidate `tanh(concat([x, r h]) K_c + b_c)`.
 Only the default tanh activation fits (the ops fix tanh and sigmoid). `sequence_length` becomes
 the mask `t < length` with zero outputs past it (the ops keep the state where a step is masked),
-which is TensorFlow 1's copy-through. Any other cell, nested inputs, or states of another dtype
-run the while loop.
+which is TensorFlow 1's copy-through. A MultiRNNCell (tuple states) of such cells runs layer by
+layer, one fused op each. Any other cell, nested inputs, or states of another dtype run the while
+loop.
 """
 import numbers
 
@@ -31,18 +32,23 @@ from ..ops.nn.rnn import gru_sequence, lstm_sequence
 from ..ops.query_ops import shape as dynamic_shape
 from ..ops.reshape_ops import expand_dims, reshape, transpose
 from ..ops.unary_ops import tanh
+from ..graph.variable_scope import variable_scope
 from ..util import nest
 from .rnn_cell_base import LSTMStateTuple
+from .rnn_cell_wrappers import MultiRNNCell
 from .rnn_cells import BasicLSTMCell, GRUCell, LSTMCell
 
 __all__ = ["fused_dynamic_rnn"]
 
 
-def _same_math(cell, cls):
-    """The cell computes `cls`'s step: an instance whose step and variables are `cls`'s."""
+def _same_layer(cell, cls):
+    """`cell` computes `cls`'s step: an instance whose step and variables are `cls`'s."""
     kind = type(cell)
-    return (isinstance(cell, cls) and kind.call is cls.call and kind.build is cls.build
-            and cell._activation is tanh)
+    return isinstance(cell, cls) and kind.call is cls.call and kind.build is cls.build
+
+
+def _same_math(cell, cls):
+    return _same_layer(cell, cls) and cell._activation is tanh
 
 
 def _lstm_fits(cell):
@@ -145,17 +151,48 @@ def _gru(cell, x, state, mask):
     return outputs, new_h
 
 
+_RUNS = {"lstm": _lstm, "gru": _gru}
+
+
+def _fused_cells(cell, dtype):
+    """The cells a fused run computes one after the other: [cell] for a cell the fused ops
+    compute, a MultiRNNCell's cells when each is one, else None; each of `dtype` or none yet."""
+    if _same_layer(cell, MultiRNNCell) and cell._state_is_tuple:
+        cells = list(cell._cells)
+    else:
+        cells = [cell]
+    if all(_fused_kind(c) is not None and c.dtype in (None, dtype) for c in cells):
+        return cells
+    return None
+
+
+def _run_cell(cell, x, state, mask):
+    """(outputs, final state) of one cell over the time-major `x`, in the cell's scope."""
+    with cell._built_scope(x, sequence=True) as x:
+        return _RUNS[_fused_kind(cell)](cell, x, state, mask)
+
+
+def _run_stack(cell, x, state, mask):
+    """A MultiRNNCell run layer by layer, each under `cell_<k>` as its step does: past a row's
+    length every layer keeps its state, and the top layer's outputs are zero there, which is
+    what the step-by-step loop returns."""
+    with cell._built_scope(x, sequence=True) as x:
+        states = []
+        for k, layer in enumerate(cell._cells):
+            with variable_scope(f"cell_{k}"):
+                x, layer_state = _run_cell(layer, x, state[k], mask)
+            states.append(layer_state)
+        return x, tuple(states)
+
+
 def fused_dynamic_rnn(cell, inputs, state, sequence_length):
-    """(outputs [time, batch, units], final state) of `cell` over the time-major `inputs` by one
-    fused sequence op, with TensorFlow 1's masking past `sequence_length` (int32 [batch]); None
+    """(outputs [time, batch, units], final state) of `cell` over the time-major `inputs` by
+    fused sequence ops, with TensorFlow 1's masking past `sequence_length` (int32 [batch]); None
     when the cell, inputs or state have no fused form (see the module docstring)."""
-    kind = _fused_kind(cell)
-    if kind is None or not _fits(inputs, state):
+    if not _fits(inputs, state) or _fused_cells(cell, inputs.dtype) is None:
         return None
-    if cell.dtype is not None and cell.dtype != inputs.dtype:
-        return None
-    with cell._built_scope(inputs, sequence=True) as x:
-        mask = _time_mask(sequence_length, x)
-        outputs, new_state = (_lstm if kind == "lstm" else _gru)(cell, x, state, mask)
+    mask = _time_mask(sequence_length, inputs)
+    run = _run_cell if _fused_kind(cell) is not None else _run_stack
+    outputs, new_state = run(cell, inputs, state, mask)
     nest.assert_same_structure(state, new_state)
     return outputs, new_state
