@@ -189,3 +189,37 @@ def test_eager_fused_equals_stepwise():
     stepwise, _ = run(lambda *a, **k: step_cell)
     for a, b in zip(fused, stepwise):
         np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("bidirectional", [False, True])
+def test_static_rnn_fused_equals_stepwise(bidirectional):
+    rng = np.random.default_rng(8)
+    x_value = rng.standard_normal((3, 4, 2))
+
+    def run(stepwise):
+        make = _stepwise if stepwise else (lambda cls: cls)
+        with tf.Graph().as_default() as graph:
+            steps = tf.unstack(tf.constant(x_value), axis=1)
+            lengths = [4, 1, 3]
+            if bidirectional:
+                outputs, state, _ = v1.nn.static_bidirectional_rnn(
+                    make(cells.BasicLSTMCell)(3, name="l"), make(cells.GRUCell)(2, name="g"),
+                    steps, sequence_length=lengths, dtype=tf.float64)
+            else:
+                outputs, state = v1.nn.static_rnn(make(cells.BasicLSTMCell)(3, name="l"), steps,
+                                                   sequence_length=lengths, dtype=tf.float64)
+            variables = v1.global_variables()
+            loss = sum(tf.reduce_sum(tf.sin(o) * (k + 1)) for k, o in enumerate(outputs))
+            loss += tf.reduce_sum(state.c * state.h)
+            types = {op.type for op in graph.get_operations()}
+            with v1.Session() as session:
+                for v in variables:
+                    v.load(np.random.default_rng(len(v.name)).uniform(-1, 1, v.shape), session)
+                values = session.run(list(outputs) + list(state) + tf.gradients(loss, variables))
+        return types, [v.name for v in variables], values
+    types, names, fused = run(False)
+    step_types, step_names, stepwise = run(True)
+    assert "LSTMSequence" in types and "LSTMSequence" not in step_types
+    assert names == step_names
+    for a, b in zip(fused, stepwise):
+        np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-12)

@@ -38,7 +38,7 @@ from .rnn_cell_base import LSTMStateTuple
 from .rnn_cell_wrappers import MultiRNNCell
 from .rnn_cells import BasicLSTMCell, GRUCell, LSTMCell
 
-__all__ = ["fused_dynamic_rnn"]
+__all__ = ["fusable", "fused_dynamic_rnn"]
 
 
 def _same_layer(cell, cls):
@@ -164,6 +164,11 @@ def _fused_cells(cell, dtype):
     if all(_fused_kind(c) is not None and c.dtype in (None, dtype) for c in cells):
         return cells
     return None
+
+
+def fusable(cell, dtype):
+    """Whether `cell` has a fused form (see the module docstring) for inputs of `dtype`."""
+    return dtype.is_floating and _fused_cells(cell, dtype) is not None
 
 
 def _run_cell(cell, x, state, mask):

@@ -4,7 +4,8 @@ of time steps.
 `static_rnn(cell, inputs)` takes a list of `[batch, depth]` tensors (one per step), starts from
 `initial_state` or the cell's zero state of `dtype` and returns the list of outputs and the last
 state; every step shares the cell's variables (scope "rnn"). With `sequence_length` a row's steps
-past its length give zero outputs and keep its state. `static_bidirectional_rnn` runs `cell_fw`
+past its length give zero outputs and keep its state. The cells the fused sequence ops compute
+(fused_rnn.py) run over the steps stacked in time, as dynamic_rnn runs them. `static_bidirectional_rnn` runs `cell_fw`
 over the steps and `cell_bw` over them reversed (within each row's length), and returns each
 step's forward and backward outputs concatenated on the last axis, with both final states.
 `static_state_saving_rnn` is `static_rnn` starting from `state_saver.state(name)` for each part
@@ -20,6 +21,7 @@ from ..ops.math_ops import greater_equal
 from ..ops.query_ops import shape as dynamic_shape
 from ..util import nest
 from .dynamic_rnn import checked_sequence_length, copy_through, start_state, state_dtype
+from .fused_rnn import fusable, fused_dynamic_rnn
 from .rnn_cell_base import assert_like_rnncell, batch_zeros
 
 __all__ = ["static_rnn", "static_bidirectional_rnn", "static_state_saving_rnn"]
@@ -49,6 +51,16 @@ def _batch_size(first_input):
     return dynamic_shape(nest.flatten(first_input)[0])[0]
 
 
+def _fused_steps(cell, inputs, state, sequence_length):
+    """(outputs, state) of a cell the fused sequence ops compute (fused_rnn.py), over the steps
+    stacked on a time axis; None for other cells and for nested steps."""
+    first = inputs[0]
+    if nest.is_nested(first) or first.shape.rank != 2 or not fusable(cell, first.dtype):
+        return None
+    fused = fused_dynamic_rnn(cell, stack(inputs), state, sequence_length)
+    return None if fused is None else (unstack(fused[0], len(inputs)), fused[1])
+
+
 def static_rnn(cell, inputs, initial_state=None, dtype=None, sequence_length=None, scope=None):
     """`(outputs, state)`: the cell over the list `inputs`, one output per step."""
     assert_like_rnncell("cell", cell)
@@ -59,6 +71,9 @@ def static_rnn(cell, inputs, initial_state=None, dtype=None, sequence_length=Non
         batch_size = _batch_size(inputs[0])
         state = start_state(cell, initial_state, batch_size, dtype)
         sequence_length = checked_sequence_length(sequence_length)
+        fused = _fused_steps(cell, inputs, state, sequence_length)
+        if fused is not None:
+            return fused
         zero_output = None
         if sequence_length is not None:
             zero_output = batch_zeros(batch_size, cell.output_size, state_dtype(dtype, state))
