@@ -55,3 +55,20 @@ def test_bad_record_raises_or_is_dropped(folder):
                                                    column_defaults=[tf.int32, tf.string])
     with pytest.raises(InvalidArgumentError, match="Expect 2 fields but have 1 in record 1"):
         _batches(strict)
+
+
+def test_pipeline_goes_on_after_a_bad_record(folder):
+    ds = tf.data.experimental.make_csv_dataset(str(folder / "bad.txt"), 1, num_epochs=1,
+                                               shuffle=False,
+                                               column_defaults=[tf.int32, tf.string])
+    it, seen = iter(ds), []
+    for _ in range(5):
+        try:
+            seen.append(next(it)["a"].numpy().tolist())
+        except StopIteration:
+            break
+        except InvalidArgumentError:
+            seen.append("error")
+    assert seen == [[1], "error", [3]]
+    with pytest.raises(ValueError, match="at least one column"):
+        tf.data.experimental.CsvDataset(str(folder / "bad.txt"), [])

@@ -94,6 +94,8 @@ class CsvDataset(Dataset):
             raise InvalidArgumentError(f"{what}: field_delim must be one character, got "
                                        f"{field_delim!r}.")
         defaults = [column_default(d, i, what) for i, d in enumerate(record_defaults)]
+        if not defaults:
+            raise ValueError(f"{what}: record_defaults must name at least one column.")
         cols, exact = _columns(select_cols, exclude_cols, len(defaults))
         self._parse = dict(types=[d[0] for d in defaults], defaults=[d[1] for d in defaults],
                            cols=cols, exact=exact, delim=field_delim.encode(),

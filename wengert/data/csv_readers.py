@@ -43,8 +43,16 @@ class Restructured(Dataset):
                          (dataset,))
 
     def _stage(self):
-        order = self._order
-        return (tuple(c[i] for i in order) for c in self._input._stage())
+        return _ReorderStage(self._input._stage(), self._order)
+
+
+class _ReorderStage(Stage):
+    def __init__(self, upstream, order):
+        self._up, self._order = upstream, order
+
+    def __next__(self):
+        components = next(self._up)
+        return tuple(components[i] for i in self._order)
 
 
 _HEAD = 1 << 20

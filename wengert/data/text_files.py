@@ -16,7 +16,6 @@ glob patterns, shuffled (each pass anew) unless `shuffle=False`; no match is an
 InvalidArgumentError at construction, in TensorFlow's words.
 """
 import glob
-import os
 import zlib
 
 import numpy as np
@@ -188,8 +187,7 @@ def list_files(file_pattern, shuffle=None, seed=None, name=None):
     """The files matching `file_pattern` (a glob, or a list of them) as a dataset of scalar
     strings: sorted, then shuffled each pass unless `shuffle=False`."""
     patterns = _patterns(file_pattern)
-    names = sorted({os.path.normpath(m) if not m.startswith("/") else m
-                    for p in patterns for m in glob.glob(p)})
+    names = sorted({m for p in patterns for m in glob.glob(p)})
     if not names:
         raise InvalidArgumentError(f"Expected 'tf.Tensor(False, shape=(), dtype=bool)' to be "
                                    f"true. Summarized data: b'No files matched pattern: "
