@@ -4,14 +4,17 @@ global `FLAGS`; `FLAGS(argv)` parses `--name=value`, `--name value`, `--flag`/`-
 booleans, and `--` ending the flags, returning the program name and the arguments left over.
 Reading `FLAGS.name` before any parse parses `sys.argv` first, skipping flags it does not know
 (as TensorFlow's wrapper does). A bad value raises IllegalFlagValueError, an unknown flag
-UnrecognizedFlagError, a flag defined twice DuplicateFlagError, each naming the flag.
+UnrecognizedFlagError, a flag defined twice DuplicateFlagError, each naming the flag. After a
+parse, the validators added with `add_validator` (tf1/flag_validators.py) check the values.
 """
 import sys
 
 __all__ = ["DEFINE_bool", "DEFINE_boolean", "DEFINE_enum", "DEFINE_float", "DEFINE_integer",
            "DEFINE_list", "DEFINE_multi_float", "DEFINE_multi_integer", "DEFINE_multi_string",
            "DEFINE_string", "DuplicateFlagError", "Error", "FLAGS", "Flag", "FlagValues",
-           "IllegalFlagValueError", "UnparsedFlagAccessError", "UnrecognizedFlagError"]
+           "IllegalFlagValueError", "UnparsedFlagAccessError", "UnrecognizedFlagError",
+           "ValidationError", "DEFINE_multi_enum", "DEFINE_spaceseplist", "declare_key_flag",
+           "adopt_module_key_flags", "disclaim_key_flags"]
 
 
 class Error(Exception):
@@ -32,6 +35,10 @@ class DuplicateFlagError(Error):
 
 class UnparsedFlagAccessError(Error):
     pass
+
+
+class ValidationError(Error):
+    """A validator's check failed (the parse reports it as IllegalFlagValueError)."""
 
 
 _TRUE, _FALSE = ("true", "t", "1", "yes", "y"), ("false", "f", "0", "no", "n")
@@ -76,7 +83,7 @@ class FlagValues:
     """The registry of flags (`FLAGS`): attributes are the flags' values."""
 
     def __init__(self):
-        self.__dict__.update(_flags={}, _parsed=False)
+        self.__dict__.update(_flags={}, _parsed=False, _validators=[])
 
     def define(self, flag):
         if flag.name in self._flags:
@@ -84,6 +91,27 @@ class FlagValues:
                                      f"from first occurrence: {self._flags[flag.name].help}")
         self._flags[flag.name] = flag
         return flag
+
+    def add_validator(self, names, checker, message, shown):
+        """Run checker({name: value}) after each parse; `shown` formats the flags' values."""
+        self._validators.append((list(names), checker, message, shown))
+
+    def validate_all_flags(self):
+        """IllegalFlagValueError listing the validators that fail, in registration order."""
+        messages, bad = [], set()
+        for names, checker, message, shown in self._validators:
+            if bad.intersection(names):
+                continue
+            values = {n: self._flags[n].value for n in names}
+            try:
+                ok, reason = checker(values), message
+            except ValidationError as error:
+                ok, reason = False, str(error)
+            if not ok:
+                bad.update(names)
+                messages.append(f"{shown.format(**values)}: {reason}")
+        if messages:
+            raise IllegalFlagValueError("\n".join(messages))
 
     def __getattr__(self, name):
         flag = self._flags.get(name)
@@ -136,6 +164,7 @@ class FlagValues:
             if not self._parse_one(arg.lstrip("-"), args, known_only):
                 rest.append(arg)
         self.mark_as_parsed()
+        self.validate_all_flags()
         return rest
 
     def _parse_one(self, body, args, known_only):
@@ -216,6 +245,44 @@ def DEFINE_multi_integer(name, default, help, flag_values=FLAGS, **args):  # noq
 
 def DEFINE_multi_float(name, default, help, flag_values=FLAGS, **args):  # noqa: N802,A002
     return _define(float, "multi", name, default, help, flag_values, multi=True)
+
+
+def DEFINE_multi_enum(name, default, enum_values, help, flag_values=FLAGS,  # noqa: N802,A002
+                      case_sensitive=True, **args):
+    """A flag given any number of times, each value one of enum_values."""
+    def parse(text):
+        match = [v for v in enum_values if v == text or not case_sensitive and
+                 v.lower() == str(text).lower()]
+        if not match:
+            raise ValueError(f"value should be one of <{'|'.join(enum_values)}>")
+        return match[0]
+    return _define(parse, "multi", name, default, help, flag_values, multi=True)
+
+
+def DEFINE_spaceseplist(name, default, help, comma_compat=False, flag_values=FLAGS,  # noqa: N802,A002
+                        **args):
+    """A list flag whose items are separated by whitespace (or commas too, comma_compat)."""
+    def parse(text):
+        if isinstance(text, (list, tuple)):
+            return list(text)
+        return (text.replace(",", " ") if comma_compat else text).split()
+    return _define(parse, "list", name, default, help, flag_values)
+
+
+def declare_key_flag(flag_name, flag_values=FLAGS):
+    """Accepted: which flags a module's --help lists first (help output is not generated)."""
+    if flag_name not in flag_values:
+        raise KeyError(f"Flag --{flag_name} is undefined; define it before declaring it key.")
+
+
+def adopt_module_key_flags(module, flag_values=FLAGS):
+    """Accepted: another module's key flags become this module's (no help output here)."""
+    if not hasattr(module, "__name__") or flag_values is None:
+        raise TypeError(f"adopt_module_key_flags: expected a module, got {module!r}.")
+
+
+def disclaim_key_flags():
+    """Accepted: the calling module declares no key flags."""
 
 
 def _bounded(kind, lower, upper):

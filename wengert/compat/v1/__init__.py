@@ -61,7 +61,10 @@ from ...tf1.conversions import (to_complex64, to_complex128, to_double, to_float
                                 to_int64)
 from ...tf1.graph_checks import (add_check_numerics_ops, assert_variables_initialized,
                                  verify_tensor_all_finite)
+from ...tf1.device_spec import DeviceSpec
 from ...tf1.initializers import orthogonal_initializer, uniform_unit_scaling_initializer
+from ...tf1.list_difference import setdiff1d, timestamp
+from ...tf1.partitioned_creation import create_partitioned_variables
 from ...tf1.python_functions import py_func
 from ...tf1.reshaping import (batch_to_space_nd, depth_to_space, extract_image_patches,
                               space_to_depth)
@@ -70,6 +73,7 @@ from ...tf1.sparse_functions import (convert_to_tensor_or_indexed_slices,
                                      convert_to_tensor_or_sparse_tensor, sparse_matmul,
                                      sparse_merge, sparse_segment_mean, sparse_segment_sqrt_n,
                                      sparse_segment_sum, sparse_to_dense)
+from ...tf1.tensor_protos import make_ndarray, make_tensor_proto
 from ...tf1.text import (decode_csv, decode_raw, parse_example, parse_single_example,
                          reduce_join, string_to_hash_bucket, string_to_number, substr)
 from ...tf1.variable_enums import AggregationMethod, VariableAggregation, VariableSynchronization
@@ -107,6 +111,7 @@ __getattr__, __dir__ = _lazy_attributes(globals(), {
     "debugging": ".debugging",  # tf.debugging with TF 1's assertions
     "saved_model": ".saved_model",  # tf.saved_model with TF 1's constant namespaces
     "test": ".test",  # TestCase, the graph gradient check, test utilities
+    "resource_loader": ".resource_loader",  # paths of a program's data files
     "summary": ".summary"},  # FileWriter, the TF 1 summary ops and event messages
     fallback="wengert")
 
