@@ -6,6 +6,9 @@ BasicLSTMCell (a Session running a GradientDescent train op), against one step o
 Goal (issue 28): the dynamic_rnn step within 1.2x of Keras's. Both run in one process (it
 compares wengert with itself, which bench/README.md's protocol allows); run by TensorFlow's
 interpreter with --tensorflow, the same script measures TensorFlow's own ratio.
+Measured 2026-11-28 (one BLAS thread, two cores shared with other work, so rounds vary by
++-20%): medians 1.05x to 1.22x over five runs (before dynamic_rnn used the fused LSTM op: 3.9x
+to 6.0x); TensorFlow 2.21's own ratio 1.01x. Every round is printed: quote them all.
 Run: python bench/bench_tf1_rnn.py [--rounds N] [--tensorflow]
 """
 import argparse
