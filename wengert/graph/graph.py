@@ -36,7 +36,7 @@ from ..framework.tensor_shape import (TensorShape, disable_v2_tensorshape,
                                        enable_v2_tensorshape)
 from ..framework.variables import READ_VARIABLE, variable_op_name
 from ..ops.creation_ops import CONST
-from .graph_def import graph_def
+from .graph_def import as_graph_def
 from .symbolic import SymbolicTensor
 
 __all__ = ["Graph", "get_default_graph", "reset_default_graph", "name_scope",
@@ -338,9 +338,22 @@ class Graph:
     def clear_collection(self, name):
         self._collections.pop(name, None)
 
-    def as_graph_def(self):
-        """A plain-data description: one dict per op (name, type, inputs, attrs, output specs)."""
-        return graph_def(self)
+    @property
+    def version(self):
+        """How many ops the graph holds: it grows as ops are added (TensorFlow's counter)."""
+        return len(self._ops)
+
+    def as_graph_def(self, from_version=None, add_shapes=False):
+        """The graph as TensorFlow's GraphDef protocol buffer (graph_def.py), which also gives
+        a plain-data view with `as_dict()`. `add_shapes`: add each node's `_output_shapes`.
+        `from_version`: only the nodes added after `self.version` was that number."""
+        out = as_graph_def(self, add_shapes=add_shapes)
+        if from_version is not None:
+            kept = {op.name for op in self._ops[int(from_version):]}
+            keep = [n for n in out.node if n.name in kept or n.name.rsplit("/", 1)[0] in kept]
+            del out.node[:]
+            out.node.extend(keep)
+        return out
 
     def __repr__(self):
         return f"<wengert.Graph with {len(self._ops)} ops>"

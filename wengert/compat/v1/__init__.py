@@ -7,6 +7,9 @@ from ...framework.tensor_shape import (Dimension, dimension_at_index, dimension_
                                        disable_v2_tensorshape, enable_v2_tensorshape)
 from ...framework.protos.summary import (Event, HistogramProto, LogMessage, SessionLog, Summary,
                                          SummaryMetadata)
+from ...framework.protos.graph import AttrValue, NameAttrList, NodeDef
+from ...framework.protos.meta_graph import MetaGraphDef
+from ...graph.graph_def import GraphDef
 from ...framework.protos.session_config import (ConfigProto, GPUOptions, GraphOptions,
                                                 OptimizerOptions, RunMetadata, RunOptions)
 from ...framework.context import executing_eagerly

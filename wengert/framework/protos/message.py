@@ -31,16 +31,17 @@ class Field:
     """One field of a message. kind: a scalar kind (scalars.py) or "message"; for a map, the
     value kind, with `map_key` the key's kind. `message`: the class of a message field (or of a
     map's message values), or a function returning it (for messages that refer to each other).
+    `enum`: for an enum field, {number: name}, the names text format prints.
     """
 
     __slots__ = ("number", "name", "kind", "repeated", "map_key", "oneof", "_message",
-                 "full_name")
+                 "full_name", "enum")
 
     def __init__(self, number, name, kind, *, repeated=False, map_key=None, message=None,
-                 oneof=None):
+                 oneof=None, enum=None):
         self.number, self.name, self.kind = number, name, kind
         self.repeated, self.map_key, self.oneof = repeated, map_key, oneof
-        self._message, self.full_name = message, name
+        self._message, self.full_name, self.enum = message, name, enum
 
     def message_class(self):
         message = self._message

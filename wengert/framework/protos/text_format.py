@@ -4,7 +4,7 @@ lines indented two spaces, and a map as one such block per entry holding `key` a
 
 Numbers print as protobuf's C library prints them: a float32 with the shortest of "%.6g" and
 "%.9g" that reads back to the same float32, a double likewise with 15 and 17 digits, `nan`,
-`inf`, `-0`. Strings are quoted with C escapes (\\n \\r \\t \\" \\' \\\\) and any other byte
+`inf`, `-0`. An enum prints its value's name where its field knows it. Strings are quoted with C escapes (\\n \\r \\t \\" \\' \\\\) and any other byte
 outside printable ASCII as three octal digits; a `string` field (text) keeps its non-ASCII
 UTF-8 bytes as they are, a `bytes` field escapes them.
 """
@@ -83,17 +83,18 @@ def _lines(message, indent, out):
                 out.append(f"{pad}}}\n")
         else:
             for item in (value if field.repeated else (value,)):
-                _value_lines(name, field.kind, item, indent, out)
+                _value_lines(name, field.kind, item, indent, out, field.enum)
 
 
-def _value_lines(name, kind, value, indent, out):
+def _value_lines(name, kind, value, indent, out, enum=None):
     pad = " " * indent
     if kind == "message":
         out.append(f"{pad}{name} {{\n")
         _lines(value, indent + 2, out)
         out.append(f"{pad}}}\n")
     else:
-        out.append(f"{pad}{name}: {_scalar(kind, value)}\n")
+        text = enum.get(value) if enum else None
+        out.append(f"{pad}{name}: {text or _scalar(kind, value)}\n")
 
 
 def to_text(message):

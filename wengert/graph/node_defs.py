@@ -1,0 +1,325 @@
+"""wengert ops as TensorFlow's NodeDefs: what `Graph.as_graph_def()` writes for each op so that
+TensorFlow imports it.
+
+wengert's op types are TensorFlow's names, and most ops' inputs are TensorFlow's inputs one to
+one; a node then carries the op's attributes converted by value (bools, ints, floats, strings,
+dtypes, shapes, arrays as TensorProtos, lists of these) and TensorFlow's type attribute `T` (the
+first input's dtype). Where wengert keeps as an attribute what TensorFlow takes as an input (a
+reduction's axes, a reshape's shape, a transpose's permutation, a concat's axis...), the rule of
+that op type writes the value as a Const node named as TensorFlow names it ("Mean/reduction_indices",
+"Reshape/shape", "concat/axis") and adds the type attributes TensorFlow's op definition has
+(`Tidx`, `Tshape`, `N`, ...). Variables become `VarHandleOp` nodes read by `ReadVariableOp`.
+An op without a TensorFlow form here (a slice whose bounds are known only at run time, a softmax
+over an inner axis) keeps wengert's attributes, which TensorFlow's importer then names.
+"""
+import numpy as np
+
+from ..framework import dtypes
+from ..framework.protos.graph import AttrValue, NodeDef
+from ..framework.protos.tensor import to_proto
+from ..framework.tensor_shape import TensorShape
+from ..framework.variables import Variable, variable_op_name
+
+__all__ = ["node_defs", "attr_value", "tensor_ref"]
+
+_INT32 = dtypes.int32.as_datatype_enum
+
+
+def tensor_ref(t):
+    """The input string of a tensor: "op" for output 0, "op:i" otherwise."""
+    if isinstance(t, Variable):
+        return variable_op_name(t)
+    return t.op.name if t.value_index == 0 else f"{t.op.name}:{t.value_index}"
+
+
+def _is_dtype(value):
+    return isinstance(value, (dtypes.DType, np.dtype)) or (
+        isinstance(value, type) and issubclass(value, np.generic))
+
+
+def _enum(value):
+    return dtypes.as_dtype(value).as_datatype_enum
+
+
+def _shape_into(proto, value):
+    shape = TensorShape(value)
+    if shape.rank is None:
+        proto.unknown_rank = True
+        return
+    proto.SetInParent()
+    for d in shape.as_list():
+        proto.dim.add(size=-1 if d is None else int(d))
+
+
+def attr_value(value, key=""):
+    """The AttrValue of one attribute value, or None for a value TensorFlow has no form for."""
+    out = AttrValue()
+    if isinstance(value, (bool, np.bool_)):
+        out.b = bool(value)
+    elif isinstance(value, (int, np.integer)):
+        out.i = int(value)
+    elif isinstance(value, (float, np.floating)):
+        out.f = float(value)
+    elif isinstance(value, str):
+        out.s = value.encode("utf-8")
+    elif isinstance(value, bytes):
+        out.s = value
+    elif _is_dtype(value):
+        out.type = _enum(value)
+    elif isinstance(value, TensorShape) or (key == "shape" and (
+            value is None or isinstance(value, (tuple, list)))):
+        _shape_into(out.shape, value)
+    elif isinstance(value, np.ndarray):
+        out.tensor.CopyFrom(to_proto(value, dtypes.as_dtype(value.dtype)))
+    elif isinstance(value, (tuple, list)):
+        return _list_value(value)
+    else:
+        return None
+    return out
+
+
+def _list_value(items):
+    out = AttrValue()
+    out.list.SetInParent()
+    if all(isinstance(x, (bool, np.bool_)) for x in items):
+        out.list.b.extend(bool(x) for x in items)
+    elif all(isinstance(x, (int, np.integer)) for x in items):
+        out.list.i.extend(int(x) for x in items)
+    elif all(isinstance(x, (int, float, np.integer, np.floating)) for x in items):
+        out.list.f.extend(float(x) for x in items)
+    elif all(isinstance(x, (str, bytes)) for x in items):
+        out.list.s.extend(x.encode("utf-8") if isinstance(x, str) else x for x in items)
+    elif all(_is_dtype(x) for x in items):
+        out.list.type.extend(_enum(x) for x in items)
+    else:
+        return None
+    return out
+
+
+class _Writer:
+    """Collects the NodeDefs of one graph, naming helper Consts uniquely."""
+
+    def __init__(self, taken):
+        self.nodes, self.taken = [], set(taken)
+
+    def const(self, owner, suffix, value, dtype=dtypes.int32):
+        name, n = f"{owner}/{suffix}", 0
+        while name in self.taken:
+            n += 1
+            name = f"{owner}/{suffix}_{n}"
+        self.taken.add(name)
+        dtype = dtypes.as_dtype(dtype)
+        array = np.asarray(value, dtype=dtype.as_numpy_dtype)
+        node = NodeDef(name=name, op="Const")
+        node.attr["value"].tensor.CopyFrom(to_proto(array, dtype))
+        node.attr["dtype"].type = dtype.as_datatype_enum
+        self.nodes.append(node)
+        return name
+
+
+def _types(node, **types):
+    for key, value in types.items():
+        node.attr[key].type = _enum(value)
+
+
+def _drop(node, key):
+    if key in node.attr:
+        del node.attr[key]
+
+
+def _in_dtype(op, i=0):
+    return op.inputs[i].dtype
+
+
+def _axes(op):
+    axis = op.attrs.get("axis")
+    if axis is None:
+        rank = op.inputs[0].shape.rank
+        return list(range(rank or 0))
+    return [axis] if isinstance(axis, (int, np.integer)) else list(axis)
+
+
+def _reduction(w, op, node, attrs):
+    node.input.insert(1, w.const(op.name, "reduction_indices", _axes(op)))
+    node.attr["keep_dims"].b = bool(attrs.pop("keepdims", False))
+    attrs.pop("axis", None)
+    _types(node, Tidx=dtypes.int32)
+
+
+def _as_input(attr, suffix, index, type_attr=None, dtype=dtypes.int32):
+    def rule(w, op, node, attrs):
+        node.input.insert(index, w.const(op.name, suffix, attrs.pop(attr), dtype))
+        if type_attr:
+            _types(node, **{type_attr: dtype})
+    return rule
+
+
+def _concat(w, op, node, attrs):
+    node.input.append(w.const(op.name, "axis", attrs.pop("axis")))
+    node.attr["N"].i = len(op.inputs)
+    _types(node, Tidx=dtypes.int32)
+
+
+def _cast(w, op, node, attrs):
+    _types(node, SrcT=_in_dtype(op), DstT=attrs.pop("dtype"))
+    node.attr["Truncate"].b = False
+    _drop(node, "T")
+
+
+def _arg_reduce(w, op, node, attrs):
+    node.input.append(w.const(op.name, "dimension", attrs.pop("axis")))
+    _types(node, Tidx=dtypes.int32)
+
+
+def _pad(w, op, node, attrs):
+    node.input.append(w.const(op.name, "paddings", attrs.pop("paddings")))
+    node.input.append(w.const(op.name, "constant_values", attrs.pop("constant_values", 0),
+                              _in_dtype(op)))
+    _types(node, Tpaddings=dtypes.int32)
+
+
+def _gather(w, op, node, attrs):
+    node.input.append(w.const(op.name, "axis", attrs.pop("axis")))
+    _drop(node, "T")
+    _types(node, Tparams=_in_dtype(op), Tindices=_in_dtype(op, 1), Taxis=dtypes.int32)
+
+
+def _one_hot(w, op, node, attrs):
+    dtype = attrs.pop("dtype")
+    node.input.append(w.const(op.name, "depth", attrs.pop("depth")))
+    node.input.append(w.const(op.name, "on_value", attrs.pop("on_value"), dtype))
+    node.input.append(w.const(op.name, "off_value", attrs.pop("off_value"), dtype))
+    _types(node, T=dtype, TI=_in_dtype(op))
+
+
+def _drop_last_axis(w, op, node, attrs):
+    rank = op.inputs[0].shape.rank
+    if attrs.get("axis", -1) in (-1, (rank or 0) - 1):
+        attrs.pop("axis", None)
+
+
+def _squeeze(w, op, node, attrs):
+    node.attr["squeeze_dims"].CopyFrom(_list_value(list(attrs.pop("axis") or ())))
+
+
+def _four(values, data_format):
+    values = list(values)
+    if len(values) == 4:
+        return values
+    return [1, *values, 1] if not data_format.startswith("NC") else [1, 1, *values]
+
+
+def _conv_or_pool(w, op, node, attrs):
+    data_format = attrs.get("data_format") or "NHWC"
+    for key in ("strides", "dilations", "ksize"):
+        if key in attrs:
+            attrs[key] = _four(attrs[key], data_format)
+
+
+def _bias_add(w, op, node, attrs):
+    attrs["data_format"] = attrs.get("data_format") or "NHWC"
+
+
+def _shape(w, op, node, attrs):
+    _types(node, out_type=attrs.pop("out_type", dtypes.int32))
+
+
+def _strided_slice(w, op, node, attrs):
+    spec = attrs["spec"]
+    if len(op.inputs) > 1 or any(isinstance(v, str) for s in spec
+                                 for v in (s if isinstance(s, tuple) else (s,))):
+        return  # bounds known only at run time: left in wengert's form
+    begin, end, strides = [], [], []
+    attrs.pop("spec")
+    masks = dict.fromkeys(("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask",
+                           "shrink_axis_mask"), 0)
+    for i, s in enumerate(spec):
+        bit = 1 << i
+        if s is Ellipsis or s is None:
+            masks["ellipsis_mask" if s is Ellipsis else "new_axis_mask"] |= bit
+            begin.append(0), end.append(0), strides.append(1)
+        elif isinstance(s, tuple):
+            start, stop, step = s
+            masks["begin_mask"] |= bit if start is None else 0
+            masks["end_mask"] |= bit if stop is None else 0
+            begin.append(start or 0), end.append(stop or 0), strides.append(step or 1)
+        else:
+            masks["shrink_axis_mask"] |= bit
+            begin.append(s), end.append(s + 1 if s != -1 else 0), strides.append(1)
+            masks["end_mask"] |= bit if s == -1 else 0
+    for suffix, values in (("stack", begin), ("stack_1", end), ("stack_2", strides)):
+        node.input.append(w.const(op.name, suffix, values))
+    for key, value in masks.items():
+        node.attr[key].i = value
+    _types(node, Index=dtypes.int32)
+
+
+def _slice(w, op, node, attrs):
+    for attr in ("begin", "size"):
+        node.input.append(w.const(op.name, attr, attrs.pop(attr)))
+    _types(node, Index=dtypes.int32)
+
+
+def _variable(w, op, node, attrs):
+    node.attr["shared_name"].s = op.name.encode("utf-8")
+    node.attr["container"].s = b""
+
+
+def _resource_dtype(w, op, node, attrs):
+    _drop(node, "T")
+    _types(node, dtype=op.inputs[0].dtype)
+
+
+_RULES = {
+    **dict.fromkeys(("Sum", "Mean", "Max", "Min", "Prod", "All", "Any"), _reduction),
+    "Fill": _as_input("dims", "dims", 0, "index_type"),
+    "Reshape": _as_input("shape", "shape", 1, "Tshape"),
+    "Transpose": _as_input("perm", "perm", 1, "Tperm"),
+    "ExpandDims": _as_input("axis", "dim", 1, "Tdim"),
+    "Tile": _as_input("multiples", "multiples", 1, "Tmultiples"),
+    "ConcatV2": _concat, "Cast": _cast, "ArgMax": _arg_reduce, "ArgMin": _arg_reduce,
+    "PadV2": _pad, "GatherV2": _gather, "OneHot": _one_hot, "Squeeze": _squeeze,
+    **dict.fromkeys(("Softmax", "LogSoftmax", "SoftmaxCrossEntropyWithLogits"),
+                    _drop_last_axis),
+    **dict.fromkeys(("Conv2D", "MaxPool", "AvgPool", "DepthwiseConv2dNative"), _conv_or_pool),
+    "BiasAdd": _bias_add, "Shape": _shape, "StridedSlice": _strided_slice, "Slice": _slice,
+    "VarHandleOp": _variable,
+    **dict.fromkeys(("ReadVariableOp", "AssignVariableOp", "AssignAddVariableOp",
+                     "AssignSubVariableOp"), _resource_dtype),
+}
+_OWN_TYPE = {"Placeholder", "Const", "VarHandleOp", "Pack", "NoOp"}
+
+
+def _node(w, op):
+    node = NodeDef(name=op.name, op=op.type)
+    node.input.extend([tensor_ref(t) for t in op.inputs])
+    attrs = dict(op.attrs)
+    if op.type == "Const":
+        value = np.asarray(attrs.pop("value"))
+        dtype = op.outputs[0].dtype
+        node.attr["value"].tensor.CopyFrom(to_proto(value.astype(dtype.as_numpy_dtype,
+                                                                 copy=False), dtype))
+        attrs["dtype"] = dtype
+    elif op.inputs and op.type not in _OWN_TYPE and not isinstance(op.inputs[0], Variable):
+        _types(node, T=_in_dtype(op))
+    elif op.type == "Pack":
+        _types(node, T=_in_dtype(op))
+        node.attr["N"].i = len(op.inputs)
+    rule = _RULES.get(op.type)
+    if rule is not None:
+        rule(w, op, node, attrs)
+    for key, value in attrs.items():
+        converted = attr_value(value, key)
+        if converted is not None and key not in node.attr:
+            node.attr[key].CopyFrom(converted)
+    node.input.extend(f"^{c.name}" for c in op.control_inputs)
+    return node
+
+
+def node_defs(graph):
+    """The NodeDefs of `graph`'s ops, each op's helper Consts just before it."""
+    w = _Writer(op.name for op in graph.get_operations())
+    for op in graph.get_operations():
+        node = _node(w, op)
+        w.nodes.append(node)
+    return w.nodes
