@@ -113,6 +113,8 @@ __getattr__, __dir__ = _lazy_attributes(globals(), {
     "data": ".data",
     "experimental": ".experimental",
     "io": ".io",
+    "graph_util": ".graph_util",
+    "import_graph_def": ".graph.graph_import:import_graph_def",
     "lookup": ".lookup",
     "feature_column": ".feature_column",
     "datasets": ".datasets",

@@ -13,6 +13,7 @@ from .ops.io.sequence_example_parsing import (parse_sequence_example,
 from .ops.io.parsing_config import (FixedLenFeature, FixedLenSequenceFeature, SparseFeature,
                                     VarLenFeature)
 from .ops.io.tfrecords import TFRecordOptions, TFRecordWriter
+from .graph.graph_util import write_graph
 from .ops.image.codecs import (decode_bmp, decode_gif, decode_image, decode_png, decode_webp,
                                encode_jpeg, encode_png, extract_jpeg_shape, is_jpeg)
 
@@ -23,4 +24,4 @@ __all__ = ["gfile", "TFRecordOptions", "TFRecordWriter", "FixedLenFeature",
            "write_file", "decode_csv", "parse_sequence_example",
            "parse_single_sequence_example", "decode_bmp", "decode_gif", "decode_image",
            "decode_png", "decode_webp", "encode_jpeg", "encode_png", "extract_jpeg_shape",
-           "is_jpeg"]
+           "is_jpeg", "write_graph"]

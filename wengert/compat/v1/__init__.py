@@ -10,6 +10,7 @@ from ...framework.protos.summary import (Event, HistogramProto, LogMessage, Sess
 from ...framework.protos.graph import AttrValue, NameAttrList, NodeDef
 from ...framework.protos.meta_graph import MetaGraphDef
 from ...graph.graph_def import GraphDef
+from ...graph.graph_import import import_graph_def
 from ...framework.protos.session_config import (ConfigProto, GPUOptions, GraphOptions,
                                                 OptimizerOptions, RunMetadata, RunOptions)
 from ...framework.context import executing_eagerly
@@ -92,7 +93,8 @@ initialize_variables = variables_initializer
 
 __getattr__, __dir__ = _lazy_attributes(globals(), {
     **{name: f"wengert:{path}" for name, path in _RENAMED.items()},
-    "train": "...train",  # the TF 1 optimizers, Saver-era checkpoints
+    "train": "...train",
+    "graph_util": ".graph_util",  # freezing, sub-graphs, import_graph_def  # the TF 1 optimizers, Saver-era checkpoints
     "io": ".io",  # tf.io with tf_record_iterator
     "data": ".data",  # tf.data with make_one_shot_iterator and make_initializable_iterator
     "metrics": ".metrics",  # TF 1's streaming metrics over local variables
