@@ -16,7 +16,7 @@ from ..framework.protos.session_config import ConfigProto, RunMetadata, RunOptio
 from ..graph.graph import get_default_graph
 from ..graph.variables import GraphVariable
 from ..util import nest
-from . import composite_fetches
+from . import composite_fetches, partial_run
 from .executor import compile_plan, uninitialized
 from .variable_store import LIVE_VARIABLES
 
@@ -153,6 +153,14 @@ class Session:
         if rebuild is not None:
             results = rebuild(results)
         return nest.pack_sequence_as(fetches, results) if nested else results[0]
+
+    def partial_run_setup(self, fetches, feeds=None):
+        """A handle for running `fetches` in steps fed from `feeds` (partial_run.py)."""
+        return partial_run.setup(self, fetches, feeds)
+
+    def partial_run(self, handle, fetches, feed_dict=None):
+        """One step of the partial run `handle`: feed `feed_dict`, return `fetches`."""
+        return partial_run.run_step(self, handle, fetches, feed_dict)
 
     def _compile(self, resolved, fed):
         tensors = [r for r in resolved if isinstance(r, Tensor)]
