@@ -153,3 +153,50 @@ def test_tensorflow_imports_wengert_graph_def_live(tmp_path):
     assert done.returncode == 0, done.stderr[-2000:]
     assert float(done.stdout.split()[-1]) == pytest.approx(float(_expected()["tf_total"]),
                                                            rel=1e-5)
+
+
+def test_type_attributes_follow_tensorflows_op_definitions():
+    graph = tf.Graph()
+    with graph.as_default():
+        x = v1.placeholder(tf.float32, [None, 4, 4, 2], name="x")
+        scale = tf.constant([1.0, 2.0])
+        y, _, _ = v1.nn.fused_batch_norm(x, scale, scale, mean=scale, variance=scale,
+                                         is_training=False)
+        tf.concat([y, y, y], axis=3, name="cat")
+        tf.cast(tf.shape(x), tf.float32, name="shape_f")
+    nodes = {n.name: n for n in graph.as_graph_def().node}
+    float32 = tf.float32.as_datatype_enum
+    bn = nodes[y.op.name]
+    assert bn.attr["T"].type == float32 and bn.attr["U"].type == float32
+    assert nodes["cat"].attr["N"].i == 3 and nodes["cat"].attr["Tidx"].type == \
+        tf.int32.as_datatype_enum
+    assert nodes["shape_f"].attr["SrcT"].type == tf.int32.as_datatype_enum
+    assert nodes["shape_f"].attr["DstT"].type == float32
+
+
+def _wengert_cnn():
+    import cnn_graph
+    graph = tf.Graph()
+    with graph.as_default():
+        tensors = cnn_graph.build(tf)
+    return cnn_graph, graph, tensors
+
+
+def test_wengert_cnn_graph_def_runs_in_tensorflow_to_its_numbers():
+    """wengert_cnn.pb (checked in, as this graph writes it) ran in TensorFlow to expected.npz's
+    wengert_in_tf_cnn_* (write_graph_defs.py), which equal TensorFlow's own cnn_*."""
+    cnn_graph, graph, t = _wengert_cnn()
+    data = graph.as_graph_def().SerializeToString()
+    path = os.path.join(HERE, "wengert_cnn.pb")
+    if os.environ.get("WENGERT_WRITE_GRAPH_FIXTURES"):
+        with open(path, "wb") as f:
+            f.write(data)
+    assert data == _read("wengert_cnn.pb")
+    expected = _expected()
+    with v1.Session(graph=graph) as sess:
+        sess.run(t["init"])
+        ours = sess.run([t[k] for k in cnn_graph.OUTPUTS], {t["x"]: cnn_graph.X})
+    for key, value in zip(cnn_graph.OUTPUTS, ours):
+        np.testing.assert_allclose(expected[f"wengert_in_tf_cnn_{key}"], expected[f"cnn_{key}"],
+                                   rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(value, expected[f"cnn_{key}"], rtol=1e-5, atol=1e-6)

@@ -147,3 +147,15 @@ def test_bad_input_raises_tensorflow_errors_before_any_op_is_made():
         cycle.node.add(name="a", op="Identity", input=["b"]).attr["T"].type = 1
         cycle.node.add(name="b", op="Identity", input=["a"]).attr["T"].type = 1
         _unchanged(graph, lambda: v1.import_graph_def(cycle), ValueError, "cycle")
+
+
+def test_tensorflow_frozen_cnn_imports_and_runs():
+    import cnn_graph
+    expected = _expected()
+    with tf.Graph().as_default():
+        outs = v1.import_graph_def(_graph_def("tf_cnn_frozen.pb"),
+                                   return_elements=[f"{k}:0" for k in cnn_graph.OUTPUTS])
+        with v1.Session() as sess:
+            values = sess.run(outs, {"import/images:0": cnn_graph.X})
+    for key, value in zip(cnn_graph.OUTPUTS, values):
+        np.testing.assert_allclose(value, expected[f"cnn_{key}"], rtol=1e-5, atol=1e-6)

@@ -9,9 +9,16 @@ reduction's axes, a reshape's shape, a transpose's permutation, a concat's axis.
 that op type writes the value as a Const node named as TensorFlow names it ("Mean/reduction_indices",
 "Reshape/shape", "concat/axis") and adds the type attributes TensorFlow's op definition has
 (`Tidx`, `Tshape`, `N`, ...). Variables become `VarHandleOp` nodes read by `ReadVariableOp`.
+The type attributes themselves (`T`, `U`, `Tidx`, `N`, `SrcT`...) are filled from the inputs'
+and outputs' dtypes by TensorFlow's op definitions, stored in op_arg_types.json beside this
+module (tests/raw_ops_tf/graph_op_types.py writes it from TensorFlow's registry: which type
+attribute each input and output takes, and which count attribute a list input sets).
 An op without a TensorFlow form here (a slice whose bounds are known only at run time, a softmax
 over an inner axis) keeps wengert's attributes, which TensorFlow's importer then names.
 """
+import json
+import os
+
 import numpy as np
 
 from ..framework import dtypes
@@ -23,6 +30,8 @@ from ..framework.variables import Variable, variable_op_name
 __all__ = ["node_defs", "attr_value", "tensor_ref"]
 
 _INT32 = dtypes.int32.as_datatype_enum
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "op_arg_types.json")) as _f:
+    _ARG_TYPES = json.load(_f)
 
 
 def tensor_ref(t):
@@ -100,7 +109,7 @@ class _Writer:
     """Collects the NodeDefs of one graph, naming helper Consts uniquely."""
 
     def __init__(self, taken):
-        self.nodes, self.taken = [], set(taken)
+        self.nodes, self.taken, self.dtypes = [], set(taken), {}
 
     def const(self, owner, suffix, value, dtype=dtypes.int32):
         name, n = f"{owner}/{suffix}", 0
@@ -108,7 +117,7 @@ class _Writer:
             n += 1
             name = f"{owner}/{suffix}_{n}"
         self.taken.add(name)
-        dtype = dtypes.as_dtype(dtype)
+        dtype = self.dtypes[name] = dtypes.as_dtype(dtype)
         array = np.asarray(value, dtype=dtype.as_numpy_dtype)
         node = NodeDef(name=name, op="Const")
         node.attr["value"].tensor.CopyFrom(to_proto(array, dtype))
@@ -300,20 +309,61 @@ def _node(w, op):
         node.attr["value"].tensor.CopyFrom(to_proto(value.astype(dtype.as_numpy_dtype,
                                                                  copy=False), dtype))
         attrs["dtype"] = dtype
-    elif op.inputs and op.type not in _OWN_TYPE and not isinstance(op.inputs[0], Variable):
-        _types(node, T=_in_dtype(op))
-    elif op.type == "Pack":
-        _types(node, T=_in_dtype(op))
-        node.attr["N"].i = len(op.inputs)
     rule = _RULES.get(op.type)
     if rule is not None:
         rule(w, op, node, attrs)
+    if not _fill_types(node, op, _input_dtypes(w, op, node)) and op.inputs and \
+            op.type not in _OWN_TYPE and not isinstance(op.inputs[0], Variable):
+        _set_type(node, "T", _in_dtype(op))
     for key, value in attrs.items():
         converted = attr_value(value, key)
         if converted is not None and key not in node.attr:
             node.attr[key].CopyFrom(converted)
     node.input.extend(f"^{c.name}" for c in op.control_inputs)
     return node
+
+
+def _input_dtypes(w, op, node):
+    known = {tensor_ref(t): (None if isinstance(t, Variable) else t.dtype) for t in op.inputs}
+    return [w.dtypes.get(text, known.get(text)) for text in node.input]
+
+
+def _set_type(node, key, dtype):
+    if key and dtype is not None and key not in node.attr:
+        node.attr[key].type = dtypes.as_dtype(dtype).as_datatype_enum
+
+
+def _fill_types(node, op, in_dtypes):
+    """Set the type and count attributes TensorFlow's op definition ties to the inputs and
+    outputs; False when there is no definition or the inputs do not fit it."""
+    spec = _ARG_TYPES.get(op.type)
+    if spec is None:
+        return False
+    inputs, outputs = spec
+    lists = [a for a in inputs if a[2] in "nl"]
+    extra = len(in_dtypes) - (len(inputs) - len(lists))
+    if len(lists) > 1 or extra < 0 or (not lists and extra):
+        return False
+    at = 0
+    for type_attr, count_attr, kind in inputs:
+        if kind in "tf":
+            if kind == "t":
+                _set_type(node, type_attr, in_dtypes[at])
+            at += 1
+            continue
+        items = in_dtypes[at:at + extra]
+        at += extra
+        if kind == "n":
+            if count_attr not in node.attr:
+                node.attr[count_attr].i = len(items)
+            _set_type(node, type_attr, items[0] if items else None)
+        elif type_attr not in node.attr and None not in items:
+            node.attr[type_attr].list.type.extend(dtypes.as_dtype(d).as_datatype_enum
+                                                  for d in items)
+    for (type_attr, _, kind), t in zip(outputs, op.outputs):
+        if kind == "t":
+            _set_type(node, type_attr, t.dtype)
+    return True
 
 
 def node_defs(graph):
