@@ -15,23 +15,16 @@ graph carries it so that `import_meta_graph` can rebuild the Saver. A Checkpoint
 content of a checkpoint directory's state file (train/checkpoint_state.py).
 """
 from ..framework.protos.message import Field, Message
+from ..framework.protos.meta_graph import SaverDef as _SaverDefMessage
 
 __all__ = ["SaverDef", "CheckpointState"]
 
 _NAMES = ("filename_tensor_name", "save_tensor_name", "restore_op_name")
 
 
-class SaverDef(Message):
-    """A Saver's configuration (see the module docstring)."""
-    FULL_NAME = "tensorflow.SaverDef"
-    FIELDS = (Field(1, "filename_tensor_name", "string"),
-              Field(2, "save_tensor_name", "string"),
-              Field(3, "restore_op_name", "string"),
-              Field(4, "max_to_keep", "int32"),
-              Field(5, "sharded", "bool"),
-              Field(6, "keep_checkpoint_every_n_hours", "float"),
-              Field(7, "version", "enum"))
-    LEGACY, V1, V2 = 0, 1, 2
+class SaverDef(_SaverDefMessage):
+    """A Saver's configuration (see the module docstring); its fields are declared once, with
+    the meta-graph messages (framework/protos/meta_graph.py)."""
 
     def as_dict(self):
         return {f.name: getattr(self, f.name) for f in self.FIELDS}
