@@ -1,4 +1,4 @@
-"""Freezing and the other graph_util tools (wengert/graph/graph_util.py) against what TensorFlow
+"""Freezing and the other graph_util tools (wengert/tf1/graph_util.py) against what TensorFlow
 2.21 gives on the same GraphDefs (tests/fixtures/graph_defs/graph_util.json, tf_mlp_frozen.pb):
 convert_variables_to_constants, extract_sub_graph, remove_training_nodes, must_run_on_cpu,
 tensor_shape_from_node_def_name, and write_graph in text and binary."""

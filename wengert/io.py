@@ -13,7 +13,7 @@ from .ops.io.sequence_example_parsing import (parse_sequence_example,
 from .ops.io.parsing_config import (FixedLenFeature, FixedLenSequenceFeature, SparseFeature,
                                     VarLenFeature)
 from .ops.io.tfrecords import TFRecordOptions, TFRecordWriter
-from .graph.graph_util import write_graph
+from .tf1.graph_util import write_graph
 from .ops.image.codecs import (decode_bmp, decode_gif, decode_image, decode_png, decode_webp,
                                encode_jpeg, encode_png, extract_jpeg_shape, is_jpeg)
 

@@ -36,7 +36,6 @@ from ..framework.tensor_shape import (TensorShape, disable_v2_tensorshape,
                                        enable_v2_tensorshape)
 from ..framework.variables import READ_VARIABLE, variable_op_name
 from ..ops.creation_ops import CONST
-from .graph_def import as_graph_def
 from .symbolic import SymbolicTensor
 
 __all__ = ["Graph", "get_default_graph", "reset_default_graph", "name_scope",
@@ -113,6 +112,7 @@ class Graph:
 
     lifts_variables = False  # traced functions' graphs make eager variables (tracing/func_graph.py)
     variable_class = None    # what `Variable(...)` makes while this graph builds: GraphVariable
+    graph_def_writer = None  # graph_def.py's as_graph_def (it imports the op families)
     #                          (graph/variables.py installs it), or for graphs that lift, Variable
 
     def __init__(self):
@@ -347,7 +347,7 @@ class Graph:
         """The graph as TensorFlow's GraphDef protocol buffer (graph_def.py), which also gives
         a plain-data view with `as_dict()`. `add_shapes`: add each node's `_output_shapes`.
         `from_version`: only the nodes added after `self.version` was that number."""
-        out = as_graph_def(self, add_shapes=add_shapes)
+        out = self.graph_def_writer(add_shapes=add_shapes)
         if from_version is not None:
             kept = {op.name for op in self._ops[int(from_version):]}
             keep = [n for n in out.node if n.name in kept or n.name.rsplit("/", 1)[0] in kept]

@@ -14,6 +14,7 @@ import numpy as np
 
 from ..framework.protos import graph as graph_pb
 from ..framework.variables import Variable, variable_op_name
+from .graph import Graph
 from .node_defs import node_defs
 
 __all__ = ["as_graph_def", "graph_def", "describe", "GraphDef", "PlainGraphDef",
@@ -124,12 +125,15 @@ def as_graph_def(graph, add_shapes=False):
     return out
 
 
+Graph.graph_def_writer = as_graph_def  # the graph layer's hook for Graph.as_graph_def
+
+
 def _add_shapes(out, graph):
     ops = {op.name: op for op in graph.get_operations()}
     for node in out.node:
         op = ops.get(node.name)
         outputs = op.outputs if op is not None else ()
-        if op is None and node.op == "Const":
+        if op is None and "value" in node.attr:
             node.attr["_output_shapes"].list.shape.add().CopyFrom(node.attr["value"].tensor
                                                                   .tensor_shape)
             continue

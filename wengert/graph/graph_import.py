@@ -25,17 +25,21 @@ from ..framework.protos.tensor import from_proto
 from ..framework.raw_ops import raw_op
 from ..framework.registry import raw_op_entry
 from ..framework.tensor import Tensor, convert_to_tensor
-from ..framework.variables import READ_VARIABLE
+from ..framework.variables import ASSIGN, ASSIGN_ADD, ASSIGN_SUB, READ_VARIABLE
 from .graph import get_default_graph
 from .graph_def import GraphDef
-from .variable_initialization import is_variable_initialized
-from .variables import GraphVariable
+from .node_defs import list_input_position
+from .variable_initialization import VAR_IS_INITIALIZED, is_variable_initialized
+from .variables import VAR_HANDLE, GraphVariable
 
 __all__ = ["import_graph_def", "import_with_variables", "attr_python"]
 
-_LIST_ARGUMENT = {"Concat": 1}  # the list input's position where it is not the first
-_RESOURCE_OPS = ("VarHandleOp", "ReadVariableOp", "AssignVariableOp", "AssignAddVariableOp",
-                 "AssignSubVariableOp", "VarIsInitializedOp")
+_RESOURCE_OPS = (VAR_HANDLE, READ_VARIABLE, ASSIGN, ASSIGN_ADD, ASSIGN_SUB, VAR_IS_INITIALIZED)
+
+
+def _op_def(node):
+    entry = raw_op_entry(node.op)
+    return entry[0] if entry else None
 
 
 def _split_name(name):
@@ -83,7 +87,7 @@ def _check_names(graph_def, input_map, return_elements):
         raise ValueError(f"Attempted to map inputs that were not found in graph_def: "
                          f"[{', '.join(missing)}]")
     for node in graph_def.node:
-        if raw_op_entry(node.op) is None and node.op not in _RESOURCE_OPS:
+        if raw_op_entry(node.op) is None:
             raise NotFoundError(f"import_graph_def: node '{node.name}' has op type '{node.op}', "
                                 f"which wengert does not run (Op type not registered "
                                 f"'{node.op}').")
@@ -108,10 +112,9 @@ def _check_names(graph_def, input_map, return_elements):
 
 def _known_outputs(node):
     """How many outputs the node's op type has, where the registry says (else None)."""
-    entry = raw_op_entry(node.op)
-    op_def = entry[0] if entry else None
+    op_def = _op_def(node)
     count = getattr(op_def, "num_outputs", None)
-    return count if isinstance(count, int) and node.op != "VarHandleOp" else None
+    return count if isinstance(count, int) and op_def is not VAR_HANDLE else None
 
 
 def _ordered(graph_def):
@@ -201,7 +204,7 @@ def _arguments(node, function, inputs):
     slots = [n for n, required in params if required and n not in node.attr]
     kwargs = {}
     if len(inputs) > len(slots) and slots:
-        at = _LIST_ARGUMENT.get(node.op, 0)
+        at = list_input_position(node.op)
         extra = len(inputs) - len(slots) + 1
         groups = inputs[:at] + [list(inputs[at:at + extra])] + inputs[at + extra:]
     elif len(slots) == 1 and "N" in node.attr:
@@ -229,8 +232,8 @@ def _outputs(result):
     return result.op, [result]
 
 
-def _resource_op(graph, node, inputs, made_variables):
-    if node.op == "VarHandleOp":
+def _resource_op(graph, node, op_def, inputs, made_variables):
+    if op_def is VAR_HANDLE:
         dtype = dtypes.as_dtype(node.attr["dtype"].type)
         shape = _shape(node.attr["shape"].shape)
         if shape is None or None in shape:
@@ -241,19 +244,19 @@ def _resource_op(graph, node, inputs, made_variables):
         made_variables[node.name] = var
         return var.op, [var]
     var = inputs[0]
-    if node.op == "ReadVariableOp":
+    if op_def is READ_VARIABLE:
         return _outputs(graph.create_op(READ_VARIABLE, (var,), {}, node.name))
-    if node.op == "VarIsInitializedOp":
+    if op_def is VAR_IS_INITIALIZED:
         return _outputs(is_variable_initialized(var, name=node.name))
-    method = {"AssignVariableOp": var.assign, "AssignAddVariableOp": var.assign_add,
-              "AssignSubVariableOp": var.assign_sub}[node.op]
+    method = {ASSIGN: var.assign, ASSIGN_ADD: var.assign_add, ASSIGN_SUB: var.assign_sub}[op_def]
     return _outputs(method(inputs[1], name=node.name))
 
 
 def _make(graph, node, inputs, controls, made_variables):
     with graph.control_dependencies(controls):
-        if node.op in _RESOURCE_OPS:
-            return _resource_op(graph, node, inputs, made_variables)
+        op_def = _op_def(node)
+        if op_def in _RESOURCE_OPS:
+            return _resource_op(graph, node, op_def, inputs, made_variables)
         function = raw_op(node.op)
         return _outputs(function(**_arguments(node, function, inputs), name=node.name))
 

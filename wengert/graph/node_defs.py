@@ -26,8 +26,12 @@ from ..framework.protos.graph import AttrValue, NodeDef
 from ..framework.protos.tensor import to_proto
 from ..framework.tensor_shape import TensorShape
 from ..framework.variables import Variable, variable_op_name
+from ..ops import (array_ops, cast_ops, creation_ops, indexing_ops, pad_ops, query_ops,
+                   reduce_ops, reshape_ops, slice_ops)
+from ..ops.nn import activations, losses
+from .variables import VAR_HANDLE
 
-__all__ = ["node_defs", "attr_value", "tensor_ref"]
+__all__ = ["node_defs", "attr_value", "tensor_ref", "list_input_position"]
 
 _INT32 = dtypes.int32.as_datatype_enum
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "op_arg_types.json")) as _f:
@@ -119,7 +123,7 @@ class _Writer:
         self.taken.add(name)
         dtype = self.dtypes[name] = dtypes.as_dtype(dtype)
         array = np.asarray(value, dtype=dtype.as_numpy_dtype)
-        node = NodeDef(name=name, op="Const")
+        node = NodeDef(name=name, op=creation_ops.CONST.type)
         node.attr["value"].tensor.CopyFrom(to_proto(array, dtype))
         node.attr["dtype"].type = dtype.as_datatype_enum
         self.nodes.append(node)
@@ -211,18 +215,17 @@ def _squeeze(w, op, node, attrs):
     node.attr["squeeze_dims"].CopyFrom(_list_value(list(attrs.pop("axis") or ())))
 
 
-def _four(values, data_format):
-    values = list(values)
-    if len(values) == 4:
-        return values
-    return [1, *values, 1] if not data_format.startswith("NC") else [1, 1, *values]
+_WINDOWS = ("strides", "dilations", "ksize")
 
 
-def _conv_or_pool(w, op, node, attrs):
-    data_format = attrs.get("data_format") or "NHWC"
-    for key in ("strides", "dilations", "ksize"):
-        if key in attrs:
-            attrs[key] = _four(attrs[key], data_format)
+def _windows(attrs):
+    """A convolution's or pool's per-spatial-axis strides, dilations and window as TensorFlow's
+    per-axis lists (1 for the batch and channel axes)."""
+    channels_first = (attrs.get("data_format") or "NHWC").startswith("NC")
+    for key in _WINDOWS:
+        values = attrs.get(key)
+        if isinstance(values, (tuple, list)) and len(values) in (1, 2, 3):
+            attrs[key] = [1, 1, *values] if channels_first else [1, *values, 1]
 
 
 def _bias_add(w, op, node, attrs):
@@ -269,51 +272,49 @@ def _slice(w, op, node, attrs):
     _types(node, Index=dtypes.int32)
 
 
-def _variable(w, op, node, attrs):
-    node.attr["shared_name"].s = op.name.encode("utf-8")
-    node.attr["container"].s = b""
-
-
-def _resource_dtype(w, op, node, attrs):
-    _drop(node, "T")
-    _types(node, dtype=op.inputs[0].dtype)
+def _const(w, op, node, attrs):
+    dtype = op.outputs[0].dtype
+    value = np.asarray(attrs.pop("value")).astype(dtype.as_numpy_dtype, copy=False)
+    node.attr["value"].tensor.CopyFrom(to_proto(value, dtype))
 
 
 _RULES = {
-    **dict.fromkeys(("Sum", "Mean", "Max", "Min", "Prod", "All", "Any"), _reduction),
-    "Fill": _as_input("dims", "dims", 0, "index_type"),
-    "Reshape": _as_input("shape", "shape", 1, "Tshape"),
-    "Transpose": _as_input("perm", "perm", 1, "Tperm"),
-    "ExpandDims": _as_input("axis", "dim", 1, "Tdim"),
-    "Tile": _as_input("multiples", "multiples", 1, "Tmultiples"),
-    "ConcatV2": _concat, "Cast": _cast, "ArgMax": _arg_reduce, "ArgMin": _arg_reduce,
-    "PadV2": _pad, "GatherV2": _gather, "OneHot": _one_hot, "Squeeze": _squeeze,
-    **dict.fromkeys(("Softmax", "LogSoftmax", "SoftmaxCrossEntropyWithLogits"),
+    **dict.fromkeys((reduce_ops.SUM, reduce_ops.MEAN, reduce_ops.MAX, reduce_ops.MIN,
+                     reduce_ops.PROD, reduce_ops.ALL, reduce_ops.ANY), _reduction),
+    creation_ops.FILL: _as_input("dims", "dims", 0, "index_type"),
+    reshape_ops.RESHAPE: _as_input("shape", "shape", 1, "Tshape"),
+    reshape_ops.TRANSPOSE: _as_input("perm", "perm", 1, "Tperm"),
+    reshape_ops.EXPAND_DIMS: _as_input("axis", "dim", 1, "Tdim"),
+    creation_ops.TILE: _as_input("multiples", "multiples", 1, "Tmultiples"),
+    array_ops.CONCAT: _concat, cast_ops.CAST: _cast, reduce_ops.ARG_MAX: _arg_reduce,
+    reduce_ops.ARG_MIN: _arg_reduce, pad_ops.PAD: _pad, indexing_ops.GATHER: _gather,
+    creation_ops.ONE_HOT: _one_hot, reshape_ops.SQUEEZE: _squeeze,
+    **dict.fromkeys((activations.SOFTMAX, activations.LOG_SOFTMAX, losses.SOFTMAX_CE),
                     _drop_last_axis),
-    **dict.fromkeys(("Conv2D", "MaxPool", "AvgPool", "DepthwiseConv2dNative"), _conv_or_pool),
-    "BiasAdd": _bias_add, "Shape": _shape, "StridedSlice": _strided_slice, "Slice": _slice,
-    "VarHandleOp": _variable,
-    **dict.fromkeys(("ReadVariableOp", "AssignVariableOp", "AssignAddVariableOp",
-                     "AssignSubVariableOp"), _resource_dtype),
+    activations.BIAS_ADD: _bias_add, query_ops.SHAPE: _shape,
+    slice_ops.STRIDED_SLICE: _strided_slice, slice_ops.SLICE: _slice,
+    creation_ops.CONST: _const,
 }
-_OWN_TYPE = {"Placeholder", "Const", "VarHandleOp", "Pack", "NoOp"}
+
+
+def _variable(w, op, node, attrs):
+    node.attr["shared_name"].s = op.name.encode("utf-8")
+
+
+_RULES[VAR_HANDLE] = _variable
 
 
 def _node(w, op):
     node = NodeDef(name=op.name, op=op.type)
     node.input.extend([tensor_ref(t) for t in op.inputs])
     attrs = dict(op.attrs)
-    if op.type == "Const":
-        value = np.asarray(attrs.pop("value"))
-        dtype = op.outputs[0].dtype
-        node.attr["value"].tensor.CopyFrom(to_proto(value.astype(dtype.as_numpy_dtype,
-                                                                 copy=False), dtype))
-        attrs["dtype"] = dtype
-    rule = _RULES.get(op.type)
+    rule = _RULES.get(op.op_def)
     if rule is not None:
         rule(w, op, node, attrs)
+    if any(key in attrs for key in _WINDOWS):
+        _windows(attrs)
     if not _fill_types(node, op, _input_dtypes(w, op, node)) and op.inputs and \
-            op.type not in _OWN_TYPE and not isinstance(op.inputs[0], Variable):
+            not isinstance(op.inputs[0], Variable):
         _set_type(node, "T", _in_dtype(op))
     for key, value in attrs.items():
         converted = attr_value(value, key)
@@ -321,6 +322,12 @@ def _node(w, op):
             node.attr[key].CopyFrom(converted)
     node.input.extend(f"^{c.name}" for c in op.control_inputs)
     return node
+
+
+def list_input_position(op_type):
+    """Where TensorFlow's op type takes its list input among its inputs (0 when unknown)."""
+    inputs = _ARG_TYPES.get(op_type, ((),))[0]
+    return next((i for i, arg in enumerate(inputs) if arg[2] in "nl"), 0)
 
 
 def _input_dtypes(w, op, node):

@@ -17,7 +17,9 @@ import os
 from ..framework.errors import NotFoundError
 from ..framework.protos.meta_graph import SavedModel
 from ..graph.graph_def import GraphDef
+from ..framework.registry import raw_op_entry
 from ..graph.graph_import import import_with_variables
+from ..graph.variables import VAR_HANDLE
 from .checkpoint_format import CheckpointReader
 from .constants import (LEGACY_INIT_OP_KEY, MAIN_OP_KEY, SAVED_MODEL_FILENAME_PB,
                             SAVED_MODEL_FILENAME_PBTXT)
@@ -68,6 +70,11 @@ def _without_saver(meta):
     return out
 
 
+def _is_variable(node):
+    entry = raw_op_entry(node.op)
+    return entry is not None and entry[0] is VAR_HANDLE
+
+
 def load(sess, tags, export_dir, import_scope=None, **saver_kwargs):
     """Load the MetaGraphDef tagged `tags` from `export_dir` into `sess` (see the module
     docstring); returns it."""
@@ -77,7 +84,7 @@ def load(sess, tags, export_dir, import_scope=None, **saver_kwargs):
     reader = CheckpointReader(os.path.join(os.fspath(export_dir), "variables", "variables"))
     saved = reader.get_variable_to_shape_map()
     graph_def = _without_saver(meta)
-    missing = [n.name for n in graph_def.node if n.op == "VarHandleOp" and n.name not in saved]
+    missing = [n.name for n in graph_def.node if _is_variable(n) and n.name not in saved]
     if missing:
         raise NotFoundError(f"loader.load: the SavedModel's checkpoint has no values for the "
                             f"variables {missing}.")

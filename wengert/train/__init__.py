@@ -24,7 +24,7 @@ from .saver_def import *  # noqa: F401,F403
 from .meta_graph import *  # noqa: F401,F403
 from .meta_graph_import import *  # noqa: F401,F403
 from .checkpoint_utils import *  # noqa: F401,F403
-from ..graph.graph_util import write_graph  # noqa: F401
+from ..tf1.graph_util import write_graph  # noqa: F401
 
 # -- TF 1 learning-rate decay functions and moving averages ---------------------------------------
 from .learning_rate_decay import *  # noqa: F401,F403

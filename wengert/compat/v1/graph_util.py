@@ -1,7 +1,7 @@
 """`wengert.compat.v1.graph_util`: TensorFlow 1's tools over GraphDefs (freezing, sub-graphs,
-pruning) and import_graph_def (wengert/graph/graph_util.py, graph_import.py)."""
+pruning) and import_graph_def (wengert/tf1/graph_util.py, wengert/graph/graph_import.py)."""
 from ...graph.graph_import import import_graph_def
-from ...graph.graph_util import (convert_variables_to_constants, extract_sub_graph,
+from ...tf1.graph_util import (convert_variables_to_constants, extract_sub_graph,
                                  must_run_on_cpu, remove_training_nodes,
                                  tensor_shape_from_node_def_name)
 

@@ -14,20 +14,39 @@ import os
 
 import numpy as np
 
+from ..debugging.numerics import CHECK_NUMERICS
 from ..framework import dtypes
 from ..framework.protos.graph import GraphDef as _ProtoGraphDef
 from ..framework.protos.graph import NodeDef
 from ..framework.protos.tensor import to_proto
-from ..framework.variables import Variable, variable_op_name
+from ..framework.registry import raw_op_entry
+from ..framework.variables import READ_VARIABLE, Variable, variable_op_name
+from ..graph.graph_def import GraphDef
+from ..graph.variables import VAR_HANDLE
+from ..ops.array_ops import IDENTITY, STOP_GRADIENT
+from ..ops.cast_ops import CAST
+from ..ops.creation_ops import CONST
 from ..ops.io import gfile
-from .graph_def import GraphDef
+from ..ops.partition_ops import DYNAMIC_STITCH
+from ..ops.random.seeded import TRUNCATED_NORMAL
 
 __all__ = ["extract_sub_graph", "convert_variables_to_constants", "remove_training_nodes",
            "tensor_shape_from_node_def_name", "must_run_on_cpu", "write_graph"]
 
-_VARIABLE_OPS = ("Assign", "AssignAdd", "AssignSub", "Queue", "ScatterAdd", "ScatterSub",
-                 "ScatterUpdate", "TruncatedNormal", "Variable", "VariableV2", "VarHandleOp")
-_FROZEN = ("VarHandleOp", "VariableV2", "Variable")
+# TensorFlow 1's reference-variable ops (wengert has none of them) and the ops wengert has
+_REF_VARIABLE_OPS = ("Assign", "AssignAdd", "AssignSub", "Queue", "ScatterAdd", "ScatterSub",
+                     "ScatterUpdate", "Variable", "VariableV2")
+_REF_VARIABLES = ("VariableV2", "Variable")
+
+
+def _op_def(node):
+    """The OpDef of a NodeDef's op type (None for one wengert does not declare)."""
+    entry = raw_op_entry(node.op)
+    return entry[0] if entry else None
+
+
+def _is_variable(node):
+    return node.op in _REF_VARIABLES or _op_def(node) is VAR_HANDLE
 
 
 def _node_name(text):
@@ -100,7 +119,7 @@ def convert_variables_to_constants(sess, input_graph_def, output_node_names,
     """A frozen copy of `input_graph_def` (see the module docstring): the sub-graph reaching
     `output_node_names`, with the chosen variables as Consts of their values in `sess`."""
     sub = extract_sub_graph(input_graph_def, output_node_names)
-    frozen = [n.name for n in sub.node if n.op in _FROZEN and
+    frozen = [n.name for n in sub.node if _is_variable(n) and
               _chosen(n.name, variable_names_whitelist, variable_names_blacklist)]
     variables = _graph_variables(sess.graph)
     missing = [name for name in frozen if name not in variables]
@@ -121,12 +140,12 @@ def _frozen_node(node, values):
     if node.name in values:
         value = np.asarray(values[node.name])
         dtype = dtypes.as_dtype(value.dtype)
-        out = NodeDef(name=node.name, op="Const")
+        out = NodeDef(name=node.name, op=CONST.type)
         out.attr["dtype"].type = dtype.as_datatype_enum
         out.attr["value"].tensor.CopyFrom(to_proto(value, dtype))
         return out
-    if node.op == "ReadVariableOp" and node.input and _node_name(node.input[0]) in values:
-        out = NodeDef(name=node.name, op="Identity", device=node.device)
+    if _op_def(node) is READ_VARIABLE and node.input and _node_name(node.input[0]) in values:
+        out = NodeDef(name=node.name, op=IDENTITY.type, device=node.device)
         out.input.extend(node.input)
         out.attr["T"].type = node.attr["dtype"].type
         return out
@@ -140,7 +159,7 @@ def remove_training_nodes(input_graph, protected_nodes=None):
     StopGradient nodes spliced out unless a control edge or colocation involves them or they
     are in `protected_nodes`."""
     protected = set(protected_nodes or ())
-    removed = {n.name for n in input_graph.node if n.op == "CheckNumerics" and
+    removed = {n.name for n in input_graph.node if _op_def(n) is CHECK_NUMERICS and
                n.name not in protected}
     nodes = []
     for node in input_graph.node:
@@ -176,7 +195,7 @@ def _spliced(nodes, protected):
                 with_controls.add(node.name)
         colocated.update(_colocated(node))
     return {n.name: n.input[0] for n in nodes
-            if n.op in ("Identity", "StopGradient") and n.name not in protected and
+            if _op_def(n) in (IDENTITY, STOP_GRADIENT) and n.name not in protected and
             n.name not in colocated and n.name not in with_controls and
             n.name not in control_inputs and n.input}
 
@@ -193,14 +212,16 @@ def must_run_on_cpu(node, pin_variables_on_cpu=False):
     `pin_variables_on_cpu`."""
     if not isinstance(node, NodeDef):
         node = _node_of(node)
-    if pin_variables_on_cpu and node.op in _VARIABLE_OPS:
+    op_def = _op_def(node)
+    if pin_variables_on_cpu and (node.op in _REF_VARIABLE_OPS or
+                                 op_def in (VAR_HANDLE, TRUNCATED_NORMAL)):
         return True
     int32, string = dtypes.int32.as_datatype_enum, dtypes.string.as_datatype_enum
-    if node.op == "Const":
+    if op_def is CONST:
         return node.attr["dtype"].type in (int32, string)
-    if node.op in ("DynamicStitch", "ParallelDynamicStitch"):
+    if op_def is DYNAMIC_STITCH or node.op == "ParallelDynamicStitch":
         return node.attr["T"].type == int32
-    if node.op == "Cast":
+    if op_def is CAST:
         return node.attr["SrcT"].type == int32
     return False
 
