@@ -68,3 +68,21 @@ def test_bad_input_is_tensorflows_error(tmp_path):
         with pytest.raises(NotFoundError, match="node 'dense1/Relu' has op type 'FancyRelu'"):
             v1.saved_model.loader.load(sess, ["serve"], str(broken))
         assert not sess.graph.get_operations()
+
+
+def test_tensorflow_2_load_of_a_tensorflow_1_saved_model():
+    expected = np.load(os.path.join(HERE, "saved_models", "tf1_mlp_expected.npz"))
+    loaded = tf.saved_model.load(EXPORT)
+    signature = loaded.signatures["serving_default"]
+    out = signature(x=tf.constant(mlp_graph.X))
+    np.testing.assert_allclose(out["probs"].numpy(), expected["probs"], rtol=1e-5, atol=1e-7)
+    np.testing.assert_array_equal(out["label"].numpy(), expected["label"])
+    names = sorted(v.name for v in loaded.variables)
+    assert names == ["dense1/bias:0", "dense1/kernel:0", "dense2/kernel:0"]
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(signature(x=tf.constant(mlp_graph.X))["probs"][:, 0])
+    grads = tape.gradient(loss, loaded.variables)
+    assert all(g is not None for g in grads)
+    kernel = next(v for v in loaded.variables if v.name == "dense2/kernel:0")
+    kernel.assign(tf.zeros_like(kernel))  # fine-tuning changes what the signature computes
+    np.testing.assert_allclose(signature(x=tf.constant(mlp_graph.X))["probs"].numpy(), 0.5)

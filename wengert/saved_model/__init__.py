@@ -25,11 +25,14 @@ The directory (wengert's own format, not TensorFlow's protobufs):
                          ("constants/<function>/<n>"), each with its SHA-256
     assets/              (empty)
 
-Loading runs nothing stored in the directory (no pickle, no eval): see load.py.
+Loading runs nothing stored in the directory (no pickle, no eval): see load.py. A TensorFlow 1
+SavedModel that TensorFlow wrote (saved_model.pb) loads too, its signatures as functions
+(tf1_in_v2.py); tf.compat.v1.saved_model.loader.load puts one into a Session (tf1_loader.py).
 """
 from .constants import *  # noqa: F403 (the format's tags, signature keys and file names)
 from .constants import __all__ as _constant_names
 from .load import RestoredFunction, SignatureFunction, load
+from . import tf1_in_v2  # noqa: F401 - tf.saved_model.load reads TensorFlow 1 SavedModels
 from .save import save
 
 __all__ = ["save", "load", "SaveOptions", "LoadOptions", "RestoredFunction",

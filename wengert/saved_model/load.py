@@ -11,6 +11,9 @@ match. The root's `signatures` maps names to `SignatureFunction`s: keyword argum
 of outputs out. Everything restored is differentiable: a tape around a call records the traced
 ops as a freshly traced function's would.
 
+A directory without `saved_model.json` but with TensorFlow's `saved_model.pb` is read by the loader
+tf1_in_v2.py adds to TENSORFLOW_LOADERS (TensorFlow 1 SavedModels, their signatures as functions).
+
 Nothing in the directory is executed: no pickle, no eval; an unknown op type, attribute tag,
 dtype or a reference out of range is a DataLossError, before any variable is made.
 """
@@ -27,8 +30,11 @@ from ..util import nest
 from .checkpoint_format import CheckpointReader
 from .graph_json import decode_function, decode_subgraphs
 from .save import FORMAT, JSON_FILE, VARIABLES, VERSION
+from .tf1_loader import contains_saved_model
 
-__all__ = ["load", "RestoredFunction", "SignatureFunction"]
+__all__ = ["load", "RestoredFunction", "SignatureFunction", "TENSORFLOW_LOADERS"]
+
+TENSORFLOW_LOADERS = []  # tf1_in_v2.py adds the loader of SavedModels TensorFlow wrote
 
 
 def _bad(what):
@@ -55,6 +61,9 @@ def _read_document(export_dir):
 def load(export_dir, tags=None, options=None):
     """The object saved in `export_dir` by `tf.saved_model.save` (see the module docstring)."""
     export_dir = os.fspath(export_dir)
+    if not os.path.isfile(os.path.join(export_dir, JSON_FILE)) and contains_saved_model(
+            export_dir) and TENSORFLOW_LOADERS:
+        return TENSORFLOW_LOADERS[0](export_dir, tags)
     document = _read_document(export_dir)
     reader = CheckpointReader(os.path.join(export_dir, VARIABLES))
     try:
