@@ -93,8 +93,8 @@ initialize_variables = variables_initializer
 
 __getattr__, __dir__ = _lazy_attributes(globals(), {
     **{name: f"wengert:{path}" for name, path in _RENAMED.items()},
-    "train": "...train",
-    "graph_util": ".graph_util",  # freezing, sub-graphs, import_graph_def  # the TF 1 optimizers, Saver-era checkpoints
+    "train": "...train",  # the TF 1 optimizers, Saver-era checkpoints
+    "graph_util": ".graph_util",  # freezing, sub-graphs, import_graph_def
     "io": ".io",  # tf.io with tf_record_iterator
     "data": ".data",  # tf.data with make_one_shot_iterator and make_initializable_iterator
     "metrics": ".metrics",  # TF 1's streaming metrics over local variables
