@@ -26,7 +26,7 @@ import numpy as np
 from ...framework import dtypes
 from ...framework.errors import InvalidArgumentError
 from ...framework.execute import execute
-from ...framework.protos import wire
+from ...framework.protos import example_wire, wire
 from ...framework.registry import defop
 from ...framework.sparse_tensor import SparseTensor
 from ...framework.tensor import convert_to_tensor
@@ -40,6 +40,7 @@ __all__ = ["parse_example", "parse_single_example", "decode_features", "feature_
            "names_of", "PARSE_EXAMPLES"]
 
 _KIND_OF_FIELD = {1: "string", 2: "float32", 3: "int64"}
+FAST = True  # the fast reader for the usual layout; tests set False to check the generic path
 _TYPE_WORD = {"string": "string", "float32": "float", "int64": "int64"}
 
 
@@ -126,29 +127,81 @@ def _where(names, index):
 
 
 class _Records:
-    """The batch being parsed: each record's features, decoded once, values on demand."""
+    """The batch being parsed: each record's features as {key bytes: (dtype name, payload)},
+    read by the fast reader (protos/example_wire.py) or, for a record it does not take, by the
+    generic decoder; values decoded on demand, one record at a time or a column at once."""
 
     def __init__(self, serialized, names):
         self.names = names
-        self.features = [decode_features(r) for r in serialized]
-        self._values = {}
+        self.features = [_record_features(r) for r in serialized]
+        self.generic = any(type(f) is not dict for f in self.features)
 
     def values(self, index, key, dtype):
         """The values of `key` in record `index` (None when absent), checked for `dtype`."""
-        cache = self._values.get((index, key))
-        if cache is None:
-            feature = self.features[index].get(key)
-            cache = (None, None) if feature is None else feature_values(feature)
-            self._values[(index, key)] = cache
-        kind, values = cache
+        entry = self.features[index].get(key.encode("utf-8"))
+        if entry is None:
+            return None
+        kind, payload = entry
         if kind is None:
-            return None if self.features[index].get(key) is None else _empty(dtype)
+            return _empty(dtype)
+        self.check(index, key, kind, dtype)
+        return _decoded(kind, payload)
+
+    def check(self, index, key, kind, dtype):
         if kind != dtype:
             raise InvalidArgumentError(
                 f"Name: {_where(self.names, index)}, Key: {key}, Index: {index}.  Data types "
                 f"don't match. Data type: {_TYPE_WORD[kind]} but expected type: "
                 f"{_TYPE_WORD[dtype]}")
-        return values
+
+    def column(self, key, dtype, size):
+        """All records' values of `key` as one [records, size] array when every record holds
+        exactly `size` packed values of `dtype`; None otherwise (the caller then goes record
+        by record, which finds defaults and names the errors)."""
+        if self.generic or not size:
+            return None
+        missing = (None, None)
+        entries = [f.get(key.encode("utf-8"), missing) for f in self.features]
+        payloads = [payload for kind, payload in entries if kind == dtype]
+        if len(payloads) != len(entries):
+            return None
+        if dtype == "float32":
+            if set(map(len, payloads)) != {4 * size}:
+                return None
+            return example_wire.packed_floats(payloads).reshape(len(payloads), size)
+        if dtype == "int64":
+            decoded = example_wire.packed_varints(payloads)
+            if decoded is None or (decoded[1] != size).any():
+                return None
+            return decoded[0].reshape(len(payloads), size)
+        items = example_wire.bytes_columns(payloads, size)
+        return None if items is None else array_of_values(items, dtype).reshape(-1, size)
+
+
+def _record_features(record):
+    walked = example_wire.walk_example(record) if FAST else None
+    if walked is not None:
+        return walked
+    return _Decoded((key.encode("utf-8"), feature_values(feature))
+                    for key, feature in decode_features(record).items())
+
+
+class _Decoded(dict):
+    """A record's features decoded by the generic decoder: values, not packed payloads."""
+
+
+def _decoded(kind, payload):
+    if not isinstance(payload, bytes):
+        return payload
+    if kind == "float32":
+        return np.array(wire.unpack_floats(payload, "tensorflow.FloatList"), dtype=np.float32)
+    if kind == "int64":
+        return np.array([wire.signed64(v) for v in wire.unpack_varints(
+            payload, "tensorflow.Int64List")], dtype=np.int64)
+    items = example_wire.bytes_items(payload)
+    return items if items is not None else [
+        v for n, t, v, _, _ in wire.fields(payload, "tensorflow.BytesList")
+        if n == 1 and t == wire.LEN]
 
 
 def _empty(dtype):
@@ -167,6 +220,9 @@ def array_of_values(values, dtype):
 
 def _fixed(records, key, dtype, shape, default):
     size = int(np.prod(shape))
+    column = records.column(key, dtype, size)
+    if column is not None:
+        return column.reshape((len(column),) + tuple(shape))
     rows = []
     for i in range(len(records.features)):
         values = records.values(i, key, dtype)
