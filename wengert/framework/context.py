@@ -25,6 +25,7 @@ class _State(threading.local):
     sessions = ()       # default Sessions (`with session:`, `session.as_default()`), innermost last
     scope_name = ""     # the eager name scope ("outer/inner/"): tf.name_scope outside graphs
     variable_hooks = ()  # called with each new eager Variable (a distribution scope broadcasts it)
+    profiler = None     # the running profiler (set on the class: every thread sees it)
 
 
 state = _State()

@@ -37,6 +37,7 @@ import sys
 
 import numpy as np
 
+from ..framework.context import state
 from ..framework.errors import FailedPreconditionError, InvalidArgumentError, OpError
 from ..framework.execute import explain_failure, out_of_memory
 from ..framework.float_errors import IGNORE, reset_errstate, set_errstate
@@ -84,9 +85,10 @@ class Plan:
     def run(self, feed_values, variables):
         """The fetched values (a list), given the fed arrays in `feed_slots` order and a
         variable store (`read(var)`, `write(var, value)`)."""
+        fn = self._fn if state.profiler is None else state.profiler.plan_function(self)
         token = set_errstate(IGNORE)
         try:
-            return self._fn(feed_values, variables)
+            return fn(feed_values, variables)
         except OpError as err:
             if err.op is None:
                 err.op = self._failing_op(sys.exc_info()[2])[0]
