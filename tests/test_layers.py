@@ -32,7 +32,7 @@ LAYERS = [
     ("tracing",),
     ("control_flow",),
     ("autograph", "data", "datasets", "debugging", "distribute", "image", "module", "onnx",
-     "saved_model", "summary", "tf1", "viz"),
+     "profiler", "saved_model", "summary", "tf1", "viz"),
     ("keras", "optimizers", "train", "feature_columns"),
 ]
 NAMESPACE_PACKAGES = ("compat",)  # TensorFlow's namespaces that are packages (tf.compat.v1)

@@ -120,6 +120,7 @@ __getattr__, __dir__ = _lazy_attributes(globals(), {
     "datasets": ".datasets",
     "distribute": ".distribute",
     "summary": ".summary",
+    "profiler": ".profiler",
     "saved_model": ".saved_model",
     "onnx": ".onnx",
     "image": ".image",

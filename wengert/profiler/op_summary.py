@@ -1,0 +1,39 @@
+"""The text table of the most expensive ops of a profile.
+
+Events of ops and kernels are grouped by op type (or by op name); for each group the table
+gives the total time, the number of calls, the average time per call and the share of the
+total time of all recorded ops, sorted by total time, most expensive first. Regions (`Trace`
+blocks) are not ops and are left out: they contain the ops they time.
+"""
+
+__all__ = ["op_totals", "format_table"]
+
+
+def op_totals(events, group_by="type"):
+    """[(key, total_ns, calls)] of the ops and kernels in `events`, most expensive first."""
+    if group_by not in ("type", "name"):
+        raise ValueError(f"summary_table: group_by must be 'type' or 'name', got {group_by!r}.")
+    index = 2 if group_by == "type" else 1
+    totals = {}
+    for event in events:
+        if event[0] == "region":
+            continue
+        entry = totals.setdefault(event[index], [0, 0])
+        entry[0] += event[5] - event[4]
+        entry[1] += 1
+    return sorted(((k, t, n) for k, (t, n) in totals.items()), key=lambda r: -r[1])
+
+
+def format_table(rows, limit=20):
+    """The rows of `op_totals` as an aligned text table (at most `limit` rows)."""
+    grand = sum(r[1] for r in rows) or 1
+    shown = rows if limit is None else rows[:limit]
+    width = max([len("Op")] + [len(str(r[0])) for r in shown])
+    lines = [f"{'Op':<{width}}  {'Total (ms)':>11}  {'Calls':>7}  {'Average (us)':>12}  "
+             f"{'Share':>6}"]
+    for key, total, calls in shown:
+        lines.append(f"{str(key):<{width}}  {total / 1e6:>11.3f}  {calls:>7d}  "
+                     f"{total / calls / 1e3:>12.2f}  {100.0 * total / grand:>5.1f}%")
+    lines.append(f"{'Total':<{width}}  {grand / 1e6 if rows else 0.0:>11.3f}  "
+                 f"{sum(r[2] for r in rows):>7d}")
+    return "\n".join(lines)
