@@ -1,7 +1,7 @@
 """keras.callbacks.TensorBoard's write_images, embeddings_freq / embeddings_metadata and
 profile_batch: weight images in Keras 3's layout, the projector config (built with
 tensorboard's own protobuf classes, as Keras 3 builds it) and the embedding checkpoints, and
-Keras's checks of profile_batch (a nonzero value is refused: wengert has no profiler)."""
+Keras's checks of profile_batch (profiling itself: tests/test_profiler_keras.py)."""
 import os
 
 import numpy as np
@@ -110,10 +110,10 @@ def test_profile_batch_is_checked_as_keras_checks_it(value):
         keras.callbacks.TensorBoard(profile_batch=value)
 
 
-@pytest.mark.parametrize("value", [2, (2, 5), "3,4"])
-def test_profiling_is_refused_clearly(value):
-    with pytest.raises(ValueError, match="no profiler.*must be 0"):
-        keras.callbacks.TensorBoard(profile_batch=value)
+@pytest.mark.parametrize("value, expected", [(2, (2, 2)), ((2, 5), (2, 5)), ("3,4", (3, 4))])
+def test_profile_batch_range_is_accepted(value, expected):
+    board = keras.callbacks.TensorBoard(profile_batch=value)
+    assert (board._start_batch, board._stop_batch) == expected
 
 
 def test_profile_batch_zero_is_accepted():

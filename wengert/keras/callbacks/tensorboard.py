@@ -10,8 +10,9 @@ channel; weights of other shapes get no image). With `embeddings_freq`, `log_dir
 TensorBoard's projector_config.pbtxt naming each Embedding layer's table (with its
 `embeddings_metadata` file) and every `embeddings_freq` epochs the model's weights are saved
 as train/keras_embedding.ckpt-<epoch>.weights.h5, as Keras 3 does. `profile_batch` is checked
-as Keras checks it; a nonzero value is refused (wengert has no profiler), as Keras refuses it
-on its backends without one.
+as Keras checks it; batches `start..stop` (counted from 1 over the whole of `fit`) are profiled
+with tf.profiler into `log_dir/train` (its plugins/profile/<run>/ trace), each batch a `Trace`
+step named "batch"; a profiler that fails to start or stop is logged, never fatal, as in Keras.
 """
 import os
 import time
@@ -20,6 +21,8 @@ import numpy as np
 
 from ... import summary
 from ...framework.variables import variable_op_name
+from ...profiler import experimental as profiler
+from ...util.tf_logging import get_logger
 from ..layers.embedding import Embedding
 from .core import Callback
 
@@ -46,9 +49,6 @@ def _profile_range(profile_batch):
         raise ValueError(message)
     if start < 0 or stop < start:
         raise ValueError(message)
-    if start:
-        raise ValueError("TensorBoard: profiling is not available in wengert (it has no "
-                         f"profiler). Received: profile_batch={profile_batch} (must be 0).")
     return start, stop
 
 
@@ -89,6 +89,8 @@ class TensorBoard(Callback):
         self._writers = {}
         self._global_train_batch = 0
         self._graph_pending = False
+        self._profiling = False
+        self._batch_trace = None
 
     def _writer(self, run):
         if run not in self._writers:
@@ -129,8 +131,33 @@ class TensorBoard(Callback):
     def on_train_batch_begin(self, batch, logs=None):
         self._global_train_batch += 1
         self._batch_start = time.time()
+        if self._start_batch and self._global_train_batch == self._start_batch:
+            self._start_profiler()
+        if self._profiling:
+            self._batch_trace = profiler.Trace("batch", step_num=batch, _r=1)
+            self._batch_trace.__enter__()
+
+    def _start_profiler(self):
+        try:
+            profiler.start(os.path.join(self.log_dir, "train"))
+            self._profiling = True
+        except Exception as err:  # noqa: BLE001 - Keras logs profiler errors, never fatal
+            get_logger().error("Failed to start profiler: %s", err)
+
+    def _stop_profiler(self):
+        self._profiling = False
+        try:
+            profiler.stop()
+        except Exception as err:  # noqa: BLE001 - as Keras: logged, never fatal
+            get_logger().error("Failed to stop profiler: %s", err)
 
     def on_train_batch_end(self, batch, logs=None):
+        if self._profiling:
+            if self._batch_trace is not None:
+                self._batch_trace.__exit__(None, None, None)
+                self._batch_trace = None
+            if self._global_train_batch >= self._stop_batch:
+                self._stop_profiler()
         if self._graph_pending:
             self._graph_pending = False
             self._write_train_graph()
@@ -192,6 +219,8 @@ class TensorBoard(Callback):
                 summary.graph(concretes[0])
 
     def on_train_end(self, logs=None):
+        if self._profiling:
+            self._stop_profiler()
         for writer in self._writers.values():
             writer.close()
         self._writers = {}
