@@ -27,6 +27,7 @@ __all__ = ["TFRecordCompressionType", "TFRecordOptions", "TFRecordWriter", "fram
 
 _LENGTH = struct.Struct("<Q")
 _CRC = struct.Struct("<I")
+_HEADER = struct.Struct("<QI")
 _DEFAULT_BUFFER = 256 * 1024
 
 
@@ -221,32 +222,42 @@ def read_records(path, compression_type="", buffer_size=None, what="TFRecordData
         raise NotFoundError(f"{what}: no such file '{path}'.") from None
     with file:
         stream = _Inflated(file, compression, buffer_size, path) if compression else file
-        offset = 0
-        while True:
-            header = stream.read(12)
-            if not header:
+        yield from _framed(stream.read, max(buffer_size, _DEFAULT_BUFFER), path)
+
+
+def _framed(read, chunk, path):
+    """The records in the bytes `read(n)` gives, read `chunk` bytes at a time and cut out of
+    that buffer (one read per many records), each record's two checksums checked."""
+    buffer, at, offset = b"", 0, 0
+    header, crc = _HEADER.unpack_from, _CRC.unpack_from
+    while True:
+        if len(buffer) - at < 12:
+            buffer, at = buffer[at:] + read(chunk), 0
+            if not buffer:
                 return
-            data = _checked_record(stream, header, path, offset)
-            yield data
-            offset += 16 + len(data)
-
-
-def _checked_record(stream, header, path, offset):
-    if len(header) < 12:
-        raise _loss(path, offset, "truncated record", f"the file ends inside its header "
-                                                      f"({len(header)} of 12 bytes)")
-    length, length_crc = _LENGTH.unpack_from(header)[0], _CRC.unpack_from(header, 8)[0]
-    if masked_crc32c(header[:8]) != length_crc:
-        raise _loss(path, offset, "corrupted record", "the checksum of its length does not "
-                                                      "match")
-    body = stream.read(length + 4)
-    if len(body) < length + 4:
-        raise _loss(path, offset, "truncated record", f"it says {length} bytes of data, the "
-                                                      f"file ends after {len(body)}")
-    data = body[:length]
-    if masked_crc32c(data) != _CRC.unpack_from(body, length)[0]:
-        raise _loss(path, offset, "corrupted record", "the checksum of its data does not match")
-    return data
+            if len(buffer) < 12:
+                raise _loss(path, offset, "truncated record", f"the file ends inside its "
+                                                              f"header ({len(buffer)} of 12 "
+                                                              f"bytes)")
+        length, length_crc = header(buffer, at)
+        if masked_crc32c(buffer[at:at + 8]) != length_crc:
+            raise _loss(path, offset, "corrupted record", "the checksum of its length does "
+                                                          "not match")
+        end = at + 16 + length
+        if end > len(buffer):
+            buffer, at = buffer[at:] + read(max(chunk, end - at - len(buffer) + at)), 0
+            end = 16 + length
+            if end > len(buffer):
+                raise _loss(path, offset, "truncated record", f"it says {length} bytes of "
+                                                              f"data, the file ends after "
+                                                              f"{len(buffer) - 12}")
+        data = buffer[at + 12:end - 4]
+        if masked_crc32c(data) != crc(buffer, end - 4)[0]:
+            raise _loss(path, offset, "corrupted record", "the checksum of its data does not "
+                                                          "match")
+        yield data
+        offset += 16 + length
+        at = end
 
 
 def _loss(path, offset, kind, detail):
