@@ -117,6 +117,7 @@ __getattr__, __dir__ = _lazy_attributes(globals(), {
     "import_graph_def": ".graph.graph_import:import_graph_def",
     "lookup": ".lookup",
     "feature_column": ".feature_column",
+    "queue": ".queue",  # TF 1's queues (FIFOQueue, RandomShuffleQueue, ...)
     "datasets": ".datasets",
     "distribute": ".distribute",
     "summary": ".summary",

@@ -26,6 +26,7 @@ class _State(threading.local):
     scope_name = ""     # the eager name scope ("outer/inner/"): tf.name_scope outside graphs
     variable_hooks = ()  # called with each new eager Variable (a distribution scope broadcasts it)
     profiler = None     # the running profiler (set on the class: every thread sees it)
+    run_deadline = None  # time.monotonic() by which this thread's Session.run must end, or None
 
 
 state = _State()

@@ -4,7 +4,15 @@
 list/tuple/dict nesting of them, and returns NumPy values in the same structure (None for ops).
 Feeds are checked against the fed tensor's static shape and dtype before anything runs. The plan
 for each (fetches, feeds) combination is compiled once and cached (see executor.py).
+
+A Session also holds the resources its ops make (TF 1's queues and readers: `_Store.resources`);
+closing it cancels their waiting calls. `RunOptions(timeout_in_ms=)` (or the config's
+`operation_timeout_in_ms`) sets this thread's run deadline, which blocking kernels honour with
+DeadlineExceededError. A plan keeps its state in the call's locals, so several threads may run
+one Session at once (queue runners do).
 """
+import time
+
 import numpy as np
 
 from ..framework.context import default_session, state
@@ -35,6 +43,12 @@ class _Store:
     def __init__(self):
         self.values = {}
         self.owned = set()
+        self.resources = {}  # the session's queues and readers, by their spec
+
+    def close(self):
+        """Cancel the resources' waiting calls (a dequeue blocked on an empty queue)."""
+        for resource in list(self.resources.values()):
+            resource.end()
 
     def read(self, var):
         if isinstance(var, GraphVariable):
@@ -109,6 +123,7 @@ class Session:
         self._store = _Store()
         self._plans = {}
         self._optimize = optimize
+        self._timeout_ms = config.operation_timeout_in_ms if config is not None else 0
         self._closed = False
         self._graph_ctx = None
 
@@ -126,6 +141,7 @@ class Session:
 
     def close(self):
         self._closed = True
+        self._store.close()
         self._store = _Store()
         self._plans = {}
 
@@ -149,7 +165,7 @@ class Session:
         plan = self._plans.get(key)
         if plan is None:
             plan = self._plans[key] = self._compile(resolved, fed)
-        results = _results(plan, plan.run(values, self._store))
+        results = _results(plan, self._run_plan(plan, values, options))
         if rebuild is not None:
             results = rebuild(results)
         return nest.pack_sequence_as(fetches, results) if nested else results[0]
@@ -161,6 +177,19 @@ class Session:
     def partial_run(self, handle, fetches, feed_dict=None):
         """One step of the partial run `handle`: feed `feed_dict`, return `fetches`."""
         return partial_run.run_step(self, handle, fetches, feed_dict)
+
+    def _run_plan(self, plan, values, options):
+        """Run `plan` under this run's deadline (RunOptions or the config's timeout)."""
+        timeout = options.timeout_in_ms if options is not None and options.timeout_in_ms \
+            else self._timeout_ms
+        if not timeout or timeout <= 0:
+            return plan.run(values, self._store)
+        saved = state.run_deadline
+        state.run_deadline = time.monotonic() + timeout / 1000
+        try:
+            return plan.run(values, self._store)
+        finally:
+            state.run_deadline = saved
 
     def _compile(self, resolved, fed):
         tensors = [r for r in resolved if isinstance(r, Tensor)]

@@ -70,6 +70,8 @@ from ...tf1.initializers import orthogonal_initializer, uniform_unit_scaling_ini
 from ...tf1.list_difference import setdiff1d, timestamp
 from ...tf1.partitioned_creation import create_partitioned_variables
 from ...tf1.python_functions import py_func
+from ...tf1.queues import (FIFOQueue, PaddingFIFOQueue, PriorityQueue, QueueBase,
+                           RandomShuffleQueue)
 from ...tf1.reshaping import (batch_to_space_nd, depth_to_space, extract_image_patches,
                               space_to_depth)
 from ...tf1.sampling import get_seed, multinomial, random_poisson, set_random_seed
@@ -101,6 +103,7 @@ __getattr__, __dir__ = _lazy_attributes(globals(), {
     "metrics": ".metrics",  # TF 1's streaming metrics over local variables
     "sparse": ".sparse",  # tf.sparse with TensorFlow 1's argument names
     "lookup": ".lookup",  # tf.lookup whose static tables have `initializer`
+    "queue": "...queue",  # TF 1's queues
     "losses": ".losses",  # TF 1's losses, gathered in the LOSSES collection
     "app": ".app",  # app.run and app.flags
     "flags": ".flags",  # command-line flags
