@@ -38,3 +38,8 @@ from .session_manager import *  # noqa: F401,F403
 from .monitored_session import *  # noqa: F401,F403
 from .replica_device_setter import *  # noqa: F401,F403
 from .supervisor import *  # noqa: F401,F403
+
+# -- TF 1 queue-based input: queue runners, input producers, batching queues -----------------------
+from .queue_runner import *  # noqa: F401,F403
+from .input_producers import *  # noqa: F401,F403
+from .batching import *  # noqa: F401,F403

@@ -15,7 +15,8 @@ check), and calls every hook's `after_create_session`. Each `run`
 gathers the hooks' `before_run` fetches and feeds, runs them with the caller's in one
 `Session.run` (a tensor fed by both a hook and the caller is an error), hands each hook its
 results in `after_run`, and returns the caller's. Leaving the `with` block calls every hook's
-`end` (unless an error is propagating) and closes the session; OutOfRangeError and
+`end` (unless an error is propagating), stops and joins the queue runners' threads (started
+with the session, as TensorFlow's does) and closes the session; OutOfRangeError and
 StopIteration (an input pipeline running out) end the block quietly.
 MonitoredTrainingSession adds, for the chief, a StepCounterHook, a CheckpointSaverHook every
 600 seconds by default (or `save_checkpoint_steps`) when a checkpoint_dir is given, and the
@@ -30,6 +31,7 @@ from ..graph.variables import (global_variables, global_variables_initializer,
                                local_variables_initializer)
 from .basic_hooks import CheckpointSaverHook, StepCounterHook, SummarySaverHook
 from .coordinator import Coordinator
+from .queue_runner import start_queue_runners
 from .saver import Saver
 from .session_manager import SessionManager
 from .session_run_hook import SessionRunArgs, SessionRunContext, SessionRunValues
@@ -196,6 +198,7 @@ class MonitoredSession:
         self._coord = Coordinator()
         self._stop_grace_period_secs = stop_grace_period_secs
         self._sess = (session_creator or ChiefSessionCreator()).create_session()
+        self._threads = start_queue_runners(self._sess, self._coord)
         self._should_stop = False
         for hook in self._hooks:
             hook.after_create_session(self._sess, self._coord)
@@ -249,8 +252,12 @@ class MonitoredSession:
                     hook.end(self._sess)
         finally:
             self._coord.request_stop()
-            self._sess.close()
-            self._sess = None
+            try:
+                self._coord.join(self._threads, self._stop_grace_period_secs,
+                                 ignore_live_threads=True)
+            finally:
+                self._sess.close()
+                self._sess = None
 
     def __enter__(self):
         return self
