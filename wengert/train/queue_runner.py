@@ -130,18 +130,12 @@ class QueueRunner:
             self._runs_per_session[sess] -= 1
             last = self._runs_per_session[sess] == 0
         if last:
-            try:
-                sess.run(self._close_op)
-            except Exception as error:  # noqa: BLE001 - the queue may be closed already
-                get_logger().debug("Ignored exception closing the queue: %s", error)
+            _run_quietly(sess, self._close_op)
 
     def _close_on_stop(self, sess, coord):
         """The extra thread: once the coordinator stops, cancel the queue's waiting enqueues."""
         coord.wait_for_stop()
-        try:
-            sess.run(self._cancel_op)
-        except Exception as error:  # noqa: BLE001 - the session may be closed already
-            get_logger().debug("Ignored exception cancelling the queue: %s", error)
+        _run_quietly(sess, self._cancel_op)
 
     def create_threads(self, sess, coord=None, daemon=False, start=False):
         """The runner's threads for `sess` (none if it is already running there)."""
@@ -161,6 +155,15 @@ class QueueRunner:
             if start:
                 thread.start()
         return threads
+
+
+def _run_quietly(sess, op):
+    """Run a close or cancel op whose failure (the queue closed already, the session closed)
+    changes nothing; TensorFlow logs it only at a verbose level."""
+    try:
+        sess.run(op)
+    except Exception:  # noqa: BLE001, S110 - see the docstring
+        pass
 
 
 def add_queue_runner(qr, collection=GraphKeys.QUEUE_RUNNERS):
