@@ -72,6 +72,8 @@ from ...tf1.partitioned_creation import create_partitioned_variables
 from ...tf1.python_functions import py_func
 from ...tf1.queues import (FIFOQueue, PaddingFIFOQueue, PriorityQueue, QueueBase,
                            RandomShuffleQueue)
+from ...tf1.readers import (FixedLengthRecordReader, IdentityReader, ReaderBase, TFRecordReader,
+                            TextLineReader, WholeFileReader)
 from ...tf1.reshaping import (batch_to_space_nd, depth_to_space, extract_image_patches,
                               space_to_depth)
 from ...tf1.sampling import get_seed, multinomial, random_poisson, set_random_seed
