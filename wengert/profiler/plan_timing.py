@@ -8,18 +8,25 @@ records the op's name and type, the input and output signatures and the bytes of
 The twin writes no result into a dying input (`into` is cleared), the layout a plan compiled
 without buffer reuse has, so each kernel's output is its own array; the values computed are the
 same. A variable read that the plan inlines (`read(v)`) has no kernel and is not timed.
-The original plan is left untouched: with the profiler off nothing of this runs.
+A kernel that fails raises what the plan itself raises: TensorFlow's error class naming the op
+and its input shapes and dtypes. The original plan is left untouched: with the profiler off
+nothing of this runs.
 """
 import copy
+import threading
 import time
 
 import numpy as np
 
+from ..framework.errors import OpError
+from ..framework.execute import explain_failure
+from ..framework.tensor import Tensor
 from ..runtime import executor
 
 __all__ = ["signature", "timed_function"]
 
 _clock = time.perf_counter_ns
+_ident = threading.get_ident
 _ARRAYS = (np.ndarray, np.generic)
 
 
@@ -46,7 +53,10 @@ class _TimedPlan:
 
 
 def timed_function(plan, recorder):
-    """The plan's function with each kernel timed into `recorder`."""
+    """The plan's function with each kernel timed into `recorder` (the plan's own function
+    when the recorder keeps no ops)."""
+    if not recorder.ops:
+        return plan._fn
     steps = []
     for step in plan.steps:
         twin = copy.copy(step)
@@ -59,15 +69,32 @@ def timed_function(plan, recorder):
 def _timed_kernel(kernel, op, recorder):
     name, op_type = op.name, op.type
     single = op.op_def.num_outputs == 1
+    append, begin, local = recorder.events.append, recorder.begin, recorder.local
 
     def timed(*args, **attrs):
         start = _clock()
-        out = kernel(*args, **attrs)
+        try:
+            out = kernel(*args, **attrs)
+        except (ValueError, TypeError, IndexError, ArithmeticError) as exc:
+            if isinstance(exc, OpError):
+                raise
+            raise _explained(op, args, exc) from None
         end = _clock()
-        if recorder.ops:
+        if start >= begin:
             outs, size = signature((out,) if single else (tuple(out) if out is not None else ()))
-            recorder.add("kernel", name, op_type, start, end, recorder.current_step(),
-                         (signature(args)[0], outs, size))
+            steps = getattr(local, "steps", None)
+            append(("kernel", name, op_type, _ident(), start, end, steps[-1] if steps else None,
+                    (signature(args)[0], outs, size)))
         return out
 
     return timed
+
+
+def _explained(op, args, exc):
+    """The error the plan raises for a kernel's failure (runtime/executor.py's explanation)."""
+    if op.op_def.stateful or not all(isinstance(a, _ARRAYS) for a in args):
+        return type(exc)(f"{op.type} (op '{op.name}') failed at run time: {exc}")
+    error = explain_failure(op.op_def, [Tensor(np.asarray(a)) for a in args], op.attrs,
+                            op.name, exc)
+    error.op = op
+    return error

@@ -24,6 +24,7 @@ from .plan_timing import signature, timed_function
 __all__ = ["Recorder"]
 
 _clock = time.perf_counter_ns
+_ident = threading.get_ident
 
 
 class Recorder:
@@ -34,18 +35,18 @@ class Recorder:
         self.begin = _clock() + int((delay_ms or 0) * 1_000_000)
         self.ops = host_level >= 2
         self.regions = host_level >= 1
-        self._local = threading.local()
+        self.local = threading.local()
         self._plans = {}
 
     def open_steps(self):
         """This thread's stack of open step numbers (innermost last)."""
-        steps = getattr(self._local, "steps", None)
+        steps = getattr(self.local, "steps", None)
         if steps is None:
-            steps = self._local.steps = []
+            steps = self.local.steps = []
         return steps
 
     def current_step(self):
-        steps = getattr(self._local, "steps", None)
+        steps = getattr(self.local, "steps", None)
         return steps[-1] if steps else None
 
     def add(self, kind, name, op_type, start, end, step, details):
@@ -63,12 +64,13 @@ class Recorder:
         finally:
             end = _clock()
             del st.profiler
-        if self.ops:
-            outputs = result if type(result) is tuple else (result,)
-            ins = signature([array_of(t) for t in inputs])[0]
-            outs, size = signature([array_of(t) for t in outputs])
-            self.add("op", name or op_def.type, op_def.type, start, end, self.current_step(),
-                     (ins, outs, size))
+        if self.ops and start >= self.begin:
+            outs, size = signature([array_of(t) for t in result] if type(result) is tuple else
+                                   (array_of(result),))
+            steps = getattr(self.local, "steps", None)
+            self.events.append(("op", name or op_def.type, op_def.type, _ident(), start, end,
+                                steps[-1] if steps else None,
+                                (signature([array_of(t) for t in inputs])[0], outs, size)))
         return result
 
     def plan_function(self, plan):
