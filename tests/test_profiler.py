@@ -212,6 +212,10 @@ def test_server_start_is_accepted_and_says_it_is_unavailable(monkeypatch):
     assert "remote profiling is not available" in said[0]
     with pytest.raises(ValueError, match="port"):
         prof.server.start("6009")
+    with pytest.raises(tf.errors.UnavailableError, match="remote profiling is not available"):
+        prof.client.trace("grpc://localhost:6009", "logs", 2000)
+    with pytest.raises(tf.errors.UnavailableError, match="remote profiling is not available"):
+        prof.client.monitor("grpc://localhost:6009", 1000, level=2)
 
 
 def test_stop_without_save_writes_nothing(tmp_path):
@@ -220,3 +224,21 @@ def test_stop_without_save_writes_nothing(tmp_path):
     prof.stop(save=False)
     assert not (tmp_path / "plugins").exists()
     assert len(last_events()[0]) == 1
+
+
+def test_a_failing_kernel_raises_as_without_the_profiler(tmp_path):
+    g = tf.Graph()
+    with g.as_default():
+        p = tf.compat.v1.placeholder(tf.float32, [None], name="p")
+        y = tf.linalg.matmul(tf.reshape(p, [1, -1]), tf.ones([3, 2]), name="product")
+    errors = []
+    with tf.compat.v1.Session(graph=g) as sess:
+        for profiled in (False, True):
+            if profiled:
+                prof.start(str(tmp_path))
+            with pytest.raises(tf.errors.InvalidArgumentError) as info:
+                sess.run(y, {p: np.ones(4, np.float32)})
+            errors.append(info.value)
+        prof.stop()
+    assert "product" in str(errors[0]) and "product" in str(errors[1])
+    assert errors[1].op is not None and errors[1].op.name == "product"

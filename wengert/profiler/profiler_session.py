@@ -14,6 +14,7 @@ ProfilerOptions: `host_tracer_level` 0 records nothing, 1 only `Trace` regions, 
 and ops; `delay_ms` drops what starts within that many milliseconds of `start`;
 `device_tracer_level` concerns accelerators (there are none: any level records the host);
 `python_tracer_level` 1 (tracing every Python call) is not available and is refused.
+Remote profiling (a profiler server and its client) is in remote.py.
 """
 import collections
 import threading
@@ -21,13 +22,12 @@ import time
 
 from ..framework.context import state
 from ..framework.errors import AlreadyExistsError, UnavailableError, UnimplementedError
-from ..util.tf_logging import get_logger
 from .op_summary import format_table, op_totals
 from .recorder import Recorder
 from .trace_events import write_trace
 
 __all__ = ["ProfilerOptions", "start", "stop", "Profile", "Trace", "summary_table",
-           "last_events", "start_server"]
+           "last_events"]
 
 ProfilerOptions = collections.namedtuple(
     "ProfilerOptions", ["host_tracer_level", "python_tracer_level", "device_tracer_level",
@@ -137,12 +137,3 @@ class Trace:
         recorder.add("region", self._name, "", self._start, end,
                      self._step if self._step is not None else recorder.current_step(), details)
 
-
-def start_server(port):
-    """`tf.profiler.experimental.server.start`: remote profiling over gRPC is not available in
-    wengert; the port is checked and a warning says so (profile locally with `start`)."""
-    if not isinstance(port, int) or not 0 < port < 65536:
-        raise ValueError(f"server.start: port must be an int in 1..65535, got {port!r}.")
-    get_logger().warning("tf.profiler.experimental.server.start(%d): remote profiling is not "
-                         "available in wengert; use tf.profiler.experimental.start(logdir).",
-                         port)

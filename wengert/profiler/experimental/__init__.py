@@ -1,6 +1,6 @@
 """`tf.profiler.experimental`: start/stop a profiling session, `Profile`, `Trace` regions and
-`ProfilerOptions`; `server.start` for remote profiling (not available)."""
-from . import server
+`ProfilerOptions`; `server` and `client` for remote profiling (not available)."""
+from . import client, server
 from ..profiler_session import Profile, ProfilerOptions, Trace, start, stop
 
-__all__ = ["Profile", "ProfilerOptions", "Trace", "server", "start", "stop"]
+__all__ = ["Profile", "ProfilerOptions", "Trace", "client", "server", "start", "stop"]

@@ -1,4 +1,4 @@
 """`tf.profiler.experimental.server`: the profiler server (remote profiling is not available)."""
-from ..profiler_session import start_server as start
+from ..remote import start_server as start
 
 __all__ = ["start"]
