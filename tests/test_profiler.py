@@ -6,6 +6,7 @@ import glob
 import gzip
 import json
 import os
+import sys
 import threading
 
 import numpy as np
@@ -186,8 +187,6 @@ def test_options_levels_and_delay(tmp_path):
     tf.add(1.0, 2.0)
     prof.stop()
     assert last_events()[0] == []
-    with pytest.raises(tf.errors.UnimplementedError, match="python_tracer_level"):
-        prof.start(str(tmp_path), options=prof.ProfilerOptions(python_tracer_level=1))
     with pytest.raises(TypeError, match="ProfilerOptions"):
         prof.start(str(tmp_path), options={"host_tracer_level": 2})
     with pytest.raises(tf.errors.UnavailableError):
@@ -242,3 +241,24 @@ def test_a_failing_kernel_raises_as_without_the_profiler(tmp_path):
         prof.stop()
     assert "product" in str(errors[0]) and "product" in str(errors[1])
     assert errors[1].op is not None and errors[1].op.name == "product"
+
+
+def _traced_helper(x):
+    return tf.square(x, name="inside_helper")
+
+
+def test_python_tracer_level_one_records_python_calls(tmp_path):
+    prof.start(str(tmp_path), options=prof.ProfilerOptions(python_tracer_level=1))
+    with prof.Trace("step", step_num=3):
+        _traced_helper(tf.constant(2.0))
+    prof.stop()
+    events, path = last_events()
+    calls = [e for e in events if e[0] == "python" and e[1].endswith(" _traced_helper")]
+    assert len(calls) == 1 and calls[0][1].startswith("$" + __file__ + ":")
+    op = next(e for e in events if e[1] == "inside_helper")
+    assert calls[0][4] <= op[4] and op[5] <= calls[0][5] and calls[0][6] == 3
+    assert "_traced_helper" not in summary_table()
+    with gzip.open(path, "rt") as f:
+        cats = {e["cat"] for e in json.load(f)["traceEvents"] if e["ph"] == "X"}
+    assert cats == {"Op", "Python", "TraceContext"}
+    assert sys.getprofile() is None

@@ -3,7 +3,7 @@
 Events of ops and kernels are grouped by op type (or by op name); for each group the table
 gives the total time, the number of calls, the average time per call and the share of the
 total time of all recorded ops, sorted by total time, most expensive first. Regions (`Trace`
-blocks) are not ops and are left out: they contain the ops they time.
+blocks) and Python calls are not ops and are left out: they contain the ops they time.
 """
 
 __all__ = ["op_totals", "format_table"]
@@ -16,7 +16,7 @@ def op_totals(events, group_by="type"):
     index = 2 if group_by == "type" else 1
     totals = {}
     for event in events:
-        if event[0] == "region":
+        if event[0] != "op" and event[0] != "kernel":
             continue
         entry = totals.setdefault(event[index], [0, 0])
         entry[0] += event[5] - event[4]

@@ -13,7 +13,7 @@ whose ops are grouped under that step.
 ProfilerOptions: `host_tracer_level` 0 records nothing, 1 only `Trace` regions, 2 and 3 regions
 and ops; `delay_ms` drops what starts within that many milliseconds of `start`;
 `device_tracer_level` concerns accelerators (there are none: any level records the host);
-`python_tracer_level` 1 (tracing every Python call) is not available and is refused.
+`python_tracer_level` 1 records every Python call too (python_tracer.py; slow, as in TF).
 Remote profiling (a profiler server and its client) is in remote.py.
 """
 import collections
@@ -21,8 +21,9 @@ import threading
 import time
 
 from ..framework.context import state
-from ..framework.errors import AlreadyExistsError, UnavailableError, UnimplementedError
+from ..framework.errors import AlreadyExistsError, UnavailableError
 from .op_summary import format_table, op_totals
+from .python_tracer import PythonTracer
 from .recorder import Recorder
 from .trace_events import write_trace
 
@@ -35,7 +36,7 @@ ProfilerOptions = collections.namedtuple(
 ProfilerOptions.__new__.__defaults__ = (2, 0, 1, None)
 
 _lock = threading.Lock()
-_session = {"logdir": None, "recorder": None, "events": [], "path": None}
+_session = {"logdir": None, "recorder": None, "python": None, "events": [], "path": None}
 
 
 def _recorder_for(options):
@@ -43,18 +44,14 @@ def _recorder_for(options):
     if not isinstance(options, ProfilerOptions):
         raise TypeError("start: options must be a tf.profiler.experimental.ProfilerOptions, got "
                         f"{type(options).__name__}.")
-    if options.python_tracer_level not in (0, None):
-        raise UnimplementedError(
-            "start: ProfilerOptions(python_tracer_level="
-            f"{options.python_tracer_level}) traces Python calls, which wengert's profiler "
-            "does not do; use python_tracer_level=0 (ops and Trace regions are recorded).")
-    for field in ("host_tracer_level", "device_tracer_level"):
+    for field in ("host_tracer_level", "python_tracer_level", "device_tracer_level"):
         if not isinstance(getattr(options, field), int):
             raise TypeError(f"start: ProfilerOptions.{field} must be an int, got "
                             f"{getattr(options, field)!r}.")
     if options.delay_ms is not None and options.delay_ms < 0:
         raise ValueError(f"start: ProfilerOptions.delay_ms must be >= 0, got {options.delay_ms}.")
-    return Recorder(options.host_tracer_level, options.delay_ms)
+    recorder = Recorder(options.host_tracer_level, options.delay_ms)
+    return recorder, PythonTracer(recorder) if options.python_tracer_level >= 1 else None
 
 
 def start(logdir, options=None):
@@ -62,9 +59,11 @@ def start(logdir, options=None):
     with _lock:
         if state.profiler is not None or _session["recorder"] is not None:
             raise AlreadyExistsError("Another profiler is running.")
-        recorder = _recorder_for(options)
-        _session.update(logdir=logdir, recorder=recorder)
+        recorder, python = _recorder_for(options)
+        _session.update(logdir=logdir, recorder=recorder, python=python)
         type(state).profiler = recorder
+        if python is not None:
+            python.start()
 
 
 def stop(save=True):
@@ -74,6 +73,8 @@ def stop(save=True):
         if recorder is None:
             raise UnavailableError(None, None,
                                    "Cannot export profiling results. No profiler is running.")
+        if _session["python"] is not None:
+            _session["python"].stop()
         type(state).profiler = None
         _session.update(recorder=None, events=recorder.events, path=None)
         if save and _session["logdir"]:

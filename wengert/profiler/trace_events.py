@@ -5,7 +5,7 @@ The file is one JSON object: `traceEvents` holds metadata events (`"ph": "M"`) n
 process ("/host:CPU") and each thread, then one complete event (`"ph": "X"`) per recorded op,
 kernel or `Trace` region, with `ts` and `dur` in microseconds from the start of the session,
 `pid` and `tid`, a category (`cat`: "Op" for eager ops, "Kernel" for the steps of a Session or
-tf.function plan, "TraceContext" for regions) and `args`: the op's type, its step number and,
+tf.function plan, "TraceContext" for regions, "Python" for Python calls) and `args`: the op's type, its step number and,
 for ops and kernels, the input and output shapes and dtypes and the bytes of the outputs.
 `displayTimeUnit` is "ns". It is written gzip-compressed where TensorBoard's profile plugin
 looks for runs: `<logdir>/plugins/profile/<run>/<host>.trace.json.gz`, `<run>` being the stop
@@ -19,7 +19,7 @@ import time
 
 __all__ = ["trace_document", "write_trace"]
 
-_CATEGORY = {"op": "Op", "kernel": "Kernel", "region": "TraceContext"}
+_CATEGORY = {"op": "Op", "kernel": "Kernel", "region": "TraceContext", "python": "Python"}
 _PID = 1
 
 
