@@ -78,6 +78,10 @@ COVERED_ELSEWHERE = {
     "UnicodeDecode": "tests/test_string_unicode.py",
     "UnicodeDecodeWithOffsets": "tests/test_string_unicode.py",
     "UnicodeScript": "tests/test_string_unicode.py",
+    "DenseToDenseSetOperation": "tests/test_sets.py",
+    "DenseToSparseSetOperation": "tests/test_sets.py",
+    "SparseToSparseSetOperation": "tests/test_sets.py",
+    "SetSize": "tests/test_sets.py",
     # issue 29: tf.lookup's table ops, over a table object held in an attribute
     "HashTableV2": "tests/test_lookup.py",
     "MutableHashTableV2": "tests/test_lookup.py",

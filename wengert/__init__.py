@@ -118,6 +118,7 @@ __getattr__, __dir__ = _lazy_attributes(globals(), {
     "lookup": ".lookup",
     "feature_column": ".feature_column",
     "queue": ".queue",  # TF 1's queues (FIFOQueue, RandomShuffleQueue, ...)
+    "sets": ".sets",
     "datasets": ".datasets",
     "distribute": ".distribute",
     "summary": ".summary",

@@ -110,6 +110,7 @@ __getattr__, __dir__ = _lazy_attributes(globals(), {
     "app": ".app",  # app.run and app.flags
     "flags": ".flags",  # command-line flags
     "feature_column": ".feature_column",  # the columns, input_layer and linear_model
+    "sets": ".sets",  # tf.sets with the set_* names
     "ragged": ".ragged",  # tf.ragged with placeholder and RaggedTensorValue
     "initializers": ".initializers",  # TF 1's initializer classes and initializer ops
     "compat": ".compat",  # tf.compat's helpers, with v1 and v2
