@@ -1,7 +1,7 @@
 """The fast paths of reading TFRecords of tf.train.Examples give what the generic paths give:
-the Example reader for the usual layout (framework/protos/example_wire.py) against the generic
-protobuf decoder (example_parsing.FAST off) on records in the usual layout and in every other
-layout protobuf allows (unpacked numbers, lists split over fields, entries in another order,
+the Example reader for the usual layout (framework/protos/example_wire.py) and the batch read as
+columns (example_layout.py) against the generic protobuf decoder (example_parsing.FAST off) on
+records in the usual layout and in every other layout protobuf allows (unpacked numbers, lists split over fields, entries in another order,
 long lengths, negative int64s, repeated keys), values checked against NumPy; the NumPy varint
 decoder against wire.py's; and the TFRecord framing checks with the optional CRC32C library and
 with the pure-Python fallback forced."""
@@ -12,7 +12,7 @@ import pytest
 
 import wengert as tf
 from wengert.framework.errors import DataLossError, InvalidArgumentError
-from wengert.framework.protos import example_wire, wire
+from wengert.framework.protos import example_layout, example_wire, wire
 from wengert.ops.io import example_parsing
 from wengert.util import crc32c as crc
 
@@ -210,3 +210,39 @@ def test_framing_checked_with_and_without_the_crc_library(library, tmp_path, mon
     (tmp_path / "bad_length.tfrecord").write_bytes(bytes(data))
     with pytest.raises(DataLossError, match="checksum of its length"):
         list(tf.data.TFRecordDataset(str(tmp_path / "bad_length.tfrecord")))
+
+
+def test_batch_columns_of_records_sharing_a_layout():
+    rng = np.random.default_rng(6)
+    records = [_example(x=rng.standard_normal(10).astype(np.float32),
+                        label=np.array([i * 7, -i], np.int64), name=[b"item%d" % i],
+                        long=[b"z" * 150, b"%03d" % i], empty=None) for i in range(300)]
+    layout = example_layout.batch_columns(records)
+    assert layout is not None and len(layout) == 5
+    assert sum(len(indices) for _, indices, _ in layout[b"x"]) == 300
+    features = {"x": tf.io.FixedLenFeature([10], tf.float32),
+                "label": tf.io.FixedLenFeature([2], tf.int64),
+                "name": tf.io.FixedLenFeature([], tf.string),
+                "long": tf.io.FixedLenFeature([2], tf.string),
+                "empty": tf.io.FixedLenFeature([], tf.int64, default_value=5)}
+    fast, generic = _parse_both(records, features)
+    _assert_same(fast, generic)
+    np.testing.assert_array_equal(fast["label"].numpy(),
+                                  np.stack([np.arange(300) * 7, -np.arange(300)], 1))
+    assert fast["name"].numpy()[123] == b"item123" and fast["long"].numpy()[7, 1] == b"007"
+    np.testing.assert_array_equal(fast["empty"].numpy(), np.full(300, 5))
+
+
+def test_batch_columns_refuse_records_differing_outside_their_values():
+    records = [_example(ab=[b"v"]), _example(cd=[b"v"])]
+    assert example_layout.batch_columns(records) is None
+    features = {"ab": tf.io.FixedLenFeature([], tf.string, default_value=b"-"),
+                "cd": tf.io.FixedLenFeature([], tf.string, default_value=b"-")}
+    fast, generic = _parse_both(records, features)
+    _assert_same(fast, generic)
+    assert fast["ab"].numpy().tolist() == [b"v", b"-"]
+    records = [_example(n=np.array([1], np.int64)), _example(n=np.array([1, 2], np.int64))]
+    layout = example_layout.batch_columns(records)
+    assert layout is not None and len(layout[b"n"]) == 2
+    with pytest.raises(InvalidArgumentError, match="Number of int64 values != expected"):
+        tf.io.parse_example(tf.constant(records), {"n": tf.io.FixedLenFeature([], tf.int64)})

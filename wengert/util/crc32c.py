@@ -29,7 +29,8 @@ except ImportError:  # pragma: no cover - depends on what is installed
     except ImportError:
         _library_crc32c, LIBRARY = None, None
 
-__all__ = ["crc32c", "masked_crc32c", "python_crc32c", "mask", "unmask", "LIBRARY"]
+__all__ = ["crc32c", "masked_crc32c", "python_crc32c", "mask", "unmask", "LIBRARY",
+           "bytes_crc32c"]
 
 _POLY = 0x82F63B78
 _MASK_DELTA = 0xA282EAD8
@@ -124,6 +125,12 @@ def crc32c(data):
             return _library_crc32c(data)
         return _library_chunks(data)
     return python_crc32c(data)
+
+
+def bytes_crc32c():
+    """The CRC32C function for `bytes`: the library's own when it is installed (no checks in
+    between, for loops over many short records), else python_crc32c."""
+    return _library_crc32c if _library_crc32c is not None else python_crc32c
 
 
 def _library_chunks(data):

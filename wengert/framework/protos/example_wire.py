@@ -18,6 +18,7 @@ complement int64, as protobuf reads an int64).
 import numpy as np
 
 __all__ = ["walk_example", "packed_floats", "packed_varints", "bytes_items", "bytes_columns",
+           "varints",
            "KINDS"]
 
 KINDS = {0x0A: "string", 0x12: "float32", 0x1A: "int64"}
@@ -35,17 +36,18 @@ def _varint(data, at):
     raise IndexError("a length longer than five bytes")
 
 
-def walk_example(record):
+def walk_example(record, spans=None):
     """{key bytes: (dtype name or None for an empty Feature, payload)} of one serialized
     Example in the usual layout, or None when it is laid out otherwise or malformed. The
-    payload is the packed numbers' bytes, or the BytesList message for strings."""
+    payload is the packed numbers' bytes, or the BytesList message for strings. With a list
+    `spans`, (key, dtype name, start, end) of each entry's payload is appended to it."""
     try:
-        return _walk(record)
+        return _walk(record, spans)
     except IndexError:
         return None
 
 
-def _walk(rec):
+def _walk(rec, spans):
     out, at, n = {}, 0, len(rec)
     while at < n:
         if rec[at] != 0x0A:
@@ -56,13 +58,13 @@ def _walk(rec):
         if end > n:
             return None
         while at < end:
-            at = _entry(rec, at, end, out)
+            at = _entry(rec, at, end, out, spans)
             if at is None:
                 return None
     return out
 
 
-def _entry(rec, at, end, out):
+def _entry(rec, at, end, out, spans):
     """Read the map entry at `at` into `out`; its end, or None when not in the usual layout.
     (Lengths below 128 take one byte: read inline, the common case.)"""
     if rec[at] != 0x0A:
@@ -77,8 +79,7 @@ def _entry(rec, at, end, out):
     key = rec[at:at + size]
     at += size
     if at >= entry_end:
-        out[key] = (None, b"")
-        return entry_end if at == entry_end else None
+        return _empty_feature(key, out, spans, entry_end) if at == entry_end else None
     if rec[at] != 0x12:
         return None
     size = rec[at + 1]
@@ -86,8 +87,7 @@ def _entry(rec, at, end, out):
     if at + size != entry_end:
         return None
     if not size:
-        out[key] = (None, b"")
-        return entry_end
+        return _empty_feature(key, out, spans, entry_end)
     kind = KINDS.get(rec[at])
     size = rec[at + 1]
     size, at = (size, at + 2) if size < 0x80 else _varint(rec, at + 1)
@@ -101,7 +101,16 @@ def _entry(rec, at, end, out):
         if at + size != entry_end:
             return None
     out[key] = (kind, rec[at:entry_end])
+    if spans is not None:
+        spans.append((key, kind, at, entry_end))
     return entry_end
+
+
+def _empty_feature(key, out, spans, end):
+    out[key] = (None, b"")
+    if spans is not None:
+        spans.append((key, None, end, end))
+    return end
 
 
 def packed_floats(payloads):
@@ -119,15 +128,23 @@ def packed_varints(payloads):
     lengths = np.fromiter((len(p) for p in payloads), dtype=np.int64, count=len(payloads))
     if not lengths.all():
         return None
+    values = varints(data)
+    if values is None:
+        return None
+    counts = np.add.reduceat(data < 0x80, np.concatenate(([0], np.cumsum(lengths)[:-1])))
+    return values, counts
+
+
+def varints(data):
+    """The int64 values of the uint8 array `data` of whole varints, or None when one is longer
+    than ten bytes."""
     ends = data < 0x80
     first = np.flatnonzero(np.concatenate(([True], ends[:-1])))
     position = np.arange(data.size) - np.repeat(first, np.diff(np.append(first, data.size)))
     if position.max() >= 10:
         return None
     bits = (data & 0x7F).astype(np.uint64) << (7 * position).astype(np.uint64)
-    values = np.bitwise_or.reduceat(bits, first).view(np.int64)
-    counts = np.add.reduceat(ends, np.concatenate(([0], np.cumsum(lengths)[:-1])))
-    return values, counts
+    return np.bitwise_or.reduceat(bits, first).view(np.int64)
 
 
 def bytes_items(payload):

@@ -26,7 +26,7 @@ import numpy as np
 from ...framework import dtypes
 from ...framework.errors import InvalidArgumentError
 from ...framework.execute import execute
-from ...framework.protos import example_wire, wire
+from ...framework.protos import example_layout, example_wire, wire
 from ...framework.registry import defop
 from ...framework.sparse_tensor import SparseTensor
 from ...framework.tensor import convert_to_tensor
@@ -132,9 +132,16 @@ class _Records:
     generic decoder; values decoded on demand, one record at a time or a column at once."""
 
     def __init__(self, serialized, names):
-        self.names = names
-        self.features = [_record_features(r) for r in serialized]
-        self.generic = any(type(f) is not dict for f in self.features)
+        self.names, self.count, self._serialized = names, len(serialized), serialized
+        self.layout = example_layout.batch_columns(serialized) if FAST else None
+        self._features = None
+
+    @property
+    def features(self):
+        if self._features is None:
+            self._features = [_record_features(r) for r in self._serialized]
+            self.generic = any(type(f) is not dict for f in self._features)
+        return self._features
 
     def values(self, index, key, dtype):
         """The values of `key` in record `index` (None when absent), checked for `dtype`."""
@@ -158,7 +165,11 @@ class _Records:
         """All records' values of `key` as one [records, size] array when every record holds
         exactly `size` packed values of `dtype`; None otherwise (the caller then goes record
         by record, which finds defaults and names the errors)."""
-        if self.generic or not size:
+        if not size:
+            return None
+        if self.layout is not None:
+            return self._layout_column(key, dtype, size)
+        if self.features and self.generic:
             return None
         missing = (None, None)
         entries = [f.get(key.encode("utf-8"), missing) for f in self.features]
@@ -176,6 +187,23 @@ class _Records:
             return decoded[0].reshape(len(payloads), size)
         items = example_wire.bytes_columns(payloads, size)
         return None if items is None else array_of_values(items, dtype).reshape(-1, size)
+
+
+    def _layout_column(self, key, dtype, size):
+        parts = self.layout.get(key.encode("utf-8"))
+        if parts is None or sum(len(i) for _, i, _ in parts) != self.count or \
+                any(kind != dtype for kind, _, _ in parts):
+            return None
+        out = np.empty((self.count, size), dtype=object if dtype == "string" else
+                       np.float32 if dtype == "float32" else np.int64)
+        for kind, indices, columns in parts:
+            values = example_layout.column_values(kind, columns, size)
+            if values is None:
+                return None
+            if dtype == "string":
+                values = array_of_values(values, dtype).reshape(-1, size)
+            out[indices] = values
+        return out
 
 
 def _record_features(record):

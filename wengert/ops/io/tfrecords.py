@@ -20,7 +20,7 @@ import struct
 import zlib
 
 from ...framework.errors import DataLossError, InvalidArgumentError, NotFoundError
-from ...util.crc32c import masked_crc32c
+from ...util.crc32c import bytes_crc32c, masked_crc32c, unmask
 
 __all__ = ["TFRecordCompressionType", "TFRecordOptions", "TFRecordWriter", "frame",
            "read_records", "tf_record_iterator", "compression_of"]
@@ -229,7 +229,7 @@ def _framed(read, chunk, path):
     """The records in the bytes `read(n)` gives, read `chunk` bytes at a time and cut out of
     that buffer (one read per many records), each record's two checksums checked."""
     buffer, at, offset = b"", 0, 0
-    header, crc = _HEADER.unpack_from, _CRC.unpack_from
+    header, crc, checksum = _HEADER.unpack_from, _CRC.unpack_from, bytes_crc32c()
     while True:
         if len(buffer) - at < 12:
             buffer, at = buffer[at:] + read(chunk), 0
@@ -240,7 +240,7 @@ def _framed(read, chunk, path):
                                                               f"header ({len(buffer)} of 12 "
                                                               f"bytes)")
         length, length_crc = header(buffer, at)
-        if masked_crc32c(buffer[at:at + 8]) != length_crc:
+        if checksum(buffer[at:at + 8]) != unmask(length_crc):
             raise _loss(path, offset, "corrupted record", "the checksum of its length does "
                                                           "not match")
         end = at + 16 + length
@@ -252,7 +252,7 @@ def _framed(read, chunk, path):
                                                               f"data, the file ends after "
                                                               f"{len(buffer) - 12}")
         data = buffer[at + 12:end - 4]
-        if masked_crc32c(data) != crc(buffer, end - 4)[0]:
+        if checksum(data) != unmask(crc(buffer, end - 4)[0]):
             raise _loss(path, offset, "corrupted record", "the checksum of its data does not "
                                                           "match")
         yield data
