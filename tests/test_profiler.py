@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import wengert as tf
+from wengert.framework.context import state
 from wengert.profiler import last_events, summary_table
 
 prof = tf.profiler.experimental
@@ -96,6 +97,8 @@ def test_trace_steps_group_the_ops(tmp_path):
     events, _ = last_events()
     steps = {e[1]: e[6] for e in ops_of(events)}
     assert steps == {"add0": 0, "add1": 1, "add2": 2, "outside": None}
+    one_step = summary_table(group_by="name", step=1).splitlines()
+    assert [line.split()[0] for line in one_step[1:-1]] == ["add1"]
     regions = [e for e in events if e[0] == "region"]
     assert [(r[1], r[6]) for r in regions] == [("train", 0), ("train", 1), ("train", 2)]
     for region, step in zip(regions, range(3)):
@@ -171,6 +174,7 @@ def test_nothing_is_recorded_when_off(tmp_path):
     prof.stop()
     tf.add(1.0, 2.0)
     assert last_events()[0] == []
+    assert state.profiler is None
     assert tf.profiler.experimental.start is prof.start
 
 

@@ -1,6 +1,7 @@
 """The text table of the most expensive ops of a profile.
 
-Events of ops and kernels are grouped by op type (or by op name); for each group the table
+Events of ops and kernels (of every step, or of one `Trace` step) are grouped by op type (or
+by op name); for each group the table
 gives the total time, the number of calls, the average time per call and the share of the
 total time of all recorded ops, sorted by total time, most expensive first. Regions (`Trace`
 blocks) and Python calls are not ops and are left out: they contain the ops they time.
@@ -9,14 +10,15 @@ blocks) and Python calls are not ops and are left out: they contain the ops they
 __all__ = ["op_totals", "format_table"]
 
 
-def op_totals(events, group_by="type"):
-    """[(key, total_ns, calls)] of the ops and kernels in `events`, most expensive first."""
+def op_totals(events, group_by="type", step=None):
+    """[(key, total_ns, calls)] of the ops and kernels in `events` (those of Trace step `step`
+    only, when given), most expensive first."""
     if group_by not in ("type", "name"):
         raise ValueError(f"summary_table: group_by must be 'type' or 'name', got {group_by!r}.")
     index = 2 if group_by == "type" else 1
     totals = {}
     for event in events:
-        if event[0] != "op" and event[0] != "kernel":
+        if (event[0] != "op" and event[0] != "kernel") or (step is not None and event[6] != step):
             continue
         entry = totals.setdefault(event[index], [0, 0])
         entry[0] += event[5] - event[4]

@@ -86,10 +86,11 @@ def last_events():
     return list(_session["events"]), _session["path"]
 
 
-def summary_table(limit=20, group_by="type"):
+def summary_table(limit=20, group_by="type", step=None):
     """The most expensive ops of the last stopped profiling session as a text table: total
-    time, calls, average time and share, by op type (or by op name with group_by="name")."""
-    return format_table(op_totals(_session["events"], group_by), limit)
+    time, calls, average time and share, by op type (or by op name with group_by="name"), of
+    all steps or of the Trace step `step`."""
+    return format_table(op_totals(_session["events"], group_by, step), limit)
 
 
 class Profile:
