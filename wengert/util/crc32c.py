@@ -30,10 +30,10 @@ except ImportError:  # pragma: no cover - depends on what is installed
         _library_crc32c, LIBRARY = None, None
 
 __all__ = ["crc32c", "masked_crc32c", "python_crc32c", "mask", "unmask", "LIBRARY",
-           "bytes_crc32c"]
+           "bytes_crc32c", "MASK_DELTA"]
 
 _POLY = 0x82F63B78
-_MASK_DELTA = 0xA282EAD8
+MASK_DELTA = _MASK_DELTA = 0xA282EAD8
 _U32 = 0xFFFFFFFF
 _LANES = 1024
 _VECTOR_FROM = 16384

@@ -20,7 +20,7 @@ import struct
 import zlib
 
 from ...framework.errors import DataLossError, InvalidArgumentError, NotFoundError
-from ...util.crc32c import bytes_crc32c, masked_crc32c, unmask
+from ...util.crc32c import MASK_DELTA as _MASK_DELTA, bytes_crc32c, masked_crc32c
 
 __all__ = ["TFRecordCompressionType", "TFRecordOptions", "TFRecordWriter", "frame",
            "read_records", "tf_record_iterator", "compression_of"]
@@ -227,7 +227,8 @@ def read_records(path, compression_type="", buffer_size=None, what="TFRecordData
 
 def _framed(read, chunk, path):
     """The records in the bytes `read(n)` gives, read `chunk` bytes at a time and cut out of
-    that buffer (one read per many records), each record's two checksums checked."""
+    that buffer (one read per many records), each record's two checksums checked (masked as
+    util/crc32c.py's `mask` does, written out here: this loop runs once per record)."""
     buffer, at, offset = b"", 0, 0
     header, crc, checksum = _HEADER.unpack_from, _CRC.unpack_from, bytes_crc32c()
     while True:
@@ -240,7 +241,8 @@ def _framed(read, chunk, path):
                                                               f"header ({len(buffer)} of 12 "
                                                               f"bytes)")
         length, length_crc = header(buffer, at)
-        if checksum(buffer[at:at + 8]) != unmask(length_crc):
+        c = checksum(buffer[at:at + 8])
+        if (((c >> 15) | (c << 17)) + _MASK_DELTA) & 0xFFFFFFFF != length_crc:
             raise _loss(path, offset, "corrupted record", "the checksum of its length does "
                                                           "not match")
         end = at + 16 + length
@@ -252,7 +254,8 @@ def _framed(read, chunk, path):
                                                               f"data, the file ends after "
                                                               f"{len(buffer) - 12}")
         data = buffer[at + 12:end - 4]
-        if checksum(data) != unmask(crc(buffer, end - 4)[0]):
+        c = checksum(data)
+        if (((c >> 15) | (c << 17)) + _MASK_DELTA) & 0xFFFFFFFF != crc(buffer, end - 4)[0]:
             raise _loss(path, offset, "corrupted record", "the checksum of its data does not "
                                                           "match")
         yield data
