@@ -14,6 +14,12 @@ The numbers are left packed, so a batch's values of one feature are decoded at o
 joined varints in NumPy: a byte below 0x80 ends a number, and a number is the OR of its bytes'
 low seven bits shifted by 7 times their position in it (64 bits kept, read as two's
 complement int64, as protobuf reads an int64).
+
+protobuf's own C parser (the `protobuf` package's upb backend, with Example descriptors built
+from descriptor_pb2) was measured as an alternative on 100,000 records: parsing alone took
+3.6 us a record, but reading the values back through its Python objects (the map, the oneof,
+the repeated fields) brought it to 19-25 us a record, against about 10 us for this reader and
+about 1 us for a batch read as columns (example_layout.py), so it is not used.
 """
 import numpy as np
 
