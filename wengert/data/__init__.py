@@ -16,6 +16,7 @@ and transformations.py (tf.data.experimental's functions).
 """
 import types as _types
 
+from . import fed_sources as _fed_sources  # noqa: F401 (datasets over placeholders)
 from . import methods as _methods
 from . import transformations as _t
 from .csv_dataset import CsvDataset

@@ -35,6 +35,10 @@ from .sparse_elements import is_sparse, sparse_rows, sparse_spec
 
 __all__ = ["Dataset", "INFINITE", "UNKNOWN", "AUTOTUNE", "Options", "Stage"]
 
+# fed_sources.py installs here the maker of datasets over a TF 1 graph's placeholders: it
+# returns one when the tensors are graph tensors, else None
+FED_SOURCE = []
+
 INFINITE = -1   # tf.data.INFINITE_CARDINALITY
 UNKNOWN = -2    # tf.data.UNKNOWN_CARDINALITY
 AUTOTUNE = -1   # tf.data.AUTOTUNE
@@ -122,12 +126,14 @@ class Dataset(st.DatasetLike):
     def from_tensor_slices(tensors, name=None):
         """One element per row of `tensors` (a tensor, or a structure of tensors whose first
         dimensions agree): its slices along the first dimension."""
-        return TensorSliceDataset(tensors)
+        fed = FED_SOURCE[0](tensors, True) if FED_SOURCE else None
+        return fed if fed is not None else TensorSliceDataset(tensors)
 
     @staticmethod
     def from_tensors(tensors, name=None):
         """A dataset of one element, `tensors`."""
-        return TensorDataset(tensors)
+        fed = FED_SOURCE[0](tensors, False) if FED_SOURCE else None
+        return fed if fed is not None else TensorDataset(tensors)
 
     @staticmethod
     def range(*args, output_type=dtypes.int64, name=None):

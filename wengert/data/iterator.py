@@ -156,7 +156,8 @@ class _Resource:
     def __init__(self, dataset):
         self.dataset, self.stage = dataset, None
 
-    def start(self):
+    def start(self, fed=()):
+        _ = fed  # a traced function's iterator reads no placeholders
         with without_recording():
             self.stage = self.dataset._stage()
 

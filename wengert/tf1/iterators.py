@@ -4,11 +4,14 @@ next element each time a Session runs it, and OutOfRangeError after the last.
 
 A one-shot iterator starts its pass the first time it is read. An initializable one must first
 run its `initializer` (a MakeIterator op), which starts a new pass each time it runs; reading it
-before raises TensorFlow's FailedPreconditionError. The pass belongs to the iterator (TensorFlow
+before raises TensorFlow's FailedPreconditionError. A dataset over placeholders
+(data/fed_sources.py) gives the initializer those tensors as inputs, so running it with a
+feed_dict starts a pass over the fed arrays. The pass belongs to the iterator (TensorFlow
 keeps one per session: two sessions of one graph share it here). Eagerly, a one-shot iterator is
 `iter(dataset)` and an initializable one is refused, as in TensorFlow 2.
 """
 from ..data import structure as st
+from ..data.fed_sources import fed_inputs, feeding
 from ..data.iterator import Optional, OwnedIterator, without_recording
 from ..framework import dtypes
 from ..framework.context import state
@@ -28,9 +31,13 @@ class _Pass:
 
     def __init__(self, dataset, one_shot):
         self.dataset, self.one_shot, self.stage = dataset, one_shot, None
+        self.fed, self.values = fed_inputs(dataset), ()
 
-    def start(self):
-        with without_recording():
+    def start(self, fed=()):
+        """A new pass, reading `fed` (the values of self.fed, when the initializer ran; a
+        repeat may read them again later in the pass)."""
+        self.values = fed
+        with without_recording(), feeding(self.fed, fed):
             self.stage = self.dataset._stage()
 
     def next_components(self):
@@ -41,7 +48,7 @@ class _Pass:
                     "that you have run the initializer operation for this iterator before "
                     "getting the next element.")
             self.start()
-        with without_recording():
+        with without_recording(), feeding(self.fed, self.values):
             return next(self.stage, None)
 
 
@@ -52,8 +59,14 @@ class Iterator:
         self._dataset, self._pass = dataset, _Pass(dataset, one_shot)
         self._handle = constant(0, dtypes.int64, name="OneShotIterator" if one_shot
                                 else "Iterator")
+        if one_shot and self._pass.fed:
+            raise ValueError(
+                f"Failed to capture {self._pass.fed[0].name} in a one-shot iterator: a dataset "
+                f"over placeholders needs make_initializable_iterator, whose initializer runs "
+                f"with a feed_dict for them.")
         self._initializer = None if one_shot else execute(
-            ANONYMOUS_ITERATOR, (), {"iterator": self._pass}, "MakeIterator").op
+            ANONYMOUS_ITERATOR, tuple(self._pass.fed), {"iterator": self._pass},
+            "MakeIterator").op
 
     @property
     def initializer(self):

@@ -23,8 +23,9 @@ from ...util import nest
 __all__ = ["ANONYMOUS_ITERATOR", "ITERATOR_GET_NEXT", "ITERATOR_GET_NEXT_AS_OPTIONAL"]
 
 
-def _start(*, iterator):
-    iterator.start()
+def _start(*fed, iterator):
+    """Start a pass; `fed` are the values of the graph tensors the dataset reads."""
+    iterator.start(fed)
     return np.array(0, np.int64)
 
 
@@ -50,7 +51,7 @@ def _specs_rule(handle, *, iterator, specs):
 
 
 ANONYMOUS_ITERATOR = defop("AnonymousIteratorV3", _start,
-                           shape=lambda *, iterator: (TensorShape([]), dtypes.int64),
+                           shape=lambda *fed, iterator: (TensorShape([]), dtypes.int64),
                            grad=None, pure=False)
 # (returns_view: an element may be a view of the dataset's own arrays, a slice of its source;
 # raw: tf.raw_ops' arguments, `iterator` a dataset iterator, TensorFlow's handle to one)

@@ -1,0 +1,103 @@
+"""Datasets over placeholders, as TensorFlow 1 programs feed NumPy arrays to a pipeline:
+
+    x = tf.placeholder(tf.float32, [None, 3])
+    it = tf.data.Dataset.from_tensor_slices(x).batch(2).make_initializable_iterator()
+    sess.run(it.initializer, feed_dict={x: array})
+
+Datasets hold values, so a source built from graph tensors of a TF 1 graph (`FedDataset`) holds
+the tensors instead: its element spec comes from their static shapes, and its values are read
+when a pass starts. The iterator's initializer op takes the tensors as inputs (tf1/iterators.py),
+so the Session evaluates them (reading the feed) each time the initializer runs and starts the
+pass with their values in `feeding(...)`. A pass started any other way refuses with
+TensorFlow's advice. A traced tf.function's tensors are not fed values, so they stay refused.
+"""
+import contextlib
+import threading
+
+from ..framework.context import state
+from ..framework.errors import FailedPreconditionError
+from ..framework.tensor import Tensor
+from ..tracing.func_graph import FuncGraph
+from ..tracing.signatures import TensorSpec
+from ..util import nest
+from . import structure as st
+from .dataset import FED_SOURCE, UNKNOWN, Dataset
+
+__all__ = ["FedDataset", "has_fed_tensors", "feeding", "fed_inputs"]
+
+_VALUES = threading.local()
+
+
+def _symbolic(leaf):
+    return isinstance(leaf, Tensor) and getattr(leaf, "_value", None) is None
+
+
+def has_fed_tensors(tensors):
+    """True when `tensors` holds graph tensors of a TF 1 graph being built."""
+    if state.graph is None or isinstance(state.graph, FuncGraph):
+        return False
+    return any(_symbolic(leaf) for leaf in nest.flatten(tensors))
+
+
+@contextlib.contextmanager
+def feeding(tensors, values):
+    """Inside, a FedDataset's pass reads `values` for `tensors`."""
+    old = getattr(_VALUES, "table", None)
+    _VALUES.table = {id(t): v for t, v in zip(tensors, values)}
+    try:
+        yield
+    finally:
+        _VALUES.table = old
+
+
+def fed_inputs(dataset):
+    """The graph tensors a dataset's sources read, in a fixed order."""
+    out = []
+    for ds in dataset._lineage():
+        out.extend(t for t in getattr(ds, "_fed", ()) if all(t is not o for o in out))
+    return out
+
+
+class FedDataset(Dataset):
+    """from_tensor_slices / from_tensors over graph tensors (see the module docstring)."""
+
+    def __init__(self, tensors, slices):
+        self._template, self._slices = tensors, slices
+        leaves = nest.flatten(tensors)
+        self._fed = [leaf for leaf in leaves if _symbolic(leaf)]
+        specs = [self._spec(leaf) for leaf in leaves]
+        rows = {leaf.shape[0] for leaf in leaves if slices and leaf.shape.rank}
+        known = [r for r in rows if r is not None]
+        cardinality = (known[0] if known else UNKNOWN) if slices else 1
+        structure, _ = st.normalize(nest.map_structure(lambda _: 0, tensors), "Dataset")
+        super().__init__(structure, specs, cardinality)
+
+    def _spec(self, leaf):
+        if not isinstance(leaf, Tensor):
+            leaf = st.normalize(leaf, "Dataset")[1][0]
+            shape, dtype = leaf.shape, st.specs_of([leaf])[0].dtype
+        else:
+            shape, dtype = leaf.shape, leaf.dtype
+        if self._slices:
+            if shape.rank == 0:
+                raise ValueError("Dataset.from_tensor_slices: every component needs a first "
+                                 "dimension to slice; got a scalar (use from_tensors).")
+            shape = shape[1:] if shape.rank is not None else shape
+        return TensorSpec(shape, dtype)
+
+    def _stage(self):
+        table = getattr(_VALUES, "table", None)
+        if table is None or any(id(t) not in table for t in self._fed):
+            raise FailedPreconditionError(
+                "This dataset reads placeholders of a TF 1 graph: iterate it with "
+                "tf.compat.v1.data.make_initializable_iterator(dataset) and run the "
+                "iterator's initializer with a feed_dict for them.")
+        values = nest.map_structure(lambda leaf: table[id(leaf)] if _symbolic(leaf) else leaf,
+                                    self._template)
+        source = Dataset.from_tensor_slices(values) if self._slices else \
+            Dataset.from_tensors(values)
+        return source._stage()
+
+
+FED_SOURCE.append(lambda tensors, slices: FedDataset(tensors, slices)
+                  if has_fed_tensors(tensors) else None)
