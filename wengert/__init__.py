@@ -100,7 +100,7 @@ from .tracing.ragged_spec import RaggedTensorSpec
 from .tracing.signatures import TensorSpec, type_spec_from_value
 # TensorFlow's namespaces (tf.function converts control flow with autograph, loaded here)
 from . import (autodiff, autograph, bitwise, compat, config, func, linalg, math, nest, nn, random,
-               ragged, signal, sparse, strings, test, testing)
+               ragged, signal, sparse, strings, testing)
 
 __version__ = "0.1.0"
 
@@ -119,6 +119,7 @@ __getattr__, __dir__ = _lazy_attributes(globals(), {
     "feature_column": ".feature_column",
     "queue": ".queue",  # TF 1's queues (FIFOQueue, RandomShuffleQueue, ...)
     "sets": ".sets",
+    "test": ".test",  # TestCase and the test helpers (loads unittest and the summary writer)
     "datasets": ".datasets",
     "distribute": ".distribute",
     "summary": ".summary",

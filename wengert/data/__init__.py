@@ -12,10 +12,13 @@ eagerly and in tf.function, iterators in checkpoints), text_files.py and csv_dat
 (TextLineDataset, FixedLengthRecordDataset, CsvDataset; csv_columns.py parses),
 csv_readers.py (make_csv_dataset), sql_dataset.py, dataset_writers.py (TFRecordWriter),
 snapshots.py (save, load, snapshot), grouping.py, sampling.py, element_filters.py, options.py
-and transformations.py (tf.data.experimental's functions).
+and transformations.py (tf.data.experimental's functions); for TensorFlow 1 graphs,
+graph_iterators.py (make_one_shot_iterator, make_initializable_iterator), fed_sources.py
+(datasets over placeholders) and dataset_v1_methods.py (DatasetV1's methods).
 """
 import types as _types
 
+from . import dataset_v1_methods as _v1  # noqa: F401 (TF 1's Dataset methods)
 from . import fed_sources as _fed_sources  # noqa: F401 (datasets over placeholders)
 from . import methods as _methods
 from . import transformations as _t

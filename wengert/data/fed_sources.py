@@ -6,7 +6,7 @@
 
 Datasets hold values, so a source built from graph tensors of a TF 1 graph (`FedDataset`) holds
 the tensors instead: its element spec comes from their static shapes, and its values are read
-when a pass starts. The iterator's initializer op takes the tensors as inputs (tf1/iterators.py),
+when a pass starts. The iterator's initializer op takes the tensors as inputs (graph_iterators.py),
 so the Session evaluates them (reading the feed) each time the initializer runs and starts the
 pass with their values in `feeding(...)`. A pass started any other way refuses with
 TensorFlow's advice. A traced tf.function's tensors are not fed values, so they stay refused.

@@ -48,7 +48,6 @@ from ...version import (COMPILER_VERSION, GIT_VERSION, GRAPH_DEF_VERSION,
                         GRAPH_DEF_VERSION_MIN_CONSUMER, GRAPH_DEF_VERSION_MIN_PRODUCER, VERSION)
 from . import image, logging, nn
 from .renamed import RENAMED as _RENAMED
-from ...tf1 import dataset_v1 as _dataset_v1  # noqa: F401 (TF 1's Dataset methods)
 from ...tf1.arithmetic import (arg_max, arg_min, batch_gather, bincount, clip_by_average_norm,
                                confusion_matrix, div, floor_div)
 from ...tf1.asserts import (assert_equal, assert_greater, assert_greater_equal, assert_integer,

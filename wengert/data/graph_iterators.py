@@ -10,9 +10,9 @@ feed_dict starts a pass over the fed arrays. The pass belongs to the iterator (T
 keeps one per session: two sessions of one graph share it here). Eagerly, a one-shot iterator is
 `iter(dataset)` and an initializable one is refused, as in TensorFlow 2.
 """
-from ..data import structure as st
-from ..data.fed_sources import fed_inputs, feeding
-from ..data.iterator import Optional, OwnedIterator, without_recording
+from . import structure as st
+from .fed_sources import fed_inputs, feeding
+from .iterator import Optional, OwnedIterator, without_recording
 from ..framework import dtypes
 from ..framework.context import state
 from ..framework.errors import FailedPreconditionError

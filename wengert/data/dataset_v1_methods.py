@@ -1,14 +1,15 @@
-"""TensorFlow 1's methods of `tf.data.Dataset` (its DatasetV1), installed on wengert's Dataset.
+"""TensorFlow 1's methods of `tf.data.Dataset` (its DatasetV1), installed on wengert's Dataset
+when wengert.data loads.
 
 In `import tensorflow.compat.v1 as tf` programs a dataset has `make_one_shot_iterator()`,
 `make_initializable_iterator()` and `output_types`/`output_shapes`/`output_classes`; those are
-the functions of tf1/iterators.py as methods. `map_with_legacy_function` and
+the functions of graph_iterators.py as methods. `map_with_legacy_function` and
 `filter_with_legacy_function` are `map` and `filter` (wengert traces one way), and
 `from_sparse_tensor_slices` is `from_tensor_slices` of the SparseTensor. TensorFlow 2's Dataset
 lacks these names; here they exist on every Dataset, so TF 1 and TF 2 code share one class.
 """
-from ..data.dataset import Dataset
-from .iterators import (get_output_classes, get_output_shapes, get_output_types,
+from .dataset import Dataset
+from .graph_iterators import (get_output_classes, get_output_shapes, get_output_types,
                         make_initializable_iterator, make_one_shot_iterator)
 
 __all__ = []
