@@ -65,12 +65,6 @@ experimental = _types.SimpleNamespace(
     sample_from_datasets=Dataset.sample_from_datasets, get_single_element=_get_single_element,
     **{name: getattr(_t, name) for name in _t.__all__})
 
-# TensorFlow 1's classes of these names carry TF 1 iterator methods wengert's lack: left out of
-# tf.compat.v1.data until they do.
-_V1_ABSENT = ("CsvDataset", "RandomDataset", "SqlDataset")
-experimental_v1 = _types.SimpleNamespace(**{k: v for k, v in vars(experimental).items()
-                                            if k not in _V1_ABSENT})
-
 __all__ = ["Dataset", "DatasetV2", "AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY",
            "Options", "Iterator", "Optional", "DatasetSpec", "experimental", "TFRecordDataset",
            "TextLineDataset", "FixedLengthRecordDataset", "ThreadingOptions", "NumpyIterator"]
