@@ -58,6 +58,14 @@ def fed_inputs(dataset):
     return out
 
 
+def _shape_and_dtype(leaf):
+    """(TensorShape, dtype) of a graph tensor or of a value beside one."""
+    if isinstance(leaf, Tensor):
+        return leaf.shape, leaf.dtype
+    spec = st.specs_of(st.normalize(leaf, "Dataset")[1])[0]
+    return spec.shape, spec.dtype
+
+
 class FedDataset(Dataset):
     """from_tensor_slices / from_tensors over graph tensors (see the module docstring)."""
 
@@ -65,25 +73,16 @@ class FedDataset(Dataset):
         self._template, self._slices = tensors, slices
         leaves = nest.flatten(tensors)
         self._fed = [leaf for leaf in leaves if _symbolic(leaf)]
-        specs = [self._spec(leaf) for leaf in leaves]
-        rows = {leaf.shape[0] for leaf in leaves if slices and leaf.shape.rank}
-        known = [r for r in rows if r is not None]
-        cardinality = (known[0] if known else UNKNOWN) if slices else 1
+        shapes = [_shape_and_dtype(leaf) for leaf in leaves]
+        if slices and any(shape.rank == 0 for shape, _ in shapes):
+            raise ValueError("Dataset.from_tensor_slices: every component needs a first "
+                             "dimension to slice; got a scalar (use from_tensors).")
+        specs = [TensorSpec(shape[1:] if slices and shape.rank is not None else shape, dtype)
+                 for shape, dtype in shapes]
+        rows = [shape[0] for shape, _ in shapes if shape.rank and shape[0] is not None]
+        cardinality = (rows[0] if rows else UNKNOWN) if slices else 1
         structure, _ = st.normalize(nest.map_structure(lambda _: 0, tensors), "Dataset")
         super().__init__(structure, specs, cardinality)
-
-    def _spec(self, leaf):
-        if not isinstance(leaf, Tensor):
-            leaf = st.normalize(leaf, "Dataset")[1][0]
-            shape, dtype = leaf.shape, st.specs_of([leaf])[0].dtype
-        else:
-            shape, dtype = leaf.shape, leaf.dtype
-        if self._slices:
-            if shape.rank == 0:
-                raise ValueError("Dataset.from_tensor_slices: every component needs a first "
-                                 "dimension to slice; got a scalar (use from_tensors).")
-            shape = shape[1:] if shape.rank is not None else shape
-        return TensorSpec(shape, dtype)
 
     def _stage(self):
         table = getattr(_VALUES, "table", None)

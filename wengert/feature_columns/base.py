@@ -31,7 +31,7 @@ IdWeightPair = collections.namedtuple("IdWeightPair", ["id_tensor", "weight_tens
 
 
 def _frozen(value):
-    if isinstance(value, list):
+    if isinstance(value, (list, tuple)):
         return tuple(_frozen(v) for v in value)
     if isinstance(value, np.ndarray):
         return tuple(value.tolist())
@@ -91,9 +91,10 @@ def _hashable(value):
 
 class DenseColumn(FeatureColumn):
     """A column with a dense value per example: `variable_shape` (without the batch) and
-    `get_dense_tensor(cache)`."""
+    `get_dense_tensor(cache)`; `trainable` and `collections` reach the variables a column
+    makes (an embedding table)."""
 
-    def get_dense_tensor(self, cache, state_manager=None):
+    def get_dense_tensor(self, cache, state_manager=None, trainable=True, collections=None):
         return cache.get(self)
 
 

@@ -59,6 +59,12 @@ class _IdColumn(CategoricalColumn):
     def _sparse_input(self, cache):
         return to_sparse_input(cache.get(self.key))
 
+    def _lookup(self, init, values):
+        """values' ids in the table `init` fills: OOV buckets after it, else default_value."""
+        if self.num_oov_buckets:
+            return StaticVocabularyTableV1(init, self.num_oov_buckets).lookup(values)
+        return StaticHashTableV1(init, self.default_value).lookup(values)
+
     def transform_feature(self, cache, state_manager=None):
         sparse = self._sparse_input(cache)
         _check_values(sparse, self.dtype == dtypes.string, self)
@@ -77,13 +83,8 @@ class VocabularyListColumn(_IdColumn):
 
     def _ids(self, values):
         keys = convert_to_tensor(list(self.vocabulary_list), dtype=values.dtype)
-        init = KeyValueTensorInitializer(keys, list(range(len(self.vocabulary_list))),
-                                         value_dtype=dtypes.int64)
-        if self.num_oov_buckets:
-            table = StaticVocabularyTableV1(init, self.num_oov_buckets)
-        else:
-            table = StaticHashTableV1(init, self.default_value)
-        return table.lookup(values)
+        return self._lookup(KeyValueTensorInitializer(
+            keys, list(range(len(self.vocabulary_list))), value_dtype=dtypes.int64), values)
 
 
 def categorical_column_with_vocabulary_list(key, vocabulary_list, dtype=None, default_value=-1,
@@ -126,14 +127,9 @@ class VocabularyFileColumn(_IdColumn):
         return self.vocabulary_size + self.num_oov_buckets
 
     def _ids(self, values):
-        init = TextFileInitializer(self.vocabulary_file, values.dtype,
-                                   TextFileIndex.WHOLE_LINE, dtypes.int64,
-                                   TextFileIndex.LINE_NUMBER, vocab_size=self.vocabulary_size)
-        if self.num_oov_buckets:
-            table = StaticVocabularyTableV1(init, self.num_oov_buckets)
-        else:
-            table = StaticHashTableV1(init, self.default_value)
-        return table.lookup(values)
+        return self._lookup(TextFileInitializer(
+            self.vocabulary_file, values.dtype, TextFileIndex.WHOLE_LINE, dtypes.int64,
+            TextFileIndex.LINE_NUMBER, vocab_size=self.vocabulary_size), values)
 
 
 def categorical_column_with_vocabulary_file(key, vocabulary_file, vocabulary_size=None,

@@ -24,7 +24,6 @@ from ..ops.random.initializers import zeros_initializer
 from ..ops.reshape_ops import reshape
 from ..ops.sparse.reshaping import reshape as sparse_reshape
 from .base import CategoricalColumn, DenseColumn, FeatureColumn, TransformCache, check_columns
-from .dense_columns import EmbeddingColumn
 
 __all__ = ["input_layer", "linear_model", "make_parse_example_spec"]
 
@@ -41,12 +40,6 @@ def _flat(tensor, column):
     return reshape(tensor, [shape_of(tensor)[0], column.variable_shape.num_elements()])
 
 
-def _dense_value(column, cache, trainable, collections):
-    if isinstance(column, EmbeddingColumn):
-        return column.get_dense_tensor(cache, trainable=trainable, collections=collections)
-    return column.get_dense_tensor(cache)
-
-
 def input_layer(features, feature_columns, weight_collections=None, trainable=True,
                 cols_to_vars=None, cols_to_output_tensors=None):
     """The dense input of `feature_columns` over `features`: [batch, total width]."""
@@ -56,7 +49,8 @@ def input_layer(features, feature_columns, weight_collections=None, trainable=Tr
     with variable_scope(None, default_name="input_layer", values=list(features.values())):
         for column in sorted(columns, key=lambda c: c.name):
             with variable_scope(None, default_name=getattr(column, "scope_name", column.name)):
-                output = _flat(_dense_value(column, cache, trainable, collections), column)
+                output = _flat(column.get_dense_tensor(cache, trainable=trainable,
+                                                collections=collections), column)
                 outputs.append(output)
                 if cols_to_vars is not None:
                     cols_to_vars[column] = get_collection(
@@ -77,7 +71,8 @@ def _weighted_sum(column, cache, units, sparse_combiner, trainable, collections)
                              collections=collections)
         return safe_embedding_lookup_sparse(table, ids, weights, combiner=sparse_combiner,
                                             name="weighted_sum")
-    value = _flat(_dense_value(column, cache, trainable, collections), column)
+    value = _flat(column.get_dense_tensor(cache, trainable=trainable,
+                                                collections=collections), column)
     weight = get_variable("weights", shape=[column.variable_shape.num_elements(), units],
                           initializer=zeros_initializer(), trainable=trainable,
                           collections=collections)

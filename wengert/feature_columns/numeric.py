@@ -36,7 +36,7 @@ def _default(default_value, shape, dtype, key):
         return None
     value = np.asarray(default_value, dtype=dtype.as_numpy_dtype)
     if value.ndim == 0:
-        return tuple(np.full(shape, value).tolist()) if shape != (1,) else (value.item(),)
+        return tuple(np.full(shape, value).tolist())
     if value.shape != shape:
         raise ValueError(f"The shape of default_value must be equal to given shape. "
                          f"default_value: {default_value}, shape: {shape}, key: {key}")
@@ -113,7 +113,7 @@ class BucketizedColumn(DenseColumn, CategoricalColumn):
     def transform_feature(self, cache, state_manager=None):
         return bucketize(cache.get(self.source_column), self.boundaries)
 
-    def get_dense_tensor(self, cache, state_manager=None):
+    def get_dense_tensor(self, cache, state_manager=None, trainable=True, collections=None):
         return one_hot(cache.get(self), len(self.boundaries) + 1, on_value=1.0, off_value=0.0)
 
     def get_sparse_tensors(self, cache, state_manager=None):

@@ -134,9 +134,8 @@ def unicode_encode(input, output_encoding, errors="replace", replacement_char=65
                          f"rank >= 1, got shape {codes.shape}.")
     rows, length = int(np.prod(shape[:-1], dtype=np.int64)), shape[-1]
     splits = np.arange(rows + 1, dtype=np.int64) * length
-    out = execute(ENCODE, (reshape(codes, [-1]), convert_to_tensor(splits)),
-                  {"encoding": output_encoding, "errors": _errors(errors),
-                   "replacement": int(replacement_char)}, name)
+    out = encode_rows(reshape(codes, [-1]), splits, output_encoding, errors, replacement_char,
+                      name)
     return reshape(out, shape[:-1])
 
 
