@@ -2,6 +2,8 @@
 object as its TensorFlow 2 name), the `to_*` casts, `div`, `arg_max`, the v1 assertions with
 `data`, v1 dimensions (`x.get_shape()[1].value`, shapes printed `(?, 3)`), session options
 (byte-equal to TensorFlow's protos), logging and versions; values against TensorFlow 2.21."""
+import logging
+
 import numpy as np
 import pytest
 
@@ -180,18 +182,47 @@ def test_switches_scopes_and_versions():
         assert v1.tables_initializer().name == "init_all_tables"
 
 
-def test_logging_uses_the_tensorflow_logger(caplog):
+def test_logging_uses_the_tensorflow_logger():
+    # a handler of the test's own on TensorFlow's logger: what reaches the root logger depends on
+    # which tests ran before in the same process (pytest's capture handlers live there)
     logger = tf.get_logger()
     assert logger.name == "tensorflow" and v1.logging.get_verbosity() == v1.logging.WARN
-    logger.propagate = True
+    seen = []
+    handler = logging.Handler()
+    handler.emit = lambda record: seen.append(record.getMessage())
+    logger.addHandler(handler)
     try:
-        with caplog.at_level(v1.logging.INFO, logger="tensorflow"):
-            for step in range(5):
-                v1.logging.log_every_n(v1.logging.INFO, "step %d", 2, step)
-            v1.logging.info("done")
+        v1.logging.set_verbosity(v1.logging.INFO)
+        for step in range(5):
+            v1.logging.log_every_n(v1.logging.INFO, "step %d", 2, step)
+        v1.logging.info("done")
+        v1.logging.debug("below the verbosity")
     finally:
-        logger.propagate = False
-    assert [r.getMessage() for r in caplog.records] == ["step 0", "step 2", "step 4", "done"]
+        v1.logging.set_verbosity(v1.logging.WARN)
+        logger.removeHandler(handler)
+    assert seen == ["step 0", "step 2", "step 4", "done"]
+
+
+def test_get_logger_sets_up_one_handler_when_threads_ask_at_once():
+    import threading
+    logger = logging.getLogger("tensorflow")
+    saved = logger.handlers[:]
+    for h in saved:
+        logger.removeHandler(h)
+    try:
+        barrier = threading.Barrier(8)
+        threads = [threading.Thread(target=lambda: (barrier.wait(), tf.get_logger()))
+                   for _ in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert len(logger.handlers) == 1
+    finally:
+        for h in logger.handlers[:]:
+            logger.removeHandler(h)
+        for h in saved:
+            logger.addHandler(h)
 
 
 def test_py_func_runs_python_on_values_in_graphs():

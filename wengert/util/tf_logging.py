@@ -4,6 +4,7 @@ FATAL 50) and helpers. The logger's level is the verbosity; it starts at WARN as
 does, and messages go to standard error."""
 import logging
 import sys
+import threading
 
 __all__ = ["DEBUG", "ERROR", "FATAL", "INFO", "WARN", "TaskLevelStatusMessage", "debug", "error",
            "fatal", "flush", "get_logger", "get_verbosity", "info", "log", "log_every_n",
@@ -12,18 +13,22 @@ __all__ = ["DEBUG", "ERROR", "FATAL", "INFO", "WARN", "TaskLevelStatusMessage", 
 DEBUG, INFO, WARN, ERROR, FATAL = (logging.DEBUG, logging.INFO, logging.WARN, logging.ERROR,
                                    logging.FATAL)
 _counts = {}
+_SETUP_LOCK = threading.Lock()
 
 
 def get_logger():
-    """The "tensorflow" logger, set up on first use: level WARN, one handler to stderr."""
+    """The "tensorflow" logger, set up on first use: level WARN, one handler to stderr. Two
+    threads that ask first at the same time set it up once."""
     logger = logging.getLogger("tensorflow")
     if not logger.handlers:
-        handler = logging.StreamHandler(sys.stderr)
-        handler.setFormatter(logging.Formatter("%(levelname)s:%(name)s:%(message)s"))
-        logger.addHandler(handler)
-        logger.propagate = False
-        if logger.level == logging.NOTSET:
-            logger.setLevel(WARN)
+        with _SETUP_LOCK:
+            if not logger.handlers:
+                handler = logging.StreamHandler(sys.stderr)
+                handler.setFormatter(logging.Formatter("%(levelname)s:%(name)s:%(message)s"))
+                logger.addHandler(handler)
+                logger.propagate = False
+                if logger.level == logging.NOTSET:
+                    logger.setLevel(WARN)
     return logger
 
 
