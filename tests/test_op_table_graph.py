@@ -41,15 +41,11 @@ UNKNOWN_RANK_KNOWN_FAILURES = {
     **dict.fromkeys(["fftnd", "rfft", "rfft_padded", "rfft2d", "rfft3d", "rfftnd"],
                     "the rank is needed to place the transformed axes"),
     # Clear errors where the rank is needed and unknown:
-    "tensordot": "with both ranks unknown the contraction cannot be spelled (an InvalidArgument"
-                 "Error says so; one known rank suffices)",
     "nn.fused_batch_norm": "the sample is 2-D with the default 'NHWC' (wengert's extension); with "
                            "an unknown rank the rank is read from data_format, as TensorFlow's "
                            "4-D FusedBatchNorm has it",
     "gather_nd_batch_dims": "gather_nd flattens its batch dimensions while the graph is built: "
                             "the ranks must be known (the error says so)",
-    "einsum": "a repeated index's gradient builds a diagonal, which needs the operand's rank "
-              "(UnimplementedError says so)",
     "linalg.svd": "the derivative needs the matrix dimensions (UnimplementedError says so)",
     "linalg.pinv": "through svd: the derivative needs the matrix dimensions",
     "linalg.qr": "the derivative depends on whether the matrix is wide or tall (says so)",

@@ -8,14 +8,17 @@ one operand) is restored by a ones tensor of the operand's shape (`ones_like`, s
 dimensions known only when a graph runs), which broadcasts the gradient along it. An operand that
 repeats an index reads a diagonal ("ii->", "ii->i", "iij->j"): its gradient is computed into the
 operand's distinct subscripts ("i"), then placed back on that diagonal by an einsum with a 0/1
-mask (ones where the repeated axes agree), so it stays an einsum and differentiates again.
-`tensordot` is an einsum too (with an ellipsis for an operand of unknown rank).
+mask (ones where the repeated axes agree), so it stays an einsum and differentiates again; for an
+operand of unknown rank with an ellipsis the mask is a product of identity matrices whose sizes are
+read when the graph runs. `tensordot` is an einsum too (with an ellipsis for an operand of unknown
+rank); with both ranks unknown it is TensorFlow's matrix product of the operands reshaped to
+[free, contracted] and [contracted, free], their sizes read when the graph runs.
 """
 import string
 
 import numpy as np
 
-from ..framework.errors import InvalidArgumentError, UnimplementedError
+from ..framework.errors import InvalidArgumentError
 from ..framework.execute import binary_operands, execute
 from ..framework.registry import defop, multilinear, needs_grad
 from ..framework.tensor import convert_to_tensor
@@ -23,8 +26,12 @@ from ..framework.tensor_shape import TensorShape
 from . import shape_rules
 from .broadcast_ops import ones_like, zeros_like
 from .complex_parts import conj_if_complex
+from .creation_ops import eye
+from .query_ops import shape, size
+from .reduce_ops import reduce_prod
+from .array_ops import concat, stack
 from .matrix_ops import diag_part, set_diag
-from .reshape_ops import transpose
+from .reshape_ops import reshape, transpose
 from .shape_rules import axis_int, batch_rank
 
 __all__ = ["einsum", "tensordot"]
@@ -140,22 +147,36 @@ def _onto_diagonals(values, unique, target, x):
             continue
         first.setdefault(c, pos)
         renamed.append(c)
-    axes = _subscript_axes(target, x)
+    renamed = "".join(renamed)
+    if x.shape.rank is None and _ELLIPSIS in target:
+        return _onto_diagonals_by_eyes(values, unique, target, renamed)
+    rank = len(target) if x.shape.rank is None else x.shape.rank
+    axes = _subscript_axes(target, rank)
     mask = None
     for pos, c in enumerate(target):
         if c != _ELLIPSIS and first[c] != pos:
-            delta = _delta_mask(x, axes[first[c]], axes[pos])
+            delta = _delta_mask(x, rank, axes[first[c]], axes[pos])
             mask = delta if mask is None else mask * delta
-    renamed = "".join(renamed)
     return execute(EINSUM, (values, mask), {"equation": _join([unique, renamed], renamed)})
 
 
-def _subscript_axes(target, x):
-    """The axis of x each subscript position names (x's rank must be known)."""
-    rank = x.shape.rank
-    if rank is None:
-        raise UnimplementedError("Einsum: the gradient of an operand with a repeated index "
-                                 "needs the operand's rank.")
+def _onto_diagonals_by_eyes(values, unique, target, renamed):
+    """_onto_diagonals for an operand of unknown rank: each repeated subscript pairs with its
+    first occurrence through an identity matrix whose size is read from `values` when the
+    graph runs (counted from the end after the ellipsis)."""
+    eyes, pairs = [], []
+    for c, r in zip(target, renamed):
+        if c == r:
+            continue
+        pos = unique.index(c)
+        axis = pos - len(unique) if unique.index(_ELLIPSIS) < pos else pos
+        eyes.append(eye(shape(values)[axis], dtype=values.dtype))
+        pairs.append(c + r)
+    return execute(EINSUM, [values] + eyes, {"equation": _join([unique] + pairs, renamed)})
+
+
+def _subscript_axes(target, rank):
+    """The axis of an operand of rank `rank` each subscript position names."""
     n_ell = rank - len(target.replace(_ELLIPSIS, ""))
     axes, axis = [], 0
     for c in target:
@@ -164,14 +185,13 @@ def _subscript_axes(target, x):
     return axes
 
 
-def _delta_mask(x, p, q):
+def _delta_mask(x, rank, p, q):
     """Ones where the indices along axes p and q of x agree, zeros elsewhere (x's shape)."""
-    rank = x.shape.rank
     rest = [a for a in range(rank) if a not in (p, q)]
     perm = rest + [p, q]
     moved = transpose(zeros_like(x), perm)
-    eye = set_diag(moved, ones_like(diag_part(moved)))
-    return transpose(eye, [perm.index(a) for a in range(rank)])
+    eye_ = set_diag(moved, ones_like(diag_part(moved)))
+    return transpose(eye_, [perm.index(a) for a in range(rank)])
 
 
 def _unique_subscripts(op):
@@ -286,15 +306,14 @@ def _tensordot_unknown_rank(a, b, axes, name):
     """tensordot when one operand's rank is unknown: its free axes become an einsum ellipsis
     (the last N axes of a with the first N of b, or axis lists counted from that operand's
     unknown end only where they are negative for a / non-negative for b)."""
-    if a.shape.rank is None and b.shape.rank is None:
-        raise InvalidArgumentError(f"tensordot: the ranks of both operands are unknown (shapes "
-                                   f"{a.shape} and {b.shape}); give one a known rank.")
     if isinstance(axes, (int, np.integer)) or np.ndim(axes) == 0:
         n = axis_int(axes, "tensordot: axes")
         a_axes, b_axes = list(range(-n, 0)), list(range(n))
     else:
         a_axes, b_axes = ([axis_int(v, "tensordot: axes") for v in np.atleast_1d(ax)]
                           for ax in axes)
+    if a.shape.rank is None and b.shape.rank is None:
+        return _tensordot_both_unknown(a, b, a_axes, b_axes, name)
     known, rank = (b, b.shape.rank) if a.shape.rank is None else (a, a.shape.rank)
     fits = (all(i < 0 for i in a_axes) if a.shape.rank is None else
             all(j >= 0 for j in b_axes))
@@ -326,3 +345,39 @@ def _tensordot_unknown_rank(a, b, axes, name):
         sub_a, sub_b = "".join(sub_known), "".join(contracted[i] for i in order) + "..."
         out = "".join(free) + "..."
     return einsum(f"{sub_a},{sub_b}->{out}", a, b, name=name)
+
+
+def _moved(x, axes, to_end):
+    """x (of unknown rank) with `axes` (all counted from its start, or all from its end)
+    moved to its end (a) or its start (b) in the order given, the other axes in their order:
+    an einsum whose ellipsis stands for the axes no index names."""
+    if not axes:
+        return x
+    if len({i >= 0 for i in axes}) > 1 or len(set(axes)) != len(axes):
+        raise InvalidArgumentError(
+            f"tensordot: with both ranks unknown each operand's axes must all count from its "
+            f"start (>= 0) or all from its end (< 0), without repeats; got {axes}.")
+    span = max(axes) + 1 if axes[0] >= 0 else -min(axes)
+    named = string.ascii_letters[:span]
+    picked = "".join(named[i] for i in axes)
+    free = "".join(c for c in named if c not in picked)
+    sub = named + _ELLIPSIS if axes[0] >= 0 else _ELLIPSIS + named
+    rest = free + _ELLIPSIS if axes[0] >= 0 else _ELLIPSIS + free
+    out = rest + picked if to_end else picked + rest
+    return execute(EINSUM, (x,), {"equation": _join([sub], out)})
+
+
+def _tensordot_both_unknown(a, b, a_axes, b_axes, name):
+    """tensordot of two operands of unknown rank, as TensorFlow does it: the contracted axes
+    moved to a's end and b's start, both reshaped to matrices with sizes read when the graph
+    runs, one matrix product, and the free dimensions restored."""
+    if len(a_axes) != len(b_axes):
+        raise InvalidArgumentError(f"tensordot: {len(a_axes)} axes of a but {len(b_axes)} of b.")
+    n = len(a_axes)
+    a, b = _moved(a, a_axes, True), _moved(b, b_axes, False)
+    shape_a, shape_b = shape(a), shape(b)
+    free_a = shape_a[:size(shape_a) - n]
+    free_b = shape_b[n:]
+    inner = reduce_prod(shape_b[:n])
+    product = einsum("ik,kj->ij", reshape(a, stack([-1, inner])), reshape(b, stack([inner, -1])))
+    return reshape(product, concat([free_a, free_b], 0), name=name)
