@@ -6,18 +6,22 @@ an empty list), `get/set_visible_devices` accept the CPU. Functions:
 debugging), `functions_run_eagerly()` says whether it is on. Threads: the intra-op setting limits
 the BLAS thread pool NumPy uses, through threadpoolctl when it is installed (the optional extra
 `threads`); the inter-op setting is recorded. `experimental.enable_op_determinism()` is accepted
-(wengert's ops are deterministic given their seeds).
+(wengert's ops are deterministic given their seeds). Logical devices (the CPU split into
+several) and the memory calls are in logical_devices.py.
 """
 import collections
 import types
 
+from . import logical_devices as logical
 from .device import settings
+from .logical_devices import LogicalDeviceConfiguration
 
 __all__ = ["PhysicalDevice", "LogicalDevice", "list_physical_devices", "list_logical_devices",
            "get_visible_devices", "set_visible_devices", "run_functions_eagerly",
            "functions_run_eagerly", "get_soft_device_placement", "set_soft_device_placement",
            "threading", "experimental", "experimental_run_functions_eagerly",
-           "experimental_functions_run_eagerly"]
+           "experimental_functions_run_eagerly", "LogicalDeviceConfiguration",
+           "set_logical_device_configuration", "get_logical_device_configuration"]
 
 PhysicalDevice = collections.namedtuple("PhysicalDevice", ["name", "device_type"])
 LogicalDevice = collections.namedtuple("LogicalDevice", ["name", "device_type"])
@@ -30,7 +34,23 @@ def list_physical_devices(device_type=None):
 
 
 def list_logical_devices(device_type=None):
-    return [LogicalDevice("/device:CPU:0", "CPU")] if device_type in (None, "CPU", "cpu") else []
+    """The CPU's logical devices ("/device:CPU:0", ...: one unless the CPU was split); the
+    runtime starts here, so the split is fixed from now on."""
+    logical.mark_initialized()
+    if device_type not in (None, "CPU", "cpu"):
+        return []
+    return [LogicalDevice(f"/device:CPU:{i}", "CPU") for i in range(logical.logical_cpu_count())]
+
+
+def set_logical_device_configuration(device, logical_devices):
+    """Split the physical `device` into `logical_devices` (LogicalDeviceConfiguration each)
+    before the runtime starts (RuntimeError after, unless the configuration is the same)."""
+    logical.set_logical_device_configuration(device, logical_devices, [_CPU])
+
+
+def get_logical_device_configuration(device):
+    """The [LogicalDeviceConfiguration] `device` was split into, or None."""
+    return logical.get_logical_device_configuration(device, [_CPU])
 
 
 def get_visible_devices(device_type=None):
@@ -122,15 +142,31 @@ def enable_op_determinism():
 
 
 def set_memory_growth(device, enable):
-    raise ValueError("Cannot set memory growth on non-GPU and non-Pluggable devices")
+    """A GPU setting: on the CPU TensorFlow's ValueError (`enable` is not read)."""
+    logical.set_memory_growth(device, enable, [_CPU])
 
 
 def get_memory_growth(device):
-    raise ValueError("Cannot get memory growth on non-GPU and non-Pluggable devices")
+    """KeyError for the CPU, as in TensorFlow (only GPUs have the setting)."""
+    return logical.get_memory_growth(device, [_CPU])
+
+
+def get_device_details(device):
+    """{} for the CPU (TensorFlow reports details of GPUs only)."""
+    if device != _CPU:
+        raise ValueError("The PhysicalDevice must be one obtained from calling "
+                         f"`tf.config.list_physical_devices`, but got: {device!r}")
+    return {}
 
 
 experimental = types.SimpleNamespace(
     enable_op_determinism=enable_op_determinism, list_physical_devices=list_physical_devices,
     list_logical_devices=list_logical_devices, get_visible_devices=get_visible_devices,
     set_visible_devices=set_visible_devices, set_memory_growth=set_memory_growth,
-    get_memory_growth=get_memory_growth)
+    get_memory_growth=get_memory_growth,
+    set_virtual_device_configuration=set_logical_device_configuration,
+    get_virtual_device_configuration=get_logical_device_configuration,
+    VirtualDeviceConfiguration=LogicalDeviceConfiguration,
+    get_memory_info=logical.get_memory_info, get_memory_usage=logical.get_memory_usage,
+    reset_memory_stats=logical.reset_memory_stats,
+    get_device_details=get_device_details)

@@ -1,9 +1,10 @@
 """Devices: wengert runs every op on one device, the CPU, named as TensorFlow names it.
 
 `device("/CPU:0")` (also "cpu", "/device:CPU:0", "/job:localhost/replica:0/task:0/device:CPU:0",
-None or "") is accepted and changes nothing. A well-formed name of a device that does not exist
-here ("/GPU:0", "/CPU:1", "/TPU:0") places its ops on the CPU, as TensorFlow's soft device
-placement (on by default) does, so programs written for an accelerator run unchanged; with
+None or "") is accepted and changes nothing, and so is "/CPU:1" and on when tf.config split the
+CPU into that many logical devices. A well-formed name of a device that does not exist here
+("/GPU:0", "/CPU:1", "/TPU:0") places its ops on the CPU, as TensorFlow's soft device placement
+(on by default) does, so programs written for an accelerator run unchanged; with
 `tf.config.set_soft_device_placement(False)` such a name raises InvalidArgumentError naming it and
 the devices there are. A malformed name raises ValueError, as TensorFlow's parser does, and a job
 other than 'localhost' raises InvalidArgumentError whatever the setting, as TensorFlow's does.
@@ -24,6 +25,7 @@ class settings:  # noqa: N801 - module-level switches set by tf.config
     soft_device_placement = True  # TensorFlow's default
     run_functions_eagerly = False
     op_determinism = False
+    logical_cpus = 1  # tf.config.set_logical_device_configuration splits the CPU
 
 
 def parse_device(name):
@@ -53,7 +55,9 @@ def parse_device(name):
 
 
 def _exists(kind, index):
-    return kind in (None, "CPU") and index in (None, "0", "*")
+    if kind not in (None, "CPU"):
+        return False
+    return index in (None, "*") or (index.isdigit() and int(index) < settings.logical_cpus)
 
 
 @contextlib.contextmanager
