@@ -75,6 +75,20 @@ class _BatchStage(Stage):
         return self._combine(elements, index)
 
 
+class _ColumnBatchStage(Stage):
+    """Batches of a one-component source that hands out whole columns (`take_column(n)`,
+    as TFRecordDataset's records do): no element is built one at a time."""
+
+    def __init__(self, upstream, size, drop):
+        self._up, self._size, self._drop = upstream, size, drop
+
+    def __next__(self):
+        column = self._up.take_column(self._size)
+        if not len(column) or (self._drop and len(column) < self._size):
+            raise StopIteration
+        return (column,)
+
+
 class _RowBatchStage(Stage):
     """Batches gathered straight from source rows (see dataset.py, Fast path)."""
 
@@ -113,7 +127,10 @@ class BatchDataset(Dataset):
                                         for a in rows[0]):
             arrays, order = rows
             return _RowBatchStage(arrays, np.asarray(order()), self._size, self._drop)
-        return _BatchStage(self._input._stage(), self._size, self._drop, _stack)
+        stage = self._input._stage()
+        if hasattr(stage, "take_column"):
+            return _ColumnBatchStage(stage, self._size, self._drop)
+        return _BatchStage(stage, self._size, self._drop, _stack)
 
 
 # -- unbatch and rebatch --------------------------------------------------------------------------

@@ -7,12 +7,14 @@ back to it). `compression_type` ('', 'ZLIB', 'GZIP') applies to every file; `buf
 the read buffer in bytes. Each record's checksums are checked (ops/io/tfrecords.py): a damaged
 record is a DataLossError naming the file and offset, raised by `next()`.
 """
+import itertools
+
 import numpy as np
 
 from ..framework import dtypes
 from ..framework.errors import InvalidArgumentError
 from ..framework.tensor import convert_to_tensor
-from ..ops.io.tfrecords import compression_of, read_records
+from ..ops.io.tfrecords import compression_of, read_record_blocks, read_records
 from ..tracing.signatures import TensorSpec
 from .dataset import AUTOTUNE, UNKNOWN, Dataset, Stage
 
@@ -87,6 +89,48 @@ class _RecordStage(Stage):
         raise StopIteration
 
 
+class _SequentialRecordStage(Stage):
+    """The records of the files one file after another, taken from the framing's lists: one
+    at a time, or `take_column(n)`, the next n as one object column (what batch asks)."""
+
+    def __init__(self, dataset):
+        self._ds = dataset
+        self._files = iter(dataset._filenames)
+        self._blocks, self._block, self._at = None, [], 0
+
+    def _refill(self):
+        while True:
+            if self._blocks is not None:
+                block = next(self._blocks, None)
+                if block is not None:
+                    self._block, self._at = block, 0
+                    return True
+            path = next(self._files, None)
+            if path is None:
+                return False
+            self._blocks = read_record_blocks(path, self._ds._compression, self._ds._buffer_size)
+
+    def __next__(self):
+        if self._at >= len(self._block) and not self._refill():
+            raise StopIteration
+        record = self._block[self._at]
+        self._at += 1
+        return (np.array(record, dtype=object),)
+
+    def take_column(self, n):
+        parts, count = [], 0
+        while count < n:
+            if self._at >= len(self._block) and not self._refill():
+                break
+            piece = self._block[self._at:self._at + n - count]
+            self._at += len(piece)
+            count += len(piece)
+            parts.append(piece)
+        column = np.empty(count, dtype=object)
+        column[:] = parts[0] if len(parts) == 1 else list(itertools.chain.from_iterable(parts))
+        return column
+
+
 class TFRecordDataset(Dataset):
     """The records of TFRecord files: `tf.data.TFRecordDataset(filenames, compression_type=None,
     buffer_size=None, num_parallel_reads=None)`; each element is a scalar tf.string."""
@@ -113,4 +157,4 @@ class TFRecordDataset(Dataset):
         super().__init__(None, [TensorSpec([], dtypes.string)], UNKNOWN, inputs)
 
     def _stage(self):
-        return _RecordStage(self)
+        return _SequentialRecordStage(self) if self._cycle == 1 else _RecordStage(self)

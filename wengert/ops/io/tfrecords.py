@@ -19,11 +19,13 @@ import os
 import struct
 import zlib
 
+import numpy as np
+
 from ...framework.errors import DataLossError, InvalidArgumentError, NotFoundError
 from ...util.crc32c import MASK_DELTA as _MASK_DELTA, bytes_crc32c, masked_crc32c
 
 __all__ = ["TFRecordCompressionType", "TFRecordOptions", "TFRecordWriter", "frame",
-           "read_records", "tf_record_iterator", "compression_of"]
+           "read_records", "read_record_blocks", "tf_record_iterator", "compression_of"]
 
 _LENGTH = struct.Struct("<Q")
 _CRC = struct.Struct("<I")
@@ -213,6 +215,13 @@ class _Inflated:
 
 def read_records(path, compression_type="", buffer_size=None, what="TFRecordDataset"):
     """Yield the records of one TFRecord file, checking their checksums."""
+    for block in read_record_blocks(path, compression_type, buffer_size, what):
+        yield from block
+
+
+def read_record_blocks(path, compression_type="", buffer_size=None, what="TFRecordDataset"):
+    """Yield the records of one TFRecord file as lists, one list per buffer read, every
+    record's checksums checked; a damaged record ends its list and raises on the next call."""
     compression = compression_of(compression_type, what)
     path = os.fspath(path)
     buffer_size = _DEFAULT_BUFFER if buffer_size is None else max(int(buffer_size), 1)
@@ -222,45 +231,93 @@ def read_records(path, compression_type="", buffer_size=None, what="TFRecordData
         raise NotFoundError(f"{what}: no such file '{path}'.") from None
     with file:
         stream = _Inflated(file, compression, buffer_size, path) if compression else file
-        yield from _framed(stream.read, max(buffer_size, _DEFAULT_BUFFER), path)
+        yield from _framed_blocks(stream.read, max(buffer_size, _DEFAULT_BUFFER), path)
 
 
-def _framed(read, chunk, path):
-    """The records in the bytes `read(n)` gives, read `chunk` bytes at a time and cut out of
-    that buffer (one read per many records), each record's two checksums checked (masked as
-    util/crc32c.py's `mask` does, written out here: this loop runs once per record)."""
-    buffer, at, offset = b"", 0, 0
-    header, crc, checksum = _HEADER.unpack_from, _CRC.unpack_from, bytes_crc32c()
+def _framed_blocks(read, chunk, path):
+    """The records in the bytes `read(n)` gives, read `chunk` bytes at a time: the records
+    lying whole in the buffer are found by their lengths, then checked together (every
+    length's checksum once per distinct length, the data's masks in one NumPy pass)."""
+    buffer, offset, want = b"", 0, chunk
     while True:
-        if len(buffer) - at < 12:
-            buffer, at = buffer[at:] + read(chunk), 0
-            if not buffer:
-                return
-            if len(buffer) < 12:
-                raise _loss(path, offset, "truncated record", f"the file ends inside its "
-                                                              f"header ({len(buffer)} of 12 "
-                                                              f"bytes)")
-        length, length_crc = header(buffer, at)
-        c = checksum(buffer[at:at + 8])
-        if (((c >> 15) | (c << 17)) + _MASK_DELTA) & 0xFFFFFFFF != length_crc:
+        more = read(want)
+        buffer = buffer + more if buffer else more
+        if not buffer:
+            return
+        starts, lengths, at = _scan(buffer)
+        if not starts:
+            want = _wanted(buffer, chunk, bool(more), path, offset)
+            continue
+        records, error = _checked(buffer, starts, lengths, path, offset)
+        if records:
+            yield records
+        if error is not None:
+            raise error
+        buffer, offset, want = buffer[at:], offset + at, chunk
+
+
+def _scan(buffer):
+    """The starts and lengths of the records lying whole in `buffer`, and where the rest
+    begins (lengths are read from the starts after the loop)."""
+    starts, at, n = [], 0, len(buffer)
+    unpack, append, limit = _LENGTH.unpack_from, starts.append, n - 12
+    while at <= limit:
+        end = at + 16 + unpack(buffer, at)[0]
+        if end > n:
+            break
+        append(at)
+        at = end
+    lengths = [b - a - 16 for a, b in zip(starts, starts[1:] + [at])]
+    return starts, lengths, at
+
+
+def _wanted(buffer, chunk, grew, path, offset):
+    """How many bytes to read for the record the buffer holds only the start of (its length's
+    checksum checked before it is trusted); at the end of the file, the error it is."""
+    if len(buffer) >= 12:
+        length, length_crc = _HEADER.unpack_from(buffer, 0)
+        if masked_crc32c(buffer[:8]) != length_crc:
             raise _loss(path, offset, "corrupted record", "the checksum of its length does "
                                                           "not match")
-        end = at + 16 + length
-        if end > len(buffer):
-            buffer, at = buffer[at:] + read(max(chunk, end - at - len(buffer) + at)), 0
-            end = 16 + length
-            if end > len(buffer):
-                raise _loss(path, offset, "truncated record", f"it says {length} bytes of "
-                                                              f"data, the file ends after "
-                                                              f"{len(buffer) - 12}")
-        data = buffer[at + 12:end - 4]
-        c = checksum(data)
-        if (((c >> 15) | (c << 17)) + _MASK_DELTA) & 0xFFFFFFFF != crc(buffer, end - 4)[0]:
-            raise _loss(path, offset, "corrupted record", "the checksum of its data does not "
-                                                          "match")
-        yield data
-        offset += 16 + length
-        at = end
+        if not grew:
+            raise _loss(path, offset, "truncated record", f"it says {length} bytes of data, "
+                                                          f"the file ends after "
+                                                          f"{len(buffer) - 12}")
+        return max(chunk, 16 + length - len(buffer))
+    if not grew:
+        raise _loss(path, offset, "truncated record", f"the file ends inside its header "
+                                                      f"({len(buffer)} of 12 bytes)")
+    return chunk
+
+
+def _masked(crcs):
+    return (((crcs >> 15) | (crcs << 17)) + _MASK_DELTA) & 0xFFFFFFFF
+
+
+def _u32_at(u8, positions):
+    return u8[positions[:, None] + np.arange(4)].view("<u4").ravel().astype(np.uint64)
+
+
+def _checked(buffer, starts, lengths, path, offset):
+    """The records at `starts`, up to the first whose checksums do not match, and that
+    record's DataLossError (None when all match)."""
+    u8 = np.frombuffer(buffer, np.uint8)
+    at = np.array(starts, np.int64)
+    size = np.array(lengths, np.int64)
+    distinct, which = np.unique(size, return_inverse=True)
+    expected = np.array([masked_crc32c(_LENGTH.pack(int(v))) for v in distinct], np.uint64)
+    length_ok = expected[which.ravel()] == _u32_at(u8, at + 8)
+    records = [buffer[a + 12:a + 12 + n] for a, n in zip(starts, lengths)]
+    checksum = bytes_crc32c()
+    crcs = np.fromiter(map(checksum, records), np.uint64, len(records))
+    data_ok = _masked(crcs) == _u32_at(u8, at + 12 + size)
+    good = length_ok & data_ok
+    if good.all():
+        return records, None
+    k = int(np.argmin(good))
+    detail = ("the checksum of its data does not match" if length_ok[k] else
+              "the checksum of its length does not match")
+    return records[:k], _loss(path, offset + starts[k], "corrupted record", detail)
 
 
 def _loss(path, offset, kind, detail):
