@@ -42,6 +42,7 @@ from .autodiff.tape import GradientTape
 # array ops
 from .ops.array_ops import *  # noqa: F403  where, concat, stack, unstack, split, identity
 from .ops.broadcast_ops import *  # noqa: F403  broadcast_to, add_n, zeros_like, ones_like
+from .ops.bitcast_ops import bitcast
 from .ops.cast_ops import *  # noqa: F403  cast
 from .ops.creation_ops import *  # noqa: F403  fill, zeros, ones, eye, range, one_hot, tile, ...
 from .ops.indexing_ops import *  # noqa: F403  gather, gather_nd, boolean_mask, reverse, ...
@@ -52,6 +53,9 @@ from .ops.scatter_ops import *  # noqa: F403  tensor_scatter_nd_*
 from .ops.shape_ops import (broadcast_dynamic_shape, broadcast_static_shape, get_static_value,
                             guarantee_const, identity_n, linspace, meshgrid, parallel_stack,
                             repeat, saturate_cast, sequence_mask, shape_n, unravel_index)
+from .ops.volume_patch_ops import extract_volume_patches
+from .ops.sparse.edit_distance import edit_distance
+from .ops.random.index_shuffle import random_index_shuffle
 from .ops.space_ops import (batch_to_space, required_space_to_batch_paddings, space_to_batch,
                             space_to_batch_nd)
 # math

@@ -13,6 +13,9 @@ from .ops.io.sequence_example_parsing import (parse_sequence_example,
 from .ops.io.parsing_config import (FixedLenFeature, FixedLenSequenceFeature, SparseFeature,
                                     VarLenFeature)
 from .ops.io.tfrecords import TFRecordOptions, TFRecordWriter
+from .ops.io.json_example import decode_json_example
+from .ops.sparse.serialization import (deserialize_many_sparse, serialize_many_sparse,
+                                       serialize_sparse)
 from .tf1.graph_util import write_graph
 from .ops.image.codecs import (decode_bmp, decode_gif, decode_image, decode_png, decode_webp,
                                encode_jpeg, encode_png, extract_jpeg_shape, is_jpeg)
@@ -24,4 +27,5 @@ __all__ = ["gfile", "TFRecordOptions", "TFRecordWriter", "FixedLenFeature",
            "write_file", "decode_csv", "parse_sequence_example",
            "parse_single_sequence_example", "decode_bmp", "decode_gif", "decode_image",
            "decode_png", "decode_webp", "encode_jpeg", "encode_png", "extract_jpeg_shape",
-           "is_jpeg", "write_graph"]
+           "is_jpeg", "write_graph", "decode_json_example", "deserialize_many_sparse",
+           "serialize_many_sparse", "serialize_sparse"]

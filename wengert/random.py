@@ -13,6 +13,7 @@ from .ops.random.candidate_sampling import (all_candidate_sampler,
                                             log_uniform_candidate_sampler,
                                             uniform_candidate_sampler)
 from .ops.random.distributions import categorical, gamma, poisson, shuffle
+from .ops.random.index_shuffle import index_shuffle
 from .ops.random.generator import (Algorithm, Generator, create_rng_state, get_global_generator,
                                    set_global_generator)
 from .ops.random.seeded import normal, set_seed, truncated_normal, uniform
@@ -27,7 +28,8 @@ split = stateless_split
 experimental = _types.SimpleNamespace(
     Algorithm=Algorithm, Generator=Generator, create_rng_state=create_rng_state,
     get_global_generator=get_global_generator, set_global_generator=set_global_generator,
-    stateless_fold_in=stateless_fold_in, stateless_split=stateless_split)
+    stateless_fold_in=stateless_fold_in, stateless_split=stateless_split,
+    index_shuffle=index_shuffle)
 
 __all__ = ["normal", "uniform", "truncated_normal", "set_seed", "categorical", "gamma",
            "poisson", "shuffle", "uniform_candidate_sampler", "stateless_normal",
