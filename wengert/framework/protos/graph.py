@@ -14,68 +14,18 @@ attr_value.proto, versions.proto, types.proto): a graph as TensorFlow 1 hands it
     NameAttrList  name (1), attr (2): map of AttrValue (a function and its attributes)
     VersionDef    producer (1), min_consumer (2), bad_consumers (3)
 
-The function library and debug information are declared without their fields: their bytes are
-kept as read and written back unchanged, so a GraphDef holding functions round-trips.
+NodeDef, AttrValue and NameAttrList are declared in node_def.py (and importable from here), the
+function library in function.py; the debug information is declared without its fields: its
+bytes are kept as read and written back unchanged.
 `DATA_TYPE_NAMES` gives the DataType enum's names (DT_FLOAT = 1, ...), which text format prints.
 """
+from .function import FunctionDefLibrary
 from .message import Field, Message
-from .tensor import DATA_TYPE_NAMES, TensorProto, TensorShapeProto
+from .node_def import AttrValue, FullTypeDef, NameAttrList, NodeDef
+from .tensor import DATA_TYPE_NAMES
 
-__all__ = ["AttrValue", "NameAttrList", "NodeDef", "VersionDef", "FunctionDefLibrary",
-           "GraphDebugInfo", "GraphDef", "DATA_TYPE_NAMES"]
-
-
-class NameAttrList(Message):
-    """A function named with its attributes (an AttrValue's `func`)."""
-    FULL_NAME = "tensorflow.NameAttrList"
-    FIELDS = (Field(1, "name", "string"),
-              Field(2, "attr", "message", map_key="string", message=lambda: AttrValue))
-
-
-class _ListValue(Message):
-    FULL_NAME = "tensorflow.AttrValue.ListValue"
-    FIELDS = (Field(2, "s", "bytes", repeated=True), Field(3, "i", "int64", repeated=True),
-              Field(4, "f", "float", repeated=True), Field(5, "b", "bool", repeated=True),
-              Field(6, "type", "enum", repeated=True, enum=DATA_TYPE_NAMES),
-              Field(7, "shape", "message", repeated=True, message=TensorShapeProto),
-              Field(8, "tensor", "message", repeated=True, message=TensorProto),
-              Field(9, "func", "message", repeated=True, message=NameAttrList))
-
-
-class AttrValue(Message):
-    """One attribute of a node: a scalar, a type, a shape, a tensor, a function or a list."""
-    FULL_NAME = "tensorflow.AttrValue"
-    FIELDS = (Field(1, "list", "message", message=_ListValue, oneof="value"),
-              Field(2, "s", "bytes", oneof="value"), Field(3, "i", "int64", oneof="value"),
-              Field(4, "f", "float", oneof="value"), Field(5, "b", "bool", oneof="value"),
-              Field(6, "type", "enum", oneof="value", enum=DATA_TYPE_NAMES),
-              Field(7, "shape", "message", message=TensorShapeProto, oneof="value"),
-              Field(8, "tensor", "message", message=TensorProto, oneof="value"),
-              Field(9, "placeholder", "string", oneof="value"),
-              Field(10, "func", "message", message=NameAttrList, oneof="value"))
-    ListValue = _ListValue
-
-
-class _ExperimentalDebugInfo(Message):
-    FULL_NAME = "tensorflow.NodeDef.ExperimentalDebugInfo"
-    FIELDS = (Field(1, "original_node_names", "string", repeated=True),
-              Field(2, "original_func_names", "string", repeated=True))
-
-
-class FullTypeDef(Message):
-    """TensorFlow's full type of a node's outputs (kept as read)."""
-    FULL_NAME = "tensorflow.FullTypeDef"
-
-
-class NodeDef(Message):
-    """One op of a graph: its name, op type, inputs, device and attributes."""
-    FULL_NAME = "tensorflow.NodeDef"
-    FIELDS = (Field(1, "name", "string"), Field(2, "op", "string"),
-              Field(3, "input", "string", repeated=True), Field(4, "device", "string"),
-              Field(5, "attr", "message", map_key="string", message=AttrValue),
-              Field(6, "experimental_debug_info", "message", message=_ExperimentalDebugInfo),
-              Field(7, "experimental_type", "message", message=FullTypeDef))
-    ExperimentalDebugInfo = _ExperimentalDebugInfo
+__all__ = ["AttrValue", "NameAttrList", "NodeDef", "FullTypeDef", "VersionDef", "GraphDebugInfo",
+           "GraphDef", "DATA_TYPE_NAMES"]
 
 
 class VersionDef(Message):
@@ -83,11 +33,6 @@ class VersionDef(Message):
     FULL_NAME = "tensorflow.VersionDef"
     FIELDS = (Field(1, "producer", "int32"), Field(2, "min_consumer", "int32"),
               Field(3, "bad_consumers", "int32", repeated=True))
-
-
-class FunctionDefLibrary(Message):
-    """The functions a graph calls (kept as read)."""
-    FULL_NAME = "tensorflow.FunctionDefLibrary"
 
 
 class GraphDebugInfo(Message):

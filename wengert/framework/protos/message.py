@@ -11,7 +11,8 @@ scalar left out when it has its default (unless it is a oneof member that was se
 repeated fields packed; a nested message written when present, even empty; each map entry as a
 message of key (1) and value (2), both always written, entries in protobuf's
 `deterministic=True` order (its default order follows a hash table seeded per process, so no
-writer can promise it): numbers ascending, strings by their bytes, a key that begins another
+writer can promise it): numbers descending as their unsigned wire value (-1 first, a sint by its
+zigzag value), strings by their bytes, a key that begins another
 after it); fields this declaration does not know are kept and written back after
 the known ones. Decoding accepts packed and unpacked repeated scalars, merges a nested message
 given twice, lets the last value of a scalar or map key win, and raises DataLossError on
@@ -341,7 +342,8 @@ def _entry_class(owner, field):
 def _encode_field(field, value):
     number, kind = field.number, field.kind
     if field.map_key is not None:
-        keys = sorted(value, key=_STRING_ORDER) if field.map_key == "string" else sorted(value)
+        keys = (sorted(value, key=_STRING_ORDER) if field.map_key == "string" else
+                sorted(value, key=_NUMBER_ORDER[field.map_key[0] == "s"], reverse=True))
         return b"".join(wire.field_bytes(number, _map_entry(field, k, value[k])) for k in keys)
     if kind == "message":
         if field.repeated:
@@ -365,6 +367,9 @@ def _compare_strings(a, b):
 
 
 _STRING_ORDER = functools.cmp_to_key(_compare_strings)
+# upb's order of number keys, reversed: the unsigned 64-bit value, a sint's zigzag value
+_NUMBER_ORDER = {False: lambda k: int(k) & 0xFFFFFFFFFFFFFFFF,
+                 True: lambda k: (k << 1) ^ (k >> 63)}
 
 
 def _map_entry(field, key, value):

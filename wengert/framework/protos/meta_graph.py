@@ -17,31 +17,25 @@ saver.proto, saved_model.proto): a graph with what a program needs to run it aga
                    max_to_keep (4), sharded (5), keep_checkpoint_every_n_hours (6), version (7)
     Any            type_url (1), value (2)
 
-The stripped op list, composite tensors' specs and the SavedObjectGraph are declared without
-their fields: their bytes are kept as read and written back unchanged.
+The stripped op list is an OpList (op_def.py), the object graph a SavedObjectGraph
+(saved_object_graph.py); composite tensors' specs are declared without their fields: their bytes
+are kept as read and written back unchanged.
 """
+from .any_message import Any
 from .graph import GraphDef
 from .message import Field, Message
+from .op_def import OpList
+from .saved_object_graph import SavedObjectGraph
 from .tensor import DATA_TYPE_NAMES, TensorProto, TensorShapeProto
 
 __all__ = ["Any", "AssetFileDef", "CollectionDef", "MetaGraphDef", "SavedModel", "SaverDef",
            "SignatureDef", "TensorInfo"]
 
 
-class Any(Message):
-    """google.protobuf.Any: a serialized message and the URL of its type."""
-    FULL_NAME = "google.protobuf.Any"
-    FIELDS = (Field(1, "type_url", "string"), Field(2, "value", "bytes"))
-
-
-class _OpList(Message):
-    FULL_NAME = "tensorflow.OpList"
-
-
 class _MetaInfoDef(Message):
     FULL_NAME = "tensorflow.MetaGraphDef.MetaInfoDef"
     FIELDS = (Field(1, "meta_graph_version", "string"),
-              Field(2, "stripped_op_list", "message", message=_OpList),
+              Field(2, "stripped_op_list", "message", message=OpList),
               Field(3, "any_info", "message", message=Any),
               Field(4, "tags", "string", repeated=True),
               Field(5, "tensorflow_version", "string"),
@@ -121,10 +115,6 @@ class SaverDef(Message):
     LEGACY, V1, V2 = 0, 1, 2
 
 
-class _SavedObjectGraph(Message):
-    FULL_NAME = "tensorflow.SavedObjectGraph"
-
-
 class MetaGraphDef(Message):
     """`tf.compat.v1.MetaGraphDef`: a GraphDef with its saver, collections and signatures."""
     FULL_NAME = "tensorflow.MetaGraphDef"
@@ -135,7 +125,7 @@ class MetaGraphDef(Message):
               Field(4, "collection_def", "message", map_key="string", message=CollectionDef),
               Field(5, "signature_def", "message", map_key="string", message=SignatureDef),
               Field(6, "asset_file_def", "message", repeated=True, message=AssetFileDef),
-              Field(7, "object_graph_def", "message", message=_SavedObjectGraph))
+              Field(7, "object_graph_def", "message", message=SavedObjectGraph))
 
 
 class SavedModel(Message):
