@@ -43,6 +43,7 @@ from .autodiff.tape import GradientTape
 from .ops.array_ops import *  # noqa: F403  where, concat, stack, unstack, split, identity
 from .ops.broadcast_ops import *  # noqa: F403  broadcast_to, add_n, zeros_like, ones_like
 from .ops.bitcast_ops import bitcast
+from .framework.tensor_conversion_registry import register_tensor_conversion_function
 from .ops.cast_ops import *  # noqa: F403  cast
 from .ops.creation_ops import *  # noqa: F403  fill, zeros, ones, eye, range, one_hot, tile, ...
 from .ops.indexing_ops import *  # noqa: F403  gather, gather_nd, boolean_mask, reverse, ...
@@ -135,4 +136,8 @@ __getattr__, __dir__ = _lazy_attributes(globals(), {
     "debugging": ".debugging",
     "viz": ".viz",
     "version": ".version",
-    "get_logger": ".util.tf_logging:get_logger"})
+    "get_logger": ".util.tf_logging:get_logger",
+    "TypeSpec": ".tf1.type_specs:TypeSpec",
+    "TensorArraySpec": ".tf1.type_specs:TensorArraySpec",
+    "IndexedSlicesSpec": ".tf1.type_specs:IndexedSlicesSpec",
+    "OptionalSpec": ".tf1.type_specs:OptionalSpec"})

@@ -18,6 +18,7 @@ from .float_errors import IGNORE, reset_errstate, set_errstate
 from .op_dtype_constraints import check_input_dtypes
 from .operation import Operation
 from .tensor import Tensor, convert_to_tensor, to_array
+from .tensor_conversion_registry import REGISTERED, conversion_functions
 
 __all__ = ["execute", "binary_operands", "record_op", "record_graph_op", "out_of_memory"]
 
@@ -189,6 +190,8 @@ def _as_operand(value, other, op_type):
         return as_tensor(None)
     if other is None:
         return convert_to_tensor(value)
+    if REGISTERED[0] and conversion_functions(type(value)):  # a user's registered conversion
+        return convert_to_tensor(value, dtype_hint=other.dtype)
     dtype = other.dtype
     try:
         array = to_array(value, dtype)

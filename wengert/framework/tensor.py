@@ -15,6 +15,7 @@ from . import dtypes
 from .errors import naming_caller
 from .context import state
 from .tensor_shape import TensorShape
+from . import tensor_conversion_registry as _conversions
 
 __all__ = ["TensorLike", "Tensor", "constant", "convert_to_tensor", "is_tensor",
            "is_eager_tensor", "array_of"]
@@ -340,6 +341,10 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
     as_tensor = getattr(value, "_as_tensor", None)
     if as_tensor is not None:
         return as_tensor(dtype)
+    if _conversions.REGISTERED[0]:  # tf.register_tensor_conversion_function was called
+        converted = _conversions.convert_registered(value, dtype, dtype_hint, name, Tensor)
+        if converted is not NotImplemented:
+            return converted
     if type(value) in (list, tuple) and _autopack is not None and holds_tensor(value):
         return _autopack(value, dtype if dtype is not None else dtype_hint)
     if value is None:

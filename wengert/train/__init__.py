@@ -43,3 +43,7 @@ from .supervisor import *  # noqa: F401,F403
 from .queue_runner import *  # noqa: F401,F403
 from .input_producers import *  # noqa: F401,F403
 from .batching import *  # noqa: F401,F403
+
+# -- TF 1's cluster description and event-file reader (wengert/tf1/) -------------------------------
+from ..tf1.cluster_spec import ClusterDef, ClusterSpec, JobDef  # noqa: F401
+from ..tf1.summary_iterator import summary_iterator  # noqa: F401

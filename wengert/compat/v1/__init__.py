@@ -8,7 +8,7 @@ from ...framework.tensor_shape import (Dimension, dimension_at_index, dimension_
 from ...framework.protos.summary import (Event, HistogramProto, LogMessage, SessionLog, Summary,
                                          SummaryMetadata)
 from ...framework.protos.graph import AttrValue, NameAttrList, NodeDef
-from ...framework.protos.meta_graph import MetaGraphDef
+from ...framework.protos.meta_graph import MetaGraphDef, TensorInfo
 from ...graph.graph_def import GraphDef
 from ...graph.graph_import import import_graph_def
 from ...framework.protos.session_config import (ConfigProto, GPUOptions, GraphOptions,
@@ -124,6 +124,7 @@ __getattr__, __dir__ = _lazy_attributes(globals(), {
     "saved_model": ".saved_model",  # tf.saved_model with TF 1's constant namespaces
     "test": ".test",  # TestCase, the graph gradient check, test utilities
     "resource_loader": ".resource_loader",  # paths of a program's data files
-    "summary": ".summary"},  # FileWriter, the TF 1 summary ops and event messages
+    "summary": ".summary",  # FileWriter, the TF 1 summary ops and event messages
+    "NoneTensorSpec": "...tf1.type_specs:NoneTensorSpec"},  # the spec of an absent value
     fallback="wengert")
 
