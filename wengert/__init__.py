@@ -129,6 +129,7 @@ __getattr__, __dir__ = _lazy_attributes(globals(), {
     "distribute": ".distribute",
     "summary": ".summary",
     "profiler": ".profiler",
+    "types": ".types",
     "saved_model": ".saved_model",
     "onnx": ".onnx",
     "image": ".image",

@@ -42,6 +42,17 @@ _CREATE_ONCE = ("tf.function only supports singleton tf.Variables created on the
                 "tf.Variable(...)`).")
 
 
+def _out_of_scope(t):
+    """TensorFlow's TypeError for a tensor of a graph outside this function's."""
+    return (f"{t!r} is out of scope and cannot be used here. Use return values, explicit "
+            "Python locals or TensorFlow collections to access it.\nPlease see "
+            "https://www.tensorflow.org/guide/function#all_outputs_of_a_tffunction_must_be_"
+            f"return_values for more information.\n\nThe tensor {t!r} cannot be accessed from "
+            f"here, because it was defined in {t.graph!r}, which is out of scope. (A tf.function "
+            "cannot close over a tensor of a tf.Graph built elsewhere: pass its value in as an "
+            "argument, or build it inside the function.)")
+
+
 def init_scope():
     """Leave any graph being built and any recording tape: code inside runs eagerly, unrecorded
     (how a traced function computes the initial value of a variable it creates)."""
@@ -78,7 +89,17 @@ class FuncGraph(Graph):
                 self.outer_captures.append((t, hit))
                 self._by_outer[id(t)] = hit
             return hit
+        if isinstance(t, SymbolicTensor) and t.graph is not self and not self._inside(t.graph):
+            raise TypeError(_out_of_scope(t))
         return super()._capture(t)
+
+    def _inside(self, graph):
+        """Whether `graph` is built inside this one (a loop body or branch of it)."""
+        while graph is not None:
+            if graph is self:
+                return True
+            graph = getattr(graph, "outer", None)
+        return False
 
     def _encloses(self, graph):
         outer = self.outer

@@ -10,11 +10,17 @@ Tracing. On the first call for each *input signature* the Python function runs o
 fresh `FuncGraph`, with a placeholder for every tensor argument: every op it calls adds a node
 instead of computing. The signature of a call is, for each argument, its dtype and shape when it
 is a tensor (Tensor or NumPy array), the variable itself for a Variable, and the value for
-anything else (Python numbers, strings, ...); lists, tuples and dicts are looked through. A call
-with a new signature traces again (`experimental_get_tracing_count()` counts them); Python side
-effects such as `print` therefore happen only while tracing. `input_signature=[TensorSpec(...)]`
+anything else (Python numbers, strings, ..., compared by value); lists, tuples and dicts are
+looked through. A call runs the trace made for its signature, or the most specific trace whose
+shapes cover it (dispatch.py); otherwise it traces again (`experimental_get_tracing_count()`
+counts them), so Python side effects such as `print` happen only while tracing.
+`input_signature=[TensorSpec(...)]` (nested structures, string, ragged and sparse specs too)
 fixes one trace (None dimensions accept any size) and rejects calls that do not match it;
-`reduce_retracing=True` traces once per dtype and rank, with unknown dimensions.
+`reduce_retracing=True` generalizes a new trace against the earlier ones, as TensorFlow does
+(shapes (2,), (3,), (4,) trace (2,), then (None,)). A recursion that never ends while tracing
+raises TensorFlow's StagingError (staging.py). `experimental_follow_type_hints` is deprecated in
+TensorFlow 2.21 and has no effect there, nor here. The trace itself is a ConcreteFunction
+(concrete_function.py).
 
 What the body sees. Eager tensors it closes over become constants of the graph. Eager variables
 are captured by reference: each read is a `ReadVariableOp` on the Variable, run when the graph
@@ -47,28 +53,22 @@ import numpy as np
 from ..framework import dtypes
 from ..framework.context import state, state_scope
 from ..framework.device import settings as device_settings
-from ..framework.operation import Operation
-from ..framework.tensor import Tensor, array_of, convert_to_tensor, is_eager_tensor, to_array
+from ..framework.tensor import array_of, is_eager_tensor
 from ..framework.tensor_shape import TensorShape
-from ..framework.variables import Variable
-from ..graph.graph import valid_name
-from ..graph.symbolic import SymbolicTensor
-from ..runtime.executor import compile_plan
-from ..runtime.variable_store import LIVE_VARIABLES
 from ..util import nest
-from . import signatures
-from .func_graph import FuncGraph, needed_ops, placeholder_for, replay
-from .arguments import component_shapes, ragged_input_spec
+from . import dispatch, signatures, staging
+from .concrete_function import CALL_OBSERVERS, ConcreteFunction, conform, output_tensor
+from .func_graph import FuncGraph, placeholder_for
 from .signatures import TensorSpec, call_key, is_tensor_like
 
 __all__ = ["function", "Function", "ConcreteFunction", "CALL_OBSERVERS"]
 
-#: functions f(concrete_function) told of every call of a trace (tf.summary.trace_on uses it)
-CALL_OBSERVERS = []
-
 #: AUTOGRAPH[0](fn) is the function a trace runs for `fn` when autograph=True (wengert.autograph
 #: sets it: AutoGraph sits above graph/ in the layers)
 AUTOGRAPH = [None]
+
+
+_MAX_LOOKUP = 4096  # call keys remembered per function (reset to the traces' own past this)
 
 
 def function(func=None, input_signature=None, autograph=True, jit_compile=None,
@@ -89,206 +89,6 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None,
     return decorate if func is None else decorate(func)
 
 
-# -- signatures -------------------------------------------------------------------------------
-
-
-# -- outputs ----------------------------------------------------------------------------------
-def _output_tensor(graph, value, fn_name):
-    """An output of the traced body as a tensor of `graph` (None stays None)."""
-    if value is None or isinstance(value, Operation):
-        return None
-    if isinstance(value, SymbolicTensor):
-        if value.graph is not graph:
-            raise ValueError(
-                f"{fn_name} returned {value!r}, a tensor of another graph: it was made inside a "
-                "loop or branch of the traced function (a converted while/for/if body, for "
-                "instance appended to a Python list there) and is out of scope here. Return "
-                "values of the loop or branch, or collect per-iteration values in a "
-                "tf.TensorArray (TensorFlow raises InaccessibleTensorError for this).")
-        return value
-    if isinstance(value, Tensor):
-        return graph._capture(value)
-    if isinstance(value, Variable):
-        return value._as_tensor(None)
-    try:
-        return convert_to_tensor(value)
-    except (TypeError, ValueError):
-        raise TypeError(
-            f"To be compatible with tf.function, Python functions must return zero or more "
-            f"Tensors or None values; in compilation of {fn_name}, found return value of type "
-            f"{type(value).__name__} ({value!r:.60}), which is not a Tensor.") from None
-
-
-def _packer(structure, flat_outputs):
-    """A function from the plan's fetched arrays to eager Tensors in the output structure.
-
-    Plain tuples, lists and str-keyed dicts get generated code (one expression, no walking),
-    which holds numbered names only (a dict's keys are `K[i]`, never pasted in); other
-    containers go through `nest.pack_sequence_as`."""
-    positions, n = [], 0
-    for t in flat_outputs:
-        positions.append(None if t is None else n)
-        n += t is not None
-    if not nest.is_nested(structure) and not nest.is_composite(structure):
-        if positions[0] is None:
-            return lambda values: None
-        return lambda values: Tensor(values[0])
-    leaves, keys = iter(positions), []
-    source = _pack_expression(structure, leaves, keys)
-    if source is not None:  # noqa: S307 (below) - numbered names only, generated above
-        return eval(f"lambda v, T=T, K=K: {source}", {"T": Tensor, "K": tuple(keys)})
-
-    def pack(values):
-        return nest.pack_sequence_as(structure, [
-            None if i is None else Tensor(values[i]) for i in positions], True)
-    return pack
-
-
-def _pack_expression(node, leaves, keys):
-    """Python source rebuilding `node` from the fetched values `v` (a dict's keys go to `keys`,
-    the source says `K[i]`), or None if `node` holds a container other than a plain tuple, list
-    or str-keyed dict."""
-    if type(node) is tuple or type(node) is list:
-        parts = [_pack_expression(child, leaves, keys) for child in node]
-        if any(p is None for p in parts):
-            return None
-        inner = ", ".join(parts) + ("," if type(node) is tuple and len(parts) == 1 else "")
-        return f"({inner})" if type(node) is tuple else f"[{inner}]"
-    if type(node) is dict:
-        if not all(type(k) is str for k in node):
-            return None
-        parts = []
-        for k in sorted(node):
-            keys.append(k)
-            parts.append((len(keys) - 1, _pack_expression(node[k], leaves, keys)))
-        if any(p is None for _, p in parts):
-            return None
-        return "{" + ", ".join(f"K[{i}]: {p}" for i, p in parts) + "}"
-    if nest.is_nested(node) or nest.is_composite(node):
-        return None
-    index = next(leaves)
-    return "None" if index is None else f"T(v[{index}])"
-
-
-class ConcreteFunction:
-    """One trace: its graph, its compiled plan, and how to call it with flat tensor args."""
-
-    def __init__(self, graph, structured_outputs, flat_outputs):
-        self.graph = graph
-        self.structured_outputs = structured_outputs
-        fetches = [t for t in flat_outputs if t is not None]
-        stateful = [op for op in graph._ops if op.op_def.stateful]
-        self._flat_outputs = flat_outputs
-        self._captured_inputs = [p for _, p in graph.outer_captures]
-        self._plan = compile_plan(graph, fetches, stateful,
-                                  list(graph.inputs) + self._captured_inputs)
-        self._replay_ops = needed_ops(graph, fetches, stateful)
-        self._pack = _packer(structured_outputs, flat_outputs)
-
-    @property
-    def inputs(self):
-        return list(self.graph.inputs)
-
-    @property
-    def outputs(self):
-        return [t for t in self._flat_outputs if t is not None]
-
-    @property
-    def structured_input_signature(self):
-        """(args, kwargs) of the traced call, each input placeholder as a TensorSpec named
-        after it; Python values as they were passed."""
-        args, kwargs = getattr(self.graph, "structured_input_signature", None) or ((), {})
-        inputs = {id(p) for p in self.graph.inputs}
-
-        def spec(x):
-            if id(x) in inputs:
-                return TensorSpec(x.shape, x.dtype, x.op.name)
-            return ragged_input_spec(x)
-        return (nest.pack_sequence_as(args, [spec(x) for x in nest.flatten(args)]),
-                {k: nest.pack_sequence_as(v, [spec(x) for x in nest.flatten(v)])
-                 for k, v in kwargs.items()})
-
-    @property
-    def variables(self):
-        return tuple(self.graph.variables)
-
-    @property
-    def trainable_variables(self):
-        return tuple(v for v in self.graph.variables if v.trainable)
-
-    def __call__(self, *args):
-        """Call with one tensor per graph input (the flattened tensor arguments)."""
-        if len(args) != len(self.graph.inputs):
-            raise TypeError(f"This concrete function takes {len(self.graph.inputs)} tensor "
-                            f"arguments, got {len(args)}.")
-        return self._call([_conform(a, TensorSpec(p.shape, p.dtype), i)
-                           for i, (a, p) in enumerate(zip(args, self.graph.inputs))])
-
-    def _call(self, args):
-        if CALL_OBSERVERS:
-            for observe in CALL_OBSERVERS:
-                observe(self)
-        st = state
-        if st.tapes or st.observers or st.graph is not None or self._captured_inputs:
-            return self._call_by_replay(args)
-        feeds = [array_of(a) if is_eager_tensor(a) else np.array(a) for a in args]
-        return self._pack(self._plan.run(feeds, LIVE_VARIABLES))
-
-    def _call_by_replay(self, args):
-        args = [a if isinstance(a, Tensor) else Tensor(a) for a in args]
-        graph = state.graph
-        placeholders = list(self.graph.inputs) + self._captured_inputs
-        args = args + self._outer_values(graph)
-        if graph is None:
-            values = replay(self.graph, self._replay_ops, placeholders, args)
-        else:
-            with graph.name_scope(valid_name(self.graph.name)):
-                values = replay(self.graph, self._replay_ops, placeholders, args)
-        leaves = [None if t is None else values[id(t)] for t in self._flat_outputs]
-        if not nest.is_nested(self.structured_outputs) and not nest.is_composite(
-                self.structured_outputs):
-            return leaves[0]
-        return nest.pack_sequence_as(self.structured_outputs, leaves, True)
-
-    def _outer_values(self, graph):
-        """The tensors of the graph being built that stand for this trace's captures of an
-        enclosing graph's tensors (an error when that graph is no longer being built)."""
-        values = []
-        for outer, _ in self.graph.outer_captures:
-            try:
-                if graph is None:
-                    raise ValueError("no graph is being built")
-                values.append(graph._capture(outer))
-            except ValueError:
-                raise TypeError(
-                    f"{outer!r} is out of scope and cannot be used here: {self.graph.name} "
-                    "closed over it while tracing inside another function, whose graph is not "
-                    "being built now. Use return values, or pass the tensor as an argument "
-                    "(TensorFlow raises this TypeError too).") from None
-        return values
-
-    def __repr__(self):
-        return f"<ConcreteFunction {self.graph.name} with {len(self.graph._ops)} ops>"
-
-
-def _conform(value, spec, index):
-    """`value` as a feed for an input of `spec`, or a TypeError saying how it differs."""
-    if isinstance(value, Tensor):
-        dtype, shape = value.dtype, value.shape
-    else:
-        try:
-            value = to_array(value, spec.dtype)
-        except TypeError as err:
-            raise TypeError(f"Argument {index} does not match the input_signature {spec}: "
-                            f"{err}") from None
-        dtype, shape = spec.dtype, TensorShape(value.shape)
-    if dtype is not spec.dtype or not spec.shape.is_compatible_with(shape):
-        raise TypeError(f"Argument {index} (dtype {dtype.name}, shape {shape}) does not match "
-                        f"the input_signature {spec}; pass a tensor of that dtype and shape "
-                        "(cast or reshape it), or change the input_signature.")
-    return value
-
-
 class Function:
     """A Python function traced into graphs, one per input signature (`tf.function`)."""
 
@@ -302,7 +102,8 @@ class Function:
         self._reduce_retracing = reduce_retracing
         self._autograph = autograph
         self._traced_function = None
-        self._cache = {}
+        self._cache = {}   # key -> trace, in the order made (None: the input_signature's)
+        self._lookup = {}  # call key -> the trace it runs (its own, or one covering it)
         self._tracing_count = 0
         self._bound = weakref.WeakKeyDictionary()
         self._bound_by_id = {}
@@ -332,7 +133,8 @@ class Function:
 
     def pretty_printed_concrete_signatures(self, verbose=True):
         """Every trace's inputs, output and captures, as TensorFlow prints them."""
-        return signatures.pretty_printed_signatures(self, TensorSpec)
+        return "\n\n".join(c.pretty_printed_signature(verbose)
+                             for c in self._list_all_concrete_functions())
 
     @property
     def function_spec(self):
@@ -365,18 +167,32 @@ class Function:
             tensors = self._signature_tensors(args, kwargs)
             concrete = self._cache.get(None) or self._trace_signature()
             return concrete._call(tensors)
-        key, tensors = call_key(args, kwargs, self._reduce_retracing)
-        concrete = self._cache.get(key)
+        key, tensors = call_key(args, kwargs, False)
+        concrete = self._lookup.get(key)
         if concrete is None:
-            concrete = self._trace(key, args, kwargs, tensors)
+            concrete = self._dispatch_or_trace(key, args, kwargs, tensors)
         return concrete._call(tensors)
 
     def get_concrete_function(self, *args, **kwargs):
         """The trace for these arguments (tensors or TensorSpecs), tracing it if needed."""
         if self._input_signature is not None:
             return self._cache.get(None) or self._trace_signature()
-        key, tensors = call_key(args, kwargs, self._reduce_retracing)
-        return self._cache.get(key) or self._trace(key, args, kwargs, tensors)
+        key, tensors = call_key(args, kwargs, False)
+        return self._lookup.get(key) or self._dispatch_or_trace(key, args, kwargs, tensors)
+
+    def _dispatch_or_trace(self, key, args, kwargs, tensors):
+        """The trace that covers this call (dispatch.py), else a new one, generalized first
+        with reduce_retracing; remembered under the call's key."""
+        cover = dispatch.most_specific_cover(key, self._cache)
+        if cover is not None:
+            concrete = self._cache[cover]
+        else:
+            target = dispatch.generalize(key, self._cache) if self._reduce_retracing else key
+            concrete = self._trace(target, args, kwargs, tensors)
+        if len(self._lookup) > _MAX_LOOKUP:
+            self._lookup = {k: c for k, c in self._cache.items() if k is not None}
+        self._lookup[key] = concrete
+        return concrete
 
     def _signature_tensors(self, args, kwargs):
         if kwargs:
@@ -386,7 +202,7 @@ class Function:
                             f"input_signature {self._input_signature} describes "
                             f"{len(self._input_signature)}.")
         flat = _flatten_up_to(self._input_signature, list(args))
-        return [_conform(v, s, i) for i, (v, s) in enumerate(zip(flat, self._flat_specs))]
+        return [conform(v, s, i) for i, (v, s) in enumerate(zip(flat, self._flat_specs))]
 
     def _bind(self, args, kwargs):
         try:
@@ -404,12 +220,10 @@ class Function:
         return concrete
 
     def _trace(self, key, args, kwargs, tensors):
-        relax = self._reduce_retracing
-        specs, traced_shapes = [], component_shapes(args, kwargs)
-        for t in tensors:
-            shape = traced_shapes.get(id(t)) or TensorShape(t.shape)
-            if relax and shape.rank is not None:
-                shape = TensorShape((None,) * shape.rank)
+        """Trace for `key`: each tensor argument gets a placeholder of the key's shape."""
+        specs = []
+        for t, shape in zip(tensors, dispatch.tensor_shapes(key)):
+            shape = TensorShape(shape)
             name = t.name if isinstance(t, TensorSpec) else None  # a spec's name names its input
             specs.append((dtypes.as_dtype(t.dtype), shape, name))
         eager = all(is_eager_tensor(t) or isinstance(t, np.ndarray) for t in tensors)
@@ -417,6 +231,7 @@ class Function:
         concrete = self._build(specs, lambda placeholders: _substitute(
             args, kwargs, placeholders), values)
         self._cache[key] = concrete
+        self._lookup[key] = concrete
         return concrete
 
     def _build(self, specs, arguments, trace_values):
@@ -431,6 +246,18 @@ class Function:
         return concrete
 
     def _trace_once(self, specs, arguments, trace_values, allow_variable_creation):
+        """One trace; a recursion that never ends raises StagingError from the outermost."""
+        staging.tracing_depth.value += 1
+        try:
+            return self._trace_graph(specs, arguments, trace_values, allow_variable_creation)
+        except RecursionError as err:
+            if staging.tracing_depth.value > 1:
+                raise
+            raise staging.recursion_error(self._name, err) from None
+        finally:
+            staging.tracing_depth.value -= 1
+
+    def _trace_graph(self, specs, arguments, trace_values, allow_variable_creation):
         graph = FuncGraph(self._name, allow_variable_creation=allow_variable_creation,
                           outer=state.graph)
         try:
@@ -440,8 +267,9 @@ class Function:
                 graph.trace_values = trace_values
                 args, kwargs = arguments(graph.inputs)
                 graph.structured_input_signature = (tuple(args), dict(kwargs))
+                graph.python_function = self._python_function
                 outputs = self._function_to_trace()(*args, **kwargs)
-                flat = [_output_tensor(graph, o, self._name) for o in nest.flatten(outputs, True)]
+                flat = [output_tensor(graph, o, self._name) for o in nest.flatten(outputs, True)]
         finally:
             graph.trace_values = None
         self._tracing_count += 1

@@ -1,20 +1,15 @@
 """Input signatures of `tf.function`: `TensorSpec`, the key that decides whether a call can reuse
-a trace, and what a function has traced, in TensorFlow's words (`pretty_printed_concrete_signatures()`
-and `function_spec`).
+a trace, and the Python signature calls bind to (`function_spec`).
 
 The key of a call holds, for each argument, its dtype and shape when it is a tensor (Tensor or
-NumPy array), the variable itself for a Variable, and the value for anything else; lists, tuples
-and dicts are looked through, their structure part of the key. With `reduce_retracing` shapes
-keep only their rank. A SparseTensor argument is looked through too: its three tensors are
+NumPy array), the variable itself for a Variable, and the value for anything else (compared by
+value, as TensorFlow's Literal: `1`, `1.0` and `True` are the same key); lists, tuples and dicts
+are looked through, their structure part of the key (dispatch.py decides which trace covers a
+key). A SparseTensor argument is looked through too: its three tensors are
 inputs of the trace (so a call with another number of entries traces again), and a
 SparseTensorSpec in an input_signature stands for their three TensorSpecs (installed here into
-framework/sparse_tensor.py's TENSOR_SPEC, since TensorSpec is defined in this layer).
-
-Each trace prints as TensorFlow 2 prints it: its input parameters with their kinds and what
-they were traced for (a TensorSpec for a tensor argument, `Literal[v]` for a Python value, which
-is part of the signature), the output as TensorSpecs in the output's structure, and the captured
-variables (None when there are none). Traces are separated by a blank line, in the order they
-were made.
+framework/sparse_tensor.py's TENSOR_SPEC, since TensorSpec is defined in this layer). How a
+trace prints is in function_type.py.
 """
 import collections
 import inspect
@@ -23,13 +18,13 @@ import numpy as np
 
 from ..framework import dtypes
 from ..framework.sparse_tensor import TENSOR_SPEC
-from ..framework.ragged_tensor import RaggedTensor, spec_text
+from ..framework.ragged_tensor import RaggedTensor
 from ..framework.tensor import Tensor, array_of, convert_to_tensor, is_eager_tensor
 from ..framework.tensor_shape import TensorShape
-from ..framework.variables import Variable, variable_op_name
+from ..framework.variables import Variable
 from ..util import nest
 
-__all__ = ["TensorSpec", "type_spec_from_value", "call_key", "pretty_printed_signatures",
+__all__ = ["TensorSpec", "type_spec_from_value", "call_key",
            "FunctionSpec", "function_spec", "model_input_specs"]
 
 FunctionSpec = collections.namedtuple(
@@ -41,68 +36,6 @@ def function_spec(function):
     python = function.python_function
     return FunctionSpec(inspect.getfullargspec(python), inspect.ismethod(python),
                         function.input_signature, None)
-
-
-def _spec_text(value, spec_type):
-    if hasattr(value, "_component_specs"):  # a RaggedTensorSpec prints as itself
-        return repr(value)
-    if isinstance(value, RaggedTensor):
-        return spec_text(value.shape, value.dtype, value.ragged_rank, value.row_splits.dtype)
-    if hasattr(value, "dtype") and hasattr(value, "shape") and not isinstance(value, spec_type):
-        return repr(spec_type(value.shape, value.dtype))
-    if isinstance(value, spec_type):
-        return repr(spec_type(value.shape, value.dtype))
-    if nest.is_nested(value):
-        return repr(nest.map_structure(lambda v: _Raw(_spec_text(v, spec_type)), value))
-    return f"Literal[{value!r}]"
-
-
-class _Raw:
-    """A string that prints without quotes inside a container's repr."""
-
-    def __init__(self, text):
-        self.text = text
-
-    def __repr__(self):
-        return self.text
-
-
-def _parameters(python, concrete):
-    args, kwargs = concrete.structured_input_signature
-    try:
-        names = list(inspect.signature(python).parameters.values())
-    except (TypeError, ValueError):
-        names = []
-    lines = []
-    for i, value in enumerate(args):
-        param = names[i] if i < len(names) else None
-        name, kind = (param.name, param.kind.name) if param else (f"args_{i}", "POSITIONAL_ONLY")
-        lines.append((name, kind, value))
-    given = {name for name, _, _ in lines} | set(kwargs)
-    kinds = {p.name: p.kind.name for p in names}
-    lines += [(k, kinds.get(k, "KEYWORD_ONLY"), v) for k, v in kwargs.items()]
-    lines += [(p.name, p.kind.name, p.default) for p in names[len(args):]
-              if p.name not in given and p.default is not inspect.Parameter.empty
-              and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
-    return lines
-
-
-def _one(function, concrete, spec_type):
-    out = ["Input Parameters:"]
-    for name, kind, value in _parameters(function.python_function, concrete):
-        out.append(f"  {name} ({kind}): {_spec_text(value, spec_type)}")
-    out.append("Output Type:")
-    outputs = concrete.structured_outputs
-    out.append("  " + ("None" if outputs is None else _spec_text(outputs, spec_type)))
-    out.append("Captures:")
-    captured = [variable_op_name(v) + ":0" for v in concrete.variables]
-    out += [f"  {name}" for name in captured] or ["  None"]
-    return "\n".join(out)
-
-
-def pretty_printed_signatures(function, spec_type):
-    return "\n\n".join(_one(function, c, spec_type)
-                       for c in function._list_all_concrete_functions())
 
 
 class TensorSpec:
@@ -184,7 +117,9 @@ def _leaf_key(x, tensors, relax):
         hash(x)
     except TypeError:
         return ("object", id(x))
-    return (type(x), x)
+    if isinstance(x, float) and x != x:
+        return ("literal", "nan")  # TensorFlow matches NaN with NaN
+    return ("literal", x)  # by value, as TensorFlow's Literal: 1, 1.0 and True are one key
 
 
 def _structure_token(x):
@@ -210,7 +145,7 @@ def _ragged_key(x, tensors, relax):
     """A ragged tensor's key: its components, keyed by the shapes a trace gives them."""
     parts = x._nest_components()
     tensors.extend(parts)
-    return ("ragged", tuple((p.dtype, _shape_key(s, relax))
+    return ("ragged", tuple((p.dtype._np, _shape_key(s, relax))
                             for p, s in zip(parts, x._component_shapes())))
 
 

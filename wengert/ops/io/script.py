@@ -12,6 +12,8 @@ PyFunc (numpy_function) hands `func` NumPy arrays and takes arrays back; it has 
 TensorFlow. Both are impure: executors never fold or merge them. The output shapes are unknown
 to the graph (TensorShape(None)) unless the caller sets them.
 """
+import functools
+
 import numpy as np
 
 from ...framework import dtypes
@@ -27,8 +29,18 @@ __all__ = ["py_function", "numpy_function", "py_func", "eager_py_func"]
 
 
 def _dtypes_of(Tout):
+    """(whether Tout names one output, its dtypes): a dtype or a TensorSpec per output; a
+    nested structure is TensorFlow's TypeError."""
     single = not isinstance(Tout, (list, tuple))
-    return single, [dtypes.as_dtype(t) for t in ([Tout] if single else Tout)]
+    out = []
+    for t in ([Tout] if single else Tout):
+        t = t.dtype if hasattr(t, "shape") and hasattr(t, "dtype") else t  # a TensorSpec
+        try:
+            out.append(dtypes.as_dtype(t))
+        except (TypeError, ValueError):
+            raise TypeError(f"Cannot convert the argument `type_value`: {t!r} to a TensorFlow "
+                            "DType.") from None
+    return single, out
 
 
 def _results(value, Tout, func):
@@ -145,16 +157,34 @@ def _run(op_def, func, inp, Tout, name):
     return list(outs)
 
 
-def py_function(func, inp, Tout, name=None):
+def _decorator(op_def, Tout, name):
+    """`@py_function(Tout=...)`: the decorated function, called with tensors, runs as the op."""
+    def decorate(func):
+        @functools.wraps(func)
+        def call(*args):
+            return _run(op_def, func, list(args), Tout, name)
+        return call
+    return decorate
+
+
+def py_function(func=None, inp=None, Tout=None, name=None):
     """Run the Python function `func` on tensors `inp` (eagerly, or when a graph runs) and return
-    tensors of dtypes `Tout` (one dtype: one tensor; a list: a list). Differentiable: the
-    gradient runs `func` again under a GradientTape."""
+    tensors of dtypes `Tout` (one dtype or TensorSpec: one tensor; a list: a list).
+    Differentiable: the gradient runs `func` again under a GradientTape. Without `func`, a
+    decorator: `@py_function(Tout=tf.float32)` makes the function run as this op."""
+    if func is None:
+        return _decorator(EAGER_PY_FUNC, Tout, name)
     return _run(EAGER_PY_FUNC, func, inp, Tout, name)
 
 
-def numpy_function(func, inp, Tout, stateful=True, name=None):
+def numpy_function(func=None, inp=None, Tout=None, stateful=True, name=None):
     """Run `func` on NumPy arrays (the values of `inp`) and return tensors of dtypes `Tout`.
-    Not differentiable."""
+    Not differentiable; wengert runs every call (stateful or not, nothing is merged). Without
+    `func`, a decorator, as py_function's."""
+    if not isinstance(stateful, bool):
+        raise TypeError(f"numpy_function: stateful must be a bool, got {stateful!r}.")
+    if func is None:
+        return _decorator(PY_FUNC, Tout, name)
     return _run(PY_FUNC, func, inp, Tout, name)
 
 
