@@ -89,3 +89,37 @@ def test_memory_calls_raise_as_tensorflow_on_cpu(fresh_runtime):
     assert tf.config.experimental.get_device_details(cpu) == {}
     tf.config.set_soft_device_placement(True)
     assert tf.config.get_soft_device_placement()
+
+
+def test_runtime_switches_read_back_as_tensorflow(monkeypatch):
+    from wengert.framework import runtime_options
+    for name in ("device_policy", "synchronous", "tensor_float_32", "jit", "grappler"):
+        monkeypatch.setattr(runtime_options._Options, name,
+                            getattr(runtime_options._Options, name))
+    e = tf.config.experimental
+    assert (e.get_device_policy(), e.get_synchronous_execution(),
+            e.tensor_float_32_execution_enabled()) == ("silent", True, True)
+    for policy in ("warn", "explicit", "silent", "silent_for_int32"):
+        e.set_device_policy(policy)
+        assert e.get_device_policy() == policy
+    e.set_device_policy(None)
+    assert e.get_device_policy() == "silent"
+    with pytest.raises(ValueError, match="Invalid argument `device_policy`: 'bad'"):
+        e.set_device_policy("bad")
+    e.set_synchronous_execution(False)
+    e.enable_tensor_float_32_execution(False)
+    assert not e.get_synchronous_execution() and not e.tensor_float_32_execution_enabled()
+    e.enable_mlir_bridge()
+    e.disable_mlir_bridge()
+    opt = tf.config.optimizer
+    assert opt.get_jit() == ""
+    opt.set_jit(True)
+    assert opt.get_jit() == "autoclustering"
+    opt.set_jit(False)
+    assert opt.get_jit() == ""
+    opt.set_experimental_options({"constant_folding": False, "layout_optimizer": True,
+                                  "bogus": True})
+    assert opt.get_experimental_options() == {
+        "layout_optimizer": True, "constant_folding": False, "disable_model_pruning": False,
+        "disable_meta_optimizer": False}
+    assert list(opt.get_experimental_options())[:2] == ["layout_optimizer", "constant_folding"]

@@ -6,7 +6,8 @@ from .framework.config import (LogicalDevice, LogicalDeviceConfiguration,
                                experimental_functions_run_eagerly,
                                experimental_run_functions_eagerly, functions_run_eagerly,
                                get_soft_device_placement, get_visible_devices,
-                               list_logical_devices, list_physical_devices, run_functions_eagerly,
+                               list_logical_devices, list_physical_devices, optimizer,
+                               run_functions_eagerly,
                                set_soft_device_placement, set_visible_devices, threading)
 
 __all__ = ["PhysicalDevice", "LogicalDevice", "list_physical_devices", "list_logical_devices",
@@ -14,4 +15,4 @@ __all__ = ["PhysicalDevice", "LogicalDevice", "list_physical_devices", "list_log
            "functions_run_eagerly", "get_soft_device_placement", "set_soft_device_placement",
            "threading", "experimental", "experimental_run_functions_eagerly",
            "experimental_functions_run_eagerly", "LogicalDeviceConfiguration",
-           "set_logical_device_configuration", "get_logical_device_configuration"]
+           "set_logical_device_configuration", "get_logical_device_configuration", "optimizer"]

@@ -7,12 +7,14 @@ debugging), `functions_run_eagerly()` says whether it is on. Threads: the intra-
 the BLAS thread pool NumPy uses, through threadpoolctl when it is installed (the optional extra
 `threads`); the inter-op setting is recorded. `experimental.enable_op_determinism()` is accepted
 (wengert's ops are deterministic given their seeds). Logical devices (the CPU split into
-several) and the memory calls are in logical_devices.py.
+several) and the memory calls are in logical_devices.py; switches of TensorFlow's runtime
+(device policy, TensorFloat-32, tf.config.optimizer) in runtime_options.py.
 """
 import collections
 import types
 
 from . import logical_devices as logical
+from . import runtime_options as options
 from .device import settings
 from .logical_devices import LogicalDeviceConfiguration
 
@@ -21,7 +23,7 @@ __all__ = ["PhysicalDevice", "LogicalDevice", "list_physical_devices", "list_log
            "functions_run_eagerly", "get_soft_device_placement", "set_soft_device_placement",
            "threading", "experimental", "experimental_run_functions_eagerly",
            "experimental_functions_run_eagerly", "LogicalDeviceConfiguration",
-           "set_logical_device_configuration", "get_logical_device_configuration"]
+           "set_logical_device_configuration", "get_logical_device_configuration", "optimizer"]
 
 PhysicalDevice = collections.namedtuple("PhysicalDevice", ["name", "device_type"])
 LogicalDevice = collections.namedtuple("LogicalDevice", ["name", "device_type"])
@@ -169,4 +171,11 @@ experimental = types.SimpleNamespace(
     VirtualDeviceConfiguration=LogicalDeviceConfiguration,
     get_memory_info=logical.get_memory_info, get_memory_usage=logical.get_memory_usage,
     reset_memory_stats=logical.reset_memory_stats,
-    get_device_details=get_device_details)
+    get_device_details=get_device_details,
+    get_device_policy=options.get_device_policy, set_device_policy=options.set_device_policy,
+    get_synchronous_execution=options.get_synchronous_execution,
+    set_synchronous_execution=options.set_synchronous_execution,
+    tensor_float_32_execution_enabled=options.tensor_float_32_execution_enabled,
+    enable_tensor_float_32_execution=options.enable_tensor_float_32_execution,
+    enable_mlir_bridge=options.enable_mlir_bridge, disable_mlir_bridge=options.disable_mlir_bridge)
+optimizer = options.optimizer
