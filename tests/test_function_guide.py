@@ -161,6 +161,35 @@ out["bounded"] = bounded(tf.constant(10))
 out["list"] = over_list([tf.constant(1.0), tf.constant(2.0), tf.constant(4.0)])
 out["dict"] = over_dict({"a": tf.constant(1.5), "b": tf.constant(2.0)})
 """,
+    "tracing_protocol": """
+class FruitTraceType(tf.types.experimental.TraceType):
+    def __init__(self, fruit):
+        self.fruit_type = type(fruit)
+        self.fruit_value = fruit
+    def is_subtype_of(self, other):
+        return type(other) is FruitTraceType and self.fruit_type is other.fruit_type
+    def most_specific_common_supertype(self, others):
+        return self if all(self == other for other in others) else None
+    def placeholder_value(self, placeholder_context=None):
+        return self.fruit_value
+    def __eq__(self, other):
+        return type(other) is FruitTraceType and self.fruit_type == other.fruit_type
+    def __hash__(self):
+        return hash(self.fruit_type)
+class Apple:
+    flavor = tf.constant([1, 2])
+    def __tf_tracing_type__(self, context):
+        return FruitTraceType(self)
+class Mango(Apple):
+    flavor = tf.constant([3, 4])
+@tf.function
+def mixed(a, b):
+    return a.flavor + b.flavor
+out["am"] = mixed(Apple(), Mango())
+out["am_again"] = mixed(Apple(), Mango())
+out["ma"] = mixed(Mango(), Apple())
+out["traces"] = tf.constant(mixed.experimental_get_tracing_count())
+""",
     "concrete_function_attributes": """
 v = tf.Variable(2.0)
 frozen = tf.Variable(1.0, trainable=False)

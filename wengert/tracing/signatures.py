@@ -5,7 +5,8 @@ The key of a call holds, for each argument, its dtype and shape when it is a ten
 NumPy array), the variable itself for a Variable, and the value for anything else (compared by
 value, as TensorFlow's Literal: `1`, `1.0` and `True` are the same key); lists, tuples and dicts
 are looked through, their structure part of the key (dispatch.py decides which trace covers a
-key). A SparseTensor argument is looked through too: its three tensors are
+key). An object with `__tf_tracing_type__` (tf.types.experimental.SupportsTracingProtocol) is
+keyed by the TraceType it returns, compared with that type's `==`. A SparseTensor argument is looked through too: its three tensors are
 inputs of the trace (so a call with another number of entries traces again), and a
 SparseTensorSpec in an input_signature stands for their three TensorSpecs (installed here into
 framework/sparse_tensor.py's TENSOR_SPEC, since TensorSpec is defined in this layer). How a
@@ -113,6 +114,9 @@ def _leaf_key(x, tensors, relax):
         return (x.dtype._np, _shape_key(x.shape, relax))
     if isinstance(x, Variable):
         return ("variable", id(x))
+    tracing_type = getattr(x, "__tf_tracing_type__", None)
+    if tracing_type is not None and not isinstance(x, type):  # the tracing protocol
+        return ("traced", tracing_type(None))
     try:
         hash(x)
     except TypeError:
