@@ -346,3 +346,22 @@ def test_dispatch_keys():
     assert dispatch.generalize(((f32, (7,)),), traced[:1]) == ((f32, (None,)),)
     assert dispatch.tensor_shapes((("x", ((f32, (1,)), (f32, None))), (f32, ()))) == [
         (1,), None, ()]
+
+
+def test_a_function_before_tracing_describes_its_parameters():
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    def g(x):
+        return x
+
+    @tf.function
+    def f(x, *a, y=2, **k):
+        return x
+
+    assert repr(g.function_type) == "(x: TensorSpec(shape=(None,), dtype=tf.float32, name=None))"
+    assert repr(f.function_type) == "(x, *a, y=<captured_default_value>, **k)"
+    assert g.name == "g"
+    concrete = g.get_concrete_function()
+    assert concrete.output_dtypes == tf.float32
+    assert concrete.output_shapes == tf.TensorShape([None])
+    with pytest.raises(NotImplementedError, match="XLA"):
+        g.experimental_get_compiler_ir(tf.constant([1.0]))

@@ -211,6 +211,20 @@ class ConcreteFunction:
         return handles + eager + [outer for outer, _ in self.graph.outer_captures]
 
     @property
+    def name(self):
+        return f"__inference_{self.graph.name}".encode()
+
+    @property
+    def output_dtypes(self):
+        return nest.map_structure(lambda t: None if t is None else t.dtype,
+                                  self.structured_outputs)
+
+    @property
+    def output_shapes(self):
+        return nest.map_structure(lambda t: None if t is None else t.shape,
+                                  self.structured_outputs)
+
+    @property
     def variables(self):
         return tuple(self.graph.variables)
 

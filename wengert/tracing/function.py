@@ -56,7 +56,7 @@ from ..framework.device import settings as device_settings
 from ..framework.tensor import array_of, is_eager_tensor
 from ..framework.tensor_shape import TensorShape
 from ..util import nest
-from . import dispatch, signatures, staging
+from . import dispatch, function_type, signatures, staging
 from .concrete_function import CALL_OBSERVERS, ConcreteFunction, conform, output_tensor
 from .func_graph import FuncGraph, placeholder_for
 from .signatures import TensorSpec, call_key, is_tensor_like
@@ -122,6 +122,21 @@ class Function:
     @property
     def input_signature(self):
         return self._input_signature
+
+    @property
+    def name(self):
+        return self._name
+
+    @property
+    def function_type(self):
+        """The Python parameters (typed by the input_signature, if any), before any trace."""
+        return function_type.python_function_type(self._python_function,
+                                                  self._input_signature, TensorSpec)
+
+    def experimental_get_compiler_ir(self, *args, **kwargs):
+        """XLA's text for a trace: wengert compiles no XLA."""
+        raise NotImplementedError(f"{self._name}.experimental_get_compiler_ir: wengert does not "
+                                  "compile functions with XLA (jit_compile has no effect).")
 
     def experimental_get_tracing_count(self):
         """How many times the Python function was traced."""

@@ -20,7 +20,7 @@ from ..framework.tensor import Tensor
 from ..util import nest
 
 __all__ = ["FunctionType", "Parameter", "type_text", "typed", "bound_parameters",
-           "structured_names"]
+           "structured_names", "python_function_type"]
 
 
 def type_text(value, spec_type):
@@ -107,16 +107,41 @@ class FunctionType(inspect.Signature):
     def __repr__(self):
         parts, kinds = [], [p.kind for p in self.parameters.values()]
         for i, p in enumerate(self.parameters.values()):
-            if p.kind is inspect.Parameter.KEYWORD_ONLY and (
-                    i == 0 or kinds[i - 1] is not inspect.Parameter.KEYWORD_ONLY):
+            if p.kind is inspect.Parameter.KEYWORD_ONLY and (i == 0 or kinds[i - 1] not in (
+                    inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.VAR_POSITIONAL)):
                 parts.append("*")
-            parts.append(f"{p.name}: {p.type_constraint!r}")
+            parts.append(_parameter_text(p))
             if p.kind is inspect.Parameter.POSITIONAL_ONLY and (
                     i + 1 == len(kinds) or kinds[i + 1] is not inspect.Parameter.POSITIONAL_ONLY):
                 parts.append("/")
+        if self.output is inspect.Signature.empty:
+            return f"({', '.join(parts)})"
         return f"({', '.join(parts)}) -> {self.output!r}"
 
     __str__ = __repr__
+
+
+def _parameter_text(p):
+    stars = {inspect.Parameter.VAR_POSITIONAL: "*", inspect.Parameter.VAR_KEYWORD: "**"}
+    text = stars.get(p.kind, "") + p.name
+    if p.type_constraint is not None:
+        return f"{text}: {p.type_constraint!r}"
+    return text + ("=<captured_default_value>" if p.optional else "")
+
+
+def python_function_type(python_function, input_signature, spec_type):
+    """The FunctionType of a tf.function before any trace: its Python parameters, typed by
+    the input_signature when it has one."""
+    try:
+        params = list(inspect.signature(python_function).parameters.values())
+    except (TypeError, ValueError):
+        params = []
+    specs = list(input_signature or [])
+    out = []
+    for i, p in enumerate(params):
+        constraint = typed(specs[i], spec_type) if i < len(specs) else None
+        out.append(Parameter(p.name, p.kind, p.default is not p.empty, constraint))
+    return FunctionType(out)
 
 
 def bound_parameters(python_function, args, kwargs):
