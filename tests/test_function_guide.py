@@ -365,3 +365,35 @@ def test_a_function_before_tracing_describes_its_parameters():
     assert concrete.output_shapes == tf.TensorShape([None])
     with pytest.raises(NotImplementedError, match="XLA"):
         g.experimental_get_compiler_ir(tf.constant([1.0]))
+
+
+def test_placeholders_named_after_parameters_and_printed_as_tensorflow():
+    seen = []
+
+    @tf.function
+    def double(a):
+        seen.append(str(a))
+        return a + a
+
+    concrete = double.get_concrete_function(tf.constant("a"))
+    assert seen == ['Tensor("a:0", shape=(), dtype=string)']
+    assert [n.name for n in concrete.graph.as_graph_def().node][:2] == ["a", "add"]
+    assert str(concrete).startswith("ConcreteFunction Input Parameters:\n  a (POSITIONAL_OR_")
+
+
+def test_concrete_function_binds_keywords_and_checks_python_values():
+    @tf.function
+    def power(a, b):
+        return a ** b
+
+    square = power.get_concrete_function(a=tf.TensorSpec(None, tf.float32), b=2)
+    assert float(square(tf.constant(10.0))) == 100.0
+    assert float(square(a=tf.constant(3.0))) == 9.0
+    assert float(square(tf.constant(4.0), b=2)) == 16.0
+    with pytest.raises(TypeError, match=r"^Binding inputs to tf.function failed due to `Can not "
+                                        r"cast 3 to Literal\[2\]`"):
+        square(tf.constant(10.0), b=3)
+    with pytest.raises(TypeError, match=r"Can not cast TensorSpec\(shape=\(\), dtype=tf.int32, "
+                                        r"name=None\) to TensorSpec\(shape=<unknown>, "
+                                        r"dtype=tf.float32"):
+        square(tf.constant(1))

@@ -99,7 +99,7 @@ def test_trace_export_writes_the_function_graph(tmp_path):
     ops = {node.op for node in graph.node}
     assert {"Placeholder", "MatMul", "AddV2", "Relu", "Identity"} <= ops
     matmul = next(n for n in graph.node if n.op == "MatMul")
-    assert list(matmul.input) == ["args_0", "args_1"]
+    assert list(matmul.input) == ["x", "w"]  # named after the parameters, as in TensorFlow
     assert [d.size for d in matmul.attr["_output_shapes"].list.shape[0].dim] == [2, 4]
 
 

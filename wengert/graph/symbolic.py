@@ -111,7 +111,9 @@ class SymbolicTensor(GraphValued, Tensor):
     def __repr__(self):
         return f"<tf.Tensor '{self.name}' shape={self._shape} dtype={self._dtype.name}>"
 
-    __str__ = __repr__
+    def __str__(self):  # as TensorFlow prints a graph tensor
+        return f'Tensor("{self.name}", shape={self._shape}, dtype={self._dtype.name})'
+
 
     # Tensor's fast operator paths read eager values; graph tensors take the general path,
     # their ops named as TensorFlow names an operator's ("add", "mul", "sub").

@@ -14,6 +14,8 @@ structure; a returned Python number is a constant tensor of the graph), `functio
 `captured_inputs` (the variables' handles, then the eager tensors and outer-graph tensors the body
 closed over).
 """
+import inspect
+
 import numpy as np
 
 from ..framework.operation import Operation
@@ -181,8 +183,8 @@ class ConcreteFunction:
         def spec(x):
             if id(x) not in inputs:
                 return x
-            return TensorSpec(x.shape, x.dtype, None if x.op.name.startswith("args_")
-                              else x.op.name)
+            named = id(x) in getattr(self.graph, "spec_named", ())
+            return TensorSpec(x.shape, x.dtype, x.op.name if named else None)
         params = [types_of.Parameter(name, kind, optional, types_of.typed(
             nest.map_structure(spec, value), TensorSpec))
                   for name, kind, optional, value in self._bound_arguments()]
@@ -232,8 +234,12 @@ class ConcreteFunction:
     def trainable_variables(self):
         return tuple(v for v in self.graph.variables if v.trainable)
 
-    def __call__(self, *args):
-        """Call with one tensor per graph input (the flattened tensor arguments)."""
+    def __call__(self, *args, **kwargs):
+        """Call as the Python function was called (keywords too; a Python value must be the
+        one traced), or with one tensor per graph input (the flattened tensor arguments)."""
+        if kwargs or (len(args) != len(self.graph.inputs) and
+                      getattr(self.graph, "python_function", None) is not None):
+            return self._call(self._structured_feeds(args, kwargs))
         if len(args) != len(self.graph.inputs):
             raise TypeError(f"This concrete function takes {len(self.graph.inputs)} tensor "
                             f"arguments, got {len(args)}.")
@@ -283,8 +289,54 @@ class ConcreteFunction:
                     "(TensorFlow raises this TypeError too).") from None
         return values
 
+    def _structured_feeds(self, args, kwargs):
+        """The feeds of a call bound to the Python signature: its tensors in the order of the
+        graph's inputs; TensorFlow's TypeError for a Python value other than the traced one."""
+        traced = {name: value for name, _, _, value in self._bound_arguments()}
+        try:
+            given = inspect.signature(self.graph.python_function).bind_partial(
+                *args, **kwargs).arguments
+        except TypeError as err:
+            raise self._binding_error(err, args, kwargs) from None
+        extra = [k for k, v in given.items() if k not in traced and v not in ((), {})]
+        if extra:
+            raise self._binding_error(f"no traced parameter {extra[0]!r}", args, kwargs)
+        feeds, inputs = {}, {id(p): i for i, p in enumerate(self.graph.inputs)}
+        for name, traced_value in traced.items():
+            value = given.get(name, traced_value)
+            want, got = nest.flatten(traced_value, True), nest.flatten(value, True)
+            if len(want) != len(got):
+                raise self._binding_error(f"Can not cast {value!r} to the traced structure",
+                                          args, kwargs)
+            for w, g in zip(want, got):
+                if id(w) in inputs:
+                    feeds[inputs[id(w)]] = conform(g, TensorSpec(w.shape, w.dtype),
+                                                   inputs[id(w)])
+                elif not _same_literal(w, g):
+                    raise self._binding_error(f"Can not cast {g!r} to Literal[{w!r}]", args,
+                                              kwargs)
+        if len(feeds) != len(self.graph.inputs):
+            raise self._binding_error("a tensor argument is missing", args, kwargs)
+        return [feeds[i] for i in range(len(feeds))]
+
+    def _binding_error(self, why, args, kwargs):
+        return TypeError(f"Binding inputs to tf.function failed due to `{why}`. Received args: "
+                         f"{args} and kwargs: {kwargs} for signature: {self.function_type}.")
+
+    def pretty_text(self):
+        return "ConcreteFunction " + self.pretty_printed_signature()
+
+    __str__ = pretty_text
+
     def __repr__(self):
-        return f"<ConcreteFunction {self.graph.name} with {len(self.graph._ops)} ops>"
+        return f"<ConcreteFunction {self.function_type} at 0x{id(self):X}>"
+
+
+def _same_literal(traced, given):
+    try:
+        return bool(traced == given)
+    except Exception:  # noqa: BLE001 - a value whose == does not give a bool
+        return traced is given
 
 
 def conform(value, spec, index):
@@ -299,7 +351,9 @@ def conform(value, spec, index):
                             f"{err}") from None
         dtype, shape = spec.dtype, TensorShape(value.shape)
     if dtype is not spec.dtype or not spec.shape.is_compatible_with(shape):
-        raise TypeError(f"Argument {index} (dtype {dtype.name}, shape {shape}) does not match "
-                        f"the input_signature {spec}; pass a tensor of that dtype and shape "
-                        "(cast or reshape it), or change the input_signature.")
+        raise TypeError(f"Binding inputs to tf.function failed due to `Can not cast "
+                        f"{TensorSpec(shape, dtype)} to {spec}`: argument {index} (dtype "
+                        f"{dtype.name}, shape {shape}) does not match the input_signature; pass "
+                        "a tensor of that dtype and shape (cast or reshape it), or change the "
+                        "input_signature.")
     return value

@@ -55,6 +55,7 @@ from ..framework.context import state, state_scope
 from ..framework.device import settings as device_settings
 from ..framework.tensor import array_of, is_eager_tensor
 from ..framework.tensor_shape import TensorShape
+from ..graph.graph import valid_name
 from ..util import nest
 from . import dispatch, function_type, signatures, staging
 from .concrete_function import CALL_OBSERVERS, ConcreteFunction, conform, output_tensor
@@ -228,7 +229,10 @@ class Function:
 
     # -- tracing ----------------------------------------------------------------------------------
     def _trace_signature(self):
-        specs = [(s.dtype, s.shape, s.name) for s in self._flat_specs]
+        derived = function_type.structured_names(self._python_function,
+                                                 list(self._input_signature), {})
+        specs = [(s.dtype, s.shape, s.name or _op_name(derived.get(id(s))), bool(s.name))
+                 for s in self._flat_specs]
         concrete = self._build(specs, lambda leaves: (
             nest.pack_sequence_as(self._input_signature, leaves, True), {}), None)
         self._cache[None] = concrete
@@ -236,11 +240,11 @@ class Function:
 
     def _trace(self, key, args, kwargs, tensors):
         """Trace for `key`: each tensor argument gets a placeholder of the key's shape."""
-        specs = []
+        specs, derived = [], function_type.structured_names(self._python_function, args, kwargs)
         for t, shape in zip(tensors, dispatch.tensor_shapes(key)):
-            shape = TensorShape(shape)
-            name = t.name if isinstance(t, TensorSpec) else None  # a spec's name names its input
-            specs.append((dtypes.as_dtype(t.dtype), shape, name))
+            named = isinstance(t, TensorSpec) and bool(t.name)  # a spec's name names its input
+            name = t.name if named else _op_name(derived.get(id(t)))
+            specs.append((dtypes.as_dtype(t.dtype), TensorShape(shape), name, named))
         eager = all(is_eager_tensor(t) or isinstance(t, np.ndarray) for t in tensors)
         values = [array_of(t) if is_eager_tensor(t) else t for t in tensors] if eager else None
         concrete = self._build(specs, lambda placeholders: _substitute(
@@ -278,7 +282,8 @@ class Function:
         try:
             with state_scope(state.graph), graph.as_default():  # tapes wait while tracing
                 graph.inputs = [placeholder_for(graph, dtype, shape, name or f"args_{i}")
-                                for i, (dtype, shape, name) in enumerate(specs)]
+                                for i, (dtype, shape, name, _) in enumerate(specs)]
+                graph.spec_named = {id(p) for p, spec in zip(graph.inputs, specs) if spec[3]}
                 graph.trace_values = trace_values
                 args, kwargs = arguments(graph.inputs)
                 graph.structured_input_signature = (tuple(args), dict(kwargs))
@@ -301,6 +306,11 @@ class Function:
 
     def __repr__(self):
         return f"<wengert.function {self._name}: {self._tracing_count} trace(s)>"
+
+
+def _op_name(name):
+    """A placeholder name made of a parameter's name (and path), or None."""
+    return None if name is None else valid_name(name)
 
 
 def _flatten_up_to(signature, args):
