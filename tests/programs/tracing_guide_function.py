@@ -270,3 +270,100 @@ except Exception as err:  # noqa: BLE001 - TensorFlow raises its StagingError
     text = str(err)
     print(type(err).__name__, "names the line:", "return endless(n - 1) + 1" in text,
           "RecursionError" in text)
+
+# -- the guide's cells -------------------------------------------------------------------------------
+@tf.function
+def double_it(a):
+    print("Tracing with", a)
+    return a + a
+
+
+print(double_it(tf.constant(1)))
+print(double_it(tf.constant(1.1)))
+print(double_it(tf.constant("a")))
+double_strings = double_it.get_concrete_function(tf.constant("a"))
+print(double_strings(tf.constant("b")))
+print(double_strings.structured_input_signature)
+print(double_strings)
+print([n.name for n in double_strings.graph.as_graph_def().node][:2])
+
+
+@tf.function
+def power(a, b):
+    return a ** b
+
+
+square = power.get_concrete_function(a=tf.TensorSpec(None, tf.float32), b=2)
+print(square(tf.constant(10.0)), square(a=tf.constant(3.0)))
+try:
+    square(tf.constant(10.0), b=3)
+except TypeError as err:
+    print("TypeError:", str(err).split(". Received")[0])
+
+
+@tf.function(input_signature=(tf.TensorSpec(shape=[None], dtype=tf.int32),))
+def next_collatz(x):
+    print("Tracing with", x)
+    return tf.where(x % 2 == 0, x // 2, 3 * x + 1)
+
+
+print(next_collatz(tf.constant([1, 2])))
+for bad in (tf.constant([[1, 2], [3, 4]]), tf.constant([1.0, 2.0])):
+    try:
+        next_collatz(bad)
+    except TypeError as err:
+        print("TypeError:", str(err).split("`")[1])
+
+
+@tf.function(reduce_retracing=True)
+def g(x):
+    print("Tracing with", x)
+    return x
+
+
+print(g(tf.constant([1, 2, 3])))
+print(g(tf.constant([1, 2, 3, 4, 5])))
+print(g(tf.constant([[1, 2], [3, 4]])))
+
+
+@tf.function
+def f(x):
+    print("Traced with", x)
+    tf.print("Executed with", x, output_stream=sys.stdout)
+
+
+f(1)
+f(1)
+f(2)
+
+
+@tf.function
+def buggy_consume_next(iterator):
+    tf.print("Value:", next(iterator), output_stream=sys.stdout)
+
+
+iterator = iter([1, 2, 3])
+for _ in range(3):
+    buggy_consume_next(iterator)
+
+
+@tf.function
+def buggy_add():
+    return 1 + foo
+
+
+foo = 1
+print("Buggy:", buggy_add())
+foo = 100
+print("Buggy:", buggy_add())
+
+
+@tf.function
+def recursive_fn(n):
+    if n > 0:
+        print("tracing")
+        return recursive_fn(n - 1)
+    return 1
+
+
+print(recursive_fn(3), recursive_fn.experimental_get_tracing_count())

@@ -111,8 +111,9 @@ class SymbolicTensor(GraphValued, Tensor):
     def __repr__(self):
         return f"<tf.Tensor '{self.name}' shape={self._shape} dtype={self._dtype.name}>"
 
-    def __str__(self):  # as TensorFlow prints a graph tensor
-        return f'Tensor("{self.name}", shape={self._shape}, dtype={self._dtype.name})'
+    def __str__(self):  # as TensorFlow prints a graph tensor (no shape when the rank is unknown)
+        shape = "" if self._shape.rank is None else f" shape={self._shape},"
+        return f'Tensor("{self.name}",{shape} dtype={self._dtype.name})'
 
 
     # Tensor's fast operator paths read eager values; graph tensors take the general path,
