@@ -22,8 +22,6 @@ PENDING = {
     "linear_regression_custom_loop": "Keras 3 does not train a tf.Variable set as a Model "
     "attribute (it trains keras.Variable only), so TensorFlow's fit leaves W and b as they "
     "were; wengert trains them, as tf.keras 2 did: Keras 3's variable model, issue 27 item 5",
-    "random_generators_stateless": "TensorFlow's random numbers (Philox-4x32-10 and its "
-    "conversions to floats): wengert's seeded draws are reproducible but not TensorFlow's",
 }
 
 

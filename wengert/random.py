@@ -17,6 +17,7 @@ from .ops.random.index_shuffle import index_shuffle
 from .ops.random.generator import (Algorithm, Generator, create_rng_state, get_global_generator,
                                    set_global_generator)
 from .ops.random.seeded import normal, set_seed, truncated_normal, uniform
+from .ops.random.shuffle import stateless_shuffle
 from .ops.random.stateless import (stateless_binomial, stateless_categorical, stateless_fold_in,
                                    stateless_gamma, stateless_normal, stateless_poisson,
                                    stateless_split, stateless_truncated_normal,
@@ -29,7 +30,7 @@ experimental = _types.SimpleNamespace(
     Algorithm=Algorithm, Generator=Generator, create_rng_state=create_rng_state,
     get_global_generator=get_global_generator, set_global_generator=set_global_generator,
     stateless_fold_in=stateless_fold_in, stateless_split=stateless_split,
-    index_shuffle=index_shuffle)
+    index_shuffle=index_shuffle, stateless_shuffle=stateless_shuffle)
 
 __all__ = ["normal", "uniform", "truncated_normal", "set_seed", "categorical", "gamma",
            "poisson", "shuffle", "uniform_candidate_sampler", "stateless_normal",

@@ -1,6 +1,9 @@
-"""Op-table rows for the stateless random ops (ops/random/stateless.py) and the seeded
-distributions of ops/random/distributions.py, checked against NumPy with the same generators: Philox
-keyed by the seed for stateless ops, `default_rng([87654321, op seed])` for seeded ones.
+"""Op-table rows for the stateless random ops (ops/random/stateless.py, shuffle.py) and the seeded
+distributions of ops/random/distributions.py, checked against the generators behind them:
+TensorFlow's Philox draws (ops/random/philox_draws.py; tests/test_random_tf.py compares them with
+TensorFlow's) for normal, uniform, integers, categorical and shuffle, keyed by the seed for
+stateless ops and by (87654321, op seed) for seeded ones; NumPy's Philox keyed by the seed, or
+`default_rng([87654321, op seed])`, for binomial, Poisson and gamma, whose samplers are NumPy's.
 
 Gamma samples are differentiable in alpha (TensorFlow's reparameterized gradient, checked against
 finite differences of the inverse-CDF sampler, whose uniforms stay fixed) and in beta; the
@@ -9,11 +12,16 @@ import numpy as np
 from scipy.special import gammaincinv
 
 from wengert.ops.random import candidate_sampling, distributions, seeded, stateless as rs
+from wengert.ops.random import philox_draws as draws
+from wengert.ops.random.categorical import categorical_kernel
+from wengert.ops.random.philox import stateless_key_counter
+from wengert.ops.random.shuffle import shuffle_rows, stateless_shuffle
 from op_table import OpInfo, Sample, positive, rand
 
 DEFAULT = seeded.DEFAULT_GRAPH_SEED
 SEED = np.array([3, 4], np.int32)
-NOTE = "float32 draws come from NumPy's float32 generator (different numbers)"
+NOTE = "float64 draws; float32's are compared with TensorFlow's in tests/test_random_tf.py"
+KEY, COUNTER = stateless_key_counter(3, 4)
 
 
 def _philox():
@@ -29,21 +37,13 @@ def _seeded(fn, *args, **kwargs):
     return fn(*args, **kwargs)
 
 
-def _cat_ref(gen, logits, n):
-    p = np.exp(logits - logits.max(1, keepdims=True))
-    cdf = np.cumsum(p, 1)
-    u = gen.random((logits.shape[0], n)) * cdf[:, -1:]
-    return np.stack([np.minimum(np.searchsorted(c, r, side="right"), logits.shape[1] - 1)
-                     for c, r in zip(cdf, u)]).astype(np.int64)
-
-
 def _gamma_ref(gen, shape, alpha, beta=None):
     x = gammaincinv(alpha, gen.random(tuple(shape) + np.shape(alpha)))
     return x if beta is None else x / beta
 
 
 def _uniform_ref(lo, hi):
-    return _philox().random((3, 2)) * (hi - lo) + lo
+    return draws.uniform_floats(KEY, COUNTER, 6, np.float64).reshape(3, 2) * (hi - lo) + lo
 
 
 LOGITS = np.log(np.array([[0.2, 0.3, 0.5], [0.6, 0.3, 0.1]]))
@@ -51,7 +51,7 @@ LOGITS = np.log(np.array([[0.2, 0.3, 0.5], [0.6, 0.3, 0.1]]))
 ROWS = [
     OpInfo("random.stateless_normal", lambda m, s: rs.stateless_normal((3, 2), SEED, m, s,
                                                                        dtype=m.dtype),
-           lambda m, s: _philox().standard_normal((3, 2)) * s + m,
+           lambda m, s: draws.normals(KEY, COUNTER, 6, np.float64).reshape(3, 2) * s + m,
            [Sample((rand(), positive()))], float32=False, notes=NOTE),
     OpInfo("random.stateless_truncated_normal",
            lambda m: rs.stateless_truncated_normal((50,), SEED, m, dtype=m.dtype),
@@ -61,10 +61,12 @@ ROWS = [
            _uniform_ref, [Sample((rand(), rand(low=3, high=4)))], float32=False, notes=NOTE),
     OpInfo("random.stateless_uniform.int",
            lambda: rs.stateless_uniform((3, 2), SEED, 2, 9, dtype="int32"),
-           lambda: _philox().integers(2, 9, (3, 2), np.int32), [Sample(())], grad=False,
+           lambda: draws.uniform_ints(KEY, COUNTER, 6, np.int32, 2, 9).reshape(3, 2),
+           [Sample(())], grad=False,
            float32=False),
     OpInfo("random.stateless_categorical",
-           lambda lg: rs.stateless_categorical(lg, 6, SEED), lambda lg: _cat_ref(_philox(), lg, 6),
+           lambda lg: rs.stateless_categorical(lg, 6, SEED),
+           lambda lg: categorical_kernel(KEY, COUNTER, lg, 6, np.int64),
            [Sample((LOGITS,))], grad=False, float32=False),
     OpInfo("random.stateless_binomial",
            lambda c, p: rs.stateless_binomial((4,), SEED, c, p),
@@ -97,10 +99,13 @@ ROWS = [
            grad=False, fwd_rtol=1e-5),
     OpInfo("random.categorical",
            lambda lg: _seeded(distributions.categorical, lg, 5, seed=22),
-           lambda lg: _cat_ref(_rng(22), lg, 5), [Sample((LOGITS,))], grad=False,
+           lambda lg: categorical_kernel(DEFAULT, 22 << 64, lg, 5, np.int64), [Sample((LOGITS,))],
+           grad=False,
            float32=False),
     OpInfo("random.shuffle", lambda x: _seeded(distributions.shuffle, x, seed=23),
-           lambda x: x[_rng(23).permutation(len(x))], [Sample((rand(5, 2),))], grad=False),
+           lambda x: shuffle_rows(x, DEFAULT, 23 << 64), [Sample((rand(5, 2),))], grad=False),
+    OpInfo("random.experimental.stateless_shuffle", lambda x: stateless_shuffle(x, SEED),
+           lambda x: shuffle_rows(x, KEY, COUNTER), [Sample((rand(6, 2),))], grad=False),
     OpInfo("random.poisson",
            lambda lam: _seeded(distributions.poisson, (2,), lam, dtype="float64", seed=24),
            lambda lam: _rng(24).poisson(lam, (2,) + lam.shape).astype(np.float64),
@@ -114,13 +119,7 @@ ROWS = [
 
 
 def _truncated_ref():
-    gen = _philox()
-    out = gen.standard_normal(50)
-    bad = np.abs(out) > 2
-    while bad.any():
-        out[bad] = gen.standard_normal(int(bad.sum()))
-        bad = np.abs(out) > 2
-    return out
+    return draws.truncated_normals(KEY, COUNTER, 50, np.float64)
 
 
 def _gamma_grad_ref(a, x):

@@ -19,9 +19,9 @@ The distributions, with Keras 3's arguments and defaults (dtype None means `floa
   take the input's size;
 - `shuffle(x, axis=0)`: x permuted along axis by the order of uniform draws (argsort).
 
-The numbers differ from TensorFlow's Keras for the same seed: both key a Philox generator with
-the seed, but TensorFlow's kernels use its own counter layout and conversions, and wengert's use
-NumPy's Philox, so only the guarantee (same seed, same numbers) and the distributions agree.
+The numbers are TensorFlow's Keras's for the same seed: both draw with the stateless ops, whose
+Philox streams and conversions wengert reproduces (ops/random/philox.py), except gamma, beta and
+binomial, whose samplers are NumPy's (same seed, same numbers, the same distributions).
 """
 from ..framework import dtypes
 from ..framework.tensor import Tensor, convert_to_tensor

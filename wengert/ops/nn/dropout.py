@@ -35,7 +35,7 @@ from ..cast_ops import cast
 from ..creation_ops import constant_value
 from ..math_ops import divide, greater_equal, multiply, subtract
 from ..query_ops import shape as shape_of
-from ..random.seeded import _generator, _seed_attrs, _shape
+from ..random.seeded import _seed_attrs, _shape, seeded_uniform
 from ..random.stateless import stateless_uniform
 
 __all__ = ["dropout", "stateless_dropout", "general_dropout"]
@@ -119,7 +119,7 @@ def _mask_shape(x_shape, noise_shape):
 
 def _dropout_kernel(x, *, rate, noise_shape, seed, seed2, stream):
     shape = _mask_shape(x.shape, noise_shape)
-    keep = _generator(seed, seed2, stream).random(shape) >= rate
+    keep = seeded_uniform(shape, x.dtype, seed, seed2, stream) >= rate
     mask = keep.astype(x.dtype) * x.dtype.type(1.0 / (1.0 - rate))
     return x * mask, mask
 

@@ -1,8 +1,9 @@
 """More seeded random ops: `tf.random.categorical`, `shuffle`, `gamma`, `poisson` and
 `uniform_candidate_sampler`, with the seed rules of seeded.py (global seed, op seed).
 
-categorical draws class indices from softmax(logits) row by row (inverse CDF); shuffle permutes
-the first dimension; poisson draws counts (not differentiable, as in TensorFlow). gamma draws
+categorical draws class indices from softmax(logits) row by row (inverse CDF, categorical.py) and
+shuffle permutes the first dimension (shuffle.py), both from the op's Philox stream as
+TensorFlow's kernels draw them (seeded.py); poisson draws counts (not differentiable, as in TensorFlow). gamma draws
 Gamma(alpha, 1) samples by inverting the CDF and divides by beta, so the samples are
 differentiable in alpha through TensorFlow's reparameterized gradient (RandomGammaGrad, see
 stateless.py) and in beta through the division.
@@ -14,6 +15,8 @@ up, and a class's expected count is the probability it came up in those n tries,
 1 - (1 - p)^n, as TensorFlow computes it.
 """
 
+import numpy as np
+
 from ...framework import dtypes
 from ...framework.errors import InvalidArgumentError
 from ...framework.execute import execute
@@ -21,9 +24,11 @@ from ...framework.registry import defop
 from ...framework.tensor import convert_to_tensor
 from ...framework.tensor_shape import TensorShape
 from ..math_ops import divide
-from .seeded import _generator, _seed_attrs, run_raw
+from .categorical import categorical_kernel
+from .seeded import _generator, _seed_attrs, reserve, run_raw
+from .shuffle import shuffle_rows
 from .seeded import _shape as sample_shape
-from .stateless import (broadcast_params, categorical_kernel, gamma_alpha_grad,
+from .stateless import (broadcast_params, gamma_alpha_grad,
                                    gamma_alpha_jvp, gamma_kernel, gamma_shape)
 
 __all__ = ["categorical", "multinomial", "shuffle", "gamma", "poisson"]
@@ -31,7 +36,10 @@ __all__ = ["categorical", "multinomial", "shuffle", "gamma", "poisson"]
 
 # -- categorical --------------------------------------------------------------------------------
 def _multinomial_kernel(logits, *, num_samples, dtype, seed, seed2, stream):
-    return categorical_kernel(_generator(seed, seed2, stream), logits, num_samples, dtype)
+    rounded = -(-num_samples // 4) * 8  # TensorFlow reserves 2 words per sample, in fours
+    key, counter = reserve("Multinomial", np.dtype(dtype), seed, seed2, stream,
+                           256 * logits.shape[0] * rounded)
+    return categorical_kernel(key, counter, logits, num_samples, dtype)
 
 
 def _multinomial_rule(logits, *, num_samples, dtype, **_):
@@ -70,9 +78,11 @@ def multinomial(logits, num_samples, seed=None, name=None, output_dtype=None):
 
 # -- shuffle --------------------------------------------------------------------------------------
 def _shuffle_kernel(value, *, seed, seed2, stream):
-    if value.ndim == 0:
+    if value.size <= 1 or value.shape[0] <= 1:
         return value.copy()
-    return value[_generator(seed, seed2, stream).permutation(value.shape[0])]
+    key, counter = reserve("RandomShuffle", value.dtype, seed, seed2, stream,
+                           -(-(value.shape[0] - 1) // 4))
+    return shuffle_rows(value, key, counter)
 
 
 RANDOM_SHUFFLE = defop("RandomShuffle", _shuffle_kernel,

@@ -1,38 +1,41 @@
-"""`tf.random.Generator`: random numbers from a state held in a Variable.
+"""`tf.random.Generator`: random numbers from a Philox state held in a Variable.
 
-A Generator's state is an int64 Variable of shape [3] (TensorFlow's Philox layout: a 128-bit
-counter in the first two words, the key in the third). Each draw reads the state, uses the pair
-(key, counter) as the seed of a stateless op (stateless.py) and adds one to the counter,
-so successive draws differ, a generator re-created from the same seed replays the same numbers,
-and checkpointing or assigning the state variable saves or rewinds the stream. The read and the
-update are ordinary variable ops, so the same code runs eagerly and inside `tf.function` (where
-each call of the traced function advances the state).
+A Generator's state is an int64 Variable of shape [3], TensorFlow's Philox layout: the 128-bit
+counter (low word, high word) and the 64-bit key. `from_seed(s)` stores an integer seed as its
+64-bit chunks, lowest first ([s, 0, 0] for a small seed: counter s, key 0), and a vector seed
+padded with zeros on the left, as TensorFlow's create_rng_state does. A draw of n numbers reads
+the state and advances the counter by 256 n (TensorFlow's RngReadAndSkip: every draw reserves
+256 blocks per output), then runs the stateless kernel on the (key, counter) it read, so a
+generator's numbers are TensorFlow's, call after call. The read and the update are variable ops:
+the same code runs eagerly and inside `tf.function` (where each call advances the state), and
+checkpointing or assigning the state saves or rewinds the stream.
 
-`split(n)` derives n independent generators (their keys drawn from this one); `make_seeds(n)`
-gives seeds for the stateless ops (an int64 [2, n] tensor, one seed per column).
-`get_global_generator()` is created on first use from nondeterministic state, as TensorFlow's;
-`set_global_generator` replaces it.
+`make_seeds(n)` draws n full-range int64 keys and pairs each with a zero (an int64 [2, n]
+tensor, one seed per column); `split(n)` makes n generators whose states are [0, 0, key] for n
+such keys. `get_global_generator()` is created on first use from nondeterministic state, as
+TensorFlow's; `set_global_generator` replaces it.
 """
 import os
 
 import numpy as np
 
 from ...framework import dtypes
+from ...framework.context import executing_eagerly
 from ...framework.tensor import convert_to_tensor
 from ...framework.variables import Variable
-from ..array_ops import stack
+from ..array_ops import stack, zeros_like
+from ..bitwise_ops import bitwise_xor
 from ..indexing_ops import gather
-from .stateless import (stateless_binomial, stateless_normal,
-                                   stateless_truncated_normal, stateless_uniform)
+from ..math_ops import add, cast, less, multiply
+from ..reduce_ops import reduce_prod
+from .philox import MASK64, skip as skip_counter
+from .stateless import generator_draw, scaled_draw, stateless_binomial, uniform_span
 
 __all__ = ["Generator", "get_global_generator", "set_global_generator", "create_rng_state",
            "Algorithm"]
 
-_STEP = np.array([1, 0, 0], np.int64)
-
-
 class Algorithm:
-    """The bit-generator algorithms TensorFlow names (all draw from NumPy's Philox here)."""
+    """The bit-generator algorithms TensorFlow names (a CPU draws Philox for all but ThreeFry)."""
     PHILOX = 1
     THREEFRY = 2
     AUTO_SELECT = 3
@@ -48,9 +51,17 @@ def _alg(alg):
 
 
 def create_rng_state(seed, alg):
-    """The int64 [3] state a Generator seeded with `seed` starts from."""
-    seed = int(np.asarray(seed).reshape(-1)[0]) if np.ndim(seed) else int(seed)
-    return np.array([0, 0, np.int64(seed & 0x7FFFFFFFFFFFFFFF)], np.int64)
+    """The int64 [3] state a Generator seeded with `seed` starts from: an int's 64-bit chunks,
+    lowest first; a vector's first three entries, padded with zeros on the left."""
+    _alg(alg)
+    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+        seed = int(seed)
+        words = [(seed >> (64 * i)) & MASK64 for i in range(3)]
+    else:
+        words = [int(w) & MASK64 for w in np.asarray(
+            getattr(seed, "numpy", lambda: seed)()).reshape(-1)[:3]]
+        words = [0] * (3 - len(words)) + words
+    return np.array(words, np.uint64).astype(np.int64)
 
 
 class Generator:
@@ -78,7 +89,7 @@ class Generator:
     @classmethod
     def from_non_deterministic_state(cls, alg=None):
         """A generator seeded from the operating system's entropy."""
-        return cls(state=create_rng_state(int.from_bytes(os.urandom(8), "little"), alg),
+        return cls(state=create_rng_state(int.from_bytes(os.urandom(24), "little"), alg),
                    alg=alg)
 
     @classmethod
@@ -119,21 +130,44 @@ class Generator:
                                    np.asarray(key, np.int64).reshape(-1)]))
 
     def skip(self, delta):
-        """Advance the counter by `delta` draws."""
-        self._state_var.assign_add(np.array([int(delta), 0, 0], np.int64))
+        """Advance the counter as a draw of `delta` numbers would; returns the state before."""
+        return self._read_and_skip(delta)
 
-    def _next_seed(self):
-        """The seed (key, counter) for one draw; advances the counter."""
-        state = self._state_var.read_value()
-        self._state_var.assign_add(_STEP)
-        return gather(state, [2, 0])
+    def _read_and_skip(self, delta):
+        """The state now; the counter advances by 256 * delta (TensorFlow's RngReadAndSkip)."""
+        if executing_eagerly() and isinstance(delta, (int, np.integer)):
+            old = self._state_var.numpy()
+            words = old.astype(np.uint64)
+            counter = skip_counter(int(words[0]) | (int(words[1]) << 64), 256 * int(delta))
+            new = np.array([counter & MASK64, counter >> 64, int(words[2])], np.uint64)
+            self._state_var.assign(new.astype(np.int64))
+            return convert_to_tensor(old)
+        old = self._state_var.read_value()
+        low, high, key = (gather(old, i) for i in range(3))
+        step = multiply(cast(delta, dtypes.int64), convert_to_tensor(np.int64(256)))
+        new_low = add(low, step)
+        sign = convert_to_tensor(np.int64(-2 ** 63))
+        carry = less(bitwise_xor(new_low, sign), bitwise_xor(low, sign))  # unsigned new < old
+        self._state_var.assign(stack([new_low, add(high, cast(carry, dtypes.int64)), key]))
+        return old
+
+    def _state_for(self, shape):
+        """The state a draw of `shape` uses (see _read_and_skip)."""
+        if isinstance(shape, (list, tuple)) and all(isinstance(d, (int, np.integer))
+                                                    for d in shape):
+            return self._read_and_skip(int(np.prod(shape, dtype=np.int64)))
+        return self._read_and_skip(reduce_prod(cast(convert_to_tensor(shape), dtypes.int64)))
 
     # -- draws -------------------------------------------------------------------------------------
     def normal(self, shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None):
-        return stateless_normal(shape, self._next_seed(), mean, stddev, dtype, name)
+        """Normal draws: standard normals * stddev + mean."""
+        rnd = generator_draw("normal", shape, self._state_for(shape), dtype, name=name)
+        return scaled_draw(rnd, stddev, mean, dtype)
 
     def truncated_normal(self, shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None):
-        return stateless_truncated_normal(shape, self._next_seed(), mean, stddev, dtype, name)
+        """Normal draws within two standard deviations of the mean."""
+        rnd = generator_draw("truncated", shape, self._state_for(shape), dtype, name=name)
+        return scaled_draw(rnd, stddev, mean, dtype)
 
     def uniform(self, shape, minval=0, maxval=None, dtype=dtypes.float32, name=None):
         """Uniform draws in [minval, maxval); integer dtypes need both bounds, or neither (the
@@ -143,23 +177,30 @@ class Generator:
             raise ValueError(f"Generator.uniform: for integer dtype {dtype.name}, minval and "
                              f"maxval must be both None or both given; got minval={minval} "
                              f"and maxval={maxval}.")
-        return stateless_uniform(shape, self._next_seed(), minval, maxval, dtype, name)
+        if dtype.is_integer:
+            return generator_draw("int", shape, self._state_for(shape), dtype, minval, maxval,
+                                  name)
+        rnd = generator_draw("uniform", shape, self._state_for(shape), dtype, name=name)
+        return uniform_span(rnd, minval, 1 if maxval is None else maxval, dtype)
 
-    def uniform_full_int(self, shape, dtype=dtypes.int64, name=None):
+    def uniform_full_int(self, shape, dtype=dtypes.uint64, name=None):
         """Integers over the whole range of `dtype`."""
-        return stateless_uniform(shape, self._next_seed(), None, None, dtype, name)
+        return generator_draw("int", shape, self._state_for(shape), dtypes.as_dtype(dtype),
+                              name=name)
 
     def binomial(self, shape, counts, probs, dtype=dtypes.int32, name=None):
         """Binomial(counts, probs) draws of `shape` (counts and probs broadcast to it)."""
-        return stateless_binomial(shape, self._next_seed(), counts, probs, dtype, name)
+        seed = gather(self._state_for(shape), [2, 0])
+        return stateless_binomial(shape, seed, counts, probs, dtype, name)
 
     def make_seeds(self, count=1):
         """`count` seeds for stateless ops: an int64 tensor [2, count], one seed per column."""
-        return stack([self.uniform_full_int([count]), self.uniform_full_int([count])])
+        keys = self.uniform_full_int([count], dtypes.int64)
+        return stack([keys, zeros_like(keys)])
 
     def split(self, count=1):
         """`count` new, independent generators (this one advances)."""
-        keys = self.uniform_full_int([count]).numpy()
+        keys = self.uniform_full_int([count], dtypes.int64).numpy()
         return [Generator(state=np.array([0, 0, k], np.int64), alg=self._alg) for k in keys]
 
     def __repr__(self):

@@ -1,30 +1,35 @@
 """Random numbers: `random.normal`, `random.uniform`, `random.truncated_normal` and
-`random.set_seed`, with TensorFlow's seeds over NumPy Generators.
+`random.set_seed`, with TensorFlow's seeds and TensorFlow's numbers.
 
 Seeds (TensorFlow's rules, `tf.random.set_seed`): every random op runs with a pair
 (global seed, op seed), chosen when the op is created:
-- a global seed set and no op seed: the op seed comes from a counter-like sequence, a
-  `random.Random(global_seed)` drawing ints in [0, 2^31 - 1) eagerly (TensorFlow's own scheme), the
-  number of ops already in the graph when building one; so the same program gives the same numbers;
+- a global seed set and no op seed: eagerly, the op seed is the next draw of
+  `random.Random(global_seed).randint(0, 2^31 - 1)` (TensorFlow's internal_operation_seed); in a
+  graph, the number of seeds the graph has handed out so far (0, 1, 2, ...);
 - an op seed alone: the global seed is TensorFlow's default, 87654321;
 - neither: fresh entropy from the operating system, different every run.
-The pair (0, 0) becomes (0, 2^31 - 1), as in TensorFlow. A pair names a NumPy Generator,
-`np.random.default_rng([seed, seed2])` (PCG64 over a SeedSequence of the two ints), so the numbers
-can be reproduced with NumPy alone. Eagerly one Generator serves every op with the same pair, and
-`set_seed` forgets them: calling `normal(seed=1)` twice gives two different tensors, and calling
-`set_seed(s)` again replays the same sequence, as TensorFlow's cached eager kernels do. In a graph
-(Session or traced function) each op has its own Generator, advanced by each run.
+Seeds are taken modulo 2^31 - 1, and the pair (0, 0) becomes (0, 2^31 - 1), as in TensorFlow.
 
-Kernels: RandomStandardNormal (Generator.standard_normal), RandomUniform (Generator.random, in
-[0, 1)), RandomUniformInt (Generator.integers, in [minval, maxval)), TruncatedNormal (standard
-normals redrawn until they lie within 2 standard deviations). The public functions scale and
+A pair keys a Philox generator (philox.py) as TensorFlow's GuardedPhiloxRandom does: key = seed,
+counter = seed2 * 2^64. A kernel drawing n numbers reserves 256 n blocks, so its next call
+continues the stream. Eagerly TensorFlow keeps one kernel per op type, dtype and seed pair, and
+so does wengert: `uniform([2], seed=1)` twice gives two different tensors (the second continues
+the first's stream), and `set_seed` forgets every eager kernel, so the same program replays the
+same numbers. In a graph (Session or traced function) each op has its own stream, advanced by
+each run. The numbers are those of philox_draws.py (TensorFlow's conversions).
+
+Kernels: RandomStandardNormal, RandomUniform (in [0, 1)), RandomUniformInt (in [minval,
+maxval)), TruncatedNormal (within two standard deviations). The public functions scale and
 shift these with ordinary ops (normal = standard normal * stddev + mean), so, as in TensorFlow,
 gradients reach mean, stddev, minval and maxval through Mul and Add; the random ops themselves are
 not differentiable. They are not pure: graph executors never fold or merge them (their OpDefs say
-`pure=False`).
+`pure=False`). The samplers whose algorithms are NumPy's (gamma, Poisson, candidate sampling,
+fractional pooling) draw from a NumPy Generator named by the same pair (`_generator`).
 """
 import itertools
+import os
 import random as _pyrandom
+import weakref
 
 import numpy as np
 
@@ -37,6 +42,8 @@ from ...framework.tensor import Tensor, array_of, convert_to_tensor
 from ..creation_ops import constant_value
 from ..math_ops import add, multiply, subtract
 from ..shape_rules import int_tuple, resolve_shape, shape_arg, static_shape_arg
+from . import philox_draws as draws
+from .philox import seeded_key_counter, skip
 
 __all__ = ["normal", "uniform", "truncated_normal", "set_seed", "get_seed"]
 
@@ -51,6 +58,9 @@ class _Seeds:
     op_seeds = None        # random.Random(global seed): eager op seeds
     eager = {}             # (seed, seed2) -> Generator, reset by set_seed
     graph = {}             # stream id of a graph op -> Generator
+    eager_philox = {}      # (op type, dtype, seed, seed2) -> [key, counter], reset by set_seed
+    graph_philox = {}      # stream id of a graph op -> [key, counter]
+    graph_counts = weakref.WeakKeyDictionary()  # graph -> op seeds it handed out
     streams = itertools.count(1)
     unseeded = np.random.default_rng()
 
@@ -66,6 +76,7 @@ def set_seed(seed):
     _Seeds.global_seed = seed
     _Seeds.op_seeds = None if seed is None else _pyrandom.Random(seed)
     _Seeds.eager = {}
+    _Seeds.eager_philox = {}
 
 
 def get_seed(op_seed):
@@ -78,14 +89,15 @@ def get_seed(op_seed):
     if global_seed is not None:
         if op_seed is None:
             if graph is not None:
-                op_seed = len(getattr(graph, "_ops", ()))
+                op_seed = _Seeds.graph_counts.get(graph, 0)
+                _Seeds.graph_counts[graph] = op_seed + 1
             else:
                 if _Seeds.op_seeds is None:  # a graph's seed, but building eagerly: restart
                     _Seeds.op_seeds = _pyrandom.Random(global_seed)
-                op_seed = _Seeds.op_seeds.randint(0, _MAXINT32 - 1)
-        seeds = (int(global_seed), int(op_seed))
+                op_seed = _Seeds.op_seeds.randint(0, _MAXINT32)
+        seeds = (int(global_seed) % _MAXINT32, int(op_seed) % _MAXINT32)
     elif op_seed is not None:
-        seeds = (DEFAULT_GRAPH_SEED, int(op_seed))
+        seeds = (DEFAULT_GRAPH_SEED, int(op_seed) % _MAXINT32)
     else:
         return None, None
     return (0, _MAXINT32) if seeds == (0, 0) else seeds
@@ -128,49 +140,53 @@ def _generator(seed, seed2, stream):
     return gen
 
 
+def reserve(op_type, dtype, seed, seed2, stream, blocks):
+    """The (key, counter) of a seeded kernel for this call; its stream then skips `blocks`
+    (TensorFlow's GuardedPhiloxRandom: eagerly one stream per op type, dtype and seed pair; in
+    a graph one per op)."""
+    table = _Seeds.graph_philox if stream else _Seeds.eager_philox
+    name = stream or (op_type, str(dtype), seed, seed2)
+    state = table.get(name)
+    if state is None:
+        if seed is None:
+            words = int.from_bytes(os.urandom(24), "little")
+            state = [words & ((1 << 64) - 1), words >> 64]
+        else:
+            state = list(seeded_key_counter(seed, seed2))
+        table[name] = state
+    key, counter = state
+    state[1] = skip(counter, blocks)
+    return key, counter
+
+
 # -- kernels ----------------------------------------------------------------------------------
-def float_draw(draw, shape, dtype):
-    """`draw(shape, dtype)` for float32/float64; other float dtypes by casting float32 draws
-    (the seeded and the stateless kernels alike)."""
-    np_dtype = np.dtype(dtype)
-    if np_dtype in (np.float32, np.float64):
-        return draw(shape, np_dtype)
-    return draw(shape, np.float32).astype(np_dtype)
+def _philox_kernel(op_type, draw):
+    def kernel(*extra, shape, dtype, seed, seed2, stream):
+        shape = tuple(resolve_shape(shape, extra) if extra else shape)
+        count = int(np.prod(shape, dtype=np.int64))
+        key, counter = reserve(op_type, np.dtype(dtype), seed, seed2, stream, 256 * count)
+        return draw(key, counter, count, dtype).reshape(shape)
+    return kernel
 
 
-def _normal_kernel(*extra, shape, dtype, seed, seed2, stream):
-    shape = resolve_shape(shape, extra) if extra else shape
-    gen = _generator(seed, seed2, stream)
-    return float_draw(lambda s, d: gen.standard_normal(s, d), shape, dtype)
+_normal_kernel = _philox_kernel("RandomStandardNormal", draws.normals)
+_uniform_kernel = _philox_kernel("RandomUniform", draws.uniform_floats)
 
 
-def _uniform_kernel(*extra, shape, dtype, seed, seed2, stream):
-    shape = resolve_shape(shape, extra) if extra else shape
-    gen = _generator(seed, seed2, stream)
-    return float_draw(lambda s, d: gen.random(s, d), shape, dtype)
-
-
-def _truncated_kernel(*extra, shape, dtype, seed, seed2, stream):
-    shape = resolve_shape(shape, extra) if extra else shape
-    return float_draw(truncated_normal_draw(_generator(seed, seed2, stream)), shape, dtype)
-
-
-def truncated_normal_draw(gen):
-    """draw(shape, dtype) of `gen`'s standard normal samples, each one beyond two standard
-    deviations drawn again until none is left (TensorFlow's truncated normal)."""
-    def draw(s, d):
-        out = gen.standard_normal(s, d)
-        bad = np.abs(out) > 2
-        while bad.any():
-            out[bad] = gen.standard_normal(int(bad.sum()), d)
-            bad = np.abs(out) > 2
-        return out
-    return draw
+def seeded_uniform(shape, dtype, seed, seed2, stream):
+    """What RandomUniform draws for these seeds now (dropout's keep flags): in [0, 1)."""
+    return _uniform_kernel(shape=shape, dtype=dtype, seed=seed, seed2=seed2, stream=stream)
+_truncated_kernel = _philox_kernel("TruncatedNormal", draws.truncated_normals)
 
 
 def _uniform_int_kernel(*extra, shape, dtype, minval, maxval, seed, seed2, stream):
-    shape = resolve_shape(shape, extra) if extra else shape
-    return _generator(seed, seed2, stream).integers(minval, maxval, shape, np.dtype(dtype))
+    if minval >= maxval:
+        raise InvalidArgumentError(f"RandomUniformInt: need minval < maxval, got "
+                                   f"minval={minval}, maxval={maxval}.")
+    shape = tuple(resolve_shape(shape, extra) if extra else shape)
+    count = int(np.prod(shape, dtype=np.int64))
+    key, counter = reserve("RandomUniformInt", np.dtype(dtype), seed, seed2, stream, 256 * count)
+    return draws.uniform_ints(key, counter, count, dtype, minval, maxval).reshape(shape)
 
 
 def _samples_rule(*extra, shape, dtype, **_):

@@ -32,9 +32,13 @@ from ...framework.execute import execute
 from ...framework.registry import defop
 from ...framework.tensor import convert_to_tensor
 from ...framework.tensor_shape import TensorShape
+from ..array_ops import stack
 from ..broadcast_ops import broadcast_to
 from ..math_ops import add, cast, divide, multiply, subtract
-from .seeded import _shape as sample_shape, float_draw, int_bound, truncated_normal_draw
+from . import philox_draws as draws
+from .categorical import categorical_kernel
+from .philox import stateless_key_counter
+from .seeded import _shape as sample_shape, int_bound
 from ..reduce_ops import reduce_sum
 from ..shape_rules import resolve_shape, shape_arg, static_shape_arg
 from ..special_math_ops import _igamma_grad_a_kernel
@@ -44,62 +48,64 @@ __all__ = ["stateless_normal", "stateless_uniform", "stateless_truncated_normal"
            "stateless_split", "stateless_fold_in", "random_gamma_grad", "broadcast_params"]
 
 
-# -- the generator behind every kernel -------------------------------------------------------------
+# -- the generators behind the kernels ------------------------------------------------------------
 def philox(seed):
-    """NumPy's Philox generator keyed by the two integers of `seed`."""
+    """NumPy's Philox generator keyed by the two integers of `seed` (binomial, Poisson and gamma
+    samples, whose algorithms are NumPy's, not TensorFlow's)."""
     key = np.asarray(seed).astype(np.int64).astype(np.uint64)
-    return np.random.Generator(np.random.Philox(key=key))
+    return np.random.Generator(np.random.Philox(key=key[:2]))
 
 
-def _check_seed(seed, what):
+def key_counter(seed, state):
+    """TensorFlow's Philox (key, counter) for a kernel's seed input: the scrambled seed pair of
+    the stateless ops, or (state=True, tf.random.Generator's draws) the int64 [3] state itself,
+    (counter low, counter high, key)."""
+    words = np.asarray(seed).reshape(-1)
+    if state:
+        words = words.astype(np.int64).astype(np.uint64)
+        return int(words[2]), int(words[0]) | (int(words[1]) << 64)
+    return stateless_key_counter(int(words[0]), int(words[1]))
+
+
+def _check_seed(seed, what, state=False):
     if not seed.dtype.is_integer:
         raise InvalidArgumentError(f"{what}: seed must be an integer tensor of shape [2], got "
                                    f"dtype {seed.dtype.name}.")
-    if seed.shape.rank is not None and seed.shape.as_list() not in ([2], [None]):
-        raise InvalidArgumentError(f"{what}: seed must have shape [2], not {seed.shape} "
+    size = 3 if state else 2
+    if seed.shape.rank is not None and seed.shape.as_list() not in ([size], [None]):
+        raise InvalidArgumentError(f"{what}: seed must have shape [{size}], not {seed.shape} "
                                    "(two integers, e.g. seed=[1, 2]).")
 
 
 # -- kernels ---------------------------------------------------------------------------------------
-def _normal_kernel(seed, *extra, shape, dtype):
-    shape = resolve_shape(shape, extra) if extra else shape
-    return float_draw(philox(seed).standard_normal, shape, dtype)
+def philox_fill(draw, seed, extra, shape, state, *args):
+    """`draw(key, counter, n, *args)` for the n elements of `shape`, reshaped."""
+    shape = tuple(resolve_shape(shape, extra) if extra else shape)
+    key, counter = key_counter(seed, state)
+    return draw(key, counter, int(np.prod(shape, dtype=np.int64)), *args).reshape(shape)
 
 
-def _uniform_kernel(seed, *extra, shape, dtype):
-    shape = resolve_shape(shape, extra) if extra else shape
-    return float_draw(philox(seed).random, shape, dtype)
+def _normal_kernel(seed, *extra, shape, dtype, state=False):
+    return philox_fill(draws.normals, seed, extra, shape, state, dtype)
 
 
-def _truncated_kernel(seed, *extra, shape, dtype):
-    shape = resolve_shape(shape, extra) if extra else shape
-    return float_draw(truncated_normal_draw(philox(seed)), shape, dtype)
+def _uniform_kernel(seed, *extra, shape, dtype, state=False):
+    return philox_fill(draws.uniform_floats, seed, extra, shape, state, dtype)
 
 
-def _uniform_int_kernel(seed, *extra, shape, dtype, minval, maxval):
-    shape = resolve_shape(shape, extra) if extra else shape
+def _truncated_kernel(seed, *extra, shape, dtype, state=False):
+    return philox_fill(draws.truncated_normals, seed, extra, shape, state, dtype)
+
+
+def _uniform_int_kernel(seed, *extra, shape, dtype, minval, maxval, state=False):
     if minval is None:  # the full range of the dtype
-        info = np.iinfo(dtype)
-        return philox(seed).integers(info.min, info.max, shape, dtype, endpoint=True)
-    return philox(seed).integers(minval, maxval, shape, np.dtype(dtype))
-
-
-def categorical_kernel(gen, logits, num_samples, dtype):
-    """`num_samples` classes per row of `logits`, by the inverse CDF of softmax(logits)."""
-    logits = np.asarray(logits, np.float64)
-    top = np.max(logits, axis=1, keepdims=True)
-    probs = np.exp(logits - np.where(np.isfinite(top), top, 0.0))
-    cdf = np.cumsum(probs, axis=1)
-    u = gen.random((logits.shape[0], num_samples)) * cdf[:, -1:]
-    out = np.empty((logits.shape[0], num_samples), dtype)
-    for row in range(logits.shape[0]):
-        out[row] = np.minimum(np.searchsorted(cdf[row], u[row], side="right"),
-                              logits.shape[1] - 1)
-    return out
+        return philox_fill(draws.full_ints, seed, extra, shape, state, dtype)
+    return philox_fill(draws.uniform_ints, seed, extra, shape, state, dtype, minval, maxval)
 
 
 def _categorical_kernel(logits, seed, *, num_samples, dtype):
-    return categorical_kernel(philox(seed), logits, num_samples, dtype)
+    key, counter = key_counter(seed, False)
+    return categorical_kernel(key, counter, logits, num_samples, dtype)
 
 
 def _binomial_kernel(seed, counts, probs, *, shape, dtype):
@@ -125,13 +131,13 @@ def _gamma_kernel(seed, alpha, *, shape):
 
 
 # -- shape rules -------------------------------------------------------------------------------------
-def _samples_rule(seed, *extra, shape, dtype):
-    _check_seed(seed, "stateless random op")
+def _samples_rule(seed, *extra, shape, dtype, state=False):
+    _check_seed(seed, "stateless random op", state)
     return static_shape_arg(shape, extra), dtypes.as_dtype(dtype)
 
 
-def _int_rule(seed, *extra, shape, dtype, minval, maxval):
-    _check_seed(seed, "stateless_uniform")
+def _int_rule(seed, *extra, shape, dtype, minval, maxval, state=False):
+    _check_seed(seed, "stateless_uniform", state)
     if minval is not None and minval >= maxval:
         raise InvalidArgumentError(f"stateless_uniform: need minval < maxval, got "
                                    f"minval={minval}, maxval={maxval}.")
@@ -288,12 +294,40 @@ def _float_dtype(dtype, what):
     return dtype
 
 
-def _scaled(rnd, scale, shift, dtype):
+def scaled_draw(rnd, scale, shift, dtype):
+    """rnd * scale + shift, skipping the identity steps (a Python 1 and 0)."""
     if not (type(scale) in (int, float) and scale == 1):
         rnd = multiply(rnd, convert_to_tensor(scale, dtype=dtype))
     if not (type(shift) in (int, float) and shift == 0):
         rnd = add(rnd, convert_to_tensor(shift, dtype=dtype))
     return rnd
+
+
+def uniform_span(rnd, minval, maxval, dtype):
+    """Uniform draws in [0, 1) moved to [minval, maxval): rnd * (maxval - minval) + minval."""
+    if type(minval) in (int, float) and minval == 0 and type(maxval) in (int, float) \
+            and maxval == 1:
+        return rnd
+    minval = convert_to_tensor(minval, dtype=dtype)
+    return add(multiply(rnd, subtract(convert_to_tensor(maxval, dtype=dtype), minval)), minval)
+
+
+def generator_draw(kind, shape, state, dtype, minval=None, maxval=None, name=None):
+    """A draw of tf.random.Generator from its int64 [3] `state` (counter, key), read before the
+    draw advanced it: `kind` is normal, uniform, truncated (standard draws) or int (minval and
+    maxval, both None for the full range)."""
+    dtype = dtypes.as_dtype(dtype)
+    op_def = {"normal": STATELESS_NORMAL, "uniform": STATELESS_UNIFORM,
+              "truncated": STATELESS_TRUNCATED, "int": STATELESS_UNIFORM_INT}[kind]
+    what = f"Generator.{kind}"
+    if kind != "int":
+        dtype = _float_dtype(dtype, what)
+    shape, extra = shape_arg(shape, f"{what}: shape")
+    attrs = {"shape": shape, "dtype": dtype._np, "state": True}
+    if kind == "int":
+        attrs["minval"] = None if minval is None else int_bound(minval, f"{what}: minval")
+        attrs["maxval"] = None if maxval is None else int_bound(maxval, f"{what}: maxval")
+    return execute(op_def, (convert_to_tensor(state),) + extra, attrs, name)
 
 
 _SAME_DRAWS = ("philox", "auto_select", 1, 3, None)  # TensorFlow's CPU draws Philox for both
@@ -321,7 +355,7 @@ def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, na
     shape, extra = shape_arg(shape, "stateless_normal: shape")
     rnd = execute(STATELESS_NORMAL, (_seed(seed, "stateless_normal"),) + extra,
                   {"shape": shape, "dtype": dtype._np}, name)
-    return _scaled(rnd, stddev, mean, dtype)
+    return scaled_draw(rnd, stddev, mean, dtype)
 
 
 def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32,
@@ -332,7 +366,7 @@ def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.f
     shape, extra = shape_arg(shape, "stateless_truncated_normal: shape")
     rnd = execute(STATELESS_TRUNCATED, (_seed(seed, "stateless_truncated_normal"),) + extra,
                   {"shape": shape, "dtype": dtype._np}, name)
-    return _scaled(rnd, stddev, mean, dtype)
+    return scaled_draw(rnd, stddev, mean, dtype)
 
 
 def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32, name=None,
@@ -355,13 +389,7 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32, 
         return execute(STATELESS_UNIFORM_INT, (seed,) + extra, attrs, name)
     dtype = _float_dtype(dtype, "stateless_uniform")
     rnd = execute(STATELESS_UNIFORM, (seed,) + extra, {"shape": shape, "dtype": dtype._np}, name)
-    if maxval is None:
-        maxval = 1
-    if type(minval) in (int, float) and minval == 0 and type(maxval) in (int, float) \
-            and maxval == 1:
-        return rnd
-    minval = convert_to_tensor(minval, dtype=dtype)
-    return add(multiply(rnd, subtract(convert_to_tensor(maxval, dtype=dtype), minval)), minval)
+    return uniform_span(rnd, minval, 1 if maxval is None else maxval, dtype)
 
 
 def stateless_categorical(logits, num_samples, seed, dtype=dtypes.int64, name=None):
@@ -439,15 +467,18 @@ def broadcast_params(alpha, beta):
 
 
 # -- seeds from seeds ---------------------------------------------------------------------------
-def stateless_split(seed, num=2):
-    """`num` new seeds (an int64 tensor [num, 2]) derived from `seed`, a pure function of it."""
-    return stateless_uniform([num, 2], seed, minval=None, maxval=None, dtype=dtypes.int64)
+def stateless_split(seed, num=2, alg="auto_select"):
+    """`num` new seeds ([num, 2], the seed's dtype) derived from `seed`: full-range integers drawn
+    with it, as TensorFlow's tf.random.split."""
+    _check_alg(alg, "stateless_split")
+    seed = _seed(seed, "stateless_split")
+    return stateless_uniform([num, 2], seed, minval=None, maxval=None, dtype=seed.dtype)
 
 
 def stateless_fold_in(seed, data, alg="auto_select"):
-    """A new seed (int64 [2]) from `seed` and an integer `data` (e.g. a step number)."""
+    """A new seed [2] from `seed` and an integer `data` (e.g. a step number): one full-range
+    integer of data's dtype drawn with `seed`, then `data` itself (TensorFlow's fold_in)."""
     _check_alg(alg, "stateless_fold_in")
-    seed = cast(_seed(seed, "stateless_fold_in"), dtypes.int64)
-    data = cast(convert_to_tensor(data), dtypes.int64)
-    mixed = add(seed, multiply(data, convert_to_tensor(np.array([0, 1], np.int64))))
-    return stateless_uniform([2], mixed, minval=None, maxval=None, dtype=dtypes.int64)
+    data = convert_to_tensor(data)
+    drawn = stateless_uniform([], seed, minval=None, maxval=None, dtype=data.dtype)
+    return stack([drawn, data])
