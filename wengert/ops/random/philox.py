@@ -33,29 +33,41 @@ MASK128 = (1 << 128) - 1
 _M0, _M1 = np.uint64(0xD2511F53), np.uint64(0xCD9E8D57)
 _W0, _W1 = 0x9E3779B9, 0xBB67AE85
 _SCRAMBLE_KEY = 0x02461E293EC8F720
-_LOW = np.uint64(MASK32)
-_SHIFT = np.uint64(32)
+_LO, _HI = (0, 1) if np.little_endian else (1, 0)  # the halves of a uint64 seen as uint32s
 
 
 def _counter_words(counter, offsets):
-    """The four uint32 words (as uint64 arrays) of counter + offset, for a uint64 array."""
+    """The four uint32 words of counter + offset, for a uint64 array of offsets."""
     lo, hi = np.uint64(counter & MASK64), np.uint64(counter >> 64)
     with np.errstate(over="ignore"):
         low = lo + offsets
         high = hi + (low < lo).astype(np.uint64)
-    return [low & _LOW, low >> _SHIFT, high & _LOW, high >> _SHIFT]
+    low, high = low.view(np.uint32).reshape(-1, 2), high.view(np.uint32).reshape(-1, 2)
+    return [low[:, _LO], low[:, _HI], high[:, _LO], high[:, _HI]]
 
 
 def philox_blocks_at(key, counter, offsets):
-    """The blocks at `offsets` (a uint64 array) past the counter: uint32 [len(offsets), 4]."""
+    """The blocks at `offsets` (a uint64 array) past the counter: uint32 [len(offsets), 4].
+
+    Each round multiplies into 64-bit products and reads their halves as uint32 views (two
+    product buffers alternate, so the low halves kept as c1 and c3 survive the next products)."""
     c0, c1, c2, c3 = _counter_words(counter, offsets)
+    n = len(offsets)
+    products = [(np.empty(n, np.uint64), np.empty(n, np.uint64)) for _ in range(2)]
+    words = [(np.empty(n, np.uint32), np.empty(n, np.uint32)) for _ in range(2)]
     k0, k1 = key & MASK32, (key >> 32) & MASK32
-    for _ in range(10):
-        p0, p1 = c0 * _M0, c2 * _M1
-        c0, c1, c2, c3 = ((p1 >> _SHIFT) ^ c1 ^ np.uint64(k0), p1 & _LOW,
-                          (p0 >> _SHIFT) ^ c3 ^ np.uint64(k1), p0 & _LOW)
+    for rnd in range(10):
+        (p0, p1), (new0, new2) = products[rnd % 2], words[rnd % 2]
+        np.multiply(c0, _M0, out=p0)
+        np.multiply(c2, _M1, out=p1)
+        h0, h1 = p0.view(np.uint32).reshape(-1, 2), p1.view(np.uint32).reshape(-1, 2)
+        np.bitwise_xor(np.bitwise_xor(h1[:, _HI], c1, out=new0), np.uint32(k0), out=new0)
+        np.bitwise_xor(np.bitwise_xor(h0[:, _HI], c3, out=new2), np.uint32(k1), out=new2)
+        c0, c1, c2, c3 = new0, h1[:, _LO], new2, h0[:, _LO]
         k0, k1 = (k0 + _W0) & MASK32, (k1 + _W1) & MASK32
-    return np.stack([c0, c1, c2, c3], axis=1).astype(np.uint32)
+    out = np.empty((n, 4), np.uint32)
+    out[:, 0], out[:, 1], out[:, 2], out[:, 3] = c0, c1, c2, c3
+    return out
 
 
 def philox_blocks(key, counter, count, start=0):
