@@ -6,7 +6,9 @@ range and over the full range, categorical, shuffle, dropout, split and fold_in)
 and seeds; tf.random.Generator (from_seed, consecutive draws continuing TensorFlow's stream,
 split, make_seeds, reset_from_seed, skip, draws in tf.function); and the seeded ops with global
 and op seeds (uniform, normal, truncated normal, integers, shuffle, categorical, tf.nn.dropout),
-including repeated calls continuing one kernel's stream and set_seed replaying it. float32
+including repeated calls continuing one kernel's stream and set_seed replaying it, eagerly and in
+tf.function (op seeds counted per graph); and the seeded initializers (tf's, TF 1's and Keras
+3's, which draw through these ops). float32
 normals may differ from TensorFlow's in the last bit (glibc's logf/sinf/cosf against correctly
 rounded ones), hence a relative tolerance of 1e-6.
 """
@@ -18,7 +20,7 @@ from tf_ops_reference import TFCase, check, run_tf_or_skip
 
 
 def _case(name, expr, rtol=1e-6, atol=0.0):
-    env = {"tf": wtf, "np": np}
+    env = {"tf": wtf, "np": np, "keras": wtf.keras}
     return TFCase(name, expr, lambda: eval(expr, env), [], rtol=rtol, atol=atol)  # noqa: S307
 
 
@@ -115,6 +117,43 @@ CASES += [
         5, "tf.nn.dropout(tf.ones([3, 4]), 0.5, seed=2), tf.nn.dropout(tf.ones([3, 4]), 0.5, "
         "seed=2)")),
 ]
+
+FUNCTION = "(tf.random.set_seed({}), {})[1]"
+CASES += [
+    _case("function_global_seed", FUNCTION.format(
+        3, "tf.function(lambda: [tf.random.uniform([2]), tf.random.normal([2])])()")),
+    _case("function_op_seeds", FUNCTION.format(
+        3, "tf.function(lambda: [tf.random.uniform([2], seed=5), tf.random.uniform([2], "
+        "seed=5)])()")),
+    _case("function_called_twice", FUNCTION.format(
+        3, "(lambda f: [f(), f()])(tf.function(lambda: tf.random.uniform([2])))")),
+    _case("function_after_eager", FUNCTION.format(
+        4, "[tf.random.uniform([2]), tf.function(lambda: tf.random.uniform([2]))()]")),
+]
+
+INITIALIZERS = [
+    "tf.random_normal_initializer(seed=1)([3, 4])",
+    "tf.random_uniform_initializer(-1.0, 1.0, seed=2)([5])",
+    "tf.compat.v1.glorot_uniform_initializer(seed=3)([3, 4])",
+    "tf.compat.v1.truncated_normal_initializer(seed=13)([6])",
+    "(lambda i: [i([3]), i([3])])(tf.compat.v1.random_normal_initializer(seed=14))",
+    "tf.compat.v1.orthogonal_initializer(seed=15)([3, 3])",
+    "tf.initializers.GlorotUniform(seed=3)((4, 5))",
+    "keras.initializers.GlorotNormal(seed=3)((4, 5))",
+    "keras.initializers.RandomNormal(seed=3)((4,))",
+    "keras.initializers.TruncatedNormal(seed=3)((6,))",
+    "keras.initializers.HeNormal(seed=5)((3, 2))",
+    "keras.initializers.HeUniform(seed=5)((3, 2))",
+    "keras.initializers.LecunNormal(seed=5)((2, 3, 4))",
+    "keras.initializers.VarianceScaling(2.0, 'fan_out', 'untruncated_normal', seed=6)((3, 5))",
+    "keras.initializers.Orthogonal(seed=5)((3, 3))",
+    "keras.initializers.Orthogonal(gain=2.0, seed=5)((2, 5))",
+    "keras.initializers.RandomUniform(seed=5)((5,))",
+    "keras.layers.Dense(3, kernel_initializer=keras.initializers.GlorotUniform(seed=1))("
+    "np.ones((1, 2), 'float32'))",
+]
+CASES += [_case(f"initializer_{i}", f"(tf.random.set_seed(None), {expr})[1]", rtol=1e-5)
+          for i, expr in enumerate(INITIALIZERS)]
 
 
 @pytest.fixture(scope="module")

@@ -14,8 +14,10 @@ Every initializer subclasses the one `Initializer` base of ops/random/initialize
 TensorFlow's top-level tf.zeros_initializer, tf.random_normal_initializer, ... share, so either
 kind is accepted wherever Keras takes an initializer.
 
-Each initializer has its own NumPy Generator: seeded from `seed`, or from a seed drawn from the
-process-wide generator (keras.utils.set_random_seed makes whole runs reproducible).
+The random ones draw with keras.random (stateless ops, TensorFlow's Philox numbers) under their
+seed: the int `seed`, or one drawn from the process-wide generator when made without one
+(keras.utils.set_random_seed makes whole runs reproducible); so, as Keras 3's, an initializer
+with an int seed gives the same values on every call, and TensorFlow's values.
 """
 import math
 
@@ -24,7 +26,7 @@ import numpy as np
 from ..framework import dtypes
 from ..framework.tensor import constant
 from ..ops.random.initializers import Initializer
-from . import backend
+from . import backend, random as krandom
 from .registry import Registry, snake_case
 
 __all__ = ["Initializer", "Zeros", "Ones", "Constant", "RandomNormal", "RandomUniform",
@@ -58,15 +60,17 @@ def compute_fans(shape):
 class _Seeded(Initializer):
     def __init__(self, seed=None):
         self.seed = seed
-        self._rng = np.random.default_rng(backend.next_seed() if seed is None else seed)
+        self._draw_seed = backend.next_seed() if seed is None else seed
 
-    def _truncated_normal(self, shape, mean, stddev):
-        values = self._rng.standard_normal(shape)
-        outside = np.abs(values) > 2.0
-        while outside.any():
-            values[outside] = self._rng.standard_normal(int(outside.sum()))
-            outside = np.abs(values) > 2.0
-        return mean + stddev * values
+    def _normal(self, shape, mean, stddev, dtype):
+        return krandom.normal(shape, mean, stddev, _np_dtype(dtype), seed=self._draw_seed)
+
+    def _truncated_normal(self, shape, mean, stddev, dtype):
+        return krandom.truncated_normal(shape, mean, stddev, _np_dtype(dtype),
+                                        seed=self._draw_seed)
+
+    def _uniform(self, shape, minval, maxval, dtype):
+        return krandom.uniform(shape, minval, maxval, _np_dtype(dtype), seed=self._draw_seed)
 
 
 class Zeros(Initializer):
@@ -96,8 +100,7 @@ class RandomNormal(_Seeded):
         self.mean, self.stddev = mean, stddev
 
     def __call__(self, shape, dtype=None, **kwargs):
-        values = self.mean + self.stddev * self._rng.standard_normal(shape)
-        return constant(values.astype(_np_dtype(dtype)))
+        return self._normal(shape, self.mean, self.stddev, dtype)
 
     def get_config(self):
         return {"mean": self.mean, "stddev": self.stddev, "seed": self.seed}
@@ -109,8 +112,7 @@ class RandomUniform(_Seeded):
         self.minval, self.maxval = minval, maxval
 
     def __call__(self, shape, dtype=None, **kwargs):
-        values = self._rng.uniform(self.minval, self.maxval, shape)
-        return constant(values.astype(_np_dtype(dtype)))
+        return self._uniform(shape, self.minval, self.maxval, dtype)
 
     def get_config(self):
         return {"minval": self.minval, "maxval": self.maxval, "seed": self.seed}
@@ -122,8 +124,7 @@ class TruncatedNormal(_Seeded):
         self.mean, self.stddev = mean, stddev
 
     def __call__(self, shape, dtype=None, **kwargs):
-        values = self._truncated_normal(shape, self.mean, self.stddev)
-        return constant(values.astype(_np_dtype(dtype)))
+        return self._truncated_normal(shape, self.mean, self.stddev, dtype)
 
     def get_config(self):
         return {"mean": self.mean, "stddev": self.stddev, "seed": self.seed}
@@ -151,12 +152,11 @@ class VarianceScaling(_Seeded):
         variance = self.scale / max(1.0, n)
         if self.distribution == "uniform":
             limit = math.sqrt(3.0 * variance)
-            values = self._rng.uniform(-limit, limit, shape)
-        elif self.distribution == "truncated_normal":
-            values = self._truncated_normal(shape, 0.0, math.sqrt(variance) / _TRUNCATED_STDDEV)
-        else:
-            values = math.sqrt(variance) * self._rng.standard_normal(shape)
-        return constant(np.asarray(values).astype(_np_dtype(dtype)))
+            return self._uniform(shape, -limit, limit, dtype)
+        if self.distribution == "truncated_normal":
+            return self._truncated_normal(shape, 0.0, math.sqrt(variance) / _TRUNCATED_STDDEV,
+                                          dtype)
+        return self._normal(shape, 0.0, math.sqrt(variance), dtype)
 
     def get_config(self):
         return {"scale": self.scale, "mode": self.mode, "distribution": self.distribution,
@@ -205,7 +205,7 @@ class Orthogonal(_Seeded):
     def __call__(self, shape, dtype=None, **kwargs):
         rows = math.prod(shape[:-1]) if len(shape) > 1 else 1
         cols = shape[-1]
-        flat = self._rng.standard_normal((max(rows, cols), min(rows, cols)))
+        flat = self._normal((max(rows, cols), min(rows, cols)), 0.0, 1.0, dtype).numpy()
         q, r = np.linalg.qr(flat)
         q *= np.sign(np.diag(r))
         if rows < cols:

@@ -101,26 +101,31 @@ def normals(key, counter, count, dtype):
     return _interleave(f0, f1).reshape(-1)[:count].astype(dtype, copy=False)
 
 
+def _group_candidates(key, counter, groups, block, wide):
+    """The Box-Muller values of block `block` of each group's generator (group g starts at block
+    256 g, 128 g for float64), in draw order: [len(groups), 4] float32 or [len(groups), 2]."""
+    reserve = np.uint64(128 if wide else 256)
+    words = philox_blocks_at(key, counter, groups.astype(np.uint64) * reserve + np.uint64(block))
+    if wide:
+        d0, d1 = _box_muller_double(words[:, 0], words[:, 1], words[:, 2], words[:, 3])
+        return _interleave(d0[:, None], d1[:, None])
+    f0, f1 = _box_muller_float(words[:, 0::2], words[:, 1::2])
+    return _interleave(f0, f1)
+
+
 def truncated_normals(key, counter, count, dtype):
-    """`count` standard normals within (-2, 2), each group of outputs by rejection."""
+    """`count` standard normals within (-2, 2), each group of outputs by rejection: groups whose
+    first block is all kept (most) at once, the others block by block."""
     dtype = np.dtype(dtype)
     wide = dtype == np.float64
     per_group = 2 if wide else 4
-    reserve = 128 if wide else 256
     groups = -(-count // per_group)
-    out = np.zeros((groups, per_group), np.float64 if wide else np.float32)
+    out = _group_candidates(key, counter, np.arange(groups), 0, wide)
+    active = np.flatnonzero((np.abs(out) >= 2).any(axis=1))
     filled = np.zeros(groups, np.int64)
-    active = np.arange(groups)
     block = 0
     while active.size:
-        words = philox_blocks_at(key, counter, active.astype(np.uint64) * np.uint64(reserve)
-                                 + np.uint64(block))
-        if wide:
-            d0, d1 = _box_muller_double(words[:, 0], words[:, 1], words[:, 2], words[:, 3])
-            values = _interleave(d0[:, None], d1[:, None])
-        else:
-            f0, f1 = _box_muller_float(words[:, 0::2], words[:, 1::2])
-            values = _interleave(f0, f1)
+        values = _group_candidates(key, counter, active, block, wide)
         keep = np.abs(values) < 2
         slot = filled[active, None] + np.cumsum(keep, axis=1) - 1
         take = keep & (slot < per_group)

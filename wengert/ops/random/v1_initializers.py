@@ -12,15 +12,15 @@ scalar's 1) and s = scale / max(1, n), values are drawn
   sqrt(s) / 0.87962566103423978 (the standard deviation of a unit normal truncated to [-2, 2]),
 - "untruncated_normal": normal with stddev sqrt(s),
 - "uniform": uniform on [-sqrt(3 s), sqrt(3 s)].
-Glorot (Xavier) uniform and normal are variance scaling with scale 1 over fan_avg. Seeded
-initializers draw the same values on every call, as TensorFlow 2's do (initializers.py).
+Glorot (Xavier) uniform and normal are variance scaling with scale 1 over fan_avg. The draws are
+the seeded ops' (seeded.py), as TensorFlow 1's: an initializer's seed is an op seed, so in a graph
+each initializer op has its own stream, and eagerly a second call continues the first's.
 """
 import numpy as np
 
 from ...framework import dtypes
 from . import initializers as v2
 from .seeded import normal, truncated_normal, uniform
-from .stateless import stateless_normal, stateless_truncated_normal, stateless_uniform
 
 __all__ = ["zeros_initializer", "ones_initializer", "constant_initializer",
            "random_normal_initializer", "random_uniform_initializer",
@@ -142,17 +142,12 @@ def _floating(dtype, who):
 
 
 def _normal(shape, mean, stddev, dtype, seed, truncated):
-    if seed is None:
-        draw = truncated_normal if truncated else normal
-        return draw(shape, mean, stddev, dtype)
-    draw = stateless_truncated_normal if truncated else stateless_normal
-    return draw(shape, [seed, 0], mean, stddev, dtype)
+    draw = truncated_normal if truncated else normal
+    return draw(shape, mean, stddev, dtype, seed=seed)
 
 
 def _uniform(shape, minval, maxval, dtype, seed):
-    if seed is None:
-        return uniform(shape, minval, maxval, dtype)
-    return stateless_uniform(shape, [seed, 0], minval, maxval, dtype)
+    return uniform(shape, minval, maxval, dtype, seed=seed)
 
 
 def fans(shape):
