@@ -22,46 +22,89 @@ ROWS = op_table.all_rows()
 CASES = [(row, i) for row in ROWS for i in range(len(row.samples))]
 IDS = [f"{row.name}-{row.samples[i].name or i}" for row, i in CASES]
 
-# Rows that fail in graph mode today, with why (owners: the op families). Non-strict xfails:
-# a row that starts passing shows as XPASS; then delete its entry.
+# The (row, sample) cases that raise in graph mode, keyed "row-sample" (a row's "^2" twin shares
+# its entries), each with the exception TensorFlow 2.21 raises on the same graph (built with
+# tf.compat.v1 placeholders and tf.gradients) and what it says. The wrapper is strict: a listed
+# case must raise that class; a wrong value (AssertionError), another exception, or a pass (then
+# delete the entry) fails the test.
+_NUM_UNKNOWN = "TF raises ValueError: tf.unstack cannot infer `num` from an unknown dimension"
+_NO_LENGTH = ("TF raises ValueError ('Cannot take the length of shape with unknown rank'): "
+              "without both axes and fft_length the N-D transforms count them from the rank")
+_SVD = ("TF's SVD gradient raises on an unknown rank (its TypeError 'NoneType' object is not "
+        "subscriptable, reached before its NotImplementedError 'SVD gradient has not been "
+        "implemented for input with unknown inner matrix shape'); wengert raises that "
+        "NotImplementedError")
+_QR = ("TF raises NotImplementedError: 'QrGrad not implemented with dynamic shapes. Received "
+       "r.shape: <unknown>'")
+_CONV = ("TF raises ValueError: 'When `num_spatial_dims` is not set, one of `input.shape.rank` or "
+         "`filters.shape.rank` must be known'")
+_BATCH_DIMS = ("TF raises ValueError ('Cannot infer argument `num` from shape (None,)'): "
+               "gather_nd with batch_dims unstacks the shape of params, whose rank is unknown")
+
 GRAPH_KNOWN_FAILURES = {}
 UNKNOWN_DIM_KNOWN_FAILURES = {
-    **GRAPH_KNOWN_FAILURES,
-    # TensorFlow raises too: tf.unstack needs `num` when the unstacked dimension is unknown.
-    "unstack": "num cannot be inferred from an unknown dimension (TensorFlow raises too)",
-    # An fft_length that crops or pads an axis of unknown size: the gradient crops or pads back
-    # to sizes read while the graph is built (an InvalidArgumentError says so)
-    **dict.fromkeys(["ifftnd", "irfft_odd", "irfft2d", "irfft3d", "irfftnd"],
-                    "fft_length crops or pads an axis whose size is unknown while building"),
+    "unstack-axis0": (ValueError, _NUM_UNKNOWN),
 }
 UNKNOWN_RANK_KNOWN_FAILURES = {
     **UNKNOWN_DIM_KNOWN_FAILURES,
-    # The N-D transforms move their axes with a transpose, and RFFT's gradient pads the last
-    # axis: both need the rank (an InvalidArgumentError says so)
-    **dict.fromkeys(["fftnd", "rfft", "rfft_padded", "rfft2d", "rfft3d", "rfftnd"],
-                    "the rank is needed to place the transformed axes"),
-    # Clear errors where the rank is needed and unknown:
-    "nn.fused_batch_norm": "the sample is 2-D with the default 'NHWC' (wengert's extension); with "
-                           "an unknown rank the rank is read from data_format, as TensorFlow's "
-                           "4-D FusedBatchNorm has it",
-    "gather_nd_batch_dims": "gather_nd flattens its batch dimensions while the graph is built: "
-                            "the ranks must be known (the error says so)",
-    "linalg.svd": "the derivative needs the matrix dimensions (UnimplementedError says so)",
-    "linalg.pinv": "through svd: the derivative needs the matrix dimensions",
-    "linalg.qr": "the derivative depends on whether the matrix is wide or tall (says so)",
-    "linalg.lstsq": "the derivative depends on whether the system is over- or underdetermined",
-    "linalg.banded_triangular_solve": "the gradient needs the number of bands (says so)",
-    "linalg.eigh_tridiagonal": "alpha and beta must be known vectors (InvalidArgumentError)",
-    "linalg.lu_matrix_inverse": "the identity it solves against needs the matrix size (says so)",
-    "nn.approx_max_k": "the reduction dimension is counted from a known rank (says so)",
-    "nn.approx_min_k": "the reduction dimension is counted from a known rank (says so)",
-    "nn.convolution": "the number of spatial dimensions is the input's rank - 2 (TF raises too)",
-    "nn.conv_transpose": "the number of spatial dimensions is the input's rank - 2 (TF raises "
-                         "too)",
-    "nn.isotonic_regression": "the axis is moved last, which needs the rank (says so)",
-    "norm": "the spectral norm moves its two axes last, which needs the rank (says so); the "
-            "other norms pass",
+    "unstack--1": (ValueError, _NUM_UNKNOWN),
+    **dict.fromkeys(["fftnd-3x2", "ifftnd-3x3", "rfftnd-4x2"], (ValueError, _NO_LENGTH)),
+    **dict.fromkeys(["nn.convolution-1d", "nn.convolution-2d_dilated", "nn.convolution-3d"],
+                    (ValueError, _CONV)),
+    **dict.fromkeys([f"linalg.svd-{s}" for s in ("square", "tall", "wide", "full-square")] +
+                    ["linalg.pinv-tall", "linalg.pinv-wide"], (NotImplementedError, _SVD)),
+    **dict.fromkeys([f"linalg.qr-{s}" for s in ("square", "deep", "wide", "wide-full")],
+                    (NotImplementedError, _QR)),
+    **dict.fromkeys(["gather_nd_batch_dims-elements", "gather_nd_batch_dims-slices"],
+                    (ValueError, _BATCH_DIMS)),
+    "nn.fused_batch_norm-2d": (
+        tf.errors.InvalidArgumentError,
+        "TF builds the graph and its FusedBatchNormV3 kernel raises InvalidArgumentError when it "
+        "runs: the input must be 4-dimensional (the 2-D input is wengert's extension)"),
+    "linalg.eigh_tridiagonal-0": (
+        TypeError,
+        "TF raises TypeError ('<=' not supported between instances of 'NoneType' and 'int'): "
+        "alpha's and beta's lengths are compared while the graph is built"),
+    # TensorFlow builds these; wengert does not yet:
+    **dict.fromkeys(["linalg.lstsq-overdetermined", "linalg.lstsq-underdetermined",
+                     "linalg.lstsq-regularized"], (
+        ValueError, "TF builds it (its gradient picks the over- or underdetermined formula with "
+                    "a tf.cond on the run-time shape); wengert's gradient, in ops/ below "
+                    "control_flow, cannot yet and raises InvalidArgumentError")),
+    **dict.fromkeys(["norm-spectral", "norm-spectral-keepdims"], (
+        ValueError, "TF builds it; wengert raises InvalidArgumentError (moving two axes last "
+                    "needs the rank)")),
+    **dict.fromkeys(["linalg.banded_triangular_solve-lower-broadcast",
+                     "linalg.banded_triangular_solve-upper-adjoint"], (
+        ValueError, "TF builds it (the number of bands read with tf.shape); wengert raises "
+                    "InvalidArgumentError")),
+    "linalg.lu_matrix_inverse-0": (
+        ValueError, "TF builds it; wengert raises InvalidArgumentError (the identity's size)"),
+    **dict.fromkeys(["nn.conv_transpose-1d", "nn.conv_transpose-2d"], (
+        ValueError, "TF builds it (the spatial rank read from output_shape); wengert raises "
+                    "ValueError")),
 }
+
+
+def _listed(table, row, index):
+    sample = row.samples[index]
+    return table.get(f"{_base(row.name)}-{sample.name or index}")
+
+
+def _check_listed(row, index, unknown, entry):
+    """A listed case (strict): it must raise the class TensorFlow raises; a wrong value, another
+    exception, or a pass fails."""
+    if entry is None:
+        _check(row, index, unknown_batch=unknown)
+        return
+    expected, reason = entry
+    try:
+        _check(row, index, unknown_batch=unknown)
+    except AssertionError:
+        raise
+    except expected as err:
+        pytest.xfail(f"{reason} [{type(err).__name__}: {str(err)[:120]}]")
+    pytest.fail(f"{row.name}-{row.samples[index].name or index} now passes: delete its entry")
 
 
 def _base(name):
@@ -173,33 +216,16 @@ def _densified(fetched):
 
 @pytest.mark.parametrize("row,index", CASES, ids=IDS)
 def test_graph_matches_eager_exact_shapes(row, index):
-    reason = GRAPH_KNOWN_FAILURES.get(_base(row.name))
-    if reason:
-        pytest.xfail(reason)
-    _check(row, index, unknown_batch=False)
+    _check_listed(row, index, False, _listed(GRAPH_KNOWN_FAILURES, row, index))
 
 
 @pytest.mark.parametrize("row,index", CASES, ids=IDS)
 def test_graph_matches_eager_unknown_batch(row, index):
-    reason = UNKNOWN_DIM_KNOWN_FAILURES.get(_base(row.name))
-    if reason:
-        try:
-            _check(row, index, unknown_batch=True)
-        except Exception:  # noqa: BLE001
-            pytest.xfail(reason)
-        return
-    _check(row, index, unknown_batch=True)
+    _check_listed(row, index, True, _listed(UNKNOWN_DIM_KNOWN_FAILURES, row, index))
 
 
 @pytest.mark.parametrize("row,index", CASES, ids=IDS)
 def test_graph_matches_eager_unknown_rank(row, index):
     """Placeholders of unknown rank (issue 22): every shape rule copes, and the graph computes
     what eager execution does."""
-    reason = UNKNOWN_RANK_KNOWN_FAILURES.get(_base(row.name))
-    if reason:
-        try:
-            _check(row, index, unknown_batch="rank")
-        except Exception:  # noqa: BLE001
-            pytest.xfail(reason)
-        return
-    _check(row, index, unknown_batch="rank")
+    _check_listed(row, index, "rank", _listed(UNKNOWN_RANK_KNOWN_FAILURES, row, index))

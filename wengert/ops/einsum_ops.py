@@ -347,24 +347,25 @@ def _tensordot_unknown_rank(a, b, axes, name):
     return einsum(f"{sub_a},{sub_b}->{out}", a, b, name=name)
 
 
-def _moved(x, axes, to_end):
-    """x (of unknown rank) with `axes` (all counted from its start, or all from its end)
-    moved to its end (a) or its start (b) in the order given, the other axes in their order:
-    an einsum whose ellipsis stands for the axes no index names."""
-    if not axes:
-        return x
+def axes_mover(axes, to_end, what):
+    """The einsum equation ("ab...->b...a") that moves `axes` of a tensor of unknown rank (all
+    counted from its start, or all from its end) to its end (or its start) in the order given,
+    the other axes keeping theirs; read backwards ("b...a->ab...") it moves them back."""
     if len({i >= 0 for i in axes}) > 1 or len(set(axes)) != len(axes):
         raise InvalidArgumentError(
-            f"tensordot: with both ranks unknown each operand's axes must all count from its "
-            f"start (>= 0) or all from its end (< 0), without repeats; got {axes}.")
+            f"{what}: with an unknown rank the axes must all count from the start (>= 0) or "
+            f"all from the end (< 0), without repeats; got {list(axes)}.")
     span = max(axes) + 1 if axes[0] >= 0 else -min(axes)
     named = string.ascii_letters[:span]
     picked = "".join(named[i] for i in axes)
     free = "".join(c for c in named if c not in picked)
-    sub = named + _ELLIPSIS if axes[0] >= 0 else _ELLIPSIS + named
-    rest = free + _ELLIPSIS if axes[0] >= 0 else _ELLIPSIS + free
-    out = rest + picked if to_end else picked + rest
-    return execute(EINSUM, (x,), {"equation": _join([sub], out)})
+    sub = named + "..." if axes[0] >= 0 else "..." + named
+    rest = free + "..." if axes[0] >= 0 else "..." + free
+    return f"{sub}->{rest + picked if to_end else picked + rest}"
+
+
+def _moved(x, axes, to_end):
+    return einsum(axes_mover(axes, to_end, "tensordot"), x) if axes else x
 
 
 def _tensordot_both_unknown(a, b, a_axes, b_axes, name):

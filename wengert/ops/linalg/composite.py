@@ -100,6 +100,11 @@ def eigh_tridiagonal(alpha, beta, eigvals_only=True, select="a", select_range=No
     (lo, hi]."""
     a = linalg_input(alpha, "eigh_tridiagonal", "alpha")
     b = linalg_input(beta, "eigh_tridiagonal", "beta")
+    if a.shape.rank is None or b.shape.rank is None:
+        raise TypeError(f"eigh_tridiagonal: alpha and beta must be vectors whose rank is known "
+                        f"while the graph is built, got shapes {a.shape} and {b.shape}; give "
+                        "the placeholders the shapes [n] and [n - 1] (TensorFlow raises "
+                        "TypeError too).")
     if a.shape.rank != 1 or b.shape.rank != 1:
         raise InvalidArgumentError(f"eigh_tridiagonal: alpha and beta must be vectors, got "
                                    f"shapes {a.shape} and {b.shape}.")

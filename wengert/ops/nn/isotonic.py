@@ -18,6 +18,7 @@ from ...framework.execute import execute
 from ...framework.registry import defop
 from ...framework.tensor import convert_to_tensor
 from ..cast_ops import cast
+from ..einsum_ops import swap_with_last
 from ..reshape_ops import reshape
 from ..array_ops import concat
 from ..reshape_ops import transpose
@@ -106,7 +107,7 @@ def isotonic_regression(inputs, decreasing=True, axis=-1, name=None):
         raise TypeError(f"isotonic_regression: inputs must be numeric, got {x.dtype.name}.")
     rank = x.shape.rank
     if rank is None:
-        raise ValueError("isotonic_regression needs inputs of known rank.")
+        return _unknown_rank(x, decreasing, int(axis), output_dtype, name)
     axis = int(axis) % max(rank, 1)
     perm = [a for a in range(rank) if a != axis] + [axis] if rank else []
     moved = transpose(x, perm) if rank and axis != rank - 1 else x
@@ -120,3 +121,16 @@ def isotonic_regression(inputs, decreasing=True, axis=-1, name=None):
         back = [int(a) for a in np.argsort(perm)]
         output, segments = transpose(output, back), transpose(segments, back)
     return output, segments
+
+
+def _unknown_rank(x, decreasing, axis, output_dtype, name):
+    """isotonic_regression of a tensor of unknown rank: `axis` swapped with the last one (an
+    einsum, its own inverse), solved there, and swapped back."""
+    moved = swap_with_last(x, axis)
+    if not decreasing:
+        moved = negative(moved)
+    output, segments = execute(ISOTONIC_REGRESSION, (moved,), {"output_dtype": output_dtype},
+                               name)
+    if not decreasing:
+        output = negative(output)
+    return swap_with_last(output, axis), swap_with_last(segments, axis)

@@ -29,10 +29,13 @@ from ...framework.registry import defop, linear
 from ...framework.tensor import convert_to_tensor
 from ...framework.tensor_shape import TensorShape
 from ..cast_ops import cast
+from ..einsum_ops import axes_mover, einsum
 from ..complex_parts import complex as make_complex, real_part, zero_of
-from ..creation_ops import range as range_, shape as shape_of
+from ..array_ops import concat, stack
+from ..broadcast_ops import zeros_like
+from ..creation_ops import range as range_, rank as rank_of, shape as shape_of, size as size_of, zeros
 from ..manip_ops import roll
-from ..math_ops import equal
+from ..math_ops import equal, maximum
 from ..pad_ops import pad
 from ..reduce_ops import reduce_prod
 from ..reshape_ops import transpose
@@ -123,20 +126,31 @@ def _irfft_rule(x, rank, fft_length):
 
 # -- gradients -------------------------------------------------------------------------------------
 def _fit(t, like, rank):
-    """t cropped or zero-padded on its last `rank` axes to the sizes `like` has there."""
+    """t cropped or zero-padded on its last `rank` axes to the sizes `like` has there (read when
+    the graph runs where they are unknown while it is built)."""
     have, want = static_shape(t), static_shape(like)
-    if have is None or want is None or have[-rank:] == want[-rank:]:
+    if have is None or want is None or None in have[-rank:] + want[-rank:]:
+        sizes = shape_of(like)[-rank:]
+        t = t[(Ellipsis,) + tuple(slice(0, sizes[i]) for i in range(rank))]
+        return _pad_end(t, maximum(sizes - shape_of(t)[-rank:], 0))
+    if have[-rank:] == want[-rank:]:
         return t
-    if None in have[-rank:] or None in want[-rank:]:
-        raise InvalidArgumentError(
-            f"the gradient of an FFT with fft_length needs the input's last {rank} dimensions "
-            f"known while the graph is built, got {want}.")
     crop = tuple(slice(0, min(h, w)) for h, w in zip(have[-rank:], want[-rank:]))
     t = t[(Ellipsis,) + crop]
     extra = [w - min(h, w) for h, w in zip(have[-rank:], want[-rank:])]
-    if any(extra):
-        t = pad(t, [[0, 0]] * (len(have) - rank) + [[0, e] for e in extra])
-    return t
+    return _pad_end(t, extra) if any(extra) else t
+
+
+def _pad_end(t, amounts):
+    """t zero-padded at the end of its last len(amounts) axes by `amounts` (ints, or a vector
+    known only when the graph runs; t's rank may be unknown too)."""
+    shape = static_shape(t)
+    if shape is not None and isinstance(amounts, (list, tuple)) and all(
+            isinstance(e, (int, np.integer)) for e in amounts):
+        return pad(t, [[0, 0]] * (len(shape) - len(amounts)) + [[0, int(e)] for e in amounts])
+    amounts = stack(amounts) if isinstance(amounts, (list, tuple)) else amounts
+    lead = zeros(stack([rank_of(t) - size_of(amounts), 2]), dtypes.int32)
+    return pad(t, concat([lead, stack([zeros_like(amounts), amounts], axis=1)], 0))
 
 
 def _transform_size(g, rank):
@@ -179,11 +193,7 @@ def _rfft_grad(op, g):
 
 
 def _pad_last(t, amount):
-    rank = static_shape(t)
-    if rank is None:
-        raise InvalidArgumentError("the gradient of an RFFT needs its input's rank known while "
-                                   "the graph is built.")
-    return pad(t, [[0, 0]] * (len(rank) - 1) + [[0, amount]])
+    return _pad_end(t, [amount])
 
 
 def _hermitian_weights(half, even, dtype):
@@ -348,7 +358,7 @@ def _nd(op_type, input_tensor, fft_length, axes, norm, name):
     x = convert_to_tensor(input_tensor)
     rank = x.shape.rank
     if rank is None:
-        raise InvalidArgumentError(f"{op_type.lower()}: needs a tensor of known rank.")
+        return _nd_unknown_rank(op_type, x, fft_length, axes, norm, name)
     if rank == 0:
         raise InvalidArgumentError(f"{op_type.lower()}: needs a tensor of rank >= 1, got a scalar.")
     axes = list(range(rank)) if axes is None else [
@@ -362,15 +372,38 @@ def _nd(op_type, input_tensor, fft_length, axes, norm, name):
     moved = transpose(x, order) if order != list(range(rank)) else x
     if fft_length is not None:
         fft_length = _lengths_arg(fft_length, len(axes), op_type.lower())
+    out = _transform_last(op_type, moved, len(axes), fft_length, norm, name)
+    return transpose(out, list(np.argsort(order))) if order != list(range(rank)) else out
+
+
+def _transform_last(op_type, moved, count, fft_length, norm, name):
+    """The N-D transform over the last `count` axes, scaled as `norm` asks."""
     if norm in ("forward", "ortho"):  # as TensorFlow scales: the input, before the transform
-        dims = fft_length or _inner_dims(moved, len(axes), op_type.lower())
+        dims = fft_length or _inner_dims(moved, count, op_type.lower())
         n = float(np.prod(dims)) if norm == "forward" else float(np.sqrt(np.prod(dims)))
         moved = moved * n if op_type == "IRFFTND" else moved / n
     if op_type in ("FFTND", "IFFTND"):
-        out = _run(op_type, moved, {"rank": len(axes), "fft_length": fft_length}, name)
-    else:
-        out = _real_transform(op_type, len(axes), moved, fft_length, name)
-    return transpose(out, list(np.argsort(order))) if order != list(range(rank)) else out
+        return _run(op_type, moved, {"rank": count, "fft_length": fft_length}, name)
+    return _real_transform(op_type, count, moved, fft_length, name)
+
+
+def _nd_unknown_rank(op_type, x, fft_length, axes, norm, name):
+    """An N-D transform of a tensor of unknown rank: as in TensorFlow, `axes` and `fft_length`
+    must both be given (neither can be counted from the shape); the axes move last with an
+    einsum whose ellipsis stands for the others, and back."""
+    what = op_type.lower()
+    if axes is None or fft_length is None:
+        raise InvalidArgumentError(
+            f"{what}: the input's rank is unknown, so give both axes and fft_length (got axes="
+            f"{axes}, fft_length={fft_length}); TensorFlow raises too (it cannot take the length "
+            "of a shape of unknown rank).")
+    if norm not in (None, "backward", "forward", "ortho"):
+        raise ValueError(f"{what}: norm must be 'backward', 'forward' or 'ortho', got {norm!r}.")
+    axes = [int(a) for a in np.ravel(axes)]
+    fft_length = _lengths_arg(fft_length, len(axes), what)
+    there = axes_mover(axes, True, what)
+    out = _transform_last(op_type, einsum(there, x), len(axes), fft_length, norm, name)
+    return einsum("->".join(there.split("->")[::-1]), out)
 
 
 def fft_n(input_tensor, fft_length=None, axes=None, norm=None, name=None):
