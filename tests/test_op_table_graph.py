@@ -60,29 +60,12 @@ UNKNOWN_RANK_KNOWN_FAILURES = {
     "nn.fused_batch_norm-2d": (
         tf.errors.InvalidArgumentError,
         "TF builds the graph and its FusedBatchNormV3 kernel raises InvalidArgumentError when it "
-        "runs: the input must be 4-dimensional (the 2-D input is wengert's extension)"),
+        "runs ('input must be 4 or 5-dimensional[5,3]'); wengert computes a 2-D input (its "
+        "extension) but its gradient reads the 4-D layout and raises InvalidArgumentError too"),
     "linalg.eigh_tridiagonal-0": (
         TypeError,
         "TF raises TypeError ('<=' not supported between instances of 'NoneType' and 'int'): "
         "alpha's and beta's lengths are compared while the graph is built"),
-    # TensorFlow builds these; wengert does not yet:
-    **dict.fromkeys(["linalg.lstsq-overdetermined", "linalg.lstsq-underdetermined",
-                     "linalg.lstsq-regularized"], (
-        ValueError, "TF builds it (its gradient picks the over- or underdetermined formula with "
-                    "a tf.cond on the run-time shape); wengert's gradient, in ops/ below "
-                    "control_flow, cannot yet and raises InvalidArgumentError")),
-    **dict.fromkeys(["norm-spectral", "norm-spectral-keepdims"], (
-        ValueError, "TF builds it; wengert raises InvalidArgumentError (moving two axes last "
-                    "needs the rank)")),
-    **dict.fromkeys(["linalg.banded_triangular_solve-lower-broadcast",
-                     "linalg.banded_triangular_solve-upper-adjoint"], (
-        ValueError, "TF builds it (the number of bands read with tf.shape); wengert raises "
-                    "InvalidArgumentError")),
-    "linalg.lu_matrix_inverse-0": (
-        ValueError, "TF builds it; wengert raises InvalidArgumentError (the identity's size)"),
-    **dict.fromkeys(["nn.conv_transpose-1d", "nn.conv_transpose-2d"], (
-        ValueError, "TF builds it (the spatial rank read from output_shape); wengert raises "
-                    "ValueError")),
 }
 
 
@@ -229,3 +212,48 @@ def test_graph_matches_eager_unknown_rank(row, index):
     """Placeholders of unknown rank (issue 22): every shape rule copes, and the graph computes
     what eager execution does."""
     _check_listed(row, index, "rank", _listed(UNKNOWN_RANK_KNOWN_FAILURES, row, index))
+
+
+def _run_unknown_rank(fn, *arrays):
+    """fn on placeholders of unknown rank, run in a Session: (outputs, gradients of their sum)."""
+    g = tf.Graph()
+    with g.as_default():
+        ps = [v1.placeholder(tf.float64, None) for _ in arrays]
+        out = fn(*ps)
+        grads = tf.gradients(tf.reduce_sum(out), ps)
+    with v1.Session(graph=g) as sess:
+        return sess.run([out, grads], dict(zip(ps, arrays)))
+
+
+def test_unknown_rank_beyond_the_samples():
+    """Axes counted from the end, several moved axes, a run-time choice of formula."""
+    rng = np.random.default_rng(3)
+    a, b = rng.normal(size=(2, 3, 4)), rng.normal(size=(4, 3, 5))
+    out, _ = _run_unknown_rank(lambda x, y: tf.tensordot(x, y, [[-1, -2], [0, 1]]), a, b)
+    np.testing.assert_allclose(out, np.tensordot(a, b, [[2, 1], [0, 1]]), rtol=1e-12)
+    x = rng.normal(size=(3, 4, 5))
+    out, (grad,) = _run_unknown_rank(
+        lambda t: tf.math.real(tf.signal.fftnd(tf.complex(t, t), fft_length=[6, 3], axes=[0, 2])),
+        x)
+    np.testing.assert_allclose(out, np.real(np.fft.fftn(x + 1j * x, s=(6, 3), axes=(0, 2))),
+                               atol=1e-12)
+    assert grad.shape == x.shape
+    out, _ = _run_unknown_rank(lambda t: tf.norm(t, ord=2, axis=[-1, -3], keepdims=True), x)
+    want = np.linalg.norm(np.moveaxis(x, [-1, -3], [-2, -1]), 2, axis=(-2, -1))
+    np.testing.assert_allclose(out, np.expand_dims(want, (0, 2)), rtol=1e-12)
+    for shape in ((5, 3), (3, 5)):  # over- and underdetermined: chosen when the graph runs
+        m, rhs = rng.normal(size=shape), rng.normal(size=(shape[0], 2))
+        out, grads = _run_unknown_rank(tf.linalg.lstsq, m, rhs)
+        np.testing.assert_allclose(out, np.linalg.lstsq(m, rhs, rcond=None)[0], atol=1e-10)
+        eager = _tape_grads(tf.linalg.lstsq, m, rhs)
+        for got, want_grad in zip(grads, eager):
+            np.testing.assert_allclose(got, want_grad, rtol=1e-10, atol=1e-12)
+
+
+def _tape_grads(fn, *arrays):
+    ts = [tf.constant(a) for a in arrays]
+    with tf.GradientTape() as tape:
+        for t in ts:
+            tape.watch(t)
+        total = tf.reduce_sum(fn(*ts))
+    return [g.numpy() for g in tape.gradient(total, ts)]

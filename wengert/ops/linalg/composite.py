@@ -17,7 +17,7 @@ from ...framework.errors import InvalidArgumentError
 from ...framework.tensor import array_of, convert_to_tensor
 from ..broadcast_ops import broadcast_to, ones_like
 from ..cast_ops import cast
-from ..creation_ops import eye
+from ..creation_ops import eye, shape as shape_of
 from ..indexing_ops import boolean_mask, gather
 from .common import conj_if_complex, linalg_input, mm
 from .decompositions import eigh, eigvalsh
@@ -75,10 +75,11 @@ def lu_matrix_inverse(lower_upper, perm, validate_args=False, name=None):
     if lu_.shape.rank is not None and lu_.shape.rank < 2:
         raise InvalidArgumentError(f"lu_matrix_inverse: lower_upper must be a matrix or a batch "
                                    f"of matrices (rank >= 2), got shape {lu_.shape}.")
-    n = lu_.shape[-1]
-    if n is None:
-        raise InvalidArgumentError("lu_matrix_inverse: the matrix size must be known.")
-    identity = eye(n, batch_shape=tuple(lu_.shape[:-2]), dtype=lu_.dtype)
+    if lu_.shape.rank is None or not lu_.shape.is_fully_defined():  # read when the graph runs
+        size = shape_of(lu_)
+        identity = eye(size[-1], batch_shape=size[:-2], dtype=lu_.dtype)
+    else:
+        identity = eye(lu_.shape[-1], batch_shape=tuple(lu_.shape[:-2]), dtype=lu_.dtype)
     return lu_solve(lu_, perm, identity, validate_args=validate_args, name=name)
 
 

@@ -11,7 +11,10 @@ and with H = A A^H + λI, T = H^{-1} B (underdetermined),
     dX = dA^H T + A^H H^{-1} (dB - dA X - A dA^H T),
     grad B = H^{-1} A g_X,   grad A = -grad_B (T^H A) + T (g_X - A^H grad_B)^H
 (TensorFlow's linalg_grad). fast=False uses LAPACK's minimum-norm least squares (l2_regularizer
-ignored) and, as in TensorFlow, has no gradient. λ is an attribute: it gets no gradient.
+ignored) and, as in TensorFlow, has no gradient. λ is an attribute: it gets no gradient. Where
+the matrix dimensions are known only when the graph runs, both gradients are built (the Gram
+matrix of the branch not taken replaced by the identity) and a select keeps the right one, as
+TensorFlow's tf.cond does.
 
 `pinv` is V diag(1/s) U^H from the SVD, singular values at or below rcond * max(s) dropped
 (TensorFlow's default rcond = 10 max(M, N) eps); it differentiates through the SVD. `matrix_rank`
@@ -34,15 +37,20 @@ from .common import (adjoint, batch_label, eye_like, first_failure, linalg_input
 from .decompositions import cholesky, svd
 from .solves import cholesky_solve
 from ..reduce_ops import reduce_max, reduce_sum
+from ..math_ops import greater_equal, logical_not
 
 __all__ = ["lstsq", "matrix_solve_ls", "pinv", "matrix_rank"]
 
 
-def _gram(a, l2_regularizer, first_kind):
-    """A^H A + λI (first kind) or A A^H + λI, and its Cholesky factor (graph ops)."""
+def _gram(a, l2_regularizer, first_kind, valid=None):
+    """A^H A + λI (first kind) or A A^H + λI, and its Cholesky factor (graph ops). Where `valid`
+    (a boolean known when the graph runs) is False the identity stands in, so the branch the
+    run does not take still factors."""
     gram = mm(a, a, adjoint_a=True) if first_kind else mm(a, a, adjoint_b=True)
     if l2_regularizer:
         gram = gram + l2_regularizer * eye_like(gram)
+    if valid is not None:
+        gram = where(valid, gram, eye_like(gram))
     return cholesky(gram)
 
 
@@ -97,15 +105,28 @@ def _lstsq_grad(op, grad):
     if not op.get_attr("fast"):
         raise ValueError("MatrixSolveLs: no gradient for fast=False, as in TensorFlow; use "
                          "fast=True (normal equations).")
-    a, b = op.inputs
-    x, lam = op.outputs[0], op.get_attr("l2_regularizer")
-    m, n = _shape_mn(a)
-    if m >= n:
-        z = cholesky_solve(_gram(a, lam, True), grad)
-        xzt = mm(x, z, adjoint_b=True)
-        grad_a = -mm(a, xzt + adjoint(xzt)) + mm(b, z, adjoint_b=True)
-        return grad_a, mm(a, z) if needs_grad(op, 1) else None
-    chol = _gram(a, lam, False)
+    a = op.inputs[0]
+    m, n = a.shape[-2], a.shape[-1]
+    if m is not None and n is not None:
+        return _overdetermined_grad(op, grad) if m >= n else _underdetermined_grad(op, grad)
+    dims = shape_of(a)  # TensorFlow's tf.cond on the run-time shape, as a select of both
+    over = greater_equal(dims[-2], dims[-1])
+    over_a, over_b = _overdetermined_grad(op, grad, over)
+    under_a, under_b = _underdetermined_grad(op, grad, logical_not(over))
+    return where(over, over_a, under_a), None if over_b is None else where(over, over_b, under_b)
+
+
+def _overdetermined_grad(op, grad, valid=None):
+    (a, b), x, lam = op.inputs, op.outputs[0], op.get_attr("l2_regularizer")
+    z = cholesky_solve(_gram(a, lam, True, valid), grad)
+    xzt = mm(x, z, adjoint_b=True)
+    grad_a = -mm(a, xzt + adjoint(xzt)) + mm(b, z, adjoint_b=True)
+    return grad_a, mm(a, z) if needs_grad(op, 1) else None
+
+
+def _underdetermined_grad(op, grad, valid=None):
+    (a, b), lam = op.inputs, op.get_attr("l2_regularizer")
+    chol = _gram(a, lam, False, valid)
     grad_b = cholesky_solve(chol, mm(a, grad))
     t = cholesky_solve(chol, b)
     grad_a = (-mm(grad_b, mm(t, a, adjoint_a=True))

@@ -5,14 +5,15 @@ sqrt(sum |x|^2), whose gradient x / norm is NaN where the norm is 0 (as in Tenso
 inf: max |x| (the gradient split among ties, as reduce_max does); any p > 0: (sum |x|^p)^(1/p).
 Matrix norms (axis a pair): 'fro'/'euclidean' over both axes; 1 the largest column sum and inf the
 largest row sum of |x|; 2 the spectral norm, the largest singular value s_1 (TensorFlow computes
-it with an SVD, so does this), whose gradient is u_1 v_1^H for a distinct largest value.
+it with an SVD, so does this), whose gradient is u_1 v_1^H for a distinct largest value; with an
+unknown rank the two axes move last through an einsum.
 `normalize` returns (x / norm, norm) with the norm kept for broadcasting.
 """
 import numpy as np
 
-from ...framework.errors import InvalidArgumentError
 from ...framework.tensor import convert_to_tensor
 from ..cast_ops import cast
+from ..einsum_ops import axes_mover, einsum
 from ..reshape_ops import expand_dims, transpose
 from .decompositions import svd
 from ..reduce_ops import reduce_euclidean_norm, reduce_max, reduce_sum
@@ -70,9 +71,7 @@ def _matrix_norm(x, ord, axis, keepdims, name):  # noqa: A002
     rows, cols = axis
     if ord == 2:
         if x.shape.rank is None:
-            raise InvalidArgumentError(
-                f"norm: the spectral norm (ord=2) moves axes {axis} last, which needs the "
-                "input's rank; it is unknown (give the placeholder a shape of known rank).")
+            return _spectral_norm_unknown_rank(x, rows, cols, keepdims)
         return _spectral_norm(x, rows, cols, keepdims, name)
     if ord == 1:      # largest column sum
         sums, top = rows, cols
@@ -96,6 +95,18 @@ def _spectral_norm(x, rows, cols, keepdims, name):
     if not keepdims:
         return largest
     for a in sorted((rows, cols)):
+        largest = expand_dims(largest, a)
+    return largest
+
+
+def _spectral_norm_unknown_rank(x, rows, cols, keepdims):
+    """The spectral norm of a tensor of unknown rank: its two axes (both counted from the start
+    or both from the end) moved last by an einsum whose ellipsis stands for the others."""
+    moved = einsum(axes_mover([rows, cols], True, "norm"), x)
+    largest = reduce_max(svd(moved, compute_uv=False), axis=-1)
+    if not keepdims:
+        return largest
+    for a in sorted((rows, cols), reverse=rows < 0):
         largest = expand_dims(largest, a)
     return largest
 

@@ -21,6 +21,11 @@ from ...framework.errors import InvalidArgumentError
 from ...framework.execute import execute
 from ...framework.registry import defop, needs_grad
 from .. import shape_rules
+from ..cast_ops import cast
+from ..creation_ops import range as range_, shape as shape_of
+from ..einsum_ops import einsum
+from ..math_ops import equal
+from ..reshape_ops import reshape
 from ..matrix_ops import band_part, diag, diag_part, diagonals_to_matrix
 from .common import (batch_label, linalg_input, loop_matrices, matrix_dims, mm, singular_error,
                      solve_batch, square_input, square_rule)
@@ -238,13 +243,25 @@ def _banded_grad(op, grad):
     bands, lower = op.inputs[0], op.get_attr("lower")
     grad_bands, grad_rhs = _solve_grads(
         op, grad, lambda a, g, adj: banded_triangular_solve(a, g, lower=lower, adjoint=adj))
-    if grad_bands is not None:
-        if bands.shape.rank is None or bands.shape[-2] is None:
-            raise InvalidArgumentError("BandedTriangularSolve: the gradient needs the number of "
-                                       f"bands (shape[-2] of `bands`) known, got {bands.shape}.")
-        k = _band_k(bands.shape[-2], lower)
-        grad_bands = diag_part(grad_bands, k=k, align="LEFT_RIGHT")
-    return grad_bands, grad_rhs
+    if grad_bands is None:
+        return grad_bands, grad_rhs
+    if bands.shape.rank is None or bands.shape[-2] is None:
+        return _bands_of(grad_bands, shape_of(bands)[-2], lower), grad_rhs
+    k = _band_k(bands.shape[-2], lower)
+    return diag_part(grad_bands, k=k, align="LEFT_RIGHT"), grad_rhs
+
+
+def _bands_of(g, num_bands, lower):
+    """diag_part(g, k=_band_k(num_bands, lower), align="LEFT_RIGHT") for a number of bands
+    known only when the graph runs (as TensorFlow reads it with tf.shape): band r, entry i is
+    g[..., i, i + offset(r)] (offset -r below the diagonal, num_bands - 1 - r above), picked by
+    an einsum with a 0/1 selector; entries off the matrix are zero."""
+    i = range_(shape_of(g)[-1])
+    r = range_(num_bands)
+    offset = -r if lower else num_bands - 1 - r
+    cols = reshape(i, [1, -1, 1]) + reshape(offset, [-1, 1, 1])
+    select = cast(equal(cols, reshape(i, [1, 1, -1])), g.dtype)
+    return einsum("...ic,ric->...ri", g, select)
 
 
 def _banded_jvp(primals, tangents, outputs, lower, adjoint):

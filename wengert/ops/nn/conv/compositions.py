@@ -19,11 +19,19 @@ __all__ = ["convolution", "conv1d_transpose", "conv_transpose", "atrous_conv2d",
            "atrous_conv2d_transpose", "separable_conv2d"]
 
 
-def _rank_of(input, filters, what):  # noqa: A002
+def _rank_of(input, filters, what, output_shape=None):  # noqa: A002
+    """The input's rank: its own, the filters', or (as TensorFlow's conv_transpose reads it)
+    the length of output_shape."""
     x = convert_to_tensor(input)
     rank = x.shape.rank
     if rank is None:
         rank = convert_to_tensor(filters).shape.rank
+    if rank is None and output_shape is not None:
+        rank = convert_to_tensor(output_shape).shape[0]
+    if rank is None:
+        raise ValueError(f"{what}: the ranks of input and filters are both unknown, so the "
+                         "number of spatial dimensions cannot be read; give either one a shape "
+                         "of known rank (TensorFlow raises ValueError too).")
     if rank not in (3, 4, 5):
         raise ValueError(f"{what}: the input must have rank 3, 4 or 5 (1, 2 or 3 spatial "
                          f"dimensions), got shape {x.shape}.")
@@ -72,7 +80,7 @@ def conv1d_transpose(input, filters, output_shape, strides, padding="SAME",  # n
 def conv_transpose(input, filters, output_shape, strides, padding="SAME",  # noqa: A002
                    data_format=None, dilations=None, name=None):
     """tf.nn.conv_transpose: conv1d_transpose, conv2d_transpose or conv3d_transpose by rank."""
-    rank = _rank_of(input, filters, "conv_transpose")
+    rank = _rank_of(input, filters, "conv_transpose", output_shape)
     fn = {3: conv1d_transpose, 4: conv2d_transpose, 5: conv3d_transpose}[rank]
     default = {3: "NWC", 4: "NHWC", 5: "NDHWC"}[rank]
     return fn(input, filters, output_shape, strides, padding, data_format or default, dilations,
