@@ -57,11 +57,6 @@ UNKNOWN_RANK_KNOWN_FAILURES = {
                     (NotImplementedError, _QR)),
     **dict.fromkeys(["gather_nd_batch_dims-elements", "gather_nd_batch_dims-slices"],
                     (ValueError, _BATCH_DIMS)),
-    "nn.fused_batch_norm-2d": (
-        tf.errors.InvalidArgumentError,
-        "TF builds the graph and its FusedBatchNormV3 kernel raises InvalidArgumentError when it "
-        "runs ('input must be 4 or 5-dimensional[5,3]'); wengert computes a 2-D input (its "
-        "extension) but its gradient reads the 4-D layout and raises InvalidArgumentError too"),
     "linalg.eigh_tridiagonal-0": (
         TypeError,
         "TF raises TypeError ('<=' not supported between instances of 'NoneType' and 'int'): "

@@ -188,12 +188,15 @@ def _broadcastable(v, rank, c):
     return reshape(v, (1,) * c + (-1,) + (1,) * (rank - c - 1))
 
 
-def _count(x, c):
-    """Values per channel, n (a Python int when the shape is known, else a tensor)."""
+def _count(x, c, rank):
+    """Values per channel, n (a Python int when the shape is known, else a tensor). With an
+    unknown rank the channels are counted from the end where they are last, so a 2-D input
+    (wengert's extension) works too."""
     dims = x.shape.as_list() if x.shape.rank is not None else [None]
     if None not in dims:
         return int(np.prod(dims)) // max(dims[c], 1)
-    return cast(size(x), x.dtype) / cast(shape(x)[c], x.dtype)
+    axis = -1 if x.shape.rank is None and c == rank - 1 else c
+    return cast(size(x), x.dtype) / cast(shape(x)[axis], x.dtype)
 
 
 def _fbn_grad_grad(op, a, b, c):
@@ -202,7 +205,7 @@ def _fbn_grad_grad(op, a, b, c):
     g, x, scale, mean, variance = op.inputs
     rank = _rank(x, op.get_attr("data_format"))
     axes, ch = _layout(rank, op.get_attr("data_format"))
-    n = _count(x, ch)
+    n = _count(x, ch, rank)
     r = rsqrt(variance + op.get_attr("epsilon"))
     k = scale * r / n
     centered = x - _broadcastable(mean, rank, ch)
@@ -254,7 +257,7 @@ def _fbn_grad(op, gy, g_mean, g_var, g_saved_mean, g_saved_var):
     if not all(is_zero_gradient(t) for t in (g_mean, g_var, g_saved_mean, g_saved_var)):
         rank = _rank(x, data_format)
         _, c = _layout(rank, data_format)
-        n = _count(x, c)
+        n = _count(x, c, rank)
         g_mu = g_mean + g_saved_mean
         g_s2 = g_var * (n / max(n - 1, 1) if isinstance(n, int) else n / (n - 1)) + g_saved_var
         dx = dx + _broadcastable(g_mu / n, rank, c) + \

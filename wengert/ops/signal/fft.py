@@ -15,7 +15,9 @@ spectrum's with the dropped entries zero, real because x is. IRFFT reads each en
 half spectrum twice (as X_k and as conj(X_k) at N - k) except the zero frequency and, for even
 N, the Nyquist one: hence the weights m (TensorFlow's mask). An `fft_length` shorter than the
 input crops it, longer zero-pads it; the gradient is then cropped or padded back to the input's
-shape. The rules are written with these ops, so they differentiate again.
+shape (with sizes read when the graph runs where they are unknown while it is built). The N-D
+transforms of a tensor of unknown rank move their axes last with an einsum. The rules are written
+with these ops, so they differentiate again.
 
 `fftshift` rolls each axis by half its length (`ifftshift` by minus half) so the zero frequency
 moves to the centre and back.
