@@ -57,6 +57,10 @@ UNKNOWN_RANK_KNOWN_FAILURES = {
                     (NotImplementedError, _QR)),
     **dict.fromkeys(["gather_nd_batch_dims-elements", "gather_nd_batch_dims-slices"],
                     (ValueError, _BATCH_DIMS)),
+    **dict.fromkeys(["extract_volume_patches-valid", "extract_volume_patches-same"], (
+        TypeError, "TF builds the op (its static shape has 4 unknown dimensions) and its "
+                   "gradient raises TypeError ('NoneType' object is not iterable): the index "
+                   "table needs the input's planes, rows and cols while the graph is built")),
     "linalg.eigh_tridiagonal-0": (
         TypeError,
         "TF raises TypeError ('<=' not supported between instances of 'NoneType' and 'int'): "

@@ -77,6 +77,9 @@ def _rule(x, *, ksizes, strides, padding):
 
 def _grad(op, grad):
     x = op.inputs[0]
+    if x.shape.rank is None:
+        raise TypeError("ExtractVolumePatches gradient: the input's shape must be known while "
+                        "the graph is built, got <unknown> (TensorFlow raises TypeError too).")
     spatial = x.shape.as_list()[1:4]
     if None in spatial:
         raise InvalidArgumentError(f"ExtractVolumePatches gradient: the input's planes, rows "
