@@ -83,6 +83,10 @@ CASES += [
         7)),
     _case("generator_in_function", GEN.format(
         "[tf.function(lambda: g.normal([2]))() for _ in range(1)][0], g.normal([2])", 3)),
+    _case("generator_after_binomial", GEN.format(
+        "(g.binomial([3], 10.0, 0.5), g.normal([2]), g.state)[1:]", 4)),
+    _case("generator_after_binomial_2d", GEN.format(
+        "(g.binomial([2, 4], [5.0, 9.0, 2.0, 7.0], 0.3), g.uniform([3]), g.state)[1:]", 6)),
     _case("generator_int64_range", GEN.format(
         "g.uniform([5], -10, 10, dtype=tf.int64), g.uniform([5], -10, 10, dtype=tf.int32)", 8)),
 ]

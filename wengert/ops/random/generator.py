@@ -151,12 +151,16 @@ class Generator:
         self._state_var.assign(stack([new_low, add(high, cast(carry, dtypes.int64)), key]))
         return old
 
-    def _state_for(self, shape):
-        """The state a draw of `shape` uses (see _read_and_skip)."""
+    def _state_for(self, shape, per_output=1, extra=0):
+        """The state a draw of `shape` uses (see _read_and_skip); the counter advances as for
+        per_output * (n + extra) numbers, n the number of elements (binomial reserves more)."""
         if isinstance(shape, (list, tuple)) and all(isinstance(d, (int, np.integer))
                                                     for d in shape):
-            return self._read_and_skip(int(np.prod(shape, dtype=np.int64)))
-        return self._read_and_skip(reduce_prod(cast(convert_to_tensor(shape), dtypes.int64)))
+            return self._read_and_skip(per_output * (int(np.prod(shape, dtype=np.int64)) + extra))
+        count = reduce_prod(cast(convert_to_tensor(shape), dtypes.int64))
+        if per_output != 1 or extra:
+            count = multiply(add(count, np.int64(extra)), np.int64(per_output))
+        return self._read_and_skip(count)
 
     # -- draws -------------------------------------------------------------------------------------
     def normal(self, shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None):
@@ -189,9 +193,24 @@ class Generator:
                               name=name)
 
     def binomial(self, shape, counts, probs, dtype=dtypes.int32, name=None):
-        """Binomial(counts, probs) draws of `shape` (counts and probs broadcast to it)."""
-        seed = gather(self._state_for(shape), [2, 0])
-        return stateless_binomial(shape, seed, counts, probs, dtype, name)
+        """Binomial(counts, probs) draws of `shape` (counts and probs broadcast to its trailing
+        dimensions), from NumPy's sampler. The state advances as TensorFlow's binomial kernel
+        advances it: for b batches (the trailing dimensions counts and probs span) of s samples
+        (the leading ones), as for 50 b (s + 3) numbers, so later draws continue its stream."""
+        counts, probs = convert_to_tensor(counts), convert_to_tensor(probs)
+        state = self._binomial_state(shape, counts.shape, probs.shape)
+        return stateless_binomial(shape, gather(state, [2, 0]), counts, probs, dtype, name)
+
+    def _binomial_state(self, shape, counts_shape, probs_shape):
+        static = isinstance(shape, (list, tuple)) and all(
+            isinstance(d, (int, np.integer)) for d in shape)
+        if not (static and counts_shape.is_fully_defined() and probs_shape.is_fully_defined()):
+            return self._state_for(shape, 50, 3)
+        rank = len(np.broadcast_shapes(tuple(counts_shape.as_list()),
+                                       tuple(probs_shape.as_list())))
+        batches = int(np.prod(shape[len(shape) - rank:], dtype=np.int64))
+        samples = int(np.prod(shape[:len(shape) - rank], dtype=np.int64))
+        return self._read_and_skip(batches * 200 * (samples + 3) // 4)
 
     def make_seeds(self, count=1):
         """`count` seeds for stateless ops: an int64 tensor [2, count], one seed per column."""
