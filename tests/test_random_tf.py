@@ -1,7 +1,8 @@
 """wengert's random numbers are TensorFlow's own: each case is one expression evaluated with
 TensorFlow 2.21 (stored in tests/references/ for CI) and with wengert standing in for `tf`.
 
-Covered: the stateless ops (normal, uniform, truncated normal over float16/32/64, integers in a
+Covered: the key/counter raw ops (StatelessRandomGetKeyCounter, the V2 draws, StatelessShuffle),
+the stateless ops (normal, uniform, truncated normal over float16/32/64, integers in a
 range and over the full range, categorical, shuffle, dropout, split and fold_in) for many shapes
 and seeds; tf.random.Generator (from_seed, consecutive draws continuing TensorFlow's stream,
 split, make_seeds, reset_from_seed, skip, draws in tf.function); and the seeded ops with global
@@ -120,6 +121,24 @@ CASES += [
     _case("seeded_dropout", SEEDED.format(
         5, "tf.nn.dropout(tf.ones([3, 4]), 0.5, seed=2), tf.nn.dropout(tf.ones([3, 4]), 0.5, "
         "seed=2)")),
+]
+
+KEYED = ("(lambda k, c: [{}])(tf.constant(np.array([987654321987], np.uint64)), "
+         "tf.constant(np.array([2**64 - 3, 9], np.uint64)))")
+CASES += [
+    _case("raw_get_key_counter", "tf.raw_ops.StatelessRandomGetKeyCounter(seed=[-5, 2**31 - 1])"),
+    _case("raw_get_key_counter_int64", "tf.raw_ops.StatelessRandomGetKeyCounter("
+          "seed=tf.constant([2**62, 7], tf.int64))"),
+    _case("raw_keyed_draws", KEYED.format(
+        "tf.raw_ops.StatelessRandomNormalV2(shape=[5], key=k, counter=c, alg=1), "
+        "tf.raw_ops.StatelessRandomUniformV2(shape=[5], key=k, counter=c, alg=3, "
+        "dtype=tf.float64), "
+        "tf.raw_ops.StatelessTruncatedNormalV2(shape=[6], key=k, counter=c, alg=1), "
+        "tf.raw_ops.StatelessRandomUniformIntV2(shape=[5], key=k, counter=c, alg=1, minval=-5, "
+        "maxval=50), "
+        "tf.raw_ops.StatelessRandomUniformFullIntV2(shape=[5], key=k, counter=c, alg=1, "
+        "dtype=tf.int64), "
+        "tf.raw_ops.StatelessShuffle(value=tf.range(7), key=k, counter=c, alg=1)")),
 ]
 
 FUNCTION = "(tf.random.set_seed({}), {})[1]"
