@@ -108,6 +108,25 @@ def test_random_ops_are_impure_and_advance_in_a_graph():
     assert not np.array_equal(first[0], again)  # each run advances the op's generator
 
 
+def test_graph_op_seeds_count_from_zero_per_graph():
+    """TensorFlow 1's rule: in a graph with seed 5, unseeded ops take op seeds 0, 1, ... (the
+    numbers are TensorFlow 2.21's, recorded from the same program)."""
+    for _ in range(2):  # a second graph counts from 0 again
+        g = tf.Graph()
+        with g.as_default():
+            tf.compat.v1.set_random_seed(5)
+            a, b = R.uniform([2]), R.uniform([2])
+            c = R.normal([2], seed=3)
+        with tf.compat.v1.Session(graph=g) as sess:
+            first, second = sess.run([a, b, c]), sess.run(a)
+        np.testing.assert_allclose(first[0], [0.18286479, 0.68998957], rtol=1e-6)
+        np.testing.assert_allclose(first[1], [0.3875184, 0.7485455], rtol=1e-6)
+        np.testing.assert_allclose(first[2], [-1.4616988, -0.5901872], rtol=1e-6)
+        np.testing.assert_allclose(second, [0.9363872, 0.651327], rtol=1e-6)  # a's next run
+        np.testing.assert_array_equal(first[0], _philox(draws.uniform_floats, 5, 0, 2,
+                                                        np.float32))
+
+
 def test_traced_function_draws_new_numbers_each_call():
     @tf.function
     def draw():
