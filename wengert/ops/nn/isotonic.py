@@ -106,31 +106,28 @@ def isotonic_regression(inputs, decreasing=True, axis=-1, name=None):
     if output_dtype is None:
         raise TypeError(f"isotonic_regression: inputs must be numeric, got {x.dtype.name}.")
     rank = x.shape.rank
+    axis = int(axis)
     if rank is None:
-        return _unknown_rank(x, decreasing, int(axis), output_dtype, name)
-    axis = int(axis) % max(rank, 1)
+        output, segments = _solve_last(swap_with_last(x, axis), decreasing, output_dtype, name)
+        return swap_with_last(output, axis), swap_with_last(segments, axis)
+    axis = axis % max(rank, 1)
     perm = [a for a in range(rank) if a != axis] + [axis] if rank else []
     moved = transpose(x, perm) if rank and axis != rank - 1 else x
-    if not decreasing:
-        moved = negative(moved)
-    output, segments = execute(ISOTONIC_REGRESSION, (moved,), {"output_dtype": output_dtype},
-                               name)
-    if not decreasing:
-        output = negative(output)
+    output, segments = _solve_last(moved, decreasing, output_dtype, name)
     if rank and axis != rank - 1:
         back = [int(a) for a in np.argsort(perm)]
         output, segments = transpose(output, back), transpose(segments, back)
     return output, segments
 
 
-def _unknown_rank(x, decreasing, axis, output_dtype, name):
-    """isotonic_regression of a tensor of unknown rank: `axis` swapped with the last one (an
-    einsum, its own inverse), solved there, and swapped back."""
-    moved = swap_with_last(x, axis)
+def _solve_last(moved, decreasing, output_dtype, name):
+    """The fit along the last axis: the kernel fits non-increasing sequences, so a
+    non-decreasing fit negates before and after. (An axis of unknown rank is swapped with the
+    last one by an einsum, its own inverse.)"""
     if not decreasing:
         moved = negative(moved)
     output, segments = execute(ISOTONIC_REGRESSION, (moved,), {"output_dtype": output_dtype},
                                name)
     if not decreasing:
         output = negative(output)
-    return swap_with_last(output, axis), swap_with_last(segments, axis)
+    return output, segments
