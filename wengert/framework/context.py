@@ -9,11 +9,16 @@ see each other's tapes, so two training loops in two threads never mix their rec
 caller's graph, tapes and observers back after it: `state_scope(None)` runs code eagerly and
 unrecorded (init_scope, py_function bodies, tf.data stages), `state_scope(sub_graph)` traces a
 branch or loop body into its own graph while the caller's tapes wait.
+
+`op_scope(name, default_name)` is what a composite function opens around the ops it builds, as
+TensorFlow's functions open `name_scope(name, default_name)`: building a graph, the ops are named
+`<name>/...` (`<default_name>/...` when name is None, uniquified); eagerly, where op names are
+unused, it is a shared empty context and costs one call.
 """
 import contextlib
 import threading
 
-__all__ = ["state", "state_scope", "executing_eagerly", "default_session"]
+__all__ = ["state", "state_scope", "executing_eagerly", "default_session", "op_scope"]
 
 
 class _State(threading.local):
@@ -42,6 +47,18 @@ def state_scope(graph, tapes=(), observers=()):
         yield
     finally:
         state.graph, state.tapes, state.observers = saved
+
+
+_EAGER_SCOPE = contextlib.nullcontext()
+
+
+def op_scope(name, default_name):
+    """The name scope a composite function's ops take: `name` (or `default_name`) in a graph,
+    nothing eagerly. `with op_scope(name, "rgb_to_hsv"):` around the function's body."""
+    graph = state.graph
+    if graph is None:
+        return _EAGER_SCOPE
+    return graph.name_scope(name or default_name)
 
 
 def executing_eagerly():

@@ -15,7 +15,7 @@ checks the actual shape when it runs; its gradient is the incoming gradient, unc
 import numpy as np
 
 from ...framework import dtypes
-from ...framework.context import state
+from ...framework.context import op_scope, state
 from ...framework.errors import InvalidArgumentError
 from ...framework.execute import execute
 from ...framework.registry import defop, linear
@@ -100,11 +100,12 @@ def _check(condition, message, what, tensors, summarize=None):
     return Assert(reduce_all(condition), data, summarize)
 
 
-def _binary(fn, what):
+def _binary(fn, what, default):
     def check(x, y, message=None, summarize=None, name=None):
-        x, y = _pair(x, y, what)
-        _shapes_broadcast(x, y, what, message)
-        return _check(fn(x, y), message, what, [("x", x), ("y", y)], summarize)
+        with op_scope(name, default):
+            x, y = _pair(x, y, what)
+            _shapes_broadcast(x, y, what, message)
+            return _check(fn(x, y), message, what, [("x", x), ("y", y)], summarize)
     return check
 
 
@@ -127,12 +128,12 @@ def _shapes_broadcast(x, y, what, message):
                                        f"incompatible shapes {a} and {b}.")
 
 
-assert_equal = _binary(equal, "x == y")
-assert_none_equal = _binary(not_equal, "x != y")
-assert_less = _binary(less, "x < y")
-assert_less_equal = _binary(less_equal, "x <= y")
-assert_greater = _binary(greater, "x > y")
-assert_greater_equal = _binary(greater_equal, "x >= y")
+assert_equal = _binary(equal, "x == y", "assert_equal")
+assert_none_equal = _binary(not_equal, "x != y", "assert_none_equal")
+assert_less = _binary(less, "x < y", "assert_less")
+assert_less_equal = _binary(less_equal, "x <= y", "assert_less_equal")
+assert_greater = _binary(greater, "x > y", "assert_greater")
+assert_greater_equal = _binary(greater_equal, "x >= y", "assert_greater_equal")
 for _fn, _name in ((assert_equal, "assert_equal"), (assert_none_equal, "assert_none_equal"),
                    (assert_less, "assert_less"), (assert_less_equal, "assert_less_equal"),
                    (assert_greater, "assert_greater"),
@@ -141,25 +142,27 @@ for _fn, _name in ((assert_equal, "assert_equal"), (assert_none_equal, "assert_n
     _fn.__doc__ = f"Assert `{_fn.__name__[7:]}` elementwise (x and y broadcast)."
 
 
-def _against_zero(fn, what):
+def _against_zero(fn, what, default):
     def check(x, message=None, summarize=None, name=None):
-        x = convert_to_tensor(x)
-        return _check(fn(x, convert_to_tensor(0, dtype=x.dtype)), message, what, [("x", x)],
-                      summarize)
+        with op_scope(name, default):
+            x = convert_to_tensor(x)
+            return _check(fn(x, convert_to_tensor(0, dtype=x.dtype)), message, what,
+                          [("x", x)], summarize)
     return check
 
 
-assert_positive = _against_zero(greater, "x > 0")
-assert_negative = _against_zero(less, "x < 0")
-assert_non_negative = _against_zero(greater_equal, "x >= 0")
-assert_non_positive = _against_zero(less_equal, "x <= 0")
+assert_positive = _against_zero(greater, "x > 0", "assert_positive")
+assert_negative = _against_zero(less, "x < 0", "assert_negative")
+assert_non_negative = _against_zero(greater_equal, "x >= 0", "assert_non_negative")
+assert_non_positive = _against_zero(less_equal, "x <= 0", "assert_non_positive")
 
 
 def assert_near(x, y, rtol=None, atol=None, message=None, summarize=None, name=None):
     """Assert |x - y| <= atol + rtol * |y| elementwise (default tolerances: 10 * eps)."""
-    x, y, close, rtol, atol = near(x, y, rtol, atol)
-    return _check(close, message, f"x and y equal to tolerance rtol={float(rtol)}, "
-                  f"atol={float(atol)}", [("x", x), ("y", y)], summarize)
+    with op_scope(name, "assert_near"):
+        x, y, close, rtol, atol = near(x, y, rtol, atol)
+        return _check(close, message, f"x and y equal to tolerance rtol={float(rtol)}, "
+                      f"atol={float(atol)}", [("x", x), ("y", y)], summarize)
 
 
 def near(x, y, rtol=None, atol=None):
@@ -175,33 +178,37 @@ def near(x, y, rtol=None, atol=None):
 # -- static facts ------------------------------------------------------------------------------------
 def assert_rank(x, rank, message=None, name=None):
     """x must have rank `rank` (checked from its static shape)."""
-    x = convert_to_tensor(x)
+    with op_scope(name, "assert_rank"):
+        x = convert_to_tensor(x)
     if x.shape.rank is not None and x.shape.rank != int(rank):
         raise ValueError(f"{message + ' ' if message else ''}Tensor must have rank {int(rank)}. "
                          f"Received rank {x.shape.rank}, shape {tuple(x.shape)}.")
 
 
 def assert_rank_at_least(x, rank, message=None, name=None):
-    x = convert_to_tensor(x)
+    with op_scope(name, "assert_rank_at_least"):
+        x = convert_to_tensor(x)
     if x.shape.rank is not None and x.shape.rank < int(rank):
         raise ValueError(f"{message + ' ' if message else ''}Tensor must have rank at least "
                          f"{int(rank)}. Received rank {x.shape.rank}, shape {tuple(x.shape)}.")
 
 
 def assert_scalar(tensor, name=None, message=None):
-    assert_rank(tensor, 0, message)
+    assert_rank(tensor, 0, message, name=name or "assert_scalar")
     return tensor
 
 
 def assert_type(tensor, tf_type, message=None, name=None):
-    tensor = convert_to_tensor(tensor)
+    with op_scope(name, "assert_type"):
+        tensor = convert_to_tensor(tensor)
     if tensor.dtype is not dtypes.as_dtype(tf_type):
         raise TypeError(f"{message + ' ' if message else ''}tensor must be of type "
                         f"{dtypes.as_dtype(tf_type)!r}; got {tensor.dtype!r}")
 
 
 def assert_integer(x, message=None, name=None):
-    x = convert_to_tensor(x)
+    with op_scope(name, "assert_integer"):
+        x = convert_to_tensor(x)
     if not x.dtype.is_integer:
         raise TypeError(f"{message + ' ' if message else ''}Expected integer type, got "
                         f"{x.dtype!r}.")
@@ -213,8 +220,9 @@ def is_numeric_tensor(tensor):
 
 def assert_all_finite(t, message, name=None):
     """Raise unless every element of the floating-point tensor t is finite; returns t."""
-    t = convert_to_tensor(t)
-    Assert(reduce_all(is_finite(t)), [message, "x = ", t])
+    with op_scope(name, "VerifyFinite"):
+        t = convert_to_tensor(t)
+        Assert(reduce_all(is_finite(t)), [message, "x = ", t])
     return t
 
 

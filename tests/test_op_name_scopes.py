@@ -1,0 +1,58 @@
+"""A composite function's `name=` names the ops it builds, as TensorFlow's `name_scope(name,
+default_name)` does: in a TensorFlow 1 graph each op of `f(x, name="foo")` is named "foo/...",
+so code that finds tensors by name finds them. Eagerly names are unused and no scope is opened.
+The expected names are TensorFlow 2.21's (graph mode, `tf.compat.v1.disable_eager_execution()`),
+written as literals."""
+import numpy as np
+import pytest
+
+import wengert as tf
+import wengert.compat.v1 as v1
+
+# (function, call building it with name="foo", TensorFlow's name of the output's op; a name
+# ending in "/" is the scope only (None: not compared), TensorFlow's own op inside it being a different sequence)
+CASES = [
+    ("assert_equal", lambda x: tf.debugging.assert_equal(x, 1., name="foo"), "foo/"),
+    ("assert_positive", lambda x: tf.debugging.assert_positive(x, name="foo"), "foo/"),
+    ("assert_all_finite", lambda x: tf.debugging.assert_all_finite(x, "m", name="foo"), None),
+]
+
+
+def _built(call):
+    graph = tf.Graph()
+    with graph.as_default():
+        x = v1.placeholder(tf.float32, [3], name="x")
+        out = call(x)
+        names = [op.name for op in graph.get_operations() if op.name != "x"]
+    first = out[0] if isinstance(out, (tuple, list)) else out
+    return getattr(first, "op", first).name, names
+
+
+@pytest.mark.parametrize("label, call, tf_name", CASES, ids=[c[0] for c in CASES])
+def test_name_scopes_the_ops_built(label, call, tf_name):
+    out, names = _built(call)
+    assert names and all(n.startswith("foo/") or n == "foo" for n in names), names
+    if tf_name is None:  # wengert returns the input itself
+        return
+    if tf_name.endswith("/"):
+        assert out.startswith(tf_name)
+    else:
+        assert out == tf_name
+
+
+def test_default_names_and_uniquifying():
+    graph = tf.Graph()
+    with graph.as_default():
+        x = v1.placeholder(tf.float32, [3], name="x")
+        a = tf.debugging.assert_positive(x)
+        b = tf.debugging.assert_positive(x)
+    assert a.name.startswith("assert_positive/") and b.name.startswith("assert_positive_1/")
+
+
+def test_eager_calls_open_no_scope():
+    x = tf.constant(np.array([1., 2., 3.], np.float32))
+    assert tf.debugging.assert_positive(x, name="foo") is None
+    with tf.name_scope("outer") as scope:
+        tf.debugging.assert_equal(x, x, name="foo")
+        assert tf.get_current_name_scope() == "outer"
+    assert scope == "outer/"
