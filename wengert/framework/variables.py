@@ -32,6 +32,7 @@ from .execute import record_op
 from .registry import defop
 from .tensor import Tensor, TensorLike, _array_repr, to_array
 from .tensor_shape import TensorShape
+from .variable_creators import VariableMeta
 
 __all__ = ["Variable", "variable_op_name"]
 
@@ -143,7 +144,7 @@ def checked_constraint(constraint):
     return constraint
 
 
-class Variable(TensorLike):
+class Variable(TensorLike, metaclass=VariableMeta):
     """A mutable tensor-valued state, e.g. a weight matrix."""
 
     __hash__ = object.__hash__  # identity; `ref()` is the TF 2 spelling

@@ -125,6 +125,7 @@ __getattr__, __dir__ = _lazy_attributes(globals(), {
     "test": ".test",  # TestCase, the graph gradient check, test utilities
     "resource_loader": ".resource_loader",  # paths of a program's data files
     "summary": ".summary",  # FileWriter, the TF 1 summary ops and event messages
-    "NoneTensorSpec": "...tf1.type_specs:NoneTensorSpec"},  # the spec of an absent value
+    "NoneTensorSpec": "...tf1.type_specs:NoneTensorSpec",
+    "variable_creator_scope": "...tf1.variable_creator_scope:variable_creator_scope_v1"},  # the spec of an absent value
     fallback="wengert")
 
