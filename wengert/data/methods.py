@@ -20,7 +20,7 @@ from ..framework import dtypes
 from ..framework.errors import FailedPreconditionError
 from ..framework.tensor import constant
 from . import (batching, element_filters, functional, grouping, padded_batching, prefetch,
-               ragged_batching, sampling, snapshots)
+               ragged_batching, resampling, sampling, snapshots)
 from .parallel_interleave import ParallelInterleaveDataset
 from .text_files import list_files
 from .sparse_batching import SparseBatchDataset
@@ -202,7 +202,7 @@ def _bucket_by_sequence_length(self, element_length_func, bucket_boundaries,
 def _rejection_resample(self, class_func, target_dist, initial_dist=None, seed=None,
                         name=None):
     """(class, element) pairs resampled so the classes follow target_dist (sampling.py)."""
-    return sampling.RejectionResampleDataset(self, class_func, target_dist, initial_dist, seed)
+    return resampling.rejection_resample(self, class_func, target_dist, initial_dist, seed)
 
 
 def _fingerprint(self):

@@ -1,5 +1,5 @@
-"""Datasets that mix or draw: sample_from_datasets, choose_from_datasets, rejection_resample,
-counter and random.
+"""Datasets that mix or draw: sample_from_datasets, choose_from_datasets, counter and random
+(rejection_resample, built on sample_from_datasets, is resampling.py).
 
 `choose_from_datasets(datasets, choice_dataset)`: element k is the next element of
 datasets[choice_k] (choice_dataset holds int64 scalars). A choice of an exhausted dataset ends
@@ -14,11 +14,6 @@ structure and dtypes; differing dimensions become None. Draws use NumPy's genera
 `seed` (and by the pass number with `rerandomize_each_iteration`), not TensorFlow's Philox, so
 a seeded run is reproducible here but draws other values than TensorFlow.
 
-`rejection_resample(class_func, target_dist, initial_dist)` yields (class, element) pairs whose
-classes follow `target_dist`: an element of class i is kept with probability
-a_i = (t_i / p_i) / max_j (t_j / p_j), p being `initial_dist`, or, without it, the running
-frequencies of the classes seen so far (as TensorFlow estimates them).
-
 `counter(start, step, dtype)` counts forever; `random(seed)` is an endless stream of random
 int64 scalars, uniform over [0, 2**63).
 """
@@ -30,9 +25,8 @@ from ..ops.random.seeded import get_seed
 from ..tracing.signatures import TensorSpec
 from . import structure as st
 from .dataset import INFINITE, UNKNOWN, Dataset, Stage
-from .functional import TracedFunction
 
-__all__ = ["ChooseDataset", "SampleDataset", "RejectionResampleDataset", "counter",
+__all__ = ["ChooseDataset", "SampleDataset", "counter",
            "RandomDataset"]
 
 
@@ -153,55 +147,6 @@ class SampleDataset(Dataset):
         epoch = self._passes if self._rerandomize else 0
         self._passes += 1
         return _SampleStage(self, _rng(self._seeds, epoch))
-
-
-class _ResampleStage(Stage):
-    def __init__(self, dataset, rng):
-        self._ds, self._rng, self._up = dataset, rng, dataset._input._stage()
-        self._counts = np.zeros(len(dataset._target))
-
-    def __next__(self):
-        ds = self._ds
-        while True:
-            components = next(self._up)
-            label = int(np.asarray(ds._class(components)[0]))
-            if not 0 <= label < len(ds._target):
-                raise InvalidArgumentError(f"rejection_resample: class_func returned {label}, "
-                                           f"outside [0, {len(ds._target)}).")
-            self._counts[label] += 1
-            initial = ds._initial if ds._initial is not None else \
-                self._counts / self._counts.sum()
-            with np.errstate(divide="ignore", invalid="ignore"):
-                ratio = np.where(initial > 0, ds._target / initial, 0.0)
-            if self._rng.random() < ratio[label] / ratio.max():
-                return (np.array(label, np.int32),) + tuple(components)
-
-
-class RejectionResampleDataset(Dataset):
-    def __init__(self, dataset, class_func, target_dist, initial_dist=None, seed=None):
-        self._input = dataset
-        self._class = TracedFunction(class_func, dataset._structure, dataset._specs,
-                                     "Dataset.rejection_resample class_func")
-        self._target = _distribution(target_dist, "target_dist")
-        self._initial = None if initial_dist is None else _distribution(initial_dist,
-                                                                         "initial_dist")
-        pair = get_seed(seed)
-        self._seeds, self._passes = (None if pair[0] is None else list(pair)), 0
-        structure = (None, dataset._structure)
-        super().__init__(structure, [TensorSpec([], dtypes.int32)] + list(dataset._specs),
-                         UNKNOWN, (dataset,))
-
-    def _stage(self):
-        self._passes += 1
-        return _ResampleStage(self, _rng(self._seeds, self._passes - 1))
-
-
-def _distribution(value, what):
-    p = np.asarray(getattr(value, "_value", value), np.float64).reshape(-1)
-    if (p < 0).any() or not np.isclose(p.sum(), 1.0, atol=1e-3):
-        raise InvalidArgumentError(f"rejection_resample: {what} must be a probability vector "
-                                   f"(non-negative, summing to 1), got {p.tolist()}.")
-    return p
 
 
 class _CountStage(Stage):
