@@ -35,7 +35,7 @@ from .sampling import RandomDataset
 from .sql_dataset import SqlDataset
 from .text_files import FixedLengthRecordDataset, TextLineDataset
 from .iterator import NumpyIterator, Optional, OwnedIterator as Iterator
-from .structure import DatasetSpec
+from .type_specs import DatasetSpec, IteratorSpec
 from .tfrecords import TFRecordDataset
 
 INFINITE_CARDINALITY = INFINITE
@@ -66,5 +66,5 @@ experimental = _types.SimpleNamespace(
     **{name: getattr(_t, name) for name in _t.__all__})
 
 __all__ = ["Dataset", "DatasetV2", "AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY",
-           "Options", "Iterator", "Optional", "DatasetSpec", "experimental", "TFRecordDataset",
+           "Options", "Iterator", "Optional", "DatasetSpec", "IteratorSpec", "experimental", "TFRecordDataset",
            "TextLineDataset", "FixedLengthRecordDataset", "ThreadingOptions", "NumpyIterator"]

@@ -72,6 +72,10 @@ class Dataset(st.DatasetLike):
         """The structure of an element, with a TensorSpec (dtype, shape) per component."""
         return st.element_spec(self._structure, self._specs)
 
+    @property
+    def _type_spec(self):
+        return st.DatasetSpec(self.element_spec)
+
     def cardinality(self):
         """The number of elements as an int64 scalar tensor; -1 infinite, -2 unknown."""
         return constant(np.int64(self._cardinality))
@@ -409,3 +413,6 @@ class ConcatenateDataset(Dataset):
 
     def _stage(self):
         return _ChainStage(self._parts)
+
+
+st.VALUE_TYPES["dataset"] = Dataset

@@ -22,6 +22,7 @@ from ..framework.execute import execute
 from ..framework.tensor import array_of, constant
 from ..ops.io.iterators import ANONYMOUS_ITERATOR, ITERATOR_GET_NEXT, ITERATOR_GET_NEXT_AS_OPTIONAL
 from . import structure as st
+from .type_specs import VALUE_TYPES, IteratorSpec
 
 __all__ = ["OwnedIterator", "Optional", "make_iterator", "numpy_iterator", "without_recording",
            "UNROLL_LIMIT", "NumpyIterator"]
@@ -73,6 +74,10 @@ class _DatasetIterator:
     @property
     def element_spec(self):
         return self._dataset.element_spec
+
+    @property
+    def _type_spec(self):
+        return IteratorSpec(self._dataset.element_spec)
 
     def __iter__(self):
         return self
@@ -130,15 +135,21 @@ class OwnedIterator(_DatasetIterator):
                 continue
 
     def __next__(self):
+        if _tracing():
+            return self.get_next()
         return st.to_tensors(self._dataset._structure, self._next_components())
 
     def get_next(self, name=None):
+        if _tracing():
+            return _owned_ops(self, ITERATOR_GET_NEXT, name or "IteratorGetNext")
         try:
             return self.__next__()
         except StopIteration:
             raise OutOfRangeError("End of sequence: the iterator has no more elements.") from None
 
     def get_next_as_optional(self):
+        if _tracing():
+            return _owned_ops(self, ITERATOR_GET_NEXT_AS_OPTIONAL, "IteratorGetNextAsOptional")
         try:
             return Optional.from_value(self.__next__())
         except StopIteration:
@@ -148,6 +159,42 @@ class OwnedIterator(_DatasetIterator):
         close = getattr(self._stage, "close", None)
         if close is not None:
             close()
+
+
+def _tracing():
+    graph = state.graph
+    return graph is not None and getattr(graph, "lifts_variables", False)
+
+
+class _OwnedResource:
+    """An eager iterator seen from a traced function: every call of the function takes its next
+    elements where the iterator stands then (no new pass), as TensorFlow's iterator resource."""
+
+    def __init__(self, iterator):
+        self.iterator = iterator
+
+    def start(self, fed=()):
+        _ = fed
+
+    def next_components(self):
+        try:
+            return self.iterator._next_components()
+        except StopIteration:
+            return None
+
+    def __repr__(self):
+        return f"<iterator over {type(self.iterator._dataset).__name__}>"
+
+
+def _owned_ops(iterator, op, name):
+    """The ops a traced function runs to take the next element of an eager iterator."""
+    resource = _OwnedResource(iterator)
+    handle = execute(ANONYMOUS_ITERATOR, (), {"iterator": resource}, "AnonymousIteratorV3")
+    dataset = iterator._dataset
+    outs = execute(op, (handle,), {"iterator": resource, "specs": dataset._specs}, name)
+    if op is ITERATOR_GET_NEXT:
+        return st.pack(dataset._structure, list(outs))
+    return Optional(outs[0], st.pack(dataset._structure, list(outs[1:])), iterator.element_spec)
 
 
 class _Resource:
@@ -268,3 +315,5 @@ class NumpyIterator:
 def numpy_iterator(dataset):
     return NumpyIterator(dataset)
 
+
+VALUE_TYPES["iterator"] = OwnedIterator

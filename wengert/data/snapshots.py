@@ -31,7 +31,7 @@ from . import structure as st
 from .dataset import UNKNOWN, Dataset, Stage
 from .functional import TracedFunction
 from .iterator import without_recording
-from .structure import DatasetSpec
+from .type_specs import DatasetSpec
 
 __all__ = ["save", "load", "SnapshotDataset"]
 

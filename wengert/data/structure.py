@@ -20,9 +20,10 @@ from ..tracing.ragged_spec import RaggedTensorSpec
 from ..tracing.signatures import TensorSpec
 from ..util import nest
 from .sparse_elements import is_sparse, sparse_spec, unwrap
+from .type_specs import VALUE_TYPES, DatasetSpec
 
 __all__ = ["normalize", "structure_of", "specs_of", "to_tensors", "to_components",
-           "element_spec", "relax", "check_same_structure", "DatasetSpec", "is_dataset_like"]
+           "element_spec", "relax", "check_same_structure", "DatasetSpec", "is_dataset_like", "VALUE_TYPES"]
 
 
 def _is_structure(x):
@@ -173,15 +174,3 @@ class DatasetLike:
 
 def is_dataset_like(x):
     return isinstance(x, DatasetLike)
-
-
-class DatasetSpec:
-    """The spec of a component that is itself a dataset (an element of `window`)."""
-
-    def __init__(self, element_spec):
-        self.element_spec = element_spec
-        self.shape = TensorShape([])
-        self.dtype = None
-
-    def __repr__(self):
-        return f"DatasetSpec({self.element_spec!r})"
