@@ -129,6 +129,39 @@ class _ElementTypeSpec:
             raise ValueError(f"No TypeSpec is compatible with both {self} and {other}.")
         return common
 
+    def _no_components(self, what):
+        return NotImplementedError(
+            f"{type(self).__name__}.{what}: wengert's datasets and iterators are Python objects, "
+            f"not variant tensors, so the spec has no tensor components to {what}; pass the "
+            f"dataset or iterator itself.")
+
+    def flatten(self):
+        """TensorFlow's variant components of a value of this spec (none here)."""
+        raise self._no_components("flatten")
+
+    def to_tensors(self, value):
+        """TensorFlow's variant components of `value` (none here)."""
+        raise self._no_components(f"to_tensors({type(value).__name__})")
+
+    def from_tensors(self, tensors):
+        """The value rebuilt from its variant components (none here)."""
+        raise self._no_components(f"from_tensors({type(tensors).__name__})")
+
+    def cast(self, value, casting_context):
+        """`value` cast to this spec (tf.function's argument casting)."""
+        _ = casting_context
+        if self.is_compatible_with(value):
+            return value
+        raise TypeError(f"{type(self).__name__}.cast: {value!r:.80} does not match {self}.")
+
+    def placeholder_value(self, placeholder_context):
+        """A traced placeholder standing for a value of this spec."""
+        raise self._no_components(f"placeholder_value({type(placeholder_context).__name__})")
+
+    def experimental_as_proto(self):
+        """The spec as a TypeSpecProto (not written by wengert)."""
+        raise self._no_components("experimental_as_proto")
+
     def __eq__(self, other):
         return type(other) is type(self) and self._extra() == other._extra() and \
             _same_structure(self._element_spec, other._element_spec) and \
