@@ -165,3 +165,12 @@ def test_generator_state_advances_256_blocks_per_output_with_carry():
                                                        np.float32))
     assert tf.random.create_rng_state(2 ** 70 + 5, "philox").tolist() == [5, 64, 0]
     assert tf.random.create_rng_state([7, 8], "philox").tolist() == [0, 7, 8]
+
+
+def test_large_requests_run_in_chunks_with_the_same_numbers():
+    from wengert.ops.random import philox
+    offsets = np.arange(3 * philox._CHUNK + 7, dtype=np.uint64)
+    whole = philox._blocks_at(12, 2 ** 64 - 5, offsets)
+    np.testing.assert_array_equal(philox.philox_blocks_at(12, 2 ** 64 - 5, offsets), whole)
+    np.testing.assert_array_equal(draws.normals(12, 2 ** 64 - 5, 4 * len(offsets), np.float64)[:8],
+                                  draws.normals(12, 2 ** 64 - 5, 8, np.float64))

@@ -22,6 +22,9 @@ ways, all reproduced:
 A kernel that may write n outputs reserves 256 * n blocks (`skip`), as TensorFlow's kernels do,
 so the next call of a stateful op continues past every block this one could have used.
 """
+import os
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 
 __all__ = ["philox_blocks", "philox_blocks_at", "philox_words", "stateless_key_counter", "seeded_key_counter",
@@ -33,6 +36,8 @@ MASK128 = (1 << 128) - 1
 _M0, _M1 = np.uint64(0xD2511F53), np.uint64(0xCD9E8D57)
 _W0, _W1 = 0x9E3779B9, 0xBB67AE85
 _SCRAMBLE_KEY = 0x02461E293EC8F720
+_THREADS = min(4, os.cpu_count() or 1)
+_CHUNK = 1 << 15  # blocks per thread at least
 _LO, _HI = (0, 1) if np.little_endian else (1, 0)  # the halves of a uint64 seen as uint32s
 
 
@@ -46,8 +51,22 @@ def _counter_words(counter, offsets):
     return [low[:, _LO], low[:, _HI], high[:, _LO], high[:, _HI]]
 
 
-def philox_blocks_at(key, counter, offsets):
-    """The blocks at `offsets` (a uint64 array) past the counter: uint32 [len(offsets), 4].
+def philox_blocks_at(key, counter, offsets, work=None):
+    """The blocks at `offsets` (a uint64 array) past the counter: uint32 [len(offsets), 4], or
+    `work(blocks)` of them, a function of each block's row alone. Large requests run in chunks
+    on threads (NumPy's loops release the GIL), with the same results."""
+    def run(part):
+        blocks = _blocks_at(key, counter, part)
+        return blocks if work is None else work(blocks)
+    workers = min(_THREADS, len(offsets) // _CHUNK)
+    if workers < 2:
+        return run(offsets)
+    with ThreadPoolExecutor(workers) as pool:
+        return np.concatenate(list(pool.map(run, np.array_split(offsets, workers))))
+
+
+def _blocks_at(key, counter, offsets):
+    """philox_blocks_at on one thread.
 
     Each round multiplies into 64-bit products and reads their halves as uint32 views (two
     product buffers alternate, so the low halves kept as c1 and c3 survive the next products)."""
@@ -70,9 +89,10 @@ def philox_blocks_at(key, counter, offsets):
     return out
 
 
-def philox_blocks(key, counter, count, start=0):
-    """Blocks start .. start + count - 1 of the generator (key, counter): uint32 [count, 4]."""
-    return philox_blocks_at(key, counter, np.arange(start, start + count, dtype=np.uint64))
+def philox_blocks(key, counter, count, start=0, work=None):
+    """Blocks start .. start + count - 1 of the generator (key, counter): uint32 [count, 4]
+    (or `work` of them, see philox_blocks_at)."""
+    return philox_blocks_at(key, counter, np.arange(start, start + count, dtype=np.uint64), work)
 
 
 def philox_words(key, counter, count, start_block=0):

@@ -31,8 +31,8 @@ _TWO_PI = 2 * np.pi
 _ONE_F32 = np.uint32(0x3F800000)
 
 
-def _blocks_for(key, counter, count, per_block):
-    return philox_blocks(key, counter, -(-count // per_block))
+def _blocks_for(key, counter, count, per_block, work=None):
+    return philox_blocks(key, counter, -(-count // per_block), work=work)
 
 
 def _u32_to_float(words):
@@ -93,24 +93,28 @@ def normals(key, counter, count, dtype):
     """`count` standard normals of float16, float32 or float64."""
     dtype = np.dtype(dtype)
     if dtype == np.float64:
-        w = _blocks_for(key, counter, count, 2)
-        d0, d1 = _box_muller_double(w[:, 0], w[:, 1], w[:, 2], w[:, 3])
-        return _interleave(d0[:, None], d1[:, None]).reshape(-1)[:count]
-    w = _blocks_for(key, counter, count, 4)
-    f0, f1 = _box_muller_float(w[:, 0::2], w[:, 1::2])
-    return _interleave(f0, f1).reshape(-1)[:count].astype(dtype, copy=False)
+        return _blocks_for(key, counter, count, 2, _double_pairs).reshape(-1)[:count]
+    return _blocks_for(key, counter, count, 4, _float_pairs).reshape(-1)[:count].astype(
+        dtype, copy=False)
+
+
+def _float_pairs(w):
+    """Four float32 normals per block, in order."""
+    return _interleave(*_box_muller_float(w[:, 0::2], w[:, 1::2]))
+
+
+def _double_pairs(w):
+    """Two float64 normals per block."""
+    d0, d1 = _box_muller_double(w[:, 0], w[:, 1], w[:, 2], w[:, 3])
+    return _interleave(d0[:, None], d1[:, None])
 
 
 def _group_candidates(key, counter, groups, block, wide):
     """The Box-Muller values of block `block` of each group's generator (group g starts at block
     256 g, 128 g for float64), in draw order: [len(groups), 4] float32 or [len(groups), 2]."""
     reserve = np.uint64(128 if wide else 256)
-    words = philox_blocks_at(key, counter, groups.astype(np.uint64) * reserve + np.uint64(block))
-    if wide:
-        d0, d1 = _box_muller_double(words[:, 0], words[:, 1], words[:, 2], words[:, 3])
-        return _interleave(d0[:, None], d1[:, None])
-    f0, f1 = _box_muller_float(words[:, 0::2], words[:, 1::2])
-    return _interleave(f0, f1)
+    return philox_blocks_at(key, counter, groups.astype(np.uint64) * reserve + np.uint64(block),
+                            _double_pairs if wide else _float_pairs)
 
 
 def truncated_normals(key, counter, count, dtype):
