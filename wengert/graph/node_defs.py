@@ -31,7 +31,7 @@ from ..ops import (array_ops, cast_ops, creation_ops, indexing_ops, pad_ops, que
 from ..ops.nn import activations, losses
 from .variables import VAR_HANDLE
 
-__all__ = ["node_defs", "attr_value", "tensor_ref", "list_input_position"]
+__all__ = ["node_defs", "op_node_defs", "attr_value", "tensor_ref", "list_input_position"]
 
 _INT32 = dtypes.int32.as_datatype_enum
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "op_arg_types.json")) as _f:
@@ -380,3 +380,16 @@ def node_defs(graph):
         node = _node(w, op)
         w.nodes.append(node)
     return w.nodes
+
+
+def op_node_defs(ops, taken):
+    """[(op, NodeDef)] of `ops` in order, each op's helper Consts just before it paired with
+    None; helpers are named apart from the names in `taken` (a function body's nodes)."""
+    w = _Writer(taken)
+    out = []
+    for op in ops:
+        node = _node(w, op)
+        out.extend((None, helper) for helper in w.nodes)
+        w.nodes.clear()
+        out.append((op, node))
+    return out

@@ -6,7 +6,10 @@ and load them back in any process without the Python code that built them.
     loaded.signatures["serving_default"](x=batch)["output_0"]
     loaded(batch)                                         # its __call__, if it had one
 
-The directory (wengert's own format, not TensorFlow's protobufs):
+The directory holds TensorFlow's SavedModel (saved_model.pb: the traced functions as a function
+library, the signatures and the SavedObjectGraph, tensorflow_format.py; TensorFlow's object graph
+and keys in the variables checkpoint), which TensorFlow's `tf.saved_model.load` and
+`saved_model_cli` read, and wengert's own format, which wengert's load reads:
 
     saved_model.json     {"format": "wengert-saved-model", "version": 1,
                           "objects":    the object tree; node 0 is the root: {"children":
@@ -40,11 +43,14 @@ __all__ = ["save", "load", "SaveOptions", "LoadOptions", "RestoredFunction",
 
 
 class SaveOptions:
-    """Accepted for TensorFlow compatibility; wengert's format has no options."""
+    """TensorFlow's options are accepted and kept; wengert reads one of its own:
+    `experimental_tensorflow_format` True requires TensorFlow's saved_model.pb (an op with no
+    TensorFlow form is then an error before anything is written), False leaves it out, None
+    (the default) writes it whenever every saved function has a TensorFlow form."""
 
     def __init__(self, **options):
         self.options = options
 
 
 class LoadOptions(SaveOptions):
-    """Accepted for TensorFlow compatibility; wengert's format has no options."""
+    """Accepted for TensorFlow compatibility; loading has no options."""

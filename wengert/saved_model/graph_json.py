@@ -6,7 +6,8 @@ Encoding. The ops the outputs need (and every stateful op) are listed in graph o
 variables); attribute values are JSON with tags for what JSON lacks (`{"tuple": [...]}`,
 `{"array": key}` for arrays, stored beside the variables, `{"dtype": "float32"}`,
 `{"shape": [...]}`, `{"float": "nan"}`, `{"scalar": [dtype, value]}`, `{"ellipsis": 1}`). The
-call's structure is kept too: `args`/`kwargs` with `{"input": i}` at the i-th tensor argument
+call's structure is kept too (a custom gradient's op is saved as copies of its forward outputs,
+as TensorFlow saves one): `args`/`kwargs` with `{"input": i}` at the i-th tensor argument
 and Python values as they were passed, and `outputs` with `{"output": i}` leaves.
 
 Decoding never evaluates anything from the file: op types are looked up in wengert's op registry
@@ -36,7 +37,7 @@ from ..debugging import numerics as _numerics  # noqa: F401  CheckNumerics
 from ..summary import summary_ops as _summary_ops  # noqa: F401  the Write*Summary ops
 
 __all__ = ["encode_function", "encode_subgraph", "decode_function", "decode_subgraphs",
-           "DTYPE_NAMES"]
+           "DTYPE_NAMES", "FORWARD_ONLY"]
 
 DTYPE_NAMES = ("float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8",
                "uint16", "uint32", "uint64", "bool", "complex64", "complex128")
@@ -128,12 +129,38 @@ def encode_function(concrete, variable_key, arrays, prefix, subgraph_id):
         "kwargs": {k: _structure(enc, v, inputs, where) for k, v in kwargs.items()},
         "outputs": [[index[id(t.op)], t.value_index] for t in outputs],
         "structured_outputs": _structure(enc, concrete.structured_outputs,
-                                         {id(t): i for i, t in enumerate(outputs)}, where,
+                                         _output_leaves(concrete, outputs), where,
                                          leaf="output"),
     }
 
 
+def _output_leaves(concrete, outputs):
+    """{id(leaf): output index}: each output tensor, and each Variable the function returns (its
+    value is the read the trace made of it)."""
+    index = {id(t): i for i, t in enumerate(outputs)}
+    flat = getattr(concrete, "_flat_outputs", None) or []
+    for leaf, t in zip(nest.flatten(concrete.structured_outputs, True), flat):
+        if isinstance(leaf, Variable) and t is not None and id(t) in index:
+            index[id(leaf)] = index[id(t)]
+    return index
+
+
+# a custom gradient is saved with its forward only, as TensorFlow saves one: copies of its outputs
+FORWARD_ONLY = {"CustomGradient": "Identity", "CustomGradientN": "IdentityN"}
+
+
+def _forward_only(op, index):
+    forward = op.inputs[op.attrs["num_inputs"]:]
+    return {"name": op.name, "op": FORWARD_ONLY[op.type],
+            "inputs": [[index[id(t.op)], t.value_index] for t in forward],
+            "num_outputs": len(op.outputs),
+            "control": [index[id(c)] for c in op.control_inputs if id(c) in index],
+            "attrs": {}, "gradient_override": None}
+
+
 def _encode_op(enc, op, index):
+    if op.type in FORWARD_ONLY:
+        return _forward_only(op, index)
     inputs = []
     where = f"op '{op.name}' ({op.type})"
     for t in op.inputs:

@@ -1,7 +1,12 @@
 """`tf.saved_model.save`: an object's traced functions, variables and signatures in a directory.
 
-The directory (wengert's own format, documented in saved_model/__init__.py) holds
-`saved_model.json` and `variables/variables.{index,data-00000-of-00001}` (the checkpoint format).
+The directory holds wengert's own format (documented in saved_model/__init__.py),
+`saved_model.json` and `variables/variables.{index,data-00000-of-00001}` (the checkpoint format),
+and TensorFlow's (tensorflow_format.py): `saved_model.pb` and, in the same checkpoint,
+TensorFlow's object graph and variable keys, so that TensorFlow loads the directory too. TensorFlow's
+form is built before anything is written; when a function uses an op with no TensorFlow form it
+is left out with a warning (or, with SaveOptions(experimental_tensorflow_format=True), the save
+fails naming the op and writes nothing).
 What is saved, starting from `obj`:
 - the object tree: a tf.Module's (or Keras model's) checkpoint children, walked with an explicit
   stack; a Variable becomes a variable node, a module a node with named children;
@@ -21,18 +26,22 @@ The JSON file is written last (atomically), so an interrupted save leaves no loa
 import inspect
 import json
 import os
+import warnings
 
 from ..framework.variables import Variable, variable_op_name
 from ..tracing.function import ConcreteFunction, Function
 from ..module.module import TrackedContainer
+from ..framework.errors import UnimplementedError
 from ..util import nest
-from .checkpoint_format import _atomic_write, _write_checkpoint
+from .checkpoint_format import _atomic_write, _remove, _write_checkpoint
 from .graph_json import encode_function, encode_subgraph
+from . import tensorflow_format
 
 __all__ = ["save", "FORMAT", "VERSION", "JSON_FILE", "VARIABLES"]
 
 FORMAT, VERSION = "wengert-saved-model", 1
 JSON_FILE = "saved_model.json"
+PROTO_FILE = "saved_model.pb"
 VARIABLES = os.path.join("variables", "variables")
 
 
@@ -206,6 +215,27 @@ def _encode_signatures(saver, obj, signatures):
 
 
 # -- save -------------------------------------------------------------------------------------------
+_HELPERS = {"function_attributes": _function_attributes, "concretes": _concretes,
+            "input_names": _input_names, "output_names": _output_names,
+            "signature_functions": _signature_functions}
+
+
+def _tensorflow_form(obj, signatures, options):
+    """(SavedModel proto, checkpoint arrays) of TensorFlow's format, or None (see the module
+    docstring: `experimental_tensorflow_format` True requires it, False skips it)."""
+    wanted = (getattr(options, "options", None) or {}).get("experimental_tensorflow_format")
+    if wanted is False:
+        return None
+    try:
+        return tensorflow_format.build(obj, signatures, _HELPERS)
+    except UnimplementedError as err:
+        if wanted:
+            raise
+        warnings.warn(f"{err} Only wengert's format (saved_model.json) is written.",
+                      stacklevel=3)
+        return None
+
+
 def save(obj, export_dir, signatures=None, options=None):
     """Save `obj` (a tf.Module, a Keras model, or a tf.function) to the directory
     `export_dir` (see the module docstring)."""
@@ -214,6 +244,7 @@ def save(obj, export_dir, signatures=None, options=None):
     _walk(saver, obj)
     encoded_signatures = _encode_signatures(saver, obj, signatures)
     saver.encode_pending()
+    tensorflow = _tensorflow_form(obj, signatures, options)
     document = {"format": FORMAT, "version": VERSION, "objects": saver.objects,
                 "functions": saver.functions, "subgraphs": saver.subgraphs,
                 "signatures": encoded_signatures,
@@ -222,8 +253,14 @@ def save(obj, export_dir, signatures=None, options=None):
                               for key, var in saver.variables.values()}}
     arrays = {key: var.numpy() for key, var in saver.variables.values()}
     arrays.update(saver.arrays)
+    if tensorflow is not None:
+        arrays.update(tensorflow[1])
     os.makedirs(os.path.join(export_dir, "variables"), exist_ok=True)
     os.makedirs(os.path.join(export_dir, "assets"), exist_ok=True)
     _write_checkpoint(os.path.join(export_dir, VARIABLES), arrays)
+    if tensorflow is None:
+        _remove(os.path.join(export_dir, PROTO_FILE))
+    else:
+        _atomic_write(os.path.join(export_dir, PROTO_FILE), [tensorflow[0].SerializeToString()])
     text = json.dumps(document, indent=None, separators=(",", ":"), allow_nan=False)
     _atomic_write(os.path.join(export_dir, JSON_FILE), [text.encode("utf-8")])

@@ -1,0 +1,215 @@
+"""A traced function (a ConcreteFunction's graph) as TensorFlow's FunctionDef, the form a
+SavedModel's function library holds and TensorFlow's `tf.saved_model.load` runs.
+
+The FunctionDef's inputs are the trace's tensor arguments, named as the caller gives them
+(TensorSpec names, else Python parameter names, made lower-case identifiers as TensorFlow
+requires), then one DT_RESOURCE input per variable the graph reads or writes (its handle,
+bound to the saved variable on load, with the variable's dtype and shape as handle data).
+Every other op becomes a node through graph/node_defs.py's conversion (TensorFlow's op type,
+inputs and attributes, helper Consts for values wengert keeps as attributes), with each input
+renamed as TensorFlow names tensors inside a function body: an argument by its name, a node's
+output as "node:output_arg:index" where output_arg is the name TensorFlow's op definition gives
+that output (op_outputs.json, written from TensorFlow's registry by
+tests/raw_ops_tf/function_op_outputs.py) and index counts within that argument (a list output
+such as Split's "output:2"). Each output of the function is an Identity node ("Identity",
+"Identity_1", ...) returned as the output argument "identity", "identity_1", ...; the stateful
+nodes (variable reads and writes) are the function's control outputs so that TensorFlow runs
+them even when no output needs them.
+
+A custom gradient is saved with its forward only, as TensorFlow saves one (its outputs are the
+forward function's). An op type TensorFlow lacks, or an attribute TensorFlow's definition of the op lacks (an op
+wengert keeps in a form of its own), is an UnimplementedError naming the op type, the node and
+the function, raised while building, before any file is written.
+"""
+import json
+import os
+import re
+
+from ..framework import dtypes
+from ..framework.errors import UnimplementedError
+from ..framework.protos.function import FunctionDef
+from ..framework.variables import Variable
+from ..graph.graph import PLACEHOLDER
+from ..graph.node_defs import attr_value, op_node_defs, tensor_ref
+from .graph_json import FORWARD_ONLY
+from .structured_values import shape_into
+
+__all__ = ["function_def", "arg_name", "OP_OUTPUTS"]
+
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "op_outputs.json")) as _f:
+    OP_OUTPUTS = json.load(_f)
+
+_RESOURCE = 20  # DT_RESOURCE
+
+
+def arg_name(text, taken):
+    """A FunctionDef argument name from `text` ([a-z][a-z0-9_]*), unique among `taken`."""
+    base = re.sub(r"[^a-z0-9_]", "_", str(text).lower()) or "arg"
+    if not base[0].isalpha():
+        base = "arg_" + base
+    name, n = base, 0
+    while name in taken:
+        n += 1
+        name = f"{base}_{n}"
+    taken.add(name)
+    return name
+
+
+def _unsupported(op, graph_name, why):
+    return UnimplementedError(
+        f"tf.saved_model.save: op '{op.name}' of type {op.type} in function '{graph_name}' "
+        f"{why}, so TensorFlow could not load this SavedModel. Save a function built from ops "
+        f"TensorFlow has; wengert's own format (saved_model.json) is written without it "
+        f"unless options=tf.saved_model.SaveOptions(experimental_tensorflow_format=True) "
+        f"requires TensorFlow's.")
+
+
+def _output_ref(node_name, op_type, index, count):
+    """"node:output_arg:i" of flat output `index` of an op with `count` outputs."""
+    spec = OP_OUTPUTS[op_type][0]
+    lists = sum(kind != "t" for _, kind in spec)
+    list_size = count - (len(spec) - lists)
+    at = 0
+    for name, kind in spec:
+        size = 1 if kind == "t" else list_size
+        if index < at + size:
+            return f"{node_name}:{name}:{index - at}"
+        at += size
+    raise IndexError(f"{op_type} has no output {index}")
+
+
+def _variables(ops):
+    """The variables the ops read or write, in order of first use."""
+    seen, out = set(), []
+    for op in ops:
+        for t in op.inputs:
+            if isinstance(t, Variable) and id(t) not in seen:
+                seen.add(id(t))
+                out.append(t)
+    return out
+
+
+def _check(op, node, graph_name):
+    if op.type not in OP_OUTPUTS:
+        raise _unsupported(op, graph_name, "has no TensorFlow op type")
+    lost = [k for k, v in op.attrs.items() if k not in node.attr and
+            not isinstance(v, (tuple, list, type(None))) and attr_value(v, k) is None]
+    if lost:
+        raise _unsupported(op, graph_name, f"has attributes {sorted(lost)} (a sub-graph, a "
+                                           f"Python function...) with no TensorFlow form here")
+    known = OP_OUTPUTS[op.type][2]
+    extra = [k for k in node.attr if k not in known and not k.startswith("_")]
+    if extra:
+        raise _unsupported(op, graph_name, f"has attributes {sorted(extra)} that TensorFlow's "
+                                           f"{op.type} does not take")
+
+
+def function_def(concrete, name, input_names):
+    """(FunctionDef named `name`, [captured Variable]) of a ConcreteFunction whose tensor
+    arguments are called `input_names` (see the module docstring)."""
+    graph = concrete.graph
+    inputs = list(graph.inputs)
+    input_ids = {id(p.op) for p in inputs}
+    ops = [op for op in graph.get_operations() if id(op) not in input_ids]
+    for op in ops:
+        if op.type == PLACEHOLDER.type:
+            raise _unsupported(op, graph.name, "is a placeholder that is not an argument")
+    variables = _variables(ops)
+    taken = {op.name for op in ops}
+    fdef = FunctionDef()
+    sig = fdef.signature
+    sig.name = name
+    refs = {}
+    for i, (p, text) in enumerate(zip(inputs, input_names)):
+        arg = sig.input_arg.add(name=arg_name(text, taken), type=p.dtype.as_datatype_enum)
+        refs[tensor_ref(p)] = arg.name
+        attrs = fdef.arg_attr[i].attr
+        attrs["_user_specified_name"].s = str(text).encode("utf-8")
+        shape_into(attrs["_output_shapes"].list.shape.add(), p.shape)
+    for var in variables:
+        arg = sig.input_arg.add(name=arg_name(f"{tensor_ref(var)}_resource", taken),
+                                type=_RESOURCE)
+        handle = arg.handle_data.add(dtype=var.dtype.as_datatype_enum)
+        shape_into(handle.shape, var.shape)
+        refs[tensor_ref(var)] = arg.name
+    _body(fdef, graph.name, ops, refs, taken)
+    _outputs(fdef, concrete.outputs, refs, taken)
+    return fdef, variables
+
+
+def _body(fdef, graph_name, ops, refs, taken):
+    aliases = [op for op in ops if op.type in FORWARD_ONLY]
+    pairs = op_node_defs([op for op in ops if op.type not in FORWARD_ONLY], taken)
+    names = set()
+    for op, node in pairs:
+        if op is None:
+            refs[node.name] = f"{node.name}:output:0"
+        else:
+            _check(op, node, graph_name)
+            if _reads_after(op):
+                refs[op.name] = _read_after(fdef, op, node, refs, taken)
+                names.add(refs[op.name].split(":")[0])
+                continue
+            for k in range(len(op.outputs)):
+                ref = op.name if k == 0 else f"{op.name}:{k}"
+                refs[ref] = _output_ref(node.name, op.type, k, len(op.outputs))
+        names.add(node.name)
+    for op in aliases:
+        forward = op.inputs[op.attrs["num_inputs"]:]
+        for k, t in enumerate(forward):
+            refs[op.name if k == 0 else f"{op.name}:{k}"] = refs[tensor_ref(t)]
+    reads = list(fdef.node_def)
+    del fdef.node_def[:]
+    for op, node in pairs:
+        renamed = []
+        for text in node.input:
+            if text.startswith("^"):
+                if text[1:] in names:
+                    renamed.append(text)
+                continue
+            if text not in refs:
+                raise _unsupported(op, graph_name, f"reads '{text}', which is not in the body")
+            renamed.append(refs[text])
+        del node.input[:]
+        node.input.extend(renamed)
+        fdef.node_def.append(node)
+        if op is not None and OP_OUTPUTS[op.type][1]:
+            fdef.signature.is_stateful = True
+            fdef.signature.control_output.append(node.name)
+            fdef.control_ret[node.name] = node.name
+        while reads and op is not None and reads[0].input[1] == f"^{node.name}":
+            fdef.node_def.append(reads.pop(0))
+
+
+def _reads_after(op):
+    """An assignment that returns the variable's new value (TensorFlow's returns nothing)."""
+    return (not OP_OUTPUTS[op.type][0] and len(op.outputs) == 1 and op.inputs and
+            isinstance(op.inputs[0], Variable))
+
+
+def _read_after(fdef, op, node, refs, taken):
+    """A ReadVariableOp of the assigned variable after the assignment: its output's name."""
+    name, n = f"{node.name}/read_value", 0
+    while name in taken:
+        n += 1
+        name = f"{node.name}/read_value_{n}"
+    taken.add(name)
+    read = fdef.node_def.add(name=name, op="ReadVariableOp",
+                             input=[refs[tensor_ref(op.inputs[0])], f"^{node.name}"])
+    read.attr["dtype"].type = op.inputs[0].dtype.as_datatype_enum
+    return f"{name}:value:0"
+
+
+def _outputs(fdef, outputs, refs, taken):
+    for i, t in enumerate(outputs):
+        suffix = "" if i == 0 else f"_{i}"
+        node_name, n = "Identity" + suffix, 0
+        while node_name in taken:
+            n += 1
+            node_name = f"Identity{suffix}_{n}"
+        taken.add(node_name)
+        node = fdef.node_def.add(name=node_name, op="Identity", input=[refs[tensor_ref(t)]])
+        node.attr["T"].type = dtypes.as_dtype(t.dtype).as_datatype_enum
+        out = fdef.signature.output_arg.add(name=arg_name("identity" + suffix, taken),
+                                            type=node.attr["T"].type)
+        fdef.ret[out.name] = f"{node_name}:output:0"
