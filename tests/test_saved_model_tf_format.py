@@ -190,6 +190,23 @@ out["call"], out["inner"] = loaded(x).numpy(), loaded.inner.f(x).numpy()
     np.testing.assert_allclose(loaded(x).numpy(), module(x).numpy())
 
 
+def test_tensorflow_runs_a_keras_cnn_with_batch_norm(tmp_path, monkeypatch):
+    keras = tf.keras
+    model = keras.Sequential([
+        keras.Input((8, 8, 2)), keras.layers.Conv2D(4, 3, activation="relu", padding="same"),
+        keras.layers.BatchNormalization(), keras.layers.MaxPooling2D(), keras.layers.Flatten(),
+        keras.layers.Dropout(0.1), keras.layers.Dense(3, activation="softmax")])
+    rng = np.random.default_rng(1)
+    model.set_weights([rng.normal(size=w.shape).astype(np.float32) * 0.5 +
+                       (1.0 if "variance" in w.name else 0.0) for w in model.weights])
+    x = rng.normal(size=(2, 8, 8, 2)).astype(np.float32)
+    options = tf.saved_model.SaveOptions(experimental_tensorflow_format=True)
+    tf.saved_model.save(model, str(tmp_path), options=options)
+    got = _tf(str(tmp_path), 'out["y"] = loaded(tf.constant(A["x"])).numpy()\n',
+              monkeypatch, {"x": x})
+    np.testing.assert_allclose(got["y"], model(x).numpy(), rtol=1e-5, atol=1e-6)
+
+
 def test_tensorflow_runs_a_keras_export(tmp_path, monkeypatch):
     model = _mlp()
     model.export(str(tmp_path / "export"), verbose=False)
@@ -202,7 +219,19 @@ out["keys"] = np.array(sorted(loaded.signatures))
     assert "serve" in got["keys"].tolist()
 
 
-def test_saved_model_cli_shows_the_directory(module_dir):
+def test_tensorflow_1_loads_it_into_a_session(module_dir, monkeypatch):
+    path, module = module_dir
+    monkeypatch.setenv(DIR_VARIABLE, path)
+    got = tf_eval(f"""
+with tf.Graph().as_default(), tf.compat.v1.Session() as sess:
+    meta = tf.compat.v1.saved_model.load(sess, ["serve"], os.environ[{DIR_VARIABLE!r}])
+    sig = meta.signature_def["serving_default"]
+    out["y"] = sess.run(sig.outputs["output_0"].name, {{sig.inputs["x"].name: A["x"]}})
+""", {"x": X})
+    np.testing.assert_allclose(got["y"], module(X).numpy(), rtol=1e-6)
+
+
+def test_saved_model_cli_shows_and_runs_the_directory(module_dir, tmp_path):
     cli = os.path.join(os.path.dirname(tf_python() or "/nonexistent"), "saved_model_cli")
     if not os.path.exists(cli):
         pytest.skip("TensorFlow's saved_model_cli is not installed")
@@ -210,6 +239,15 @@ def test_saved_model_cli_shows_the_directory(module_dir):
                           text=True, env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"))
     assert done.returncode == 0, done.stderr[-2000:]
     assert "inputs['x'] tensor_info" in done.stdout and "Function Name: 'scaled'" in done.stdout
+    np.save(tmp_path / "x.npy", X)
+    done = subprocess.run([cli, "run", "--dir", module_dir[0], "--tag_set", "serve",
+                           "--signature_def", "serving_default", "--inputs",
+                           f"x={tmp_path / 'x.npy'}", "--outdir", str(tmp_path / "out")],
+                          capture_output=True, text=True,
+                          env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"))
+    assert done.returncode == 0, done.stderr[-2000:]
+    np.testing.assert_allclose(np.load(tmp_path / "out" / "output_0.npy"),
+                               module_dir[1](X).numpy(), rtol=1e-6)
 
 
 # -- the files, read with the project's codec ------------------------------------------------------

@@ -139,7 +139,10 @@ def function_def(concrete, name, input_names):
 
 def _body(fdef, graph_name, ops, refs, taken):
     aliases = [op for op in ops if op.type in FORWARD_ONLY]
-    pairs = op_node_defs([op for op in ops if op.type not in FORWARD_ONLY], taken)
+    pairs = []
+    for op in ops:
+        if op.type not in FORWARD_ONLY:
+            pairs.extend(_converted(op, graph_name, taken))
     names = set()
     for op, node in pairs:
         if op is None:
@@ -179,6 +182,16 @@ def _body(fdef, graph_name, ops, refs, taken):
             fdef.control_ret[node.name] = node.name
         while reads and op is not None and reads[0].input[1] == f"^{node.name}":
             fdef.node_def.append(reads.pop(0))
+
+
+def _converted(op, graph_name, taken):
+    """[(op or None, NodeDef)] of one op (its helper Consts first); their names taken."""
+    try:
+        pairs = op_node_defs([op], taken)
+    except (TypeError, ValueError) as err:
+        raise _unsupported(op, graph_name, f"has no TensorFlow form here ({err})") from None
+    taken.update(node.name for _, node in pairs)
+    return pairs
 
 
 def _reads_after(op):

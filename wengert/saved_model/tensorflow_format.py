@@ -37,6 +37,7 @@ from ..module.module import TrackedContainer
 from ..tracing.function import ConcreteFunction, Function
 from .constants import PREDICT_METHOD_NAME, SERVING
 from .function_defs import function_def
+from .tensorflow_graph import write_graph
 from .structured_values import function_spec, nest_value, shape_into, spec_value
 
 __all__ = ["build", "OBJECT_GRAPH_KEY"]
@@ -63,6 +64,7 @@ class _Builder:
         self.graph = self.meta.object_graph_def
         self.library = self.meta.graph_def.library
         self.traces = {}  # id(concrete) -> library name
+        self.calls, self.call_data = [], {}  # the signatures, for the top-level graph
 
     def node_id(self, obj, path):
         if id(obj) not in self.ids:
@@ -170,9 +172,12 @@ class _Builder:
         bare.concrete_function_name = name
         bare.argument_keywords.extend(names)
         bare.allowed_positional_arguments = len(names)
-        self.signature_def(key, names, outputs, concrete)
+        self.calls.append((key, name, [(n, p.dtype, p.shape) for n, p in
+                                       zip(names, concrete.graph.inputs)],
+                           [self.bound(v) for v in variables], [t.dtype for t in concrete.outputs]))
+        self.call_data[key] = (names, outputs, concrete)
 
-    def signature_def(self, key, names, outputs, concrete):
+    def signature_def(self, key, call, names, outputs, concrete):
         sig = self.meta.signature_def[key]
         sig.method_name = PREDICT_METHOD_NAME
         for n, p in zip(names, concrete.graph.inputs):
@@ -182,7 +187,7 @@ class _Builder:
             shape_into(info.tensor_shape, p.shape)
         for i, (n, t) in enumerate(zip(outputs, concrete.outputs)):
             info = sig.outputs[n]
-            info.name = f"StatefulPartitionedCall:{i}"
+            info.name = f"{call}:{i}"
             info.dtype = t.dtype.as_datatype_enum
             shape_into(info.tensor_shape, t.shape)
 
@@ -201,6 +206,13 @@ class _Builder:
                                      checkpoint_key=key)
                 arrays[key] = np.asarray(obj.numpy())
         _mark_values(checkpoint)
+        variables = [(i, obj, entry.attributes[0].checkpoint_key)
+                     for i, ((obj, _, _), entry) in enumerate(zip(self.nodes, checkpoint.nodes))
+                     if isinstance(obj, Variable)]
+        names = write_graph(self.meta, variables, self.calls,
+                            _function_name("", len(self.traces), "__inference"))
+        for key, call in names.items():
+            self.signature_def(key, call, *self.call_data[key])
         arrays[OBJECT_GRAPH_KEY] = np.array(checkpoint.SerializeToString(), dtype=object)
         info = self.meta.meta_info_def
         info.tags.append(SERVING)

@@ -1,0 +1,159 @@
+"""The top-level graph of TensorFlow's SavedModel, which TensorFlow 1's loader, TensorFlow
+Serving and `saved_model_cli run` use (TensorFlow 2's `tf.saved_model.load` reads the object
+graph instead): one VarHandleOp per saved variable (shared_name its node name), and per
+signature a Placeholder per input ("<signature>_<keyword>") and a StatefulPartitionedCall of the
+signature's function on those placeholders and the variables' handles, whose outputs the
+signature def names ("StatefulPartitionedCall:0", ...). The saver: a string Placeholder
+"saver_filename" and two more calls, of a save function (SaveV2 of every variable's value under
+its checkpoint key) and a restore function (RestoreV2 of those keys, each assigned to its
+variable), which the SaverDef names, so that a loader restores the variables from variables/.
+"""
+import numpy as np
+
+from ..framework import dtypes
+from ..framework.protos.function import FunctionDef
+from ..framework.protos.meta_graph import SaverDef
+from ..framework.protos.tensor import to_proto
+from ..framework.variables import variable_op_name
+from .structured_values import shape_into
+
+__all__ = ["write_graph"]
+
+_RESOURCE, _STRING = 20, dtypes.string.as_datatype_enum
+
+
+class _Graph:
+    def __init__(self, graph_def):
+        self.graph_def, self.taken = graph_def, set()
+
+    def add(self, name, op, inputs=(), **types):
+        unique, n = name, 0
+        while unique in self.taken:
+            n += 1
+            unique = f"{name}_{n}"
+        self.taken.add(unique)
+        node = self.graph_def.node.add(name=unique, op=op, input=list(inputs))
+        for key, value in types.items():
+            node.attr[key].type = value
+        return node
+
+
+def _call(graph, function_name, inputs, in_types, out_types):
+    node = graph.add("StatefulPartitionedCall", "StatefulPartitionedCall", inputs)
+    node.attr["f"].func.name = function_name
+    node.attr["Tin"].list.type.extend(in_types)
+    node.attr["Tout"].list.type.extend(out_types)
+    for key in ("config", "config_proto", "executor_type"):
+        node.attr[key].s = b""
+    return node.name
+
+
+def write_graph(meta, variables, calls, name_prefix):
+    """Fill meta.graph_def's nodes and meta.saver_def, and add the saver's functions to the
+    library. variables: [(id of the variable, Variable, checkpoint key)]; calls: [(signature
+    key, function name, [(keyword, dtype, shape)], [variable ids], [output dtypes])]. Returns
+    {signature key: call node name}."""
+    graph = _Graph(meta.graph_def)
+    handles = {}
+    for var_id, var, _ in variables:
+        node = graph.add(variable_op_name(var), "VarHandleOp", dtype=var.dtype.as_datatype_enum)
+        node.attr["shared_name"].s = node.name.encode("utf-8")
+        node.attr["container"].s = b""
+        shape_into(node.attr["shape"].shape, var.shape)
+        handles[var_id] = node.name
+    out = {}
+    for key, function, inputs, bound, out_types in calls:
+        names = []
+        for keyword, dtype, shape in inputs:
+            node = graph.add(f"{key}_{keyword}", "Placeholder",
+                             dtype=dtypes.as_dtype(dtype).as_datatype_enum)
+            shape_into(node.attr["shape"].shape, shape)
+            names.append(node.name)
+        in_types = [dtypes.as_dtype(d).as_datatype_enum for _, d, _ in inputs]
+        out[key] = _call(graph, function, names + [handles[v] for v in bound],
+                         in_types + [_RESOURCE] * len(bound),
+                         [dtypes.as_dtype(d).as_datatype_enum for d in out_types])
+    if variables:
+        _saver(meta, graph, variables, handles, name_prefix)
+    return out
+
+
+def _saver(meta, graph, variables, handles, name_prefix):
+    filename = graph.add("saver_filename", "Placeholder", dtype=_STRING)
+    filename.attr["shape"].shape.SetInParent()
+    inputs = [filename.name] + [handles[v] for v, _, _ in variables]
+    in_types = [_STRING] + [_RESOURCE] * len(variables)
+    save_name, restore_name = f"{name_prefix}_traced_save", f"{name_prefix}_traced_restore"
+    meta.graph_def.library.function.append(_save_function(save_name, variables))
+    meta.graph_def.library.function.append(_restore_function(restore_name, variables))
+    save = _call(graph, save_name, inputs, in_types, [_STRING])
+    restore = _call(graph, restore_name, inputs, in_types, [_STRING])
+    meta.saver_def.CopyFrom(SaverDef(filename_tensor_name=f"{filename.name}:0",
+                                     save_tensor_name=f"{save}:0", restore_op_name=restore,
+                                     version=SaverDef.V2))
+
+
+def _signature(name, variables):
+    fdef = FunctionDef()
+    fdef.signature.name = name
+    fdef.signature.is_stateful = True
+    fdef.signature.input_arg.add(name="file_prefix", type=_STRING)
+    for i, (_, var, _) in enumerate(variables):
+        arg = fdef.signature.input_arg.add(name=f"variable_{i}", type=_RESOURCE)
+        handle = arg.handle_data.add(dtype=var.dtype.as_datatype_enum)
+        shape_into(handle.shape, var.shape)
+    fdef.signature.output_arg.add(name="identity", type=_STRING)
+    return fdef
+
+
+def _strings(fdef, name, values):
+    node = fdef.node_def.add(name=name, op="Const")
+    array = np.empty(len(values), dtype=object)
+    array[:] = [v.encode("utf-8") for v in values]
+    node.attr["value"].tensor.CopyFrom(to_proto(array, dtypes.string))
+    node.attr["dtype"].type = _STRING
+    return f"{name}:output:0"
+
+
+def _finish(fdef, after):
+    node = fdef.node_def.add(name="Identity", op="Identity", input=["file_prefix"])
+    node.input.extend(f"^{n}" for n in after)
+    node.attr["T"].type = _STRING
+    fdef.ret["identity"] = "Identity:output:0"
+    for n in after:
+        fdef.signature.control_output.append(n)
+        fdef.control_ret[n] = n
+    return fdef
+
+
+def _save_function(name, variables):
+    """file_prefix, handles -> SaveV2 of the variables' values under their keys."""
+    fdef = _signature(name, variables)
+    reads = []
+    for i, (_, var, _) in enumerate(variables):
+        read = fdef.node_def.add(name=f"read_{i}", op="ReadVariableOp", input=[f"variable_{i}"])
+        read.attr["dtype"].type = var.dtype.as_datatype_enum
+        reads.append(f"read_{i}:value:0")
+    keys = _strings(fdef, "tensor_names", [k for _, _, k in variables])
+    slices = _strings(fdef, "shape_and_slices", [""] * len(variables))
+    save = fdef.node_def.add(name="SaveV2", op="SaveV2",
+                             input=["file_prefix", keys, slices] + reads)
+    save.attr["dtypes"].list.type.extend(v.dtype.as_datatype_enum for _, v, _ in variables)
+    return _finish(fdef, ["SaveV2"])
+
+
+def _restore_function(name, variables):
+    """file_prefix, handles -> each variable assigned the value RestoreV2 reads for its key."""
+    fdef = _signature(name, variables)
+    keys = _strings(fdef, "tensor_names", [k for _, _, k in variables])
+    slices = _strings(fdef, "shape_and_slices", [""] * len(variables))
+    restore = fdef.node_def.add(name="RestoreV2", op="RestoreV2",
+                                input=["file_prefix", keys, slices])
+    restore.attr["dtypes"].list.type.extend(v.dtype.as_datatype_enum for _, v, _ in variables)
+    assigns = []
+    for i, (_, var, _) in enumerate(variables):
+        node = fdef.node_def.add(name=f"assign_{i}", op="AssignVariableOp",
+                                 input=[f"variable_{i}", f"RestoreV2:tensors:{i}"])
+        node.attr["dtype"].type = var.dtype.as_datatype_enum
+        assigns.append(node.name)
+    return _finish(fdef, assigns)
