@@ -207,6 +207,30 @@ def test_tensorflow_runs_a_keras_cnn_with_batch_norm(tmp_path, monkeypatch):
     np.testing.assert_allclose(got["y"], model(x).numpy(), rtol=1e-5, atol=1e-6)
 
 
+class Splits(tf.Module):
+    @tf.function(input_signature=[tf.TensorSpec([4, 6], tf.float32)])
+    def f(self, x):
+        a, b, c = tf.split(x, 3, axis=1)
+        a = a + tf.split(x, [2, 1, 3], axis=1)[1]
+        return tf.concat([c, a * b, a], axis=1) + tf.reduce_mean(x, axis=0), tf.unstack(x)[3]
+
+
+def test_list_outputs_are_named_within_their_argument(tmp_path, monkeypatch):
+    module, x = Splits(), np.arange(24, dtype=np.float32).reshape(4, 6)
+    options = tf.saved_model.SaveOptions(experimental_tensorflow_format=True)
+    tf.saved_model.save(module, str(tmp_path), options=options)
+    fdef = _meta(str(tmp_path)).graph_def.library.function[0]
+    inputs = {i for node in fdef.node_def for i in node.input}
+    assert {"split:output:0", "split:output:2", "split_1:output:1", "unstack:output:3"} <= inputs
+    got = _tf(str(tmp_path), """
+first, second = loaded.f(tf.constant(A["x"]))
+out["first"], out["second"] = first.numpy(), second.numpy()
+""", monkeypatch, {"x": x})
+    want = module.f(x)
+    np.testing.assert_array_equal(got["first"], want[0].numpy())
+    np.testing.assert_array_equal(got["second"], want[1].numpy())
+
+
 def test_tensorflow_runs_a_keras_export(tmp_path, monkeypatch):
     model = _mlp()
     model.export(str(tmp_path / "export"), verbose=False)

@@ -272,6 +272,17 @@ def _slice(w, op, node, attrs):
     _types(node, Index=dtypes.int32)
 
 
+def _split(w, op, node, attrs):
+    node.input.insert(0, w.const(op.name, "split_dim", attrs.pop("axis")))
+
+
+def _split_v(w, op, node, attrs):
+    node.input.append(w.const(op.name, "size_splits", list(attrs.pop("size_splits"))))
+    node.input.append(w.const(op.name, "split_dim", attrs.pop("axis")))
+    node.attr["num_split"].i = len(op.outputs)
+    _types(node, Tlen=dtypes.int32)
+
+
 def _const(w, op, node, attrs):
     dtype = op.outputs[0].dtype
     value = np.asarray(attrs.pop("value")).astype(dtype.as_numpy_dtype, copy=False)
@@ -293,7 +304,7 @@ _RULES = {
                     _drop_last_axis),
     activations.BIAS_ADD: _bias_add, query_ops.SHAPE: _shape,
     slice_ops.STRIDED_SLICE: _strided_slice, slice_ops.SLICE: _slice,
-    creation_ops.CONST: _const,
+    creation_ops.CONST: _const, array_ops.SPLIT: _split, array_ops.SPLIT_V: _split_v,
 }
 
 
