@@ -28,9 +28,10 @@ import re
 from ..framework import dtypes
 from ..framework.errors import UnimplementedError
 from ..framework.protos.function import FunctionDef
-from ..framework.variables import Variable
+from ..framework.variables import READ_VARIABLE, Variable
 from ..graph.graph import PLACEHOLDER
 from ..graph.node_defs import attr_value, op_node_defs, tensor_ref
+from ..ops.array_ops import IDENTITY
 from .graph_json import FORWARD_ONLY
 from .structured_values import shape_into
 
@@ -112,7 +113,7 @@ def function_def(concrete, name, input_names):
     input_ids = {id(p.op) for p in inputs}
     ops = [op for op in graph.get_operations() if id(op) not in input_ids]
     for op in ops:
-        if op.type == PLACEHOLDER.type:
+        if op.op_def is PLACEHOLDER:
             raise _unsupported(op, graph.name, "is a placeholder that is not an argument")
     variables = _variables(ops)
     taken = {op.name for op in ops}
@@ -138,10 +139,10 @@ def function_def(concrete, name, input_names):
 
 
 def _body(fdef, graph_name, ops, refs, taken):
-    aliases = [op for op in ops if op.type in FORWARD_ONLY]
+    aliases = [op for op in ops if op.op_def in FORWARD_ONLY]
     pairs = []
     for op in ops:
-        if op.type not in FORWARD_ONLY:
+        if op.op_def not in FORWARD_ONLY:
             pairs.extend(_converted(op, graph_name, taken))
     names = set()
     for op, node in pairs:
@@ -207,7 +208,7 @@ def _read_after(fdef, op, node, refs, taken):
         n += 1
         name = f"{node.name}/read_value_{n}"
     taken.add(name)
-    read = fdef.node_def.add(name=name, op="ReadVariableOp",
+    read = fdef.node_def.add(name=name, op=READ_VARIABLE.type,
                              input=[refs[tensor_ref(op.inputs[0])], f"^{node.name}"])
     read.attr["dtype"].type = op.inputs[0].dtype.as_datatype_enum
     return f"{name}:value:0"
@@ -221,7 +222,7 @@ def _outputs(fdef, outputs, refs, taken):
             n += 1
             node_name = f"Identity{suffix}_{n}"
         taken.add(node_name)
-        node = fdef.node_def.add(name=node_name, op="Identity", input=[refs[tensor_ref(t)]])
+        node = fdef.node_def.add(name=node_name, op=IDENTITY.type, input=[refs[tensor_ref(t)]])
         node.attr["T"].type = dtypes.as_dtype(t.dtype).as_datatype_enum
         out = fdef.signature.output_arg.add(name=arg_name("identity" + suffix, taken),
                                             type=node.attr["T"].type)

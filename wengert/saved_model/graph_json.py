@@ -20,6 +20,7 @@ import math
 
 import numpy as np
 
+from ..autodiff.custom import CUSTOM_GRADIENT, CUSTOM_GRADIENT_N
 from ..framework import dtypes
 from ..framework.dtypes import DType
 from ..framework.errors import DataLossError, UnimplementedError
@@ -31,6 +32,8 @@ from ..control_flow.subgraphs import SubGraph
 from ..control_flow.variadic import with_outputs
 from ..tracing.function import ConcreteFunction
 from ..graph.graph import PLACEHOLDER
+from ..ops.array_ops import IDENTITY
+from ..ops.shape_ops import IDENTITY_N
 from ..util import nest
 # op families that `import wengert` loads only on first use: their op types appear in saved graphs
 from ..debugging import numerics as _numerics  # noqa: F401  CheckNumerics
@@ -146,12 +149,12 @@ def _output_leaves(concrete, outputs):
 
 
 # a custom gradient is saved with its forward only, as TensorFlow saves one: copies of its outputs
-FORWARD_ONLY = {"CustomGradient": "Identity", "CustomGradientN": "IdentityN"}
+FORWARD_ONLY = {CUSTOM_GRADIENT: IDENTITY, CUSTOM_GRADIENT_N: IDENTITY_N}
 
 
 def _forward_only(op, index):
     forward = op.inputs[op.attrs["num_inputs"]:]
-    return {"name": op.name, "op": FORWARD_ONLY[op.type],
+    return {"name": op.name, "op": FORWARD_ONLY[op.op_def].type,
             "inputs": [[index[id(t.op)], t.value_index] for t in forward],
             "num_outputs": len(op.outputs),
             "control": [index[id(c)] for c in op.control_inputs if id(c) in index],
@@ -159,7 +162,7 @@ def _forward_only(op, index):
 
 
 def _encode_op(enc, op, index):
-    if op.type in FORWARD_ONLY:
+    if op.op_def in FORWARD_ONLY:
         return _forward_only(op, index)
     inputs = []
     where = f"op '{op.name}' ({op.type})"

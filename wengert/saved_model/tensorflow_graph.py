@@ -93,6 +93,11 @@ def _saver(meta, graph, variables, handles, name_prefix):
                                      version=SaverDef.V2))
 
 
+def _body_node(fdef, name, op_type, inputs=()):
+    """A node of a function body (op_type: TensorFlow's op type name)."""
+    return fdef.node_def.add(name=name, op=op_type, input=list(inputs))
+
+
 def _signature(name, variables):
     fdef = FunctionDef()
     fdef.signature.name = name
@@ -107,7 +112,7 @@ def _signature(name, variables):
 
 
 def _strings(fdef, name, values):
-    node = fdef.node_def.add(name=name, op="Const")
+    node = _body_node(fdef, name, "Const")
     array = np.empty(len(values), dtype=object)
     array[:] = [v.encode("utf-8") for v in values]
     node.attr["value"].tensor.CopyFrom(to_proto(array, dtypes.string))
@@ -116,7 +121,7 @@ def _strings(fdef, name, values):
 
 
 def _finish(fdef, after):
-    node = fdef.node_def.add(name="Identity", op="Identity", input=["file_prefix"])
+    node = _body_node(fdef, "Identity", "Identity", ["file_prefix"])
     node.input.extend(f"^{n}" for n in after)
     node.attr["T"].type = _STRING
     fdef.ret["identity"] = "Identity:output:0"
@@ -131,13 +136,12 @@ def _save_function(name, variables):
     fdef = _signature(name, variables)
     reads = []
     for i, (_, var, _) in enumerate(variables):
-        read = fdef.node_def.add(name=f"read_{i}", op="ReadVariableOp", input=[f"variable_{i}"])
+        read = _body_node(fdef, f"read_{i}", "ReadVariableOp", [f"variable_{i}"])
         read.attr["dtype"].type = var.dtype.as_datatype_enum
         reads.append(f"read_{i}:value:0")
     keys = _strings(fdef, "tensor_names", [k for _, _, k in variables])
     slices = _strings(fdef, "shape_and_slices", [""] * len(variables))
-    save = fdef.node_def.add(name="SaveV2", op="SaveV2",
-                             input=["file_prefix", keys, slices] + reads)
+    save = _body_node(fdef, "SaveV2", "SaveV2", ["file_prefix", keys, slices] + reads)
     save.attr["dtypes"].list.type.extend(v.dtype.as_datatype_enum for _, v, _ in variables)
     return _finish(fdef, ["SaveV2"])
 
@@ -147,13 +151,12 @@ def _restore_function(name, variables):
     fdef = _signature(name, variables)
     keys = _strings(fdef, "tensor_names", [k for _, _, k in variables])
     slices = _strings(fdef, "shape_and_slices", [""] * len(variables))
-    restore = fdef.node_def.add(name="RestoreV2", op="RestoreV2",
-                                input=["file_prefix", keys, slices])
+    restore = _body_node(fdef, "RestoreV2", "RestoreV2", ["file_prefix", keys, slices])
     restore.attr["dtypes"].list.type.extend(v.dtype.as_datatype_enum for _, v, _ in variables)
     assigns = []
     for i, (_, var, _) in enumerate(variables):
-        node = fdef.node_def.add(name=f"assign_{i}", op="AssignVariableOp",
-                                 input=[f"variable_{i}", f"RestoreV2:tensors:{i}"])
+        node = _body_node(fdef, f"assign_{i}", "AssignVariableOp",
+                          [f"variable_{i}", f"RestoreV2:tensors:{i}"])
         node.attr["dtype"].type = var.dtype.as_datatype_enum
         assigns.append(node.name)
     return _finish(fdef, assigns)
