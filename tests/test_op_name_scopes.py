@@ -11,26 +11,34 @@ import wengert.compat.v1 as v1
 
 # (function, call building it with name="foo", TensorFlow's name of the output's op; a name
 # ending in "/" is the scope only (None: not compared), TensorFlow's own op inside it being a different sequence)
+IMAGE = [4, 4, 3]
 CASES = [
-    ("assert_equal", lambda x: tf.debugging.assert_equal(x, 1., name="foo"), "foo/"),
-    ("assert_positive", lambda x: tf.debugging.assert_positive(x, name="foo"), "foo/"),
-    ("assert_all_finite", lambda x: tf.debugging.assert_all_finite(x, "m", name="foo"), None),
+    ("assert_equal", [3], lambda x: tf.debugging.assert_equal(x, 1., name="foo"), "foo/"),
+    ("assert_positive", [3], lambda x: tf.debugging.assert_positive(x, name="foo"), "foo/"),
+    ("assert_all_finite", [3], lambda x: tf.debugging.assert_all_finite(x, "m", name="foo"),
+     None),
+    ("resize", [1, 4, 4, 3], lambda x: tf.image.resize(x, [8, 8], name="foo"), "foo/"),
+    ("total_variation", IMAGE, lambda x: tf.image.total_variation(x, name="foo"), "foo/add"),
+    ("rgb_to_grayscale", IMAGE, lambda x: tf.image.rgb_to_grayscale(x, name="foo"), "foo/"),
+    ("adjust_hue", IMAGE, lambda x: tf.image.adjust_hue(x, 0.1, name="foo"), "foo/"),
+    ("psnr", IMAGE, lambda x: tf.image.psnr(x, x, 1., name="foo"), "foo/"),
+    ("v1.image.rot90", IMAGE, lambda x: v1.image.rot90(x, name="foo"), "foo/"),
 ]
 
 
-def _built(call):
+def _built(shape, call):
     graph = tf.Graph()
     with graph.as_default():
-        x = v1.placeholder(tf.float32, [3], name="x")
+        x = v1.placeholder(tf.float32, shape, name="x")
         out = call(x)
         names = [op.name for op in graph.get_operations() if op.name != "x"]
     first = out[0] if isinstance(out, (tuple, list)) else out
     return getattr(first, "op", first).name, names
 
 
-@pytest.mark.parametrize("label, call, tf_name", CASES, ids=[c[0] for c in CASES])
-def test_name_scopes_the_ops_built(label, call, tf_name):
-    out, names = _built(call)
+@pytest.mark.parametrize("label, shape, call, tf_name", CASES, ids=[c[0] for c in CASES])
+def test_name_scopes_the_ops_built(label, shape, call, tf_name):
+    out, names = _built(shape, call)
     assert names and all(n.startswith("foo/") or n == "foo" for n in names), names
     if tf_name is None:  # wengert returns the input itself
         return

@@ -25,6 +25,7 @@ import numpy as np
 from ...framework import dtypes
 from ...framework.errors import InvalidArgumentError
 from ...framework.tensor import constant, convert_to_tensor
+from ...framework.context import op_scope
 from ..cast_ops import cast
 from ..array_ops import where
 from ..indexing_ops import gather
@@ -76,25 +77,26 @@ def _color_table(colors, depth):
 def draw_bounding_boxes(images, boxes, colors=None, name=None):
     """`images` [batch, h, w, depth] (depth 1, 3 or 4, floating) with the outlines of `boxes`
     [batch, num_boxes, 4] drawn on them (see the module docstring)."""
-    images = convert_to_tensor(images)
-    if images.shape.rank != 4 or None in tuple(images.shape):
-        raise InvalidArgumentError(f"draw_bounding_boxes: images must be a fully known [batch, "
-                                   f"height, width, depth] tensor, got shape {images.shape}.")
-    batch, h, w, depth = (int(d) for d in images.shape)
-    if depth not in (1, 3, 4):
-        raise InvalidArgumentError(f"draw_bounding_boxes: images must have 1, 3 or 4 channels, "
-                                   f"got {depth}.")
-    box_values = np.asarray(convert_to_tensor(boxes).numpy(), np.float32)
-    if box_values.ndim != 3 or box_values.shape[0] != batch or box_values.shape[2] != 4:
-        raise InvalidArgumentError(f"draw_bounding_boxes: boxes must be [batch={batch}, "
-                                   f"num_boxes, 4], got shape {box_values.shape}.")
-    table = _color_table(colors, depth)
-    mask = np.zeros((batch, h, w, depth), bool)
-    paint = np.zeros((batch, h, w, depth), images.dtype.as_numpy_dtype)
-    for b in range(batch):
-        for k, box in enumerate(box_values[b]):
-            _paint(mask[b], paint[b], box, h, w, table[k % len(table)])
-    return where(constant(mask), constant(paint, images.dtype), images)
+    with op_scope(name, "draw_bounding_boxes"):
+        images = convert_to_tensor(images)
+        if images.shape.rank != 4 or None in tuple(images.shape):
+            raise InvalidArgumentError(f"draw_bounding_boxes: images must be a fully known [batch, "
+                                       f"height, width, depth] tensor, got shape {images.shape}.")
+        batch, h, w, depth = (int(d) for d in images.shape)
+        if depth not in (1, 3, 4):
+            raise InvalidArgumentError(f"draw_bounding_boxes: images must have 1, 3 or 4 channels, "
+                                       f"got {depth}.")
+        box_values = np.asarray(convert_to_tensor(boxes).numpy(), np.float32)
+        if box_values.ndim != 3 or box_values.shape[0] != batch or box_values.shape[2] != 4:
+            raise InvalidArgumentError(f"draw_bounding_boxes: boxes must be [batch={batch}, "
+                                       f"num_boxes, 4], got shape {box_values.shape}.")
+        table = _color_table(colors, depth)
+        mask = np.zeros((batch, h, w, depth), bool)
+        paint = np.zeros((batch, h, w, depth), images.dtype.as_numpy_dtype)
+        for b in range(batch):
+            for k, box in enumerate(box_values[b]):
+                _paint(mask[b], paint[b], box, h, w, table[k % len(table)])
+        return where(constant(mask), constant(paint, images.dtype), images)
 
 
 def soft_nms(boxes, scores, max_output_size, iou_threshold, score_threshold, soft_nms_sigma):
@@ -130,15 +132,16 @@ def non_max_suppression_with_scores(boxes, scores, max_output_size, iou_threshol
                                     name=None):
     """(selected_indices int32, selected_scores float32): hard NMS when soft_nms_sigma is 0,
     Soft-NMS (see the module docstring) when it is positive."""
-    if soft_nms_sigma < 0:
-        raise InvalidArgumentError(f"non_max_suppression_with_scores: soft_nms_sigma must be "
-                                   f"non-negative, got {soft_nms_sigma}.")
-    if soft_nms_sigma > 0:
-        chosen, chosen_scores = soft_nms(boxes, scores, max_output_size, iou_threshold,
-                                         score_threshold, soft_nms_sigma)
-        return constant(chosen, dtypes.int32), constant(chosen_scores, dtypes.float32)
-    chosen = non_max_suppression(boxes, scores, max_output_size, iou_threshold, score_threshold)
-    return chosen, gather(convert_to_tensor(scores), chosen)
+    with op_scope(name, "non_max_suppression_with_scores"):
+        if soft_nms_sigma < 0:
+            raise InvalidArgumentError(f"non_max_suppression_with_scores: soft_nms_sigma must be "
+                                       f"non-negative, got {soft_nms_sigma}.")
+        if soft_nms_sigma > 0:
+            chosen, chosen_scores = soft_nms(boxes, scores, max_output_size, iou_threshold,
+                                             score_threshold, soft_nms_sigma)
+            return constant(chosen, dtypes.int32), constant(chosen_scores, dtypes.float32)
+        chosen = non_max_suppression(boxes, scores, max_output_size, iou_threshold, score_threshold)
+        return chosen, gather(convert_to_tensor(scores), chosen)
 
 
 def _combined_one(boxes, scores, per_class, iou_threshold, score_threshold):
@@ -157,32 +160,33 @@ def combined_non_max_suppression(boxes, scores, max_output_size_per_class, max_t
     """Greedy NMS per image and class, merged across classes (see the module docstring):
     (nmsed_boxes [batch, n, 4], nmsed_scores [batch, n], nmsed_classes [batch, n],
     valid_detections [batch] int32)."""
-    b = np.asarray(convert_to_tensor(boxes).numpy(), np.float32)
-    s = np.asarray(convert_to_tensor(scores).numpy(), np.float32)
-    if b.ndim != 4 or b.shape[3] != 4 or s.ndim != 3 or s.shape[:2] != b.shape[:2] \
-            or b.shape[2] not in (1, s.shape[2]):
-        raise InvalidArgumentError(
-            f"combined_non_max_suppression: boxes must be [batch, num_boxes, q, 4] with q 1 or "
-            f"num_classes and scores [batch, num_boxes, num_classes], got shapes {b.shape} and "
-            f"{s.shape}.")
-    per_class, total = int(max_output_size_per_class), int(max_total_size)
-    if per_class <= 0 or total <= 0:
-        raise InvalidArgumentError(f"combined_non_max_suppression: max_output_size_per_class and"
-                                   f" max_total_size must be positive, got {per_class} and "
-                                   f"{total}.")
-    if not 0.0 <= float(iou_threshold) <= 1.0:
-        raise InvalidArgumentError(f"combined_non_max_suppression: iou_threshold must be in "
-                                   f"[0, 1], got {iou_threshold}.")
-    n = min(total, per_class * s.shape[2]) if pad_per_class else total
-    out_boxes = np.zeros((b.shape[0], n, 4), np.float32)
-    out_scores = np.zeros((b.shape[0], n), np.float32)
-    out_classes = np.zeros((b.shape[0], n), np.float32)
-    valid = np.zeros(b.shape[0], np.int32)
-    for i in range(b.shape[0]):
-        found = _combined_one(b[i], s[i], per_class, float(iou_threshold), score_threshold)[:n]
-        valid[i] = len(found)
-        for j, (score, k, box) in enumerate(found):
-            out_boxes[i, j] = np.clip(box, 0.0, 1.0) if clip_boxes else box
-            out_scores[i, j], out_classes[i, j] = score, k
-    return (constant(out_boxes), constant(out_scores), constant(out_classes),
-            cast(constant(valid), dtypes.int32))
+    with op_scope(name, "combined_non_max_suppression"):
+        b = np.asarray(convert_to_tensor(boxes).numpy(), np.float32)
+        s = np.asarray(convert_to_tensor(scores).numpy(), np.float32)
+        if b.ndim != 4 or b.shape[3] != 4 or s.ndim != 3 or s.shape[:2] != b.shape[:2] \
+                or b.shape[2] not in (1, s.shape[2]):
+            raise InvalidArgumentError(
+                f"combined_non_max_suppression: boxes must be [batch, num_boxes, q, 4] with q 1 or "
+                f"num_classes and scores [batch, num_boxes, num_classes], got shapes {b.shape} and "
+                f"{s.shape}.")
+        per_class, total = int(max_output_size_per_class), int(max_total_size)
+        if per_class <= 0 or total <= 0:
+            raise InvalidArgumentError(f"combined_non_max_suppression: max_output_size_per_class "
+                                       f"and max_total_size must be positive, got {per_class} and "
+                                       f"{total}.")
+        if not 0.0 <= float(iou_threshold) <= 1.0:
+            raise InvalidArgumentError(f"combined_non_max_suppression: iou_threshold must be in "
+                                       f"[0, 1], got {iou_threshold}.")
+        n = min(total, per_class * s.shape[2]) if pad_per_class else total
+        out_boxes = np.zeros((b.shape[0], n, 4), np.float32)
+        out_scores = np.zeros((b.shape[0], n), np.float32)
+        out_classes = np.zeros((b.shape[0], n), np.float32)
+        valid = np.zeros(b.shape[0], np.int32)
+        for i in range(b.shape[0]):
+            found = _combined_one(b[i], s[i], per_class, float(iou_threshold), score_threshold)[:n]
+            valid[i] = len(found)
+            for j, (score, k, box) in enumerate(found):
+                out_boxes[i, j] = np.clip(box, 0.0, 1.0) if clip_boxes else box
+                out_scores[i, j], out_classes[i, j] = score, k
+        return (constant(out_boxes), constant(out_scores), constant(out_classes),
+                cast(constant(valid), dtypes.int32))

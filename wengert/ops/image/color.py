@@ -16,6 +16,7 @@ import numpy as np
 from ...framework import dtypes
 from ...framework.errors import InvalidArgumentError
 from ...framework.tensor import convert_to_tensor
+from ...framework.context import op_scope
 from ..cast_ops import cast
 from ..array_ops import concat, stack
 from ..reshape_ops import expand_dims
@@ -47,15 +48,17 @@ def _back(out, dtype, saturate=False):
 
 
 def rgb_to_grayscale(images, name=None):
-    images = convert_to_tensor(images)
-    x = _as_float(images)
-    gray = expand_dims(tensordot(x, _LUMA.astype(x.dtype.as_numpy_dtype), [[-1], [0]]), -1)
-    return _back(gray, images.dtype)
+    with op_scope(name, "rgb_to_grayscale"):
+        images = convert_to_tensor(images)
+        x = _as_float(images)
+        gray = expand_dims(tensordot(x, _LUMA.astype(x.dtype.as_numpy_dtype), [[-1], [0]]), -1)
+        return _back(gray, images.dtype)
 
 
 def grayscale_to_rgb(images, name=None):
-    images = convert_to_tensor(images)
-    return concat([images] * 3, -1)
+    with op_scope(name, "grayscale_to_rgb"):
+        images = convert_to_tensor(images)
+        return concat([images] * 3, -1)
 
 
 def adjust_brightness(image, delta):
@@ -85,24 +88,25 @@ def per_image_standardization(image):
 def convert_image_dtype(image, dtype, saturate=False, name=None):
     """Between integer images (0..max of the type) and float images (0..1), scaling as
     TensorFlow; float to float and integer to integer casts keep the range's meaning."""
-    image = convert_to_tensor(image)
-    dtype = dtypes.as_dtype(dtype)
-    if image.dtype is dtype:
-        return image
-    src, dst = image.dtype, dtype
-    if src.is_floating and dst.is_floating:
-        return cast(image, dst)
-    if src.is_floating:
-        top = float(np.iinfo(dst.as_numpy_dtype).max)
-        scaled = image * (top + 0.5)
-        if saturate:
-            scaled = minimum(maximum(scaled, 0.0), top)
-        return cast(scaled, dst)
-    top = float(np.iinfo(src.as_numpy_dtype).max)
-    if dst.is_floating:
-        return cast(image, dst) * (1.0 / top)
-    out_top = float(np.iinfo(dst.as_numpy_dtype).max)
-    return cast(cast(image, dtypes.float64) * (out_top / top), dst)
+    with op_scope(name, "convert_image_dtype"):
+        image = convert_to_tensor(image)
+        dtype = dtypes.as_dtype(dtype)
+        if image.dtype is dtype:
+            return image
+        src, dst = image.dtype, dtype
+        if src.is_floating and dst.is_floating:
+            return cast(image, dst)
+        if src.is_floating:
+            top = float(np.iinfo(dst.as_numpy_dtype).max)
+            scaled = image * (top + 0.5)
+            if saturate:
+                scaled = minimum(maximum(scaled, 0.0), top)
+            return cast(scaled, dst)
+        top = float(np.iinfo(src.as_numpy_dtype).max)
+        if dst.is_floating:
+            return cast(image, dst) * (1.0 / top)
+        out_top = float(np.iinfo(dst.as_numpy_dtype).max)
+        return cast(cast(image, dtypes.float64) * (out_top / top), dst)
 
 
 def image_gradients(image):
@@ -134,13 +138,15 @@ def sobel_edges(image):
 
 
 def total_variation(images, name=None):
-    x = _float(images)
-    axes = [-1, -2, -3]
-    return (reduce_sum(abs_(x[..., 1:, :, :] - x[..., :-1, :, :]), axis=axes)
-            + reduce_sum(abs_(x[..., :, 1:, :] - x[..., :, :-1, :]), axis=axes))
+    with op_scope(name, "total_variation"):
+        x = _float(images)
+        axes = [-1, -2, -3]
+        return (reduce_sum(abs_(x[..., 1:, :, :] - x[..., :-1, :, :]), axis=axes)
+                + reduce_sum(abs_(x[..., :, 1:, :] - x[..., :, :-1, :]), axis=axes))
 
 
 def psnr(a, b, max_val, name=None):
-    a, b = _float(a), _float(b)
-    mse = reduce_mean((a - b) * (a - b), axis=[-3, -2, -1])
-    return 20.0 * np.log10(max_val) - (10.0 / np.log(10.0)) * log(mse)
+    with op_scope(name, "PSNR"):
+        a, b = _float(a), _float(b)
+        mse = reduce_mean((a - b) * (a - b), axis=[-3, -2, -1])
+        return 20.0 * np.log10(max_val) - (10.0 / np.log(10.0)) * log(mse)

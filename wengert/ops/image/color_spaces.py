@@ -13,6 +13,7 @@ Integer images are read as [0, 1] floats and written back (convert_image_dtype).
 import numpy as np
 
 from ...framework.tensor import convert_to_tensor
+from ...framework.context import op_scope
 from ..array_ops import stack, unstack, where
 from ..math_ops import clip_by_value
 from ..einsum_ops import tensordot
@@ -58,42 +59,46 @@ def yiq_to_rgb(images):
 
 
 def rgb_to_hsv(images, name=None):
-    x = _as_float(convert_to_tensor(images))
-    r, g, b = unstack(x, 3, axis=-1)
-    v = maximum(maximum(r, g), b)
-    delta = v - minimum(minimum(r, g), b)
-    safe_v = where(v > 0, v, 1.0)
-    s = where(v > 0, delta / safe_v, 0.0)
-    d = where(delta > 0, delta, 1.0)
-    h = where(r >= v, (g - b) / d, where(g >= v, 2.0 + (b - r) / d, 4.0 + (r - g) / d)) / 6.0
-    h = where(delta > 0, where(h < 0, h + 1.0, h), 0.0)
-    return stack([h, s, v], axis=-1)
+    with op_scope(name, "rgb_to_hsv"):
+        x = _as_float(convert_to_tensor(images))
+        r, g, b = unstack(x, 3, axis=-1)
+        v = maximum(maximum(r, g), b)
+        delta = v - minimum(minimum(r, g), b)
+        safe_v = where(v > 0, v, 1.0)
+        s = where(v > 0, delta / safe_v, 0.0)
+        d = where(delta > 0, delta, 1.0)
+        h = where(r >= v, (g - b) / d, where(g >= v, 2.0 + (b - r) / d, 4.0 + (r - g) / d)) / 6.0
+        h = where(delta > 0, where(h < 0, h + 1.0, h), 0.0)
+        return stack([h, s, v], axis=-1)
 
 
 def hsv_to_rgb(images, name=None):
-    x = _as_float(convert_to_tensor(images))
-    h, s, v = unstack(x, 3, axis=-1)
-    dh = h * 6.0
-    ramps = (clip_by_value(abs_(dh - 3.0) - 1.0, 0.0, 1.0),
-             clip_by_value(2.0 - abs_(dh - 2.0), 0.0, 1.0),
-             clip_by_value(2.0 - abs_(dh - 4.0), 0.0, 1.0))
-    return stack([(1.0 - s + s * f) * v for f in ramps], axis=-1)
+    with op_scope(name, "hsv_to_rgb"):
+        x = _as_float(convert_to_tensor(images))
+        h, s, v = unstack(x, 3, axis=-1)
+        dh = h * 6.0
+        ramps = (clip_by_value(abs_(dh - 3.0) - 1.0, 0.0, 1.0),
+                 clip_by_value(2.0 - abs_(dh - 2.0), 0.0, 1.0),
+                 clip_by_value(2.0 - abs_(dh - 4.0), 0.0, 1.0))
+        return stack([(1.0 - s + s * f) * v for f in ramps], axis=-1)
 
 
 def adjust_saturation(image, saturation_factor, name=None):
-    image = convert_to_tensor(image)
-    h, s, v = unstack(rgb_to_hsv(image), 3, axis=-1)
-    s = clip_by_value(s * saturation_factor, 0.0, 1.0)
-    return _back(hsv_to_rgb(stack([h, s, v], axis=-1)), image.dtype)
+    with op_scope(name, "adjust_saturation"):
+        image = convert_to_tensor(image)
+        h, s, v = unstack(rgb_to_hsv(image), 3, axis=-1)
+        s = clip_by_value(s * saturation_factor, 0.0, 1.0)
+        return _back(hsv_to_rgb(stack([h, s, v], axis=-1)), image.dtype)
 
 
 def adjust_hue(image, delta, name=None):
-    if not -1.0 <= delta <= 1.0:
-        raise ValueError(f"adjust_hue: delta must be in [-1, 1], got {delta}.")
-    image = convert_to_tensor(image)
-    h, s, v = unstack(rgb_to_hsv(image), 3, axis=-1)
-    h = floormod(h + delta, 1.0)
-    return _back(hsv_to_rgb(stack([h, s, v], axis=-1)), image.dtype)
+    with op_scope(name, "adjust_hue"):
+        if not -1.0 <= delta <= 1.0:
+            raise ValueError(f"adjust_hue: delta must be in [-1, 1], got {delta}.")
+        image = convert_to_tensor(image)
+        h, s, v = unstack(rgb_to_hsv(image), 3, axis=-1)
+        h = floormod(h + delta, 1.0)
+        return _back(hsv_to_rgb(stack([h, s, v], axis=-1)), image.dtype)
 
 
 def adjust_gamma(image, gamma=1, gain=1):

@@ -10,6 +10,7 @@ boxes (the interpolation weights depend on the box coordinates), as TensorFlow's
 from ...framework import dtypes
 from ...framework.errors import InvalidArgumentError
 from ...framework.tensor import convert_to_tensor
+from ...framework.context import op_scope
 from ..cast_ops import cast
 from ..reshape_ops import reshape
 from ..broadcast_ops import zeros_like
@@ -35,45 +36,47 @@ def _axis_points(low, high, size, extent):
 
 def crop_and_resize(image, boxes, box_indices, crop_size, method="bilinear",
                     extrapolation_value=0.0, name=None):
-    image, boxes = convert_to_tensor(image), convert_to_tensor(boxes)
-    if image.shape.rank != 4 or None in image.shape[1:3]:
-        raise InvalidArgumentError(f"crop_and_resize: image must be [batch, h, w, c] with known "
-                                   f"h and w, got shape {image.shape}.")
-    if boxes.shape.rank != 2 or boxes.shape[1] != 4:
-        raise InvalidArgumentError(f"crop_and_resize: boxes must be [n, 4], got shape "
-                                   f"{boxes.shape}.")
-    if method not in ("bilinear", "nearest"):
-        raise ValueError(f"crop_and_resize: method must be 'bilinear' or 'nearest', got "
-                         f"{method!r}.")
-    crop_h, crop_w = (int(v) for v in crop_size)
-    h, w = int(image.shape[1]), int(image.shape[2])
-    x = image if image.dtype in (dtypes.float32, dtypes.float64) else cast(image, dtypes.float32)
-    boxes = cast(boxes, x.dtype)
-    y1, x1, y2, x2 = unstack(boxes, 4, axis=1)
-    rows = expand_dims(_axis_points(y1, y2, crop_h, h), 2)          # [n, ch, 1]
-    cols = expand_dims(_axis_points(x1, x2, crop_w, w), 1)          # [n, 1, cw]
-    rows, cols = rows + zeros_like(cols), cols + zeros_like(rows)   # [n, ch, cw]
-    which = cast(convert_to_tensor(box_indices), dtypes.int32)
-    which = reshape(which, [-1, 1, 1]) + cast(zeros_like(rows), dtypes.int32)
-    inside = logical_and(logical_and(rows >= 0.0, rows <= h - 1.0),
-                         logical_and(cols >= 0.0, cols <= w - 1.0))
+    with op_scope(name, "crop_and_resize"):
+        image, boxes = convert_to_tensor(image), convert_to_tensor(boxes)
+        if image.shape.rank != 4 or None in image.shape[1:3]:
+            raise InvalidArgumentError(f"crop_and_resize: image must be [batch, h, w, c] with "
+                                       f"known h and w, got shape {image.shape}.")
+        if boxes.shape.rank != 2 or boxes.shape[1] != 4:
+            raise InvalidArgumentError(f"crop_and_resize: boxes must be [n, 4], got shape "
+                                       f"{boxes.shape}.")
+        if method not in ("bilinear", "nearest"):
+            raise ValueError(f"crop_and_resize: method must be 'bilinear' or 'nearest', got "
+                             f"{method!r}.")
+        crop_h, crop_w = (int(v) for v in crop_size)
+        h, w = int(image.shape[1]), int(image.shape[2])
+        floating = image.dtype in (dtypes.float32, dtypes.float64)
+        x = image if floating else cast(image, dtypes.float32)
+        boxes = cast(boxes, x.dtype)
+        y1, x1, y2, x2 = unstack(boxes, 4, axis=1)
+        rows = expand_dims(_axis_points(y1, y2, crop_h, h), 2)          # [n, ch, 1]
+        cols = expand_dims(_axis_points(x1, x2, crop_w, w), 1)          # [n, 1, cw]
+        rows, cols = rows + zeros_like(cols), cols + zeros_like(rows)   # [n, ch, cw]
+        which = cast(convert_to_tensor(box_indices), dtypes.int32)
+        which = reshape(which, [-1, 1, 1]) + cast(zeros_like(rows), dtypes.int32)
+        inside = logical_and(logical_and(rows >= 0.0, rows <= h - 1.0),
+                             logical_and(cols >= 0.0, cols <= w - 1.0))
 
-    def pixel(r, c):
-        index = stack([which, cast(_clip(r, h), dtypes.int32), cast(_clip(c, w), dtypes.int32)],
-                      axis=-1)
-        return gather_nd(x, index)
+        def pixel(r, c):
+            index = stack([which, cast(_clip(r, h), dtypes.int32), cast(_clip(c, w), dtypes.int32)],
+                          axis=-1)
+            return gather_nd(x, index)
 
-    if method == "nearest":
-        out = pixel(round_(rows), round_(cols))
-    else:
-        top, left = floor(rows), floor(cols)
-        bottom, right = ceil(rows), ceil(cols)
-        dy, dx = expand_dims(rows - top, -1), expand_dims(cols - left, -1)
-        upper = pixel(top, left) + (pixel(top, right) - pixel(top, left)) * dx
-        lower = pixel(bottom, left) + (pixel(bottom, right) - pixel(bottom, left)) * dx
-        out = upper + (lower - upper) * dy
-    fill = zeros_like(out) + extrapolation_value
-    return where(expand_dims(inside, -1), out, fill)
+        if method == "nearest":
+            out = pixel(round_(rows), round_(cols))
+        else:
+            top, left = floor(rows), floor(cols)
+            bottom, right = ceil(rows), ceil(cols)
+            dy, dx = expand_dims(rows - top, -1), expand_dims(cols - left, -1)
+            upper = pixel(top, left) + (pixel(top, right) - pixel(top, left)) * dx
+            lower = pixel(bottom, left) + (pixel(bottom, right) - pixel(bottom, left)) * dx
+            out = upper + (lower - upper) * dy
+        fill = zeros_like(out) + extrapolation_value
+        return where(expand_dims(inside, -1), out, fill)
 
 
 def _clip(t, size):
@@ -90,4 +93,5 @@ def crop_and_resize_v1(image, boxes, box_ind=None, crop_size=None, method="bilin
     if crop_size is None:
         raise ValueError("crop_and_resize: crop_size is required.")
     return crop_and_resize(image, boxes, box_ind if box_indices is None else box_indices,
-                            crop_size, method=method, extrapolation_value=extrapolation_value)
+                            crop_size, method=method, extrapolation_value=extrapolation_value,
+                            name=name)

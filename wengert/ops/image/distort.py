@@ -15,6 +15,7 @@ import numpy as np
 from ...framework import dtypes
 from ...framework.errors import InvalidArgumentError
 from ...framework.tensor import convert_to_tensor
+from ...framework.context import op_scope
 from ..cast_ops import cast
 from ..random.seeded import uniform
 from ..random.stateless import _seed as _stateless_seed
@@ -148,10 +149,11 @@ def sample_distorted_bounding_box(image_size, bounding_boxes, seed=0, min_object
                                   use_image_if_no_bounding_boxes=None, name=None):
     """(begin, size, bboxes) of a random crop (see the module docstring); `seed` is the op
     seed (0: none), tf.random.set_seed the global one."""
-    draw = uniform([2], 0, 2 ** 31 - 1, dtypes.int32, seed=seed or None)
-    return _run(image_size, bounding_boxes, draw, min_object_covered, aspect_ratio_range,
-                area_range, max_attempts, use_image_if_no_bounding_boxes,
-                "sample_distorted_bounding_box")
+    with op_scope(name, "sample_distorted_bounding_box"):
+        draw = uniform([2], 0, 2 ** 31 - 1, dtypes.int32, seed=seed or None)
+        return _run(image_size, bounding_boxes, draw, min_object_covered, aspect_ratio_range,
+                    area_range, max_attempts, use_image_if_no_bounding_boxes,
+                    "sample_distorted_bounding_box")
 
 
 def sample_distorted_bounding_box_v1(image_size, bounding_boxes, seed=None, seed2=None,
@@ -161,7 +163,7 @@ def sample_distorted_bounding_box_v1(image_size, bounding_boxes, seed=None, seed
     """TensorFlow 1's signature (seed, seed2) of sample_distorted_bounding_box."""
     return sample_distorted_bounding_box(image_size, bounding_boxes, seed or 0,
                                          min_object_covered, aspect_ratio_range, area_range,
-                                         max_attempts, use_image_if_no_bounding_boxes)
+                                         max_attempts, use_image_if_no_bounding_boxes, name=name)
 
 
 def stateless_sample_distorted_bounding_box(image_size, bounding_boxes, seed,
@@ -169,7 +171,8 @@ def stateless_sample_distorted_bounding_box(image_size, bounding_boxes, seed,
                                             area_range=None, max_attempts=None,
                                             use_image_if_no_bounding_boxes=None, name=None):
     """(begin, size, bboxes) of a random crop, a pure function of `seed` (shape [2])."""
-    what = "stateless_sample_distorted_bounding_box"
-    seed = cast(_stateless_seed(seed, what), dtypes.int64)
-    return _run(image_size, bounding_boxes, seed, min_object_covered, aspect_ratio_range,
-                area_range, max_attempts, use_image_if_no_bounding_boxes, what)
+    with op_scope(name, "stateless_sample_distorted_bounding_box"):
+        what = "stateless_sample_distorted_bounding_box"
+        seed = cast(_stateless_seed(seed, what), dtypes.int64)
+        return _run(image_size, bounding_boxes, seed, min_object_covered, aspect_ratio_range,
+                    area_range, max_attempts, use_image_if_no_bounding_boxes, what)

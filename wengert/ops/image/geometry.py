@@ -5,6 +5,7 @@ import numpy as np
 
 from ...framework.errors import InvalidArgumentError
 from ...framework.tensor import convert_to_tensor
+from ...framework.context import op_scope
 from ..reshape_ops import transpose as _transpose
 from ..indexing_ops import reverse
 from ..pad_ops import pad
@@ -33,17 +34,19 @@ def flip_up_down(image):
 
 
 def transpose(image, name=None):
-    image, o = _image(image, "transpose")
-    return _transpose(image, [0, 2, 1, 3] if o else [1, 0, 2])
+    with op_scope(name, "transpose"):
+        image, o = _image(image, "transpose")
+        return _transpose(image, [0, 2, 1, 3] if o else [1, 0, 2])
 
 
 def rot90(image, k=1, name=None):
     """Rotated counter-clockwise by k quarter turns."""
-    image, _ = _image(image, "rot90")
-    k = int(k) % 4
-    for _ in range(k):
-        image = flip_up_down(transpose(image))
-    return image
+    with op_scope(name, "rot90"):
+        image, _ = _image(image, "rot90")
+        k = int(k) % 4
+        for _ in range(k):
+            image = flip_up_down(transpose(image))
+        return image
 
 
 def _size(image, o):

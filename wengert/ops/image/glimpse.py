@@ -22,6 +22,7 @@ import numpy as np
 
 from ...framework.errors import InvalidArgumentError
 from ...framework.tensor import constant, convert_to_tensor
+from ...framework.context import op_scope
 from ..array_ops import stack
 from ..pad_ops import pad
 from ..random.seeded import normal, uniform
@@ -69,15 +70,17 @@ def extract_glimpse(input, size, offsets, centered=True, normalized=True,  # noq
                     noise="uniform", name=None):
     """Glimpses [batch, size[0], size[1], c] of `input` [batch, h, w, c] at `offsets`
     [batch, 2] of (y, x) (see the module docstring for the four coordinate conventions)."""
-    return _glimpses(input, size, offsets, centered, normalized, noise, "extract_glimpse")
+    with op_scope(name, "extract_glimpse"):
+        return _glimpses(input, size, offsets, centered, normalized, noise, "extract_glimpse")
 
 
 def extract_glimpse_v1(input, size, offsets, centered=True, normalized=True,  # noqa: A002
                        uniform_noise=True, name=None):
     """TensorFlow 1's extract_glimpse (tf.compat.v1.image): the offsets always name the
     glimpse's centre, and the fill is uniform noise, or Gaussian with uniform_noise=False."""
-    return _glimpses(input, size, offsets, centered, normalized,
-                     "uniform" if uniform_noise else "gaussian", "extract_glimpse", v1=True)
+    with op_scope(name, "extract_glimpse"):
+        return _glimpses(input, size, offsets, centered, normalized,
+                         "uniform" if uniform_noise else "gaussian", "extract_glimpse", v1=True)
 
 
 def _glimpses(input, size, offsets, centered, normalized, noise, what, v1=False):  # noqa: A002

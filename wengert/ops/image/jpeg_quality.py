@@ -11,6 +11,7 @@ import numpy as np
 from ...framework import dtypes
 from ...framework.errors import InvalidArgumentError
 from ...framework.tensor import convert_to_tensor
+from ...framework.context import op_scope
 from ..array_ops import stack
 from ..random.seeded import uniform
 from ..random.stateless import stateless_uniform
@@ -30,18 +31,19 @@ def _recompress(array, quality):
 def adjust_jpeg_quality(image, jpeg_quality, dct_method="", name=None):
     """`image` [h, w, 1 or 3] or [batch, h, w, 1 or 3] after a JPEG round trip at
     `jpeg_quality`, in its own dtype."""
-    image = convert_to_tensor(image)
-    if image.shape.rank not in (3, 4) or image.shape[-1] not in (1, 3):
-        raise InvalidArgumentError(f"adjust_jpeg_quality: image must be [height, width, 1 or 3]"
-                                   f" or batched, got shape {image.shape}.")
-    quality = convert_to_tensor(jpeg_quality, dtype=dtypes.int32)
-    as_uint8 = convert_image_dtype(image, dtypes.uint8, saturate=True)
-    if image.shape.rank == 3:
-        out = numpy_function(_recompress, [as_uint8, quality], dtypes.uint8)
-    else:
-        out = stack([numpy_function(_recompress, [as_uint8[b], quality], dtypes.uint8)
-                     for b in range(int(image.shape[0]))])
-    return convert_image_dtype(_shaped(out, image.shape), image.dtype, saturate=True)
+    with op_scope(name, "adjust_jpeg_quality"):
+        image = convert_to_tensor(image)
+        if image.shape.rank not in (3, 4) or image.shape[-1] not in (1, 3):
+            raise InvalidArgumentError(f"adjust_jpeg_quality: image must be [height, width, 1 or 3]"
+                                       f" or batched, got shape {image.shape}.")
+        quality = convert_to_tensor(jpeg_quality, dtype=dtypes.int32)
+        as_uint8 = convert_image_dtype(image, dtypes.uint8, saturate=True)
+        if image.shape.rank == 3:
+            out = numpy_function(_recompress, [as_uint8, quality], dtypes.uint8)
+        else:
+            out = stack([numpy_function(_recompress, [as_uint8[b], quality], dtypes.uint8)
+                         for b in range(int(image.shape[0]))])
+        return convert_image_dtype(_shaped(out, image.shape), image.dtype, saturate=True)
 
 
 def _check_range(lo, hi, what):

@@ -23,6 +23,7 @@ import numpy as np
 from ...framework import dtypes
 from ...framework.errors import InvalidArgumentError
 from ...framework.tensor import convert_to_tensor
+from ...framework.context import op_scope
 from ..cast_ops import cast
 from ..reshape_ops import expand_dims, squeeze
 from ..indexing_ops import gather
@@ -134,33 +135,37 @@ def _apply(images, a_h, a_w):
 
 
 def resize_bilinear(images, size, align_corners=False, half_pixel_centers=False, name=None):
-    images = _images(images, "resize_bilinear", align_corners, half_pixel_centers)
-    (h, w), (height, width) = images.shape[1:3], _size(size, "resize_bilinear")
-    return _apply(images, _bilinear_matrix(h, height, align_corners, half_pixel_centers),
-                  _bilinear_matrix(w, width, align_corners, half_pixel_centers))
+    with op_scope(name, "ResizeBilinear"):
+        images = _images(images, "resize_bilinear", align_corners, half_pixel_centers)
+        (h, w), (height, width) = images.shape[1:3], _size(size, "resize_bilinear")
+        return _apply(images, _bilinear_matrix(h, height, align_corners, half_pixel_centers),
+                      _bilinear_matrix(w, width, align_corners, half_pixel_centers))
 
 
 def resize_bicubic(images, size, align_corners=False, half_pixel_centers=False, name=None):
-    images = _images(images, "resize_bicubic", align_corners, half_pixel_centers)
-    (h, w), (height, width) = images.shape[1:3], _size(size, "resize_bicubic")
-    return _apply(images, _bicubic_matrix(h, height, align_corners, half_pixel_centers),
-                  _bicubic_matrix(w, width, align_corners, half_pixel_centers))
+    with op_scope(name, "ResizeBicubic"):
+        images = _images(images, "resize_bicubic", align_corners, half_pixel_centers)
+        (h, w), (height, width) = images.shape[1:3], _size(size, "resize_bicubic")
+        return _apply(images, _bicubic_matrix(h, height, align_corners, half_pixel_centers),
+                      _bicubic_matrix(w, width, align_corners, half_pixel_centers))
 
 
 def resize_area(images, size, align_corners=False, name=None):
-    images = _images(images, "resize_area", align_corners, False)
-    (h, w), (height, width) = images.shape[1:3], _size(size, "resize_area")
-    return _apply(images, _area_matrix(h, height, align_corners),
-                  _area_matrix(w, width, align_corners))
+    with op_scope(name, "ResizeArea"):
+        images = _images(images, "resize_area", align_corners, False)
+        (h, w), (height, width) = images.shape[1:3], _size(size, "resize_area")
+        return _apply(images, _area_matrix(h, height, align_corners),
+                      _area_matrix(w, width, align_corners))
 
 
 def resize_nearest_neighbor(images, size, align_corners=False, half_pixel_centers=False,
                             name=None):
-    images = _images(images, "resize_nearest_neighbor", align_corners, half_pixel_centers)
-    (h, w), (height, width) = images.shape[1:3], _size(size, "resize_nearest_neighbor")
-    rows = _nearest_indices(h, height, align_corners, half_pixel_centers)
-    cols = _nearest_indices(w, width, align_corners, half_pixel_centers)
-    return gather(gather(images, rows, axis=1), cols, axis=2)
+    with op_scope(name, "ResizeNearestNeighbor"):
+        images = _images(images, "resize_nearest_neighbor", align_corners, half_pixel_centers)
+        (h, w), (height, width) = images.shape[1:3], _size(size, "resize_nearest_neighbor")
+        rows = _nearest_indices(h, height, align_corners, half_pixel_centers)
+        cols = _nearest_indices(w, width, align_corners, half_pixel_centers)
+        return gather(gather(images, rows, axis=1), cols, axis=2)
 
 
 _V1_OPS = {"bilinear": resize_bilinear, "nearest": resize_nearest_neighbor,
@@ -172,26 +177,27 @@ def resize(images, size, method=ResizeMethod.BILINEAR, align_corners=False,
     """TensorFlow 1's resize_images: [batch, h, w, c] or [h, w, c] images resized by one of the
     four TF 1 ops with `align_corners` on the legacy grid (no half-pixel centres). An image
     already of the requested size comes back unchanged."""
-    method = getattr(method, "value", method)
-    if method not in _V1_NAMES:
-        raise ValueError(f"resize: resize method {method!r} is not implemented in "
-                         f"tf.compat.v1.image.resize; use ResizeMethod.BILINEAR (0), "
-                         f"NEAREST_NEIGHBOR (1), BICUBIC (2) or AREA (3), or tf.image.resize.")
-    images = convert_to_tensor(images)
-    rank = images.shape.rank
-    if rank not in (3, 4):
-        raise InvalidArgumentError(f"resize: 'images' must have rank 3 or 4, got shape "
-                                   f"{images.shape}.")
-    x = expand_dims(images, 0) if rank == 3 else images
-    h, w = (int(d) for d in x.shape[1:3])
-    height, width = _size(size, "resize")
-    if preserve_aspect_ratio:
-        scale = min(height / h, width / w)
-        height, width = max(int(round(h * scale)), 1), max(int(round(w * scale)), 1)
-    if (height, width) == (h, w):
-        return images
-    out = _V1_OPS[_V1_NAMES[method]](x, [height, width], align_corners=align_corners)
-    return squeeze(out, [0]) if rank == 3 else out
+    with op_scope(name, "resize"):
+        method = getattr(method, "value", method)
+        if method not in _V1_NAMES:
+            raise ValueError(f"resize: resize method {method!r} is not implemented in "
+                             f"tf.compat.v1.image.resize; use ResizeMethod.BILINEAR (0), "
+                             f"NEAREST_NEIGHBOR (1), BICUBIC (2) or AREA (3), or tf.image.resize.")
+        images = convert_to_tensor(images)
+        rank = images.shape.rank
+        if rank not in (3, 4):
+            raise InvalidArgumentError(f"resize: 'images' must have rank 3 or 4, got shape "
+                                       f"{images.shape}.")
+        x = expand_dims(images, 0) if rank == 3 else images
+        h, w = (int(d) for d in x.shape[1:3])
+        height, width = _size(size, "resize")
+        if preserve_aspect_ratio:
+            scale = min(height / h, width / w)
+            height, width = max(int(round(h * scale)), 1), max(int(round(w * scale)), 1)
+        if (height, width) == (h, w):
+            return images
+        out = _V1_OPS[_V1_NAMES[method]](x, [height, width], align_corners=align_corners)
+        return squeeze(out, [0]) if rank == 3 else out
 
 
 resize_images = resize

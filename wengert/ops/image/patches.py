@@ -20,6 +20,7 @@ import numpy as np
 from ...framework import dtypes
 from ...framework.errors import InvalidArgumentError
 from ...framework.tensor import constant, convert_to_tensor
+from ...framework.context import op_scope
 from ..array_ops import concat
 from ..pad_ops import pad
 
@@ -44,28 +45,30 @@ def _padding(n, k, s, r, padding):
 
 
 def extract_patches(images, sizes, strides, rates, padding, name=None):
-    x = convert_to_tensor(images)
-    if x.shape.rank != 4 or None in x.shape[1:3]:
-        raise InvalidArgumentError(f"extract_patches: images must be [batch, h, w, c] with "
-                                   f"known h and w, got shape {x.shape}.")
-    padding = padding.upper()
-    if padding not in ("VALID", "SAME"):
-        raise ValueError(f"extract_patches: padding must be 'VALID' or 'SAME', got {padding!r}.")
-    (kh, kw), (sh, sw), (rh, rw) = (_four(v, w) for v, w in ((sizes, "sizes"),
-                                                             (strides, "strides"),
-                                                             (rates, "rates")))
-    h, w = int(x.shape[1]), int(x.shape[2])
-    out_h, total_h = _padding(h, kh, sh, rh, padding)
-    out_w, total_w = _padding(w, kw, sw, rw, padding)
-    if total_h or total_w:
-        x = pad(x, [[0, 0], [total_h // 2, total_h - total_h // 2],
-                    [total_w // 2, total_w - total_w // 2], [0, 0]])
-    taps = []
-    for i in range(kh):
-        for j in range(kw):
-            taps.append(x[:, i * rh: i * rh + sh * (out_h - 1) + 1: sh,
-                          j * rw: j * rw + sw * (out_w - 1) + 1: sw, :])
-    return concat(taps, -1)
+    with op_scope(name, "extract_patches"):
+        x = convert_to_tensor(images)
+        if x.shape.rank != 4 or None in x.shape[1:3]:
+            raise InvalidArgumentError(f"extract_patches: images must be [batch, h, w, c] with "
+                                       f"known h and w, got shape {x.shape}.")
+        padding = padding.upper()
+        if padding not in ("VALID", "SAME"):
+            raise ValueError(f"extract_patches: padding must be 'VALID' or 'SAME', got "
+                             f"{padding!r}.")
+        (kh, kw), (sh, sw), (rh, rw) = (_four(v, w) for v, w in ((sizes, "sizes"),
+                                                                 (strides, "strides"),
+                                                                 (rates, "rates")))
+        h, w = int(x.shape[1]), int(x.shape[2])
+        out_h, total_h = _padding(h, kh, sh, rh, padding)
+        out_w, total_w = _padding(w, kw, sw, rw, padding)
+        if total_h or total_w:
+            x = pad(x, [[0, 0], [total_h // 2, total_h - total_h // 2],
+                        [total_w // 2, total_w - total_w // 2], [0, 0]])
+        taps = []
+        for i in range(kh):
+            for j in range(kw):
+                taps.append(x[:, i * rh: i * rh + sh * (out_h - 1) + 1: sh,
+                              j * rw: j * rw + sw * (out_w - 1) + 1: sw, :])
+        return concat(taps, -1)
 
 
 def _iou(box, others):
@@ -101,8 +104,9 @@ def _select(boxes, scores, max_output_size, iou_threshold, score_threshold, in_o
 
 def non_max_suppression(boxes, scores, max_output_size, iou_threshold=0.5,
                         score_threshold=float("-inf"), name=None):
-    return constant(_select(boxes, scores, max_output_size, iou_threshold, score_threshold),
-                    dtypes.int32)
+    with op_scope(name, "non_max_suppression"):
+        return constant(_select(boxes, scores, max_output_size, iou_threshold, score_threshold),
+                        dtypes.int32)
 
 
 def non_max_suppression_padded(boxes, scores, max_output_size, iou_threshold=0.5,
@@ -115,21 +119,22 @@ def non_max_suppression_padded(boxes, scores, max_output_size, iou_threshold=0.5
     boxes as sorted by score (TensorFlow then selects in the given order); tile_size sets only
     TensorFlow's parallelism. canonicalized_coordinates=True promises [y_min, x_min, y_max,
     x_max] boxes; other boxes with it are refused (TensorFlow's result for them is undefined)."""
-    b = np.asarray(convert_to_tensor(boxes).numpy(), np.float64)
-    s = np.asarray(convert_to_tensor(scores).numpy(), np.float64)
-    _check_padded_arguments(b, s, pad_to_max_output_size, canonicalized_coordinates, tile_size)
-    count = int(max_output_size)
-    flat_b, flat_s = b.reshape((-1,) + b.shape[-2:]), s.reshape((-1,) + s.shape[-1:])
-    picks = [_select(bi, si, count, iou_threshold, score_threshold, sorted_input)
-             for bi, si in zip(flat_b, flat_s)]
-    if b.ndim == 2 and not pad_to_max_output_size:
-        return constant(picks[0], dtypes.int32), constant(np.int32(len(picks[0])), dtypes.int32)
-    padded = np.zeros((len(picks), count), np.int32)
-    for row, chosen in zip(padded, picks):
-        row[:len(chosen)] = chosen
-    valid = np.array([len(c) for c in picks], np.int32).reshape(b.shape[:-2])
-    return (constant(padded.reshape(b.shape[:-2] + (count,)), dtypes.int32),
-            constant(valid, dtypes.int32))
+    with op_scope(name, "non_max_suppression_padded"):
+        b = np.asarray(convert_to_tensor(boxes).numpy(), np.float64)
+        s = np.asarray(convert_to_tensor(scores).numpy(), np.float64)
+        _check_padded_arguments(b, s, pad_to_max_output_size, canonicalized_coordinates, tile_size)
+        count = int(max_output_size)
+        flat_b, flat_s = b.reshape((-1,) + b.shape[-2:]), s.reshape((-1,) + s.shape[-1:])
+        picks = [_select(bi, si, count, iou_threshold, score_threshold, sorted_input)
+                 for bi, si in zip(flat_b, flat_s)]
+        if b.ndim == 2 and not pad_to_max_output_size:
+            return constant(picks[0], dtypes.int32), constant(np.int32(len(picks[0])), dtypes.int32)
+        padded = np.zeros((len(picks), count), np.int32)
+        for row, chosen in zip(padded, picks):
+            row[:len(chosen)] = chosen
+        valid = np.array([len(c) for c in picks], np.int32).reshape(b.shape[:-2])
+        return (constant(padded.reshape(b.shape[:-2] + (count,)), dtypes.int32),
+                constant(valid, dtypes.int32))
 
 
 def _check_padded_arguments(boxes, scores, pad_to_max_output_size, canonicalized, tile_size):
@@ -152,20 +157,21 @@ def _check_padded_arguments(boxes, scores, pad_to_max_output_size, canonicalized
 
 def non_max_suppression_overlaps(overlaps, scores, max_output_size, overlap_threshold=0.5,
                                  score_threshold=float("-inf"), name=None):
-    overlaps = np.asarray(convert_to_tensor(overlaps).numpy(), np.float64)
-    scores = np.asarray(convert_to_tensor(scores).numpy(), np.float64)
-    n = scores.shape[0] if scores.ndim == 1 else -1
-    if overlaps.shape != (n, n):
-        raise InvalidArgumentError(f"non_max_suppression_overlaps: overlaps must be [N, N] and "
-                                   f"scores [N], got shapes {overlaps.shape} and "
-                                   f"{scores.shape}.")
-    chosen = []
-    for i in np.argsort(-scores, kind="stable"):
-        if len(chosen) >= int(max_output_size) or scores[i] <= score_threshold:
-            break
-        if all(overlaps[i, j] <= overlap_threshold for j in chosen):
-            chosen.append(int(i))
-    return constant(np.asarray(chosen, np.int32), dtypes.int32)
+    with op_scope(name, "non_max_suppression_overlaps"):
+        overlaps = np.asarray(convert_to_tensor(overlaps).numpy(), np.float64)
+        scores = np.asarray(convert_to_tensor(scores).numpy(), np.float64)
+        n = scores.shape[0] if scores.ndim == 1 else -1
+        if overlaps.shape != (n, n):
+            raise InvalidArgumentError(f"non_max_suppression_overlaps: overlaps must be [N, N] and "
+                                       f"scores [N], got shapes {overlaps.shape} and "
+                                       f"{scores.shape}.")
+        chosen = []
+        for i in np.argsort(-scores, kind="stable"):
+            if len(chosen) >= int(max_output_size) or scores[i] <= score_threshold:
+                break
+            if all(overlaps[i, j] <= overlap_threshold for j in chosen):
+                chosen.append(int(i))
+        return constant(np.asarray(chosen, np.int32), dtypes.int32)
 
 
 def extract_image_patches(images, ksizes=None, strides=None, rates=None, padding=None, name=None,
@@ -174,4 +180,5 @@ def extract_image_patches(images, ksizes=None, strides=None, rates=None, padding
     if (ksizes is None) == (sizes is None):
         raise ValueError("extract_image_patches: give the window sizes once, as ksizes or "
                          "sizes.")
-    return extract_patches(images, ksizes if sizes is None else sizes, strides, rates, padding)
+    return extract_patches(images, ksizes if sizes is None else sizes, strides, rates, padding,
+                           name=name)

@@ -19,6 +19,7 @@ import numpy as np
 from ...framework import dtypes
 from ...framework.errors import InvalidArgumentError
 from ...framework.tensor import convert_to_tensor
+from ...framework.context import op_scope
 from ..reshape_ops import reshape
 from ..array_ops import stack, unstack, where
 from ..indexing_ops import reverse
@@ -165,7 +166,8 @@ def random_saturation(image, lower, upper, seed=None):
 
 
 def random_crop(value, size, seed=None, name=None):
-    return _crop(value, size, _stateful(seed), "random_crop")
+    with op_scope(name, "random_crop"):
+        return _crop(value, size, _stateful(seed), "random_crop")
 
 
 def stateless_random_flip_left_right(image, seed):
@@ -193,5 +195,6 @@ def stateless_random_saturation(image, lower, upper, seed):
 
 
 def stateless_random_crop(value, size, seed, name=None):
-    return _crop(value, size, _stateless(seed), "stateless_random_crop")
+    with op_scope(name, "stateless_random_crop"):
+        return _crop(value, size, _stateless(seed), "stateless_random_crop")
 

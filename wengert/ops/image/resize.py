@@ -24,6 +24,7 @@ import numpy as np
 from ...framework import dtypes
 from ...framework.errors import InvalidArgumentError
 from ...framework.tensor import convert_to_tensor
+from ...framework.context import op_scope
 from ..cast_ops import cast
 from ..reshape_ops import expand_dims, squeeze
 from ..indexing_ops import gather
@@ -157,30 +158,31 @@ def resize(images, size, method=ResizeMethod.BILINEAR, preserve_aspect_ratio=Fal
     """`images` [batch, h, w, c] or [h, w, c] resized to `size` = [new_height, new_width] with
     TensorFlow 2's rules (see the module docstring). The result is float32 (nearest keeps the
     dtype), differentiable with respect to the images."""
-    images = convert_to_tensor(images)
-    rank = images.shape.rank
-    if rank not in (3, 4):
-        raise InvalidArgumentError(f"resize: 'images' must have rank 3 or 4, got shape "
-                                   f"{images.shape}.")
-    method = getattr(method, "value", method)
-    if method not in _MATRICES and method not in _SCALE_AND_TRANSLATE:
-        raise ValueError(f"resize: method {method!r} is not supported; use one of "
-                         f"{sorted(_MATRICES) + list(_SCALE_AND_TRANSLATE)}.")
-    x = expand_dims(images, 0) if rank == 3 else images
-    h, w = x.shape[1], x.shape[2]
-    if h is None or w is None:
-        raise InvalidArgumentError("resize: the image height and width must be known.")
-    height, width = (int(v) for v in np.asarray(size).reshape(-1)[:2])
-    if height <= 0 or width <= 0:
-        raise InvalidArgumentError(f"resize: size must be positive, got {[height, width]}.")
-    if preserve_aspect_ratio:
-        scale = min(height / h, width / w)
-        height, width = max(int(round(h * scale)), 1), max(int(round(w * scale)), 1)
-    if method == "nearest":  # exact, and in the images' dtype (TensorFlow's rule)
-        rows = np.argmax(_nearest_matrix(h, height), axis=1).astype(np.int32)
-        cols = np.argmax(_nearest_matrix(w, width), axis=1).astype(np.int32)
-        out = gather(gather(x, rows, axis=1), cols, axis=2)
-    else:  # float32, as TensorFlow returns for every other method
-        x = x if x.dtype is dtypes.float32 else cast(x, dtypes.float32)
-        out = resample(x, height, width, method, antialias)
-    return squeeze(out, [0]) if rank == 3 else out
+    with op_scope(name, "resize"):
+        images = convert_to_tensor(images)
+        rank = images.shape.rank
+        if rank not in (3, 4):
+            raise InvalidArgumentError(f"resize: 'images' must have rank 3 or 4, got shape "
+                                       f"{images.shape}.")
+        method = getattr(method, "value", method)
+        if method not in _MATRICES and method not in _SCALE_AND_TRANSLATE:
+            raise ValueError(f"resize: method {method!r} is not supported; use one of "
+                             f"{sorted(_MATRICES) + list(_SCALE_AND_TRANSLATE)}.")
+        x = expand_dims(images, 0) if rank == 3 else images
+        h, w = x.shape[1], x.shape[2]
+        if h is None or w is None:
+            raise InvalidArgumentError("resize: the image height and width must be known.")
+        height, width = (int(v) for v in np.asarray(size).reshape(-1)[:2])
+        if height <= 0 or width <= 0:
+            raise InvalidArgumentError(f"resize: size must be positive, got {[height, width]}.")
+        if preserve_aspect_ratio:
+            scale = min(height / h, width / w)
+            height, width = max(int(round(h * scale)), 1), max(int(round(w * scale)), 1)
+        if method == "nearest":  # exact, and in the images' dtype (TensorFlow's rule)
+            rows = np.argmax(_nearest_matrix(h, height), axis=1).astype(np.int32)
+            cols = np.argmax(_nearest_matrix(w, width), axis=1).astype(np.int32)
+            out = gather(gather(x, rows, axis=1), cols, axis=2)
+        else:  # float32, as TensorFlow returns for every other method
+            x = x if x.dtype is dtypes.float32 else cast(x, dtypes.float32)
+            out = resample(x, height, width, method, antialias)
+        return squeeze(out, [0]) if rank == 3 else out
