@@ -23,6 +23,10 @@ CASES = [
     ("adjust_hue", IMAGE, lambda x: tf.image.adjust_hue(x, 0.1, name="foo"), "foo/"),
     ("psnr", IMAGE, lambda x: tf.image.psnr(x, x, 1., name="foo"), "foo/"),
     ("v1.image.rot90", IMAGE, lambda x: v1.image.rot90(x, name="foo"), "foo/"),
+    ("stft", [64], lambda x: tf.signal.stft(x, 16, 8, name="foo"), "foo/"),
+    ("frame", [64], lambda x: tf.signal.frame(x, 16, 8, name="foo"), "foo/"),
+    ("dct", [8], lambda x: tf.signal.dct(x, name="foo"), "foo/"),
+    ("hann_window", [8], lambda x: tf.signal.hann_window(8, name="foo"), "foo/"),
 ]
 
 

@@ -13,6 +13,7 @@ spectrograms scaled by 1 / sqrt(2 * num_mel_bins).
 import numpy as np
 
 from ...framework.tensor import constant as _constant, convert_to_tensor as _to_tensor
+from ...framework.context import op_scope
 from ..matmul_ops import matmul as _matmul
 from ..pad_ops import pad as _pad
 from ..reshape_ops import reshape as _reshape
@@ -58,18 +59,19 @@ def _cosine_matrix(length, type, norm, np_dtype):  # noqa: A002
 def dct(input, type=2, n=None, axis=-1, norm=None, name=None):  # noqa: A002
     """Discrete cosine transform of `input`'s last axis (types 1-4, norm None or 'ortho');
     `n` truncates or zero-pads that axis first."""
-    x = _fit_length(_check(input, type, n, axis, norm, "dct"), n)
-    length = x.shape.as_list()[-1]
-    if type == 1 and length < 2:
-        raise ValueError(f"tf.signal.dct: type-I DCT needs a length > 1, got {length}")
-    matrix = _constant(_cosine_matrix(length, type, norm, x.dtype.as_numpy_dtype))
-    shape = x.shape.as_list()
-    if len(shape) == 1:
-        return _reshape(_matmul(_reshape(x, [1, length]), matrix), [length])
-    if len(shape) == 2:
-        return _matmul(x, matrix)
-    flat = _reshape(x, [-1, length])
-    return _reshape(_matmul(flat, matrix), [d if d is not None else -1 for d in shape])
+    with op_scope(name, "dct"):
+        x = _fit_length(_check(input, type, n, axis, norm, "dct"), n)
+        length = x.shape.as_list()[-1]
+        if type == 1 and length < 2:
+            raise ValueError(f"tf.signal.dct: type-I DCT needs a length > 1, got {length}")
+        matrix = _constant(_cosine_matrix(length, type, norm, x.dtype.as_numpy_dtype))
+        shape = x.shape.as_list()
+        if len(shape) == 1:
+            return _reshape(_matmul(_reshape(x, [1, length]), matrix), [length])
+        if len(shape) == 2:
+            return _matmul(x, matrix)
+        flat = _reshape(x, [-1, length])
+        return _reshape(_matmul(flat, matrix), [d if d is not None else -1 for d in shape])
 
 
 _INVERSE_TYPE = {1: 1, 2: 3, 3: 2, 4: 4}
@@ -78,14 +80,16 @@ _INVERSE_TYPE = {1: 1, 2: 3, 3: 2, 4: 4}
 def idct(input, type=2, n=None, axis=-1, norm=None, name=None):  # noqa: A002
     """Inverse DCT: `idct(type=2)` is `dct(type=3)` and vice versa (unnormalized, the round
     trip scales by 2N)."""
-    _check(input, type, n, axis, norm, "idct")
-    return dct(input, type=_INVERSE_TYPE[type], n=n, axis=axis, norm=norm)
+    with op_scope(name, "idct"):
+        _check(input, type, n, axis, norm, "idct")
+        return dct(input, type=_INVERSE_TYPE[type], n=n, axis=axis, norm=norm)
 
 
 def mfccs_from_log_mel_spectrograms(log_mel_spectrograms, name=None):
     """Mel-frequency cepstral coefficients: `dct(x, type=2) / sqrt(2 * num_mel_bins)` over the
     last axis of `[..., num_mel_bins]` log-mel spectrograms."""
-    x = _check(log_mel_spectrograms, 2, None, -1, None, "mfccs_from_log_mel_spectrograms")
-    num_mel_bins = x.shape.as_list()[-1]
-    return dct(x, type=2) * (1.0 / np.sqrt(2.0 * num_mel_bins))
+    with op_scope(name, "mfccs_from_log_mel_spectrograms"):
+        x = _check(log_mel_spectrograms, 2, None, -1, None, "mfccs_from_log_mel_spectrograms")
+        num_mel_bins = x.shape.as_list()[-1]
+        return dct(x, type=2) * (1.0 / np.sqrt(2.0 * num_mel_bins))
 

@@ -30,6 +30,7 @@ from ...framework.execute import execute
 from ...framework.registry import defop, linear
 from ...framework.tensor import convert_to_tensor
 from ...framework.tensor_shape import TensorShape
+from ...framework.context import op_scope
 from ..cast_ops import cast
 from ..einsum_ops import axes_mover, einsum
 from ..complex_parts import complex as make_complex, real_part, zero_of
@@ -441,9 +442,11 @@ def _shift(x, axes, sign, what):
 
 def fftshift(x, axes=None, name=None):
     """Moves the zero-frequency term to the centre: rolls each of `axes` by `n // 2`."""
-    return _shift(x, axes, 1, "fftshift")
+    with op_scope(name, "fftshift"):
+        return _shift(x, axes, 1, "fftshift")
 
 
 def ifftshift(x, axes=None, name=None):
     """Inverse of `fftshift`: rolls each of `axes` by `-(n // 2)`."""
-    return _shift(x, axes, -1, "ifftshift")
+    with op_scope(name, "ifftshift"):
+        return _shift(x, axes, -1, "ifftshift")
