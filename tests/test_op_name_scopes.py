@@ -27,6 +27,20 @@ CASES = [
     ("frame", [64], lambda x: tf.signal.frame(x, 16, 8, name="foo"), "foo/"),
     ("dct", [8], lambda x: tf.signal.dct(x, name="foo"), "foo/"),
     ("hann_window", [8], lambda x: tf.signal.hann_window(8, name="foo"), "foo/"),
+    ("v1.spectral.dct", [8], lambda x: v1.spectral.dct(x, name="foo"), "foo/"),
+    ("lbeta", [3], lambda x: tf.math.lbeta(x, name="foo"), "foo/sub"),
+    ("erfcinv", [3], lambda x: tf.math.erfcinv(x, name="foo"), "foo/mul_1"),
+    ("is_non_decreasing", [3], lambda x: tf.math.is_non_decreasing(x, name="foo"), "foo/All"),
+    ("v1.debugging.is_non_decreasing", [3],
+     lambda x: v1.debugging.is_non_decreasing(x, name="foo"), "foo/All"),
+    ("normalize", [3], lambda x: tf.linalg.normalize(x, name="foo"), "foo/truediv"),
+    ("sort", [3], lambda x: tf.sort(x, name="foo"), "foo/Neg_1"),
+    ("linspace", [3], lambda x: tf.linspace(0., 1., 5, name="foo"), "foo/"),
+    ("moments", [3], lambda x: tf.nn.moments(x, [0], name="foo"), "foo/"),
+    ("batch_normalization", [3],
+     lambda x: tf.nn.batch_normalization(x, x, x, x, x, 1e-3, name="foo"), "foo/"),
+    ("log_poisson_loss", [3], lambda x: tf.nn.log_poisson_loss(x, x, name="foo"), "foo/sub"),
+    ("v1.nn.moments", [3], lambda x: v1.nn.moments(x, [0], name="foo"), "foo/"),
 ]
 
 

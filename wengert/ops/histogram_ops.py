@@ -22,6 +22,7 @@ from ..framework.execute import execute
 from ..framework.registry import defop
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
+from ..framework.context import op_scope
 from .broadcast_ops import ones_like
 from .reshape_ops import reshape
 from .array_ops import stack
@@ -146,12 +147,13 @@ def histogram_fixed_width(values, value_range, nbins=100, dtype=dtypes.int32, na
 def histogram_fixed_width_bins(values, value_range, nbins=100, dtype=dtypes.int32, name=None):
     """The bin of each value among `nbins` equal bins of value_range = [lo, hi] (clipped to
     [0, nbins - 1]), as an int32 tensor of values' shape."""
-    values = convert_to_tensor(values)
-    value_range = _check_range(value_range, values)
-    nbins_float = cast(convert_to_tensor(nbins, dtype=dtypes.int32), values.dtype)
-    scaled = (values - value_range[0]) / (value_range[1] - value_range[0])
-    indices = floor(nbins_float * scaled)
-    return cast(clip_by_value(indices, 0, nbins_float - 1), dtypes.int32)
+    with op_scope(name, "histogram_fixed_width_bins"):
+        values = convert_to_tensor(values)
+        value_range = _check_range(value_range, values)
+        nbins_float = cast(convert_to_tensor(nbins, dtype=dtypes.int32), values.dtype)
+        scaled = (values - value_range[0]) / (value_range[1] - value_range[0])
+        indices = floor(nbins_float * scaled)
+        return cast(clip_by_value(indices, 0, nbins_float - 1), dtypes.int32)
 
 
 # -- confusion matrix ---------------------------------------------------------------------------

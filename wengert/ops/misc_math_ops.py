@@ -23,6 +23,7 @@ from ..framework.registry import defop
 from ..framework.static_value import static_value
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
+from ..framework.context import op_scope
 from .broadcast_ops import add_n, zeros_like
 from .elementwise import call_float, float_op
 from .math_ops import DIV, MUL, cast, equal, greater, greater_equal, negative, square
@@ -141,12 +142,14 @@ def _neighbours(x, compare, fn_name):
 
 def is_non_decreasing(x, name=None):
     """Whether x[i] <= x[i + 1] for all i of the flattened x (True for fewer than 2 elements)."""
-    return _neighbours(x, greater_equal, "is_non_decreasing")
+    with op_scope(name, "is_non_decreasing"):
+        return _neighbours(x, greater_equal, "is_non_decreasing")
 
 
 def is_strictly_increasing(x, name=None):
     """Whether x[i] < x[i + 1] for all i of the flattened x (True for fewer than 2 elements)."""
-    return _neighbours(x, greater, "is_strictly_increasing")
+    with op_scope(name, "is_strictly_increasing"):
+        return _neighbours(x, greater, "is_strictly_increasing")
 
 
 def _sobol_kernel(dim, num_results, skip, dtype):

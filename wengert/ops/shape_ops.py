@@ -22,6 +22,7 @@ from ..framework.registry import defop, linear
 from ..framework.static_value import static_value
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
+from ..framework.context import op_scope
 from . import shape_rules
 from .broadcast_ops import ones_like
 from .reshape_ops import reshape
@@ -49,25 +50,26 @@ def _float_of(value):
 def linspace(start, stop, num, name=None, axis=0):
     """`num` evenly spaced values from start to stop (both included) along a new `axis`;
     start and stop may be tensors of one shape (each pair gets its own line)."""
-    start, stop = _float_of(start), _float_of(stop)
-    if start.dtype != stop.dtype:
-        stop = cast(stop, start.dtype)
-    num = shape_rules.axis_int(static_value(convert_to_tensor(num)) if isinstance(num, Tensor)
-                          else num, "linspace: num")
-    if num < 0:
-        raise InvalidArgumentError(f"linspace: num must be >= 0, got {num}.")
-    if start.shape.rank is None or stop.shape.rank is None:
-        return _linspace_unknown_rank(start, stop, num, axis)
-    rank = max(start.shape.rank, stop.shape.rank) + 1
-    axis = shape_rules.normalize_axis(axis, rank, "linspace: axis")
-    first, last = expand_dims(start, axis), expand_dims(stop, axis)
-    steps = np.arange(num, dtype=start.dtype.as_numpy_dtype) / max(num - 1, 1)
-    fractions = convert_to_tensor(steps.reshape([-1 if i == axis else 1 for i in range(rank)]))
-    values = first + (last - first) * fractions
-    if num < 2:
-        return values
-    head = values[(slice(None),) * axis + (slice(None, -1),)]
-    return concat([head, last + 0 * first], axis)
+    with op_scope(name, "LinSpace"):
+        start, stop = _float_of(start), _float_of(stop)
+        if start.dtype != stop.dtype:
+            stop = cast(stop, start.dtype)
+        num = shape_rules.axis_int(static_value(convert_to_tensor(num)) if isinstance(num, Tensor)
+                              else num, "linspace: num")
+        if num < 0:
+            raise InvalidArgumentError(f"linspace: num must be >= 0, got {num}.")
+        if start.shape.rank is None or stop.shape.rank is None:
+            return _linspace_unknown_rank(start, stop, num, axis)
+        rank = max(start.shape.rank, stop.shape.rank) + 1
+        axis = shape_rules.normalize_axis(axis, rank, "linspace: axis")
+        first, last = expand_dims(start, axis), expand_dims(stop, axis)
+        steps = np.arange(num, dtype=start.dtype.as_numpy_dtype) / max(num - 1, 1)
+        fractions = convert_to_tensor(steps.reshape([-1 if i == axis else 1 for i in range(rank)]))
+        values = first + (last - first) * fractions
+        if num < 2:
+            return values
+        head = values[(slice(None),) * axis + (slice(None, -1),)]
+        return concat([head, last + 0 * first], axis)
 
 
 def _linspace_unknown_rank(start, stop, num, axis):
@@ -135,36 +137,38 @@ def meshgrid(*args, **kwargs):
 def repeat(input, repeats, axis=None, name=None):  # noqa: A002
     """Each slice of `input` along `axis` repeated repeats[i] times (a scalar repeats all
     equally); axis None flattens first."""
-    x = convert_to_tensor(input)
-    if axis is None:
-        x, axis = reshape(x, [-1]), 0
-    axis = shape_rules.normalize_axis(axis, x.shape.rank, "repeat: axis")
-    counts = np.asarray(shape_rules.int_tuple(repeats, "repeat: repeats"))
-    size = x.shape[axis]
-    if np.any(counts < 0):
-        raise InvalidArgumentError(f"repeat: repeats must be >= 0, got {counts.tolist()}.")
-    if counts.size == 1 and size is None:  # each slice r times: gather 0,..,0, 1,..,1, ...
-        rows = expand_dims(range_(shape_of(x)[axis]), 1)
-        index = reshape(tile(rows, [1, int(counts[0])]), [-1])
-        return gather(x, index, axis=axis)
-    if counts.size == 1:
-        counts = np.full(size, counts[0])
-    if size is not None and counts.size != size:
-        raise InvalidArgumentError(f"repeat: repeats must be one count per slice ({size}) or "
-                                   f"a single count, got {counts.size}.")
-    return gather(x, np.repeat(np.arange(counts.size, dtype=np.int64), counts), axis=axis)
+    with op_scope(name, "Repeat"):
+        x = convert_to_tensor(input)
+        if axis is None:
+            x, axis = reshape(x, [-1]), 0
+        axis = shape_rules.normalize_axis(axis, x.shape.rank, "repeat: axis")
+        counts = np.asarray(shape_rules.int_tuple(repeats, "repeat: repeats"))
+        size = x.shape[axis]
+        if np.any(counts < 0):
+            raise InvalidArgumentError(f"repeat: repeats must be >= 0, got {counts.tolist()}.")
+        if counts.size == 1 and size is None:  # each slice r times: gather 0,..,0, 1,..,1, ...
+            rows = expand_dims(range_(shape_of(x)[axis]), 1)
+            index = reshape(tile(rows, [1, int(counts[0])]), [-1])
+            return gather(x, index, axis=axis)
+        if counts.size == 1:
+            counts = np.full(size, counts[0])
+        if size is not None and counts.size != size:
+            raise InvalidArgumentError(f"repeat: repeats must be one count per slice ({size}) or "
+                                       f"a single count, got {counts.size}.")
+        return gather(x, np.repeat(np.arange(counts.size, dtype=np.int64), counts), axis=axis)
 
 
 def sequence_mask(lengths, maxlen=None, dtype=dtypes.bool, name=None):
     """mask[..., j] = j < lengths[...] for j < maxlen (default: the largest length)."""
-    lengths = convert_to_tensor(lengths)
-    if maxlen is None:
-        maxlen = reduce_max(lengths)
-    maxlen = cast(convert_to_tensor(maxlen), lengths.dtype)
-    row = range_(cast(maxlen, dtypes.int32) if lengths.dtype != dtypes.int64 else maxlen)
-    mask = less(cast(row, lengths.dtype), expand_dims(lengths, -1))
-    dtype = dtypes.as_dtype(dtype)
-    return mask if dtype == dtypes.bool else cast(mask, dtype)
+    with op_scope(name, "SequenceMask"):
+        lengths = convert_to_tensor(lengths)
+        if maxlen is None:
+            maxlen = reduce_max(lengths)
+        maxlen = cast(convert_to_tensor(maxlen), lengths.dtype)
+        row = range_(cast(maxlen, dtypes.int32) if lengths.dtype != dtypes.int64 else maxlen)
+        mask = less(cast(row, lengths.dtype), expand_dims(lengths, -1))
+        dtype = dtypes.as_dtype(dtype)
+        return mask if dtype == dtypes.bool else cast(mask, dtype)
 
 
 # -- broadcasting shapes --------------------------------------------------------------------------

@@ -29,6 +29,7 @@ from ..framework.execute import execute
 from ..framework.registry import defop
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
+from ..framework.context import op_scope
 from .creation_ops import constant_value, shape as shape_of
 from .indexing_ops import GATHER_GRAD, gather
 from .einsum_ops import swap_with_last
@@ -222,13 +223,15 @@ def _last_dim(x):
 
 def sort(values, axis=-1, direction="ASCENDING", name=None):
     """`values` sorted along `axis` (a stable sort; differentiable, through TopKV2)."""
-    return _sort_along(values, axis, direction, return_indices=False)
+    with op_scope(name, "sort"):
+        return _sort_along(values, axis, direction, return_indices=False)
 
 
 def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
     """The indices that sort `values` along `axis` (int32; always stable: equal values keep
     their order)."""
-    return _sort_along(values, axis, direction, return_indices=True)
+    with op_scope(name, "argsort"):
+        return _sort_along(values, axis, direction, return_indices=True)
 
 
 # -- searchsorted ---------------------------------------------------------------------------------
@@ -380,10 +383,12 @@ def approx_max_k(operand, k, reduction_dimension=-1, recall_target=0.95,
                  reduction_input_size_override=-1, aggregate_to_topk=True, name=None):
     """(values, indices) of the k largest entries along reduction_dimension. TensorFlow
     approximates this on TPUs; here, as on CPUs, it is exact (top_k)."""
-    return _approx_k(operand, k, reduction_dimension, largest=True)
+    with op_scope(name, "approx_max_k"):
+        return _approx_k(operand, k, reduction_dimension, largest=True)
 
 
 def approx_min_k(operand, k, reduction_dimension=-1, recall_target=0.95,
                  reduction_input_size_override=-1, aggregate_to_topk=True, name=None):
     """(values, indices) of the k smallest entries along reduction_dimension (exact)."""
-    return _approx_k(operand, k, reduction_dimension, largest=False)
+    with op_scope(name, "approx_min_k"):
+        return _approx_k(operand, k, reduction_dimension, largest=False)

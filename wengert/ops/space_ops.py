@@ -20,6 +20,7 @@ from ..framework.execute import execute
 from ..framework.registry import defop, linear
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
+from ..framework.context import op_scope
 from .shape_rules import int_tuple
 
 __all__ = ["space_to_depth", "depth_to_space", "space_to_batch_nd", "space_to_batch",
@@ -222,12 +223,13 @@ def required_space_to_batch_paddings(input_shape, block_shape, base_paddings=Non
     """(paddings, crops) for space_to_batch_nd / batch_to_space: base_paddings extended at the
     end of each axis so the padded size is a multiple of the block, and the crops that undo the
     extension (int32 [M, 2] tensors; the shapes must be known)."""
-    shape = np.asarray(int_tuple(input_shape, "input_shape"))
-    block = np.asarray(int_tuple(block_shape, "block_shape"))
-    base = np.zeros((block.size, 2), np.int64) if base_paddings is None else np.asarray(
-        int_tuple(base_paddings, "base_paddings")).reshape(-1, 2)
-    full = shape + base[:, 0] + base[:, 1]
-    extra = (block - full % block) % block
-    paddings = np.stack([base[:, 0], base[:, 1] + extra], axis=1).astype(np.int32)
-    crops = np.stack([np.zeros_like(extra), extra], axis=1).astype(np.int32)
-    return convert_to_tensor(paddings), convert_to_tensor(crops)
+    with op_scope(name, "required_space_to_batch_paddings"):
+        shape = np.asarray(int_tuple(input_shape, "input_shape"))
+        block = np.asarray(int_tuple(block_shape, "block_shape"))
+        base = np.zeros((block.size, 2), np.int64) if base_paddings is None else np.asarray(
+            int_tuple(base_paddings, "base_paddings")).reshape(-1, 2)
+        full = shape + base[:, 0] + base[:, 1]
+        extra = (block - full % block) % block
+        paddings = np.stack([base[:, 0], base[:, 1] + extra], axis=1).astype(np.int32)
+        crops = np.stack([np.zeros_like(extra), extra], axis=1).astype(np.int32)
+        return convert_to_tensor(paddings), convert_to_tensor(crops)

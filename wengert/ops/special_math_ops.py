@@ -31,6 +31,7 @@ from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
 from ..framework.registry import defop, needs_grad
 from ..framework.tensor import Tensor, convert_to_tensor
+from ..framework.context import op_scope
 from . import shape_rules
 from .binary_math_ops import xlog1py, xlogy
 from .elementwise import call_float, float_op
@@ -122,8 +123,9 @@ def ndtri(x, name=None):
 
 def erfcinv(x, name=None):
     """The inverse of erfc on (0, 2): -ndtri(x / 2) / sqrt(2)."""
-    x = convert_to_tensor(x)
-    return ndtri(x * 0.5) * (-1.0 / np.sqrt(2.0))
+    with op_scope(name, "erfcinv"):
+        x = convert_to_tensor(x)
+        return ndtri(x * 0.5) * (-1.0 / np.sqrt(2.0))
 
 
 # -- gamma family ----------------------------------------------------------------------------------
@@ -342,9 +344,10 @@ def zeta(x, q, name=None):
 
 def lbeta(x, name=None):
     """log |B(x)| along the last axis: sum(lgamma(x)) - lgamma(sum(x))."""
-    x = convert_to_tensor(x)
-    if x.shape.rank == 0:
-        raise InvalidArgumentError("lbeta needs a tensor of rank >= 1; its last axis holds "
-                                   "the arguments of the multivariate beta function.")
-    return reduce_sum(lgamma(x), -1) - lgamma(reduce_sum(x, -1))
+    with op_scope(name, "lbeta"):
+        x = convert_to_tensor(x)
+        if x.shape.rank == 0:
+            raise InvalidArgumentError("lbeta needs a tensor of rank >= 1; its last axis holds "
+                                       "the arguments of the multivariate beta function.")
+        return reduce_sum(lgamma(x), -1) - lgamma(reduce_sum(x, -1))
 

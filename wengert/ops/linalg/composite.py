@@ -15,6 +15,7 @@ import numpy as np
 
 from ...framework.errors import InvalidArgumentError
 from ...framework.tensor import array_of, convert_to_tensor
+from ...framework.context import op_scope
 from ..broadcast_ops import broadcast_to, ones_like
 from ..cast_ops import cast
 from ..creation_ops import eye, shape as shape_of
@@ -61,12 +62,13 @@ def lu_solve(lower_upper, perm, rhs, validate_args=False, name=None):
 
 def lu_reconstruct(lower_upper, perm, validate_args=False, name=None):
     """The matrix A whose factorization is `lower_upper, perm` (the inverse of `lu`)."""
-    lu_ = linalg_input(lower_upper, "lu_reconstruct", "lower_upper")
-    p = convert_to_tensor(perm)
-    if validate_args:
-        _check_permutation(p)
-    product = mm(_unit_lower(lu_), band_part(lu_, 0, -1))
-    return _permute_rows(product, argsort(p, axis=-1))
+    with op_scope(name, "lu_reconstruct"):
+        lu_ = linalg_input(lower_upper, "lu_reconstruct", "lower_upper")
+        p = convert_to_tensor(perm)
+        if validate_args:
+            _check_permutation(p)
+        product = mm(_unit_lower(lu_), band_part(lu_, 0, -1))
+        return _permute_rows(product, argsort(p, axis=-1))
 
 
 def lu_matrix_inverse(lower_upper, perm, validate_args=False, name=None):
@@ -99,36 +101,37 @@ def eigh_tridiagonal(alpha, beta, eigvals_only=True, select="a", select_range=No
     tridiagonal matrix with diagonal `alpha` [n] and subdiagonal `beta` [n - 1]. select: 'a'
     all, 'i' the indices select_range = [lo, hi] (inclusive), 'v' the eigenvalues in
     (lo, hi]."""
-    a = linalg_input(alpha, "eigh_tridiagonal", "alpha")
-    b = linalg_input(beta, "eigh_tridiagonal", "beta")
-    if a.shape.rank is None or b.shape.rank is None:
-        raise TypeError(f"eigh_tridiagonal: alpha and beta must be vectors whose rank is known "
-                        f"while the graph is built, got shapes {a.shape} and {b.shape}; give "
-                        "the placeholders the shapes [n] and [n - 1] (TensorFlow raises "
-                        "TypeError too).")
-    if a.shape.rank != 1 or b.shape.rank != 1:
-        raise InvalidArgumentError(f"eigh_tridiagonal: alpha and beta must be vectors, got "
-                                   f"shapes {a.shape} and {b.shape}.")
-    if a.shape[0] is not None and b.shape[0] is not None and b.shape[0] != a.shape[0] - 1:
-        raise InvalidArgumentError(f"eigh_tridiagonal: beta must have one entry fewer than "
-                                   f"alpha, got shapes {a.shape} and {b.shape}.")
-    if select not in ("a", "i", "v"):
-        raise ValueError(f"eigh_tridiagonal: select must be 'a', 'i' or 'v', got {select!r}.")
-    if a.dtype != b.dtype and getattr(b.dtype, "is_complex", False):
-        a = cast(a, b.dtype)  # a real diagonal with a complex subdiagonal
-    matrix = diag(a) + diag(b, k=-1) + diag(conj_if_complex(b), k=1)
-    if eigvals_only:
-        values, vectors = eigvalsh(matrix), None
-    else:
-        values, vectors = eigh(matrix)
-    if select == "a":
+    with op_scope(name, "eigh_tridiagonal"):
+        a = linalg_input(alpha, "eigh_tridiagonal", "alpha")
+        b = linalg_input(beta, "eigh_tridiagonal", "beta")
+        if a.shape.rank is None or b.shape.rank is None:
+            raise TypeError(f"eigh_tridiagonal: alpha and beta must be vectors whose rank is known "
+                            f"while the graph is built, got shapes {a.shape} and {b.shape}; give "
+                            "the placeholders the shapes [n] and [n - 1] (TensorFlow raises "
+                            "TypeError too).")
+        if a.shape.rank != 1 or b.shape.rank != 1:
+            raise InvalidArgumentError(f"eigh_tridiagonal: alpha and beta must be vectors, got "
+                                       f"shapes {a.shape} and {b.shape}.")
+        if a.shape[0] is not None and b.shape[0] is not None and b.shape[0] != a.shape[0] - 1:
+            raise InvalidArgumentError(f"eigh_tridiagonal: beta must have one entry fewer than "
+                                       f"alpha, got shapes {a.shape} and {b.shape}.")
+        if select not in ("a", "i", "v"):
+            raise ValueError(f"eigh_tridiagonal: select must be 'a', 'i' or 'v', got {select!r}.")
+        if a.dtype != b.dtype and getattr(b.dtype, "is_complex", False):
+            a = cast(a, b.dtype)  # a real diagonal with a complex subdiagonal
+        matrix = diag(a) + diag(b, k=-1) + diag(conj_if_complex(b), k=1)
+        if eigvals_only:
+            values, vectors = eigvalsh(matrix), None
+        else:
+            values, vectors = eigh(matrix)
+        if select == "a":
+            return values if eigvals_only else (values, vectors)
+        lo, hi = select_range
+        if select == "i":
+            values = values[int(lo):int(hi) + 1]
+            vectors = None if vectors is None else vectors[:, int(lo):int(hi) + 1]
+        else:
+            keep = (values > lo) & (values <= hi)
+            values = boolean_mask(values, keep)
+            vectors = None if vectors is None else boolean_mask(vectors, keep, axis=1)
         return values if eigvals_only else (values, vectors)
-    lo, hi = select_range
-    if select == "i":
-        values = values[int(lo):int(hi) + 1]
-        vectors = None if vectors is None else vectors[:, int(lo):int(hi) + 1]
-    else:
-        keep = (values > lo) & (values <= hi)
-        values = boolean_mask(values, keep)
-        vectors = None if vectors is None else boolean_mask(vectors, keep, axis=1)
-    return values if eigvals_only else (values, vectors)

@@ -12,6 +12,7 @@ unknown rank the two axes move last through an einsum.
 import numpy as np
 
 from ...framework.tensor import convert_to_tensor
+from ...framework.context import op_scope
 from ..cast_ops import cast
 from ..einsum_ops import axes_mover, einsum
 from ..reshape_ops import expand_dims, transpose
@@ -113,8 +114,9 @@ def _spectral_norm_unknown_rank(x, rows, cols, keepdims):
 
 def normalize(tensor, ord="euclidean", axis=None, name=None):  # noqa: A002
     """(tensor / norm, norm), the norm taken as `norm` does, with keepdims=True."""
-    x = convert_to_tensor(tensor)
-    magnitude = norm(x, ord=ord, axis=axis, keepdims=True)
-    if magnitude.dtype != x.dtype:
-        return x / cast(magnitude, x.dtype), magnitude
-    return x / magnitude, magnitude
+    with op_scope(name, "normalize"):
+        x = convert_to_tensor(tensor)
+        magnitude = norm(x, ord=ord, axis=axis, keepdims=True)
+        if magnitude.dtype != x.dtype:
+            return x / cast(magnitude, x.dtype), magnitude
+        return x / magnitude, magnitude

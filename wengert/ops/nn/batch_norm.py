@@ -46,6 +46,7 @@ from ...framework.execute import execute
 from ...framework.registry import defop
 from ...framework.tensor import convert_to_tensor
 from ...framework.tensor_shape import TensorShape
+from ...framework.context import op_scope
 from .. import shape_rules
 from ..binary_math_ops import reciprocal_no_nan, squared_difference
 from ..broadcast_ops import is_zero_gradient, zeros_like
@@ -68,29 +69,31 @@ _CHANNEL_FIRST = ("NCHW", "NCDHW", "NCW")
 # -- composite forms ----------------------------------------------------------------------------
 def moments(x, axes, shift=None, keepdims=False, name=None):
     """Mean and variance of `x` over `axes` (float16 inputs are reduced in float32)."""
-    x = convert_to_tensor(x)
-    axes = list(axis_tuple(axes, "moments: axes"))
-    y = cast(x, dtypes.float32) if x.dtype == dtypes.float16 else x
-    mean = reduce_mean(y, axes, keepdims=True)
-    variance = reduce_mean(squared_difference(y, mean), axes, keepdims=keepdims)
-    if not keepdims:
-        mean = squeeze(mean, axes)
-    if x.dtype == dtypes.float16:
-        return cast(mean, dtypes.float16), cast(variance, dtypes.float16)
-    return mean, variance
+    with op_scope(name, "moments"):
+        x = convert_to_tensor(x)
+        axes = list(axis_tuple(axes, "moments: axes"))
+        y = cast(x, dtypes.float32) if x.dtype == dtypes.float16 else x
+        mean = reduce_mean(y, axes, keepdims=True)
+        variance = reduce_mean(squared_difference(y, mean), axes, keepdims=keepdims)
+        if not keepdims:
+            mean = squeeze(mean, axes)
+        if x.dtype == dtypes.float16:
+            return cast(mean, dtypes.float16), cast(variance, dtypes.float16)
+        return mean, variance
 
 
 def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name=None):
     """(x - mean) * scale / sqrt(variance + variance_epsilon) + offset (offset and scale may be
     None), broadcasting the statistics against x."""
-    x = convert_to_tensor(x)
-    inv = rsqrt(add(convert_to_tensor(variance, dtype=x.dtype), variance_epsilon))
-    if scale is not None:
-        inv = multiply(inv, convert_to_tensor(scale, dtype=x.dtype))
-    shift = multiply(convert_to_tensor(mean, dtype=x.dtype), inv)
-    shift = -shift if offset is None else subtract(convert_to_tensor(offset, dtype=x.dtype),
-                                                   shift)
-    return add(multiply(x, inv), shift)
+    with op_scope(name, "batchnorm"):
+        x = convert_to_tensor(x)
+        inv = rsqrt(add(convert_to_tensor(variance, dtype=x.dtype), variance_epsilon))
+        if scale is not None:
+            inv = multiply(inv, convert_to_tensor(scale, dtype=x.dtype))
+        shift = multiply(convert_to_tensor(mean, dtype=x.dtype), inv)
+        shift = -shift if offset is None else subtract(convert_to_tensor(offset, dtype=x.dtype),
+                                                       shift)
+        return add(multiply(x, inv), shift)
 
 
 # -- the fused op --------------------------------------------------------------------------------
@@ -361,50 +364,53 @@ def _axes_list(axes):
 
 def sufficient_statistics(x, axes, shift=None, keepdims=False, name=None):
     """(count, sum(x - shift), sum((x - shift)^2), shift) over `axes` (shift None: no shift)."""
-    x = convert_to_tensor(x)
-    axes = [shape_rules.normalize_axis(a, x.shape.rank, "sufficient_statistics: axes")
-            for a in _axes_list(axes)]
-    if x.shape.rank is not None and all(x.shape[a] is not None for a in axes):
-        count = convert_to_tensor(np.prod([x.shape[a] for a in axes]), dtype=x.dtype)
-    else:
-        count = cast(reduce_prod(gather(shape_of(x), axes)), x.dtype)
-    if shift is not None:
-        shift = convert_to_tensor(shift, dtype=x.dtype)
-        centered = x - shift
-    else:
-        centered = x
-    return (count, reduce_sum(centered, axes, keepdims=keepdims),
-            reduce_sum(square(centered), axes, keepdims=keepdims), shift)
+    with op_scope(name, "sufficient_statistics"):
+        x = convert_to_tensor(x)
+        axes = [shape_rules.normalize_axis(a, x.shape.rank, "sufficient_statistics: axes")
+                for a in _axes_list(axes)]
+        if x.shape.rank is not None and all(x.shape[a] is not None for a in axes):
+            count = convert_to_tensor(np.prod([x.shape[a] for a in axes]), dtype=x.dtype)
+        else:
+            count = cast(reduce_prod(gather(shape_of(x), axes)), x.dtype)
+        if shift is not None:
+            shift = convert_to_tensor(shift, dtype=x.dtype)
+            centered = x - shift
+        else:
+            centered = x
+        return (count, reduce_sum(centered, axes, keepdims=keepdims),
+                reduce_sum(square(centered), axes, keepdims=keepdims), shift)
 
 
 def normalize_moments(counts, mean_ss, variance_ss, shift, name=None):
     """(mean, variance) from sufficient statistics: mean_ss / counts (+ shift) and
     variance_ss / counts - (mean_ss / counts)^2."""
-    mean_ss = convert_to_tensor(mean_ss)
-    divisor = 1.0 / convert_to_tensor(counts, dtype=mean_ss.dtype)
-    shifted_mean = mean_ss * divisor
-    mean = shifted_mean if shift is None else shifted_mean + convert_to_tensor(
-        shift, dtype=mean_ss.dtype)
-    variance = subtract(convert_to_tensor(variance_ss, dtype=mean_ss.dtype) * divisor,
-                        square(shifted_mean))
-    return mean, variance
+    with op_scope(name, "normalize"):
+        mean_ss = convert_to_tensor(mean_ss)
+        divisor = 1.0 / convert_to_tensor(counts, dtype=mean_ss.dtype)
+        shifted_mean = mean_ss * divisor
+        mean = shifted_mean if shift is None else shifted_mean + convert_to_tensor(
+            shift, dtype=mean_ss.dtype)
+        variance = subtract(convert_to_tensor(variance_ss, dtype=mean_ss.dtype) * divisor,
+                            square(shifted_mean))
+        return mean, variance
 
 
 def weighted_moments(x, axes, frequency_weights, keepdims=False, name=None):
     """(mean, variance) of x over axes with every element counted frequency_weights times
     (weights broadcast against x; a zero total weight gives 0, as reciprocal_no_nan does)."""
-    x = convert_to_tensor(x)
-    dtype = dtypes.float32 if x.dtype == dtypes.float16 else x.dtype
-    x = cast(x, dtype)
-    weights = cast(convert_to_tensor(frequency_weights), dtype)
-    axes = _axes_list(axes)
-    weighted_sum = reduce_sum(weights * x, axes, keepdims=True)
-    divisor = reciprocal_no_nan(reduce_sum(weights + zeros_like(x), axes, keepdims=True))
-    mean = weighted_sum * divisor
-    variance = reduce_sum(weights * squared_difference(x, mean), axes, keepdims=True) * divisor
-    if not keepdims:
-        mean, variance = squeeze(mean, axes), squeeze(variance, axes)
-    return mean, variance
+    with op_scope(name, "weighted_moments"):
+        x = convert_to_tensor(x)
+        dtype = dtypes.float32 if x.dtype == dtypes.float16 else x.dtype
+        x = cast(x, dtype)
+        weights = cast(convert_to_tensor(frequency_weights), dtype)
+        axes = _axes_list(axes)
+        weighted_sum = reduce_sum(weights * x, axes, keepdims=True)
+        divisor = reciprocal_no_nan(reduce_sum(weights + zeros_like(x), axes, keepdims=True))
+        mean = weighted_sum * divisor
+        variance = reduce_sum(weights * squared_difference(x, mean), axes, keepdims=True) * divisor
+        if not keepdims:
+            mean, variance = squeeze(mean, axes), squeeze(variance, axes)
+        return mean, variance
 
 
 def batch_norm_with_global_normalization(input=None, mean=None, variance=None,  # noqa: A002

@@ -17,6 +17,7 @@ import collections.abc
 from ...framework.errors import InvalidArgumentError
 from ...framework.execute import binary_operands
 from ...framework.tensor import convert_to_tensor
+from ...framework.context import op_scope
 from ..broadcast_ops import add_n
 from ..cast_ops import cast
 from ..array_ops import where
@@ -68,18 +69,19 @@ def global_norm(t_list, name=None):
 def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     """(t_list scaled by clip_norm / max(global_norm, clip_norm), global_norm). None entries stay
     None; `use_norm` replaces the computed global norm."""
-    present = _present_tensors(t_list, "clip_by_global_norm")
-    if use_norm is None:
-        use_norm = global_norm(present)
-    use_norm = convert_to_tensor(use_norm)
-    use_norm, clip_norm = binary_operands(use_norm, clip_norm, "clip_by_global_norm")
-    # The (use_norm - use_norm) term is 0, or NaN when use_norm is inf or NaN.
-    scale = divide(clip_norm, maximum(use_norm, clip_norm)) + (use_norm - use_norm)
-    clipped = []
-    for t in t_list:
-        if t is None:
-            clipped.append(None)
-            continue
-        t = convert_to_tensor(t)
-        clipped.append(multiply(t, cast(scale, t.dtype)))
-    return clipped, use_norm
+    with op_scope(name, "clip_by_global_norm"):
+        present = _present_tensors(t_list, "clip_by_global_norm")
+        if use_norm is None:
+            use_norm = global_norm(present)
+        use_norm = convert_to_tensor(use_norm)
+        use_norm, clip_norm = binary_operands(use_norm, clip_norm, "clip_by_global_norm")
+        # The (use_norm - use_norm) term is 0, or NaN when use_norm is inf or NaN.
+        scale = divide(clip_norm, maximum(use_norm, clip_norm)) + (use_norm - use_norm)
+        clipped = []
+        for t in t_list:
+            if t is None:
+                clipped.append(None)
+                continue
+            t = convert_to_tensor(t)
+            clipped.append(multiply(t, cast(scale, t.dtype)))
+        return clipped, use_norm

@@ -30,6 +30,7 @@ from ...framework.execute import execute
 from ...framework.registry import defop
 from ...framework.tensor import Tensor, convert_to_tensor
 from ...framework.tensor_shape import TensorShape
+from ...framework.context import op_scope
 from ..array_ops import where
 from ..cast_ops import cast
 from ..creation_ops import constant_value
@@ -95,20 +96,22 @@ def stateless_dropout(x, rate, seed, rng_alg=None, noise_shape=None, name=None):
     """Dropout with flags drawn by `tf.random.stateless_uniform` from `seed` (shape [2]
     integers): each element is zeroed with probability `rate`, the rest scaled by
     1 / (1 - rate); the same seed gives the same result."""
-    alg = "auto_select" if rng_alg is None else rng_alg
+    with op_scope(name, "dropout"):
+        alg = "auto_select" if rng_alg is None else rng_alg
 
-    def sampler(shape, dtype):
-        return stateless_uniform(shape, seed=seed, dtype=dtype, alg=alg)
-    return _dropout("nn.experimental.stateless_dropout", x, rate, noise_shape, sampler)
+        def sampler(shape, dtype):
+            return stateless_uniform(shape, seed=seed, dtype=dtype, alg=alg)
+        return _dropout("nn.experimental.stateless_dropout", x, rate, noise_shape, sampler)
 
 
 def general_dropout(x, rate, uniform_sampler, noise_shape=None, name=None):
     """Dropout with flags from `uniform_sampler(shape, dtype)`, any callable giving Uniform[0, 1)
     draws of that shape and dtype (e.g. a `tf.random.Generator`'s `uniform`)."""
-    if not callable(uniform_sampler):
-        raise TypeError(f"nn.experimental.general_dropout: uniform_sampler must be a callable "
-                        f"(shape, dtype) -> Tensor, got {type(uniform_sampler).__name__}.")
-    return _dropout("nn.experimental.general_dropout", x, rate, noise_shape, uniform_sampler)
+    with op_scope(name, "dropout"):
+        if not callable(uniform_sampler):
+            raise TypeError(f"nn.experimental.general_dropout: uniform_sampler must be a callable "
+                            f"(shape, dtype) -> Tensor, got {type(uniform_sampler).__name__}.")
+        return _dropout("nn.experimental.general_dropout", x, rate, noise_shape, uniform_sampler)
 
 
 def _mask_shape(x_shape, noise_shape):

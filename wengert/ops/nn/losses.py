@@ -28,6 +28,7 @@ from ...framework.execute import binary_operands, execute
 from ...framework.registry import defop, needs_grad
 from ...framework.tensor import convert_to_tensor
 from ...framework.tensor_shape import TensorShape
+from ...framework.context import op_scope
 from .. import shape_rules
 from ..array_ops import where
 from ..broadcast_ops import is_zero_gradient
@@ -281,18 +282,19 @@ def l2_loss(t, name=None):
 def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
     """exp(log_input) - log_input * targets (+ Stirling's approximation of log(targets!) where
     targets > 1, with compute_full_loss)."""
-    c = convert_to_tensor(log_input)
-    z = convert_to_tensor(targets, dtype=c.dtype)
-    if z.shape.rank is not None and c.shape.rank is not None and \
-            not z.shape.is_compatible_with(c.shape):
-        raise ValueError(f"log_poisson_loss: log_input {c.shape} and targets {z.shape} must "
-                         "have the same shape.")
-    loss = exp(c) - c * z
-    if compute_full_loss:
-        safe = where(z > 1, z, 1.0 + 0.0 * z)  # log of ones where the term is dropped
-        stirling = z * log(safe) - z + 0.5 * log((2 * np.pi) * safe)
-        loss = loss + where(z > 1, stirling, 0.0 * z)
-    return loss
+    with op_scope(name, "log_poisson_loss"):
+        c = convert_to_tensor(log_input)
+        z = convert_to_tensor(targets, dtype=c.dtype)
+        if z.shape.rank is not None and c.shape.rank is not None and \
+                not z.shape.is_compatible_with(c.shape):
+            raise ValueError(f"log_poisson_loss: log_input {c.shape} and targets {z.shape} must "
+                             "have the same shape.")
+        loss = exp(c) - c * z
+        if compute_full_loss:
+            safe = where(z > 1, z, 1.0 + 0.0 * z)  # log of ones where the term is dropped
+            stirling = z * log(safe) - z + 0.5 * log((2 * np.pi) * safe)
+            loss = loss + where(z > 1, stirling, 0.0 * z)
+        return loss
 
 
 def weighted_cross_entropy_with_logits(labels, logits, pos_weight, name=None):

@@ -25,6 +25,7 @@ in graph mode as well.)
 from ....framework import dtypes
 from ....framework.errors import InvalidArgumentError
 from ....framework.tensor import convert_to_tensor
+from ....framework.context import op_scope
 from ...cast_ops import cast
 from ...broadcast_ops import ones_like
 from ...reshape_ops import reshape
@@ -60,43 +61,45 @@ def collapse_repeated(labels, seq_length, name=None):
     `[[A, A, B, B, A], [A, B, C, D, E]]` with lengths [5, 5] gives
     `[[A, B, A, 0, 0], [A, B, C, D, E]]` and [3, 5]; the result has max(new lengths) columns.
     """
-    labels = convert_to_tensor(labels, name="labels")
-    seq_length = convert_to_tensor(seq_length, name="seq_length")
-    _check_rank2("collapse_repeated", labels)
-    label_mask = concat([ones_like(labels[:, :1], dtype=dtypes.bool),
-                         not_equal(labels[:, 1:], labels[:, :-1])], axis=1)
-    seq_mask = sequence_mask(seq_length, maxlen=_dim(labels, 1))
-    label_mask = logical_and(label_mask, seq_mask)
-    new_seq_len = reduce_sum(cast(label_mask, dtypes.int32), axis=1)
-    new_maxlen = reduce_max(new_seq_len)
-    idx_mask = sequence_mask(new_seq_len, maxlen=new_maxlen)
-    flat_labels = reshape(labels, [-1])
-    flat_label_mask = reshape(label_mask, [-1])
-    flat_idx_mask = reshape(idx_mask, [-1])
-    idx = range_(_dim(flat_idx_mask, 0))
-    flat = scatter_nd(indices=expand_dims(boolean_mask(idx, flat_idx_mask), axis=1),
-                      updates=boolean_mask(flat_labels, flat_label_mask),
-                      shape=shape_of(flat_idx_mask))
-    return (reshape(flat, [_dim(labels, 0), new_maxlen]), cast(new_seq_len, seq_length.dtype))
+    with op_scope(name, "collapse_repeated"):
+        labels = convert_to_tensor(labels, name="labels")
+        seq_length = convert_to_tensor(seq_length, name="seq_length")
+        _check_rank2("collapse_repeated", labels)
+        label_mask = concat([ones_like(labels[:, :1], dtype=dtypes.bool),
+                             not_equal(labels[:, 1:], labels[:, :-1])], axis=1)
+        seq_mask = sequence_mask(seq_length, maxlen=_dim(labels, 1))
+        label_mask = logical_and(label_mask, seq_mask)
+        new_seq_len = reduce_sum(cast(label_mask, dtypes.int32), axis=1)
+        new_maxlen = reduce_max(new_seq_len)
+        idx_mask = sequence_mask(new_seq_len, maxlen=new_maxlen)
+        flat_labels = reshape(labels, [-1])
+        flat_label_mask = reshape(label_mask, [-1])
+        flat_idx_mask = reshape(idx_mask, [-1])
+        idx = range_(_dim(flat_idx_mask, 0))
+        flat = scatter_nd(indices=expand_dims(boolean_mask(idx, flat_idx_mask), axis=1),
+                          updates=boolean_mask(flat_labels, flat_label_mask),
+                          shape=shape_of(flat_idx_mask))
+        return (reshape(flat, [_dim(labels, 0), new_maxlen]), cast(new_seq_len, seq_length.dtype))
 
 
 def ctc_unique_labels(labels, name=None):
     """Per row, the distinct labels zero padded to the row's length (int64) and each label's index
     among them (int32): `[[3, 4, 4, 3]]` gives `[[3, 4, 0, 0]]` and `[[0, 1, 1, 0]]`."""
-    labels = convert_to_tensor(labels, name="labels")
-    _check_rank2("ctc_unique_labels", labels)
-    if not (labels.dtype.is_integer or labels.dtype.is_floating):
-        raise InvalidArgumentError(f"ctc_unique_labels: labels must be numbers, got dtype "
-                                   f"{labels.dtype.name}.")
-    eq = equal(expand_dims(labels, 2), expand_dims(labels, 1))           # [B, L, L]
-    earlier = cast(band_part(ones_like(eq, dtype=dtypes.int32), -1, 0)
-                   - band_part(ones_like(eq, dtype=dtypes.int32), 0, 0), dtypes.bool)  # k < j
-    first = logical_not(reduce_any(logical_and(eq, earlier), axis=2))   # [B, L]
-    rank = cumsum(cast(first, dtypes.int32), axis=1) - 1
-    owner = logical_and(eq, expand_dims(first, 1))                      # j is i's first place
-    idx = reduce_sum(cast(owner, dtypes.int32) * expand_dims(rank, 1), axis=2)
-    slot = logical_and(equal(expand_dims(rank, 2), range_(_dim(labels, 1))),
-                       expand_dims(first, 2))                           # [B, j, k]
-    unique = reduce_sum(expand_dims(cast(labels, dtypes.int64), 2) * cast(slot, dtypes.int64),
-                        axis=1)
-    return unique, idx
+    with op_scope(name, "ctc_unique_labels"):
+        labels = convert_to_tensor(labels, name="labels")
+        _check_rank2("ctc_unique_labels", labels)
+        if not (labels.dtype.is_integer or labels.dtype.is_floating):
+            raise InvalidArgumentError(f"ctc_unique_labels: labels must be numbers, got dtype "
+                                       f"{labels.dtype.name}.")
+        eq = equal(expand_dims(labels, 2), expand_dims(labels, 1))           # [B, L, L]
+        earlier = cast(band_part(ones_like(eq, dtype=dtypes.int32), -1, 0)
+                       - band_part(ones_like(eq, dtype=dtypes.int32), 0, 0), dtypes.bool)  # k < j
+        first = logical_not(reduce_any(logical_and(eq, earlier), axis=2))   # [B, L]
+        rank = cumsum(cast(first, dtypes.int32), axis=1) - 1
+        owner = logical_and(eq, expand_dims(first, 1))                      # j is i's first place
+        idx = reduce_sum(cast(owner, dtypes.int32) * expand_dims(rank, 1), axis=2)
+        slot = logical_and(equal(expand_dims(rank, 2), range_(_dim(labels, 1))),
+                           expand_dims(first, 2))                           # [B, j, k]
+        unique = reduce_sum(expand_dims(cast(labels, dtypes.int64), 2) * cast(slot, dtypes.int64),
+                            axis=1)
+        return unique, idx
