@@ -21,6 +21,7 @@ import types as _types
 from . import dataset_v1_methods as _v1  # noqa: F401 (TF 1's Dataset methods)
 from . import fed_sources as _fed_sources  # noqa: F401 (datasets over placeholders)
 from . import methods as _methods
+from . import service as _service
 from . import transformations as _t
 from .csv_dataset import CsvDataset
 from .csv_readers import make_csv_dataset
@@ -63,6 +64,9 @@ experimental = _types.SimpleNamespace(
     OptimizationOptions=OptimizationOptions, ThreadingOptions=ThreadingOptions,
     ServiceOptions=ServiceOptions, choose_from_datasets=Dataset.choose_from_datasets,
     sample_from_datasets=Dataset.sample_from_datasets, get_single_element=_get_single_element,
+    distributed_save=_service.distributed_save,
+    service=_types.SimpleNamespace(**{name: getattr(_service, name) for name in _service.__all__
+                                     if name != "distributed_save"}),
     **{name: getattr(_t, name) for name in _t.__all__})
 
 __all__ = ["Dataset", "DatasetV2", "AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY",
