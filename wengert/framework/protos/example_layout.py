@@ -23,13 +23,14 @@ def batch_columns(records):
     """{key bytes: [(dtype name or None, record indices, payload byte columns), ...]} of the
     records, one item per group of equal length; None when a group's records differ outside
     their payloads or are not in the usual layout."""
-    groups = {}
-    for i, record in enumerate(records):
-        groups.setdefault(len(record), []).append(i)
-    if len(groups) > _MOST_GROUPS:
+    lengths = np.fromiter(map(len, records), np.int64, len(records))
+    distinct, which = np.unique(lengths, return_inverse=True)
+    if len(distinct) > _MOST_GROUPS:
         return None
     out = {}
-    for length, indices in groups.items():
+    for g, length in enumerate(distinct.tolist()):
+        indices = np.flatnonzero(which.reshape(-1) == g).tolist() if len(distinct) > 1 else \
+            list(range(len(records)))
         spans = []
         walked = walk_example(records[indices[0]], spans)
         if walked is None:
