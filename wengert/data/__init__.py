@@ -11,8 +11,10 @@ window), padded_batching.py, prefetch.py (prefetch on a thread, cache), iterator
 eagerly and in tf.function, iterators in checkpoints), text_files.py and csv_dataset.py
 (TextLineDataset, FixedLengthRecordDataset, CsvDataset; csv_columns.py parses),
 csv_readers.py (make_csv_dataset), sql_dataset.py, dataset_writers.py (TFRecordWriter),
-snapshots.py (save, load, snapshot), grouping.py, sampling.py, element_filters.py, options.py
-and transformations.py (tf.data.experimental's functions); for TensorFlow 1 graphs,
+snapshots.py (save, load, snapshot), grouping.py, sampling.py, resampling.py
+(rejection_resample), element_filters.py, options.py, type_specs.py (DatasetSpec, IteratorSpec),
+service.py (tf.data.experimental.service in one process) and transformations.py
+(tf.data.experimental's functions); for TensorFlow 1 graphs,
 graph_iterators.py (make_one_shot_iterator, make_initializable_iterator), fed_sources.py
 (datasets over placeholders) and dataset_v1_methods.py (DatasetV1's methods).
 """
