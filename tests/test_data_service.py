@@ -17,7 +17,7 @@ svc = tf.data.experimental.service
 def dispatcher():
     server = svc.DispatchServer()
     yield server
-    server._stop()
+    server.stop()
 
 
 def _worker(dispatcher):
@@ -79,7 +79,7 @@ def test_static_sharding_needs_the_workers_list():
                                                              dispatcher.target))
         assert sorted(_values(data)) == list(range(6))
     finally:
-        dispatcher._stop()
+        dispatcher.stop()
     other = svc.DispatchServer()
     try:
         _worker(other)

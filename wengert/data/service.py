@@ -105,7 +105,8 @@ class DispatchServer:
     def join(self):
         """Block while the server runs (returns at once once it is stopped)."""
 
-    def _stop(self):
+    def stop(self):
+        """Stop serving: the address no longer names this dispatcher."""
         with _LOCK:
             _DISPATCHERS.pop(self._address, None)
         self._started = False
@@ -150,7 +151,8 @@ class WorkerServer:
     def join(self):
         """Block while the server runs (returns at once once it is stopped)."""
 
-    def _stop(self):
+    def stop(self):
+        """Leave the dispatcher."""
         if self._dispatcher is not None and self in self._dispatcher.workers:
             self._dispatcher.workers.remove(self)
         self._dispatcher = None
@@ -318,3 +320,7 @@ def distributed_save(dataset, path, data_service_address, compression="AUTO"):
                                f"'{dispatcher._address}' has no workers; start a "
                                f"WorkerServer with its address.")
     dataset.save(path, compression=None if compression == "AUTO" else compression)
+
+
+DispatchServer._stop = DispatchServer.stop  # TensorFlow's tests call _stop()
+WorkerServer._stop = WorkerServer.stop
