@@ -128,6 +128,8 @@ COVERED_ELSEWHERE = {
     "SerializeManySparse": "tests/test_tf1_new_ops.py",
     "DeserializeManySparse": "tests/test_tf1_new_ops.py",
     "DecodeJSONExample": "tests/test_tf1_new_ops.py",
+    "EncodeWav": "tests/test_audio_wav.py",
+    "DecodeWav": "tests/test_audio_wav.py",
 }
 
 

@@ -142,4 +142,5 @@ __getattr__, __dir__ = _lazy_attributes(globals(), {
     "TensorArraySpec": ".tf1.type_specs:TensorArraySpec",
     "IndexedSlicesSpec": ".tf1.type_specs:IndexedSlicesSpec",
     "OptionalSpec": ".tf1.type_specs:OptionalSpec",
-    "variable_creator_scope": ".tf1.variable_creator_scope:variable_creator_scope"})
+    "variable_creator_scope": ".tf1.variable_creator_scope:variable_creator_scope",
+    "audio": ".audio"})

@@ -15,7 +15,7 @@ from .ops.io import readers as _readers  # noqa: F401
 from .ops.random import keyed_raw_ops as _keyed_raw_ops  # noqa: F401
 from .ops.io import lookup_tables as _lookup_tables  # noqa: F401
 from .ops.sparse import sets as _sets  # noqa: F401
-from .ops.io import json_example as _json_example  # noqa: F401
+from .ops.io import json_example as _json_example, wav as _wav  # noqa: F401
 from .ops.sparse import serialization as _serialization  # noqa: F401
 from .framework.raw_ops import module_dir as __dir__, module_getattr as __getattr__  # noqa: F401
 from .framework.raw_ops import raw_op_names as _raw_op_names
