@@ -177,3 +177,24 @@ def test_grad_pass_through_documented_example():
     np.testing.assert_allclose(tape.gradient(y, z).numpy(), 6.0)
     w = tf.constant([0.4, 1.6])
     np.testing.assert_array_equal(_grad(grad_pass_through(tf.sign), w).numpy(), [1.0, 1.0])
+
+
+def test_a_private_or_lambda_function_names_a_valid_op_in_tf_function():
+    @tf.custom_gradient
+    def _clip(x):
+        return tf.identity(x), lambda dy: dy * 0.5
+
+    halve = tf.custom_gradient(lambda x: (x * 1.0, lambda dy: dy * 0.5))
+
+    @tf.function
+    def f(x):
+        return _clip(x) * 2.0 + halve(x)
+
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    np.testing.assert_allclose(y.numpy(), [3.0, 6.0])
+    np.testing.assert_allclose(tape.gradient(y, x).numpy(), [1.5, 1.5])
+    names = [op.name for op in f.get_concrete_function(x).graph.get_operations()]
+    assert "clip" in names and any(n.startswith("lambda") for n in names)

@@ -24,6 +24,7 @@ forward, dy/dx = identity backward (straight-through estimators, assignments).
 """
 import functools
 import inspect
+import re
 
 from ..framework.context import state
 from ..framework.execute import execute
@@ -99,6 +100,13 @@ def _name(fn):
     return getattr(fn, "__name__", repr(fn))
 
 
+def _op_name(fn):
+    """The op's name: the function's, made a valid node name (`_clip` -> `clip`, a lambda ->
+    `lambda`), or "CustomGradient" when nothing is left."""
+    name = re.sub(r"[^A-Za-z0-9_.\-]", "_", _name(fn)).lstrip("_.-")
+    return name or "CustomGradient"
+
+
 def _split(result, fn):
     if not isinstance(result, (tuple, list)) or len(result) != 2 or not callable(result[1]):
         raise TypeError(f"custom_gradient: {_name(fn)} must return a pair (outputs, grad_fn), "
@@ -172,7 +180,7 @@ def custom_gradient(f=None):
         inputs = xs + reads + flat_y
         op_def = CUSTOM_GRADIENT if len(flat_y) == 1 else CUSTOM_GRADIENT_N
         outputs = execute(op_def, inputs, {"num_inputs": len(xs) + len(reads), "call": call},
-                          _name(f))
+                          _op_name(f))
         return nest.pack_sequence_as(y, [outputs] if len(flat_y) == 1 else list(outputs))
     return decorated
 
