@@ -15,6 +15,8 @@ IMAGE = [4, 4, 3]
 CASES = [
     ("assert_equal", [3], lambda x: tf.debugging.assert_equal(x, 1., name="foo"), "foo/"),
     ("assert_positive", [3], lambda x: tf.debugging.assert_positive(x, name="foo"), "foo/"),
+    ("v1.assert_equal data", [3], lambda x: v1.assert_equal(x, 1., data=[x], name="foo"),
+     "foo/"),
     ("assert_all_finite", [3], lambda x: tf.debugging.assert_all_finite(x, "m", name="foo"),
      None),
     ("resize", [1, 4, 4, 3], lambda x: tf.image.resize(x, [8, 8], name="foo"), "foo/"),

@@ -7,6 +7,7 @@ broadcasting; the assertion holds when every element's does.
 import numpy as np
 
 from ..framework import dtypes
+from ..framework.context import op_scope
 from ..framework.sparse_tensor import SparseTensor
 from ..framework.tensor import Tensor
 from ..ops import math_ops
@@ -29,15 +30,18 @@ def _with_data(condition, data, summarize, message):
 def _pairwise(compare, v2_check, x, y, data, summarize, message, name):
     if data is None:
         return v2_check(x, y, message=message, summarize=summarize, name=name)
-    x, y = checks._pair(x, y, v2_check.__name__)
-    return _with_data(compare(x, y), data, summarize, message)
+    with op_scope(name, v2_check.__name__):
+        x, y = checks._pair(x, y, v2_check.__name__)
+        return _with_data(compare(x, y), data, summarize, message)
 
 
 def _signed(compare, v2_check, x, data, summarize, message, name):
     if data is None:
         return v2_check(x, message=message, summarize=summarize, name=name)
-    x = convert_to_tensor(x)
-    return _with_data(compare(x, convert_to_tensor(0, dtype=x.dtype)), data, summarize, message)
+    with op_scope(name, v2_check.__name__):
+        x = convert_to_tensor(x)
+        return _with_data(compare(x, convert_to_tensor(0, dtype=x.dtype)), data, summarize,
+                          message)
 
 
 def assert_equal(x, y, data=None, summarize=None, message=None, name=None):

@@ -148,6 +148,7 @@ def _against_zero(fn, what, default):
             x = convert_to_tensor(x)
             return _check(fn(x, convert_to_tensor(0, dtype=x.dtype)), message, what,
                           [("x", x)], summarize)
+    check.__name__ = check.__qualname__ = default
     return check
 
 
