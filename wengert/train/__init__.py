@@ -47,3 +47,4 @@ from .batching import *  # noqa: F401,F403
 # -- TF 1's cluster description and event-file reader (wengert/tf1/) -------------------------------
 from ..tf1.cluster_spec import ClusterDef, ClusterSpec, JobDef  # noqa: F401
 from ..tf1.summary_iterator import summary_iterator  # noqa: F401
+from .warm_starting import warm_start  # noqa: F401  TF 1's warm starting from a checkpoint
