@@ -167,3 +167,15 @@ def test_nest_and_type_specs():
     assert spec == tf.TensorSpec([2], tf.float32)
     assert tf.TensorSpec([None, 2]).is_compatible_with(tf.zeros([5, 2]))
     assert not tf.TensorSpec([None, 2]).is_compatible_with(tf.zeros([5, 3]))
+
+
+def test_assert_near_builds_in_a_graph_and_checks_when_run():
+    v1 = tf.compat.v1
+    with tf.Graph().as_default():
+        x = v1.placeholder(tf.float32, [2])
+        check = tf.debugging.assert_near(x, [1.0, 2.0], rtol=1e-3, name="near")
+        assert check.name == "near/Assert"
+        with v1.Session() as sess:
+            sess.run(check, {x: [1.0, 2.0005]})
+            with pytest.raises(tf.errors.InvalidArgumentError, match="rtol=0.001"):
+                sess.run(check, {x: [1.0, 3.0]})

@@ -19,6 +19,7 @@ from ...framework.context import op_scope, state
 from ...framework.errors import InvalidArgumentError
 from ...framework.execute import execute
 from ...framework.registry import defop, linear
+from ...framework.static_value import static_value
 from ...framework.tensor import convert_to_tensor
 from ...framework.tensor_shape import TensorShape
 from ..math_ops import equal, greater, greater_equal, less, less_equal, not_equal, subtract
@@ -162,8 +163,15 @@ def assert_near(x, y, rtol=None, atol=None, message=None, summarize=None, name=N
     """Assert |x - y| <= atol + rtol * |y| elementwise (default tolerances: 10 * eps)."""
     with op_scope(name, "assert_near"):
         x, y, close, rtol, atol = near(x, y, rtol, atol)
-        return _check(close, message, f"x and y equal to tolerance rtol={float(rtol)}, "
-                      f"atol={float(atol)}", [("x", x), ("y", y)], summarize)
+        return _check(close, message, f"x and y equal to tolerance rtol={_shown(rtol)}, "
+                      f"atol={_shown(atol)}", [("x", x), ("y", y)], summarize)
+
+
+def _shown(tolerance):
+    """A tolerance as the message shows it: its value when known while the graph is built,
+    else the tensor (as TensorFlow shows it)."""
+    value = static_value(tolerance)
+    return tolerance if value is None else float(value)
 
 
 def near(x, y, rtol=None, atol=None):
