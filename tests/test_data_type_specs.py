@@ -111,3 +111,8 @@ def test_eager_iterator_inside_tf_function_continues_where_it_stands():
 
     assert [x.numpy().tolist() for x in both(d)] == [2, [1.0, 2.0]]
     assert [x.numpy().tolist() for x in both(d)] == [4, [3.0, 4.0]]
+
+
+def test_specs_are_type_specs():
+    assert isinstance(tf.data.IteratorSpec(_spec([])), tf.TypeSpec)
+    assert isinstance(tf.data.DatasetSpec(_spec([])), tf.TypeSpec)

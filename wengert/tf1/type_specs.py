@@ -6,13 +6,13 @@ is its class and a tuple of parts (`_serialize()`): two specs are equal when bot
 spec is compatible with another of its class when each part is (shapes compatible, dtypes and
 other parts equal, nested specs compatible in turn); the most specific common supertype relaxes
 each shape to the dimensions all agree on. wengert's own specs (TensorSpec, SparseTensorSpec,
-RaggedTensorSpec, DatasetSpec) are registered as TypeSpecs, so `isinstance(spec, tf.TypeSpec)`
-holds for them as in TensorFlow.
+RaggedTensorSpec, DatasetSpec, IteratorSpec) are registered as TypeSpecs, so
+`isinstance(spec, tf.TypeSpec)` holds for them as in TensorFlow.
 """
 import abc
 
 from ..data.iterator import Optional
-from ..data.structure import DatasetSpec
+from ..data.type_specs import DatasetSpec, IteratorSpec
 from ..framework import dtypes
 from ..framework.indexed_slices import IndexedSlices
 from ..framework.sparse_tensor import SparseTensorSpec
@@ -206,5 +206,5 @@ class NoneTensorSpec(TypeSpec):
         return self
 
 
-for _spec in (TensorSpec, SparseTensorSpec, RaggedTensorSpec, DatasetSpec):
+for _spec in (TensorSpec, SparseTensorSpec, RaggedTensorSpec, DatasetSpec, IteratorSpec):
     TypeSpec.register(_spec)
