@@ -96,3 +96,12 @@ def test_required_space_to_batch_paddings():
     paddings, crops = tf.required_space_to_batch_paddings([5, 7], [2, 4])
     assert paddings.numpy().tolist() == [[0, 1], [0, 1]]
     assert crops.numpy().tolist() == [[0, 1], [0, 1]]
+
+def test_shapes_equal_lists_tuples_and_none_as_in_tensorflow():
+    assert tf.TensorShape([64]) == [64] and [64] == tf.TensorShape([64])
+    assert tf.TensorShape([None, 3]) == [None, 3] and tf.TensorShape([2, 3]) == (2, 3)
+    assert tf.TensorShape(None) == None  # noqa: E711 - TensorFlow's unknown rank equals None
+    assert tf.TensorShape([2]) != [3] and not tf.TensorShape([2]) != [2]
+    assert tf.TensorShape(None) != tf.TensorShape([])  # an unknown rank is not a scalar
+    assert tf.TensorShape([2]) != "ab"
+    assert {tf.TensorShape([2, 3]): "kept"}[(2, 3)] == "kept"

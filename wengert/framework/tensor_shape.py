@@ -185,6 +185,25 @@ class TensorShape(tuple):
             return TensorShape(item)
         return item if _Mode.v2 or item is None else Dimension(item)
 
+    def __eq__(self, other):
+        """TensorFlow's equality: the same dimensions (unknown ones included) as another shape
+        or anything that converts to one (a list, a tuple, None for an unknown rank); an
+        unknown rank equals only an unknown rank."""
+        if not isinstance(other, TensorShape):
+            try:
+                other = TensorShape(other)
+            except (TypeError, ValueError):
+                return NotImplemented
+        if isinstance(self, _UnknownRank) or isinstance(other, _UnknownRank):
+            return isinstance(self, _UnknownRank) and isinstance(other, _UnknownRank)
+        return tuple.__eq__(self, other)
+
+    def __ne__(self, other):
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    __hash__ = tuple.__hash__
+
     def __repr__(self):
         if not _Mode.v2:
             return f"TensorShape({self.dims})"
