@@ -260,7 +260,8 @@ def test_while_loop_over_get_next_as_optional_in_a_function():
 
         def body(acc, _):
             opt = it.get_next_as_optional()
-            value = tf.where(opt.has_value(), opt.get_value(), tf.constant(0, tf.int64))
+            # get_value of an empty optional raises when run (as in TensorFlow): read it in a cond
+            value = tf.cond(opt.has_value(), opt.get_value, lambda: tf.constant(0, tf.int64))
             return acc + value, opt.has_value()
         return tf.while_loop(lambda acc, more: more, body,
                              [tf.constant(0, tf.int64), tf.constant(True)])[0]
@@ -374,3 +375,25 @@ def test_global_seed_makes_shuffles_reproducible():
     again = values(Dataset.range(20).shuffle(20))
     tf.random.set_seed(None)
     assert first == again and sorted(first) == list(range(20))
+
+
+def test_an_empty_optional_inside_tf_function_raises_when_its_value_is_read():
+    dataset = tf.data.Dataset.range(2)
+
+    @tf.function
+    def read_past_the_end():
+        it = iter(dataset)
+        first, second = it.get_next_as_optional(), it.get_next_as_optional()
+        third = it.get_next_as_optional()
+        return first.get_value(), second.get_value(), third.has_value(), third.get_value()
+
+    @tf.function
+    def total():
+        s = tf.constant(0, tf.int64)
+        for x in iter(dataset):  # AutoGraph's loop reads each optional before testing it
+            s += x
+        return s
+
+    with pytest.raises(tf.errors.InvalidArgumentError, match="has no value"):
+        read_past_the_end()
+    assert int(total()) == 1

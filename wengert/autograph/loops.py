@@ -359,7 +359,7 @@ def _tf_range_for(tensor, extra_test, body, get_state, set_state, names, opts, w
 
 def _tf_iterator_for(iterator, extra_test, body, get_state, set_state, names, opts, where):
     first = iterator.get_next_as_optional()
-    box = {"has_value": first.has_value(), "element": first.get_value()}
+    box = {"has_value": first.has_value(), "element": first._value_or_zeros()}
     get, set_, extra_names = _with_counter(get_state, set_state, box)
 
     def test():
@@ -369,6 +369,6 @@ def _tf_iterator_for(iterator, extra_test, body, get_state, set_state, names, op
         element = box["element"]
         body(element)
         following = iterator.get_next_as_optional()
-        box["has_value"], box["element"] = following.has_value(), following.get_value()
+        box["has_value"], box["element"] = following.has_value(), following._value_or_zeros()
     _tf_while(test, step, get, set_, extra_names + tuple(names), opts, where)
 

@@ -19,8 +19,12 @@ import numpy as np
 from ..framework.context import state, state_scope
 from ..framework.errors import InvalidArgumentError, OutOfRangeError
 from ..framework.execute import execute
-from ..framework.tensor import array_of, constant
+from ..framework.tensor import Tensor, array_of, constant
+from ..graph.graph import control_dependencies
+from ..ops.array_ops import identity
+from ..ops.io.checks import Assert
 from ..ops.io.iterators import ANONYMOUS_ITERATOR, ITERATOR_GET_NEXT, ITERATOR_GET_NEXT_AS_OPTIONAL
+from ..util import nest
 from . import structure as st
 from .type_specs import VALUE_TYPES, IteratorSpec
 
@@ -54,9 +58,20 @@ class Optional:
         return self._has_value
 
     def get_value(self, name=None):
-        known = getattr(self._has_value, "_value", None)  # None in a graph: checked when run
+        """The value; InvalidArgumentError when there is none (in a graph, when it runs)."""
+        known = getattr(self._has_value, "_value", None)
         if self._value is None or (known is not None and not bool(known)):
             raise InvalidArgumentError("Optional.get_value: the optional has no value.")
+        if known is not None:
+            return self._value
+        check = Assert(self._has_value, ["Optional.get_value: the optional has no value."])
+        with control_dependencies([check]):
+            return nest.map_structure(
+                lambda t: identity(t) if isinstance(t, Tensor) else t, self._value)
+
+    def _value_or_zeros(self):
+        """The value, or zeros of its shapes when there is none, unchecked: for loops that read
+        it before testing has_value (AutoGraph's `for` over an iterator)."""
         return self._value
 
     @property
