@@ -397,3 +397,19 @@ def test_an_empty_optional_inside_tf_function_raises_when_its_value_is_read():
     with pytest.raises(tf.errors.InvalidArgumentError, match="has no value"):
         read_past_the_end()
     assert int(total()) == 1
+
+
+def test_reduce_inside_tf_function_folds_into_a_symbolic_initial_state():
+    pairs = tf.data.Dataset.from_tensor_slices((np.arange(5, dtype=np.int64),
+                                                np.ones(5, np.float32)))
+
+    @tf.function
+    def fold(start):
+        return pairs.reduce((start, tf.constant(0.0)),
+                            lambda state, element: (state[0] + element[0],
+                                                    state[1] + element[1]))
+
+    total, count = fold(tf.constant(10, tf.int64))
+    assert int(total) == 20 and float(count) == 5.0  # TensorFlow: 20, 5.0
+    total, _ = fold(tf.constant(1, tf.int64))
+    assert int(total) == 11

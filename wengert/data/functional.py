@@ -22,9 +22,12 @@ from ..framework.sparse_tensor import SparseTensorSpec
 from ..framework.ragged_tensor import RaggedTensor
 from ..framework.tensor import Tensor, array_of, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
+from ..control_flow.cond import cond
+from ..control_flow.while_loop import while_loop
 from ..tracing.function import function
 from ..tracing.ragged_spec import RaggedTensorSpec
 from ..tracing.signatures import TensorSpec
+from ..util import nest
 from . import structure as st
 from .dataset import AUTOTUNE, INFINITE, UNKNOWN, Dataset, Stage
 from .iterator import without_recording
@@ -377,9 +380,36 @@ class ScanDataset(Dataset):
 
 def reduce_dataset(dataset, initial_state, reduce_func):
     """The final state of folding `reduce_func(state, element)` over the dataset."""
+    if any(_is_symbolic(leaf) for leaf in nest.flatten(initial_state)):
+        return _reduce_in_graph(dataset, initial_state, reduce_func)
     fn, structure, state = _state_function(reduce_func, dataset, initial_state,
                                            "Dataset.reduce function", scan=False)
     with without_recording():
         for components in dataset._stage():
             state = fn(components + state)
     return st.to_tensors(structure, state)
+
+
+def _is_symbolic(leaf):
+    return isinstance(leaf, Tensor) and array_of(leaf) is None
+
+
+def _reduce_in_graph(dataset, initial_state, reduce_func):
+    """reduce inside a traced function whose initial state is symbolic (TensorFlow builds a
+    ReduceDataset op): a while_loop over the dataset's optionals, the state its loop
+    variables, each element folded in behind a cond on has_value."""
+    state = nest.map_structure(convert_to_tensor, initial_state)
+    iterator = iter(dataset)
+
+    def more(has_value, *flat_state):
+        return has_value
+
+    def fold(has_value, *flat_state):
+        optional = iterator.get_next_as_optional()
+        current = nest.pack_sequence_as(state, list(flat_state))
+        folded = cond(optional.has_value(),
+                      lambda: nest.flatten(reduce_func(current, optional._value_or_zeros())),
+                      lambda: list(flat_state))
+        return [optional.has_value()] + list(folded)
+    final = while_loop(more, fold, [convert_to_tensor(True)] + nest.flatten(state))
+    return nest.pack_sequence_as(state, list(final[1:]))
