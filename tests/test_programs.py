@@ -18,11 +18,7 @@ PROGRAMS = sorted(p.stem for p in HERE.glob("*.py")
 NUMBER = re.compile(r"-?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|inf|nan)")
 
 # Programs that stop or differ today, and why; strict, so a fix shows as an unexpected pass.
-PENDING = {
-    "linear_regression_custom_loop": "Keras 3 does not train a tf.Variable set as a Model "
-    "attribute (it trains keras.Variable only), so TensorFlow's fit leaves W and b as they "
-    "were; wengert trains them, as tf.keras 2 did: Keras 3's variable model, issue 27 item 5",
-}
+PENDING = {}
 
 
 def _parts(line):

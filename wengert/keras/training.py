@@ -25,6 +25,7 @@ step then computes its own, or the model's `add_loss` terms are the loss. fit's 
 becomes per-row sample weights (data_adapter.py).
 """
 import math
+import warnings
 
 import numpy as np
 
@@ -249,8 +250,11 @@ class TrainingMixin:
             scaled = self.optimizer.scale_loss(loss) if hasattr(self.optimizer, "scale_loss") \
                 else loss  # a loss-scaling optimizer unscales the gradients it applies
         variables = self.trainable_variables
-        grads = tape.gradient(scaled, variables)
-        self.optimizer.apply_gradients(zip(grads, variables))
+        if variables:
+            grads = tape.gradient(scaled, variables)
+            self.optimizer.apply_gradients(zip(grads, variables))
+        else:
+            warnings.warn("The model does not have any trainable weights.")
         return loss, y_pred
 
     def _test_step_body(self, x, y, sample_weight):

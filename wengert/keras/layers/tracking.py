@@ -1,10 +1,11 @@
 """What a Keras layer holds: its sublayers and Variables, tracked as they are assigned, and
 the keys they are checkpointed under.
 
-Assigning a Layer (or a list of Layers) or a Variable to an attribute of a layer tracks it: the
-sublayers in the order they were added, the Variables as trainable or not (with their
-attribute name). `weights` walks the tree of sublayers depth first in tracking order, layer by
-layer as Keras 3 lists them: each layer's own trainable weights, then its other weights, then
+Assigning a Layer (or a list of Layers) or a `keras.Variable` to an attribute of a layer tracks
+it: the sublayers in the order they were added, the Variables as trainable or not (with their
+attribute name). A `tf.Variable` is not tracked, as in Keras 3: `fit` does not train it.
+`weights` walks the tree of sublayers depth first in tracking order, layer by layer as Keras 3
+lists them: each layer's own trainable weights, then its other weights, then
 its sublayers'; each weight once. `trainable_weights` and `non_trainable_weights` keep that
 order and split it: a weight under a frozen layer (trainable=False) is non-trainable.
 `submodules` lists every layer below.
@@ -18,7 +19,7 @@ from collections import OrderedDict
 
 import numpy as np
 
-from ...framework.variables import Variable
+from ..variables import KerasVariable
 
 __all__ = ["Tracking", "UNTRACKED", "depth_first"]
 
@@ -75,7 +76,7 @@ class Tracking:
                 self._sublayers.append(value)
             if public:
                 self._sublayer_keys.setdefault(id(value), key)
-        elif isinstance(value, Variable):
+        elif isinstance(value, KerasVariable):
             if not any(v is value for v in self._trainable_weights + self._non_trainable_weights):
                 (self._trainable_weights if value.trainable else
                  self._non_trainable_weights).append(value)
