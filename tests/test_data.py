@@ -413,3 +413,28 @@ def test_reduce_inside_tf_function_folds_into_a_symbolic_initial_state():
     assert int(total) == 20 and float(count) == 5.0  # TensorFlow: 20, 5.0
     total, _ = fold(tf.constant(1, tf.int64))
     assert int(total) == 11
+
+
+def test_datasets_of_a_traced_functions_tensors_are_iterated_reduced_and_repeated():
+    @tf.function
+    def doubled_sum(x):
+        return tf.data.Dataset.from_tensor_slices(x).map(lambda v: v * 2).reduce(
+            tf.constant(0.0), lambda s, v: s + v)
+
+    @tf.function
+    def batched_dot(x, y):
+        s = tf.constant(0.0)
+        for a, b in tf.data.Dataset.from_tensor_slices((x, y)).batch(2):
+            s += tf.reduce_sum(a * b)
+        return s
+
+    @tf.function
+    def twice(x):
+        it = iter(tf.data.Dataset.from_tensors(x).repeat(2))
+        return next(it) + next(it)
+
+    # TensorFlow 2.21: 12.0 and 6.0 (one trace per shape), 32.0, 6.0
+    assert float(doubled_sum(tf.constant([1.0, 2.0, 3.0]))) == 12.0
+    assert float(doubled_sum(tf.constant([1.0, 2.0]))) == 6.0
+    assert float(batched_dot(tf.constant([1.0, 2.0, 3.0]), tf.constant([4.0, 5.0, 6.0]))) == 32.0
+    assert float(twice(tf.constant(3.0))) == 6.0

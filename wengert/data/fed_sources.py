@@ -8,24 +8,21 @@ Datasets hold values, so a source built from graph tensors of a TF 1 graph (`Fed
 the tensors instead: its element spec comes from their static shapes, and its values are read
 when a pass starts. The iterator's initializer op takes the tensors as inputs (graph_iterators.py),
 so the Session evaluates them (reading the feed) each time the initializer runs and starts the
-pass with their values in `feeding(...)`. A pass started any other way refuses with
-TensorFlow's advice. A traced tf.function's tensors are not fed values, so they stay refused.
+pass with their values in `feeding(...)` (fed_values.py). A pass started any other way
+refuses with TensorFlow's advice. Inside a traced function the pass starts in the function's
+AnonymousIteratorV3 op, which takes the tensors as inputs (iterator.py), so a dataset of a
+function's tensors is iterated, reduced and looped over as TensorFlow's is.
 """
-import contextlib
-import threading
-
 from ..framework.context import state
 from ..framework.errors import FailedPreconditionError
 from ..framework.tensor import Tensor
-from ..tracing.func_graph import FuncGraph
 from ..tracing.signatures import TensorSpec
 from ..util import nest
 from . import structure as st
 from .dataset import FED_SOURCE, UNKNOWN, Dataset
+from .fed_values import current_values
 
-__all__ = ["FedDataset", "has_fed_tensors", "feeding", "fed_inputs"]
-
-_VALUES = threading.local()
+__all__ = ["FedDataset", "has_fed_tensors"]
 
 
 def _symbolic(leaf):
@@ -33,29 +30,11 @@ def _symbolic(leaf):
 
 
 def has_fed_tensors(tensors):
-    """True when `tensors` holds graph tensors of a TF 1 graph being built."""
-    if state.graph is None or isinstance(state.graph, FuncGraph):
+    """True when `tensors` holds graph tensors of a graph being built (a TF 1 graph, or a
+    function being traced)."""
+    if state.graph is None:
         return False
     return any(_symbolic(leaf) for leaf in nest.flatten(tensors))
-
-
-@contextlib.contextmanager
-def feeding(tensors, values):
-    """Inside, a FedDataset's pass reads `values` for `tensors`."""
-    old = getattr(_VALUES, "table", None)
-    _VALUES.table = {id(t): v for t, v in zip(tensors, values)}
-    try:
-        yield
-    finally:
-        _VALUES.table = old
-
-
-def fed_inputs(dataset):
-    """The graph tensors a dataset's sources read, in a fixed order."""
-    out = []
-    for ds in dataset._lineage():
-        out.extend(t for t in getattr(ds, "_fed", ()) if all(t is not o for o in out))
-    return out
 
 
 def _shape_and_dtype(leaf):
@@ -85,7 +64,7 @@ class FedDataset(Dataset):
         super().__init__(structure, specs, cardinality)
 
     def _stage(self):
-        table = getattr(_VALUES, "table", None)
+        table = current_values()
         if table is None or any(id(t) not in table for t in self._fed):
             raise FailedPreconditionError(
                 "This dataset reads placeholders of a TF 1 graph: iterate it with "

@@ -30,6 +30,7 @@ from ..tracing.signatures import TensorSpec
 from ..util import nest
 from . import structure as st
 from .dataset import AUTOTUNE, INFINITE, UNKNOWN, Dataset, Stage
+from .fed_values import fed_inputs
 from .iterator import without_recording
 from .sparse_elements import is_sparse, unwrap
 
@@ -380,7 +381,7 @@ class ScanDataset(Dataset):
 
 def reduce_dataset(dataset, initial_state, reduce_func):
     """The final state of folding `reduce_func(state, element)` over the dataset."""
-    if any(_is_symbolic(leaf) for leaf in nest.flatten(initial_state)):
+    if fed_inputs(dataset) or any(_is_symbolic(leaf) for leaf in nest.flatten(initial_state)):
         return _reduce_in_graph(dataset, initial_state, reduce_func)
     fn, structure, state = _state_function(reduce_func, dataset, initial_state,
                                            "Dataset.reduce function", scan=False)

@@ -11,7 +11,7 @@ keeps one per session: two sessions of one graph share it here). Eagerly, a one-
 `iter(dataset)` and an initializable one is refused, as in TensorFlow 2.
 """
 from . import structure as st
-from .fed_sources import fed_inputs, feeding
+from .fed_values import fed_inputs, feeding
 from .iterator import Optional, OwnedIterator, without_recording
 from ..framework import dtypes
 from ..framework.context import state

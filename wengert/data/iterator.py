@@ -26,6 +26,7 @@ from ..ops.io.checks import Assert
 from ..ops.io.iterators import ANONYMOUS_ITERATOR, ITERATOR_GET_NEXT, ITERATOR_GET_NEXT_AS_OPTIONAL
 from ..util import nest
 from . import structure as st
+from .fed_values import fed_inputs, feeding
 from .type_specs import VALUE_TYPES, IteratorSpec
 
 __all__ = ["OwnedIterator", "Optional", "make_iterator", "numpy_iterator", "without_recording",
@@ -213,18 +214,23 @@ def _owned_ops(iterator, op, name):
 
 
 class _Resource:
-    """What the iterator ops of a traced function hold: the dataset and the current pass."""
+    """What the iterator ops of a traced function hold: the dataset, the function's tensors
+    its sources read, and the current pass."""
 
     def __init__(self, dataset):
         self.dataset, self.stage = dataset, None
+        self.fed, self.values = fed_inputs(dataset), ()
 
     def start(self, fed=()):
-        _ = fed  # a traced function's iterator reads no placeholders
-        with without_recording():
+        self.values = fed  # a pass may start its sources again (repeat): they read these
+        with without_recording(), feeding(self.fed, fed):
             self.stage = self.dataset._stage()
 
     def next_components(self):
-        with without_recording():
+        if not self.fed:
+            with without_recording():
+                return next(self.stage, None)
+        with without_recording(), feeding(self.fed, self.values):
             return next(self.stage, None)
 
     def __repr__(self):
@@ -237,8 +243,8 @@ class GraphIterator(_DatasetIterator):
     def __init__(self, dataset):
         super().__init__(dataset)
         self._resource = _Resource(dataset)
-        self._handle = execute(ANONYMOUS_ITERATOR, (), {"iterator": self._resource},
-                               "AnonymousIteratorV3")
+        self._handle = execute(ANONYMOUS_ITERATOR, tuple(self._resource.fed),
+                               {"iterator": self._resource}, "AnonymousIteratorV3")
         self._unrolled = 0
 
     def _attrs(self):
