@@ -37,7 +37,7 @@ def creator_scope(creator):
     try:
         yield
     finally:
-        stack.remove(creator)
+        stack.pop()  # this scope's entry: scopes close innermost first
 
 
 def _named(cls, args, kwargs):

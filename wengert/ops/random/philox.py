@@ -27,8 +27,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-__all__ = ["philox_blocks", "philox_blocks_at", "philox_words", "stateless_key_counter", "seeded_key_counter",
-           "skip", "MASK64"]
+__all__ = ["philox_blocks", "philox_blocks_at", "philox_words", "stateless_key_counter",
+           "seeded_key_counter", "skip", "MASK64"]
 
 MASK32 = 0xFFFFFFFF
 MASK64 = 0xFFFFFFFFFFFFFFFF
