@@ -61,4 +61,4 @@ class Operation:
         (session or default_session()).run(self, feed_dict)
 
     def __repr__(self):
-        return f"<wengert.Operation '{self.name}' type={self.type}>"
+        return f"<tf.Operation '{self.name}' type={self.type}>"

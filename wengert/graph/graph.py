@@ -36,6 +36,7 @@ from ..framework.tensor_shape import (TensorShape, disable_v2_tensorshape,
                                        enable_v2_tensorshape)
 from ..framework.variables import READ_VARIABLE, variable_op_name
 from ..ops.creation_ops import CONST
+from .graph_elements import as_graph_element
 from .symbolic import SymbolicTensor
 
 __all__ = ["Graph", "get_default_graph", "reset_default_graph", "name_scope",
@@ -298,6 +299,10 @@ class Graph:
             return self._by_name[name]
         except KeyError:
             raise KeyError(f"The graph has no operation named {name!r}.") from None
+
+    def as_graph_element(self, obj, allow_tensor=True, allow_operation=True):
+        """The tensor or op of this graph that `obj` is or names (graph_elements.py)."""
+        return as_graph_element(self, obj, allow_tensor, allow_operation)
 
     def get_tensor_by_name(self, name):
         op_name, _, index = name.rpartition(":")

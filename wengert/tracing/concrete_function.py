@@ -104,13 +104,13 @@ def _pack_expression(node, leaves, keys):
     if type(node) is dict:
         if not all(type(k) is str for k in node):
             return None
-        parts = []
+        parts = {}  # leaves come in sorted key order; the dict keeps the returned order
         for k in sorted(node):
             keys.append(k)
-            parts.append((len(keys) - 1, _pack_expression(node[k], leaves, keys)))
-        if any(p is None for _, p in parts):
+            parts[k] = (len(keys) - 1, _pack_expression(node[k], leaves, keys))
+        if any(p is None for _, p in parts.values()):
             return None
-        return "{" + ", ".join(f"K[{i}]: {p}" for i, p in parts) + "}"
+        return "{" + ", ".join(f"K[{i}]: {p}" for i, p in map(parts.get, node)) + "}"
     if nest.is_nested(node) or nest.is_composite(node):
         return None
     index = next(leaves)
@@ -120,19 +120,25 @@ def _pack_expression(node, leaves, keys):
 class ConcreteFunction:
     """One trace: its graph, its compiled plan, and how to call it with flat tensor args."""
 
-    def __init__(self, graph, structured_outputs, flat_outputs):
+    def __init__(self, graph, structured_outputs, flat_outputs, targets=None):
+        """`targets`: the ops a call runs besides those the outputs need (default: every
+        stateful op, as tf.function runs them; wrap_function runs its control outputs only)."""
         self.graph = graph
         self.structured_outputs = nest.pack_sequence_as(structured_outputs, flat_outputs, True) \
             if nest.is_nested(structured_outputs) or nest.is_composite(structured_outputs) \
             else flat_outputs[0]
         fetches = [t for t in flat_outputs if t is not None]
-        stateful = [op for op in graph._ops if op.op_def.stateful]
+        stateful = [op for op in graph._ops if op.op_def.stateful] if targets is None \
+            else list(targets)
         self._flat_outputs = flat_outputs
         self._captured_inputs = [p for _, p in graph.outer_captures]
-        self._plan = compile_plan(graph, fetches, stateful,
-                                  list(graph.inputs) + self._captured_inputs)
+        self._plan = self._compile(fetches, stateful)
         self._replay_ops = needed_ops(graph, fetches, stateful)
         self._pack = _packer(structured_outputs, flat_outputs)
+
+    def _compile(self, fetches, targets):
+        return compile_plan(self.graph, fetches, targets,
+                            list(self.graph.inputs) + self._captured_inputs)
 
     @property
     def inputs(self):

@@ -126,6 +126,7 @@ __getattr__, __dir__ = _lazy_attributes(globals(), {
     "resource_loader": ".resource_loader",  # paths of a program's data files
     "summary": ".summary",  # FileWriter, the TF 1 summary ops and event messages
     "NoneTensorSpec": "...tf1.type_specs:NoneTensorSpec",
+    "wrap_function": "...tf1.wrap_function:wrap_function",  # TF 1 code traced once, eagerly run
     "variable_creator_scope": "...tf1.variable_creator_scope:variable_creator_scope_v1"},  # the spec of an absent value
     fallback="wengert")
 
