@@ -83,7 +83,10 @@ def set_loop_options(parallel_iterations=None, swap_memory=None, maximum_iterati
                      shape_invariants=None):
     """Options for the loop whose body calls this (read by the converter; a no-op at run time):
     `shape_invariants=[(variable, shape)]` lets a loop variable's shape change, and
-    `maximum_iterations` bounds the loop."""
+    `maximum_iterations` bounds the loop. At run time it does nothing, as TensorFlow's: the
+    converter reads the options from the call's source, and parallel_iterations and
+    swap_memory change no result on a CPU (control_flow/loop_options.py)."""
+    del parallel_iterations, swap_memory, maximum_iterations, shape_invariants
 
 
 def set_verbosity(level, alsologtostdout=False):

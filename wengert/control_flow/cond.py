@@ -23,7 +23,7 @@ sub-graphs. Gradient ops recompute the forward code with a store that drops writ
 import numpy as np
 
 from ..framework import dtypes
-from ..framework.context import state
+from ..framework.context import op_scope, state
 from ..framework.errors import InvalidArgumentError
 from ..framework.registry import defop, needs_grad
 from ..framework.tensor import Tensor, array_of, convert_to_tensor
@@ -159,7 +159,18 @@ def switch_case(branch_index, branch_fns, default=None, name=None):
 
 def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"):
     """The fn of the first pair whose predicate holds (`default` if none does); with
-    `exclusive=True` more than one true predicate is an error. Built as nested conds."""
+    `exclusive=True` more than one true predicate is an error. Built as nested conds under the
+    name scope `name`. Eagerly, a branch's one-element list or tuple is unpacked unless
+    `strict` (TensorFlow's eager case does so; its graph case returns the list either way)."""
+    with op_scope(name, "case"):
+        result = _case(pred_fn_pairs, default, exclusive)
+    if not strict and state.graph is None and isinstance(result, (list, tuple)) and len(
+            result) == 1:
+        return result[0]
+    return result
+
+
+def _case(pred_fn_pairs, default, exclusive):
     pairs = list(pred_fn_pairs.items()) if isinstance(pred_fn_pairs, dict) else list(
         pred_fn_pairs)
     for pair in pairs:

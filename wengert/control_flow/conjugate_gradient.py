@@ -9,6 +9,7 @@ until every |r| <= tol |rhs| or max_iter steps; batches of systems run together.
 """
 import collections
 
+from ..framework.context import op_scope
 from ..framework.tensor import convert_to_tensor, is_tensor
 from ..ops.broadcast_ops import broadcast_to, zeros_like
 from ..ops.linalg.common import conj_if_complex
@@ -39,7 +40,12 @@ def conjugate_gradient(operator, rhs, preconditioner=None, x=None, tol=1e-5, max
                        name="conjugate_gradient"):
     """Solve operator @ x = rhs by conjugate gradients; returns CGState(i, x, r, p, gamma).
     `operator` (and `preconditioner`) is an object with `matvec` or a dense [..., N, N] matrix
-    (Hermitian positive definite)."""
+    (Hermitian positive definite). Its ops are built under the name scope `name`."""
+    with op_scope(name, "conjugate_gradient"):
+        return _solve(operator, rhs, preconditioner, x, tol, max_iter)
+
+
+def _solve(operator, rhs, preconditioner, x, tol, max_iter):
     b = convert_to_tensor(rhs)
     if not hasattr(operator, "matvec"):
         operator = convert_to_tensor(operator, dtype=b.dtype)

@@ -15,11 +15,17 @@ In a graph whose leading dimension is known only when it runs, the loop is one `
 to learn its outputs, and the loop writes each result into its row of buffers allocated for all
 rows (tensor_scatter_nd_update: loop variables keep their shapes, as the loop's gradient
 needs). Structures
-of any nesting are flattened and re-packed (util/nest.py). `parallel_iterations`, `back_prop`
-and `swap_memory` are accepted for compatibility and change nothing.
+of any nesting are flattened and re-packed (util/nest.py).
+
+The loop options follow TensorFlow 2: `back_prop=False` stops the gradient at the outputs while
+a graph or function is built and changes nothing eagerly (TensorFlow's eager loops ignore it
+too); `parallel_iterations` must be positive (TypeError, as TensorFlow's) and, like
+`swap_memory` (GPU-to-host swapping of the kept values), changes no result on a CPU;
+`infer_shape=True` makes results of different static shapes a ValueError before they are
+stacked; `name` scopes the ops built ("map", "scan", "foldl", "foldr" by default).
 """
 from ..framework import dtypes
-from ..framework.context import state
+from ..framework.context import op_scope, state
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
 from ..ops.array_ops import concat, stack
@@ -28,6 +34,7 @@ from ..ops.indexing_ops import gather, reverse as flip
 from ..ops.reshape_ops import expand_dims
 from ..ops.scatter_ops import tensor_scatter_nd_update
 from ..util import nest
+from .loop_options import check_loop_options, without_gradient
 from .while_loop import while_loop
 
 __all__ = ["map_fn", "scan", "foldl", "foldr"]
@@ -63,14 +70,29 @@ def _element(elems, flat, i):
     return nest.pack_sequence_as(elems, [pick(t) for t in flat])
 
 
-def _stacked(results, what):
-    """Per-leaf stacks of a list of equally structured results."""
+def _stacked(results, what, infer_shape=True):
+    """Per-leaf stacks of a list of equally structured results; with `infer_shape`, results
+    whose static shapes differ are a ValueError (TensorFlow's TensorArray check)."""
     first = results[0]
     leaves = [nest.flatten(r) for r in results]
     if any(len(l) != len(leaves[0]) for l in leaves):
         raise ValueError(f"{what}: fn must return the same structure for every element.")
+    if infer_shape:
+        _check_same_shapes(leaves, what)
     return nest.pack_sequence_as(first, [stack([l[k] for l in leaves])
                                          for k in range(len(leaves[0]))])
+
+
+def _check_same_shapes(leaves, what):
+    for k in range(len(leaves[0])):
+        shape = convert_to_tensor(leaves[0][k]).shape
+        for row in leaves[1:]:
+            other = convert_to_tensor(row[k]).shape
+            if not shape.is_compatible_with(other):
+                raise ValueError(f"{what}: Incompatible shape for value ({other}), expected "
+                                 f"({shape}): fn's results must have one shape to be stacked "
+                                 "(infer_shape=True).")
+            shape = shape.merge_with(other)
 
 
 def _check_signature(result, signature, what):
@@ -139,6 +161,13 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
            infer_shape=True, name=None, fn_output_signature=None):
     """fn applied to each element of `elems` along axis 0, the results stacked (a structure of
     tensors if fn returns one)."""
+    check_loop_options("map_fn", parallel_iterations, swap_memory, zero_is_default=True)
+    with op_scope(name, "map"):
+        return without_gradient(_map(fn, elems, dtype, infer_shape, fn_output_signature),
+                                 back_prop)
+
+
+def _map(fn, elems, dtype, infer_shape, fn_output_signature):
     signature = fn_output_signature if fn_output_signature is not None else dtype
     flat = _flat_elements(elems, "map_fn")
     n = _static_length(flat, "map_fn")
@@ -146,7 +175,7 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
         return _empty_outputs(signature, flat, "map_fn")
     if n is not None:
         return _stacked([_check_signature(fn(_element(elems, flat, i)), signature, "map_fn")
-                         for i in range(n)], "map_fn")
+                         for i in range(n)], "map_fn", infer_shape)
     first = _check_signature(fn(_element(elems, flat, 0)), signature, "map_fn")
     count = shape_of(flat[0])[0]
     outputs, _ = _accumulating_loop(lambda i, _: (fn(_element(elems, flat, i)), None), first,
@@ -159,7 +188,17 @@ def _order(n, reverse):
     return range(n - 1, -1, -1) if reverse else range(n)
 
 
-def _scan(fn, elems, initializer, reverse, what, keep_all):
+def _scan(fn, elems, initializer, reverse, what, keep_all, options, infer_shape=True):
+    """scan / foldl / foldr under their options (parallel_iterations, back_prop,
+    swap_memory, name)."""
+    parallel_iterations, back_prop, swap_memory, name = options
+    check_loop_options(what, parallel_iterations, swap_memory)
+    with op_scope(name, what):
+        return without_gradient(_scanned(fn, elems, initializer, reverse, what, keep_all,
+                                          infer_shape), back_prop)
+
+
+def _scanned(fn, elems, initializer, reverse, what, keep_all, infer_shape):
     flat = _flat_elements(elems, what)
     n = _static_length(flat, what)
     if n == 0 and initializer is None:
@@ -177,7 +216,7 @@ def _scan(fn, elems, initializer, reverse, what, keep_all):
         if not history:
             return nest.map_structure(lambda a: zeros([0] + list(convert_to_tensor(a).shape),
                                                       convert_to_tensor(a).dtype), initializer)
-        return _stacked(history[::-1] if reverse else history, what)
+        return _stacked(history[::-1] if reverse else history, what, infer_shape)
     return _dynamic_scan(fn, elems, flat, initializer, reverse, what, keep_all)
 
 
@@ -208,16 +247,19 @@ def scan(fn, elems, initializer=None, parallel_iterations=10, back_prop=True, sw
     """The running results a_i = fn(a_{i-1}, elems[i]) stacked along axis 0 (from the back
     with reverse=True; out[i] always belongs to elems[i]). Without an initializer, a_0 is
     elems[0]."""
-    return _scan(fn, elems, initializer, reverse, "scan", keep_all=True)
+    return _scan(fn, elems, initializer, reverse, "scan", True,
+                 (parallel_iterations, back_prop, swap_memory, name), infer_shape)
 
 
 def foldl(fn, elems, initializer=None, parallel_iterations=10, back_prop=True, swap_memory=False,
           name=None):
     """fn folded over elems from the front: fn(...fn(fn(initializer, e0), e1)..., e_last)."""
-    return _scan(fn, elems, initializer, False, "foldl", keep_all=False)
+    return _scan(fn, elems, initializer, False, "foldl", False,
+                 (parallel_iterations, back_prop, swap_memory, name))
 
 
 def foldr(fn, elems, initializer=None, parallel_iterations=10, back_prop=True, swap_memory=False,
           name=None):
     """fn folded over elems from the back: fn(...fn(fn(initializer, e_last), ...), e0)."""
-    return _scan(fn, elems, initializer, True, "foldr", keep_all=False)
+    return _scan(fn, elems, initializer, True, "foldr", False,
+                 (parallel_iterations, back_prop, swap_memory, name))

@@ -15,7 +15,8 @@ batching rule allows it:
 Any other op falls back, as TensorFlow does, to a loop over the batch for that op alone: its
 kernel on each element's arrays, stacked, when nothing would record the op, else `map_fn` of
 the op (Python calls eagerly or with a known batch size, one while_loop otherwise); with
-fallback_to_while_loop=False it raises instead, naming the op.
+fallback_to_while_loop=False it raises instead, naming the op, and with warn=True (the default)
+each fallback logs TensorFlow's warning on the "tensorflow" logger.
 
 Because the replay runs ordinary ops, tapes record it and `tf.gradients` differentiates it (the
 placeholders' values are the real elements; eager tensors fn captured keep their identity, so
@@ -34,6 +35,7 @@ from ..ops.creation_ops import shape as shape_of, tile
 from ..ops.reshape_ops import expand_dims
 from ..ops.shape_rules import broadcast_shapes
 from ..util import nest
+from ..util.tf_logging import get_logger
 from .functional import map_fn
 from ..framework.variables import READ_VARIABLE, watch_on_read
 from .subgraphs import SubGraph, placeholder_for
@@ -97,7 +99,8 @@ def _aligned(value, traced_rank, rank):
 
 
 def _run_batched(op, inputs, batched, fallback):
-    """The op on the batch at once, or per element when its rule does not allow that."""
+    """The op on the batch at once, or per element when its rule does not allow that;
+    fallback = (fallback_to_while_loop, warn)."""
     if _elementwise(op):
         rank = op.outputs[0].shape.rank
         args = [_aligned(v, t.shape.rank, rank) if b else v
@@ -114,9 +117,13 @@ def _run_batched(op, inputs, batched, fallback):
         out = rule(op, inputs, batched)
         if out is not None:
             return out
-    if not fallback:
+    allowed, warn = fallback
+    if not allowed:
         raise ValueError(f"vectorized_map: op '{op.name}' (type {op.type}) has no batching rule; "
                          "pass fallback_to_while_loop=True to loop over the batch for it.")
+    if warn:  # TensorFlow's warning, on its "tensorflow" logger
+        get_logger().warning(f"Using a while_loop for converting {op.type} cause there is no "
+                             "registered converter for this op.")
     return _loop(op, inputs, batched)
 
 
@@ -206,7 +213,7 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
     if not flat or any(t.shape.rank in (0, None) for t in flat):
         raise ValueError("vectorized_map: elems must be tensors of rank >= 1 (known rank).")
     graph, holders, outputs = _trace(fn, elems, flat)
-    values = _replay(graph, holders, flat, fallback_to_while_loop)
+    values = _replay(graph, holders, flat, (fallback_to_while_loop, warn))
     count = flat[0].shape[0] if flat[0].shape[0] is not None and state.graph is None else \
         shape_of(flat[0])[0]
     return nest.pack_sequence_as(outputs, [_result(t, values, count)

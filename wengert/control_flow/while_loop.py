@@ -3,7 +3,10 @@
 The `While` op, its gradient (a loop running backwards over the kept per-iteration values) and
 the history ops are in cond.py; this module builds them from the user's `cond` and
 `body` functions: loop variables flattened from any nested structure, shape invariants checked,
-`maximum_iterations` honoured.
+`maximum_iterations` honoured. As in TensorFlow 2, `back_prop=False` stops the gradient at the
+outputs of a loop built in a graph or function and changes nothing eagerly, and
+`parallel_iterations` must be a positive integer (TypeError); neither it nor `swap_memory`
+changes a result (loop_options.py).
 """
 import numpy as np
 
@@ -15,6 +18,7 @@ from ..framework.variables import Variable
 from ..ops.io import tensor_arrays
 from ..util import nest
 from .cond import _eager_pred, _eager_value, _structure
+from .loop_options import check_loop_options, without_gradient
 from .subgraphs import output_tensor, trace
 from .while_op import WHILE, _while_op
 
@@ -28,10 +32,11 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     the structure of `loop_vars`. In a graph, one While op (differentiable, see module doc)."""
     if not callable(cond) or not callable(body):
         raise TypeError("while_loop: cond and body must be callables.")
+    check_loop_options("while_loop", parallel_iterations, swap_memory)
     flows, rebuild = tensor_arrays.as_flows(loop_vars)
     if rebuild is not None:  # TensorArrays travel as their flow tensors
         return _with_tensor_arrays(cond, body, loop_vars, flows, rebuild, shape_invariants,
-                                   maximum_iterations, name)
+                                   (maximum_iterations, back_prop), name)
     flat = [_as_loop_tensor(v) for v in nest.flatten(loop_vars)]
     if not flat:
         raise ValueError("while_loop: loop_vars must hold at least one tensor.")
@@ -42,7 +47,9 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
                              f"not compatible with its initial shape {t.shape}.")
     if state.graph is None:
         return _eager_while(cond, body, loop_vars, flat, invariants, maximum_iterations)
-    return _graph_while(cond, body, loop_vars, flat, invariants, maximum_iterations, name)
+    return without_gradient(
+        _graph_while(cond, body, loop_vars, flat, invariants, maximum_iterations, name),
+        back_prop)
 
 
 def _raw_while(input, cond, body, output_shapes=(), parallel_iterations=10,  # noqa: A002
@@ -56,9 +63,11 @@ def _raw_while(input, cond, body, output_shapes=(), parallel_iterations=10,  # n
 WHILE.raw = _raw_while
 
 
-def _with_tensor_arrays(cond, body, loop_vars, flows, rebuild, shape_invariants,
-                        maximum_iterations, name):
-    """while_loop over the flows of the TensorArrays in loop_vars (their rows may grow)."""
+def _with_tensor_arrays(cond, body, loop_vars, flows, rebuild, shape_invariants, limits,
+                        name):
+    """while_loop over the flows of the TensorArrays in loop_vars (their rows may grow);
+    limits = (maximum_iterations, back_prop)."""
+    maximum_iterations, back_prop = limits
     if state.graph is not None and any(isinstance(v, tensor_arrays.TensorArray) and
                                        v.element_shape.rank is None
                                        for v in nest.flatten(loop_vars)):
@@ -82,7 +91,7 @@ def _with_tensor_arrays(cond, body, loop_vars, flows, rebuild, shape_invariants,
     def body_flows(*values):
         out = body(*_rebuilt(rebuild, values, loop_vars))
         return tensor_arrays.flows_of(out)
-    result = while_loop(cond_flows, body_flows, flows, invariants,
+    result = while_loop(cond_flows, body_flows, flows, invariants, back_prop=back_prop,
                         maximum_iterations=maximum_iterations, name=name)
     return rebuild(result)
 
