@@ -137,5 +137,5 @@ def test_bad_input():
         tf.strings.unicode_decode(["a"], "EBCDIC")
     with pytest.raises(tf.errors.InvalidArgumentError, match="allowed values"):
         tf.strings.unicode_split(["a"], "UTF-8", errors="loose")
-    with pytest.raises(TypeError, match="int32 code points"):
+    with pytest.raises(tf.errors.InvalidArgumentError, match="int32 code points"):
         tf.strings.unicode_script([1.5])

@@ -14,7 +14,7 @@ import struct
 
 import numpy as np
 
-from ...framework import dtypes
+from ...framework import dispatch, dtypes
 from ...framework.errors import InvalidArgumentError
 from ...framework.execute import execute
 from ...framework.registry import defop
@@ -88,18 +88,28 @@ def _checked_buckets(num_buckets, what):
 
 def to_hash_bucket(string_tensor, num_buckets, name=None):
     """Each string's bucket in [0, num_buckets): TensorFlow's Hash64 mod num_buckets."""
+    ragged = dispatch.elementwise(lambda x: to_hash_bucket(x, num_buckets, name), string_tensor)
+    if ragged is not None:
+        return ragged
     return execute(HASH_BUCKET, (convert_to_tensor(string_tensor, dtype_hint=dtypes.string),),
                    {"num_buckets": _checked_buckets(num_buckets, "to_hash_bucket")}, name)
 
 
 def to_hash_bucket_fast(input, num_buckets, name=None):  # noqa: A002 (TensorFlow's name)
     """Each string's bucket: FarmHash Fingerprint64 mod num_buckets."""
+    ragged = dispatch.elementwise(lambda x: to_hash_bucket_fast(x, num_buckets, name), input)
+    if ragged is not None:
+        return ragged
     return execute(HASH_BUCKET_FAST, (convert_to_tensor(input, dtype_hint=dtypes.string),),
                    {"num_buckets": _checked_buckets(num_buckets, "to_hash_bucket_fast")}, name)
 
 
 def to_hash_bucket_strong(input, num_buckets, key, name=None):  # noqa: A002
     """Each string's bucket: SipHash-2-4 under the 2-int `key`, mod num_buckets."""
+    ragged = dispatch.elementwise(lambda x: to_hash_bucket_strong(x, num_buckets, key, name),
+                                  input)
+    if ragged is not None:
+        return ragged
     key = tuple(int(k) for k in np.asarray(key).reshape(-1))
     if len(key) != 2:
         raise ValueError(f"to_hash_bucket_strong: key must be a list of 2 integers, got {key}.")

@@ -16,7 +16,7 @@ import re
 
 import numpy as np
 
-from ...framework import dtypes
+from ...framework import dispatch, dtypes
 from ...framework.errors import InvalidArgumentError
 from ...framework.execute import execute
 from ...framework.registry import defop
@@ -197,10 +197,21 @@ STRING_FORMAT = defop("StringFormat", _format_kernel, grad=None,
                       name=None: format(template, inputs, placeholder, summarize, name))
 
 
+def _split_whitespace(value, maxsplit):
+    """TensorFlow's split on runs of whitespace: after `maxsplit` pieces the rest of the string
+    (leading whitespace removed) is one more piece, even when empty; maxsplit 0 keeps the whole
+    string."""
+    if maxsplit == 0:
+        return [value]
+    pieces = value.split(None, maxsplit)
+    return pieces + [b""] if len(pieces) == maxsplit else pieces
+
+
 def _split_kernel(x, *, sep, maxsplit):
     """(pieces, row_splits) of a vector of strings."""
     def pieces(v):
-        return v.split(None if sep is None else sep.encode(), maxsplit)
+        return _split_whitespace(v, maxsplit) if sep is None else v.split(sep.encode(),
+                                                                           maxsplit)
     rows = [pieces(v) for v in np.asarray(x, dtype=object).reshape(-1)]
     values = [p for row in rows for p in row]
     splits = np.cumsum([0] + [len(r) for r in rows]).astype(np.int64)
@@ -246,6 +257,10 @@ BYTES_SPLIT = defop("StringBytesSplit", _bytes_split_kernel, grad=None, num_outp
 def as_string(input, precision=-1, scientific=False, shortest=False, width=-1, fill="",  # noqa: A002
               name=None):
     """Numbers (or bools) as strings: floats with 6 decimals by default."""
+    ragged = dispatch.elementwise(lambda x: as_string(x, precision, scientific, shortest, width,
+                                                     fill, name), input)
+    if ragged is not None:
+        return ragged
     x = convert_to_tensor(input)
     return execute(AS_STRING, (x,), {"precision": int(precision), "scientific": scientific,
                                      "shortest": shortest, "width": int(width), "fill": fill},
@@ -254,54 +269,81 @@ def as_string(input, precision=-1, scientific=False, shortest=False, width=-1, f
 
 def join(inputs, separator="", name=None):
     """Elementwise concatenation of string tensors (scalars broadcast)."""
+    ragged = dispatch.elementwise(lambda *xs: join(xs, separator, name), *inputs)
+    if ragged is not None:
+        return ragged
     return execute(STRING_JOIN, tuple(_strings(x, "strings.join") for x in inputs),
                    {"separator": separator}, name)
 
 
 def length(input, unit="BYTE", name=None):  # noqa: A002
     """The length of each string, in bytes or (unit="UTF8_CHAR") in characters."""
+    ragged = dispatch.elementwise(lambda x: length(x, unit, name), input)
+    if ragged is not None:
+        return ragged
     if unit not in ("BYTE", "UTF8_CHAR"):
         raise ValueError(f"strings.length: unit must be 'BYTE' or 'UTF8_CHAR', got {unit!r}.")
     return execute(STRING_LENGTH, (_strings(input, "strings.length"),), {"unit": unit}, name)
 
 
 def lower(input, encoding="", name=None):  # noqa: A002
+    ragged = dispatch.elementwise(lambda x: lower(x, encoding, name), input)
+    if ragged is not None:
+        return ragged
     return execute(STRING_LOWER, (_strings(input, "strings.lower"),), {"encoding": encoding},
                    name)
 
 
 def upper(input, encoding="", name=None):  # noqa: A002
+    ragged = dispatch.elementwise(lambda x: upper(x, encoding, name), input)
+    if ragged is not None:
+        return ragged
     return execute(STRING_UPPER, (_strings(input, "strings.upper"),), {"encoding": encoding},
                    name)
 
 
 def strip(input, name=None):  # noqa: A002
     """Leading and trailing whitespace removed."""
+    ragged = dispatch.elementwise(lambda x: strip(x, name), input)
+    if ragged is not None:
+        return ragged
     return execute(STRING_STRIP, (_strings(input, "strings.strip"),), {}, name)
 
 
 def to_number(string_tensor, out_type=dtypes.float32, name=None):
     """Parse each string as a number of `out_type` (InvalidArgumentError for text that is
     not one)."""
+    ragged = dispatch.elementwise(lambda x: to_number(x, out_type, name), string_tensor)
+    if ragged is not None:
+        return ragged
     return execute(STRING_TO_NUMBER, (_strings(string_tensor, "strings.to_number"),),
                    {"out_type": dtypes.as_dtype(out_type).as_numpy_dtype}, name)
 
 
 def regex_full_match(input, pattern, name=None):  # noqa: A002
     """Whether each whole string matches the regular expression `pattern`."""
+    ragged = dispatch.elementwise(lambda x: regex_full_match(x, pattern, name), input)
+    if ragged is not None:
+        return ragged
     return execute(REGEX_FULL_MATCH, (_strings(input, "strings.regex_full_match"),),
                    {"pattern": str(pattern)}, name)
 
 
 def regex_replace(input, pattern, rewrite, replace_global=True, name=None):  # noqa: A002
     """Replace matches of `pattern` by `rewrite` (\\1 refers to a group)."""
+    ragged = dispatch.elementwise(lambda x: regex_replace(x, pattern, rewrite,
+                                                         replace_global, name), input)
+    if ragged is not None:
+        return ragged
     return execute(REGEX_REPLACE, (_strings(input, "strings.regex_replace"),),
                    {"pattern": str(pattern), "rewrite": str(rewrite),
                     "replace_global": bool(replace_global)}, name)
 
 
+@dispatch.dispatchable
 def reduce_join(inputs, axis=None, keepdims=False, separator="", name=None):
-    """Join the strings along `axis` (all axes when None)."""
+    """Join the strings along `axis` (all axes when None); a RaggedTensor's as
+    ops/ragged/reductions.py reduces."""
     if axis is not None:
         axis = axis_tuple(axis, "reduce_join: axis")
     return execute(REDUCE_JOIN, (_strings(inputs, "strings.reduce_join"),),

@@ -17,7 +17,7 @@ Rows come as (values, row_splits); `ngrams` of a dense [..., n] tensor gives a d
 """
 import numpy as np
 
-from ...framework import dtypes
+from ...framework import dispatch, dtypes
 from ...framework.errors import InvalidArgumentError
 from ...framework.execute import execute
 from ...framework.registry import defop
@@ -26,7 +26,7 @@ from ...framework.tensor_shape import TensorShape
 from .. import shape_rules
 from ..reshape_ops import reshape
 
-__all__ = ["ngrams", "substr", "unsorted_segment_join"]
+__all__ = ["ngrams", "ngram_rows", "substr", "unsorted_segment_join"]
 
 
 # -- Substr -------------------------------------------------------------------------------------
@@ -63,6 +63,9 @@ SUBSTR = defop("Substr", _substr_kernel, grad=None, shape=_substr_rule,
 
 def substr(input, pos, len, unit="BYTE", name=None):  # noqa: A002 (TensorFlow's names)
     """The substring of each string from `pos` of `len` bytes (unit="UTF8_CHAR": characters)."""
+    ragged = dispatch.elementwise(lambda x, p, n: substr(x, p, n, unit, name), input, pos, len)
+    if ragged is not None:
+        return ragged
     if unit not in ("BYTE", "UTF8_CHAR"):
         raise ValueError(f"substr: unit must be 'BYTE' or 'UTF8_CHAR', got {unit!r}.")
     strings = convert_to_tensor(input, dtype_hint=dtypes.string)
@@ -140,12 +143,12 @@ def _ngrams_kernel(values, splits, *, separator, widths, left, right, pad_width,
         out_splits.append(len(pieces))
     out = np.empty(len(pieces), dtype=object)
     out[:] = pieces
-    return string_array(out), np.asarray(out_splits, np.int64)
+    return string_array(out), np.asarray(out_splits, np.asarray(splits).dtype)
 
 
 NGRAMS = defop("StringNGrams", _ngrams_kernel, grad=None, num_outputs=2,
                shape=lambda values, splits, **a: [(TensorShape([None]), dtypes.string),
-                                                  (splits.shape, dtypes.int64)],
+                                                  (splits.shape, splits.dtype)],
                raw=lambda data, data_splits, separator, ngram_widths, left_pad, right_pad,
                pad_width, preserve_short_sequences, name=None: execute(
                    NGRAMS, (convert_to_tensor(data), convert_to_tensor(data_splits)),
@@ -159,28 +162,48 @@ def _ngram_attrs(separator, widths, pads, pad_width, preserve):
             "preserve": bool(preserve)}
 
 
-def ngrams(data, ngram_width, separator=" ", pad_values=None, padding_width=None,
-           preserve_short_sequences=False, name="StringNGrams"):
-    """The n-grams of the last axis of a dense string tensor (see the module docstring)."""
-    data = convert_to_tensor(data, dtype_hint=dtypes.string)
-    widths = [ngram_width] if isinstance(ngram_width, int) else list(ngram_width)
+def _ngram_options(ngram_width, separator, pad_values, padding_width, preserve):
+    """The StringNGrams attributes of tf.strings.ngrams' arguments, checked as TensorFlow
+    checks them."""
+    widths = list(ngram_width) if isinstance(ngram_width, (list, tuple)) else [ngram_width]
     if any(w < 1 for w in widths):
-        raise InvalidArgumentError(f"ngrams: every ngram_width must be >= 1, got {widths}.")
+        raise ValueError(f"All ngram_widths must be greater than 0. Got {ngram_width}")
+    if padding_width is not None and padding_width < 1:
+        raise ValueError("padding_width must be greater than 0.")
     if pad_values is None:
+        if padding_width is not None:
+            raise ValueError("pad_values must be provided if padding_width is set.")
         pads, pad_width = ("", ""), 0
     else:
         pads = (pad_values, pad_values) if isinstance(pad_values, str) else tuple(pad_values)
         pad_width = -1 if padding_width is None else int(padding_width)
-        if padding_width is not None and padding_width < 1:
-            raise ValueError(f"ngrams: padding_width must be >= 1, got {padding_width}.")
-    shape = data.shape.as_list()
-    if data.shape.rank is None or data.shape.rank < 1 or None in shape:
+    return _ngram_attrs(separator, widths, pads, pad_width, preserve)
+
+
+def ngram_rows(values, row_splits, ngram_width, separator=" ", pad_values=None,
+               padding_width=None, preserve_short_sequences=False, name=None):
+    """(n-grams, row_splits) of the rows values[row_splits[i]:row_splits[i+1]]: the parts of
+    the ragged tensor tf.strings.ngrams returns for ragged data (ops/ragged/strings.py)."""
+    attrs = _ngram_options(ngram_width, separator, pad_values, padding_width,
+                           preserve_short_sequences)
+    return execute(NGRAMS, (convert_to_tensor(values, dtype_hint=dtypes.string),
+                            convert_to_tensor(row_splits)), attrs, name)
+
+
+@dispatch.dispatchable
+def ngrams(data, ngram_width, separator=" ", pad_values=None, padding_width=None,
+           preserve_short_sequences=False, name="StringNGrams"):
+    """The n-grams of the last axis of a dense string tensor (see the module docstring); a
+    RaggedTensor's are ops/ragged/strings.py's."""
+    attrs = _ngram_options(ngram_width, separator, pad_values, padding_width,
+                           preserve_short_sequences)
+    data = convert_to_tensor(data, dtype_hint=dtypes.string)
+    shape = data.shape.as_list() if data.shape.rank is not None else None
+    if shape is None or not shape or None in shape:
         raise ValueError(f"ngrams: data must be a dense tensor of known shape and rank >= 1, "
                          f"got shape {data.shape}.")
     rows, length = int(np.prod(shape[:-1], dtype=np.int64)), shape[-1]
     splits = convert_to_tensor(np.arange(0, rows * length + 1, max(length, 1), np.int64)
                                if length else np.zeros(rows + 1, np.int64))
-    values, _ = execute(NGRAMS, (reshape(data, [-1]), splits),
-                        _ngram_attrs(separator, widths, pads, pad_width,
-                                     preserve_short_sequences), name)
+    values, _ = execute(NGRAMS, (reshape(data, [-1]), splits), attrs, name)
     return reshape(values, shape[:-1] + [-1])

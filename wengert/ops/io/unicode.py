@@ -24,6 +24,7 @@ search.
 """
 import codecs
 import pathlib
+import re
 
 import numpy as np
 
@@ -38,17 +39,46 @@ from ..reshape_ops import reshape
 __all__ = ["unicode_encode", "unicode_transcode", "unicode_script", "decode_strings",
            "encode_rows"]
 
-_CODECS = {"UTF-8": "utf-8", "UTF-16-BE": "utf-16-be", "UTF-32-BE": "utf-32-be",
-           "UTF-16-LE": "utf-16-le", "UTF-32-LE": "utf-32-le", "ISO-8859-1": "latin-1",
-           "US-ASCII": "ascii", "UTF-16": "utf-16-be", "UTF-32": "utf-32-be"}
+_CODECS = {"UTF8": "utf-8", "UTF16BE": "utf-16-be", "UTF32BE": "utf-32-be",
+           "UTF16LE": "utf-16-le", "UTF32LE": "utf-32-le", "ISO88591": "latin-1",
+           "LATIN1": "latin-1", "L1": "latin-1", "USASCII": "ascii", "ASCII": "ascii",
+           "UTF16": "utf-16-be", "UTF32": "utf-32-be"}
+OUTPUT_ENCODINGS = ("UTF-8", "UTF-16-BE", "UTF-32-BE")
 
 
 def _codec(encoding, what):
-    codec = _CODECS.get(str(encoding).upper())
+    """Python's codec for an input encoding, matched as ICU matches converter names (case,
+    '-', '_' and spaces ignored: "utf8", "UTF16_BE" and "latin1" all name one)."""
+    codec = _CODECS.get(re.sub(r"[-_ ]", "", str(encoding).upper()))
     if codec is None:
-        raise InvalidArgumentError(f"{what}: unsupported encoding {encoding!r}; use one of "
-                                   f"{sorted(_CODECS)}.")
+        raise InvalidArgumentError(f"{what}: Could not create converter for input encoding: "
+                                   f"{encoding} (wengert reads {sorted(_CODECS)}).")
     return codec
+
+
+def _output_codec(encoding, op):
+    """An output encoding: exactly one of TensorFlow's three names, as its op definition says."""
+    if encoding not in OUTPUT_ENCODINGS:
+        allowed = ", ".join(f'"{e}"' for e in OUTPUT_ENCODINGS)
+        raise InvalidArgumentError(f"Value for attr 'output_encoding' of \"{encoding}\" is not "
+                                   f"in the list of allowed values: {allowed} (op {op}).")
+    return _CODECS[encoding.replace("-", "")]
+
+
+def _replacement(value, op):
+    value = int(value)
+    if not 0 <= value <= 0x10FFFF:
+        raise InvalidArgumentError(f"{op}: replacement_char out of unicode codepoint range "
+                                   f"(got {value}; use a code point in [0, 0x10FFFF]).")
+    return value
+
+
+def _string_input(input, op):  # noqa: A002
+    strings = convert_to_tensor(input, dtype_hint=dtypes.string)
+    if strings.dtype != dtypes.string:
+        raise InvalidArgumentError(f"cannot compute {op} as input #0(zero-based) was expected "
+                                   f"to be a string tensor but is a {strings.dtype.name} tensor")
+    return strings
 
 
 def _valid(code):
@@ -68,12 +98,12 @@ def _clean(codes, errors, replacement, controls, what):
             raise InvalidArgumentError(f"{what}: Invalid formatting: {problem} (errors='strict';"
                                        f" 'replace' or 'ignore' accept it).")
         elif errors == "replace":
-            out.append(replacement)
+            out.append(0xFFFD if 0xD800 <= replacement <= 0xDFFF else replacement)
     return "".join(map(chr, out))
 
 
 def _encode_kernel(values, splits, *, encoding, errors, replacement):
-    codec, rows = _codec(encoding, "UnicodeEncode"), []
+    codec, rows = _output_codec(encoding, "UnicodeEncode"), []
     for a, b in zip(splits[:-1], splits[1:]):
         rows.append(_clean(values[a:b], errors, replacement, False, "UnicodeEncode").encode(
             codec))
@@ -91,7 +121,8 @@ def _transcode_one(value, index, source, target, errors, replacement, controls):
 
 
 def _transcode_kernel(strings, *, source, target, errors, replacement, controls):
-    source, target = _codec(source, "UnicodeTranscode"), _codec(target, "UnicodeTranscode")
+    source = _codec(source, "UnicodeTranscode")
+    target = _output_codec(target, "UnicodeTranscode")
     flat = [_transcode_one(v, i, source, target, errors, replacement, controls)
             for i, v in enumerate(np.asarray(strings, dtype=object).reshape(-1))]
     out = np.empty(len(flat), dtype=object)
@@ -111,8 +142,7 @@ ENCODE = defop("UnicodeEncode", _encode_kernel, grad=None,
                raw=lambda input_values, input_splits, output_encoding, errors="replace",
                replacement_char=65533, name=None: execute(
                    ENCODE, (convert_to_tensor(input_values), convert_to_tensor(input_splits)),
-                   {"encoding": output_encoding, "errors": _errors(errors),
-                    "replacement": int(replacement_char)}, name))
+                   _encode_attrs(output_encoding, errors, replacement_char), name))
 TRANSCODE = defop("UnicodeTranscode", _transcode_kernel, grad=None,
                   shape=lambda strings, **a: (strings.shape, dtypes.string),
                   raw=lambda input, input_encoding, output_encoding, errors="replace",
@@ -142,9 +172,17 @@ def unicode_encode(input, output_encoding, errors="replace", replacement_char=65
 def unicode_transcode(input, input_encoding, output_encoding, errors="replace",  # noqa: A002
                       replacement_char=65533, replace_control_characters=False, name=None):
     """Each string re-encoded from input_encoding to output_encoding."""
-    return execute(TRANSCODE, (convert_to_tensor(input, dtype_hint=dtypes.string),),
-                   {"source": input_encoding, "target": output_encoding,
-                    "errors": _errors(errors), "replacement": int(replacement_char),
+    ragged = dispatch.elementwise(lambda x: unicode_transcode(
+        x, input_encoding, output_encoding, errors, replacement_char, replace_control_characters,
+        name), input)
+    if ragged is not None:
+        return ragged
+    _codec(input_encoding, "UnicodeTranscode")
+    _output_codec(output_encoding, "UnicodeTranscode")
+    return execute(TRANSCODE, (_string_input(input, "UnicodeTranscode"),),
+                   {"source": input_encoding, "target": output_encoding, "errors":
+                    _errors(errors), "replacement": _replacement(replacement_char,
+                                                                 "UnicodeTranscode"),
                     "controls": bool(replace_control_characters)}, name)
 
 
@@ -152,8 +190,13 @@ def encode_rows(values, row_splits, output_encoding, errors="replace", replaceme
                 name=None):
     """One string per row of code points (values[row_splits[i]:row_splits[i+1]])."""
     return execute(ENCODE, (convert_to_tensor(values), convert_to_tensor(row_splits)),
-                   {"encoding": output_encoding, "errors": _errors(errors),
-                    "replacement": int(replacement_char)}, name)
+                   _encode_attrs(output_encoding, errors, replacement_char), name)
+
+
+def _encode_attrs(encoding, errors, replacement):
+    _output_codec(encoding, "UnicodeEncode")
+    return {"encoding": encoding, "errors": _errors(errors),
+            "replacement": _replacement(replacement, "UnicodeEncode")}
 
 
 # -- decoding ------------------------------------------------------------------------------------
@@ -179,8 +222,9 @@ def _decode_one(value, index, codec, errors, replacement, controls):
                 f"UnicodeDecode: Invalid formatting on input string (the string at index "
                 f"{index}: {width} byte(s) at offset {at} do not decode as {codec}; "
                 f"errors='replace' or 'ignore' accept it).")
+        bad = bad or (controls and code < 0x20)  # a control is replaced, or ignored
         if not (bad and errors == "ignore"):
-            points.append(replacement if bad or (controls and code < 0x20) else code)
+            points.append(replacement if bad else code)
             offsets.append(at)
         at += width
     return points, offsets
@@ -207,14 +251,15 @@ def _decode_rule(strings, *, splits_dtype, offsets=False, **_):
 
 def _raw_decode(op, input, input_encoding, errors, replacement_char,  # noqa: A002
                 replace_control_characters, Tsplits, name):  # noqa: N803
-    return execute(op, (convert_to_tensor(input, dtype_hint=dtypes.string),),
+    return execute(op, (_string_input(input, op.type),),
                    _decode_attrs(input_encoding, errors, replacement_char,
                                  replace_control_characters, Tsplits), name)
 
 
 def _decode_attrs(encoding, errors, replacement, controls, splits_dtype=dtypes.int64):
-    _codec(encoding, "unicode_decode")
-    return {"encoding": encoding, "errors": _errors(errors), "replacement": int(replacement),
+    _codec(encoding, "UnicodeDecode")
+    return {"encoding": encoding, "errors": _errors(errors),
+            "replacement": _replacement(replacement, "UnicodeDecode"),
             "controls": bool(controls), "splits_dtype": dtypes.as_dtype(splits_dtype).name}
 
 
@@ -238,7 +283,7 @@ def decode_strings(strings, encoding, errors="replace", replacement_char=65533,
     """The characters of a vector of strings: (row_splits, code points[, byte offsets]), the
     parts of the ragged tensor tf.strings.unicode_decode returns."""
     op = DECODE_WITH_OFFSETS if with_offsets else DECODE
-    return execute(op, (convert_to_tensor(strings, dtype_hint=dtypes.string),),
+    return execute(op, (_string_input(strings, op.type),),
                    _decode_attrs(encoding, errors, replacement_char,
                                  replace_control_characters), name)
 
@@ -273,6 +318,7 @@ def unicode_script(input, name=None):  # noqa: A002
         return dispatch.elementwise(lambda x: unicode_script(x, name), input)
     codes = convert_to_tensor(input, dtype_hint=dtypes.int32)
     if codes.dtype != dtypes.int32:
-        raise TypeError(f"unicode_script: input must be int32 code points, got "
-                        f"{codes.dtype.name}.")
+        raise InvalidArgumentError(f"cannot compute UnicodeScript as input #0(zero-based) was "
+                                   f"expected to be a int32 tensor but is a {codes.dtype.name} "
+                                   f"tensor (unicode_script takes int32 code points).")
     return execute(SCRIPT, (codes,), {}, name)

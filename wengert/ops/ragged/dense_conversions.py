@@ -23,7 +23,7 @@ from ..array_ops import concat, where
 from ..creation_ops import fill, range as range_, shape as shape_of, tile
 from ..indexing_ops import boolean_mask, gather
 from ..math_ops import cast, equal, floordiv, logical_not
-from ..reduce_ops import reduce_all, reduce_max
+from ..reduce_ops import reduce_all, reduce_max, reduce_prod
 from ..reshape_ops import reshape
 from ..shape_ops import sequence_mask
 from . import factories
@@ -59,10 +59,12 @@ def from_tensor(cls, tensor, lengths=None, padding=None, ragged_rank=1, name=Non
     dtype = dtypes.as_dtype(row_splits_dtype)
     dims = shape_of(tensor, out_type=dtype)
     outer = dims[:ragged_rank]
-    rows = reshape(tensor, concat([[-1], dims[ragged_rank:]], 0))
+    # the row count is spelled out: a -1 cannot be inferred when a dimension is 0
+    rows = reshape(tensor, concat([reduce_prod(outer, keepdims=True), dims[ragged_rank:]], 0))
     width = dims[ragged_rank]
     if lengths is None and padding is None:
-        rt = factories.from_uniform_row_length(cls, _merge_two(rows), width, validate=False)
+        rt = factories.from_uniform_row_length(cls, _merge_two(rows), width,
+                                               nrows=reduce_prod(outer), validate=False)
     else:
         if padding is not None:
             lengths = _unpadded_lengths(rows, padding, dtype)
@@ -70,12 +72,14 @@ def from_tensor(cls, tensor, lengths=None, padding=None, ragged_rank=1, name=Non
         mask = sequence_mask(lengths, width)
         rt = factories.from_row_lengths(cls, boolean_mask(rows, mask), lengths, validate=False)
     for level in range(ragged_rank - 1, 0, -1):
-        rt = factories.from_uniform_row_length(cls, rt, outer[level], validate=False)
+        rt = factories.from_uniform_row_length(cls, rt, outer[level],
+                                               nrows=reduce_prod(outer[:level]), validate=False)
     return rt
 
 
 def _merge_two(rows):
-    return reshape(rows, concat([[-1], shape_of(rows)[2:]], 0))
+    dims = shape_of(rows)
+    return reshape(rows, concat([dims[:1] * dims[1:2], dims[2:]], 0))
 
 
 def _unpadded_lengths(rows, padding, dtype):

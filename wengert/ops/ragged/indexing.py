@@ -8,13 +8,18 @@ gathers, with no loop over rows. Gathering rows [r_k] of a ragged tensor is a ra
 limits: its values index the values to gather, level by level.
 
 Indexing, as TensorFlow defines it: the first entry of the key picks rows (an int drops the
-dimension, a slice keeps it); a slice of a ragged dimension slices every row (Python's rules
-per row: negative bounds count from each row's end); an int into a ragged dimension below the
-first is refused ("Cannot index into an inner ragged dimension"); entries past the ragged
-dimensions index the flat values.
+dimension, a slice keeps it); a slice of a ragged dimension slices every row by Python's rules
+for that row, step included: row i of rt[:, a:b:c] is the ragged range from first_i to limit_i
+by c, offset by the row's start, where first_i and limit_i are a and b made non-negative
+against the row's length n_i and clamped to [0, n_i] (c > 0) or [-1, n_i - 1] (c < 0); a
+dimension of uniform rows stays uniform; an int into a ragged dimension below the first is
+refused ("Cannot index into an inner ragged dimension"); entries past the ragged dimensions
+index the flat values; an Ellipsis stands for the full slices it spans.
 """
 from ...framework import dtypes
+from ...framework.errors import InvalidArgumentError
 from ...framework.ragged_tensor import RaggedTensor
+from ...framework.static_value import static_value
 from ...framework.tensor import convert_to_tensor
 from ..broadcast_ops import broadcast_to
 from ..creation_ops import range as range_, shape as shape_of
@@ -106,41 +111,78 @@ def _row(rt, i):
     return values[start:limit]
 
 
-def _slice_each_row(rt, key):
-    if key.step not in (None, 1):
-        raise ValueError(f"RaggedTensor indexing: a slice of a ragged dimension must have step "
-                         f"1, got {key}; use tf.ragged.boolean_mask or gather instead.")
-    lengths = row_lengths(rt)
-    zero = cast(0, lengths.dtype)
+def _bounds(key, lengths):
+    """Per row of `lengths`, the (first, limit, step) of Python's slice `key` of that row:
+    bounds below 0 count from the row's end, then clamp to [0, n] (step > 0) or [-1, n - 1]
+    (step < 0), the defaults being the row's whole extent in the step's direction."""
+    dtype = lengths.dtype
+    step = cast(convert_to_tensor(1 if key.step is None else key.step), dtype)
+    forward = step > 0
+    zero, minus_one = cast(0, dtype) * lengths, cast(-1, dtype) + cast(0, dtype) * lengths
+    low, high = where(forward, zero, minus_one), where(forward, lengths, lengths - 1)
 
     def bound(b, default):
         if b is None:
             return default
-        b = cast(convert_to_tensor(b), lengths.dtype)
-        return minimum(maximum(where(b < 0, lengths + b, b + zero * lengths), 0), lengths)
-    begin, end = bound(key.start, zero * lengths), bound(key.stop, lengths)
+        b = cast(convert_to_tensor(b), dtype) + zero
+        return minimum(maximum(where(b < 0, lengths + b, b), low), high)
+    first = bound(key.start, where(forward, zero, lengths - 1))
+    limit = bound(key.stop, where(forward, lengths, minus_one))
+    return first, limit, step + zero
+
+
+def _slice_each_row(rt, key):
+    """rt[:, key] for a slice `key`: each row sliced as Python slices a list."""
+    step = static_value(convert_to_tensor(key.step)) if key.step is not None else None
+    if step is not None and int(step) == 0:
+        raise InvalidArgumentError(f"RaggedTensor indexing: slice step cannot be zero, got "
+                                   f"{key} (RaggedRange requires delta != 0).")
+    first, limit, steps = _bounds(key, row_lengths(rt))
     starts = rt.row_splits[:-1]
-    splits, value_index = range_indices(starts + begin, starts + maximum(end, begin))
+    splits, value_index = range_indices(starts + first, starts + limit, steps)
     values = rt.values
     picked = gather_rows(values, value_index) if isinstance(values, RaggedTensor) else \
         gather(values, value_index)
-    return factories.wrap(picked, splits, fn="__getitem__", validate=False)
+    return factories.wrap(picked, splits, _uniform_width(rt, key), "__getitem__", False)
+
+
+def _uniform_width(rt, key):
+    """The row length of rt[:, key] when rt's rows have one static length and key is a slice
+    of Python ints (TensorFlow keeps such a dimension uniform), else None."""
+    width = static_value(rt.uniform_row_length) if rt.uniform_row_length is not None else None
+    bounds = (key.start, key.stop, key.step)
+    if width is None or not all(b is None or isinstance(b, int) for b in bounds):
+        return None
+    return convert_to_tensor(len(range(*key.indices(int(width)))),
+                             dtype=rt.row_splits.dtype)
+
+
+def _expand_ellipsis(key, rank):
+    """key with its Ellipsis replaced by as many full slices as the dimensions it spans."""
+    at = [i for i, k in enumerate(key) if k is Ellipsis]
+    if len(at) > 1:
+        raise ValueError("RaggedTensor indexing: an index can only have a single ellipsis "
+                         "('...').")
+    if not at:
+        return key
+    fill = (slice(None),) * max(rank - (len(key) - 1), 0)
+    return key[:at[0]] + fill + key[at[0] + 1:]
 
 
 def getitem(self, key):
     """rt[key] with TensorFlow's ragged indexing rules (see the module docstring)."""
     key = key if isinstance(key, tuple) else (key,)
-    for k in key:
-        if k is Ellipsis or k is None:
-            raise ValueError("RaggedTensor indexing: Ellipsis and tf.newaxis are not supported "
-                             "here; index each dimension with an int or a slice.")
+    key = _expand_ellipsis(key, self.shape.rank)
+    if any(k is None for k in key):
+        raise ValueError("RaggedTensor indexing: tf.newaxis is not supported here; index each "
+                         "dimension with an int or a slice, then tf.expand_dims.")
     if not key:
         return self
     first, rest = key[0], key[1:]
     if isinstance(first, slice):
         if first != slice(None):
             rows = range_(nrows(self), dtype=self.row_splits.dtype)[first]
-            self = gather_rows(self, rows)
+            self = _keep_uniform(gather_rows(self, rows), self.uniform_row_length)
         return _inner(self, rest) if rest else self
     row = _row(self, first)
     if not rest:
@@ -148,16 +190,24 @@ def getitem(self, key):
     return getitem(row, rest) if isinstance(row, RaggedTensor) else row[rest]
 
 
+def _keep_uniform(rt, width):
+    """rt with its rows' uniform length `width` (rows gathered from a uniform dimension)."""
+    if width is None:
+        return rt
+    return factories.wrap(rt.values, rt.row_splits, width, "__getitem__", False)
+
+
 def _inner(rt, key):
     """rt[:, key...]: key[0] indexes the first ragged dimension's rows."""
     first, rest = key[0], key[1:]
     if isinstance(first, slice):
-        if rt.uniform_row_length is None or first != slice(None):
-            rt = _slice_each_row(rt, first) if first != slice(None) else rt
+        if first != slice(None):
+            rt = _slice_each_row(rt, first)
         if not rest:
             return rt
         values = rt.values
         inner = getitem(values, (slice(None),) + rest) if isinstance(values, RaggedTensor) \
             else values[(slice(None),) + rest]
-        return factories.wrap(inner, rt.row_splits, fn="__getitem__", validate=False)
+        return factories.wrap(inner, rt.row_splits, rt.uniform_row_length, "__getitem__",
+                              False)
     raise ValueError("Cannot index into an inner ragged dimension.")

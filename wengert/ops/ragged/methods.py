@@ -9,13 +9,14 @@ conversions (to_tensor, to_sparse), merge_dims, __getitem__, and Python's operat
 (+ - * / // % ** unary - abs, comparisons, & | ^ ~), which dispatch to the elementwise ops
 (elementwise.py applies them to the flat values). And the ragged stand-ins of the dispatchable
 public functions (framework/dispatch.py): the reductions, tf.gather, tf.boolean_mask, tf.concat,
-tf.stack, tf.where and tf.shape.
+tf.stack, tf.where, tf.shape, tf.strings.reduce_join and tf.strings.ngrams.
 """
 from ...framework.dispatch import register_api
 from ...framework.ragged_tensor import RaggedTensor
 from .. import array_ops, indexing_ops, math_ops, query_ops, unary_ops
+from ..io import strings as string_ops, substrings
 from . import (dense_conversions, dynamic_shape, elementwise, factories, indexing, joining,
-               merge_dims, partition_queries, reductions, selection)
+               merge_dims, partition_queries, reductions, selection, strings)
 
 __all__ = []
 
@@ -70,6 +71,7 @@ def _boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
 _APIS = {**reductions.handlers(), indexing_ops.gather: selection.gather,
          indexing_ops.boolean_mask: _boolean_mask, array_ops.concat: joining.concat,
          array_ops.stack: joining.stack, array_ops.where: selection.where,
-         query_ops.shape: dynamic_shape.ragged_shape}
+         query_ops.shape: dynamic_shape.ragged_shape, string_ops.reduce_join: strings.reduce_join,
+         substrings.ngrams: strings.ngrams}
 for _api, _handler in _APIS.items():
     register_api(_api, RaggedTensor, _handler)

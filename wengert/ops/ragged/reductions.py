@@ -16,11 +16,14 @@ at splits_out[group(r)] + c. The mean is the segment sum over the segment count 
 entry); max and min of an empty group are the dtype's lowest / highest value, as TensorFlow's
 unsorted segment ops give them; any / all count the True (False) entries of each group, so an
 empty group is False for any and True for all. Gradients are
-the segment ops'.
+the segment ops'. tf.strings.reduce_join reduces as the others do, its kind ("join",
+separator): tf.strings.reduce_join within rows, tf.strings.unsorted_segment_join across them
+(an empty group is "").
 """
 from ...framework import dtypes
 from ...framework.ragged_tensor import RaggedTensor
 from .. import reduce_ops, segment_ops
+from ..io import strings as string_ops, substrings
 from ..broadcast_ops import ones_like
 from ..creation_ops import range as range_, shape as shape_of
 from ..indexing_ops import gather
@@ -40,7 +43,21 @@ _DENSE = {"sum": reduce_ops.reduce_sum, "prod": reduce_ops.reduce_prod,
           "all": reduce_ops.reduce_all}
 
 
+def _dense(kind):
+    """The dense reduction of `kind`."""
+    if isinstance(kind, tuple):
+        return lambda x, axis=None, name=None: string_ops.reduce_join(x, axis, False, kind[1],
+                                                                      name)
+    return _DENSE[kind]
+
+
+def _name(kind):
+    return f"reduce_{kind[0] if isinstance(kind, tuple) else kind}"
+
+
 def _segment(kind, data, ids, count):
+    if isinstance(kind, tuple):
+        return substrings.unsorted_segment_join(data, ids, count, separator=kind[1])
     if kind in ("any", "all"):
         marked = cast(data if kind == "any" else logical_not(data), dtypes.int32)
         hits = segment_ops.unsorted_segment_sum(marked, ids, count)
@@ -57,7 +74,7 @@ def _group(kind, data, ids, count):
     if not isinstance(data, RaggedTensor):
         return _segment(kind, data, ids, count)
     if isinstance(data.values, RaggedTensor):
-        raise ValueError(f"reduce_{kind}: reducing a ragged dimension whose entries have more "
+        raise ValueError(f"{_name(kind)}: reducing a ragged dimension whose entries have more "
                          "than one ragged dimension below them is not supported; reduce an "
                          "inner axis first.")
     dtype = data.row_splits.dtype
@@ -69,14 +86,14 @@ def _group(kind, data, ids, count):
     positions = gather(splits, gather(ids, rowids)) + cols
     total = splits[-1]
     values = _segment(kind, data.values, positions, total)
-    return factories.wrap(values, splits, fn=f"reduce_{kind}", validate=False)
+    return factories.wrap(values, splits, fn=_name(kind), validate=False)
 
 
 def _reduce_axis(kind, rt, axis):
     if axis >= 2:
         values = rt.values
         inner = _reduce_axis(kind, values, axis - 1) if isinstance(values, RaggedTensor) else \
-            _DENSE[kind](values, axis=axis - 1)
+            _dense(kind)(values, axis=axis - 1)
         return rt.with_values(inner)
     dtype = rt.row_splits.dtype
     if axis == 1:
@@ -91,27 +108,32 @@ def reduce(kind, input_tensor, axis=None, keepdims=False, name=None):
     """reduce_<kind> of a RaggedTensor over `axis` (None: every value)."""
     rt = input_tensor
     if axis is None:
-        total = _DENSE[kind](rt.flat_values, name=name)
+        total = _dense(kind)(rt.flat_values, name=name)
         return reshape(total, [1] * rt.shape.rank) if keepdims else total
     rank = rt.shape.rank
     axes = axis if isinstance(axis, (list, tuple)) else [axis]
     axes = sorted({int(a) + rank if int(a) < 0 else int(a) for a in axes}, reverse=True)
     for a in axes:
         if not 0 <= a < rank:
-            raise ValueError(f"reduce_{kind}: axis {a} is out of range for a ragged tensor of "
+            raise ValueError(f"{_name(kind)}: axis {a} is out of range for a ragged tensor of "
                              f"rank {rank}.")
     result = rt
     for a in axes:
         result = _reduce_axis(kind, result, a) if isinstance(result, RaggedTensor) else \
-            _DENSE[kind](result, axis=a)
+            _dense(kind)(result, axis=a)
         if keepdims:
             result = _keep(result, a, kind)
     return result
 
 
 def _keep(result, axis, kind):
+    """result with the reduced axis back, of size 1: in the flat values when it lies below the
+    ragged dimensions."""
+    if isinstance(result, RaggedTensor) and axis > result.ragged_rank:
+        return result.with_flat_values(expand_dims(result.flat_values,
+                                                   axis - result.ragged_rank))
     if isinstance(result, RaggedTensor):
-        raise ValueError(f"reduce_{kind}: keepdims=True with a ragged result is not supported; "
+        raise ValueError(f"{_name(kind)}: keepdims=True with a ragged result is not supported; "
                          "reduce without keepdims and expand the result.")
     return expand_dims(result, axis)
 

@@ -1,5 +1,8 @@
 """The tf.strings functions whose results are ragged: split, bytes_split, unicode_decode and
-unicode_split (with or without byte offsets), and unicode_encode of ragged code points.
+unicode_split (with or without byte offsets), and unicode_encode of ragged code points; and the
+ragged stand-ins of reduce_join and ngrams (methods.py registers them). The elementwise string
+ops (length, upper, substr, regex_replace, ...) reach a ragged input's flat values through
+elementwise dispatch.
 
 Each splits every string of its input into pieces, so a string tensor of shape [d0, ..., dk]
 becomes a ragged tensor of shape [d0, ..., dk, None]: the kernels (ops/io) split a vector of
@@ -15,18 +18,26 @@ from ...framework import dtypes
 from ...framework.ragged_tensor import RaggedTensor
 from ...framework.tensor import convert_to_tensor
 from ..io import strings as string_ops
+from ..io import substrings
 from ..io import unicode as unicode_ops
 from ..reshape_ops import expand_dims, reshape
+from . import reductions
 from .factories import wrap
 
 __all__ = ["split", "bytes_split", "unicode_decode", "unicode_decode_with_offsets",
-           "unicode_split", "unicode_split_with_offsets", "unicode_encode"]
+           "unicode_split", "unicode_split_with_offsets", "unicode_encode", "reduce_join",
+           "ngrams"]
 
 
 def _pieces(input, what, cut):  # noqa: A002
     """cut(vector of strings) -> (outputs..., row_splits), each output a flat vector; returns
     each output as a ragged tensor one rank above `input` (a dense vector for a scalar)."""
     if isinstance(input, RaggedTensor):
+        if input.row_splits.dtype != dtypes.int64:
+            raise ValueError(f"{what}: self and new_values have mismatched row_splits dtypes; "
+                             "use RaggedTensor.with_row_splits_dtype() to convert them to "
+                             "compatible dtypes (the pieces' row splits are int64, as "
+                             "TensorFlow's are; the input's are int32).")
         flat = input.flat_values
         if flat.shape.rank != 1:
             return _pieces_dense(input, flat, what, cut)
@@ -136,3 +147,20 @@ def _replace_innermost(rt, strings):
     if not isinstance(rt.values.values, RaggedTensor):
         return rt.with_values(strings)
     return rt.with_values(_replace_innermost(rt.values, strings))
+
+
+def reduce_join(inputs, axis=None, keepdims=False, separator="", name=None):
+    """tf.strings.reduce_join of a RaggedTensor: the strings of each group joined (groups as
+    reductions.py forms them; axis None joins every string)."""
+    return reductions.reduce(("join", separator), inputs, axis, keepdims, name)
+
+
+def ngrams(data, ngram_width, separator=" ", pad_values=None, padding_width=None,
+           preserve_short_sequences=False, name="StringNGrams"):
+    """tf.strings.ngrams of a RaggedTensor: the n-grams of each innermost row, as a ragged
+    tensor of the same ragged rank (TensorFlow's row partition: plain row splits)."""
+    args = (ngram_width, separator, pad_values, padding_width, preserve_short_sequences, name)
+    if isinstance(data.values, RaggedTensor):
+        return data.with_values(ngrams(data.values, *args))
+    values, splits = substrings.ngram_rows(data.values, data.row_splits, *args)
+    return wrap(values, splits, validate=False)
