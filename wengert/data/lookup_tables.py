@@ -5,7 +5,9 @@ read: `lookup(keys)` gives each key's value, or `default_value` for a key it lac
 `StaticVocabularyTable(initializer, num_oov_buckets)` gives a key outside the vocabulary the id
 vocab_size + Fingerprint64(key) mod num_oov_buckets (the key as a string, integers in decimal),
 TensorFlow's hash buckets. `experimental.MutableHashTable` and `DenseHashTable` (whose
-`empty_key` and `deleted_key` may not be used as keys) take `insert` and `remove` as well.
+`empty_key` and `deleted_key` may not be used as keys) take `insert` and `remove` as well;
+MutableHashTable's `lookup(keys, dynamic_default_values)` takes a default per key (shape
+keys.shape + value shape) or one for all, as TensorFlow's does.
 
 Each call is an op (ops/io/lookup_tables.py) over the table's store, so tables work eagerly,
 inside `tf.function` and `Dataset.map`, and in TF 1 graphs, where a static table's initializer
@@ -17,6 +19,7 @@ import numpy as np
 
 from ..framework import dtypes
 from ..framework.context import state
+from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
 from ..framework.sparse_tensor import SparseTensor
 from ..framework.tensor import Tensor, array_of, convert_to_tensor
@@ -37,7 +40,7 @@ from ..ops.io.lookup_tables import (
 from ..tracing.func_graph import FuncGraph, init_scope
 
 __all__ = ["DenseHashTable", "MutableHashTable", "StaticHashTable", "StaticHashTableV1",
-           "StaticVocabularyTable", "StaticVocabularyTableV1"]
+           "StaticVocabularyTable", "StaticVocabularyTableV1", "restored_table", "table_fields"]
 
 
 def _in_tf1_graph():
@@ -107,6 +110,9 @@ class _Table:
     def size(self, name=None):
         """The number of keys in the table (int64)."""
         return self._run(TABLE_SIZE, (), name or "LookupTableSizeV2")
+
+    def _checkpoint_children(self):
+        return {}  # a leaf of the object graph (checkpoints, SavedModels)
 
     def export(self, name=None):
         """(keys, values): every key in the table and its value."""
@@ -214,12 +220,17 @@ class MutableHashTable(_Table):
         self._default_value = default
 
     def lookup(self, keys, dynamic_default_values=None, name=None):
-        """Each key's value, or the default (`dynamic_default_values` per key if given)."""
-        if dynamic_default_values is not None:
-            raise NotImplementedError(
-                "MutableHashTable.lookup: dynamic_default_values is not supported in wengert; "
-                "look up with the table's default and replace it with tf.where.")
-        return self._find(keys, self._default_value, name)
+        """Each key's value, or the default: `dynamic_default_values` (one value, or one per
+        key: shape keys.shape + the value shape) where given, else the table's."""
+        if dynamic_default_values is None:
+            return self._find(keys, self._default_value, name)
+        default = convert_to_tensor(dynamic_default_values)
+        if default.dtype != self.value_dtype:
+            raise InvalidArgumentError(
+                f"LookupTableFindV2: Signature mismatch, have: resource, {self.key_dtype.name}, "
+                f"{default.dtype.name}->{default.dtype.name} expected: resource, "
+                f"{self.key_dtype.name}, {self.value_dtype.name}->{self.value_dtype.name}")
+        return self._find(keys, default, name)
 
     def insert(self, keys, values, name=None):
         """Add the pairs (keys[i], values[i]), overwriting existing keys' values."""
@@ -231,9 +242,6 @@ class MutableHashTable(_Table):
         """Delete `keys` from the table (keys it lacks are ignored)."""
         keys = self._keys(keys)
         return self._run(TABLE_REMOVE, (keys,), name or "LookupTableRemoveV2")
-
-    def _checkpoint_children(self):
-        return {}  # a leaf of the checkpoint's object graph, saving arrays of its own
 
     def _checkpoint_tensors(self):
         """What tf.train.Checkpoint saves: TensorFlow's table-keys and table-values."""
@@ -275,6 +283,11 @@ class DenseHashTable(MutableHashTable):
         _Table.__init__(self, store, MUTABLE_DENSE_HASH_TABLE, (empty, deleted), name)
         self._default_value = default
 
+    def lookup(self, keys, name=None):
+        """Each key's value, or the table's default (TensorFlow's DenseHashTable takes no
+        dynamic_default_values)."""
+        return self._find(keys, self._default_value, name)
+
     def insert_or_assign(self, keys, values, name=None):
         """`insert`: add the pairs, overwriting existing keys' values."""
         return self.insert(keys, values, name)
@@ -282,3 +295,44 @@ class DenseHashTable(MutableHashTable):
     def erase(self, keys, name=None):
         """`remove`: delete `keys` from the table."""
         return self.remove(keys, name)
+
+
+# -- SavedModels (saved_model/saved_tables.py) ------------------------------------------------------
+_CLASSES = (StaticHashTable, StaticHashTableV1, StaticVocabularyTable, StaticVocabularyTableV1,
+            MutableHashTable, DenseHashTable)
+_CREATE = {StaticHashTable: HASH_TABLE, MutableHashTable: MUTABLE_HASH_TABLE,
+           DenseHashTable: MUTABLE_DENSE_HASH_TABLE}
+
+
+def table_fields(table):
+    """What a SavedModel keeps of a table object besides its contents: its class (the nearest
+    of tf.lookup's), name, default value (an array or None), OOV buckets, lookup key dtype and
+    whether a checkpoint saves it."""
+    cls = next(c for c in type(table).__mro__ if c in _CLASSES)
+    default = getattr(table, "_default_value", None)
+    fields = {"class": cls.__name__, "name": str(table._name),
+              "default_value": None if default is None else default.numpy(),
+              "checkpoint": bool(getattr(table, "_saves", True))}
+    if isinstance(table, StaticVocabularyTable):
+        fields["num_oov_buckets"] = table._num_oov_buckets
+        fields["lookup_key_dtype"] = table._lookup_key_dtype.name
+    return fields
+
+
+def restored_table(fields, store, default):
+    """A table object of `fields["class"]` over `store` (a restored SavedModel's), whose
+    contents are already in the store; `default` is its default value array or None."""
+    cls = {c.__name__: c for c in _CLASSES}[fields["class"]]
+    table = cls.__new__(cls)
+    create = next(op for c, op in reversed(list(_CREATE.items())) if issubclass(cls, c))
+    inputs = tuple(np.asarray(store.reserved[k], store.key_dtype.as_numpy_dtype)
+                   for k in ("empty_key", "deleted_key")) if cls is DenseHashTable else ()
+    _Table.__init__(table, store, create, inputs, str(fields["name"]))
+    table._default_value = None if default is None else convert_to_tensor(
+        default, dtype=store.value_dtype)
+    table._saves = bool(fields["checkpoint"])
+    table._initializer = table._init_op = None
+    if issubclass(cls, StaticVocabularyTable):
+        table._num_oov_buckets = int(fields["num_oov_buckets"])
+        table._lookup_key_dtype = fields["lookup_key_dtype"]
+    return table

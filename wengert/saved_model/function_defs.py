@@ -17,7 +17,8 @@ nodes (variable reads and writes) are the function's control outputs so that Ten
 them even when no output needs them.
 
 A custom gradient is saved with its forward only, as TensorFlow saves one (its outputs are the
-forward function's). An op type TensorFlow lacks, or an attribute TensorFlow's definition of the op lacks (an op
+forward function's). An op over a tf.lookup table is not converted yet: the error names the
+table ops. An op type TensorFlow lacks, or an attribute TensorFlow's definition of the op lacks (an op
 wengert keeps in a form of its own), is an UnimplementedError naming the op type, the node and
 the function, raised while building, before any file is written.
 """
@@ -32,6 +33,7 @@ from ..framework.variables import READ_VARIABLE, Variable
 from ..graph.graph import PLACEHOLDER
 from ..graph.node_defs import attr_value, op_node_defs, tensor_ref
 from ..ops.array_ops import IDENTITY
+from ..ops.io.lookup_tables import TableStore
 from .graph_json import FORWARD_ONLY
 from .structured_values import shape_into
 
@@ -41,6 +43,12 @@ with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "op_outputs.j
     OP_OUTPUTS = json.load(_f)
 
 _RESOURCE = 20  # DT_RESOURCE
+_TABLES = ("uses a tf.lookup table, and wengert does not write tables in TensorFlow's form yet "
+           "(TensorFlow restores a table as a resource made and filled by functions of its own; "
+           "the table ops HashTableV2, MutableHashTableV2, MutableDenseHashTableV2, "
+           "LookupTableFindV2, LookupTableImportV2, InitializeTableV2, "
+           "InitializeTableFromTextFileV2, LookupTableInsertV2, LookupTableRemoveV2, "
+           "LookupTableSizeV2 and LookupTableExportV2 are not converted)")
 
 
 def arg_name(text, taken):
@@ -187,6 +195,8 @@ def _body(fdef, graph_name, ops, refs, taken):
 
 def _converted(op, graph_name, taken):
     """[(op or None, NodeDef)] of one op (its helper Consts first); their names taken."""
+    if isinstance(op.attrs.get("table"), TableStore):
+        raise _unsupported(op, graph_name, _TABLES)
     try:
         pairs = op_node_defs([op], taken)
     except (TypeError, ValueError) as err:

@@ -5,7 +5,8 @@ Encoding. The ops the outputs need (and every stateful op) are listed in graph o
 `["var", key]` for a variable the op reads or writes (its value is stored with the other
 variables); attribute values are JSON with tags for what JSON lacks (`{"tuple": [...]}`,
 `{"array": key}` for arrays, stored beside the variables, `{"dtype": "float32"}`,
-`{"shape": [...]}`, `{"float": "nan"}`, `{"scalar": [dtype, value]}`, `{"ellipsis": 1}`). The
+`{"shape": [...]}`, `{"float": "nan"}`, `{"scalar": [dtype, value]}`, `{"ellipsis": 1}`,
+`{"table": i}` for the i-th lookup table of the document, saved_tables.py). The
 call's structure is kept too (a custom gradient's op is saved as copies of its forward outputs,
 as TensorFlow saves one): `args`/`kwargs` with `{"input": i}` at the i-th tensor argument
 and Python values as they were passed, and `outputs` with `{"output": i}` leaves.
@@ -33,6 +34,7 @@ from ..control_flow.variadic import with_outputs
 from ..tracing.function import ConcreteFunction
 from ..graph.graph import PLACEHOLDER
 from ..ops.array_ops import IDENTITY
+from ..ops.io.lookup_tables import TableStore
 from ..ops.shape_ops import IDENTITY_N
 from ..util import nest
 # op families that `import wengert` loads only on first use: their op types appear in saved graphs
@@ -50,11 +52,12 @@ _SCALARS = (bool, int, str, type(None))
 class _Encoder:
     """Encodes one function; `arrays` collects {key: ndarray} for the constants."""
 
-    def __init__(self, variable_key, arrays, prefix, subgraph_id):
+    def __init__(self, variable_key, arrays, prefix, subgraph_id, table_id=None):
         self.variable_key = variable_key  # Variable -> its key in the variables checkpoint
         self.arrays = arrays
         self.prefix = prefix
         self.subgraph_id = subgraph_id    # SubGraph -> its index in the document's subgraphs
+        self.table_id = table_id          # TableStore -> its index in the document's tables
 
     def value(self, value, where):
         """A JSON form of one attribute or Python argument value."""
@@ -68,6 +71,8 @@ class _Encoder:
             return self.array(value, where)
         if isinstance(value, SubGraph):  # a branch, loop condition or loop body
             return {"subgraph": self.subgraph_id(value)}
+        if isinstance(value, TableStore) and self.table_id is not None:  # a lookup table
+            return {"table": self.table_id(value)}
         if isinstance(value, np.generic):
             return {"scalar": [value.dtype.name, self.value(value.item(), where)]}
         if isinstance(value, DType):
@@ -89,11 +94,19 @@ class _Encoder:
                                  f"{type(value).__name__} ({value!r:.60}) in a SavedModel.")
 
     def array(self, value, where):
-        if value.dtype.name not in DTYPE_NAMES:
+        if value.dtype.kind in "SU" or (value.dtype.kind == "O" and all(
+                isinstance(v, (bytes, str)) for v in value.reshape(-1).tolist())):
+            value = np.vectorize(_as_bytes, otypes=[object])(value) if value.size else \
+                value.astype(object)  # strings: bytes, as the checkpoint stores them
+        elif value.dtype.name not in DTYPE_NAMES:
             raise UnimplementedError(f"{where}: cannot save an array of dtype {value.dtype}.")
         key = f"{self.prefix}/{len(self.arrays)}"
         self.arrays[key] = value
         return {"array": key}
+
+
+def _as_bytes(text):
+    return text.encode("utf-8") if isinstance(text, str) else bytes(text)
 
 
 def _encode_graph(enc, graph, outputs):
@@ -106,19 +119,19 @@ def _encode_graph(enc, graph, outputs):
     return [_encode_op(enc, op, index) for op in ops], index
 
 
-def encode_subgraph(graph, variable_key, arrays, prefix, subgraph_id):
+def encode_subgraph(graph, variable_key, arrays, prefix, subgraph_id, table_id=None):
     """The JSON form of a control-flow SubGraph: its nodes, inputs and outputs."""
-    enc = _Encoder(variable_key, arrays, prefix, subgraph_id)
+    enc = _Encoder(variable_key, arrays, prefix, subgraph_id, table_id)
     nodes, index = _encode_graph(enc, graph, graph.outputs)
     return {"name": graph.name, "nodes": nodes,
             "inputs": [index[id(p.op)] for p in graph.inputs],
             "outputs": [[index[id(t.op)], t.value_index] for t in graph.outputs]}
 
 
-def encode_function(concrete, variable_key, arrays, prefix, subgraph_id):
+def encode_function(concrete, variable_key, arrays, prefix, subgraph_id, table_id=None):
     """The JSON form of a ConcreteFunction (see the module docstring)."""
     graph = concrete.graph
-    enc = _Encoder(variable_key, arrays, prefix, subgraph_id)
+    enc = _Encoder(variable_key, arrays, prefix, subgraph_id, table_id)
     outputs = [t for t in concrete.outputs]
     nodes, index = _encode_graph(enc, graph, outputs)
     inputs = {id(p): i for i, p in enumerate(graph.inputs)}
@@ -227,9 +240,15 @@ def _bad(what):
 
 
 class _Decoder:
-    def __init__(self, arrays, subgraphs):
+    def __init__(self, arrays, subgraphs, tables=()):
         self.arrays = arrays        # key -> ndarray (read and verified)
         self.subgraphs = subgraphs  # decoded SubGraphs (None: not decoded yet)
+        self.tables = tables        # the restored TableStores
+
+    def table(self, i):
+        if not isinstance(i, int) or not 0 <= i < len(self.tables):
+            raise _bad(f"table reference {str(i)[:20]} out of range")
+        return self.tables[i]
 
     def subgraph(self, i):
         if not isinstance(i, int) or not 0 <= i < len(self.subgraphs) or \
@@ -260,9 +279,13 @@ class _Decoder:
 
 
 def _np_dtype(name):
-    if name not in DTYPE_NAMES:
+    if name not in DTYPE_NAMES + ("object",):  # object: NumPy's type of tf.string
         raise _bad(f"unknown dtype {str(name)[:40]!r}")
     return np.dtype(name)
+
+
+def _dtype(name):
+    return dtypes.string if name == "string" else dtypes.as_dtype(_np_dtype(name))
 
 
 def _float(text):
@@ -275,22 +298,23 @@ _VALUE_TAGS = {
     "float": lambda d, data: _float(data["float"]),
     "array": lambda d, data: d.array(data["array"]),
     "scalar": lambda d, data: _np_dtype(data["scalar"][0]).type(d.value(data["scalar"][1])),
-    "dtype": lambda d, data: dtypes.as_dtype(_np_dtype(data["dtype"])),
+    "dtype": lambda d, data: _dtype(data["dtype"]),
     "nptype": lambda d, data: (_np_dtype(data["nptype"]).type if data.get("as_type")
                                else _np_dtype(data["nptype"])),
     "shape": lambda d, data: TensorShape(data["shape"]),
     "ellipsis": lambda d, data: Ellipsis,
     "subgraph": lambda d, data: d.subgraph(data["subgraph"]),
+    "table": lambda d, data: d.table(data["table"]),
     "tuple": lambda d, data: tuple(d.value(v) for v in data["tuple"]),
     "dict": lambda d, data: {str(k): d.value(v) for k, v in data["dict"].items()},
 }
 
 
-def decode_subgraphs(entries, variables, arrays):
+def decode_subgraphs(entries, variables, arrays, tables=()):
     """The control-flow SubGraphs of a document, decoded last first (a sub-graph only refers
     to sub-graphs found after it while saving)."""
     subgraphs = [None] * len(entries)
-    dec = _Decoder(arrays, subgraphs)
+    dec = _Decoder(arrays, subgraphs, tables)
     for i in reversed(range(len(entries))):
         try:
             graph, tensors = _decode_graph(SubGraph(str(entries[i]["name"]), None),
@@ -302,11 +326,12 @@ def decode_subgraphs(entries, variables, arrays):
     return subgraphs
 
 
-def decode_function(data, variables, arrays, name, subgraphs=()):
+def decode_function(data, variables, arrays, name, subgraphs=(), tables=()):
     """A ConcreteFunction rebuilt from `data` (encode_function's output); `variables` maps keys
-    to the restored Variables, `arrays` keys to constant arrays."""
+    to the restored Variables, `arrays` keys to constant arrays, `tables` indices to the
+    restored lookup tables' stores."""
     try:
-        return _decode(data, variables, _Decoder(arrays, list(subgraphs)), name)
+        return _decode(data, variables, _Decoder(arrays, list(subgraphs), tables), name)
     except (KeyError, TypeError, IndexError, AttributeError) as err:
         raise _bad(f"function {name!r}: {type(err).__name__} {err}") from None
 

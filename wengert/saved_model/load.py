@@ -2,7 +2,8 @@
 
 Loading reads `saved_model.json` (plain JSON, checked: format, version, and every reference in
 range) and the variables checkpoint (every tensor's checksum verified), makes a fresh eager
-Variable per saved variable, rebuilds each traced function's graph op by op through wengert's
+Variable per saved variable and a lookup table per saved table (saved_tables.py, holding the
+saved contents), rebuilds each traced function's graph op by op through wengert's
 own op registry (graph_json.py), then the object tree: each saved module becomes a restored
 object (a tf.Module, so `.variables` and `.trainable_variables` work and train.Checkpoint can
 save it) with its children as attributes (containers as lists or dicts) and its functions as
@@ -29,6 +30,7 @@ from ..module.module import Module
 from ..util import nest
 from .checkpoint_format import CheckpointReader
 from .graph_json import decode_function, decode_subgraphs
+from .saved_tables import ARRAY_PREFIX, decode_tables, restore_table_object
 from .save import FORMAT, JSON_FILE, VARIABLES, VERSION
 from .tf1_loader import contains_saved_model
 
@@ -77,16 +79,18 @@ def load(export_dir, tags=None, options=None):
 def _restore(document, reader):
     saved = reader.get_variable_to_shape_map()
     var_meta = document["variables"]
-    constants = [k for k in saved if k.startswith("constants/")]
+    constants = [k for k in saved if k.startswith(("constants/", ARRAY_PREFIX))]
     arrays = reader.get_tensors(list(var_meta) + constants)
+    tables = decode_tables(document.get("tables", []), arrays)
     with init_scope():
         variables = {key: Variable(arrays[key], trainable=bool(meta["trainable"]),
                                    name=str(meta["name"]))
                      for key, meta in var_meta.items()}
-    subgraphs = decode_subgraphs(document.get("subgraphs", []), variables, arrays)
-    functions = [decode_function(f, variables, arrays, f"#{i}", subgraphs)
+    subgraphs = decode_subgraphs(document.get("subgraphs", []), variables, arrays, tables)
+    functions = [decode_function(f, variables, arrays, f"#{i}", subgraphs, tables)
                  for i, f in enumerate(document["functions"])]
-    objects = _restore_objects(document["objects"], variables, functions)
+    objects = _restore_objects(document["objects"], variables, functions,
+                               lambda node: restore_table_object(node, tables, arrays))
     root = objects[0]
     if not isinstance(root, _Restored):
         raise _bad("the root object is not a module")
@@ -109,15 +113,17 @@ def _index(i, table):
     return i
 
 
-def _restore_objects(nodes, variables, functions):
+def _restore_objects(nodes, variables, functions, restore_table):
     objects = []
     for node in nodes:
         if "variable" in node:
             objects.append(variables[node["variable"]])
+        elif "table" in node:
+            objects.append(restore_table(node))
         else:
             objects.append(_Restored())
     for obj, node in zip(objects, nodes):
-        if "variable" in node:
+        if "variable" in node or "table" in node:
             continue
         children = {str(k): objects[_index(i, objects)] for k, i in node["children"].items()}
         if node.get("container"):

@@ -20,7 +20,9 @@ What is saved, starting from `obj`:
   called with keyword arguments named after the traced arguments (TensorSpec names where given)
   and returns a dict: a dict output keeps its keys, other outputs are `output_0`, `output_1`...;
 - every variable a saved graph reads or writes, with its current value (variables outside the
-  object tree too), and every constant array of the graphs.
+  object tree too), and every constant array of the graphs;
+- every tf.lookup table a saved graph uses or an object holds, with its contents
+  (saved_tables.py).
 The JSON file is written last (atomically), so an interrupted save leaves no loadable directory.
 """
 import inspect
@@ -36,6 +38,7 @@ from ..util import nest
 from .checkpoint_format import _atomic_write, _remove, _write_checkpoint
 from .graph_json import encode_function, encode_subgraph
 from . import tensorflow_format
+from .saved_tables import TableList, is_table
 
 __all__ = ["save", "FORMAT", "VERSION", "JSON_FILE", "VARIABLES"]
 
@@ -51,6 +54,7 @@ class _Saver:
         self.variables = {}      # id(var) -> (key, var)
         self._function_ids = {}  # id(concrete) -> index
         self.subgraphs, self._subgraph_ids, self._pending = [], {}, []
+        self.tables = TableList()
 
     def subgraph_id(self, graph):
         """The index of a control-flow sub-graph; encoded later (`encode_pending`)."""
@@ -67,7 +71,7 @@ class _Saver:
             index, graph = self._pending.pop(0)
             self.subgraphs[index] = encode_subgraph(graph, self.variable_key, self.arrays,
                                                     f"constants/subgraph{index}",
-                                                    self.subgraph_id)
+                                                    self.subgraph_id, self.tables.table_id)
 
     def variable_key(self, var, where=""):
         hit = self.variables.get(id(var))
@@ -85,7 +89,8 @@ class _Saver:
             self._function_ids[id(concrete)] = hit
             self.functions.append(None)  # placeholder: encoded below, in order
             self.functions[hit] = encode_function(concrete, self.variable_key, self.arrays,
-                                                  f"constants/{hit}", self.subgraph_id)
+                                                  f"constants/{hit}", self.subgraph_id,
+                                                  self.tables.table_id)
         return hit
 
 
@@ -128,6 +133,9 @@ def _walk(saver, root):
         obj, index = stack.pop()
         if isinstance(obj, Variable):
             saver.objects[index] = _variable_node(saver, obj)
+            continue
+        if is_table(obj):
+            saver.objects[index] = saver.tables.object_node(obj)
             continue
         node = {"children": {}, "functions": {}}
         if isinstance(obj, TrackedContainer):
@@ -253,6 +261,7 @@ def save(obj, export_dir, signatures=None, options=None):
                               for key, var in saver.variables.values()}}
     arrays = {key: var.numpy() for key, var in saver.variables.values()}
     arrays.update(saver.arrays)
+    document["tables"] = saver.tables.document(arrays)
     if tensorflow is not None:
         arrays.update(tensorflow[1])
     os.makedirs(os.path.join(export_dir, "variables"), exist_ok=True)

@@ -6,7 +6,12 @@
         vocabulary by frequency (ties: the larger token first), capped at `max_tokens`;
         `invert=True` maps indices back. output_mode: int, one_hot, multi_hot, count (all int64).
         An adapted vocabulary is kept in the config (and read back from a `.keras` file's
-        `assets/<layer path>/vocabulary.txt`, where TensorFlow's Keras writes it).
+        `assets/<layer path>/vocabulary.txt`, where TensorFlow's Keras writes it). As on Keras's
+        TensorFlow backend, the tokens are looked up in a tf.lookup.StaticHashTable (built from
+        the vocabulary when first called, again after `set_vocabulary` or `adapt`), so the
+        layer traces with its input's shape, runs in `Dataset.map` and saves in a SavedModel;
+        an OOV token goes to the OOV index, or with `num_oov_indices` n > 1 to OOV index
+        floormod(token, n) (integers) or Fingerprint64(token) mod n (strings), as Keras's.
     CategoryEncoding(num_tokens, output_mode): one_hot / multi_hot / count of integer inputs
         (float32).
     Discretization(bin_boundaries or num_bins + adapt): the index of the bin of each value
@@ -22,8 +27,15 @@ import numpy as np
 
 from ...framework import dtypes
 from ...framework.context import state
+from ...data.lookup_tables import StaticHashTable
+from ...data.table_initializers import KeyValueTensorInitializer
 from ...framework.tensor import constant, convert_to_tensor
+from ...ops.array_ops import where
+from ...ops.cast_ops import cast
 from ...ops.io.script import numpy_function
+from ...ops.io.string_hashing import to_hash_bucket_fast
+from ...ops.math_ops import equal, floormod
+from ...tracing.func_graph import init_scope
 from .base import Layer
 
 __all__ = ["StringLookup", "IntegerLookup", "CategoryEncoding", "Discretization"]
@@ -95,6 +107,7 @@ class _Lookup(Layer):
         self.mask_token, self.oov_token = mask_token, oov_token
         self.invert, self.output_mode = invert, output_mode
         self._vocab = []
+        self._table, self._table_vocab = None, None
         self._input_vocabulary = vocabulary is not None
         if vocabulary is not None:
             self.set_vocabulary(vocabulary)
@@ -184,6 +197,48 @@ class _Lookup(Layer):
                                                                            is not None)]
         return out
 
+    def _lookup_table(self):
+        """The StaticHashTable of the current vocabulary (tokens -> indices, or indices ->
+        tokens when inverting); made outside any trace, once per vocabulary."""
+        if self._table is not None and self._table_vocab is self._vocab:
+            return self._table
+        token_dtype = dtypes.string if self._kind == "string" else dtypes.int64
+        tokens = np.empty(len(self._vocab), object if self._kind == "string" else np.int64)
+        tokens[:] = self._vocab
+        indices = np.arange(len(self._vocab), dtype=np.int64) + self._reserved()
+        with init_scope():
+            if self.invert:
+                default = self._key(self.oov_token if self.oov_token is not None else "")
+                init = KeyValueTensorInitializer(indices, tokens, dtypes.int64, token_dtype)
+            else:
+                default = int(self.mask_token is not None) if self.num_oov_indices == 1 else -1
+                init = KeyValueTensorInitializer(tokens, indices, token_dtype, dtypes.int64)
+            self._table = StaticHashTable(init, default)
+        self._table_vocab = self._vocab
+        return self._table
+
+    def _lookup_ops(self, inputs):
+        """Keras's lookup of tokens (or, inverting, of indices) as table ops."""
+        x = convert_to_tensor(inputs)
+        if self._kind == "int" or self.invert:
+            x = cast(x, dtypes.int64)
+        found = self._lookup_table().lookup(x)
+        if self.mask_token is not None:
+            mask = self._key(self.mask_token) if not self.invert else 0
+            value = 0 if not self.invert else self._key(self.mask_token)
+            found = where(equal(x, mask), value, found)
+        if self.invert or self.num_oov_indices <= 1:
+            return found
+        n, start = self.num_oov_indices, int(self.mask_token is not None)
+        oov = floormod(x, n) if self._kind == "int" else to_hash_bucket_fast(x, n)
+        return where(equal(found, -1), oov + start, found)
+
+    def compute_output_shape(self, input_shape):
+        """Indices (or tokens) have the input's shape; the encoded modes are probed."""
+        if self.output_mode == "int":
+            return input_shape
+        return super().compute_output_shape(input_shape)
+
     @property
     def _symbolic_output_dtype(self):
         """What call returns, for the KerasTensor of a functional model (not the layer's float
@@ -191,11 +246,13 @@ class _Lookup(Layer):
         return dtypes.string if self.invert and self._kind == "string" else dtypes.int64
 
     def call(self, inputs):
+        if self.output_mode == "int" and (self.invert or self.num_oov_indices > 0):
+            return self._lookup_ops(inputs)
         if self.invert:
             return _host(self._inverse, inputs, dtypes.string if self._kind == "string"
                          else dtypes.int64)
-        if self.output_mode == "int":
-            return _host(self._indices, inputs, dtypes.int64)
+        if self.output_mode == "int":  # no OOV index: an OOV token is an error
+            return _host(self._indices, inputs, dtypes.int64, lambda shape: shape)
         depth = self.max_tokens if self.pad_to_max_tokens else self.vocabulary_size()
         mode = self.output_mode  # int64 counts, as Keras 3
         return _host(lambda a: _encode(self._indices(a), depth, mode).astype(np.int64), inputs,

@@ -5,8 +5,9 @@
     InitializeTableV2(handle, keys, values)       the same, TensorFlow's older initializer op
     InitializeTableFromTextFileV2(handle, filename)  fills it from the lines of a text file
     LookupTableFindV2(handle, keys, default)      values[i] = table[keys[i]], or the default
-                                                  (with `oov_buckets` n > 0, a missing key's
-                                                  id is size + Fingerprint64(key) mod n)
+                                                  (one value, or one per key: default[i]);
+                                                  with `oov_buckets` n > 0, a missing key's
+                                                  id is size + Fingerprint64(key) mod n
     LookupTableInsertV2 / LookupTableRemoveV2     add or overwrite / delete keys
     LookupTableSizeV2(handle)                     the number of keys (int64)
     LookupTableExportV2(handle)                   (keys, values) in the table's order
@@ -177,13 +178,33 @@ def _find(handle, keys, default_value, *, table, oov_buckets=0):
         return np.array([_oov_bucket(k, size, oov_buckets) if v is None else v
                          for k, v in zip(keys.reshape(-1).tolist(), flat)],
                         np.int64).reshape(keys.shape)
-    default = np.broadcast_to(np.asarray(default_value, table.value_dtype.as_numpy_dtype),
-                              table.value_shape)
+    default = np.asarray(default_value, table.value_dtype.as_numpy_dtype)
+    full = keys.shape + table.value_shape
     out = np.empty((keys.size,) + table.value_shape, table.value_dtype.as_numpy_dtype)
     get = table.data.get
+    if default.shape == table.value_shape:
+        default = default[()] if default.ndim == 0 else default  # a 0-d array is no string
+        for i, key in enumerate(keys.reshape(-1).tolist()):
+            out[i] = get(key, default)
+        return out.reshape(full)
+    _check_default(default.shape, table.value_shape, full)
+    per_key = default.reshape((keys.size,) + table.value_shape)
     for i, key in enumerate(keys.reshape(-1).tolist()):
-        out[i] = get(key, default)
-    return out.reshape(keys.shape + table.value_shape)
+        out[i] = get(key, per_key[i])
+    return out.reshape(full)
+
+
+def _shape_text(shape):
+    return "[" + ",".join(str(d) for d in shape) + "]"
+
+
+def _check_default(shape, value_shape, full):
+    """A default value is one value (value_shape) or one per key (keys.shape + value_shape),
+    TensorFlow's `dynamic_default_values`."""
+    if tuple(shape) not in (tuple(value_shape), tuple(full)):
+        raise InvalidArgumentError(
+            f"LookupTableFindV2: Expected shape {_shape_text(value_shape)} or "
+            f"{_shape_text(full)} for default value, got {_shape_text(shape)}")
 
 
 def _insert(handle, keys, values, *, table):
@@ -211,7 +232,12 @@ def _no_outputs(*inputs, **attrs):
 
 
 def _find_shape(handle, keys, default_value, *, table, oov_buckets=0):
-    return TensorShape(keys.shape).concatenate(TensorShape(table.value_shape)), table.value_dtype
+    full = TensorShape(keys.shape).concatenate(TensorShape(table.value_shape))
+    given = TensorShape(default_value.shape)
+    if given.is_fully_defined() and full.is_fully_defined() and \
+            tuple(given.as_list()) != table.value_shape:
+        _check_default(given.as_list(), table.value_shape, full.as_list())
+    return full, table.value_dtype
 
 
 def _export_shape(handle, *, table):
