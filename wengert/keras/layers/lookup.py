@@ -22,6 +22,7 @@
         The learned boundaries are in the config beside num_bins, as Keras writes them.
 """
 import collections
+import os
 
 import numpy as np
 
@@ -38,7 +39,8 @@ from ...ops.math_ops import equal, floormod
 from ...tracing.func_graph import init_scope
 from .base import Layer
 
-__all__ = ["StringLookup", "IntegerLookup", "CategoryEncoding", "Discretization"]
+__all__ = ["StringLookup", "IntegerLookup", "CategoryEncoding", "Discretization",
+           "vocabulary_tokens"]
 
 _MODES = ("int", "one_hot", "multi_hot", "count")
 
@@ -87,6 +89,27 @@ def _keras_options(name, kwargs):
     return bool(kwargs.pop("pad_to_max_tokens", False))
 
 
+def vocabulary_tokens(vocabulary, name):
+    """The tokens of a `vocabulary` argument: an array, list or tensor of tokens, or the path of
+    a text file with one token a line, as Keras's lookup layers take it (a tf.lookup table is
+    not one: Keras 3 does not take a table)."""
+    if isinstance(vocabulary, str):
+        if not os.path.isfile(vocabulary):
+            raise ValueError(f"Vocabulary file {vocabulary} does not exist.")
+        with open(vocabulary, "rb") as f:
+            lines = f.read().split(b"\n")
+        if lines and lines[-1] == b"":
+            lines.pop()
+        out = np.empty(len(lines), object)
+        out[:] = [line.rstrip(b"\r") for line in lines]
+        return out
+    if hasattr(vocabulary, "lookup") and hasattr(vocabulary, "key_dtype"):
+        raise TypeError(f"{name}: `vocabulary` must be a list or array of tokens or the path of "
+                        f"a vocabulary file, not a tf.lookup table ({type(vocabulary).__name__})"
+                        f"; pass the table's keys (`table.export()[0]`) instead.")
+    return np.asarray(vocabulary.numpy() if hasattr(vocabulary, "numpy") else vocabulary)
+
+
 class _Lookup(Layer):
     _kind = None  # "string" or "int"
 
@@ -121,7 +144,8 @@ class _Lookup(Layer):
         in the layer's order (what `get_vocabulary()` returns) has them taken off, as Keras 3
         does; anywhere else they are an error."""
         name = type(self).__name__
-        tokens = [self._key(t) for t in np.asarray(vocabulary).reshape(-1).tolist()]
+        vocabulary = vocabulary_tokens(vocabulary, name)
+        tokens = [self._key(t) for t in vocabulary.reshape(-1).tolist()]
         if not tokens:
             raise ValueError(f"{name}: cannot set an empty vocabulary.")
         special = [self._key(t) for t in ([self.mask_token] if self.mask_token is not None

@@ -24,7 +24,7 @@ import numpy as np
 from ...framework import dtypes
 from .base import Layer
 from .layer_utils import _standard_config
-from .lookup import StringLookup, _host
+from .lookup import StringLookup, _host, vocabulary_tokens
 
 __all__ = ["TextVectorization"]
 
@@ -189,6 +189,7 @@ class TextVectorization(Layer):
         return idf.astype(np.float32)
 
     def set_vocabulary(self, vocabulary, idf_weights=None):
+        vocabulary = vocabulary_tokens(vocabulary, "TextVectorization")
         vocab = [t.decode() if isinstance(t, bytes) else str(t)
                  for t in np.asarray(vocabulary, dtype=object).reshape(-1).tolist()]
         special = ["", "[UNK]"] if self._output_mode == "int" else ["[UNK]"]
