@@ -52,6 +52,7 @@ class Dense(tf.Module):
 
 def _mlp():
     keras = tf.keras
+    keras.backend.clear_session()  # its input is "input_layer" whatever other tests made first
     model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(5, activation="relu"),
                               keras.layers.Dense(3, activation="softmax")])
     rng = np.random.default_rng(7)
