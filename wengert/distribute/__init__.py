@@ -6,8 +6,10 @@ the layer the Horovod-style API (`wengert.distribute.horovod`) shares with it.
 comm.py (the communicator over NumPy buffers: MPI or one process), protocol.py (checked
 collectives: headers, agreement of variables, join), watchdog.py, gradient_sync.py (bucketed
 gradient allreduce), job.py (this process's job; the engine of the collective ops),
-context.py (strategy/replica contexts), strategy.py (MultiWorkerMirroredStrategy,
-MirroredStrategy), input.py (distributed datasets), losses.py (compute_average_loss),
+context.py (strategy/replica contexts), strategy.py (MultiWorkerMirroredStrategy),
+mirrored_strategy.py (MirroredStrategy: replicas in one process, over the logical CPUs),
+mirrored_run.py (how those replicas run), values.py (PerReplica), input.py (distributed
+datasets), losses.py (compute_average_loss),
 checkpointing.py (rank 0 writes, restores broadcast), horovod.py, run.py (the launcher).
 """
 from .context import (ReduceOp, ReplicaContext, get_cross_replica_context, get_replica_context,
@@ -16,8 +18,8 @@ from .input import DistributedDataset, DistributedIterator, InputContext, InputO
 from .job import job
 from .losses import compute_average_loss, scale_regularization_loss
 from .protocol import ReplicaMismatchError
-from .strategy import (MirroredStrategy, MultiWorkerMirroredStrategy, OneDeviceStrategy, Strategy,
-                       StrategyExtended)
+from .mirrored_strategy import MirroredStrategy, OneDeviceStrategy
+from .strategy import MultiWorkerMirroredStrategy, Strategy, StrategyExtended
 
 __all__ = ["ReduceOp", "ReplicaContext", "get_strategy", "has_strategy", "get_replica_context",
            "in_cross_replica_context", "get_cross_replica_context", "Strategy",

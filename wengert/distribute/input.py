@@ -75,9 +75,8 @@ class InputContext:
         return global_batch_size // self.num_replicas_in_sync
 
     def __repr__(self):
-        return (f"InputContext(num_input_pipelines={self.num_input_pipelines}, "
-                f"input_pipeline_id={self.input_pipeline_id}, "
-                f"num_replicas_in_sync={self.num_replicas_in_sync})")
+        return (f"tf.distribute.InputContext(input pipeline id {self.input_pipeline_id}, "
+                f"total: {self.num_input_pipelines})")
 
 
 class DistributedIterator:

@@ -1,5 +1,6 @@
-"""TensorFlow's strategies: MultiWorkerMirroredStrategy over the ranks of an MPI job, and the
-one-process MirroredStrategy / OneDeviceStrategy / default strategy.
+"""TensorFlow's strategies: MultiWorkerMirroredStrategy over the ranks of an MPI job, the base
+that the one-process MirroredStrategy / OneDeviceStrategy (mirrored_strategy.py) share, and the
+default strategy.
 
     strategy = tf.distribute.MultiWorkerMirroredStrategy()   # one replica per process
     with strategy.scope():                                    # variables: rank 0's values
@@ -42,9 +43,11 @@ from ..util import nest
 from . import context as ctx
 from .input import DistributedDataset, InputContext, ValueContext
 from .job import job
+from .mirrored_run import sum_values
+from .values import PerReplica
 
-__all__ = ["Strategy", "MirroredStrategy", "MultiWorkerMirroredStrategy", "OneDeviceStrategy",
-           "all_reduce_sum_gradients", "StrategyExtended"]
+__all__ = ["Strategy", "MultiWorkerMirroredStrategy", "all_reduce_sum_gradients",
+           "apply_in_replica_context", "StrategyExtended"]
 
 
 class _ClusterResolver:
@@ -210,21 +213,6 @@ class _DefaultStrategy(Strategy):
         return fn(*args, **(kwargs or {}))
 
 
-class MirroredStrategy(Strategy):
-    """One process, one replica (this implementation has one CPU device): a strategy that
-    distributes nothing, so code written for it runs unchanged."""
-
-    def __init__(self, devices=None, cross_device_ops=None):
-        super().__init__(0, 1)
-
-
-class OneDeviceStrategy(MirroredStrategy):
-    """One replica on one device."""
-
-    def __init__(self, device="/cpu:0"):
-        super().__init__()
-
-
 class MultiWorkerMirroredStrategy(Strategy):
     """One replica per process of the MPI job (see the module docstring); with one process it is
     a one-replica strategy, as TensorFlow's is without TF_CONFIG."""
@@ -236,6 +224,26 @@ class MultiWorkerMirroredStrategy(Strategy):
 
 
 ctx.set_default_strategy(_DefaultStrategy())
+
+
+def apply_in_replica_context(grads_and_vars, apply_fn):
+    """apply_fn(pairs) with each gradient summed across the replicas: an optimizer's
+    apply_gradients. Replicas that are threads of this process (a MirroredStrategy over
+    several devices) share their variables, so the summed gradients are applied once, in a merge
+    call (mirrored_run.py); across processes every rank applies the allreduced sum."""
+    entry = ctx.current_entry()
+    if entry is not None and entry[1] is not None and \
+            getattr(entry[0], "_local_replicas", 1) > 1:
+        def merge(strategy, pairs):
+            return apply_fn(_summed_pairs(pairs))
+        return entry[1].merge_call(merge, args=(list(grads_and_vars),))
+    return apply_fn(all_reduce_sum_gradients(grads_and_vars))
+
+
+def _summed_pairs(pairs):
+    """[(gradient summed over the replicas, variable)] from the merged (gradient, variable)
+    pairs, whose gradients are PerReplica values (the variables are shared)."""
+    return [(sum_values(g.values) if isinstance(g, PerReplica) else g, v) for g, v in pairs]
 
 
 def all_reduce_sum_gradients(grads_and_vars):

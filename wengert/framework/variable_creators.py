@@ -14,7 +14,7 @@ import functools
 import inspect
 import threading
 
-__all__ = ["VariableMeta", "creator_scope"]
+__all__ = ["VariableMeta", "creator_scope", "snapshot", "restore"]
 
 _LOCAL = threading.local()
 
@@ -24,6 +24,16 @@ def _stack():
     if stack is None:
         stack = _LOCAL.stack = []
     return stack
+
+
+def snapshot():
+    """This thread's creators (a copy), for a thread that runs on its behalf (a replica)."""
+    return list(_stack())
+
+
+def restore(creators):
+    """Make `creators` (a snapshot) this thread's stack."""
+    _LOCAL.stack = list(creators)
 
 
 @contextlib.contextmanager

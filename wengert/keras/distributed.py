@@ -19,6 +19,13 @@ and then, with N replicas (one per process of the MPI job):
   variables do;
 - the progress bar (and verbose output) appears on rank 0 only.
 `predict` is not split: every rank predicts every row.
+
+With N replicas in this process (a MirroredStrategy over N logical CPUs: distribute/
+mirrored_strategy.py) nothing is sharded before the step: the step is a `tf.function` around
+`strategy.run(step)` (as Keras's is), given each global batch split into N parts; each
+replica's loss is its mean divided by N (Keras 3's scaling, losses/loss.py), the optimizer
+applies the gradients summed over the replicas once, and the loss tracker counts each replica's
+unscaled mean over its rows, as Keras 3's sync-on-read tracker does.
 """
 import functools
 import threading
@@ -27,8 +34,13 @@ import numpy as np
 
 from ..distribute.context import current_entry, get_strategy, has_strategy
 from ..distribute.input import local_rows
+from ..distribute.values import PerReplica
+from ..framework.tensor import Tensor, array_of, constant, convert_to_tensor
 from ..framework.variables import Variable
+from ..ops.array_ops import concat
 from ..tracing.func_graph import init_scope
+from ..tracing.function import function
+from ..util import nest
 
 __all__ = ["get_strategy", "capture_strategy", "strategy_of", "in_strategy_scope", "local_index",
            "shared_order", "run_step", "reduced_logs", "verbose_for", "shard", "global_rows",
@@ -41,9 +53,16 @@ def capture_strategy(model):
 
 
 def strategy_of(model):
-    """The model's strategy when it has several replicas, else None."""
+    """The model's strategy when it has several replicas in several processes, else None."""
     strategy = getattr(model, "_distribute_strategy", None)
-    return strategy if strategy is not None and strategy.num_replicas_in_sync > 1 else None
+    return strategy if strategy is not None and strategy.num_replicas_in_sync > 1 and \
+        getattr(strategy, "_local_replicas", 1) == 1 else None
+
+
+def local_strategy_of(model):
+    """The model's strategy when it runs several replicas in this process, else None."""
+    strategy = getattr(model, "_distribute_strategy", None)
+    return strategy if getattr(strategy, "_local_replicas", 1) > 1 else None
 
 
 def in_strategy_scope(method):
@@ -106,7 +125,8 @@ def run_step(model, fn, *args):
     mean; `model._step_global_rows` keeps it for the loss tracker."""
     strategy = strategy_of(model)
     if strategy is None:
-        return fn(*args)
+        local = local_strategy_of(model)
+        return fn(*args) if local is None else _run_replicas(model, local, fn, args)
     local = np.array(_rows_of(args[0]), np.float64)
     total = strategy._job.coll.allreduce(local, what="the rows of the global batch")
     rows = _rows_variable(strategy)
@@ -117,6 +137,34 @@ def run_step(model, fn, *args):
         return strategy.run(fn, args=args)
     finally:
         _STEP.rows = None
+
+
+def _run_replicas(model, strategy, step, args):
+    """The step run by the replicas of this process on their parts of the global batch;
+    (the loss the tracker counts for the global batch, the predictions of every row)."""
+    n = strategy.num_replicas_in_sync
+    total = _rows_of(args[0])
+    parts = [local_rows(total, r, n) for r in range(n)]
+
+    def split(t):
+        if isinstance(t, Tensor) and t.shape.rank and t.shape[0] == total:
+            array = array_of(t)
+            return PerReplica([convert_to_tensor(array[p]) for p in parts])
+        return t
+    steps = model.__dict__.setdefault("_replica_steps", {})
+    if id(step) not in steps:
+        def body(*a):
+            return strategy.run(step.fn, args=a)
+        steps[id(step)] = (step, function(body) if step.traced is not None else body)
+    loss, y_pred = steps[id(step)][1](*nest.map_structure(split, list(args)))
+    losses = strategy.experimental_local_results(loss)
+    if len(losses) == 1:
+        losses = losses * n
+    tracked = sum(float(l) * n * (p.stop - p.start) for l, p in zip(losses, parts))
+    preds = strategy.experimental_local_results(y_pred)
+    return constant(tracked / max(total, 1), loss.values[0].dtype if isinstance(
+        loss, PerReplica) else loss.dtype), (concat(list(preds), 0) if len(preds) > 1
+                                             else preds[0])
 
 
 class _StepRows(threading.local):

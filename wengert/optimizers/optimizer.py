@@ -46,7 +46,7 @@ import warnings
 import numpy as np
 
 from ..autodiff.tape import GradientTape
-from ..distribute.strategy import all_reduce_sum_gradients
+from ..distribute.strategy import apply_in_replica_context
 from ..framework.context import state
 from ..framework.indexed_slices import IndexedSlices
 from ..framework.tensor import array_of, convert_to_tensor
@@ -186,7 +186,7 @@ class Optimizer(OptimizerVariables):
         pairs = list(grads_and_vars)
         if options.get("experimental_aggregate_gradients", True) and not options.get(
                 "skip_gradients_aggregation", False):  # tf.distribute: sum across replicas
-            pairs = all_reduce_sum_gradients(pairs)
+            return apply_in_replica_context(pairs, lambda summed: self._apply(list(summed)))
         return self._apply(list(pairs))
 
     def apply(self, grads, trainable_variables=None):

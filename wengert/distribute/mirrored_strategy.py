@@ -1,0 +1,245 @@
+"""`MirroredStrategy` and `OneDeviceStrategy`: replicas in one process, one per device.
+
+    cpu = tf.config.list_physical_devices("CPU")[0]
+    tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
+    strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])   # or (): every logical CPU
+    strategy.num_replicas_in_sync                                       # 2
+
+With one device this is the one-replica strategy of strategy.py. With N devices (the CPU split
+into N logical devices, as TensorFlow's CPU-only programs and tests do) there are N replicas in
+this process, run as mirrored_run.py says: `run(fn, args)` calls fn once per replica and returns
+PerReplica values (values.py); `experimental_distribute_dataset` splits each global batch of B
+rows into N parts along the first axis (np.array_split's rule: the first B mod N replicas get a
+row more, and a replica may get none); `distribute_datasets_from_function` calls the function
+once (one input pipeline, InputContext(0 of 1)) and hands consecutive elements to the replicas
+in turn; `reduce(SUM | MEAN, v, axis)` adds (averages) the replicas' values, with `axis` also
+over that axis of each (MEAN then divides by the total count along it). A value that is not
+per-replica is the same on every replica: it counts once per replica in an `axis` reduction,
+MEAN without an axis returns it, and SUM without an axis raises TensorFlow's ValueError.
+"""
+import numpy as np
+
+from ..framework import dtypes
+from ..framework.config import list_logical_devices
+from ..framework.device import parse_device
+from ..framework.errors import OutOfRangeError
+from ..framework.tensor import Tensor, array_of, convert_to_tensor
+from ..ops.array_ops import concat
+from ..ops.creation_ops import shape as shape_of
+from ..ops.broadcast_ops import add_n
+from ..ops.math_ops import cast
+from ..ops.reduce_ops import reduce_sum
+from ..util import nest
+from . import context as ctx
+from . import mirrored_run
+from .input import InputContext, ValueContext, local_rows
+from .strategy import Strategy, StrategyExtended
+from .values import PerReplica
+
+__all__ = ["MirroredStrategy", "OneDeviceStrategy", "canonical_device"]
+
+_PREFIX = "/job:localhost/replica:0/task:0/device:"
+
+
+def canonical_device(name):
+    """TensorFlow's full name of a device ("/cpu:1" -> "/job:localhost/.../device:CPU:1")."""
+    kind, index = parse_device(name)
+    return f"{_PREFIX}{kind or 'CPU'}:{index or 0}"
+
+
+class _MirroredExtended(StrategyExtended):
+    @property
+    def worker_devices(self):
+        return self._strategy._devices
+
+    parameter_devices = worker_devices
+
+    def reduce_to(self, reduce_op, value, destinations=None, options=None):
+        return self._strategy.reduce(reduce_op, value, axis=None)
+
+    def update(self, var, fn, args=(), kwargs=None, group=True):
+        return fn(var, *args, **(kwargs or {}))
+
+
+class MirroredStrategy(Strategy):
+    """Synchronous training on the devices given (default: every logical CPU); see the module
+    docstring."""
+
+    def __init__(self, devices=None, cross_device_ops=None):
+        if devices is None:
+            devices = [d.name for d in list_logical_devices("CPU")]
+        if isinstance(devices, str):
+            devices = [devices]
+        devices = tuple(dict.fromkeys(canonical_device(d) for d in devices))
+        if not devices:
+            raise ValueError("MirroredStrategy: got no devices; pass device names such as "
+                             "['/cpu:0', '/cpu:1'] or None for every logical CPU.")
+        super().__init__(0, 1)
+        self._devices = devices
+        self.extended = _MirroredExtended(self)
+
+    @property
+    def num_replicas_in_sync(self):
+        return len(self._devices)
+
+    @property
+    def _local_replicas(self):
+        return len(self._devices)
+
+    def run(self, fn, args=(), kwargs=None, options=None):
+        """fn once per replica (mirrored_run.py); PerReplica values where the results differ."""
+        if len(self._devices) == 1:
+            return super().run(fn, args, kwargs, options)
+        entry = ctx.current_entry()
+        if entry is not None and entry[0] is not self:
+            raise ValueError("strategy.run was called inside another strategy's scope.")
+        return mirrored_run.run(self, fn, args, kwargs)
+
+    # -- values across replicas -----------------------------------------------------------------
+    def reduce(self, reduce_op, value, axis=None):
+        """The replicas' values combined: SUM or MEAN; with `axis`, also over that axis."""
+        reduce_op = ctx.check_reduce_op(reduce_op)
+        if len(self._devices) == 1:
+            return super().reduce(reduce_op, value, axis)
+        return nest.map_structure(lambda v: self._reduce_one(reduce_op, v, axis), value)
+
+    def _reduce_one(self, reduce_op, value, axis):
+        parts = value.values if isinstance(value, PerReplica) else None
+        if axis is None:
+            if parts is not None:
+                return mirrored_run.reduce_values(reduce_op, value)
+            if reduce_op == ctx.ReduceOp.SUM:
+                raise ValueError(f"A non-DistributedValues value {value} cannot be reduced "
+                                 "with the given reduce op ReduceOp.SUM.")
+            return convert_to_tensor(value)
+        parts = [convert_to_tensor(v) for v in (parts or (value,) * len(self._devices))]
+        total = add_n([reduce_sum(v, axis) for v in parts]) if len(parts) > 1 \
+            else reduce_sum(parts[0], axis)
+        if reduce_op == ctx.ReduceOp.SUM:
+            return total
+        counts = [shape_of(v, out_type=dtypes.int64)[axis] for v in parts]
+        count = add_n(counts) if len(counts) > 1 else counts[0]
+        return total / cast(count, total.dtype)
+
+    def experimental_local_results(self, value):
+        """The replicas' values of `value` (a value they share: once)."""
+        if isinstance(value, PerReplica):
+            return value.values
+        return (value,)
+
+    def gather(self, value, axis):
+        """Every replica's `value` concatenated along `axis`, in replica order."""
+        return nest.map_structure(
+            lambda v: concat(list(v.values), axis) if isinstance(v, PerReplica)
+            else convert_to_tensor(v), value)
+
+    # -- input ----------------------------------------------------------------------------------
+    def experimental_distribute_dataset(self, dataset, options=None):
+        """Each global batch of `dataset` split among the replicas (PerReplica values)."""
+        if len(self._devices) == 1:
+            return super().experimental_distribute_dataset(dataset, options)
+        return LocalDistributedDataset(dataset, len(self._devices), split=True)
+
+    def distribute_datasets_from_function(self, dataset_fn, options=None):
+        """dataset_fn(InputContext(0 of 1)) once; its elements go to the replicas in turn."""
+        if len(self._devices) == 1:
+            return super().distribute_datasets_from_function(dataset_fn, options)
+        context = InputContext(1, 0, len(self._devices))
+        return LocalDistributedDataset(dataset_fn(context), len(self._devices), split=False)
+
+    experimental_distribute_datasets_from_function = distribute_datasets_from_function
+
+    def experimental_distribute_values_from_function(self, value_fn):
+        n = len(self._devices)
+        if n == 1:
+            return super().experimental_distribute_values_from_function(value_fn)
+        return PerReplica([value_fn(ValueContext(r, n)) for r in range(n)])
+
+    def __repr__(self):
+        return f"<MirroredStrategy: {len(self._devices)} replicas on {list(self._devices)}>"
+
+
+class OneDeviceStrategy(MirroredStrategy):
+    """One replica on one device."""
+
+    def __init__(self, device="/cpu:0"):
+        super().__init__([device])
+
+
+def _split(element, n):
+    """A global batch's components each split into n parts: PerReplica leaves."""
+    def parts(component):
+        if isinstance(component, Tensor) or hasattr(component, "shape"):
+            array = array_of(component) if isinstance(component, Tensor) else \
+                np.asarray(component)
+            if array is None:
+                raise TypeError("experimental_distribute_dataset: batches must be eager values; "
+                                "iterate the distributed dataset outside tf.function.")
+            if np.ndim(array) == 0:
+                return PerReplica([convert_to_tensor(array)] * n)
+            return PerReplica([convert_to_tensor(array[local_rows(len(array), r, n)])
+                               for r in range(n)])
+        return component
+    return nest.map_structure(parts, element)
+
+
+def _empty_like(element):
+    return nest.map_structure(lambda c: convert_to_tensor(np.zeros(
+        (0,) + tuple(np.shape(array_of(c) if isinstance(c, Tensor) else c))[1:],
+        np.asarray(array_of(c) if isinstance(c, Tensor) else c).dtype)), element)
+
+
+class LocalDistributedIterator:
+    """Per-replica elements of a local distributed dataset (`next()`, `get_next()`)."""
+
+    def __init__(self, iterator, n, split):
+        self._iterator, self._n, self._split = iterator, n, split
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self._split:
+            return _split(next(self._iterator), self._n)
+        elements = [next(self._iterator)]
+        for _ in range(self._n - 1):
+            try:
+                elements.append(next(self._iterator))
+            except StopIteration:
+                elements.append(_empty_like(elements[0]))
+        flats = [nest.flatten(e) for e in elements]
+        return nest.pack_sequence_as(elements[0], [PerReplica(p) for p in zip(*flats)])
+
+    def get_next(self):
+        try:
+            return next(self)
+        except StopIteration:
+            raise OutOfRangeError("End of sequence: the distributed iterator has no more "
+                                  "elements.") from None
+
+
+class LocalDistributedDataset:
+    """A dataset whose elements are PerReplica values (see the module docstring)."""
+
+    def __init__(self, dataset, n, split):
+        self._dataset, self._n, self._split = dataset, n, split
+
+    def __iter__(self):
+        return LocalDistributedIterator(iter(self._dataset), self._n, self._split)
+
+    @property
+    def element_spec(self):
+        return getattr(self._dataset, "element_spec", None)
+
+    def cardinality(self):
+        return self._dataset.cardinality()
+
+    def reduce(self, initial_state, reduce_func):
+        result = initial_state
+        for element in self:
+            result = reduce_func(result, element)
+        return result
+
+    def __repr__(self):
+        return (f"<DistributedDataset over {self._n} replicas of "
+                f"{type(self._dataset).__name__}>")
