@@ -14,6 +14,8 @@ import ast
 import pathlib
 import re
 
+import package_sources
+
 ROOT = pathlib.Path(__file__).resolve().parents[1] / "wengert"
 MAX_LINES = 500
 
@@ -40,8 +42,7 @@ INLINE_COMMENTS = {
 }
 
 
-def _files():
-    return sorted(ROOT.rglob("*.py"))
+_files, _source, _tree = package_sources.files, package_sources.source, package_sources.tree
 
 
 def _rel(path):
@@ -58,7 +59,7 @@ def test_namespace_modules_hold_no_code():
     for path in _files():
         if not _is_namespace(path):
             continue
-        for node in ast.parse(path.read_text()).body:
+        for node in _tree(path).body:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 found.append(f"{_rel(path)}:{node.lineno} defines {node.name}")
     assert not found, ("namespace modules define code (move it to the layer it belongs to and "
@@ -67,7 +68,7 @@ def test_namespace_modules_hold_no_code():
 
 def test_files_are_short_and_named_for_what_they_hold():
     long = [f"{_rel(p)}: {n} lines" for p in _files()
-            if (n := len(p.read_text().splitlines())) > MAX_LINES]
+            if (n := len(_source(p).splitlines())) > MAX_LINES]
     assert not long, (f"files over {MAX_LINES} lines (split them by concept):\n  "
                       + "\n  ".join(long))
     tests = ROOT.parent / "tests"
@@ -85,7 +86,7 @@ def _private_value_reads(tree):
 
 def test_private_value_reads_stay_in_the_listed_hot_paths():
     readers = {_rel(p) for p in _files() if not _rel(p).startswith("framework/")
-               and _private_value_reads(ast.parse(p.read_text()))}
+               and _private_value_reads(_tree(p))}
     unlisted = sorted(readers - PRIVATE_VALUE_READS)
     assert not unlisted, (f"reads of a tensor's ._value outside framework/ in {unlisted}: use "
                           "framework.tensor.array_of, or list the file here with its reason")
@@ -95,7 +96,7 @@ def test_private_value_reads_stay_in_the_listed_hot_paths():
 
 def test_inline_comments_stay_in_the_listed_hot_paths():
     marked = {_rel(p) for p in _files()
-              if re.search(r"#[^\n]*\binline\b", p.read_text())}
+              if re.search(r"#[^\n]*\binline\b", _source(p))}
     unlisted = sorted(marked - INLINE_COMMENTS)
     assert not unlisted, (f"code inlined for speed outside the listed hot paths: {unlisted}; "
                           "call the accessor, or list the file here with its reason")
@@ -109,18 +110,18 @@ _IMPORT_REASONS = re.compile(r"#.*\b(optional dependency|imported when first nee
 def _function_level_imports(path):
     """(line, text) of each import inside a function of `path` that does not say why it is
     there rather than at the top of the file."""
-    source = path.read_text()
-    lines = source.splitlines()
-    out = []
-    for fn in ast.walk(ast.parse(source)):
-        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            continue
-        for node in ast.walk(fn):
-            if isinstance(node, (ast.Import, ast.ImportFrom)):
-                text = "\n".join(lines[node.lineno - 1:node.end_lineno])
-                if not _IMPORT_REASONS.search(text):
-                    out.append((node.lineno, lines[node.lineno - 1].strip()))
-    return out
+    lines = _source(path).splitlines()
+    out = set()
+    stack = [(_tree(path), False)]  # (node, inside a function): one walk over the tree
+    while stack:
+        node, inside = stack.pop()
+        if inside and isinstance(node, (ast.Import, ast.ImportFrom)):
+            text = "\n".join(lines[node.lineno - 1:node.end_lineno])
+            if not _IMPORT_REASONS.search(text):
+                out.add((node.lineno, lines[node.lineno - 1].strip()))
+        inside = inside or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        stack.extend((child, inside) for child in ast.iter_child_nodes(node))
+    return sorted(out)
 
 
 def test_function_level_imports_say_why():

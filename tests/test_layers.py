@@ -15,7 +15,10 @@ submodule also runs its packages' __init__ files, so those count as edges too: a
 imports wengert.a.b.c depends on wengert.a and wengert.a.b (unless it lives in them).
 """
 import ast
+import functools
 import pathlib
+
+import package_sources
 
 ROOT = pathlib.Path(__file__).resolve().parents[1] / "wengert"
 
@@ -106,6 +109,7 @@ def _packages_run(importer, target, modules):
     return out
 
 
+@functools.lru_cache(maxsize=None)
 def import_edges():
     """[(importer, imported, line)] for every import statement in the package, with the package
     __init__ modules each import runs."""
@@ -113,7 +117,7 @@ def import_edges():
     edges = []
     for module, path in modules.items():
         is_package = path.name == "__init__.py"
-        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        for node in ast.walk(package_sources.tree(path)):
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 for target in dict.fromkeys(_targets(module, is_package, node, modules)):
                     for loaded in _packages_run(module, target, modules) + [target]:

@@ -20,6 +20,8 @@ its OpDef: `op.op_def is PLACEHOLDER`, or a field such as `op.op_def.stateful`.
 import ast
 import pathlib
 
+import package_sources
+
 from wengert.framework.registry import _COMPOSED_RAW, _OP_DEFS
 
 ROOT = pathlib.Path(__file__).resolve().parents[1] / "wengert"
@@ -79,9 +81,9 @@ def _keyword_suspects(call):
 def op_name_uses(declared_in):
     """(file:line, op type, declaring module) for each op type name used outside its module."""
     found = []
-    for path in sorted(ROOT.rglob("*.py")):
+    for path in package_sources.files():
         module = _module_name(path)
-        for constant in _suspects(ast.parse(path.read_text(), str(path))):
+        for constant in _suspects(package_sources.tree(path)):
             home = declared_in.get(constant.value)
             if home is not None and home != module:
                 found.append((f"{path.relative_to(ROOT.parent)}:{constant.lineno}",
