@@ -3,9 +3,9 @@
 tests/mpi_scripts/ and write what each rank saw. Skipped without mpi4py and mpiexec
 (`pip install "wengert[mpi]"`).
 
-- 5 SGD steps on a fixed global batch at N = 1, 2, 4 give the weights of one process on the
-  same global batch (float64: rtol 1e-9; float32: 1e-5), bit-identical on every rank, through
-  the strategy API (eager and traced steps), DistributedGradientTape, DistributedOptimizer and
+- 5 SGD steps on a fixed global batch at N = 1 and 4 (float64: rtol 1e-9) and N = 2 (float32:
+  rtol 1e-5) give the weights of one process on the same global batch, bit-identical on every
+  rank, through the strategy API (eager and traced steps), DistributedGradientTape, DistributedOptimizer and
   Keras fit; ranks that start from different random weights start equal after the broadcast;
 - mismatched variables raise an error naming the rank and the variable; an exception on one
   rank ends every rank, non-zero, within 10 s;
@@ -101,8 +101,7 @@ def _weights(tmp_path_factory, dtype, n):
 CASES = ["strategy", "strategy_traced", "tape", "optimizer", "keras"]
 
 
-@pytest.mark.parametrize("dtype, n", [("float64", 1), ("float64", 2), ("float64", 4),
-                                      ("float32", 2), ("float32", 4)])
+@pytest.mark.parametrize("dtype, n", [("float64", 1), ("float64", 4), ("float32", 2)])
 def test_training_equals_one_process(tmp_path_factory, dtype, n):
     reference = _weights(tmp_path_factory, dtype, 0)[0]
     ranks = _weights(tmp_path_factory, dtype, n)
