@@ -19,7 +19,7 @@ from .util.lazy import lazy_attributes as _lazy_attributes
 from .framework import dtypes, errors
 from .framework.dtypes import (DType, as_dtype, bool, complex64, complex128, double,  # noqa: A004
                                float16, float32, float64, half, int8, int16, int32, int64, string,
-                               uint8, uint16, uint32, uint64)
+                               uint8, uint16, uint32, uint64, variant)
 from .framework.errors import InvalidArgumentError
 from .framework.context import executing_eagerly
 from .framework.device import device

@@ -25,6 +25,7 @@ from . import fed_sources as _fed_sources  # noqa: F401 (datasets over placehold
 from . import methods as _methods
 from . import service as _service
 from . import transformations as _t
+from . import variants as _variants
 from .csv_dataset import CsvDataset
 from .csv_readers import make_csv_dataset
 from .dataset_writers import TFRecordWriter
@@ -66,7 +67,8 @@ experimental = _types.SimpleNamespace(
     OptimizationOptions=OptimizationOptions, ThreadingOptions=ThreadingOptions,
     ServiceOptions=ServiceOptions, choose_from_datasets=Dataset.choose_from_datasets,
     sample_from_datasets=Dataset.sample_from_datasets, get_single_element=_get_single_element,
-    distributed_save=_service.distributed_save,
+    distributed_save=_service.distributed_save, to_variant=_variants.to_variant,
+    from_variant=_variants.from_variant,
     service=_types.SimpleNamespace(**{name: getattr(_service, name) for name in _service.__all__
                                      if name != "distributed_save"}),
     **{name: getattr(_t, name) for name in _t.__all__})

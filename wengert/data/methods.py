@@ -10,7 +10,8 @@ window, prefetch, cache, scan, reduce, apply, with_options, sparse_batch, ignore
 take_while, unique, get_single_element, group_by_window, bucket_by_sequence_length,
 rejection_resample, fingerprint, save and snapshot; and the static sources counter, random,
 list_files, load, sample_from_datasets and choose_from_datasets (sampling.py, text_files.py,
-snapshots.py).
+snapshots.py); and, from variants.py, the composite protocol of datasets, iterators and their
+specs (a variant component each), by which tf.function takes them as arguments.
 """
 import zlib
 
@@ -20,7 +21,7 @@ from ..framework import dtypes
 from ..framework.errors import FailedPreconditionError
 from ..framework.tensor import constant
 from . import (batching, element_filters, functional, grouping, padded_batching, prefetch,
-               ragged_batching, resampling, sampling, snapshots)
+               ragged_batching, resampling, sampling, snapshots, variants)
 from .parallel_interleave import ParallelInterleaveDataset
 from .text_files import list_files
 from .sparse_batching import SparseBatchDataset
@@ -255,6 +256,7 @@ for _name, _method in _METHODS.items():
     setattr(Dataset, _name, _method)
 for _name, _method in _STATIC.items():
     setattr(Dataset, _name, staticmethod(_method))
+variants.install()  # datasets and iterators as composites of one variant (tf.function arguments)
 
 
 # -- a dataset that passes elements through (options, assert_cardinality) ---------------------------

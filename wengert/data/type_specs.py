@@ -131,21 +131,24 @@ class _ElementTypeSpec:
 
     def _no_components(self, what):
         return NotImplementedError(
-            f"{type(self).__name__}.{what}: wengert's datasets and iterators are Python objects, "
-            f"not variant tensors, so the spec has no tensor components to {what}; pass the "
-            f"dataset or iterator itself.")
+            f"{type(self).__name__}.{what}: wengert traces a dataset or iterator argument as a "
+            f"variant placeholder of its own; pass the dataset or iterator itself.")
 
+    # (the variant components: _nest_components / _nest_rebuild, installed by data/variants.py)
     def flatten(self):
-        """TensorFlow's variant components of a value of this spec (none here)."""
-        raise self._no_components("flatten")
+        """The specs of a value's tensor components: one scalar variant."""
+        return list(self._nest_components())
 
     def to_tensors(self, value):
-        """TensorFlow's variant components of `value` (none here)."""
-        raise self._no_components(f"to_tensors({type(value).__name__})")
+        """The tensor components of `value` (a dataset or iterator of this spec): its variant."""
+        if not self.is_compatible_with(value):
+            raise TypeError(f"{type(self).__name__}.to_tensors: {value!r:.80} does not match "
+                            f"{self}.")
+        return list(value._nest_components())
 
     def from_tensors(self, tensors):
-        """The value rebuilt from its variant components (none here)."""
-        raise self._no_components(f"from_tensors({type(tensors).__name__})")
+        """The value rebuilt from an iterator over its tensor components (one variant)."""
+        return self._nest_rebuild([next(iter(tensors))])
 
     def cast(self, value, casting_context):
         """`value` cast to this spec (tf.function's argument casting)."""

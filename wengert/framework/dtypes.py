@@ -37,6 +37,11 @@ class DType:
         return 0 if self._np.kind == "O" else self._np.itemsize
 
     @property
+    def is_numpy_compatible(self):
+        """Whether NumPy holds this dtype's values as such (not variant's objects)."""
+        return self.name != "variant"
+
+    @property
     def as_datatype_enum(self):
         """TensorFlow's DataType enum number (DT_FLOAT = 1, ...)."""
         return DATATYPE_ENUMS[self.name]
@@ -157,3 +162,25 @@ _ALL += (string,)
 FROM_NUMPY[string._np] = string
 _BY_NAME["string"] = string
 __all__.append("string")
+
+# -- tf.variant: a scalar holding one object (a dataset, an iterator), as TensorFlow's variant
+# tensors hold C++ objects. NumPy holds it in a one-field record so that the array's dtype is not
+# string's object dtype (no arithmetic, no gradient; see data/variants.py).
+VARIANT_NUMPY = np.dtype([("variant", object)])
+variant = DType("variant", VARIANT_NUMPY)
+_ALL += (variant,)
+FROM_NUMPY[VARIANT_NUMPY] = variant
+_BY_NAME["variant"] = variant
+__all__.append("variant")
+
+
+def variant_array(obj):
+    """A 0-d variant array holding `obj`."""
+    array = np.empty((), VARIANT_NUMPY)
+    array["variant"] = obj
+    return array
+
+
+def variant_object(array):
+    """The object a variant array (0-d) holds."""
+    return np.asarray(array)["variant"].item()

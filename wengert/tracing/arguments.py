@@ -26,5 +26,9 @@ def component_shapes(args, kwargs):
 
 
 def ragged_input_spec(x):
-    """The RaggedTensorSpec of a traced ragged argument; anything else as it is."""
-    return RaggedTensorSpec.from_value(x) if isinstance(x, RaggedTensor) else x
+    """The RaggedTensorSpec of a traced ragged argument, the DatasetSpec or IteratorSpec of a
+    dataset or iterator argument; anything else as it is."""
+    if isinstance(x, RaggedTensor):
+        return RaggedTensorSpec.from_value(x)
+    spec = getattr(x, "_input_spec", None)  # a dataset or iterator argument (data/variants.py)
+    return x if spec is None else spec()

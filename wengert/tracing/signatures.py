@@ -139,7 +139,8 @@ def _structure_token(x):
             tokens.append((type(item), len(item)))
             stack.extend(item)
         elif nest.is_composite(item):  # a SparseTensor: its kind (its tensors are leaves)
-            tokens.append(type(item))
+            token = getattr(item, "_trace_token", None)  # a dataset or iterator: its spec
+            tokens.append(type(item) if token is None else token())
         else:
             tokens.append(None)
     return tuple(tokens)

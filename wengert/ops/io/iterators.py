@@ -7,7 +7,9 @@
                                      last element, with zero-filled components
 
 The dataset itself travels in the `iterator` attribute (an object with `start()` and
-`next_components()`, see wengert/data/iterator.py); the handle input only orders the ops. All
+`next_components()`, see wengert/data/iterator.py); the handle input only orders the ops,
+except for an iterator passed to a traced function, whose handle is a variant holding the
+iterator (the attribute's `next_components_from(handle)` reads it, data/variants.py). All
 three are stateful (impure) and have no gradient, as in TensorFlow. They are what a `for`
 loop over a dataset inside `tf.function` becomes: unrolled at tracing when the number of elements
 is known, or a while_loop over IteratorGetNextAsOptional (AutoGraph's form).
@@ -29,8 +31,15 @@ def _start(*fed, iterator):
     return np.array(0, np.int64)
 
 
+def _next(iterator, handle):
+    """The next components: of the iterator the handle holds when the resource reads it from
+    there (an iterator passed to a traced function as a variant), else of the resource's own."""
+    read = getattr(iterator, "next_components_from", None)
+    return read(handle) if read is not None else iterator.next_components()
+
+
 def _get_next(handle, *, iterator, specs):
-    components = iterator.next_components()
+    components = _next(iterator, handle)
     if components is None:
         raise OutOfRangeError("End of sequence: the iterator has no more elements "
                               "(IteratorGetNext).")
@@ -38,7 +47,7 @@ def _get_next(handle, *, iterator, specs):
 
 
 def _get_next_optional(handle, *, iterator, specs):
-    components = iterator.next_components()
+    components = _next(iterator, handle)
     if components is None:
         empty = [np.zeros([d or 0 for d in (s.shape.as_list() if s.shape.rank is not None
                                              else [])], s.dtype.as_numpy_dtype) for s in specs]
