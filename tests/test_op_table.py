@@ -96,6 +96,12 @@ COVERED_ELSEWHERE = {
     "LookupTableExportV2": "tests/test_lookup.py",
     # issue 28: TF 1's queues and the epoch counter of its input producers (threads, sessions)
     "FIFOQueueV2": "tests/test_tf1_queues.py",
+    **dict.fromkeys(["ResourceConditionalAccumulator", "ResourceAccumulatorApplyGradient",
+                     "ResourceAccumulatorTakeGradient", "ResourceAccumulatorNumAccumulated",
+                     "ResourceAccumulatorSetGlobalStep", "SparseConditionalAccumulator",
+                     "SparseAccumulatorApplyGradient", "SparseAccumulatorTakeGradient",
+                     "AccumulatorNumAccumulated", "AccumulatorSetGlobalStep"],
+                    "tests/test_tf1_accumulators.py"),
     "PaddingFIFOQueueV2": "tests/test_tf1_queues.py",
     "RandomShuffleQueueV2": "tests/test_tf1_queues.py",
     "PriorityQueueV2": "tests/test_tf1_queues.py",

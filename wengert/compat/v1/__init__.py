@@ -48,6 +48,8 @@ from ...version import (COMPILER_VERSION, GIT_VERSION, GRAPH_DEF_VERSION,
                         GRAPH_DEF_VERSION_MIN_CONSUMER, GRAPH_DEF_VERSION_MIN_PRODUCER, VERSION)
 from . import image, logging, nn
 from .renamed import RENAMED as _RENAMED
+from ...tf1.accumulators import (ConditionalAccumulator, ConditionalAccumulatorBase,
+                                 SparseConditionalAccumulator)
 from ...tf1.arithmetic import (arg_max, arg_min, batch_gather, bincount, clip_by_average_norm,
                                confusion_matrix, div, floor_div)
 from ...tf1.asserts import (assert_equal, assert_greater, assert_greater_equal, assert_integer,

@@ -7,9 +7,10 @@ from ...graph.sparse_placeholder import sparse_placeholder as placeholder
 from ...ops.sparse.addition import add_v1 as add
 from ...ops.sparse.matmul import sparse_dense_matmul as matmul
 from ...ops.sparse.slicing import concat_v1 as concat, split_v1 as split
+from ...tf1.accumulators import SparseConditionalAccumulator
 from ...tf1.sparse_functions import sparse_merge as merge
 from ...ops.sparse.reductions import (reduce_max_sparse, reduce_max_v1 as reduce_max,
                                       reduce_sum_sparse, reduce_sum_v1 as reduce_sum)
 
-__all__ = sorted({*_sparse_names, "add", "concat", "matmul", "merge", "placeholder", "reduce_max", "reduce_max_sparse",
+__all__ = sorted({*_sparse_names, SparseConditionalAccumulator.__name__, "add", "concat", "matmul", "merge", "placeholder", "reduce_max", "reduce_max_sparse",
                   "reduce_sum", "reduce_sum_sparse", "split"})
