@@ -40,7 +40,8 @@ WENGERT_ONLY = {
     "MulSum", "ParseExamples", "ParseSequenceExamples", "ReadVariableInControlFlow",
     "ReduceBroadcast", "ReduceLogSumExp", "SigmoidCrossEntropyWithLogits", "SquareGrad",
     "StringBytesSplit", "SumToShape", "SumToShapeOf", "SylvesterSolve",
-    "TensorListSetElementShape", "WhileHistoryGet", "WhileHistoryScatter"}
+    "TensorListClearRows", "TensorListSetElementShape", "WhileHistoryGet",
+    "WhileHistoryScatter"}
 
 
 def all_op_types():

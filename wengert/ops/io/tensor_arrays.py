@@ -12,6 +12,12 @@ the flow as a loop variable, with an unknown first dimension when the array grow
         and its rows at `indices` for the values; linear in flow and values (JVP).
     TensorListGetItem(flow, index)   the row `index` (OutOfRangeError past the end). Its
         gradient scatters the incoming gradient into zeros shaped like the flow.
+    TensorListClearRows(grad, indices, flow)   (wengert's own) the gradient of a write to a
+        growing array for its flow: grad's first len(flow) rows with rows `indices` zeroed.
+
+A growing array appends in amortized constant time (tensor_array_growth.py): the flow after an
+append is a view of a buffer with spare rows, and so is the gradient of the flow before it, so a
+loop writing N elements costs O(N) time and its kept history O(N) memory, forward and backward.
 
 `write(i, v)` is a scatter of one row, `unstack`/`scatter`/`split` scatter many, `read`,
 `gather` and `stack` read rows. Eagerly a TensorArray changes in place and `write` returns it (as
@@ -28,6 +34,7 @@ from ...framework.registry import defop, linear_in
 from ...framework.tensor import Tensor, convert_to_tensor, is_eager_tensor
 from ...framework.tensor_shape import TensorShape
 from ...util import nest
+from . import tensor_array_growth as growth
 from ..array_ops import concat
 from ..broadcast_ops import zeros_like
 from ..creation_ops import range as range_, shape as shape_of, zeros
@@ -59,6 +66,8 @@ def _scatter_kernel(flow, indices, values, *, grow):
         raise OutOfRangeError(f"Tried to write to index {bad} but array is not resizeable and "
                               f"size is: {n}")
     size = max(n, int(indices.max()) + 1) if len(indices) else n
+    if grow and len(indices) and indices.min() >= n:  # an append: amortized O(rows written)
+        return growth.append(flow, n, size, indices, values.astype(flow.dtype, copy=False))
     out = _zeros((size,) + flow.shape[1:], flow.dtype)
     out[:n] = flow
     out[indices] = values
@@ -78,15 +87,37 @@ def _scatter_rule(flow, indices, values, *, grow):
 
 def _scatter_grad(op, grad):
     flow, indices, values = op.inputs
-    cleared = scatter_rows(grad, indices, zeros_like(values), grow=False)
-    if op.get_attr("grow"):
-        cleared = _rows_like(cleared, flow)
+    if op.get_attr("grow"):  # the first rows of grad, those written zeroed: a view for appends
+        cleared = execute(TENSOR_LIST_CLEAR_ROWS, (grad, indices, flow))
+    else:
+        cleared = scatter_rows(grad, indices, zeros_like(values), grow=False)
     return cleared, None, get_rows(grad, indices)
 
 
-def _rows_like(t, like):
-    """t cut to the number of rows of `like` (a write may have grown the array)."""
-    return get_rows(t, range_(shape_of(like)[0]))
+def _clear_rows_kernel(grad, indices, like):
+    """grad's first len(like) rows with rows `indices` zeroed: a view of grad when no index
+    falls among them (an append's gradient), so a loop of N appends differentiates in O(N)."""
+    n = like.shape[0] if like.ndim else 0
+    indices = np.asarray(indices).reshape(-1)
+    inside = indices[indices < n]
+    if not len(inside):
+        return grad[:n]
+    out = grad[:n].copy()
+    out[inside] = 0
+    return out
+
+
+def _clear_rows_rule(grad, indices, like):
+    first = like.shape[0] if like.shape.rank else None
+    rest = grad.shape[1:] if grad.shape.rank is not None else TensorShape(None)
+    return TensorShape([first]).concatenate(rest), grad.dtype
+
+
+def _clear_rows_grad(op, g):
+    """The transpose: g in the first rows of zeros shaped like grad, rows `indices` zeroed."""
+    grad, indices, like = op.inputs
+    padded = scatter_rows(zeros_like(grad), range_(shape_of(like)[0]), g, grow=False)
+    return execute(TENSOR_LIST_CLEAR_ROWS, (padded, indices, grad)), None, None
 
 
 def _get_kernel(flow, index):
@@ -140,9 +171,13 @@ def with_element_shape(array, element_shape):
 # (raw: tf.raw_ops' arguments, `input_handle` a TensorArray or its flow, TensorFlow's list)
 TENSOR_LIST_SCATTER = defop("TensorListScatterIntoExistingList", _scatter_kernel,
                             shape=_scatter_rule, grad=_scatter_grad, jvp=linear_in(0, 2),
+                            returns_view=True,  # an append shares the flow's buffer (growth)
                             raw=lambda input_handle, tensor, indices, name=None: scatter_rows(
                                 getattr(input_handle, "flow", input_handle), indices,
                                 convert_to_tensor(tensor), grow=False))
+# wengert's own op (TensorFlow's gradient of a write is TensorListScatter's own bookkeeping)
+TENSOR_LIST_CLEAR_ROWS = defop("TensorListClearRows", _clear_rows_kernel, shape=_clear_rows_rule,
+                               grad=_clear_rows_grad, jvp=linear_in(0), returns_view=True)
 TENSOR_LIST_GET_ITEM = defop("TensorListGetItem", _get_kernel, shape=_get_rule, grad=_get_grad,
                              jvp=linear_in(0),
                              raw=lambda input_handle, index, element_shape, element_dtype,
