@@ -64,10 +64,18 @@ def user_frame(depth=1):
     return frame.f_code.co_filename, frame.f_lineno, frame.f_code.co_name
 
 
+_PATH_LENGTH_LIMIT = [50]   # enable_check_numerics(path_length_limit=)
+
+
 def format_location(location):
+    """file:line in function, the file's path cut to its last path_length_limit characters
+    after "..." (TensorFlow's limit_string_length)."""
     if not location:
         return "unknown (enable check numerics before the forward pass to record it)"
     filename, lineno, function = location
+    limit = _PATH_LENGTH_LIMIT[0]
+    if limit is not None and len(filename) > limit:
+        filename = "..." + filename[len(filename) - limit:]
     return f"{filename}:{lineno} in {function}"
 
 
@@ -144,7 +152,16 @@ def describe_range(t):
 
 # -- switching it on and off ----------------------------------------------------------------------
 def enable_check_numerics(stack_height_limit=30, path_length_limit=50):
-    """Check every op's outputs (forward and backward pass) for NaN/Inf in this thread."""
+    """Check every op's outputs (forward and backward pass) for NaN/Inf in this thread. The
+    error's file paths are cut to path_length_limit characters (None: whole), as TensorFlow
+    cuts them; it names the one innermost frame of user code, within any stack_height_limit
+    of at least 1 (TensorFlow's bound on the frames it prints)."""
+    for what, limit in (("stack_height_limit", stack_height_limit),
+                        ("path_length_limit", path_length_limit)):
+        if limit is not None and not isinstance(limit, int):
+            raise TypeError(f"enable_check_numerics: {what} must be an int or None, got "
+                            f"{limit!r}.")
+    _PATH_LENGTH_LIMIT[0] = path_length_limit
     if _check_op not in state.observers:
         state.observers = state.observers + (_check_op,)
 

@@ -369,7 +369,9 @@ SPLIT = defop("Split", _split_equal_kernel, shape=_split_equal_rule, grad=_split
 
 def split(value, num_or_size_splits, axis=0, num=None, name="split"):
     """`value` cut along `axis` into `num_or_size_splits` equal parts, or parts of the given
-    sizes (one size may be -1: the rest)."""
+    sizes (one size may be -1: the rest). `num`, the number of parts, is needed only when
+    it cannot be read from the sizes; given with sizes, it must be their number (TensorFlow's
+    SplitV check); with a number of equal parts TensorFlow reads that number and so does this."""
     value = convert_to_tensor(value)
     axis = normalize_axis(axis, value.ndim, "split: axis")
     dim = value.shape[axis]
@@ -381,6 +383,9 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
                                        "pass a list of sizes instead.")
         return list(execute(SPLIT, (value,), {"num_split": parts, "axis": axis}, name))
     sizes = list(int_tuple(num_or_size_splits, "split: num_or_size_splits"))
+    if num is not None and int(num) != len(sizes):
+        raise InvalidArgumentError(f"SplitV: num={num} parts, but size_splits {sizes} has "
+                                   f"{len(sizes)} elements; they must be the same.")
     if sizes.count(-1) == 1 and dim is not None:
         sizes[sizes.index(-1)] = dim - (sum(sizes) + 1)
     if (dim is not None and sum(sizes) != dim) or any(s < 0 for s in sizes if s != -1) or \

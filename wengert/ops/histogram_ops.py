@@ -146,7 +146,9 @@ def histogram_fixed_width(values, value_range, nbins=100, dtype=dtypes.int32, na
 
 def histogram_fixed_width_bins(values, value_range, nbins=100, dtype=dtypes.int32, name=None):
     """The bin of each value among `nbins` equal bins of value_range = [lo, hi] (clipped to
-    [0, nbins - 1]), as an int32 tensor of values' shape."""
+    [0, nbins - 1]), as an int32 tensor of values' shape. TensorFlow 2.21 returns int32 whatever
+    `dtype` says (its implementation never reads it), and so does this."""
+    del dtype
     with op_scope(name, "histogram_fixed_width_bins"):
         values = convert_to_tensor(values)
         value_range = _check_range(value_range, values)

@@ -212,7 +212,9 @@ GATHER_GRAD = defop("GatherGrad", _gather_grad_kernel, shape=_gather_grad_rule,
 def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):
     """Slices of `params` along `axis` at `indices`: output shape is params.shape[:axis] +
     indices.shape[batch_dims:] + params.shape[axis + 1:]. With batch_dims=b, the first b
-    dimensions of params and indices are batch dimensions gathered pairwise."""
+    dimensions of params and indices are batch dimensions gathered pairwise. validate_indices
+    is TensorFlow's deprecated flag that does nothing: indices are always checked on a CPU."""
+    del validate_indices
     params = convert_to_tensor(params)
     indices = convert_to_tensor(indices)
     if batch_dims < 0:

@@ -210,12 +210,28 @@ def _rank(t):
     return value.ndim if value is not None else t.shape.rank
 
 
+def _sparse_hint(a, b, what, vector_b=False):
+    """a_is_sparse / b_is_sparse: TensorFlow then multiplies with SparseMatMul (float32) or
+    MatMul, both for one pair of matrices: the product is the same, and batches are refused
+    with TensorFlow's InvalidArgumentError."""
+    a, b = convert_to_tensor(a), convert_to_tensor(b)
+    if (a.shape.rank or 2) > 2 or (b.shape.rank or 2) > (1 if vector_b else 2):
+        raise InvalidArgumentError(
+            f"{what}: a_is_sparse / b_is_sparse multiply one matrix by one "
+            f"{'vector' if vector_b else 'matrix'} (TensorFlow's SparseMatMul and MatMul), got "
+            f"shapes {a.shape} and {b.shape}; drop the sparse hints for batches.")
+
+
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
            a_is_sparse=False, b_is_sparse=False, output_type=None, name=None):
     """The matrix product op(a) @ op(b), op being an optional transpose (adjoint: the same for
-    real numbers). Inputs of rank > 2 are batches of matrices; batch dimensions broadcast."""
+    real numbers). Inputs of rank > 2 are batches of matrices; batch dimensions broadcast.
+    a_is_sparse / b_is_sparse pick TensorFlow's sparse kernel, which gives the same product of
+    two matrices and refuses batches (see _sparse_hint)."""
     if (transpose_a and adjoint_a) or (transpose_b and adjoint_b):
         raise ValueError("matmul: give transpose_x or adjoint_x, not both.")
+    if a_is_sparse or b_is_sparse:
+        _sparse_hint(a, b, "matmul")
     if output_type is not None:
         output_type = dtypes.as_dtype(output_type)
         a, b = convert_to_tensor(a), convert_to_tensor(b)
@@ -261,7 +277,10 @@ def _mixed_matmul(a, b, adj_a, adj_b, output_type, name):
 
 def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_sparse=False,
            name=None):
-    """op(a) @ b for matrices a [..., M, N] and vectors b [..., N] (batch dims broadcast)."""
+    """op(a) @ b for matrices a [..., M, N] and vectors b [..., N] (batch dims broadcast);
+    a_is_sparse / b_is_sparse as for matmul (a matrix and a vector only)."""
+    if a_is_sparse or b_is_sparse:
+        _sparse_hint(a, b, "matvec", vector_b=True)
     a, b = binary_operands(a, b, "Einsum")
     if (a.shape.rank or 2) < 2 or (b.shape.rank or 1) < 1:
         raise InvalidArgumentError(f"matvec: a must have rank >= 2 and b rank >= 1, got shapes "

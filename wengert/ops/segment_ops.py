@@ -18,6 +18,8 @@ So each op states that partial derivative once (`_partial`); the VJP is gather(g
 the JVP a segment sum of tangent * partial. The sparse forms are linear: their VJP gathers g by
 segment and scatter-adds it into data's rows at `indices` (an unsorted segment sum, which is
 differentiable again; TensorFlow's SparseSegment*Grad ops are not), scaled by 1/n or 1/sqrt(n).
+With sparse_gradient=True (an attribute of the op, as in TensorFlow) the gradient of data is
+IndexedSlices instead: one summed row per distinct index, as TensorFlow's SparseSegment*GradV2.
 unsorted_segment_mean and unsorted_segment_sqrt_n are an unsorted sum divided by n or sqrt(n).
 """
 import numpy as np
@@ -25,6 +27,7 @@ import numpy as np
 from ..framework import dtypes
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
+from ..framework.indexed_slices import IndexedSlices
 from ..framework.registry import defop, linear_in, needs_grad
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
@@ -37,6 +40,7 @@ from .creation_ops import constant_value, shape as shape_of
 from .indexing_ops import gather
 from .math_ops import cast, divide, equal, greater, greater_equal, maximum
 from .segment_kernels import scatter_add, segment_reduce
+from .sort_ops import argsort, unique
 from .unary_ops import sqrt
 
 __all__ = ["segment_sum", "segment_mean", "segment_max", "segment_min", "segment_prod",
@@ -110,7 +114,7 @@ def _unsorted_kernel(kind):
 
 
 def _sparse_kernel(kind):
-    def kernel(data, indices, ids, num_segments=None):
+    def kernel(data, indices, ids, num_segments=None, sparse_gradient=False):
         _check_ids("SparseSegment", ids)
         if indices.ndim != 1 or ids.shape != indices.shape:
             raise ValueError(f"indices and segment_ids must be vectors of one length, got "
@@ -168,7 +172,7 @@ def _unsorted_rule(data, ids, num_segments):
     return TensorShape([num] + list(data.shape)[ids.shape.rank:]), data.dtype
 
 
-def _sparse_rule(data, indices, ids, num_segments=None):
+def _sparse_rule(data, indices, ids, num_segments=None, sparse_gradient=False):
     _check_index_dtype(indices, "indices")
     _check_index_dtype(ids, "segment_ids")
     if num_segments is None:
@@ -378,6 +382,8 @@ def _sparse_grad(kind):
             for _ in range(g.shape.rank - 1):
                 scale = expand_dims(scale, -1)
             rows = gather(scale, ids) * rows
+        if (op.attrs or {}).get("sparse_gradient"):
+            return (_rows_by_index(rows, indices, data),) + (None,) * (len(op.inputs) - 1)
         known = data.shape.rank and data.shape[0]
         rows_in_data = known if known is not None else shape_of(data, out_type=indices.dtype)[0]
         out = unsorted_segment_sum(rows, indices, rows_in_data)
@@ -385,13 +391,25 @@ def _sparse_grad(kind):
     return grad
 
 
+def _rows_by_index(rows, indices, data):
+    """sparse_gradient=True: the gradient as TensorFlow's SparseSegment*GradV2 gives it,
+    IndexedSlices of one summed row per distinct index, the indices ascending."""
+    distinct, position = unique(indices)
+    values = unsorted_segment_sum(rows, position, shape_of(distinct)[0])
+    order = argsort(distinct)
+    distinct, values = gather(distinct, order), gather(values, order)
+    static = data.shape.as_list() if data.shape.is_fully_defined() else None
+    return IndexedSlices._of(values, distinct, None if static is None else tuple(static),
+                             None if static is not None else data)
+
+
 def _sparse_declare(op_type, kind):
     if op_type.endswith("WithNumSegments"):  # tf.raw_ops: TensorFlow's arguments
         def raw(data, indices, segment_ids, num_segments, sparse_gradient=False, name=None):
-            return _sparse(kind, data, indices, segment_ids, num_segments, name)
+            return _sparse(kind, data, indices, segment_ids, num_segments, name, sparse_gradient)
     else:
         def raw(data, indices, segment_ids, sparse_gradient=False, name=None):
-            return _sparse(kind, data, indices, segment_ids, None, name)
+            return _sparse(kind, data, indices, segment_ids, None, name, sparse_gradient)
     return defop(op_type, _sparse_kernel(kind), shape=_sparse_rule, grad=_sparse_grad(kind),
                  jvp=linear_in(0), raw=raw)
 
@@ -407,7 +425,7 @@ _SPARSE = {"sum": (SPARSE_SEGMENT_SUM, SPARSE_SEGMENT_SUM_NUM),
            "sqrtn": (SPARSE_SEGMENT_SQRT_N, SPARSE_SEGMENT_SQRT_N_NUM)}
 
 
-def _sparse(kind, data, indices, segment_ids, num_segments, name):
+def _sparse(kind, data, indices, segment_ids, num_segments, name, sparse_gradient=False):
     data, ids = _operands("SparseSegment", data, segment_ids)
     if kind != "sum" and not data.dtype.is_floating:
         raise InvalidArgumentError(f"sparse segment {kind} needs floating-point data, got "
@@ -415,25 +433,26 @@ def _sparse(kind, data, indices, segment_ids, num_segments, name):
     indices = convert_to_tensor(indices)
     _check_index_dtype(indices, "indices")
     plain, with_num = _SPARSE[kind]
+    attrs = ({"sparse_gradient": True},) if sparse_gradient else ()
     if num_segments is None:
-        return execute(plain, (data, indices, ids), name=name)
+        return execute(plain, (data, indices, ids), *attrs, name=name)
     num = convert_to_tensor(num_segments)
-    return execute(with_num, (data, indices, ids, num), name=name)
+    return execute(with_num, (data, indices, ids, num), *attrs, name=name)
 
 
 def sparse_segment_sum(data, indices, segment_ids, num_segments=None, name=None,
                        sparse_gradient=False):
     """out[s] = sum of data[indices[k]] over k with segment_ids[k] == s (ids sorted)."""
-    return _sparse("sum", data, indices, segment_ids, num_segments, name)
+    return _sparse("sum", data, indices, segment_ids, num_segments, name, sparse_gradient)
 
 
 def sparse_segment_mean(data, indices, segment_ids, num_segments=None, name=None,
                         sparse_gradient=False):
     """The mean of data[indices[k]] over k with segment_ids[k] == s (ids sorted)."""
-    return _sparse("mean", data, indices, segment_ids, num_segments, name)
+    return _sparse("mean", data, indices, segment_ids, num_segments, name, sparse_gradient)
 
 
 def sparse_segment_sqrt_n(data, indices, segment_ids, num_segments=None, name=None,
                           sparse_gradient=False):
     """The sum of data[indices[k]] over segment s divided by sqrt(its size) (ids sorted)."""
-    return _sparse("sqrtn", data, indices, segment_ids, num_segments, name)
+    return _sparse("sqrtn", data, indices, segment_ids, num_segments, name, sparse_gradient)

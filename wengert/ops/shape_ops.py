@@ -26,7 +26,7 @@ from ..framework.context import op_scope
 from . import shape_rules
 from .broadcast_ops import ones_like
 from .reshape_ops import reshape
-from .array_ops import concat, stack
+from .array_ops import PACK, concat, stack
 from .reshape_ops import expand_dims
 from .math_ops import clip_by_value
 from .creation_ops import range as range_, shape as shape_of, tile
@@ -292,7 +292,38 @@ def parallel_stack(values, name="parallel_stack"):
 
 def get_static_value(tensor, partial=False):
     """The value of `tensor` as a NumPy array when it is known without running a graph (an
-    eager tensor; constants and shape computations in a graph), else None."""
+    eager tensor; constants and shape computations in a graph), else None. With `partial`, a
+    stack (Pack along axis 0) of partly known values is an object array holding None where a
+    value is unknown, as TensorFlow's constant_value(partial=True) gives."""
     if not isinstance(tensor, Tensor) and not hasattr(tensor, "_as_tensor"):
         return np.asarray(tensor)
-    return static_value(convert_to_tensor(tensor))
+    tensor = convert_to_tensor(tensor)
+    value = static_value(tensor)
+    if value is None and partial:
+        return _partially_known(tensor)
+    return value
+
+
+def _partially_known(tensor):
+    """The values of nested Packs (axis 0) with None for their unknown inputs (iterative,
+    inputs first)."""
+    done, todo = {}, [tensor]
+    while todo:
+        t = todo[-1]
+        op = getattr(t, "op", None)
+        if id(t) in done:
+            todo.pop()
+        elif op is None or op.op_def is not PACK or (op.attrs or {}).get("axis") != 0 or \
+                not op.inputs:
+            done[id(t)] = static_value(t)
+            todo.pop()
+        elif any(id(x) not in done for x in op.inputs):
+            todo.extend(x for x in op.inputs if id(x) not in done)
+        else:
+            todo.pop()
+            values = [done[id(x)] for x in op.inputs]
+            try:
+                done[id(t)] = np.array(values)
+            except ValueError:  # inputs of different shapes (None among arrays)
+                done[id(t)] = np.array(values, dtype=object)
+    return done[id(tensor)]

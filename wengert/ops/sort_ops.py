@@ -229,7 +229,8 @@ def sort(values, axis=-1, direction="ASCENDING", name=None):
 
 def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
     """The indices that sort `values` along `axis` (int32; always stable: equal values keep
-    their order)."""
+    their order, which is what stable=True asks and one of the orders stable=False allows)."""
+    del stable
     with op_scope(name, "argsort"):
         return _sort_along(values, axis, direction, return_indices=True)
 
@@ -379,10 +380,18 @@ def _approx_k(operand, k, reduction_dimension, largest):
     return values, indices
 
 
+def _tpu_options(recall_target, reduction_input_size_override, aggregate_to_topk):
+    """approx_max_k's and approx_min_k's options for TPUs, where the search is approximate.
+    On a CPU TensorFlow computes the exact top k whatever they say (an exact answer meets any
+    recall target), and so does this."""
+    del recall_target, reduction_input_size_override, aggregate_to_topk
+
+
 def approx_max_k(operand, k, reduction_dimension=-1, recall_target=0.95,
                  reduction_input_size_override=-1, aggregate_to_topk=True, name=None):
     """(values, indices) of the k largest entries along reduction_dimension. TensorFlow
     approximates this on TPUs; here, as on CPUs, it is exact (top_k)."""
+    _tpu_options(recall_target, reduction_input_size_override, aggregate_to_topk)
     with op_scope(name, "approx_max_k"):
         return _approx_k(operand, k, reduction_dimension, largest=True)
 
@@ -390,5 +399,6 @@ def approx_max_k(operand, k, reduction_dimension=-1, recall_target=0.95,
 def approx_min_k(operand, k, reduction_dimension=-1, recall_target=0.95,
                  reduction_input_size_override=-1, aggregate_to_topk=True, name=None):
     """(values, indices) of the k smallest entries along reduction_dimension (exact)."""
+    _tpu_options(recall_target, reduction_input_size_override, aggregate_to_topk)
     with op_scope(name, "approx_min_k"):
         return _approx_k(operand, k, reduction_dimension, largest=False)

@@ -16,6 +16,7 @@ from ...framework import dtypes
 from ...framework.errors import InvalidArgumentError
 from ...framework.tensor import convert_to_tensor
 from ...framework.context import op_scope
+from ...framework.device import settings
 from ..cast_ops import cast
 from ..random.seeded import uniform
 from ..random.stateless import _seed as _stateless_seed
@@ -160,8 +161,19 @@ def sample_distorted_bounding_box_v1(image_size, bounding_boxes, seed=None, seed
                                      min_object_covered=0.1, aspect_ratio_range=None,
                                      area_range=None, max_attempts=None,
                                      use_image_if_no_bounding_boxes=None, name=None):
-    """TensorFlow 1's signature (seed, seed2) of sample_distorted_bounding_box."""
-    return sample_distorted_bounding_box(image_size, bounding_boxes, seed or 0,
+    """TensorFlow 1's signature (seed, seed2) of sample_distorted_bounding_box: when either
+    seed is non-zero the op is seeded by the pair (seed2 alone seeds it too), else by the
+    global seed; with op determinism enabled one of them must be non-zero (TensorFlow's
+    ValueError)."""
+    if not seed and not seed2 and settings.op_determinism:
+        raise ValueError(
+            'tf.compat.v1.image.sample_distorted_bounding_box requires "seed" or "seed2" to be '
+            'non-zero when determinism is enabled. Please pass in a non-zero seed, e.g. by '
+            f'passing "seed=1". Got seed={seed} and seed2={seed2}')
+    op_seed = seed or 0
+    if seed2:  # one op seed for the pair, never 0 (which would mean "none")
+        op_seed = (op_seed * 1000003 + int(seed2)) % (2 ** 31 - 1) or 1
+    return sample_distorted_bounding_box(image_size, bounding_boxes, op_seed,
                                          min_object_covered, aspect_ratio_range, area_range,
                                          max_attempts, use_image_if_no_bounding_boxes, name=name)
 

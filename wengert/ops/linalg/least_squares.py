@@ -202,7 +202,9 @@ def _eps(dtype):
 
 def pinv(a, rcond=None, validate_args=False, name=None):
     """The Moore-Penrose pseudo-inverse [..., N, M] of each matrix of `a` [..., M, N], from its
-    SVD; singular values <= rcond * max(s) count as zero (default rcond = 10 max(M, N) eps)."""
+    SVD; singular values <= rcond * max(s) count as zero (default rcond = 10 max(M, N) eps).
+    validate_args: as for matrix_rank, the checks run whatever it says."""
+    del validate_args
     x = linalg_input(a, "pinv", "a")
     if rcond is None:
         rcond = 10.0 * _larger_dim(x) * _eps(x.dtype)
@@ -216,7 +218,10 @@ def pinv(a, rcond=None, validate_args=False, name=None):
 
 def matrix_rank(a, tol=None, validate_args=False, name=None):
     """The number of singular values of each matrix above `tol` (default max(M, N) eps
-    max(s)): an int32 of the batch shape."""
+    max(s)): an int32 of the batch shape. The dtype and rank are checked whatever
+    validate_args says (TensorFlow checks them statically either way; its runtime assertions
+    are for shapes unknown while building, which the kernel checks here when it runs)."""
+    del validate_args
     x = linalg_input(a, "matrix_rank", "a")
     s = svd(x, compute_uv=False)
     if tol is None:

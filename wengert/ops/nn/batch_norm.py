@@ -68,7 +68,9 @@ _CHANNEL_FIRST = ("NCHW", "NCDHW", "NCW")
 
 # -- composite forms ----------------------------------------------------------------------------
 def moments(x, axes, shift=None, keepdims=False, name=None):
-    """Mean and variance of `x` over `axes` (float16 inputs are reduced in float32)."""
+    """Mean and variance of `x` over `axes` (float16 inputs are reduced in float32). `shift` is
+    "not used in the current implementation" of TensorFlow's, nor here."""
+    del shift
     with op_scope(name, "moments"):
         x = convert_to_tensor(x)
         axes = list(axis_tuple(axes, "moments: axes"))

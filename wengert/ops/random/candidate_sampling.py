@@ -262,7 +262,9 @@ def _sampler_key(name, range_max, attrs):
 
 
 def all_candidate_sampler(true_classes, num_true, num_sampled, unique, seed=None, name=None):
-    """Every class 0..num_sampled-1, each expected once."""
+    """Every class 0..num_sampled-1, each expected once. Nothing is random, so `seed` changes
+    nothing (TensorFlow's op takes it and ignores it too)."""
+    del seed
     t = _true_classes(true_classes, num_true, "all_candidate_sampler")
     return execute(ALL_CANDIDATES, (t,), {"num_sampled": int(num_sampled),
                                           "unique": bool(unique)}, name)
@@ -290,7 +292,9 @@ COMPUTE_ACCIDENTAL_HITS = defop("ComputeAccidentalHits", _hits_kernel, shape=_hi
 
 def compute_accidental_hits(true_classes, sampled_candidates, num_true, seed=None, name=None):
     """(indices, ids, weights): for every row i and sampled candidate equal to one of row i's
-    true classes, the row i, the candidate's position in sampled_candidates, and -FLT_MAX."""
+    true classes, the row i, the candidate's position in sampled_candidates, and -FLT_MAX.
+    Nothing is random, so `seed` changes nothing (TensorFlow's op ignores it too)."""
+    del seed
     t = _true_classes(true_classes, num_true, "compute_accidental_hits")
     s = convert_to_tensor(sampled_candidates, dtype_hint=dtypes.int64)
     return execute(COMPUTE_ACCIDENTAL_HITS, (t, s), {"num_true": int(num_true)}, name)

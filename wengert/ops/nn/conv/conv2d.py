@@ -400,7 +400,9 @@ def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None,  
 def conv2d_backprop_input(input_sizes, filter=None, out_backprop=None, strides=None,  # noqa: A002
                           padding=None, use_cudnn_on_gpu=True, data_format="NHWC",
                           dilations=(1, 1, 1, 1), name=None, filters=None):
-    """TF 1's conv2d_backprop_input: the gradient of conv2d with respect to its input."""
+    """TF 1's conv2d_backprop_input: the gradient of conv2d with respect to its input.
+    use_cudnn_on_gpu picks a GPU kernel: on a CPU it changes nothing, in TensorFlow as here."""
+    del use_cudnn_on_gpu
     filters = filter if filters is None else filters
     return conv2d_transpose(out_backprop, filters, input_sizes, strides, padding, data_format,
                             dilations, name)
@@ -409,7 +411,9 @@ def conv2d_backprop_input(input_sizes, filter=None, out_backprop=None, strides=N
 def conv2d_backprop_filter(input, filter_sizes, out_backprop, strides, padding,  # noqa: A002
                            use_cudnn_on_gpu=True, data_format="NHWC", dilations=(1, 1, 1, 1),
                            name=None):
-    """TF 1's conv2d_backprop_filter: the gradient of conv2d with respect to its filters."""
+    """TF 1's conv2d_backprop_filter: the gradient of conv2d with respect to its filters.
+    use_cudnn_on_gpu picks a GPU kernel: on a CPU it changes nothing, in TensorFlow as here."""
+    del use_cudnn_on_gpu
     x, dy = float_operands(input, out_backprop, "Conv2DBackpropFilter")
     sizes = sizes_input(filter_sizes, "conv2d_backprop_filter: filter_sizes")
     attrs = conv_attrs("Conv2DBackpropFilter", strides, padding, data_format, dilations)
