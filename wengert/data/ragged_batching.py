@@ -8,7 +8,8 @@ of `from_tensor_slices(rt)` come from ragged_rows.py):
   dimension (tf.ragged.stack along axis 0).
 - `ragged_batch` batches dense elements of varying first dimension: each batch is the ragged
   tensor of those rows (from_row_lengths over their concatenation), the other dimensions
-  staying uniform; scalars are stacked; ragged elements are stacked as `batch` does.
+  staying uniform; a component whose spec has a fully defined shape (scalars included) is
+  stacked densely, as `batch` does, and ragged elements are stacked as `batch` does.
 """
 import itertools
 
@@ -56,8 +57,9 @@ def _rows_of(parts, splits_dtype):
 
 
 class _RaggedBatchStage(Stage):
-    def __init__(self, upstream, size, drop, splits_dtype):
+    def __init__(self, upstream, size, drop, splits_dtype, dense):
         self._up, self._size, self._drop, self._dtype = upstream, size, drop, splits_dtype
+        self._dense = dense  # per component: whether its spec's shape is fully defined
 
     def __next__(self):
         elements = list(itertools.islice(self._up, self._size))
@@ -68,7 +70,7 @@ class _RaggedBatchStage(Stage):
             parts = [e[j] for e in elements]
             if any(isinstance(p, RaggedTensor) for p in parts):
                 out.append(joining.stack(parts, 0))
-            elif np.ndim(parts[0]) == 0:
+            elif self._dense[j]:
                 out.append(np.stack([np.asarray(p) for p in parts]))
             else:
                 out.append(_rows_of(parts, self._dtype))
@@ -93,10 +95,13 @@ class RaggedBatchDataset(Dataset):
         super().__init__(dataset._structure, specs, card, (dataset,))
 
     def _spec(self, spec, lead):
-        if isinstance(spec, RaggedTensorSpec) or spec.shape.rank == 0:
+        if isinstance(spec, RaggedTensorSpec) or spec.shape.is_fully_defined():
             return batched_spec(spec, lead)
         shape = TensorShape([lead, None]).concatenate(spec.shape[1:])
         return RaggedTensorSpec(shape, spec.dtype, 1, self._dtype)
 
     def _stage(self):
-        return _RaggedBatchStage(self._input._stage(), self._size, self._drop, self._dtype)
+        dense = [not isinstance(s, RaggedTensorSpec) and s.shape.is_fully_defined()
+                 for s in self._input._specs]
+        return _RaggedBatchStage(self._input._stage(), self._size, self._drop, self._dtype,
+                                 dense)

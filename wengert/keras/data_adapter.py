@@ -199,6 +199,8 @@ def _numpy(value, keep_dicts=False):
         if keep_dicts:
             return {k: _numpy(v, True) for k, v in value.items()}
         return [np.asarray(value[k]) for k in sorted(value)]
+    if isinstance(value, (RaggedTensor, SparseTensor)):  # a batch of ragged or sparse rows
+        return _array(value)
     return np.asarray(array_of(value) if isinstance(value, Tensor) else value)
 
 

@@ -22,11 +22,12 @@ import numpy as np
 
 from ...framework import dtypes
 from ...framework.context import state
+from ...framework.ragged_tensor import RaggedTensor
 from ...framework.tensor import constant, convert_to_tensor
 from ...ops.io.hashing import fingerprint64, siphash24
 from ...ops.io.script import numpy_function
 from .base import Layer
-from .lookup import _encode, _host
+from .lookup import _encode, _host, _same_shape, encode_ragged_rows
 
 __all__ = ["Hashing", "HashedCrossing"]
 
@@ -114,6 +115,10 @@ class Hashing(Layer):
             self._out_dtype.as_numpy_dtype)
 
     def call(self, inputs):
+        if isinstance(inputs, RaggedTensor) and self.output_mode in ("multi_hot", "count"):
+            return encode_ragged_rows(_host(self.hash_values, inputs, dtypes.int64,
+                                            _same_shape),
+                                      self.num_bins, self.output_mode, self._out_dtype)
         return _host(self._encode, inputs, self._out_dtype, self._encoded_shape)
 
     def _encoded_shape(self, shape):

@@ -14,6 +14,8 @@
         floormod(token, n) (integers) or Fingerprint64(token) mod n (strings), as Keras's.
     CategoryEncoding(num_tokens, output_mode): one_hot / multi_hot / count of integer inputs
         (float32).
+    A RaggedTensor input is looked up token by token (its flat values), keeping its rows;
+    multi_hot and count of ragged rows are dense [rows, depth].
     Discretization(bin_boundaries or num_bins + adapt): the index of the bin of each value
         (bins closed on the left); adapt estimates the data's num_bins-quantiles batch by
         batch as Keras 3 does: each batch summarized by every (size * epsilon)-th sorted value,
@@ -30,24 +32,31 @@ from ...framework import dtypes
 from ...framework.context import state
 from ...data.lookup_tables import StaticHashTable
 from ...data.table_initializers import KeyValueTensorInitializer
+from ...framework.ragged_tensor import RaggedTensor
 from ...framework.tensor import constant, convert_to_tensor
+from ...ops import ragged as _ragged_methods  # noqa: F401 (RaggedTensor's methods)
 from ...ops.array_ops import where
 from ...ops.cast_ops import cast
+from ...ops.creation_ops import one_hot
 from ...ops.io.script import numpy_function
 from ...ops.io.string_hashing import to_hash_bucket_fast
-from ...ops.math_ops import equal, floormod
+from ...ops.math_ops import equal, floormod, minimum
+from ...ops.segment_ops import unsorted_segment_sum
 from ...tracing.func_graph import init_scope
 from .base import Layer
 
 __all__ = ["StringLookup", "IntegerLookup", "CategoryEncoding", "Discretization",
-           "vocabulary_tokens"]
+           "vocabulary_tokens", "encode_ragged_rows"]
 
 _MODES = ("int", "one_hot", "multi_hot", "count")
 
 
 def _host(fn, x, dtype, output_shape=None):
     """fn(array) eagerly, or as a numpy_function op while tracing, whose static shape is then
-    output_shape(the input's shape) when that function is given and the input's rank known."""
+    output_shape(the input's shape) when that function is given and the input's rank known.
+    A RaggedTensor's flat values go through fn (an element-by-element fn), keeping its rows."""
+    if isinstance(x, RaggedTensor):
+        return x.with_flat_values(_host(fn, x.flat_values, dtype, output_shape))
     x = convert_to_tensor(x)
     if state.graph is None:
         return constant(np.asarray(fn(x.numpy())), dtype)
@@ -55,6 +64,10 @@ def _host(fn, x, dtype, output_shape=None):
     if output_shape is not None and x.shape.rank is not None:
         out.set_shape(output_shape(tuple(x.shape)))
     return out
+
+
+def _same_shape(shape):
+    return shape
 
 
 def _encode(indices, depth, mode):
@@ -70,6 +83,14 @@ def _encode(indices, depth, mode):
         out = np.minimum(out, 1.0)
     shape = indices.shape[:-1] if indices.ndim > 1 else ((1,) if indices.ndim else ())
     return out.reshape(tuple(shape) + (depth,)) if indices.ndim > 1 else out[0]
+
+
+def encode_ragged_rows(indices, depth, mode, dtype):
+    """multi_hot / count of each row of a RaggedTensor of indices (ragged rank 1), as Keras
+    encodes ragged inputs: a dense [rows, depth] tensor (one_hot stays per token)."""
+    counts = unsorted_segment_sum(one_hot(indices.flat_values, depth, dtype=dtype),
+                                  indices.value_rowids(), indices.nrows())
+    return minimum(counts, cast(1, dtype)) if mode == "multi_hot" else counts
 
 
 _UNSUPPORTED = {"sparse": False, "idf_weights": None, "encoding": "utf-8", "salt": None,
@@ -242,7 +263,10 @@ class _Lookup(Layer):
         return self._table
 
     def _lookup_ops(self, inputs):
-        """Keras's lookup of tokens (or, inverting, of indices) as table ops."""
+        """Keras's lookup of tokens (or, inverting, of indices) as table ops (a RaggedTensor's
+        flat values, keeping its rows)."""
+        if isinstance(inputs, RaggedTensor):
+            return inputs.with_flat_values(self._lookup_ops(inputs.flat_values))
         x = convert_to_tensor(inputs)
         if self._kind == "int" or self.invert:
             x = cast(x, dtypes.int64)
@@ -274,11 +298,14 @@ class _Lookup(Layer):
             return self._lookup_ops(inputs)
         if self.invert:
             return _host(self._inverse, inputs, dtypes.string if self._kind == "string"
-                         else dtypes.int64)
+                         else dtypes.int64, _same_shape)
         if self.output_mode == "int":  # no OOV index: an OOV token is an error
-            return _host(self._indices, inputs, dtypes.int64, lambda shape: shape)
+            return _host(self._indices, inputs, dtypes.int64, _same_shape)
         depth = self.max_tokens if self.pad_to_max_tokens else self.vocabulary_size()
         mode = self.output_mode  # int64 counts, as Keras 3
+        if isinstance(inputs, RaggedTensor) and mode != "one_hot":
+            return encode_ragged_rows(_host(self._indices, inputs, dtypes.int64, _same_shape),
+                                      depth, mode, dtypes.int64)
         return _host(lambda a: _encode(self._indices(a), depth, mode).astype(np.int64), inputs,
                      dtypes.int64)
 
@@ -329,6 +356,9 @@ class CategoryEncoding(Layer):
         return _encode(array.astype(np.int64), self.num_tokens, self.output_mode)
 
     def call(self, inputs):
+        if isinstance(inputs, RaggedTensor) and self.output_mode != "one_hot":
+            return encode_ragged_rows(inputs, self.num_tokens, self.output_mode,
+                                      dtypes.float32)
         return _host(self._encode, inputs, dtypes.float32)
 
     def get_config(self):

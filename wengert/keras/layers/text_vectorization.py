@@ -10,7 +10,8 @@ Each string goes through
     ngrams       None, n (widths 1..n) or a tuple of widths: the ngrams of each width in turn,
                  joined by " " (sequences shorter than a width give none of it);
 and the tokens are looked up: output_mode "int" gives indices (0 padding, 1 out of vocabulary,
-then the vocabulary), padded with 0 to the longest row or cut/padded to output_sequence_length;
+then the vocabulary), padded with 0 to the longest row or cut/padded to output_sequence_length, or (ragged=True)
+a RaggedTensor with one row of indices per string;
 "multi_hot" and "count" give int64 rows over the vocabulary (index 0 out of vocabulary), and
 "tf_idf" float32 rows, weighting counts by idf = log(1 + documents / (1 + document frequency)),
 the out-of-vocabulary weight being the mean of the others. `adapt` orders the vocabulary by
@@ -22,6 +23,10 @@ import re
 import numpy as np
 
 from ...framework import dtypes
+from ...framework.context import state
+from ...framework.ragged_tensor import RaggedTensor
+from ...framework.tensor import constant, convert_to_tensor
+from ...ops.io.script import numpy_function
 from .base import Layer
 from .layer_utils import _standard_config
 from .lookup import StringLookup, _host, vocabulary_tokens
@@ -94,9 +99,15 @@ class TextVectorization(Layer):
         if output_mode != "int" and output_sequence_length is not None:
             raise ValueError("TextVectorization: `output_sequence_length` must not be set if "
                              f"`output_mode` is not 'int'. Received {output_sequence_length}.")
-        if sparse or ragged:
-            raise NotImplementedError("TextVectorization: sparse and ragged outputs are not "
-                                      "available; outputs are dense (padded with 0).")
+        if sparse:
+            raise NotImplementedError("TextVectorization: sparse outputs are not available; "
+                                      "outputs are dense (padded with 0) or ragged.")
+        if ragged and output_mode != "int":
+            raise ValueError("TextVectorization: `ragged=True` is only supported with "
+                             f"`output_mode='int'`. Received output_mode={output_mode!r}.")
+        if ragged and output_sequence_length is not None:
+            raise ValueError("TextVectorization: `output_sequence_length` must not be set if "
+                             "`ragged=True`.")
         if output_mode == "one_hot" and split is not None:
             raise ValueError("TextVectorization: output_mode='one_hot' needs split=None (one "
                              "token per input).")
@@ -106,6 +117,7 @@ class TextVectorization(Layer):
         self._ngrams = tuple(range(1, ngrams + 1)) if isinstance(ngrams, int) else ngrams
         self._output_mode, self._output_sequence_length = output_mode, output_sequence_length
         self._pad_to_max_tokens, self._encoding = pad_to_max_tokens, encoding
+        self._ragged = bool(ragged) and split is not None
         self._lookup = StringLookup(mask_token="", name=f"{self.name}_lookup")
         self._idf = None
         self._input_vocabulary = vocabulary is not None
@@ -291,8 +303,30 @@ class TextVectorization(Layer):
         return dtypes.float32 if self._output_mode == "tf_idf" else dtypes.int64
 
     def call(self, inputs):
+        if self._ragged:
+            return self._ragged_call(inputs)
         return _host(self._vectorize, inputs, self._symbolic_output_dtype,
                      self.compute_output_shape)
+
+    def _row_parts(self, array):
+        """(indices of every token, tokens per string) of an array of strings."""
+        rows, _ = self._rows(array)
+        indices = [self._lookup._indices(np.asarray(row, dtype=object)).tolist() if row else []
+                   for row in rows]
+        return (np.asarray([i for row in indices for i in row], np.int64),
+                np.asarray([len(row) for row in indices], np.int64))
+
+    def _ragged_call(self, inputs):
+        """ragged=True: each string's token indices as one row of a RaggedTensor (eagerly,
+        or as a numpy_function op while tracing)."""
+        x = convert_to_tensor(inputs)
+        if state.graph is None:
+            values, lengths = (constant(a) for a in self._row_parts(x.numpy()))
+        else:
+            values, lengths = numpy_function(self._row_parts, [x], [dtypes.int64, dtypes.int64])
+            values.set_shape([None])
+            lengths.set_shape([None])
+        return RaggedTensor.from_row_lengths(values, lengths, validate=False)
 
     def compute_output_shape(self, input_shape):
         """The output shape for an input shape (None where it depends on the strings)."""
@@ -328,7 +362,7 @@ class TextVectorization(Layer):
             max_tokens=self._max_tokens, standardize=self._standardize, split=self._split,
             ngrams=self._ngrams_arg, output_mode=self._output_mode,
             output_sequence_length=self._output_sequence_length,
-            pad_to_max_tokens=self._pad_to_max_tokens, sparse=False, ragged=False,
+            pad_to_max_tokens=self._pad_to_max_tokens, sparse=False, ragged=self._ragged,
             vocabulary=self.get_vocabulary() if has_vocab else None, idf_weights=idf,
             encoding=self._encoding, vocabulary_size=size)
         return config
