@@ -179,3 +179,9 @@ def test_from_variant_checks_the_structure_and_the_variant():
 def test_variant_is_a_dtype():
     assert tf.as_dtype("variant") is tf.variant is tf.dtypes.variant
     assert tf.as_dtype(21) is tf.variant and repr(tf.variant) == "tf.variant"
+
+
+def test_returning_a_dataset_built_on_an_argument_says_what_to_do():
+    same = tf.function(lambda ds: ds.map(lambda x: x * 2))
+    with pytest.raises(tf.errors.FailedPreconditionError, match="not yet return such a dataset"):
+        list(same(tf.data.Dataset.range(3)))

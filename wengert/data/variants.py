@@ -99,8 +99,10 @@ class ArgumentDataset(Dataset):
         table = current_values()
         if table is None or id(self._placeholder) not in table:
             raise FailedPreconditionError(
-                "This dataset is a tf.function's argument: it is iterated while the function "
-                "runs, by the ops the function traced over it.")
+                "This dataset is a tf.function's argument, or built on one: it is iterated "
+                "while the function runs, by the ops the function traced over it. wengert does "
+                "not yet return such a dataset from the function (TensorFlow does); iterate or "
+                "reduce it inside the function, or build it outside.")
         return dtypes.variant_object(table[id(self._placeholder)])._stage()
 
 
