@@ -266,3 +266,41 @@ def test_python_tracer_level_one_records_python_calls(tmp_path):
         cats = {e["cat"] for e in json.load(f)["traceEvents"] if e["ph"] == "X"}
     assert cats == {"Op", "Python", "TraceContext"}
     assert sys.getprofile() is None
+
+
+def test_while_and_cond_bodies_are_timed_kernel_by_kernel(tmp_path):
+    @tf.function
+    def f(x, n):
+        i = tf.constant(0)
+        while i < n:
+            x = tf.sin(x, name="wave") * 2.0
+            if tf.reduce_sum(x) > 0:
+                x = x - 1.0
+            else:
+                x = x + 1.0
+            i += 1
+        return x
+
+    x = tf.constant([0.3, 0.7])
+    expected = f(x, tf.constant(5)).numpy()
+    prof.start(str(tmp_path))
+    got = f(x, tf.constant(5)).numpy()
+    prof.stop()
+    np.testing.assert_array_equal(got, expected)
+    events = ops_of(last_events()[0], "kernel")
+    types = [e[2] for e in events]
+    assert types.count("While") == 1 and types.count("If") == 5
+    assert types.count("Sin") == 5 and types.count("Mul") == 5
+    assert types.count("Sub") + types.count("AddV2") == 5 + 5  # a branch each, and i += 1
+    sin = next(e for e in events if e[2] == "Sin")
+    assert sin[7][0] == (((2,), "float32"),) and sin[1].endswith("wave")
+    loop = next(e for e in events if e[2] == "While")
+    assert all(loop[4] <= e[4] and e[5] <= loop[5] for e in events if e[2] == "Sin")
+    rows = {line.split()[0]: line.split() for line in summary_table().splitlines()[1:-1]}
+    assert rows["Sin"][2] == "5" and rows["If"][2] == "5"
+    shares = [float(r[4].rstrip("%")) for r in rows.values()]
+    assert abs(sum(shares) - 100.0) < 0.5  # a loop's own time excludes its body's kernels
+    with gzip.open(last_events()[1], "rt") as fh:
+        names = [e["args"].get("op_type") for e in json.load(fh)["traceEvents"]
+                 if e["ph"] == "X"]
+    assert names.count("Sin") == 5 and names.count("While") == 1

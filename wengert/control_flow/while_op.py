@@ -16,7 +16,8 @@ of ordinary ops, it can be differentiated again: second derivatives through loop
 gradient of the stacks is accumulated in full per iteration, so that costs O(N^2)).
 The predicate has no gradient; integer loop variables (counters) get None. When cond and body
 are pure, the kernel runs one compiled step per iteration, the body followed by the cond on its
-results (subgraphs.fused_step): a loop's cost is its per-iteration calls.
+results (subgraphs.fused_step): a loop's cost is its per-iteration calls. While a profiler
+runs, the kernel calls the plans' timed twins, so the ops of every iteration are in the profile.
 """
 import numpy as np
 
@@ -49,13 +50,14 @@ def _while_stateful_kernel(store, max_iter, *args, cond, body, n_vars, keep_hist
     cond_plan, body_plan = cond.plan(), body.plan()
     step = fused_step(cond, body)
     plans = (cond_plan, body_plan) if step is None else (cond_plan, step.plan())
+    cond_fn, body_fn = _function_of(plans[0]), _function_of(plans[1])
     try:
         if step is None:
-            values, count = _iterate(cond_plan._fn, body_plan._fn, values, invariants, store,
-                                     limit, history)
+            values, count = _iterate(cond_fn, body_fn, values, invariants, store, limit,
+                                     history)
         else:
-            values, count = _iterate_fused(cond_plan._fn, plans[1]._fn, values, invariants,
-                                           store, limit, history)
+            values, count = _iterate_fused(cond_fn, body_fn, values, invariants, store, limit,
+                                           history)
     except (OpError, ValueError, TypeError, IndexError, ArithmeticError) as exc:
         error = plans[1].error_for(exc) or plans[0].error_for(exc)
         if error is None or error is exc:
@@ -64,6 +66,13 @@ def _while_stateful_kernel(store, max_iter, *args, cond, body, n_vars, keep_hist
     stacks = [_stack(h, v) if keep else np.zeros((0,) + np.shape(v), np.asarray(v).dtype)
               for h, v in zip(history or values, values)]
     return tuple(values) + (np.asarray(count, np.int32),) + tuple(stacks)
+
+
+def _function_of(plan):
+    """The plan's compiled function, or its twin whose kernels are timed while a profiler runs
+    (as Plan.run picks it): the body's ops then show in the profile one by one."""
+    profiler = state.profiler
+    return plan._fn if profiler is None else profiler.plan_function(plan)
 
 
 def _iterate(cond_fn, body_fn, values, invariants, store, limit, history):
