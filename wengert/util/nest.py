@@ -91,11 +91,11 @@ def _rebuild(node, children):
         return node._nest_rebuild(children)
     if isinstance(node, dict):
         by_key = dict(zip(sorted(node, key=_sort_key), children))
-        if type(node) is dict:
-            return by_key
-        # OrderedDict and other mappings keep their own key order (leaves are still matched
-        # to keys in sorted order, as TensorFlow's nest does).
+        # every mapping keeps its own key order (leaves are still matched to keys in sorted
+        # order), as TensorFlow's nest does
         items = [(k, by_key[k]) for k in node]
+        if type(node) is dict:
+            return dict(items)
         if isinstance(node, collections.defaultdict):
             return type(node)(node.default_factory, items)
         return type(node)(items)
