@@ -20,7 +20,8 @@ from .operation import Operation
 from .tensor import Tensor, convert_to_tensor, to_array
 from .tensor_conversion_registry import REGISTERED, conversion_functions
 
-__all__ = ["execute", "binary_operands", "record_op", "record_graph_op", "out_of_memory"]
+__all__ = ["execute", "binary_operands", "named_operands", "record_op", "record_graph_op",
+           "out_of_memory"]
 
 _NO_ATTRS = {}
 _new = object.__new__
@@ -161,11 +162,12 @@ def explain_failure(op_def, inputs, attrs, name, exc):
                                 f"[{kinds}]{attr_text}: {exc}")
 
 
-def binary_operands(x, y, op_type):
+def binary_operands(x, y, op_type, names=("Const", "Const")):
     """Tensors for a binary op's operands, following TensorFlow's dtype rules.
 
     Two tensors must share a dtype (no silent promotion). A non-tensor operand (Python number,
-    list, NumPy array) takes the other operand's dtype."""
+    list, NumPy array) takes the other operand's dtype; in a graph it becomes a constant named
+    `names[0]` or `names[1]` (in the current name scope)."""
     tx, ty = type(x) is Tensor, type(y) is Tensor  # is_eager_tensor, inline: every binary op
     if tx and ty:
         if x._value.dtype is not y._value.dtype and x._value.dtype != y._value.dtype:
@@ -175,30 +177,53 @@ def binary_operands(x, y, op_type):
         x, tx = x._as_tensor(None), True       # so `2 * variable` takes the variable's dtype
     if not ty and hasattr(y, "_as_tensor"):
         y, ty = y._as_tensor(None), True
-    x = _as_operand(x, y if ty or isinstance(y, Tensor) else None, op_type)
-    y = _as_operand(y, x, op_type)
+    x = _as_operand(x, y if ty or isinstance(y, Tensor) else None, op_type, names[0])
+    y = _as_operand(y, x, op_type, names[1])
     if x.dtype is not y.dtype:
         raise dtype_mismatch(op_type, x, y)
     return x, y
 
 
-def _as_operand(value, other, op_type):
+def named_operands(x, y, op_type, name, default=None, args=("x", "y")):
+    """(x, y, the name to give the op): binary_operands, with the operands named as TensorFlow 1
+    names them in a graph. There an op function opens its name scope (`name`, else `default`,
+    else the op type: "mul", "mul_1", ... uniquified as the op's own name is) and converts its
+    operands inside it, so a constant operand is `<scope>/<argument>` (`x * 2.0` makes `mul/y`
+    and `mul`, `2.0 + x` makes `add/x`, `tf.matmul(x, [[1.0]])` `MatMul/b`) and the op takes
+    the scope's name (returned ending in "/", which names it as it is). Variables are read
+    before the scope opens (their reads keep their own names); eagerly nothing is named and
+    `name` comes back unchanged."""
+    graph = state.graph
+    if graph is None:
+        return (*binary_operands(x, y, op_type), name)
+    if not isinstance(x, Tensor) and hasattr(x, "_as_tensor"):
+        x = x._as_tensor(None)
+    if not isinstance(y, Tensor) and hasattr(y, "_as_tensor"):
+        y = y._as_tensor(None)
+    if isinstance(x, Tensor) and isinstance(y, Tensor):
+        return (*binary_operands(x, y, op_type), name or default)
+    with graph.name_scope(name or default or op_type) as scope:
+        x, y = binary_operands(x, y, op_type, args)
+    return x, y, scope
+
+
+def _as_operand(value, other, op_type, name="Const"):
     if isinstance(value, Tensor):
         return value
     as_tensor = getattr(value, "_as_tensor", None)
     if as_tensor is not None:
         return as_tensor(None)
     if other is None:
-        return convert_to_tensor(value)
+        return convert_to_tensor(value, name=name)
     if REGISTERED[0] and conversion_functions(type(value)):  # a user's registered conversion
-        return convert_to_tensor(value, dtype_hint=other.dtype)
+        return convert_to_tensor(value, dtype_hint=other.dtype, name=name)
     dtype = other.dtype
     try:
         array = to_array(value, dtype)
     except TypeError as err:
         raise TypeError(f"{op_type}: {err}") from None
     if state.graph is not None:
-        return state.graph.constant(array, "Const")
+        return state.graph.constant(array, name)
     return Tensor(array)
 
 

@@ -352,11 +352,11 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
                                        "array or a number."), value)
     if dtype is None and dtype_hint is not None:
         try:
-            return constant(value, dtype_hint)
+            return constant(value, dtype_hint, name=name or "Const")
         except TypeError:
             pass
     try:
-        return constant(value, dtype)
+        return constant(value, dtype, name=name or "Const")
     except (TypeError, ValueError) as exc:
         raise naming_caller(exc, value) from None
 

@@ -23,7 +23,7 @@ import numpy as np
 
 from ..framework.errors import InvalidArgumentError
 from ..framework.dispatch import elementwise_or_raise
-from ..framework.execute import binary_operands, execute
+from ..framework.execute import execute, named_operands
 from ..framework.registry import defop, needs_grad
 from ..framework.tensor import convert_to_tensor
 from . import elementwise, shape_rules
@@ -39,7 +39,7 @@ _float_pair_rule = elementwise.float_pair_rule  # the shape rule of the float-on
 
 def _float_binary(op_def, x, y, name, complex_ok=False):
     try:
-        x, y = binary_operands(x, y, op_def.type)
+        x, y, name = named_operands(x, y, op_def.type, name)
     except TypeError:
         return elementwise_or_raise(lambda a, b: _float_binary(op_def, a, b, name, complex_ok),
                                     x, y)
@@ -86,7 +86,8 @@ SQUARED_DIFFERENCE = elementwise.binary("SquaredDifference", _squared_difference
 
 def squared_difference(x, y, name=None):
     """(x - y)^2 elementwise, one op."""
-    return execute(SQUARED_DIFFERENCE, binary_operands(x, y, "SquaredDifference"), name=name)
+    x, y, name = named_operands(x, y, "SquaredDifference", name)
+    return execute(SQUARED_DIFFERENCE, (x, y), name=name)
 
 
 # -- xlogy, xlog1py, xdivy -------------------------------------------------------------------------

@@ -8,7 +8,7 @@ amount shifts by 0; right shifts of signed integers are arithmetic (they copy th
 import numpy as np
 
 from ..framework.errors import InvalidArgumentError
-from ..framework.execute import binary_operands, execute
+from ..framework.execute import execute, named_operands
 from ..framework.registry import defop
 from ..framework.tensor import convert_to_tensor
 from . import shape_rules
@@ -45,7 +45,7 @@ def _binary(op_type, kernel, fn_name, doc):
     op_def = defop(op_type, kernel, shape=_integer_pair_rule(op_type), grad=None, args=("x", "y"))
 
     def fn(x, y, name=None):
-        x, y = binary_operands(x, y, op_type)
+        x, y, name = named_operands(x, y, op_type, name)
         _check_integer(op_type, x)
         return execute(op_def, (x, y), name=name)
     fn.__name__ = fn.__qualname__ = fn_name

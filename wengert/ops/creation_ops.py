@@ -106,15 +106,30 @@ def _graph_constant_shape(shape):
     return [int(d) for d in shape]
 
 
+def _filled(shape, value, dtype, name, default):
+    """fill(shape, value). In a graph, named as TensorFlow names zeros and ones: in the scope
+    `name` (else `default`), a shape known and under 1000 entries makes one constant taking the
+    scope's name ("zeros", "ones_1"), any other a Fill so named with its value `<scope>/Const`."""
+    graph = state.graph
+    if graph is None:
+        return fill(shape, convert_to_tensor(value, dtype), name)
+    shape = _graph_constant_shape(shape)
+    with graph.name_scope(name or default) as scope:
+        if type(shape) in (list, tuple) and all(type(d) is int and d >= 0 for d in shape) \
+                and np.prod(shape) < 1000:
+            return constant(value, dtype, shape, name=scope)
+        return fill(shape, convert_to_tensor(value, dtype), scope)
+
+
 def zeros(shape, dtype=dtypes.float32, name=None):
     """A tensor of zeros of `shape` and `dtype` (empty strings for tf.string, as in TF)."""
     zero = b"" if dtypes.as_dtype(dtype) is dtypes.string else 0
-    return fill(_graph_constant_shape(shape), convert_to_tensor(zero, dtype), name)
+    return _filled(shape, zero, dtype, name, "zeros")
 
 
 def ones(shape, dtype=dtypes.float32, name=None):
     """A tensor of ones of `shape` and `dtype`."""
-    return fill(_graph_constant_shape(shape), convert_to_tensor(1, dtype), name)
+    return _filled(shape, 1, dtype, name, "ones")
 
 
 def _eye_sizes(extra, num_rows, num_columns, batch_shape):

@@ -30,6 +30,7 @@ import numpy as np
 
 from ..framework.registry import linear, linear_in
 from ..framework import dtypes
+from ..framework.context import state
 from ..framework.dispatch import dispatchable
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
@@ -411,10 +412,10 @@ def reverse(tensor, axis, name=None):
 # -- x[...] -----------------------------------------------------------------------------------
 def getitem(tensor, key):
     """`tensor[key]`, as TensorFlow and NumPy read it (see the module docstring)."""
+    name = None if state.graph is None else "strided_slice"  # TensorFlow's name in a graph
     if type(key) is int:  # the common x[i]
-        return execute(STRIDED_SLICE, (tensor,), {"spec": (key,)})
-    if type(key) is not tuple:
-        key = (key,)
+        return execute(STRIDED_SLICE, (tensor,), {"spec": (key,)}, name)
+    key = key if type(key) is tuple else (key,)
     spec, advanced, builder = [], None, SpecBuilder()
     for k in key:
         entry = builder.entry(k)
@@ -429,7 +430,7 @@ def getitem(tensor, key):
         spec.append(entry)
     spec, extra = tuple(spec), tuple(builder.extra)
     if advanced is None:
-        return execute(STRIDED_SLICE, (tensor,) + extra, {"spec": spec})
+        return execute(STRIDED_SLICE, (tensor,) + extra, {"spec": spec}, name)
     out, rank = tensor, tensor.shape.rank
     position, index = advanced
     width = index.ndim if index.dtype.is_bool else 1
@@ -437,7 +438,7 @@ def getitem(tensor, key):
         raise InvalidArgumentError(f"getitem: a tensor index between two Ellipses needs the "
                                    f"tensor's rank, which is unknown (key {key!r}).")
     if rank is None or len(spec) > rank or any(s != _FULL for s in spec):
-        out = execute(STRIDED_SLICE, (tensor,) + extra, {"spec": spec})
+        out = execute(STRIDED_SLICE, (tensor,) + extra, {"spec": spec}, name)
     if rank is None and Ellipsis not in spec[:position]:
         axis = _output_axis(spec, position, 0)  # counted from the start
     else:

@@ -28,9 +28,10 @@ import operator
 import numpy as np
 
 from ..framework import dtypes
+from ..framework.context import state
 from ..framework.dispatch import elementwise_or_raise
 from ..framework.errors import InvalidArgumentError
-from ..framework.execute import binary_operands, execute
+from ..framework.execute import binary_operands, execute, named_operands
 from ..framework.registry import defop, linear, multilinear, needs_grad
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
@@ -53,7 +54,10 @@ __all__ = ["add", "subtract", "multiply", "divide", "truediv", "floordiv", "floo
 def call_binary(op_def, x, y, name):
     """`op_def` applied to x and y after TensorFlow's operand conversion (binary_operands)."""
     try:
-        x, y = binary_operands(x, y, op_def.type)
+        if state.graph is None:  # eagerly nothing is named: binary_operands, one call fewer
+            x, y = binary_operands(x, y, op_def.type)
+        else:
+            x, y, name = named_operands(x, y, op_def.type, name)
     except TypeError:
         return elementwise_or_raise(lambda a, b: call_binary(op_def, a, b, name), x, y)
     return execute(op_def, (x, y), name=name)
@@ -170,7 +174,7 @@ STRING_ADD = defop("Add", _add_strings, shape=shape_rules.broadcast, grad=None,
 def add(x, y, name=None):
     """x + y, elementwise with broadcasting; strings concatenate (TensorFlow's Add op)."""
     try:
-        x, y = binary_operands(x, y, ADD.type)
+        x, y, name = named_operands(x, y, ADD.type, name, "Add")
     except TypeError:
         return elementwise_or_raise(lambda a, b: add(a, b, name), x, y)
     return execute(STRING_ADD if x.dtype is dtypes.string else ADD, (x, y), name=name)
@@ -189,7 +193,7 @@ def multiply(x, y, name=None):
 def divide(x, y, name=None):
     """x / y. Integer inputs are cast to float64 first, as in TensorFlow's `truediv`."""
     try:
-        x, y = binary_operands(x, y, "RealDiv")
+        x, y, name = named_operands(x, y, "RealDiv", name, "truediv")
     except TypeError:
         return elementwise_or_raise(lambda a, b: divide(a, b, name), x, y)
     if not x.dtype.is_differentiable:
@@ -343,7 +347,7 @@ MINIMUM = defop("Minimum", np.minimum, shape=shape_rules.broadcast,
 def maximum(x, y, name=None):
     """Elementwise max(x, y); at ties the gradient goes to x."""
     try:
-        x, y = binary_operands(x, y, MAXIMUM.type)
+        x, y, name = named_operands(x, y, MAXIMUM.type, name)
     except TypeError:
         return elementwise_or_raise(lambda a, b: maximum(a, b, name), x, y)
     shape_rules.check_ordered(x, MAXIMUM.type)
@@ -353,7 +357,7 @@ def maximum(x, y, name=None):
 def minimum(x, y, name=None):
     """Elementwise min(x, y); at ties the gradient goes to x."""
     try:
-        x, y = binary_operands(x, y, MINIMUM.type)
+        x, y, name = named_operands(x, y, MINIMUM.type, name)
     except TypeError:
         return elementwise_or_raise(lambda a, b: minimum(a, b, name), x, y)
     shape_rules.check_ordered(x, MINIMUM.type)
@@ -370,7 +374,7 @@ def _comparison(op_type, kernel, doc, onnx):
 
     def compare(x, y, name=None):
         try:
-            x, y = binary_operands(x, y, op_type)
+            x, y, name = named_operands(x, y, op_type, name)
         except TypeError:
             return elementwise_or_raise(lambda a, b: compare(a, b, name), x, y)
         if ordered:

@@ -21,8 +21,9 @@ conjugating one.
 import numpy as np
 
 from ..framework import dtypes
+from ..framework.context import state
 from ..framework.errors import InvalidArgumentError, NotFoundError
-from ..framework.execute import binary_operands, execute
+from ..framework.execute import binary_operands, execute, named_operands
 from ..framework.registry import defop, multilinear, needs_grad
 from ..framework.tensor import array_of, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
@@ -238,7 +239,10 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
         if output_type != a.dtype or output_type != b.dtype:
             return _mixed_matmul(a, b, transpose_a or adjoint_a, transpose_b or adjoint_b,
                                  output_type, name)
-    a, b = binary_operands(a, b, "MatMul")
+    if state.graph is None:  # eagerly nothing is named: binary_operands, one call fewer
+        a, b = binary_operands(a, b, "MatMul")
+    else:
+        a, b, name = named_operands(a, b, "MatMul", name, "MatMul", ("a", "b"))
     if a.dtype.is_bool:
         raise TypeError(f"MatMul: bool operands are not supported (shapes {a.shape} and "
                         f"{b.shape}); cast them to a numeric dtype.")

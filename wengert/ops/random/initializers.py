@@ -47,7 +47,7 @@ class zeros_initializer(Initializer):  # noqa: N801 (TensorFlow's names)
 
     def __call__(self, shape, dtype=dtypes.float32, **kwargs):
         return constant(np.zeros(int_tuple(shape, "zeros_initializer: shape"),
-                                 dtypes.as_dtype(dtype).as_numpy_dtype))
+                                 dtypes.as_dtype(dtype).as_numpy_dtype), name="zeros")
 
 
 class ones_initializer(Initializer):  # noqa: N801
@@ -55,7 +55,7 @@ class ones_initializer(Initializer):  # noqa: N801
 
     def __call__(self, shape, dtype=dtypes.float32, **kwargs):
         return constant(np.ones(int_tuple(shape, "ones_initializer: shape"),
-                                dtypes.as_dtype(dtype).as_numpy_dtype))
+                                dtypes.as_dtype(dtype).as_numpy_dtype), name="ones")
 
 
 class constant_initializer(Initializer):  # noqa: N801

@@ -300,13 +300,26 @@ def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=
     if not dtype.is_floating:
         raise ValueError(f"random.uniform: dtype must be a float or integer type, got "
                          f"{dtype.name}.")
-    rnd = _draw(RANDOM_UNIFORM, shape, dtype, seed, name, "random.uniform")
     maxval = 1 if maxval is None else maxval
+    if state.graph is not None and not (_is_default(minval, 0) and _is_default(maxval, 1)):
+        return _graph_uniform(shape, minval, maxval, dtype, seed, name)
+    rnd = _draw(RANDOM_UNIFORM, shape, dtype, seed, name, "random.uniform")
     if _is_default(minval, 0) and _is_default(maxval, 1):
         return rnd
     minval = convert_to_tensor(minval, dtype=dtype)
     span = subtract(convert_to_tensor(maxval, dtype=dtype), minval)
     return add(multiply(rnd, span), minval)
+
+
+def _graph_uniform(shape, minval, maxval, dtype, seed, name):
+    """uniform's float draws in a graph, named as TensorFlow names them: in the scope `name`
+    (else "random_uniform"), `min`, `max`, `RandomUniform`, `sub`, `mul`, and the sum taking the
+    scope's name (a variable's initializer is `<variable>/Initializer/random_uniform`)."""
+    with state.graph.name_scope(name or "random_uniform") as scope:
+        low = convert_to_tensor(minval, dtype=dtype, name="min")
+        high = convert_to_tensor(maxval, dtype=dtype, name="max")
+        rnd = _draw(RANDOM_UNIFORM, shape, dtype, seed, None, "random.uniform")
+        return add(multiply(rnd, subtract(high, low, name="sub"), name="mul"), low, name=scope)
 
 
 def int_bound(value, what):
