@@ -79,8 +79,8 @@ def bucket_counts(values):
         values = np.ascontiguousarray(values).reshape(-1)
         cell = values.view(np.uint16)[1::2] if _LITTLE_ENDIAN else \
             values.view(np.uint32) >> _CELL_SHIFT
-        index = _BASE[cell]
-        index += values >= _THRESHOLD[cell]
+        index = np.take(_BASE, cell)  # take: about twice as fast as _BASE[cell] here
+        index += values >= np.take(_THRESHOLD, cell)
     else:
         index = np.searchsorted(LIMITS, values.astype(np.float64).reshape(-1), side="right")
     return np.bincount(index, minlength=len(LIMITS))
@@ -109,8 +109,9 @@ def histogram_bytes(values):
     kept[:-1] |= kept[1:]
     kept[-1] = True
     doubles = values.astype(np.float64)
-    total = float(np.cumsum(doubles)[-1])
-    squares = float(np.cumsum(np.multiply(doubles, doubles, out=doubles))[-1])
+    squares = np.multiply(doubles, doubles)
+    total = float(np.cumsum(doubles, out=doubles)[-1])  # in order, in place: no new buffer
+    squares = float(np.cumsum(squares, out=squares)[-1])
     return b"".join([_double(1, low), _double(2, high), _double(3, float(values.size)),
                      _double(4, total), _double(5, squares),
                      wire.packed_doubles(6, LIMITS[kept]),
