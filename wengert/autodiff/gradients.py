@@ -18,7 +18,12 @@ __all__ = ["gradients", "hessians"]
 def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False,
               aggregation_method=None, stop_gradients=None,
               unconnected_gradients=UnconnectedGradients.NONE):
-    """Symbolic d(sum ys)/d(xs): a list with one tensor (or None) per x."""
+    """Symbolic d(sum ys)/d(xs): a list with one tensor (or None) per x. aggregation_method
+    must be one of tf.AggregationMethod's (TensorFlow's ValueError otherwise); each sums a
+    tensor's gradients to the same value. gate_gradients groups TensorFlow's gradient ops
+    under control dependencies, which changes no value, and one thread runs them here."""
+    _check_aggregation_method(aggregation_method)
+    del gate_gradients
     graph = state.graph
     if graph is None:
         raise RuntimeError("tf.gradients is not supported when eager execution is enabled. Use "
@@ -36,6 +41,13 @@ def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False,
     with graph.name_scope(name):
         seeds = _seeds(ys, grad_ys)
         return backward(records, ys, xs, seeds, unconnected_gradients, stop_ids)
+
+
+def _check_aggregation_method(method):
+    """ADD_N (0, the default), EXPERIMENTAL_TREE (1) or EXPERIMENTAL_ACCUMULATE_N (2)."""
+    if method is not None and method not in (0, 1, 2):
+        raise ValueError(f"Invalid `aggregation_method` specified {method}. Accepted values "
+                         "are [0, 1, 2].")
 
 
 def _seeds(ys, grad_ys):
@@ -59,7 +71,11 @@ def hessians(ys, xs, name="hessians", colocate_gradients_with_ops=False,
     """For each x, the Hessian of sum(ys) with respect to x, shaped x.shape + x.shape.
 
     Row i is the gradient of the i-th entry of the (flattened) gradient, so x needs a statically
-    known size. All nodes go under the name scope `name`."""
+    known size. All nodes go under the name scope `name`. aggregation_method and
+    gate_gradients as for gradients(); colocate_gradients_with_ops places gradient ops on
+    their forward ops' devices, which is the one CPU here (and in TensorFlow on a CPU)."""
+    _check_aggregation_method(aggregation_method)
+    del gate_gradients, colocate_gradients_with_ops
     graph = state.graph
     if graph is None:
         raise RuntimeError("tf.hessians is not supported when eager execution is enabled. Use "

@@ -13,13 +13,17 @@ TensorFlow keeps them although wengert's one CPU runs every op the same way what
   as ''. `optimizer.set_experimental_options(options)`: Grappler's graph rewrites by name (options
   TensorFlow does not know are ignored, as there); `get_experimental_options()` lists those set
   in TensorFlow's order, then the two TensorFlow always reports.
+- `tf.compat.v1.enable_eager_execution(config, device_policy, execution_mode)` sets the first
+  two for the eager context (`eager_context_options`), after TensorFlow's checks.
 """
 import types
+
+from .protos.session_config import ConfigProto
 
 __all__ = ["get_device_policy", "set_device_policy", "get_synchronous_execution",
            "set_synchronous_execution", "tensor_float_32_execution_enabled",
            "enable_tensor_float_32_execution", "enable_mlir_bridge", "disable_mlir_bridge",
-           "optimizer"]
+           "optimizer", "eager_context_options"]
 
 _POLICIES = ("warn", "explicit", "silent", "silent_for_int32")
 _GRAPPLER = ("layout_optimizer", "constant_folding", "shape_optimization", "remapping",
@@ -50,6 +54,37 @@ def set_device_policy(device_policy):
                          "https://www.tensorflow.org/api_docs/python/tf/config/experimental/"
                          "set_device_policy for valid `device_policy` arguments.")
     _Options.device_policy = "silent" if device_policy is None else device_policy
+
+
+# TensorFlow's context.DEVICE_PLACEMENT_* (EXPLICIT, WARN, SILENT, SILENT_FOR_INT32) and
+# context.SYNC / ASYNC, by value
+_PLACEMENT_BY_VALUE = {0: "explicit", 1: "warn", 2: "silent", 3: "silent_for_int32"}
+_SYNC, _ASYNC = 0, 1
+
+
+def eager_context_options(config, device_policy, execution_mode):
+    """enable_eager_execution's options for the eager context, checked as TensorFlow checks
+    them: the device policy and the execution mode (ASYNC: not synchronous) are recorded; the
+    ConfigProto's settings (threads, devices) change nothing on wengert's one CPU."""
+    if config is not None and not isinstance(config, ConfigProto):
+        raise TypeError(f"config must be a tf.ConfigProto, but got {type(config)}")
+    policy = device_policy if device_policy in _POLICIES else _PLACEMENT_BY_VALUE.get(
+        _enum_value(device_policy), False)
+    if device_policy is not None and policy is False:
+        raise ValueError("device_policy must be one of None, DEVICE_PLACEMENT_*")
+    if execution_mode not in (None, _SYNC, _ASYNC):
+        raise ValueError("execution_mode must be one of None, SYNC, ASYNC")
+    if device_policy is not None:
+        set_device_policy(policy)
+    if execution_mode is not None:
+        set_synchronous_execution(execution_mode == _SYNC)
+
+
+def _enum_value(value):
+    try:
+        return int(getattr(value, "value", value))
+    except (TypeError, ValueError):
+        return None
 
 
 def get_synchronous_execution():

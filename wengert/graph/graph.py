@@ -31,13 +31,14 @@ from ..framework.execute import record_graph_op
 from ..framework.op_dtype_constraints import check_input_dtypes
 from ..framework.operation import Operation
 from ..framework.registry import defop
+from ..framework.runtime_options import eager_context_options
 from ..framework.tensor import Tensor, array_of, to_array
 from ..framework.tensor_shape import (TensorShape, disable_v2_tensorshape,
                                        enable_v2_tensorshape)
 from ..framework.variables import READ_VARIABLE, variable_op_name
 from ..ops.creation_ops import CONST
 from .graph_elements import as_graph_element
-from .symbolic import SymbolicTensor
+from .symbolic import SymbolicTensor, graph_of_tensors
 
 __all__ = ["Graph", "get_default_graph", "reset_default_graph", "name_scope",
            "control_dependencies", "current_scope_name", "check_op_name", "check_scope_name",
@@ -392,8 +393,10 @@ class name_scope:  # noqa: N801 (TensorFlow's public name)
     Building a graph, op names get the prefix (a second scope "a" becomes "a_1", as in TF).
     Eagerly, as in TensorFlow 2, the scope names variables ("layer1/w:0") and `scope` is the
     full prefix "layer1/", nested scopes appending to it; a name ending in "/" is absolute. TF 1's
-    `name_scope(None, default_name="dense")` uses the default name. `.name` is the name given;
-    the object can be entered again (tf.Module keeps one)."""
+    `name_scope(None, default_name="dense")` uses the default name, and its `values` (the op's
+    inputs) choose the graph: inside, the graph of the graph tensors among them is the default
+    (TensorFlow's ValueError when they come from two graphs). `.name` is the name given; the
+    object can be entered again (tf.Module keeps one)."""
 
     def __init__(self, name, default_name=None, values=None):
         if name is None:
@@ -402,8 +405,17 @@ class name_scope:  # noqa: N801 (TensorFlow's public name)
             raise TypeError(f"name_scope: name must be a string, got {name!r}.")
         self.name = name
         self._exits = []
+        self._graph = graph_of_tensors(values)
 
     def __enter__(self):
+        graph = self._graph
+        entered = graph.as_default() if graph is not None and graph is not state.graph else None
+        self._exits.append(entered and (lambda: entered.__exit__(None, None, None)))
+        if entered is not None:
+            entered.__enter__()
+        return self._enter_scope()
+
+    def _enter_scope(self):
         graph = state.graph
         if graph is None:
             previous = state.scope_name
@@ -424,6 +436,9 @@ class name_scope:  # noqa: N801 (TensorFlow's public name)
 
     def __exit__(self, *exc):
         self._exits.pop()()
+        leave_graph = self._exits.pop()
+        if leave_graph is not None:
+            leave_graph()
         return False
 
 
@@ -469,7 +484,9 @@ def disable_v2_behavior():
 
 
 def enable_eager_execution(config=None, device_policy=None, execution_mode=None):
-    """Run ops immediately again (the TensorFlow 2 default)."""
+    """Run ops immediately again (the TensorFlow 2 default), with the eager context's options
+    (framework/runtime_options.py: eager_context_options)."""
+    eager_context_options(config, device_policy, execution_mode)
     type(state).graph = None
     type(state).eager_disabled = False
     state.graph = None

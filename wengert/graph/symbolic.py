@@ -12,7 +12,7 @@ from ..framework.tensor import Tensor
 from ..framework.tensor_shape import TensorShape
 from ..ops import math_ops
 
-__all__ = ["GraphValued", "SymbolicTensor"]
+__all__ = ["GraphValued", "SymbolicTensor", "graph_of_tensors"]
 
 
 class GraphValued:
@@ -121,3 +121,14 @@ class SymbolicTensor(GraphValued, Tensor):
     __mul__ = lambda self, other: math_ops.multiply(self, other, name="mul")  # noqa: E731
     __add__ = lambda self, other: math_ops.add(self, other, name="add")  # noqa: E731
     __sub__ = lambda self, other: math_ops.subtract(self, other, name="sub")  # noqa: E731
+
+
+def graph_of_tensors(values):
+    """The one graph the graph tensors among `values` belong to, or None (name_scope's
+    `values`: TensorFlow's ValueError when they come from two graphs)."""
+    values = values if isinstance(values, (list, tuple)) else [values]
+    graphs = list({id(v.graph): v.graph for v in values if isinstance(v, SymbolicTensor)}
+                  .values())
+    if len(graphs) > 1:
+        raise ValueError(f"name_scope: values {values!r:.120} must be from the same graph.")
+    return graphs[0] if graphs else None

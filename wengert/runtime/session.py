@@ -16,7 +16,7 @@ import time
 import numpy as np
 
 from ..framework.context import default_session, state
-from ..framework.errors import InvalidArgumentError
+from ..framework.errors import InvalidArgumentError, UnimplementedError
 from ..framework.operation import Operation
 from ..framework.tensor import Tensor, array_of, is_eager_tensor, to_array
 from ..framework.variables import Variable, variable_op_name
@@ -119,6 +119,11 @@ class Session:
 
     def __init__(self, target="", graph=None, config=None, optimize=True):
         _check_proto("Session", "config", config, ConfigProto)
+        if target not in ("", b"", None):  # TensorFlow: a server's address, e.g. grpc://...
+            raise UnimplementedError(
+                f"Session: target={target!r} names a TensorFlow server to run the "
+                "graph on; wengert runs graphs in this process only. Leave target='' (the "
+                "default).")
         self.graph = graph if graph is not None else get_default_graph()
         self._store = _Store()
         self._plans = {}

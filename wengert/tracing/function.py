@@ -43,6 +43,7 @@ gradient rule applies: gradients with respect to the inputs, to captured tensors
 variables match the eager computation exactly. A traced function called while another one is
 being traced is inlined the same way, into the caller's graph.
 """
+import enum
 import functools
 import inspect
 import types
@@ -80,14 +81,47 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None,
     """Compile `func` into a traced graph function (usable as `@function` or `@function(...)`).
 
     `autograph=True` converts Python control flow on tensors into cond/while_loop while
-    tracing (wengert.autograph). `jit_compile` (`experimental_compile`) and the other
-    `experimental_*` hints are accepted and have no effect; any other keyword is a TypeError,
-    as in TensorFlow, so a misspelt `input_signature` is not silently dropped."""
+    tracing (wengert.autograph). The other options are checked as TensorFlow checks them (see
+    _compiler_options) and change no result; any other keyword is a TypeError, as in
+    TensorFlow, so a misspelt `input_signature` is not silently dropped."""
     relax = bool(reduce_retracing or experimental_relax_shapes)
+    attributes = _compiler_options(jit_compile, experimental_compile, experimental_implements,
+                                   experimental_attributes, experimental_autograph_options)
+    del experimental_follow_type_hints  # deprecated; TensorFlow 2.21 never reads it either
 
     def decorate(fn):
-        return Function(fn, input_signature, relax, name, autograph)
+        traced = Function(fn, input_signature, relax, name, autograph)
+        traced._attributes = attributes
+        return traced
     return decorate if func is None else decorate(func)
+
+
+# the function attributes TensorFlow's tf.function accepts (its POLYMORPHIC_FUNCTION_ALLOWLIST)
+_ATTRIBUTES = frozenset({
+    "api_implements", "api_preferred_device", "_disable_acd", "disable_summaries_at_runtime",
+    "go_backwards", "_implements", "experimental_ints_on_device", "_noinline",
+    "function_runs_at_most_once", "runtime_constant_optimization", "_tf_data_function",
+    "time_major"})
+
+
+def _compiler_options(jit_compile, experimental_compile, implements, attributes,
+                      autograph_options):
+    """tf.function's options for TensorFlow's compilers, checked as TensorFlow checks them;
+    returns the function's attributes ({"_implements": ...} and experimental_attributes).
+    None changes a result: jit_compile (experimental_compile) has XLA compile the function,
+    which computes the same values on a CPU; the attributes are hints for TensorFlow's graph
+    rewriters and TFLite; autograph_options names optional AutoGraph features, and wengert's
+    converter applies its one set of conversions whichever are named."""
+    if jit_compile is not None and experimental_compile is not None:
+        raise ValueError("Cannot specify both 'experimental_compile' and 'jit_compile'.")
+    if autograph_options is not None and not isinstance(autograph_options, enum.Enum):
+        frozenset(autograph_options)  # TensorFlow's TypeError for a non-iterable
+    out = {} if implements is None else {"_implements": implements}
+    for key, value in (attributes or {}).items():
+        if key not in _ATTRIBUTES:
+            raise ValueError(f"`{key} is not supported by tf.function as an attribute.")
+        out[key] = value
+    return out
 
 
 class Function:
@@ -102,6 +136,7 @@ class Function:
         self._name = name or getattr(python_function, "__name__", "function")
         self._reduce_retracing = reduce_retracing
         self._autograph = autograph
+        self._attributes = {}  # tf.function's experimental_implements / _attributes (hints)
         self._traced_function = None
         self._cache = {}   # key -> trace, in the order made (None: the input_signature's)
         self._lookup = {}  # call key -> the trace it runs (its own, or one covering it)

@@ -23,11 +23,17 @@ loop writing N elements costs O(N) time and its kept history O(N) memory, forwar
 `gather` and `stack` read rows. Eagerly a TensorArray changes in place and `write` returns it (as
 TensorFlow's eager arrays do); in graphs each write returns a new TensorArray, so loops must use
 the returned one (`ta = ta.write(i, v)`), as in TensorFlow.
+
+The constructor's options follow TensorFlow 2's arrays: `name` scopes the ops that create the
+flow; `infer_shape=False` leaves `element_shape` as given (unknown unless given) instead of
+taking the first write's, but elements of different shapes, which TensorFlow's list can hold,
+are refused (they do not fit one dense flow); `handle` is TensorFlow's ValueError eagerly;
+`tensor_array_name` and `colocate_with_first_write_call` are unused by TensorFlow 2's arrays.
 """
 import numpy as np
 
 from ...framework import dtypes
-from ...framework.context import state
+from ...framework.context import op_scope, state
 from ...framework.errors import InvalidArgumentError, OutOfRangeError
 from ...framework.execute import execute
 from ...framework.registry import defop, linear_in
@@ -196,6 +202,12 @@ def get_rows(flow, index):
                                                                   dtype_hint=dtypes.int32)))
 
 
+def _written(flow):
+    """Whether the flow's rows have their element shape yet (a first write sets it)."""
+    dims = flow.shape.as_list()[1:] if flow.shape.rank is not None else None
+    return dims is not None and not (dims == [0] or 0 in dims)
+
+
 def _flow_shape(size, dims):
     """[size, *dims] as a shape: a list when `size` is known now, else a tensor computed when
     the graph runs (a TensorArray sized by `tf.shape(x)[0]` while tracing)."""
@@ -212,6 +224,11 @@ class TensorArray:
     def __init__(self, dtype, size=None, dynamic_size=None, clear_after_read=None,
                  tensor_array_name=None, handle=None, flow=None, infer_shape=True,
                  element_shape=None, colocate_with_first_write_call=True, name=None):
+        del tensor_array_name, colocate_with_first_write_call  # TensorFlow 2 ignores both
+        if handle is not None and state.graph is None:
+            raise ValueError("TensorArray handles are not supported when eager execution is "
+                             "enabled.")
+        self._infer_shape = bool(infer_shape)
         self._dtype = dtypes.as_dtype(dtype)
         self._dynamic = bool(dynamic_size)
         self._clear_after_read = clear_after_read
@@ -222,7 +239,9 @@ class TensorArray:
                 raise ValueError("TensorArray: size must be given (0 with dynamic_size=True for "
                                  "an array that grows).")
             dims = self._element_shape.as_list() if self._element_shape.rank is not None else [0]
-            flow = zeros(_flow_shape(size, [0 if d is None else d for d in dims]), self._dtype)
+            with op_scope(name, "TensorArrayV2"):
+                flow = zeros(_flow_shape(size, [0 if d is None else d for d in dims]),
+                             self._dtype)
         self._flow = flow
 
     # -- what it is ------------------------------------------------------------------------------
@@ -240,6 +259,8 @@ class TensorArray:
 
     @property
     def element_shape(self):
+        if not self._infer_shape:
+            return self._element_shape
         shape = self._flow.shape
         if shape.rank is not None and not (0 in shape.as_list()[1:] and
                                            self._element_shape.rank is None):
@@ -255,7 +276,7 @@ class TensorArray:
             self._flow = flow
             return self
         out = TensorArray(self._dtype, dynamic_size=self._dynamic,
-                          clear_after_read=self._clear_after_read,
+                          clear_after_read=self._clear_after_read, infer_shape=self._infer_shape,
                           element_shape=self._element_shape, flow=flow)
         return out
 
@@ -266,6 +287,13 @@ class TensorArray:
                 not expected.is_compatible_with(value.shape):
             raise ValueError(f"TensorArray.write: incompatible shape for value "
                              f"({tuple(value.shape)}), expected ({tuple(expected)}).")
+        held = self._flow.shape[1:]
+        if not self._infer_shape and _written(self._flow) and value.shape.rank is not None \
+                and held.rank is not None and not held.is_compatible_with(value.shape):
+            raise ValueError(f"TensorArray(infer_shape=False).write: an element of shape "
+                             f"{tuple(value.shape)} after elements of shape {tuple(held)}: "
+                             "elements of different shapes are not supported here (the "
+                             "array holds them as one dense tensor); give them one shape.")
         return value
 
     # -- writing ---------------------------------------------------------------------------------
