@@ -2,8 +2,8 @@
 in tests/references/test_keras_lookup_tables.npz): one script, run by TensorFlow and by wengert,
 uses StringLookup / IntegerLookup with several OOV indices (hash buckets, floormod), mask
 tokens, inverted lookups, a vocabulary file, and the layers (with TextVectorization and
-Hashing) inside tf.data.Dataset.map and tf.function; a tf.lookup table given as the vocabulary
-is refused (Keras 3 fails on one too)."""
+Hashing) inside tf.data.Dataset.map and tf.function, and the vocabulary in their configs as plain
+Python values; a tf.lookup table given as the vocabulary is refused (Keras 3 fails on one too)."""
 import linecache
 
 import numpy as np
@@ -48,6 +48,9 @@ traced = tf.function(lambda w: lookup(w))
 out["traced"] = traced(words)
 out["traced_shape"] = np.array(traced.get_concrete_function(
     tf.TensorSpec([None, 3], tf.string)).structured_outputs.shape.as_list(), dtype=object)
+out["config"] = np.array([repr(L.IntegerLookup(vocabulary=[3, 4]).get_config()["vocabulary"]),
+                          repr(L.StringLookup(vocabulary=np.array(["a", "b"])).get_config()[
+                              "vocabulary"])])
 table = tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(
     ["a", "b"], tf.constant([1, 2], tf.int64)), 0)
 try:

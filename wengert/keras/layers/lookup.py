@@ -315,7 +315,8 @@ class _Lookup(Layer):
                       mask_token=self.mask_token, oov_token=self.oov_token,
                       invert=self.invert, output_mode=self.output_mode,
                       pad_to_max_tokens=self.pad_to_max_tokens,
-                      vocabulary=self.get_vocabulary()[self._reserved():])
+                      vocabulary=[t.item() if hasattr(t, "item") else t  # plain, as Keras's
+                                  for t in self.get_vocabulary()[self._reserved():]])
         return config
 
 
