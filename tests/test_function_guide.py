@@ -23,6 +23,18 @@ for times in (2, 3, 2, 2.0, True, 1):
     out["y_" + str(times)] = scale(tf.constant(1.5), times)
 out["traces"] = tf.constant(scale.experimental_get_tracing_count())
 """,
+    "defaults_bound_before_keying": """
+@tf.function
+def shift(x, y=1, *, z=3):
+    return x + y + z
+a = tf.constant(1.0)
+counts = []
+for call in (lambda: shift(a), lambda: shift(a, y=1), lambda: shift(a, 1),
+             lambda: shift(x=a), lambda: shift(a, z=3), lambda: shift(a, 2)):
+    out["y_" + str(len(counts))] = call()
+    counts.append(shift.experimental_get_tracing_count())
+out["counts"] = tf.constant(counts)
+""",
     "follow_type_hints_has_no_effect": """
 @tf.function(experimental_follow_type_hints=True)
 def hinted(x: tf.Tensor):

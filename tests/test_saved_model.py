@@ -315,3 +315,27 @@ def test_control_flow_round_trips_and_differentiates(tmp_path):
                                    tape.gradient(want, x).numpy(), rtol=1e-6)
         np.testing.assert_allclose(tape.gradient(got, loaded._captured_variables[0]).numpy(),
                                    tape.gradient(want, w).numpy(), rtol=1e-6)
+
+
+class _Shift(tf.Module):
+    @tf.function
+    def shift(self, x, y=1, *, z=3):
+        return x + y + z
+
+
+def test_defaults_are_bound_before_keying_and_after_loading(tmp_path):
+    module = _Shift()
+    x = tf.constant([1.0, 2.0])
+    for call in (lambda: module.shift(x), lambda: module.shift(x, y=1),
+                 lambda: module.shift(x, 1), lambda: module.shift(x, z=3)):
+        np.testing.assert_array_equal(call().numpy(), [5.0, 6.0])
+    assert module.shift.experimental_get_tracing_count() == 1  # as TensorFlow's
+    module.shift(x, 2)
+    assert module.shift.experimental_get_tracing_count() == 2
+    tf.saved_model.save(module, str(tmp_path / "shift"))
+    loaded = tf.saved_model.load(str(tmp_path / "shift"))
+    np.testing.assert_array_equal(loaded.shift(x).numpy(), [5.0, 6.0])
+    np.testing.assert_array_equal(loaded.shift(x, y=1, z=3).numpy(), [5.0, 6.0])
+    np.testing.assert_array_equal(loaded.shift(x, 2).numpy(), [6.0, 7.0])
+    with pytest.raises(TypeError, match="no saved trace matches"):
+        loaded.shift(x, 5)

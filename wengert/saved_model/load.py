@@ -18,6 +18,7 @@ tf1_in_v2.py adds to TENSORFLOW_LOADERS (TensorFlow 1 SavedModels, their signatu
 Nothing in the directory is executed: no pickle, no eval; an unknown op type, attribute tag,
 dtype or a reference out of range is a DataLossError, before any variable is made.
 """
+import inspect
 import json
 import os
 
@@ -132,7 +133,8 @@ def _restore_objects(nodes, variables, functions, restore_table):
             for name, child in children.items():
                 setattr(obj, name if name.isidentifier() else f"_{name}", child)
         for name, ids in node["functions"].items():
-            fn = RestoredFunction(str(name), [functions[_index(i, functions)] for i in ids])
+            fn = RestoredFunction(str(name), [functions[_index(i, functions)] for i in ids],
+                                  _signature(node.get("parameters", {}).get(name)))
             if name == "__call__":
                 obj._call_function = fn
             else:
@@ -209,21 +211,61 @@ def _match(concrete, args, kwargs):
     return flat
 
 
-class RestoredFunction:
-    """A saved tf.function: calls the saved trace that matches the arguments."""
+def _signature(parameters):
+    """The Python signature saved for a function ([[name, kind, has_default, default]]), or
+    None (not saved, or not one this reader accepts: the call is then matched as given)."""
+    if not isinstance(parameters, list):
+        return None
+    kinds = {k.name: k for k in (inspect.Parameter.POSITIONAL_ONLY,
+                                 inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                 inspect.Parameter.VAR_POSITIONAL,
+                                 inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.VAR_KEYWORD)}
+    params = []
+    try:
+        for name, kind, has_default, default in parameters:
+            if not isinstance(name, str) or kind not in kinds or \
+                    not isinstance(default, (type(None), bool, int, float, str)):
+                return None
+            value = default if has_default is True else inspect.Parameter.empty
+            params.append(inspect.Parameter(name, kinds[kind], default=value))
+        return inspect.Signature(params)
+    except (TypeError, ValueError):
+        return None
 
-    def __init__(self, name, concrete_functions):
+
+class RestoredFunction:
+    """A saved tf.function: calls the saved trace that matches the arguments (bound to the
+    saved Python signature with its defaults applied, as the traces were keyed, when the call
+    as given matches none)."""
+
+    def __init__(self, name, concrete_functions, signature=None):
         self.name = name
         self.concrete_functions = list(concrete_functions)
+        self._signature = signature
 
     def __call__(self, *args, **kwargs):
         for concrete in self.concrete_functions:
             flat = _match(concrete, args, kwargs)
             if flat is not None:
                 return concrete._call(flat)
+        bound = self._bound(args, kwargs)
+        for concrete in self.concrete_functions if bound is not None else ():
+            flat = _match(concrete, *bound)
+            if flat is not None:
+                return concrete._call(flat)
         accepted = "; ".join(str(c.structured_input_signature) for c in self.concrete_functions)
         raise TypeError(f"Restored function '{self.name}': no saved trace matches these "
                         f"arguments. The saved traces accept: {accepted or 'nothing'}.")
+
+    def _bound(self, args, kwargs):
+        if self._signature is None:
+            return None
+        try:
+            bound = self._signature.bind(*args, **kwargs)
+        except TypeError:
+            return None
+        bound.apply_defaults()
+        return bound.args, bound.kwargs
 
     def __repr__(self):
         return f"<RestoredFunction {self.name}: {len(self.concrete_functions)} trace(s)>"

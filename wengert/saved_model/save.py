@@ -149,7 +149,43 @@ def _walk(saver, root):
             node["children"][str(name)] = ids[id(child)]
         for name, function in _function_attributes(obj).items():
             node["functions"][name] = [saver.function_id(c) for c in _concretes(function)]
+            parameters = _parameters(function)
+            if parameters is not None:
+                node.setdefault("parameters", {})[name] = parameters
         saver.objects[index] = node
+
+
+_LITERALS = (type(None), bool, int, float, str)
+
+
+def _parameters(function):
+    """[[name, kind, has_default, default]] of a tf.function's Python parameters (`self` left
+    out), so that a restored function binds a call's defaults as the traces were keyed
+    (TensorFlow saves its FunctionSpec for the same purpose). A default that is not a JSON
+    literal is written as none (has_default "opaque"): a call must then pass it."""
+    if isinstance(function, (list, tuple)):  # traces listed for serialization (Keras)
+        function = function[0] if function else None
+    if isinstance(function, ConcreteFunction):
+        python = getattr(function.graph, "python_function", None)
+    else:
+        python = getattr(function, "python_function", None)
+    try:
+        params = list(inspect.signature(python).parameters.values()) if python else None
+    except (TypeError, ValueError):
+        return None
+    if params is None:
+        return None
+    if params and params[0].name == "self" and not inspect.ismethod(python):
+        params = params[1:]
+    out = []
+    for p in params:
+        if p.default is inspect.Parameter.empty:
+            out.append([p.name, p.kind.name, False, None])
+        elif isinstance(p.default, _LITERALS):
+            out.append([p.name, p.kind.name, True, p.default])
+        else:
+            out.append([p.name, p.kind.name, "opaque", None])
+    return out
 
 
 def _variable_node(saver, var):
@@ -185,7 +221,12 @@ def _input_names(function, concrete):
     name (with _0, _1... for the parts of a nested argument)."""
     graph = concrete.graph
     args, kwargs = getattr(graph, "structured_input_signature", None) or ((), {})
-    python = getattr(function, "python_function", None)
+    if isinstance(function, (list, tuple)):  # traces listed for serialization (Keras)
+        function = function[0] if function else None
+    if isinstance(function, ConcreteFunction):
+        python = getattr(function.graph, "python_function", None)
+    else:
+        python = getattr(function, "python_function", None)
     try:
         params = [p.name for p in inspect.signature(python).parameters.values()] if python \
             else []

@@ -221,7 +221,7 @@ class Function:
         key, tensors = call_key(args, kwargs, False)
         concrete = self._lookup.get(key)
         if concrete is None:
-            concrete = self._dispatch_or_trace(key, args, kwargs, tensors)
+            concrete, tensors = self._bound_call(key, args, kwargs, tensors)
         return concrete._call(tensors)
 
     def get_concrete_function(self, *args, **kwargs):
@@ -229,7 +229,38 @@ class Function:
         if self._input_signature is not None:
             return self._cache.get(None) or self._trace_signature()
         key, tensors = call_key(args, kwargs, False)
-        return self._lookup.get(key) or self._dispatch_or_trace(key, args, kwargs, tensors)
+        return self._lookup.get(key) or self._bound_call(key, args, kwargs, tensors)[0]
+
+    def _bound_call(self, key, args, kwargs, tensors):
+        """(trace, its tensor arguments) for a call not seen in this form: the arguments bound
+        to the parameters with the defaults applied first, as TensorFlow keys a call, so f(x),
+        f(x, 1) and f(x, y=1) of `def f(x, y=1)` share one trace. A call in its bound form is
+        remembered under its own key; another form binds again on every call (its tensors
+        must be put in the bound order)."""
+        bound_args, bound_kwargs = self._bound_arguments(args, kwargs)
+        bound_key, bound_tensors = call_key(bound_args, bound_kwargs, False)
+        concrete = self._lookup.get(bound_key)
+        if concrete is None:
+            concrete = self._dispatch_or_trace(bound_key, bound_args, bound_kwargs,
+                                               bound_tensors)
+        return concrete, bound_tensors
+
+    def _bound_arguments(self, args, kwargs):
+        """(args, kwargs) with every parameter bound and its default applied; as given when
+        they do not bind (the trace then raises Python's error for the call)."""
+        signature = self.__dict__.get("_signature")
+        if signature is None:
+            try:
+                signature = inspect.signature(self._python_function)
+            except (TypeError, ValueError):
+                return args, kwargs
+            self._signature = signature
+        try:
+            bound = signature.bind(*args, **kwargs)
+        except TypeError:
+            return args, kwargs
+        bound.apply_defaults()
+        return bound.args, bound.kwargs
 
     def _dispatch_or_trace(self, key, args, kwargs, tensors):
         """The trace that covers this call (dispatch.py), else a new one, generalized first
