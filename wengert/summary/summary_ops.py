@@ -19,7 +19,7 @@ import time
 import numpy as np
 
 from ..framework import dtypes
-from ..framework.context import state
+from ..framework.context import op_scope, state
 from ..framework.registry import defop
 from ..framework.tensor import Tensor, array_of, convert_to_tensor, is_eager_tensor
 from ..framework.tensor_shape import TensorShape
@@ -192,9 +192,10 @@ def write(tag, tensor, step=None, metadata=None, name=None):
     elif not isinstance(metadata, bytes):
         metadata = metadata.SerializeToString()
     if state.graph is not None:
-        if callable(tensor):
-            tensor = tensor()
-        return _graph_summary(tag, tensor, step, metadata, _identity_tensor, np.copy)
+        with op_scope(name, "write_summary"):
+            if callable(tensor):
+                tensor = tensor()
+            return _graph_summary(tag, tensor, step, metadata, _identity_tensor, np.copy)
     if _recording_writer() is None:
         return _FALSE
     if callable(tensor):

@@ -38,8 +38,9 @@ _ACTIVE = []
 def trace_on(graph=True, profiler=False, profiler_outdir=None):
     """Start recording the graphs of the traced functions that run from now on."""
     if profiler:
-        warnings.warn("tf.summary.trace_on: wengert has no profiler; only graphs are "
-                      "recorded.", stacklevel=2)
+        where = "" if profiler_outdir is None else f" (nothing is written to {profiler_outdir})"
+        warnings.warn(f"tf.summary.trace_on: wengert has no profiler; only graphs are "
+                      f"recorded{where}.", stacklevel=2)
     trace_off()
     if graph:
         trace = _Trace()
@@ -54,7 +55,10 @@ def trace_off():
 
 
 def trace_export(name, step=None, profiler_outdir=None):
-    """Write the graphs recorded since `trace_on` to the default writer, then stop tracing."""
+    """Write the graphs recorded since `trace_on` to the default writer, then stop tracing.
+    profiler_outdir is where TensorFlow's profiler, when trace_on started it, writes: there is
+    no profiler here (trace_on warned), so nothing is written there."""
+    del profiler_outdir
     if not _ACTIVE:
         warnings.warn("tf.summary.trace_export: no trace is active; call "
                       "tf.summary.trace_on() first.", stacklevel=2)

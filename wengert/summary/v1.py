@@ -27,6 +27,8 @@ class FileWriter:
 
     def __init__(self, logdir, graph=None, max_queue=10, flush_secs=120, graph_def=None,
                  filename_suffix=None, session=None):
+        del session  # TensorFlow then writes through summary ops run in that Session; the
+        # events land in the same files of logdir, which this writer writes directly
         self._logdir = str(logdir)
         self._max_queue, self._flush_millis = max_queue, flush_secs * 1000
         self._suffix = filename_suffix or ""

@@ -130,7 +130,14 @@ def create_file_writer(logdir, max_queue=None, flush_millis=None, filename_suffi
     """A SummaryWriter writing an event file in `logdir` (created if needed). Events wait in a
     queue of up to `max_queue` (default 10) and are written at least every `flush_millis`
     (default 120000) by a background thread; the file name ends with `filename_suffix`
-    (default ".v2")."""
+    (default ".v2"). `name` would name the op creating TensorFlow's writer resource, which
+    is built by no op here; experimental_trackable has TensorFlow track the writer's resource
+    for checkpoints, and this writer holds no resource to track; experimental_mesh (DTensor) is
+    refused."""
+    del name, experimental_trackable
+    if experimental_mesh is not None:
+        raise ValueError(f"create_file_writer: experimental_mesh={experimental_mesh!r} is a "
+                         "DTensor mesh, and wengert has no DTensor; leave it None.")
     if logdir is None:
         raise ValueError("create_file_writer: logdir must be a directory path, got None.")
     return SummaryWriter(logdir, 10 if max_queue is None else max_queue,
@@ -143,7 +150,9 @@ def create_noop_writer():
 
 
 def flush(writer=None, name=None):
-    """Flush `writer` (default: this thread's default writer)."""
+    """Flush `writer` (default: this thread's default writer) at once; `name` would name
+    TensorFlow's flush op, which is not built here."""
+    del name
     writer = writer if writer is not None else summary_state.writer
     if writer is not None:
         writer.flush()

@@ -208,6 +208,7 @@ class MultiHeadAttention(Layer):
         self._attention_axes = ([attention_axes] if isinstance(attention_axes, int) else
                                 list(attention_axes) if attention_axes is not None else None)
         self._sliding_window = sliding_window
+        self._flash_attention = flash_attention  # True: Keras's TensorFlow backend refuses it
         self._kernel_initializer = initializers.get(kernel_initializer)
         self._bias_initializer = initializers.get(bias_initializer)
         self._kernel_regularizer = regularizers.get(kernel_regularizer)
@@ -362,6 +363,11 @@ class MultiHeadAttention(Layer):
              use_causal_mask=False):
         if key is None:
             key = value
+        if self._flash_attention:  # Keras's errors, raised by its TensorFlow backend too
+            raise ValueError("Returning attention scores is not supported when flash attention "
+                             "is enabled. Please disable flash attention to access attention "
+                             "scores." if return_attention_scores else
+                             "Flash attention is not supported in tensorflow backend.")
         if not self.built:
             self.build(query.shape, value.shape, key.shape)
         query_mask = query_mask if query_mask is not None else get_mask(query)

@@ -13,7 +13,10 @@ reduction)` replaces, adds, takes the max/min or multiplies.
 """
 import numpy as np
 
+from ...framework.ragged_tensor import RaggedTensor
+from ...framework.sparse_tensor import SparseTensor
 from ...framework.tensor import convert_to_tensor as _to_tensor, is_tensor as _is_tensor
+from ...ops.sparse.conversions import to_dense as _sparse_to_dense
 from ...ops.array_ops import stack, stop_gradient as _stop_gradient, unstack as _unstack
 from ...ops.cast_ops import cast as _cast
 from ...ops.creation_ops import shape as _dynamic_shape
@@ -32,8 +35,22 @@ __all__ = ["convert_to_tensor", "convert_to_numpy", "is_tensor", "shape",
            "slice", "slice_update", "scatter", "scatter_update"]
 
 
+def _sparse_cast(x, dtype):
+    return SparseTensor(x.indices, _cast(x.values, standardize_dtype(dtype)), x.dense_shape)
+
+
 def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
-    """x as a tensor; with `dtype`, cast to it (ints and bools convert first, then cast)."""
+    """x as a tensor; with `dtype`, cast to it (ints and bools convert first, then cast). As
+    Keras's TensorFlow backend: sparse=False densifies a SparseTensor and ragged=False a
+    RaggedTensor (padding with zeros); otherwise (None or True) they stay as they are."""
+    if isinstance(x, SparseTensor):
+        if sparse is not None and not sparse:
+            return convert(_sparse_to_dense(x), dtype)
+        return x if dtype is None else _sparse_cast(x, dtype)
+    if isinstance(x, RaggedTensor):
+        if ragged is not None and not ragged:
+            return convert(x.to_tensor(), dtype)
+        return x if dtype is None else x.with_values(_cast(x.values, standardize_dtype(dtype)))
     if not _is_tensor(x) and hasattr(x, "assign"):
         x = _to_tensor(x)
     return convert(x, dtype)

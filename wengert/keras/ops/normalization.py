@@ -12,6 +12,9 @@
 """
 import warnings
 
+from ...distribute.context import get_replica_context
+from ...ops.reshape_ops import squeeze
+from ...ops.broadcast_ops import ones_like
 from ...ops.cast_ops import cast
 from ...ops.linalg.norms import norm
 from ...ops.math_ops import maximum, minimum
@@ -27,14 +30,33 @@ __all__ = ["moments", "batch_normalization", "layer_normalization", "rms_normali
            "normalize"]
 
 
+def _synchronized_moments(x, axes, keepdims):
+    axes = [axes] if isinstance(axes, int) else list(axes)
+    totals = [reduce_sum(x, axis=axes, keepdims=True),
+              reduce_sum(square(x), axis=axes, keepdims=True),
+              reduce_sum(ones_like(x), axis=axes, keepdims=True)]
+    context = get_replica_context()
+    if context is not None and context.num_replicas_in_sync > 1:
+        totals = context.all_reduce("sum", totals)
+    mean = totals[0] / totals[2]
+    variance = maximum(totals[1] / totals[2] - square(mean), 0.0)
+    if not keepdims:
+        mean, variance = squeeze(mean, axes), squeeze(variance, axes)
+    return mean, variance
+
+
 def moments(x, axes, keepdims=False, synchronized=False):
-    """(mean, variance) of x over `axes`; `synchronized` (across replicas) reduces locally
-    here, as Keras does outside a distribution strategy."""
+    """(mean, variance) of x over `axes`. With `synchronized`, as Keras's TensorFlow backend:
+    the sums of x and x**2 and the counts are summed over the replicas of the replica context
+    (one replica outside a strategy), and variance = max(E[x**2] - mean**2, 0)."""
     x = convert_to_tensor(x)
     dtype = x.dtype.name
     if dtype in ("float16", "bfloat16"):
         x = cast(x, "float32")
-    mean, variance = _moments(x, axes, keepdims=keepdims)
+    if synchronized:
+        mean, variance = _synchronized_moments(x, axes, keepdims)
+    else:
+        mean, variance = _moments(x, axes, keepdims=keepdims)
     if dtype in ("float16", "bfloat16"):
         limit = 65504.0
         mean = cast(minimum(maximum(mean, -limit), limit), dtype)

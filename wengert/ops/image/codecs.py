@@ -20,7 +20,7 @@ import io
 import numpy as np
 
 from ...framework import dtypes
-from ...framework.errors import InvalidArgumentError
+from ...framework.errors import InvalidArgumentError, UnimplementedError
 from ...framework.tensor import convert_to_tensor
 from ..io.script import numpy_function
 from . import png
@@ -227,6 +227,26 @@ def _decode_jpeg_np(contents, channels, ratio, what, crop=None, truncated=False)
     return np.ascontiguousarray(array)
 
 
+def check_jpeg_decoding(what, dct_method, fancy_upscaling=True, acceptable_fraction=1,
+                        truncated=False):
+    """TensorFlow's decoding options, checked before anything runs. Pillow's libjpeg decodes
+    with the accurate integer DCT and fancy upsampling: dct_method "INTEGER_ACCURATE" is that;
+    "" and "INTEGER_FAST" (TensorFlow's default) read as the same accurate decoding, which may
+    differ from TensorFlow's fast one by a level or two per pixel; any other name is
+    TensorFlow's InvalidArgumentError. fancy_upscaling=False and, for a truncated image, an
+    acceptable_fraction below 1 cannot be honoured and are refused (UnimplementedError)."""
+    if dct_method not in ("", "INTEGER_FAST", "INTEGER_ACCURATE"):
+        raise InvalidArgumentError(f"{what}: dct_method must be one of {{'', 'INTEGER_FAST', "
+                                   f"'INTEGER_ACCURATE'}}, got {dct_method!r}.")
+    if not fancy_upscaling:
+        raise UnimplementedError(f"{what}: fancy_upscaling=False is not supported: Pillow's "
+                                 "decoder always upsamples chroma smoothly; leave it True.")
+    if truncated and acceptable_fraction != 1:
+        raise UnimplementedError(f"{what}: acceptable_fraction={acceptable_fraction} is not "
+                                 "supported: a truncated image is decoded whatever fraction of "
+                                 "its lines it holds; leave it 1.")
+
+
 def _check_jpeg_channels(channels, what):
     if channels not in (0, 1, 3):
         raise InvalidArgumentError(f"{what}: channels must be 0, 1 or 3, got {channels}.")
@@ -235,8 +255,10 @@ def _check_jpeg_channels(channels, what):
 def decode_jpeg(contents, channels=0, ratio=1, fancy_upscaling=True,
                 try_recover_truncated=False, acceptable_fraction=1, dct_method="", name=None):
     """[height, width, channels] uint8 pixels of the JPEG bytes `contents` (ratio 2, 4, 8
-    downscale while decoding)."""
+    downscale while decoding); the options as check_jpeg_decoding says."""
     _check_jpeg_channels(channels, "decode_jpeg")
+    check_jpeg_decoding("decode_jpeg", dct_method, fancy_upscaling, acceptable_fraction,
+                        try_recover_truncated)
     if ratio not in (1, 2, 4, 8):
         raise InvalidArgumentError(f"decode_jpeg: ratio must be 1, 2, 4 or 8, got {ratio}.")
     out = numpy_function(lambda c: _decode_jpeg_np(c, channels, ratio, "decode_jpeg",
@@ -250,6 +272,8 @@ def decode_and_crop_jpeg(contents, crop_window, channels=0, ratio=1, fancy_upsca
                          name=None):
     """decode_jpeg, then the window crop_window = [y, x, height, width] of the image."""
     _check_jpeg_channels(channels, "decode_and_crop_jpeg")
+    check_jpeg_decoding("decode_and_crop_jpeg", dct_method, fancy_upscaling,
+                        acceptable_fraction, try_recover_truncated)
     out = numpy_function(lambda c, w: _decode_jpeg_np(c, channels, ratio,
                                                       "decode_and_crop_jpeg", crop=w,
                                                       truncated=try_recover_truncated),

@@ -16,7 +16,7 @@ from ..array_ops import stack
 from ..random.seeded import uniform
 from ..random.stateless import stateless_uniform
 from ..io.script import numpy_function
-from .codecs import _decode_jpeg_np, _encode_jpeg_np, _shaped
+from .codecs import _decode_jpeg_np, _encode_jpeg_np, _shaped, check_jpeg_decoding
 from .color import convert_image_dtype
 
 __all__ = ["adjust_jpeg_quality", "random_jpeg_quality", "stateless_random_jpeg_quality"]
@@ -30,7 +30,8 @@ def _recompress(array, quality):
 
 def adjust_jpeg_quality(image, jpeg_quality, dct_method="", name=None):
     """`image` [h, w, 1 or 3] or [batch, h, w, 1 or 3] after a JPEG round trip at
-    `jpeg_quality`, in its own dtype."""
+    `jpeg_quality`, in its own dtype; dct_method as decode_jpeg reads it."""
+    check_jpeg_decoding("adjust_jpeg_quality", dct_method)
     with op_scope(name, "adjust_jpeg_quality"):
         image = convert_to_tensor(image)
         if image.shape.rank not in (3, 4) or image.shape[-1] not in (1, 3):
