@@ -14,9 +14,10 @@ entry point `tf.function` uses when it traces.
 import enum
 import functools
 import linecache
+import sys
 import types
 
-from .calls import DO_NOT_CONVERT, conversion_target, warn_unconverted
+from .calls import DO_NOT_CONVERT, conversion_target, unconverted_call, warn_unconverted
 from .conversion import ConversionError, convert, converted_source, is_converted_code
 
 __all__ = ["to_graph", "to_code", "do_not_convert", "set_loop_options", "Feature",
@@ -24,7 +25,9 @@ __all__ = ["to_graph", "to_code", "do_not_convert", "set_loop_options", "Feature
 
 
 class Feature(enum.Enum):
-    """TensorFlow's optional AutoGraph features (accepted; the default behaviour is used)."""
+    """TensorFlow's optional AutoGraph features. wengert's converter applies its one set of
+    conversions whichever are named; the option is checked as TensorFlow reads it (one Feature
+    or an iterable of them)."""
 
     ALL = "ALL"
     AUTO_CONTROL_DEPS = "AUTO_CONTROL_DEPS"
@@ -46,11 +49,29 @@ def _function_of(entity):
     return entity
 
 
+def _features(features):
+    """experimental_optional_features: None, a Feature, or an iterable (TensorFlow's TypeError
+    for anything else); see Feature."""
+    if features is not None and not isinstance(features, Feature):
+        frozenset(features)
+
+
+def _shallow_runtime():
+    """`ag__` for to_graph(recursive=False): the calls in the converted code run their functions
+    as they are (builtins keep their tensor-aware versions), as TensorFlow's non-recursive
+    conversion does."""
+    runtime = types.SimpleNamespace(**vars(sys.modules[__package__ + ".ag"]))
+    runtime.converted_call = unconverted_call
+    return runtime
+
+
 def to_graph(entity, recursive=True, experimental_optional_features=None):
-    """The converted version of the function or method `entity`."""
+    """The converted version of the function or method `entity`; with recursive=False the
+    functions it calls are not converted. experimental_optional_features: see Feature."""
+    _features(experimental_optional_features)
     fn = _function_of(entity)
     try:
-        new = convert(fn)
+        new = convert(fn, None if recursive else _shallow_runtime())
     except ConversionError as err:
         raise ValueError(f"tf.autograph.to_graph could not convert {fn!r}: {err}") from None
     if isinstance(entity, types.MethodType):
@@ -59,7 +80,11 @@ def to_graph(entity, recursive=True, experimental_optional_features=None):
 
 
 def to_code(entity, recursive=True, experimental_optional_features=None):
-    """The source code of the converted `entity`, as a string."""
+    """The source code of the converted `entity`, as a string. The text is the same whatever
+    `recursive` says: it decides which called functions convert when the code runs (to_graph);
+    experimental_optional_features: see Feature."""
+    del recursive
+    _features(experimental_optional_features)
     fn = _function_of(entity)
     try:
         return converted_source(fn)

@@ -20,7 +20,8 @@ import warnings
 from .conversion import ConversionError, convert, is_converted_code
 from .py_builtins import OVERLOADS
 
-__all__ = ["converted_call", "conversion_target", "DO_NOT_CONVERT", "warn_unconverted"]
+__all__ = ["converted_call", "unconverted_call", "conversion_target", "DO_NOT_CONVERT",
+           "warn_unconverted"]
 
 DO_NOT_CONVERT = "__wengert_do_not_convert__"   # the attribute do_not_convert sets
 
@@ -42,6 +43,16 @@ def converted_call(f, args, kwargs):
     if target is None:
         return f(*args, **(kwargs or {}))
     return target(*args, **(kwargs or {}))
+
+
+def unconverted_call(f, args, kwargs):
+    """Call `f(*args, **kwargs)` as it is (its builtin overload still applies): the calls of
+    code converted with recursive=False."""
+    try:
+        overload = OVERLOADS.get(f)
+    except TypeError:  # an unhashable callable
+        overload = None
+    return (overload or f)(*args, **(kwargs or {}))
 
 
 def _is_library(module):

@@ -262,20 +262,23 @@ def _factory(fn):
 
 
 # -- building converted functions -----------------------------------------------------------------
-def convert(fn):
-    """The converted version of the Python function `fn` (ConversionError if impossible)."""
-    hit = _CONVERTED.get(fn)
+def convert(fn, runtime=None):
+    """The converted version of the Python function `fn` (ConversionError if impossible);
+    `runtime`: the module its code calls as `ag__` (default: ag.py's; other runtimes' versions
+    are not cached)."""
+    hit = _CONVERTED.get(fn) if runtime is None else None
     if hit is not None:
         return hit
     if not isinstance(fn, types.FunctionType):
         raise ConversionError(f"{fn!r} is not a Python function")
+    runtime = _RUNTIME[0] if runtime is None else runtime
     factory = _factory(fn)
-    made = factory.make(_RUNTIME[0], *([None] * len(factory.freevars)))
+    made = factory.make(runtime, *([None] * len(factory.freevars)))
     closure = fn.__closure__ or ()
     cells = dict(zip(fn.__code__.co_freevars, closure))
     own = []
     for name in made.__code__.co_freevars:
-        own.append(types.CellType(_RUNTIME[0]) if name == "ag__" else cells[name])
+        own.append(types.CellType(runtime) if name == "ag__" else cells[name])
     code = made.__code__
     if code.co_name == _DEFINED:  # tracebacks name the user's function
         code = code.replace(co_name=fn.__code__.co_name, co_qualname=fn.__code__.co_qualname)
@@ -287,6 +290,8 @@ def convert(fn):
     new.__doc__ = fn.__doc__
     new.__dict__.update(fn.__dict__)
     new.__wrapped__ = fn
+    if runtime is not _RUNTIME[0]:
+        return new
     try:
         _CONVERTED[fn] = new
     except TypeError:
