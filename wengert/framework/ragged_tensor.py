@@ -20,6 +20,7 @@ gradients reach the flat values through whatever op reads them.
 import numpy as np
 
 from .composite_tensor import CompositeTensor
+from .static_value import static_value
 from .tensor import is_eager_tensor
 from .tensor_shape import TensorShape
 
@@ -249,9 +250,12 @@ def _numpy_dtype(values):
 
 
 def _static_int(t):
-    if t is None or not is_eager_tensor(t):
+    if t is None:
         return None
-    return int(t.numpy())
+    if is_eager_tensor(t):
+        return int(t.numpy())
+    value = static_value(t)  # in a graph: known when it folds to a constant
+    return None if value is None else int(value)
 
 
 def _check_same_rows(old, new, fn):

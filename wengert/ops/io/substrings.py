@@ -24,6 +24,10 @@ from ...framework.registry import defop
 from ...framework.tensor import convert_to_tensor, string_array
 from ...framework.tensor_shape import TensorShape
 from .. import shape_rules
+from ..array_ops import concat
+from ..creation_ops import range as range_, shape as shape_of
+from ..math_ops import cast
+from ..reduce_ops import reduce_prod
 from ..reshape_ops import reshape
 
 __all__ = ["ngrams", "ngram_rows", "substr", "unsorted_segment_join"]
@@ -198,12 +202,15 @@ def ngrams(data, ngram_width, separator=" ", pad_values=None, padding_width=None
     attrs = _ngram_options(ngram_width, separator, pad_values, padding_width,
                            preserve_short_sequences)
     data = convert_to_tensor(data, dtype_hint=dtypes.string)
-    shape = data.shape.as_list() if data.shape.rank is not None else None
-    if shape is None or not shape or None in shape:
-        raise ValueError(f"ngrams: data must be a dense tensor of known shape and rank >= 1, "
-                         f"got shape {data.shape}.")
-    rows, length = int(np.prod(shape[:-1], dtype=np.int64)), shape[-1]
-    splits = convert_to_tensor(np.arange(0, rows * length + 1, max(length, 1), np.int64)
-                               if length else np.zeros(rows + 1, np.int64))
+    if not data.shape.rank:
+        raise ValueError(f"ngrams: data must be a dense tensor of known rank >= 1, got shape "
+                         f"{data.shape}.")
+    shape = data.shape.as_list()
+    if None in shape:  # dimensions known only when the graph runs
+        shape = shape_of(data, out_type=dtypes.int64)
+    rows = reduce_prod(shape[:-1])
+    splits = range_(rows + 1, dtype=dtypes.int64) * cast(shape[-1], dtypes.int64)
     values, _ = execute(NGRAMS, (reshape(data, [-1]), splits), attrs, name)
-    return reshape(values, shape[:-1] + [-1])
+    if isinstance(shape, list):
+        return reshape(values, shape[:-1] + [-1])
+    return reshape(values, concat([shape[:-1], np.array([-1], np.int64)], 0))

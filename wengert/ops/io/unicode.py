@@ -34,6 +34,9 @@ from ...framework.execute import execute
 from ...framework.registry import defop
 from ...framework.tensor import convert_to_tensor, string_array
 from ...framework.tensor_shape import TensorShape
+from ..creation_ops import range as range_, shape as shape_of
+from ..math_ops import cast
+from ..reduce_ops import reduce_prod
 from ..reshape_ops import reshape
 
 __all__ = ["unicode_encode", "unicode_transcode", "unicode_script", "decode_strings",
@@ -158,12 +161,14 @@ def unicode_encode(input, output_encoding, errors="replace", replacement_char=65
     if not codes.dtype.is_integer:
         raise TypeError(f"unicode_encode: input must hold int32 code points, got "
                         f"{codes.dtype.name}.")
+    if not codes.shape.rank:
+        raise ValueError(f"unicode_encode: input must be a dense tensor of known rank >= 1, "
+                         f"got shape {codes.shape}.")
     shape = codes.shape.as_list()
-    if not shape or None in shape:
-        raise ValueError(f"unicode_encode: input must be a dense tensor of known shape and "
-                         f"rank >= 1, got shape {codes.shape}.")
-    rows, length = int(np.prod(shape[:-1], dtype=np.int64)), shape[-1]
-    splits = np.arange(rows + 1, dtype=np.int64) * length
+    if None in shape:  # dimensions known only when the graph runs
+        shape = shape_of(codes, out_type=dtypes.int64)
+    rows = reduce_prod(shape[:-1])
+    splits = range_(rows + 1, dtype=dtypes.int64) * cast(shape[-1], dtypes.int64)
     out = encode_rows(reshape(codes, [-1]), splits, output_encoding, errors, replacement_char,
                       name)
     return reshape(out, shape[:-1])

@@ -61,7 +61,7 @@ def from_tensor(cls, tensor, lengths=None, padding=None, ragged_rank=1, name=Non
     outer = dims[:ragged_rank]
     # the row count is spelled out: a -1 cannot be inferred when a dimension is 0
     rows = reshape(tensor, concat([reduce_prod(outer, keepdims=True), dims[ragged_rank:]], 0))
-    width = dims[ragged_rank]
+    width = _dim(tensor, dims, ragged_rank, dtype)
     if lengths is None and padding is None:
         rt = factories.from_uniform_row_length(cls, _merge_two(rows), width,
                                                nrows=reduce_prod(outer), validate=False)
@@ -72,9 +72,16 @@ def from_tensor(cls, tensor, lengths=None, padding=None, ragged_rank=1, name=Non
         mask = sequence_mask(lengths, width)
         rt = factories.from_row_lengths(cls, boolean_mask(rows, mask), lengths, validate=False)
     for level in range(ragged_rank - 1, 0, -1):
-        rt = factories.from_uniform_row_length(cls, rt, outer[level],
+        rt = factories.from_uniform_row_length(cls, rt, _dim(tensor, dims, level, dtype),
                                                nrows=reduce_prod(outer[:level]), validate=False)
     return rt
+
+
+def _dim(tensor, dims, axis, dtype):
+    """Dimension `axis` of tensor: a constant where the static shape knows it (so a uniform row
+    length built from it is static, as TensorFlow's is), else dims[axis]."""
+    size = tensor.shape[axis] if tensor.shape.rank is not None else None
+    return dims[axis] if size is None else convert_to_tensor(size, dtype=dtype)
 
 
 def _merge_two(rows):
