@@ -154,3 +154,27 @@ def test_check_numerics_cuts_file_paths_as_tensorflow_does():
     assert path.startswith("...") and len(path) == 3 + 12 and __file__.endswith(path[3:])
     with pytest.raises(TypeError, match="path_length_limit must be an int"):
         tf.debugging.enable_check_numerics(path_length_limit="50")
+
+
+@pytest.mark.parametrize("kwargs, expected", [
+    # TensorFlow 2.21's bisection answers to within tol=0.1 (the exact ones are
+    # [0.7752552, 2, 3.2247448])
+    ({}, [0.7343728, 1.9531249, 3.2656274]),
+    ({"select": "i", "select_range": [1, 2]}, [1.9531249, 3.2656274]),
+    ({"select": "v", "select_range": [1., 4.]}, [1.984374, 3.2031264]),
+])
+def test_eigh_tridiagonal_tol_bisects_as_tensorflow_does(kwargs, expected):
+    got = tf.linalg.eigh_tridiagonal([1., 2., 3.], [0.5, 0.5], tol=0.1, **kwargs)
+    np.testing.assert_allclose(got.numpy(), expected, rtol=1e-6)
+    values, vectors = tf.linalg.eigh_tridiagonal([1., 2., 3.], [0.5, 0.5], eigvals_only=False,
+                                                 tol=0.1, **kwargs)
+    np.testing.assert_allclose(values.numpy(), expected, rtol=1e-6)
+    assert vectors.shape == [3, len(expected)]
+
+
+def test_eigh_tridiagonal_tol_in_float64_and_without_tol():
+    got = tf.linalg.eigh_tridiagonal(tf.constant([1., 2., 3.], tf.float64),
+                                     tf.constant([.5, .5], tf.float64), tol=1e-3)
+    np.testing.assert_allclose(got.numpy(), [0.77502441, 1.99963379, 3.22497559], rtol=1e-7)
+    np.testing.assert_allclose(tf.linalg.eigh_tridiagonal([1., 2., 3.], [.5, .5]).numpy(),
+                               [0.7752552, 2., 3.2247448], rtol=1e-6)

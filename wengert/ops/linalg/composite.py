@@ -23,6 +23,8 @@ from ..indexing_ops import boolean_mask, gather
 from .common import conj_if_complex, linalg_input, mm
 from .decompositions import eigh, eigvalsh
 from .solves import triangular_solve
+from .tridiagonal_bisection import bisection_eigenvalues
+from ..io.script import numpy_function
 from ..matrix_ops import band_part, diag, diag_part, set_diag
 from ..sort_ops import argsort
 
@@ -95,12 +97,21 @@ def _check_permutation(perm):
                                    f"axis, got {value.tolist()}.")
 
 
+def _bisected(a, b, tol, select, select_range):
+    """TensorFlow's bisection eigenvalues of the tridiagonal (alpha, beta), computed when the
+    op runs (no gradient flows through a bisection's midpoints, in TensorFlow either)."""
+    real = a.dtype.real_dtype if a.dtype.is_complex else a.dtype
+    return numpy_function(lambda x, y: bisection_eigenvalues(x, y, float(tol), select,
+                                                             select_range), [a, b], real)
+
+
 def eigh_tridiagonal(alpha, beta, eigvals_only=True, select="a", select_range=None, tol=None,
                      name=None):
     """Eigenvalues (ascending) and, unless eigvals_only, eigenvectors of the Hermitian
     tridiagonal matrix with diagonal `alpha` [n] and subdiagonal `beta` [n - 1]. select: 'a'
     all, 'i' the indices select_range = [lo, hi] (inclusive), 'v' the eigenvalues in
-    (lo, hi]."""
+    (lo, hi]. Given `tol`, the eigenvalues are TensorFlow's bisection to within
+    max(tol, eps |T|) (tridiagonal_bisection.py), its very numbers; without it, exact."""
     with op_scope(name, "eigh_tridiagonal"):
         a = linalg_input(alpha, "eigh_tridiagonal", "alpha")
         b = linalg_input(beta, "eigh_tridiagonal", "beta")
@@ -124,11 +135,23 @@ def eigh_tridiagonal(alpha, beta, eigvals_only=True, select="a", select_range=No
             values, vectors = eigvalsh(matrix), None
         else:
             values, vectors = eigh(matrix)
-        if select == "a":
-            return values if eigvals_only else (values, vectors)
-        lo, hi = select_range
+        if select != "a":
+            lo, hi = select_range
         if select == "i":
             values = values[int(lo):int(hi) + 1]
+            vectors = None if vectors is None else vectors[:, int(lo):int(hi) + 1]
+        elif select == "v":
+            keep = (values > lo) & (values <= hi)
+            values = boolean_mask(values, keep)
+            vectors = None if vectors is None else boolean_mask(vectors, keep, axis=1)
+        if tol:  # TensorFlow's bisection to within tol (the vectors stay the exact ones)
+            values = _bisected(a, b, tol, select, select_range)
+        return values if eigvals_only else (values, vectors)
+        lo, hi = select_range
+        if tol:
+            keep = None if select == "i" else (lambda v: (v > lo) & (v <= hi))
+        if select == "i":
+            values = values if tol else values[int(lo):int(hi) + 1]
             vectors = None if vectors is None else vectors[:, int(lo):int(hi) + 1]
         else:
             keep = (values > lo) & (values <= hi)
