@@ -103,3 +103,20 @@ def test_enable_eager_execution_sets_the_context_options():
         v1.enable_eager_execution(config=v1.ConfigProto(), device_policy=2, execution_mode=0)
     assert tf.config.experimental.get_device_policy() == "silent"
     assert tf.config.experimental.get_synchronous_execution() is True
+
+
+def test_saved_model_load_options(tmp_path):
+    module = tf.Module()
+    module.v = tf.Variable(3.)
+    tf.saved_model.save(module, str(tmp_path))
+    options = tf.saved_model.LoadOptions(experimental_io_device="/job:localhost",
+                                         allow_partial_checkpoint=True)
+    assert float(tf.saved_model.load(str(tmp_path), options=options).v) == 3.
+    for refused in ("experimental_skip_checkpoint", "experimental_load_function_aliases"):
+        with pytest.raises(tf.errors.UnimplementedError, match=f"LoadOptions\\({refused}=True"):
+            tf.saved_model.load(str(tmp_path), options=tf.saved_model.LoadOptions(
+                **{refused: True}))
+    with pytest.raises(TypeError, match="unexpected keyword argument 'bogus'"):
+        tf.saved_model.load(str(tmp_path), options=tf.saved_model.LoadOptions(bogus=1))
+    with pytest.raises(TypeError, match="options must be a tf.saved_model.LoadOptions"):
+        tf.saved_model.load(str(tmp_path), options={"x": 1})

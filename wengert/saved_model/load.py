@@ -22,7 +22,7 @@ import inspect
 import json
 import os
 
-from ..framework.errors import DataLossError, NotFoundError
+from ..framework.errors import DataLossError, NotFoundError, UnimplementedError
 from ..framework.tensor import convert_to_tensor
 from ..framework.variables import Variable
 from ..tracing.func_graph import init_scope
@@ -61,8 +61,37 @@ def _read_document(export_dir):
     return document
 
 
+_LOAD_OPTIONS = ("allow_partial_checkpoint", "experimental_io_device",
+                 "experimental_skip_checkpoint", "experimental_variable_policy",
+                 "experimental_load_function_aliases")
+_REFUSED = ("experimental_skip_checkpoint", "experimental_load_function_aliases")
+
+
+def _check_options(options):
+    """TensorFlow's LoadOptions as they apply here: experimental_io_device (the device that
+    reads the files) and experimental_variable_policy (where variables go among devices)
+    change nothing on one CPU; allow_partial_checkpoint only relaxes a check every load here
+    passes (all its values are restored); skipping the checkpoint and building function
+    aliases are not done here, so asking for them is refused."""
+    if options is None:
+        return
+    given = getattr(options, "options", None)
+    if not isinstance(given, dict):
+        raise TypeError(f"load: options must be a tf.saved_model.LoadOptions, got "
+                        f"{options!r:.80}.")
+    for key, value in given.items():
+        if key not in _LOAD_OPTIONS:
+            raise TypeError(f"LoadOptions got an unexpected keyword argument '{key}'.")
+        if key in _REFUSED and value:
+            raise UnimplementedError(f"load: LoadOptions({key}={value!r}) is not supported "
+                                     "here; every variable is restored from the checkpoint "
+                                     "and no function aliases are built. Leave it False.")
+
+
 def load(export_dir, tags=None, options=None):
-    """The object saved in `export_dir` by `tf.saved_model.save` (see the module docstring)."""
+    """The object saved in `export_dir` by `tf.saved_model.save` (see the module docstring);
+    `options` a tf.saved_model.LoadOptions (see _check_options)."""
+    _check_options(options)
     export_dir = os.fspath(export_dir)
     if not os.path.isfile(os.path.join(export_dir, JSON_FILE)) and contains_saved_model(
             export_dir) and TENSORFLOW_LOADERS:
