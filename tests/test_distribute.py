@@ -77,6 +77,13 @@ def test_launcher_shares_the_cores_between_local_ranks():
     assert run.thread_environment(2, hosts=["-H", "a:2,b:2"], environ={}, cores=8) == {}
 
 
+def test_local_ranks_use_shared_memory_unless_told_otherwise():
+    assert run.local_mpi_environment(environ={}) == {"OMPI_MCA_btl": "self,sm"}
+    assert run.local_mpi_environment(environ={"OMPI_MCA_btl": "self,tcp"}) == {}
+    assert run.local_mpi_environment(hosts=["-H", "a:2,b:2"], environ={}) == {}
+    assert run.local_mpi_environment(environ={}, open_mpi=False) == {}
+
+
 def test_launcher_names_the_extra_without_mpi4py(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "mpi4py", None)
     assert run.main(["-n", "2", "x.py"]) == 2

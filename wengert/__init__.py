@@ -96,6 +96,9 @@ from .control_flow.vectorize import vectorized_map
 from .control_flow.while_loop import while_loop
 from .graph.graph import (Graph, control_dependencies, get_default_graph, name_scope,
                           reset_default_graph)
+from .graph import graph_def as _graph_def, variables as _graph_variables  # noqa: F401  the graph
+# layer's installs on Graph (as_graph_def's writer, tf.Variable in a graph), which tf.compat.v1,
+# loaded on first use, used to bring
 from .graph.grouping import (get_current_name_scope, group, inside_function, is_symbolic_tensor,
                              no_op, tuple)  # noqa: A004
 from .module import Module

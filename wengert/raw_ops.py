@@ -18,6 +18,11 @@ from .ops.io import lookup_tables as _lookup_tables  # noqa: F401
 from .ops.sparse import sets as _sets  # noqa: F401
 from .ops.io import json_example as _json_example, wav as _wav  # noqa: F401
 from .ops.sparse import serialization as _serialization  # noqa: F401
+from .ops.io import tf1_print as _tf1_print, example_parsing as _example_parsing  # noqa: F401
+from .ops.io import sequence_example_parsing as _sequence_example_parsing  # noqa: F401
+from .ops.nn.rnn import gru as _gru, lstm as _lstm  # noqa: F401
+from .graph import placeholder_with_default as _placeholder_with_default  # noqa: F401
+from .graph import variables as _variables, variable_initialization as _initialization  # noqa: F401
 from .framework.raw_ops import module_dir as __dir__, module_getattr as __getattr__  # noqa: F401
 from .framework.raw_ops import raw_op_names as _raw_op_names
 

@@ -6,11 +6,11 @@ from ..util.compat import (as_bytes, as_str, as_str_any, as_text, bytes_or_text_
                            complex_types, forward_compatibility_horizon, forward_compatible,
                            integral_types, path_to_str, real_types)
 from ..util.lazy import lazy_attributes as _lazy_attributes
-from . import v1
 
 __all__ = ["as_bytes", "as_str", "as_str_any", "as_text", "bytes_or_text_types",
            "complex_types", "dimension_at_index", "dimension_value",
            "forward_compatibility_horizon", "forward_compatible", "integral_types",
            "path_to_str", "real_types", "v1"]
 
-__getattr__, __dir__ = _lazy_attributes(globals(), {"v2": "wengert"})
+# v1 loads on first use: it is a third of `import wengert`'s time, and TF 2 programs never touch it
+__getattr__, __dir__ = _lazy_attributes(globals(), {"v1": ".v1", "v2": "wengert"})

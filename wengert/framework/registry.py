@@ -95,6 +95,7 @@ in this pass: `needs_grad(op, i)` asks), `grads` holds one incoming gradient per
 returns one gradient (or None) per input: the vector-Jacobian product of the op.
 """
 
+import importlib
 import operator
 import sys
 
@@ -225,6 +226,8 @@ def raw_parameters(raw):
 def raw_op_entry(op_type):
     """(OpDef or None, function or None) behind tf.raw_ops.<op_type> (see raw_op_functions),
     or None when op_type is not a TensorFlow op wengert declares."""
+    if op_type not in _OP_DEFS and op_type not in _COMPOSED_RAW:
+        _load_every_family()
     op_def = _OP_DEFS.get(op_type)
     if op_def is not None:
         return (op_def, op_def.raw) if op_def._args is not None or op_def.raw else None
@@ -347,5 +350,24 @@ def registered_op_types(package=None):
                   if package is None or (d.module or "").startswith(package))
 
 
+# The op families `import wengert` leaves for their first use (tf.compat.v1's, TF 1's queues and
+# readers, ...). A lookup of an op type named in a file (a GraphDef, a SavedModel) that finds
+# nothing loads them all, once, before it concludes that wengert lacks the op. They are named,
+# not imported: they live in the layers above this one.
+_EVERY_FAMILY = ("wengert.raw_ops", "wengert.compat.v1")
+_loaded_every_family = []
+
+
+def _load_every_family():
+    if not _loaded_every_family:
+        _loaded_every_family.append(True)
+        for name in _EVERY_FAMILY:
+            importlib.import_module(name)
+
+
 def get_op_def(op_type):
-    return _OP_DEFS[op_type]
+    op_def = _OP_DEFS.get(op_type)
+    if op_def is None:
+        _load_every_family()
+        op_def = _OP_DEFS[op_type]
+    return op_def
