@@ -438,3 +438,23 @@ def test_datasets_of_a_traced_functions_tensors_are_iterated_reduced_and_repeate
     assert float(doubled_sum(tf.constant([1.0, 2.0]))) == 6.0
     assert float(batched_dot(tf.constant([1.0, 2.0, 3.0]), tf.constant([4.0, 5.0, 6.0]))) == 32.0
     assert float(twice(tf.constant(3.0))) == 6.0
+
+
+def test_range_of_a_traced_functions_tensors():
+    @tf.function
+    def total(n):
+        return tf.data.Dataset.range(n).reduce(tf.constant(0, tf.int64), lambda s, x: s + x)
+
+    @tf.function
+    def stepped(a, b):
+        s = tf.constant(0, tf.int64)
+        for x in tf.data.Dataset.range(a, b, 2).map(lambda v: v * 10):
+            s += x
+        return s
+
+    # TensorFlow 2.21: 10 and 21 from one trace, and 160
+    assert int(total(tf.constant(5, tf.int64))) == 10
+    assert int(total(tf.constant(7, tf.int64))) == 21
+    assert total.experimental_get_tracing_count() == 1
+    assert int(stepped(tf.constant(1, tf.int64), tf.constant(8, tf.int64))) == 160
+

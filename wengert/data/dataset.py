@@ -35,9 +35,11 @@ from .sparse_elements import is_sparse, sparse_rows, sparse_spec
 
 __all__ = ["Dataset", "INFINITE", "UNKNOWN", "AUTOTUNE", "Options", "Stage"]
 
-# fed_sources.py installs here the maker of datasets over a TF 1 graph's placeholders: it
-# returns one when the tensors are graph tensors, else None
+# fed_sources.py installs here the makers of datasets over graph tensors (a TF 1 graph's
+# placeholders, a traced function's tensors): each returns one when its arguments hold graph
+# tensors, else None. FED_SOURCE: from_tensor_slices / from_tensors; FED_RANGE: range.
 FED_SOURCE = []
+FED_RANGE = []
 
 INFINITE = -1   # tf.data.INFINITE_CARDINALITY
 UNKNOWN = -2    # tf.data.UNKNOWN_CARDINALITY
@@ -142,7 +144,8 @@ class Dataset(st.DatasetLike):
     @staticmethod
     def range(*args, output_type=dtypes.int64, name=None):
         """range(stop), range(start, stop[, step]) as a dataset of scalars."""
-        return RangeDataset(args, output_type)
+        fed = FED_RANGE[0](args, output_type) if FED_RANGE else None
+        return fed if fed is not None else RangeDataset(args, output_type)
 
     @staticmethod
     def from_generator(generator, output_types=None, output_shapes=None, args=None,

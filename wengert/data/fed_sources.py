@@ -11,7 +11,8 @@ so the Session evaluates them (reading the feed) each time the initializer runs 
 pass with their values in `feeding(...)` (fed_values.py). A pass started any other way
 refuses with TensorFlow's advice. Inside a traced function the pass starts in the function's
 AnonymousIteratorV3 op, which takes the tensors as inputs (iterator.py), so a dataset of a
-function's tensors is iterated, reduced and looped over as TensorFlow's is.
+function's tensors is iterated, reduced and looped over as TensorFlow's is. `Dataset.range`
+with bounds that are graph tensors (`range(n)` of a function's argument) is built the same way.
 """
 from ..framework.context import state
 from ..framework.errors import FailedPreconditionError
@@ -19,10 +20,10 @@ from ..framework.tensor import Tensor
 from ..tracing.signatures import TensorSpec
 from ..util import nest
 from . import structure as st
-from .dataset import FED_SOURCE, UNKNOWN, Dataset
+from .dataset import FED_RANGE, FED_SOURCE, UNKNOWN, Dataset
 from .fed_values import current_values
 
-__all__ = ["FedDataset", "has_fed_tensors"]
+__all__ = ["FedDataset", "FedRangeDataset", "has_fed_tensors"]
 
 
 def _symbolic(leaf):
@@ -64,18 +65,40 @@ class FedDataset(Dataset):
         super().__init__(structure, specs, cardinality)
 
     def _stage(self):
-        table = current_values()
-        if table is None or any(id(t) not in table for t in self._fed):
-            raise FailedPreconditionError(
-                "This dataset reads placeholders of a TF 1 graph: iterate it with "
-                "tf.compat.v1.data.make_initializable_iterator(dataset) and run the "
-                "iterator's initializer with a feed_dict for them.")
-        values = nest.map_structure(lambda leaf: table[id(leaf)] if _symbolic(leaf) else leaf,
-                                    self._template)
+        values = nest.map_structure(_fed_value(self._fed), self._template)
         source = Dataset.from_tensor_slices(values) if self._slices else \
             Dataset.from_tensors(values)
         return source._stage()
 
 
+def _fed_value(fed):
+    """The function from a leaf to its value in the pass that starts now."""
+    table = current_values()
+    if table is None or any(id(t) not in table for t in fed):
+        raise FailedPreconditionError(
+            "This dataset reads placeholders of a TF 1 graph: iterate it with "
+            "tf.compat.v1.data.make_initializable_iterator(dataset) and run the "
+            "iterator's initializer with a feed_dict for them.")
+    return lambda leaf: table[id(leaf)] if _symbolic(leaf) else leaf
+
+
+class FedRangeDataset(Dataset):
+    """Dataset.range whose bounds are graph tensors: its length is known when a pass starts."""
+
+    def __init__(self, args, output_type):
+        if not 1 <= len(args) <= 3:
+            raise TypeError(f"Dataset.range takes 1 to 3 arguments (stop, or start, stop, step), "
+                            f"got {len(args)}.")
+        self._args, self._output_type = list(args), output_type
+        self._fed = [a for a in args if _symbolic(a)]
+        super().__init__(None, [TensorSpec([], output_type)], UNKNOWN)
+
+    def _stage(self):
+        values = [_fed_value(self._fed)(a) for a in self._args]
+        return Dataset.range(*values, output_type=self._output_type)._stage()
+
+
 FED_SOURCE.append(lambda tensors, slices: FedDataset(tensors, slices)
                   if has_fed_tensors(tensors) else None)
+FED_RANGE.append(lambda args, output_type: FedRangeDataset(args, output_type)
+                 if has_fed_tensors(args) else None)
