@@ -457,4 +457,3 @@ def test_range_of_a_traced_functions_tensors():
     assert int(total(tf.constant(7, tf.int64))) == 21
     assert total.experimental_get_tracing_count() == 1
     assert int(stepped(tf.constant(1, tf.int64), tf.constant(8, tf.int64))) == 160
-

@@ -16,7 +16,8 @@ import subprocess
 from tensorflow.python.framework import op_def_registry
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-LIST = ("from wengert.framework.raw_ops import raw_op_names; "
+LIST = ("import wengert.raw_ops, wengert.compat.v1, wengert.keras, wengert.io; "  # every family
+        "from wengert.framework.raw_ops import raw_op_names; "
         "from wengert.framework.registry import _OP_DEFS; "
         "print('\\n'.join(sorted(set(raw_op_names()) | set(_OP_DEFS))))")
 
