@@ -45,6 +45,10 @@ COVERED_ELSEWHERE = {
     "Print": "tests/test_tf1_collections.py",
     "VarIsInitializedOp": "tests/test_tf1_collections.py",
     "VarHandleOp": "tests/test_tf1_variable_scope.py",
+    # tf.CriticalSection's mutex ops: stateful, no eager row (locking is what they do)
+    "MutexV2": "tests/test_critical_section.py",
+    "MutexLock": "tests/test_critical_section.py",
+    "ConsumeMutexLock": "tests/test_critical_section.py",
     # issue 29: tf.io's string and file ops, compared with TensorFlow in their own tests
     "ParseExamples": "tests/test_parse_example.py",
     "DecodeCSV": "tests/test_decode_csv.py",

@@ -91,6 +91,7 @@ from .ops.random.initializers import (constant_initializer, ones_initializer,
                                       zeros_initializer)
 # graphs, tf.function and control flow
 from .control_flow.cond import *  # noqa: F403  cond, case, switch_case
+from .control_flow.critical_section import CriticalSection
 from .control_flow.functional import foldl, foldr, map_fn, scan
 from .control_flow.vectorize import vectorized_map
 from .control_flow.while_loop import while_loop

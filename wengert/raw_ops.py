@@ -13,6 +13,7 @@ from .ops.io import byte_codecs as _byte_codecs, csv_parsing as _csv_parsing  # 
 from .ops.io import count_up_to as _count_up_to, queues as _queues  # noqa: F401
 from .ops.io import accumulators as _accumulators  # noqa: F401
 from .ops.io import readers as _readers  # noqa: F401
+from .control_flow import critical_section as _critical_section  # noqa: F401
 from .ops.random import keyed_raw_ops as _keyed_raw_ops  # noqa: F401
 from .ops.io import lookup_tables as _lookup_tables  # noqa: F401
 from .ops.sparse import sets as _sets  # noqa: F401
