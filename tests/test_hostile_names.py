@@ -27,7 +27,7 @@ def in_tmp(tmp_path, monkeypatch):
 @pytest.mark.parametrize("name", NAMES)
 def test_op_names_in_a_traced_function_raise(name):
     f = tf.function(lambda x: tf.multiply(x, 2.0, name=name))
-    with pytest.raises(ValueError, match="not a valid node name"):
+    with pytest.raises(ValueError, match="not a valid root scope name"):  # TensorFlow's words
         f(tf.constant(1.0))
 
 
@@ -35,8 +35,8 @@ def test_op_names_in_a_traced_function_raise(name):
 def test_op_names_in_a_graph_raise_before_anything_runs(name):
     with tf.Graph().as_default() as g:
         x = v1.placeholder(tf.float32, [], name="x")
-        with pytest.raises(ValueError, match="not a valid node name"):
-            tf.multiply(x, 2.0, name=name)
+        with pytest.raises(ValueError, match="not a valid root scope name"):
+            tf.multiply(x, 2.0, name=name)  # the op's scope (its constant is `name/y`)
         with pytest.raises(ValueError, match="not a valid node name"):
             v1.placeholder(tf.float32, [], name=name)
         y = x * 2.0
