@@ -137,6 +137,7 @@ class CriticalSection:
                              "specify one of them.")
         if critical_section_def:
             raise ValueError("Argument `critical_section_def` is not supported.")
+        del import_scope  # TensorFlow reads it only with a critical_section_def, refused above
         graph = state.graph
         if graph is not None and getattr(graph, "lifts_variables", False):
             with init_scope():  # a section made inside tf.function is made once, eagerly
