@@ -32,7 +32,7 @@ from ..ops.reduce_ops import reduce_sum
 from ..util import nest
 from . import context as ctx
 from . import mirrored_run
-from .input import InputContext, ValueContext, local_rows
+from .input import DistributedDataset, InputContext, ValueContext, local_rows
 from .strategy import Strategy, StrategyExtended
 from .values import PerReplica
 
@@ -218,27 +218,15 @@ class LocalDistributedIterator:
                                   "elements.") from None
 
 
-class LocalDistributedDataset:
-    """A dataset whose elements are PerReplica values (see the module docstring)."""
+class LocalDistributedDataset(DistributedDataset):
+    """A dataset whose elements are PerReplica values (see the module docstring); element_spec,
+    cardinality and reduce are a DistributedDataset's."""
 
-    def __init__(self, dataset, n, split):
+    def __init__(self, dataset, n, split):  # replicas in this process: no rank or size
         self._dataset, self._n, self._split = dataset, n, split
 
     def __iter__(self):
         return LocalDistributedIterator(iter(self._dataset), self._n, self._split)
-
-    @property
-    def element_spec(self):
-        return getattr(self._dataset, "element_spec", None)
-
-    def cardinality(self):
-        return self._dataset.cardinality()
-
-    def reduce(self, initial_state, reduce_func):
-        result = initial_state
-        for element in self:
-            result = reduce_func(result, element)
-        return result
 
     def __repr__(self):
         return (f"<DistributedDataset over {self._n} replicas of "
