@@ -306,6 +306,18 @@ def test_saved_model_pb_holds_tensorflows_structure(module_dir):
     assert SavedModel.FromString(raw).SerializeToString() == raw
 
 
+def test_a_keras_models_call_binds_training_by_its_default(mlp_dir):
+    """model(x) and model(x, training=False) share one trace; the FunctionSpec keeps the
+    Python parameters and default, so a restored `loaded(x)` binds training=False as TF does."""
+    graph = _meta(mlp_dir[0]).object_graph_def
+    root = {c.local_name: c.node_id for c in graph.nodes[0].children}
+    call = graph.nodes[root["__call__"]].function
+    assert len(call.concrete_functions) == 1
+    spec = call.function_spec.fullargspec.named_tuple_value.values
+    assert [v.string_value for v in spec[0].value.list_value.values] == ["inputs", "training"]
+    assert [v.bool_value for v in spec[3].value.tuple_value.values] == [False]
+
+
 def test_variables_carry_tensorflows_object_graph(module_dir):
     path, module = module_dir
     reader = tf.train.load_checkpoint(os.path.join(path, "variables", "variables"))

@@ -130,7 +130,7 @@ class Model(FunctionalMixin, TrainingMixin, Layer):
         export_model(self, filepath, format, verbose, input_signature, **kwargs)
 
     def _list_functions_for_serialization(self):
-        return {"__call__": serving_functions(self)[1]}
+        return {"__call__": serving_functions(self)[0]}
 
     def _default_save_signature(self):
         return serving_functions(self)[1][0]

@@ -28,8 +28,8 @@ def input_signature(model):
 
 
 def serving_functions(model):
-    """(the traced call function, its concrete functions): called as call(x) and
-    call(x, training=False)."""
+    """(the traced call function, its concrete functions): call(x) and call(x, training=False)
+    bind to one trace, call(x, False), which a restored `__call__` binds the same way."""
     specs = input_signature(model)
     key = (tuple((tuple(s.shape), s.dtype.name) for s in specs),
            tuple(id(w) for w in model.weights))
@@ -43,8 +43,7 @@ def serving_functions(model):
         return model(inputs, training=False)
     traced = function(call, name="__call__")
     arg = specs if len(specs) > 1 else specs[0]
-    concretes = [traced.get_concrete_function(arg),
-                 traced.get_concrete_function(arg, training=False)]
+    concretes = [traced.get_concrete_function(arg)]
     model.__dict__["_saved_call"] = (key, (traced, concretes))
     return traced, concretes
 
