@@ -6,6 +6,7 @@ wengert's weights, and run on the same inputs; outputs and the gradients of sum(
 with respect to the inputs and every trainable weight come back. `tf_python()` is None when no
 such interpreter exists; the answers then come from tests/references/ (reference_store.py).
 """
+import functools
 import json
 import os
 import subprocess
@@ -22,7 +23,14 @@ RUNNER = os.path.join(os.path.dirname(__file__), "keras_tf", "runner.py")
 
 
 def tf_python():
-    path = os.environ.get("TF_PYTHON", "/work/tfvenv/bin/python")
+    """TensorFlow's interpreter (TF_PYTHON), or None when it is missing or cannot import TF."""
+    return _importing(os.environ.get("TF_PYTHON", "/work/tfvenv/bin/python"))
+
+
+@functools.lru_cache(maxsize=None)
+def _importing(path):
+    """`path` if it imports tensorflow and keras: asked once per path and process (an import
+    of TensorFlow takes seconds, and the suite asks in many modules)."""
     if not os.path.exists(path):
         return None
     probe = subprocess.run([path, "-c", "import tensorflow, keras"], capture_output=True)
