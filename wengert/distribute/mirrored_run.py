@@ -18,7 +18,9 @@ of that one graph, which then runs in order with nothing to wait for.
 
 Variables are mirrored by being shared: one made under `scope()` is one variable that every
 replica reads, and a variable that replica r > 0 creates inside `run` is the one replica 0
-created at the same place (its k-th creation in this call). An optimizer's `apply_gradients` in
+created at the same place (its k-th creation in this call). An assignment to a mirrored
+variable inside a replica goes by the variable's aggregation (values.py: SUM, MEAN and
+ONLY_FIRST_REPLICA through a merge call). An optimizer's `apply_gradients` in
 a replica context is a merge call (strategy.py's `apply_in_replica_context`): the gradients
 summed over the replicas are applied once, which is TensorFlow's update of every mirror with the
 all-reduced gradient.
@@ -32,14 +34,14 @@ from ..framework import dtypes, variable_creators
 from ..framework.context import state
 from ..framework.indexed_slices import IndexedSlices
 from ..framework.tensor import convert_to_tensor
+from ..framework.variables import replica_update_scope
 from ..ops.array_ops import concat, identity
-from ..ops.broadcast_ops import add_n
-from ..ops.math_ops import cast
 from ..util import nest
 from . import context as ctx
-from .values import PerReplica, regroup, select
+from .values import (PerReplica, reduce_values, regroup, select, sum_values,
+                     update_in_replica)
 
-__all__ = ["run", "LocalReplicaContext", "sum_values"]
+__all__ = ["run", "LocalReplicaContext", "sum_values", "reduce_values"]
 
 
 class _Aborted(BaseException):
@@ -133,7 +135,10 @@ def run(strategy, fn, args=(), kwargs=None):
     def body(replica):
         r = replica.replica_id
         _inherit(saved)
-        with variable_creators.creator_scope(_mirror_creator(created, r)):
+        if strategy._mirror_new_variable not in state.variable_hooks:
+            state.variable_hooks += (strategy._mirror_new_variable,)
+        with variable_creators.creator_scope(_mirror_creator(created, r)), \
+                replica_update_scope(update_in_replica):
             ctx.push(strategy, LocalReplicaContext(strategy, r))
             try:
                 return fn(*select(r, args), **select(r, kwargs))
@@ -186,32 +191,6 @@ def _merge(strategy, replicas):
 def _current_replica():
     thread = threading.current_thread()
     return thread if isinstance(thread, _Replica) else None
-
-
-def sum_values(values):
-    """The sum of the replicas' values (IndexedSlices: their rows concatenated)."""
-    values = list(values)
-    if any(v is None for v in values):
-        return None
-    if all(type(v) is IndexedSlices for v in values):
-        return IndexedSlices(concat([v.values for v in values], 0),
-                             concat([v.indices for v in values], 0), values[0].dense_shape)
-    tensors = [convert_to_tensor(v) for v in values]
-    return tensors[0] if len(tensors) == 1 else add_n(tensors)
-
-
-def reduce_values(reduce_op, per_replica):
-    """SUM or MEAN of a PerReplica's values (a value every replica shares: itself)."""
-    if not isinstance(per_replica, PerReplica):
-        return per_replica
-    total = sum_values(per_replica.values)
-    if reduce_op == ctx.ReduceOp.MEAN and total is not None:
-        count = len(per_replica.values)
-        if type(total) is IndexedSlices:
-            return IndexedSlices(total.values / cast(count, total.values.dtype), total.indices,
-                                 total.dense_shape)
-        return total / cast(count, total.dtype)
-    return total
 
 
 def _own_copy(value):

@@ -17,14 +17,18 @@ over that axis of each (MEAN then divides by the total count along it). A value 
 per-replica is the same on every replica: it counts once per replica in an `axis` reduction,
 MEAN without an axis returns it, and SUM without an axis raises TensorFlow's ValueError.
 """
+import contextlib
+
 import numpy as np
 
 from ..framework import dtypes
 from ..framework.config import list_logical_devices
 from ..framework.device import parse_device
+from ..framework.context import state
 from ..framework.errors import OutOfRangeError
 from ..framework.tensor import Tensor, array_of, convert_to_tensor
-from ..ops.array_ops import concat
+from ..framework.variables import Variable
+from ..ops.array_ops import concat, identity
 from ..ops.creation_ops import shape as shape_of
 from ..ops.broadcast_ops import add_n
 from ..ops.math_ops import cast
@@ -34,7 +38,7 @@ from . import context as ctx
 from . import mirrored_run
 from .input import DistributedDataset, InputContext, ValueContext, local_rows
 from .strategy import Strategy, StrategyExtended
-from .values import PerReplica
+from .values import DistributedValues, Mirrored, PerReplica, mirror_variable, select
 
 __all__ = ["MirroredStrategy", "OneDeviceStrategy", "canonical_device"]
 
@@ -55,10 +59,29 @@ class _MirroredExtended(StrategyExtended):
     parameter_devices = worker_devices
 
     def reduce_to(self, reduce_op, value, destinations=None, options=None):
-        return self._strategy.reduce(reduce_op, value, axis=None)
+        """The replicas' values reduced; a Mirrored value towards distributed destinations (a
+        per-replica value or a mirrored variable), one tensor towards a device."""
+        reduced = self._strategy.reduce(reduce_op, value, axis=None)
+        if isinstance(destinations, DistributedValues) or \
+                getattr(destinations, "_mirrored_by", None) is not None:
+            return self._mirrored(reduced)
+        return reduced
+
+    def batch_reduce_to(self, reduce_op, value_destination_pairs, options=None):
+        return [self._mirrored(self._strategy.reduce(reduce_op, v, axis=None))
+                for v, _ in value_destination_pairs]
 
     def update(self, var, fn, args=(), kwargs=None, group=True):
-        return fn(var, *args, **(kwargs or {}))
+        """fn(var, *args) once (the replicas' copies are one variable; per-replica arguments:
+        replica 0's); group=True: a Mirrored of its result, else one result per replica."""
+        result = fn(var, *select(0, args), **select(0, kwargs or {}))
+        if isinstance(result, Variable):
+            result = result.read_value()
+        return self._mirrored(result) if group else (result,) * len(self.worker_devices)
+
+    def _mirrored(self, value):
+        n = len(self.worker_devices)
+        return Mirrored([value] + [identity(value) for _ in range(n - 1)])
 
 
 class MirroredStrategy(Strategy):
@@ -81,6 +104,22 @@ class MirroredStrategy(Strategy):
     @property
     def num_replicas_in_sync(self):
         return len(self._devices)
+
+    @contextlib.contextmanager
+    def scope(self):
+        """Variables created here are mirrored (values.py): assignments inside `run` go by
+        their aggregation."""
+        with super().scope():
+            hooks = state.variable_hooks
+            if len(self._devices) > 1 and self._mirror_new_variable not in hooks:
+                state.variable_hooks = hooks + (self._mirror_new_variable,)
+            try:
+                yield self
+            finally:
+                state.variable_hooks = hooks
+
+    def _mirror_new_variable(self, variable):
+        mirror_variable(self, variable)
 
     @property
     def _local_replicas(self):

@@ -19,7 +19,12 @@ the next update writes a new array (copy on first write), which the variable own
 In a graph or a traced function, reads and assignments are ops declared here (ReadVariableOp,
 AssignVariableOp, AssignAddVariableOp, AssignSubVariableOp); their kernels reach the values
 through the store the executor hands them.
+
+`aggregation` and `synchronization` are kept as given (None when not given) for tf.distribute:
+inside a replica of a strategy whose replicas are threads of this process, that strategy routes
+each assignment (`replica_update_scope`; distribute/values.py says how it combines them).
 """
+import contextlib
 import threading
 import weakref
 
@@ -34,7 +39,26 @@ from .tensor import Tensor, TensorLike, _array_repr, to_array
 from .tensor_shape import TensorShape
 from .variable_creators import VariableMeta
 
-__all__ = ["Variable", "variable_op_name"]
+__all__ = ["Variable", "variable_op_name", "replica_update_scope"]
+
+
+class _ReplicaRoute(threading.local):
+    update = None  # in a replica thread: fn(var, kind, value, read_value, apply) -> result
+
+
+_ROUTE = _ReplicaRoute()
+
+
+@contextlib.contextmanager
+def replica_update_scope(route):
+    """Inside the block (in this thread), `assign`/`assign_add`/`assign_sub` call
+    route(var, kind, value, read_value, apply) instead of updating the variable; `apply(value,
+    read_value)` is the update itself (run with no route). None: no route."""
+    saved, _ROUTE.update = _ROUTE.update, route
+    try:
+        yield
+    finally:
+        _ROUTE.update = saved
 
 
 def _read_grad(op, grad):
@@ -151,6 +175,7 @@ class Variable(TensorLike, metaclass=VariableMeta):
     _owned = None  # the array the variable made and alone holds (see the module docstring)
     _loan = None   # a weak reference to the view reads were given, or None
     constraint = None  # fn(variable) -> projected value, applied after each optimizer update
+    aggregation = synchronization = None  # as given (tf.distribute reads them)
 
     def __new__(cls, *args, **kwargs):
         graph = state.graph
@@ -159,10 +184,15 @@ class Variable(TensorLike, metaclass=VariableMeta):
         return object.__new__(cls)
 
     def __init__(self, initial_value=None, trainable=True, validate_shape=True, name=None,
-                 dtype=None, shape=None, constraint=None, **_ignored):
+                 dtype=None, shape=None, constraint=None, synchronization=None,
+                 aggregation=None, **_ignored):
         if initial_value is None:
             raise ValueError("Variable: initial_value must be given.")
         self.constraint = checked_constraint(constraint)
+        if aggregation is not None:
+            self.aggregation = aggregation
+        if synchronization is not None:
+            self.synchronization = synchronization
         graph = state.graph
         if graph is not None:  # only graphs that lift variables (traced functions) get here
             initial_value = graph.lift_initial_value(initial_value, name)
@@ -327,6 +357,18 @@ class Variable(TensorLike, metaclass=VariableMeta):
 
     def assign(self, value, use_locking=None, name=None, read_value=True):
         """Replace the value; raises (leaving the value unchanged) on a shape or dtype mismatch."""
+        if _ROUTE.update is not None:
+            return self._routed("assign", value, name, read_value)
+        return self._assign(value, name, read_value)
+
+    def _routed(self, kind, value, name, read_value):
+        """An assignment inside a replica: the strategy's route decides (replica_update_scope)."""
+        def apply(value, read_value):
+            with replica_update_scope(None):
+                return getattr(self, kind)(value, name=name, read_value=read_value)
+        return _ROUTE.update(self, kind, value, read_value, apply)
+
+    def _assign(self, value, name, read_value):
         if state.graph is not None and getattr(state.graph, "lifts_variables", False):
             return self._graph_update("assign", value, name, read_value)
         array = self._checked(value, "assign")
@@ -353,6 +395,8 @@ class Variable(TensorLike, metaclass=VariableMeta):
     def _update(self, ufunc, kind, delta, name, read_value):
         """value = ufunc(value, delta): in place while the variable owns its array, else into a
         new array that it then owns."""
+        if _ROUTE.update is not None:
+            return self._routed(kind, delta, name, read_value)
         if state.graph is not None and getattr(state.graph, "lifts_variables", False):
             return self._graph_update(kind, delta, name, read_value)
         delta = self._checked(delta, kind)
