@@ -30,7 +30,10 @@ and keys in the variables checkpoint), which TensorFlow's `tf.saved_model.load` 
 
 Loading runs nothing stored in the directory (no pickle, no eval): see load.py. A TensorFlow 1
 SavedModel that TensorFlow wrote (saved_model.pb) loads too, its signatures as functions
-(tf1_in_v2.py); tf.compat.v1.saved_model.loader.load puts one into a Session (tf1_loader.py).
+(tf1_in_v2.py); tf.compat.v1.saved_model.loader.load puts one into a Session (tf1_loader.py). A
+TensorFlow 2 SavedModel (tf.saved_model.save, Keras' model.export) loads as TensorFlow loads it:
+its objects, variables, restored functions and signatures, its FunctionDefs run as wengert ops
+(tf2_loader.py, function_import.py).
 """
 from .constants import *  # noqa: F403 (the format's tags, signature keys and file names)
 from .constants import __all__ as _constant_names

@@ -13,7 +13,8 @@ of outputs out. Everything restored is differentiable: a tape around a call reco
 ops as a freshly traced function's would.
 
 A directory without `saved_model.json` but with TensorFlow's `saved_model.pb` is read by the loader
-tf1_in_v2.py adds to TENSORFLOW_LOADERS (TensorFlow 1 SavedModels, their signatures as functions).
+tf1_in_v2.py adds to TENSORFLOW_LOADERS (TensorFlow 1 SavedModels, their signatures as functions;
+TensorFlow 2 SavedModels, their objects, functions and signatures, through tf2_loader.py).
 
 Nothing in the directory is executed: no pickle, no eval; an unknown op type, attribute tag,
 dtype or a reference out of range is a DataLossError, before any variable is made.

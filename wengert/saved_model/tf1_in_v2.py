@@ -11,14 +11,15 @@ placeholders and variable reads through `input_map` (each variable node written 
 placeholder, each read of it as an Identity), so calling a signature runs wengert's ops on the
 current values of the variables, and a GradientTape sees the variables (fine-tuning works).
 Nothing in the directory is executed as code; an op type wengert lacks is a NotFoundError naming
-the node, before any variable is made.
+the node, before any variable is made. A MetaGraphDef with an object graph (TensorFlow 2 wrote
+it: traced functions and the objects holding them) is rebuilt by tf2_loader.py instead.
 """
 import os
 
 from ..framework import dtypes
 from ..framework.registry import raw_op_entry
 from ..framework.variables import READ_VARIABLE, Variable
-from ..framework.errors import NotFoundError, UnimplementedError
+from ..framework.errors import NotFoundError
 from ..graph.graph import PLACEHOLDER
 from ..graph.graph_def import GraphDef
 from ..graph.graph_import import import_graph_def
@@ -32,6 +33,7 @@ from ..tracing.signatures import TensorSpec
 from .checkpoint_format import CheckpointReader
 from .load import TENSORFLOW_LOADERS, SignatureFunction
 from .tf1_loader import read_saved_model
+from .tf2_loader import load_tf2
 
 __all__ = ["load_v1_in_v2"]
 
@@ -127,10 +129,7 @@ def load_v1_in_v2(export_dir, tags=None):
     """The TensorFlow 1 SavedModel in `export_dir` (see the module docstring)."""
     meta = _choose(read_saved_model(export_dir), tags)
     if meta.HasField("object_graph_def"):
-        raise UnimplementedError(
-            f"tf.saved_model.load('{export_dir}'): TensorFlow 2 wrote this SavedModel (traced "
-            "functions and an object graph); wengert loads TensorFlow 1 SavedModels (signatures "
-            "over one graph) and its own so far.")
+        return load_tf2(export_dir, meta)
     _check_op_types(meta)
     graph_def = _rewritten(meta.graph_def)
     names = [n.name for n in meta.graph_def.node if _op_def(n) is VAR_HANDLE]
