@@ -1,0 +1,109 @@
+"""Serving a SavedModel that TensorFlow wrote (issue 31): a small Keras CNN exported by TensorFlow
+2.21 (`model.export`), its `serving_default` signature called on a batch of 256 images, in
+wengert (`tf.saved_model.load`, wengert/saved_model/tf2_loader.py) and in TensorFlow.
+
+    python bench/bench_tf_saved_model.py [rounds] [--only NAME ...]
+
+The model: 32x32x3 inputs, Conv2D(16, 3, same) - BatchNormalization - ReLU - MaxPooling2D -
+Conv2D(32, 3, same, relu) - MaxPooling2D - Conv2D(32, 3, relu) - GlobalAveragePooling2D -
+Dense(10). TensorFlow's interpreter ($TF_PYTHON, /work/tfvenv) writes it once to a temporary
+directory before the contenders start (untimed); without TensorFlow the script stops. Each
+contender loads it (untimed) and times the signature call on one fixed batch (seed 0).
+Protocol (bench/README.md, harness.py): each contender in a fresh process with its framework's
+default threading; rounds interleave; every round's figure, per-round ratios and medians are
+printed. Goal (issue 31): wengert within 1.5x of TensorFlow.
+
+Measured 2026-11-29 02:00 UTC, 2 cores shared at load average 42 (every round flagged): wengert
+685, 693, 569, 604, 585 ms against TensorFlow 577, 328, 285, 229, 276 ms, ratios 1.19x, 2.11x,
+2.00x, 2.64x, 2.12x, median 2.11x. A profile puts 70% of wengert's call in its Conv2D kernel
+(im2col and the matmul), the rest in BiasAdd, pooling and elementwise kernels; the loaded
+function adds no Python overhead of its own (about 480 Python calls per signature call).
+"""
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import harness  # noqa: E402
+
+BATCH = 256
+CONTENDERS = [("wengert", "wengert", "setup_wengert"),
+              ("tensorflow", "tensorflow", "setup_tensorflow")]
+PAIRS = [("wengert", "tensorflow")]
+
+
+def batch():
+    return np.random.default_rng(0).standard_normal((BATCH, 32, 32, 3)).astype(np.float32)
+
+
+def write_model(path):
+    """Run by TensorFlow's interpreter: export the CNN to `path`."""
+    import keras  # optional dependency: only TensorFlow's interpreter runs this
+    keras.utils.set_random_seed(0)
+    layers = keras.layers
+    model = keras.Sequential([
+        keras.Input((32, 32, 3)), layers.Conv2D(16, 3, padding="same"),
+        layers.BatchNormalization(), layers.ReLU(), layers.MaxPooling2D(),
+        layers.Conv2D(32, 3, padding="same", activation="relu"), layers.MaxPooling2D(),
+        layers.Conv2D(32, 3, activation="relu"), layers.GlobalAveragePooling2D(),
+        layers.Dense(10)])
+    model.export(path, verbose=False)
+
+
+def _workloads(tf, path):
+    loaded = tf.saved_model.load(path)
+    signature = loaded.signatures["serving_default"]
+    keyword = list(signature.structured_input_signature[1])[0]
+    x = tf.constant(batch())
+
+    def serve():
+        return signature(**{keyword: x})
+    serve()
+    return {"serve": serve}
+
+
+def setup_wengert(path):
+    import wengert as tf
+    return _workloads(tf, path)
+
+
+def setup_tensorflow(path):
+    import tensorflow as tf
+    return _workloads(tf, path)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("rounds", type=int, nargs="?", default=7)
+    parser.add_argument("--only", nargs="*", help="contenders to run (default: all)")
+    parser.add_argument("--write", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.write:
+        write_model(args.write)
+        return
+    path = os.path.join(tempfile.mkdtemp(prefix="bench_tf_saved_model_"), "cnn")
+    tensorflow = harness.interpreter("tensorflow")
+    if not os.path.exists(tensorflow):
+        sys.exit(f"bench_tf_saved_model: TensorFlow's interpreter {tensorflow} is needed to "
+                 "write the SavedModel (set $TF_PYTHON).")
+    subprocess.run([tensorflow, os.path.abspath(__file__), "--write", path], check=True,
+                   env=harness.clean_environment("tensorflow"), stdout=subprocess.DEVNULL)
+    harness.header(f"bench_tf_saved_model: a Keras CNN SavedModel's signature on a batch of "
+                   f"{BATCH}, {args.rounds} interleaved rounds")
+    specs = [(name, framework, setup, {"path": path}) for name, framework, setup in CONTENDERS]
+    workers = harness.start_all("bench_tf_saved_model", specs, args.only)
+    try:
+        result = harness.run_rounds(workers, "serve", args.rounds)
+    finally:
+        harness.close_all(workers)
+    harness.report_rounds(f"serving_default on {BATCH} images of 32x32x3 (seconds per call)",
+                          result, PAIRS, ["wengert <= 1.5x tensorflow"])
+
+
+if __name__ == "__main__":
+    main()
