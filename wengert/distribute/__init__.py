@@ -8,8 +8,9 @@ collectives: headers, agreement of variables, join), watchdog.py, gradient_sync.
 gradient allreduce), job.py (this process's job; the engine of the collective ops),
 context.py (strategy/replica contexts), strategy.py (MultiWorkerMirroredStrategy),
 mirrored_strategy.py (MirroredStrategy: replicas in one process, over the logical CPUs),
-mirrored_run.py (how those replicas run), values.py (PerReplica), input.py (distributed
-datasets), losses.py (compute_average_loss),
+mirrored_run.py (how those replicas run), values.py (PerReplica, Mirrored, mirrored variables
+and how their replicas' updates combine), input.py (distributed datasets), mirrored_input.py
+(their per-replica split, eagerly and inside tf.function), losses.py (compute_average_loss),
 checkpointing.py (rank 0 writes, restores broadcast), horovod.py, run.py (the launcher).
 """
 from .context import (ReduceOp, ReplicaContext, get_cross_replica_context, get_replica_context,

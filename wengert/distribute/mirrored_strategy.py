@@ -10,23 +10,21 @@ into N logical devices, as TensorFlow's CPU-only programs and tests do) there ar
 this process, run as mirrored_run.py says: `run(fn, args)` calls fn once per replica and returns
 PerReplica values (values.py); `experimental_distribute_dataset` splits each global batch of B
 rows into N parts along the first axis (np.array_split's rule: the first B mod N replicas get a
-row more, and a replica may get none); `distribute_datasets_from_function` calls the function
-once (one input pipeline, InputContext(0 of 1)) and hands consecutive elements to the replicas
-in turn; `reduce(SUM | MEAN, v, axis)` adds (averages) the replicas' values, with `axis` also
+row more, and a replica may get none), eagerly and inside tf.function (mirrored_input.py);
+`distribute_datasets_from_function` calls the function once (one input pipeline,
+InputContext(0 of 1)) and hands consecutive elements to the replicas in turn; variables made
+in `scope()` are mirrored (values.py: how assignments inside `run` combine); `reduce(SUM | MEAN, v, axis)` adds (averages) the replicas' values, with `axis` also
 over that axis of each (MEAN then divides by the total count along it). A value that is not
 per-replica is the same on every replica: it counts once per replica in an `axis` reduction,
 MEAN without an axis returns it, and SUM without an axis raises TensorFlow's ValueError.
 """
 import contextlib
 
-import numpy as np
-
 from ..framework import dtypes
 from ..framework.config import list_logical_devices
 from ..framework.device import parse_device
 from ..framework.context import state
-from ..framework.errors import OutOfRangeError
-from ..framework.tensor import Tensor, array_of, convert_to_tensor
+from ..framework.tensor import convert_to_tensor
 from ..framework.variables import Variable
 from ..ops.array_ops import concat, identity
 from ..ops.creation_ops import shape as shape_of
@@ -36,7 +34,8 @@ from ..ops.reduce_ops import reduce_sum
 from ..util import nest
 from . import context as ctx
 from . import mirrored_run
-from .input import DistributedDataset, InputContext, ValueContext, local_rows
+from .input import InputContext, ValueContext
+from .mirrored_input import LocalDistributedDataset
 from .strategy import Strategy, StrategyExtended
 from .values import DistributedValues, Mirrored, PerReplica, mirror_variable, select
 
@@ -203,70 +202,3 @@ class OneDeviceStrategy(MirroredStrategy):
 
     def __init__(self, device="/cpu:0"):
         super().__init__([device])
-
-
-def _split(element, n):
-    """A global batch's components each split into n parts: PerReplica leaves."""
-    def parts(component):
-        if isinstance(component, Tensor) or hasattr(component, "shape"):
-            array = array_of(component) if isinstance(component, Tensor) else \
-                np.asarray(component)
-            if array is None:
-                raise TypeError("experimental_distribute_dataset: batches must be eager values; "
-                                "iterate the distributed dataset outside tf.function.")
-            if np.ndim(array) == 0:
-                return PerReplica([convert_to_tensor(array)] * n)
-            return PerReplica([convert_to_tensor(array[local_rows(len(array), r, n)])
-                               for r in range(n)])
-        return component
-    return nest.map_structure(parts, element)
-
-
-def _empty_like(element):
-    return nest.map_structure(lambda c: convert_to_tensor(np.zeros(
-        (0,) + tuple(np.shape(array_of(c) if isinstance(c, Tensor) else c))[1:],
-        np.asarray(array_of(c) if isinstance(c, Tensor) else c).dtype)), element)
-
-
-class LocalDistributedIterator:
-    """Per-replica elements of a local distributed dataset (`next()`, `get_next()`)."""
-
-    def __init__(self, iterator, n, split):
-        self._iterator, self._n, self._split = iterator, n, split
-
-    def __iter__(self):
-        return self
-
-    def __next__(self):
-        if self._split:
-            return _split(next(self._iterator), self._n)
-        elements = [next(self._iterator)]
-        for _ in range(self._n - 1):
-            try:
-                elements.append(next(self._iterator))
-            except StopIteration:
-                elements.append(_empty_like(elements[0]))
-        flats = [nest.flatten(e) for e in elements]
-        return nest.pack_sequence_as(elements[0], [PerReplica(p) for p in zip(*flats)])
-
-    def get_next(self):
-        try:
-            return next(self)
-        except StopIteration:
-            raise OutOfRangeError("End of sequence: the distributed iterator has no more "
-                                  "elements.") from None
-
-
-class LocalDistributedDataset(DistributedDataset):
-    """A dataset whose elements are PerReplica values (see the module docstring); element_spec,
-    cardinality and reduce are a DistributedDataset's."""
-
-    def __init__(self, dataset, n, split):  # replicas in this process: no rank or size
-        self._dataset, self._n, self._split = dataset, n, split
-
-    def __iter__(self):
-        return LocalDistributedIterator(iter(self._dataset), self._n, self._split)
-
-    def __repr__(self):
-        return (f"<DistributedDataset over {self._n} replicas of "
-                f"{type(self._dataset).__name__}>")

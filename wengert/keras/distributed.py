@@ -25,7 +25,9 @@ mirrored_strategy.py) nothing is sharded before the step: the step is a `tf.func
 `strategy.run(step)` (as Keras's is), given each global batch split into N parts; each
 replica's loss is its mean divided by N (Keras 3's scaling, losses/loss.py), the optimizer
 applies the gradients summed over the replicas once, and the loss tracker counts each replica's
-unscaled mean over its rows, as Keras 3's sync-on-read tracker does.
+unscaled mean over its rows, as Keras 3's sync-on-read tracker does. A model's own
+train_step / test_step / predict_step runs in every replica on its part of the batch (Keras 3's
+`strategy.run(step)`), its logs averaged over the replicas and its predictions concatenated.
 """
 import functools
 import threading
@@ -34,17 +36,19 @@ import numpy as np
 
 from ..distribute.context import current_entry, get_strategy, has_strategy
 from ..distribute.input import local_rows
+from ..distribute.mirrored_input import split_batch
 from ..distribute.values import PerReplica
 from ..framework.tensor import Tensor, array_of, constant, convert_to_tensor
 from ..framework.variables import Variable
-from ..ops.array_ops import concat
+from ..ops.array_ops import concat, stack
+from ..ops.reduce_ops import reduce_mean
 from ..tracing.func_graph import init_scope
 from ..tracing.function import function
 from ..util import nest
 
 __all__ = ["get_strategy", "capture_strategy", "strategy_of", "in_strategy_scope", "local_index",
            "shared_order", "run_step", "reduced_logs", "verbose_for", "shard", "global_rows",
-           "loss_rows", "first_tensor"]
+           "loss_rows", "first_tensor", "replica_step", "split_for_replicas"]
 
 
 def capture_strategy(model):
@@ -137,6 +141,37 @@ def run_step(model, fn, *args):
         return strategy.run(fn, args=args)
     finally:
         _STEP.rows = None
+
+
+def replica_step(model, fn, reduction):
+    """A model's own step `fn(data)` as Keras 3 runs it under a strategy whose replicas are in
+    this process: `strategy.run(fn, (data,))` on the global batch split among the replicas
+    (`split_for_replicas`), each per-replica output reduced as `reduction` says ("mean" over the
+    replicas for logs, "concat" along the rows for predictions); `fn` itself otherwise."""
+    strategy = local_strategy_of(model)
+    if strategy is None:
+        return fn
+
+    def step(data):
+        return nest.map_structure(lambda v: _reduced(v, reduction),
+                                  strategy.run(fn, args=(data,)))
+    return step
+
+
+def split_for_replicas(model, data):
+    """The batch split among the replicas of the model's one-process strategy (PerReplica
+    leaves), or as it is without one."""
+    strategy = local_strategy_of(model)
+    return data if strategy is None else split_batch(data, strategy.num_replicas_in_sync)
+
+
+def _reduced(value, reduction):
+    if not isinstance(value, PerReplica):
+        return value
+    parts = [convert_to_tensor(v) for v in value.values]
+    if reduction == "concat":
+        return concat(parts, 0)
+    return reduce_mean(stack(parts), axis=0)
 
 
 def _run_replicas(model, strategy, step, args):

@@ -21,6 +21,7 @@ import warnings
 from ..graph.graph import check_scope_name
 from ..tracing.function import function
 from .compile_metrics import check_logs, pythonify_logs
+from .distributed import replica_step, split_for_replicas
 
 __all__ = ["Step", "StepError", "check_scope_names", "UserSteps"]
 
@@ -72,20 +73,26 @@ def check_scope_names(model):
 
 
 class UserSteps:
-    """A model's overridden train_step / test_step / predict_step as traced step functions."""
+    """A model's overridden train_step / test_step / predict_step as traced step functions
+    (under a strategy with replicas in this process: run by every replica, distributed.py)."""
 
     def __init__(self, model, compiled):
-        self.train = Step(model.train_step, compiled, "train_step",
+        self._model = model
+        self.train = Step(replica_step(model, model.train_step, "mean"), compiled, "train_step",
                           lambda out: check_logs(out, "train_step"))
-        self.test = Step(model.test_step, compiled, "test_step",
+        self.test = Step(replica_step(model, model.test_step, "mean"), compiled, "test_step",
                          lambda out: check_logs(out, "test_step"))
-        self.predict = Step(model.predict_step, compiled, "predict_step")
+        self._predict = Step(replica_step(model, model.predict_step, "concat"), compiled,
+                             "predict_step")
 
     def run_train(self, data):
-        return _logs_of(self.train(data), "train_step")
+        return _logs_of(self.train(split_for_replicas(self._model, data)), "train_step")
 
     def run_test(self, data):
-        return _logs_of(self.test(data), "test_step")
+        return _logs_of(self.test(split_for_replicas(self._model, data)), "test_step")
+
+    def predict(self, data):
+        return self._predict(split_for_replicas(self._model, data))
 
 
 def _logs_of(logs, method):
