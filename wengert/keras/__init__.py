@@ -22,6 +22,7 @@ from .. import datasets  # keras.datasets.mnist.load_data(), as in TensorFlow
 from .layers import Input, InputLayer
 from .models import Model, Sequential
 from .variables import KerasNameScope as name_scope, KerasVariable as Variable
+from .stateless_scope import StatelessScope
 from .initializers import Initializer
 from .layers import InputSpec, Layer
 from .layers.keras_tensor import KerasTensor

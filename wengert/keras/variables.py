@@ -16,6 +16,9 @@ SavedModels see it under a full name (`variable_op_name`): its path for a `keras
 a value (array, number, tensor), whose shape must then agree with `shape` when both are given.
 Without `dtype` an initializer makes floatx variables and a value keeps its own dtype (Python
 floats become floatx, Python ints int32), as Keras 3 standardizes them.
+
+Inside a `keras.StatelessScope` (stateless_scope.py) a Keras variable reads the value the scope
+maps it to, and its assigns are recorded in the scope instead of changing it.
 """
 import contextlib
 import itertools
@@ -27,6 +30,7 @@ from ..framework import dtypes
 from ..framework.tensor import Tensor
 from ..framework.variables import Variable
 from . import backend, initializers
+from .stateless_scope import get_stateless_scope, scoped_value
 
 __all__ = ["KerasVariable", "KerasNameScope", "name_scope", "current_path"]
 
@@ -155,6 +159,57 @@ class KerasVariable(Variable):
     @property
     def path(self):
         return self._path
+
+    # -- reads and writes inside a StatelessScope -----------------------------------------------
+    def read_value(self):
+        scoped = scoped_value(self)
+        return super().read_value() if scoped is None else scoped
+
+    def value(self):
+        return self.read_value()
+
+    def _as_tensor(self, dtype=None):
+        scoped = scoped_value(self)
+        return super()._as_tensor(dtype) if scoped is None else scoped
+
+    def numpy(self):
+        scoped = scoped_value(self)
+        return super().numpy() if scoped is None else scoped.numpy()
+
+    def __getitem__(self, key):
+        scoped = scoped_value(self)
+        return super().__getitem__(key) if scoped is None else scoped[key]
+
+    def assign(self, value, use_locking=None, name=None, read_value=True):
+        scope = get_stateless_scope()
+        if scope is None:
+            return super().assign(value, use_locking=use_locking, name=name,
+                                  read_value=read_value)
+        value = self._checked_scoped(value, "assign")
+        scope.add_update((self, value))
+        return value if read_value else None
+
+    def assign_add(self, delta, use_locking=None, name=None, read_value=True):
+        if get_stateless_scope() is None:
+            return super().assign_add(delta, use_locking=use_locking, name=name,
+                                      read_value=read_value)
+        return self.assign(self.read_value() + delta, read_value=read_value)
+
+    def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
+        if get_stateless_scope() is None:
+            return super().assign_sub(delta, use_locking=use_locking, name=name,
+                                      read_value=read_value)
+        return self.assign(self.read_value() - delta, read_value=read_value)
+
+    def _checked_scoped(self, value, what):
+        """`value` for an assign inside a StatelessScope: its shape must be the variable's."""
+        shape = tuple(getattr(value, "shape", np.shape(value)))
+        if shape != tuple(self.shape):
+            raise ValueError(f"The shape of the target variable and the shape of the target "
+                             f"value in `variable.{what}(value)` must match. "
+                             f"variable.shape={tuple(self.shape)}, Received: value.shape="
+                             f"{shape}. Target variable: {self}")
+        return value
 
     def __repr__(self):
         try:

@@ -47,6 +47,8 @@ from ..mixed_precision import PolicyProperties, policy_of
 from ..variables import KerasVariable, current_path, name_scope
 from . import mask_table as masking
 from .keras_tensor import KerasTensor, is_shape_list, symbolic_call
+from .call_variants import CallVariants
+from .quantization import QuantizationHooks
 from .tracking import UNTRACKED, Tracking
 from .layer_utils import (_as_tuple, _batch_input_shape, _output_shapes, _shape_config,  # noqa: F401
                           _shape_from_config, _standard_config, _weight_arguments)
@@ -88,11 +90,12 @@ def _scoped_build(build):
     return scoped
 
 
-class Layer(PolicyProperties, Tracking, Module):
+class Layer(CallVariants, QuantizationHooks, PolicyProperties, Tracking, Module):
     """Base class of layers: override `build(input_shape)` and `call(inputs, training=None)`.
 
     A Layer is a `tf.Module` (name_scope, submodules, with_name_scope), with Keras' own
-    tracking of weights and sublayers."""
+    tracking of weights and sublayers; stateless_call, compute_output_spec, symbolic_call and
+    rematerialized_call are call_variants.py's, the quantization hooks quantization.py's."""
 
     supports_masking = False  # whether compute_mask passes masks on (see the module docstring)
 
@@ -308,6 +311,8 @@ class Layer(PolicyProperties, Tracking, Module):
         batch_unknown = len((input_shape[0] if multi else input_shape) or ()) > 0 and (
             (input_shape[0] if multi else input_shape)[0] is None)
         return _output_shapes(out, batch_unknown)
+
+    compute_output_shape._probes = True  # compute_output_spec probes too (call_variants.py)
 
     def _maybe_build(self, inputs):
         if self.built:

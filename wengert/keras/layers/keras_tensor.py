@@ -20,7 +20,8 @@ def is_shape_list(shape):
 class KerasTensor:
     """A symbolic tensor of a functional model under construction: shape, dtype, history."""
 
-    def __init__(self, shape, dtype, history=None, name=None, sparse=False, ragged=False):
+    def __init__(self, shape, dtype="float32", history=None, name=None, sparse=False,
+                 ragged=False):
         self.shape = TensorShape(shape)
         self.dtype = dtypes.as_dtype(dtype)
         self.sparse = bool(sparse)  # stands for a SparseTensor (keras.Input(sparse=True))
