@@ -15,6 +15,7 @@ import pytest
 import wengert as tf
 from wengert.framework.errors import DataLossError, NotFoundError, UnimplementedError
 from wengert.framework.protos.meta_graph import SavedModel
+from wengert.saved_model import tf2_loader
 
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "saved_model_tf2")
 E = np.load(os.path.join(HERE, "expected.npz"))
@@ -77,6 +78,38 @@ def test_while_loop_and_cond():
     _close(loops.run(tf.constant(-3 * E["loops_x"]), tf.constant(2)), E["loops_neg"])
     out = loops.signatures["serving_default"](x=-3 * E["loops_x"], n=np.int32(2))
     _close(out["output_0"], E["loops_neg"])
+
+
+def test_a_function_with_several_traces_picks_the_one_its_arguments_fit():
+    poly = _load("poly")
+    x = tf.constant([1.0, 2.0])
+    _close(poly.f(x), [2.0, 4.0])
+    _close(poly.f(x, training=True), [3.0, 5.0])
+    _close(poly.f(x, True), [3.0, 5.0])
+    _close(poly.f(tf.constant(3.0)), 6.0)
+    assert int(poly.count) == 3 + 4  # TensorFlow's three calls, then these four
+    with pytest.raises(ValueError, match="Could not find matching concrete function"):
+        poly.f(tf.constant([[1.0]]))
+    poly.v.assign(3.0)
+    _close(poly.f(x), [3.0, 6.0])
+
+
+def test_tensor_arrays_map_fn_and_switch_case():
+    poly = _load("poly")
+    _close(poly.grow(tf.constant([1.0, 2.0, 3.0])), E["poly_grow"])
+    _close(poly.mapped(np.arange(6.0, dtype=np.float32).reshape(2, 3)), E["poly_mapped"])
+    for i in range(4):
+        _close(poly.switch(np.int32(i), [1.0, 2.0]), E["poly_switch"][i])
+
+
+def test_keras_embedding_gru_and_a_two_input_attention_model():
+    _close(_load("gru").serve(E["gru_x"]), E["gru_y"])
+    attn = _load("attn")
+    _close(attn.serve([E["attn_a"], E["attn_b"]]), E["attn_y"])
+    signature = attn.signatures["serving_default"]
+    assert len(signature.input_names) == 2
+    result = signature(**dict(zip(signature.input_names, [E["attn_a"], E["attn_b"]])))
+    _close(result["output_0"], E["attn_y"])
 
 
 def test_gradients_through_a_restored_function_match_tensorflow():
@@ -153,6 +186,18 @@ def test_an_op_type_wengert_lacks_names_the_op_and_node(tmp_path):
     path = _edited(tmp_path, "module", edit)
     with pytest.raises(NotFoundError, match=r"node 'Tanh' of function '__inference_predict_\d+' "
                                             r"has op type 'NoSuchOpType'"):
+        tf.saved_model.load(path)
+
+
+def test_bad_ops_are_found_before_any_variable_is_made(tmp_path, monkeypatch):
+    def edit(meta):
+        _node(meta, "__inference_loss", "Mean").op = "NoSuchOpType"
+    path = _edited(tmp_path, "module", edit)
+
+    def no_variables(*args, **kwargs):
+        raise AssertionError("a variable was made before the check")
+    monkeypatch.setattr(tf2_loader, "Variable", no_variables)
+    with pytest.raises(NotFoundError, match="'NoSuchOpType'"):
         tf.saved_model.load(path)
 
 

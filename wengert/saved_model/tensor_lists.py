@@ -9,7 +9,8 @@ the same scatter and gather ops carry the values and their gradients.
     TensorListFromTensor(tensor, element_shape)       the tensor itself
     TensorListGetItem(list, index, element_shape)     row `index`
     TensorListSetItem(list, index, item)              the list broadcast to the item's shape
-        (a no-op once written), then row `index` replaced
+        (a no-op once written), then row `index` replaced (grown to hold it with
+        resize_if_index_out_of_bounds, as a dynamic-size tf.TensorArray writes)
     TensorListPushBack(list, tensor)                  the same, one row appended
     TensorListStack(list, element_shape)              the flow itself
     TensorListLength(list)                            its number of rows
@@ -28,11 +29,13 @@ from ..framework import dtypes
 from ..framework.errors import UnimplementedError
 from ..ops.array_ops import concat
 from ..ops.broadcast_ops import broadcast_to
-from ..ops.creation_ops import zeros
+from ..ops.cast_ops import cast
+from ..framework.tensor import constant
+from ..ops.creation_ops import ones, zeros
 from ..ops.io.tensor_arrays import get_rows, scatter_rows
 from ..ops.math_ops import maximum
-from ..ops.reshape_ops import expand_dims
-from ..ops.query_ops import shape as shape_of
+from ..ops.reshape_ops import expand_dims, reshape
+from ..ops.query_ops import rank, shape as shape_of
 from ..ops.shape_ops import get_static_value
 
 __all__ = ["LIST_OPS", "LIST_OUTPUTS"]
@@ -52,7 +55,8 @@ def _zeros(rows, element_shape, dtype):
     count = get_static_value(rows)
     if count is not None and isinstance(dims, list):
         return zeros([int(count)] + dims, dtype)
-    return zeros(concat([expand_dims(rows, 0), dims], 0), dtype)
+    dims = constant(dims, dtypes.int32) if isinstance(dims, list) else cast(dims, dtypes.int32)
+    return zeros(concat([expand_dims(cast(rows, dtypes.int32), 0), dims], 0), dtype)
 
 
 def _reserve(node, inputs):
@@ -69,17 +73,23 @@ def _empty(node, inputs):
 
 
 def _widened(flow, item):
-    """The flow broadcast to rows of the item's shape (itself when they are known equal)."""
-    rows, element = flow.shape[1:], item.shape
-    if rows.is_fully_defined() and element.is_fully_defined() and rows == element:
+    """The flow broadcast to rows of the item's shape (itself when they are known equal); a
+    flow of lower rank (reserved with an unknown element rank) first gets dimensions of 1."""
+    if flow.shape.rank is not None and item.shape.is_fully_defined() and \
+            flow.shape[1:].is_fully_defined() and flow.shape[1:] == item.shape:
         return flow
-    return broadcast_to(flow, concat([shape_of(flow)[:1], shape_of(item)], 0))
+    have, want = shape_of(flow, out_type=dtypes.int32), shape_of(item, out_type=dtypes.int32)
+    padding = ones(expand_dims(rank(item) + 1 - rank(flow), 0), dtypes.int32)
+    flow = reshape(flow, concat([have[:1], padding, have[1:]], 0))
+    return broadcast_to(flow, concat([have[:1], want], 0))
 
 
 def _set_item(node, inputs):
     flow, index, item = inputs
+    grow = "resize_if_index_out_of_bounds" in node.attr and \
+        node.attr["resize_if_index_out_of_bounds"].b
     return scatter_rows(_widened(flow, item), expand_dims(index, 0), expand_dims(item, 0),
-                        grow=False)
+                        grow=grow)
 
 
 def _push_back(node, inputs):

@@ -11,7 +11,7 @@ order (dict keys sorted), as TensorFlow flattens them.
 `RestoredFunction` (a SavedFunction: a tf.function attribute) calls as TensorFlow's restored
 functions do: the arguments are bound to the saved Python signature (FunctionSpec's FullArgSpec,
 `self` left out of a method, defaults applied; a FullArgSpec that holds no argument names binds
-the call as given), then the first trace whose argument nest matches
+the call as given; arguments the saved input signature gives a TensorSpec converted to tensors), then the first trace whose argument nest matches
 is called: the same structure, each TensorSpec leaf given a tensor of its dtype and a compatible
 shape, each other leaf equal to the saved Python value. A first pass takes only tensors for
 TensorSpec leaves; a second converts other values (NumPy arrays, numbers) to tensors. The result
@@ -104,6 +104,17 @@ def _conformed(value, spec, convert):
     return tensor
 
 
+def _converted(value, spec):
+    """`value` as a tensor for a TensorSpec of the function's input signature (TensorFlow
+    converts such arguments before matching traces), else as given."""
+    if not isinstance(spec, TensorSpec) or isinstance(value, Tensor):
+        return value
+    try:
+        return convert_to_tensor(value, dtype=spec.dtype)
+    except (TypeError, ValueError):
+        return value
+
+
 def match(saved, given, convert):
     """The flat tensors for a trace whose argument nest is `saved`, or None."""
     try:
@@ -149,18 +160,22 @@ def python_signature(spec):
 class RestoredFunction:
     """A saved tf.function: calls the trace its arguments fit (see the module docstring)."""
 
-    def __init__(self, name, traces, signature):
+    def __init__(self, name, traces, signature, input_signature=None):
         self.name, self.concrete_functions, self._signature = name, list(traces), signature
+        self._input_signature = input_signature
 
     def _canonical(self, args, kwargs):
-        if self._signature is None:
-            return args, kwargs
-        try:
-            bound = self._signature.bind(*args, **kwargs)
-        except TypeError as err:
-            raise TypeError(f"Restored function '{self.name}': {err}.") from None
-        bound.apply_defaults()
-        return tuple(bound.args), dict(bound.kwargs)
+        if self._signature is not None:
+            try:
+                bound = self._signature.bind(*args, **kwargs)
+            except TypeError as err:
+                raise TypeError(f"Restored function '{self.name}': {err}.") from None
+            bound.apply_defaults()
+            args, kwargs = tuple(bound.args), dict(bound.kwargs)
+        if isinstance(self._input_signature, (list, tuple)):
+            args = tuple(_converted(a, s) for a, s in zip(args, self._input_signature)) + \
+                args[len(self._input_signature):]
+        return args, kwargs
 
     def __call__(self, *args, **kwargs):
         given = self._canonical(args, kwargs)

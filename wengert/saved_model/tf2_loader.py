@@ -38,6 +38,7 @@ from ..util import nest
 from .checkpoint_format import CheckpointReader
 from .function_import import FunctionLibrary
 from .load import SignatureFunction
+from .structured_nests import python_nest
 from .tf2_functions import BareFunction, RestoredFunction, input_specs, python_signature, trace
 
 __all__ = ["load_tf2", "RestoredObject"]
@@ -107,6 +108,10 @@ def _check_captures(graph, names, meta):
                                          f"saved {kind} (object {i}); wengert restores captured "
                                          "variables and constants only.")
         input_specs(graph.concrete_functions[name])  # TypeSpecs are refused here
+    for node in graph.nodes:
+        if node.WhichOneof("kind") == "function":
+            python_signature(node.function.function_spec)
+            python_nest(node.function.function_spec.input_signature)
 
 
 def _variable_keys(reader, graph):
@@ -176,9 +181,10 @@ def _object(node, i, variables, traces):
     if kind == "variable":
         return variables[i]
     if kind == "function":
+        spec = node.function.function_spec
         return RestoredFunction(f"function {i}", [traces[n] for n in
                                                   node.function.concrete_functions],
-                                python_signature(node.function.function_spec))
+                                python_signature(spec), python_nest(spec.input_signature))
     if kind == "bare_concrete_function":
         bare = node.bare_concrete_function
         return BareFunction(traces[bare.concrete_function_name], bare.argument_keywords,
@@ -231,7 +237,10 @@ def _build(graph, variables, traces):
     for obj, node in zip(objects, graph.nodes):
         if isinstance(obj, RestoredObject):
             for child in node.children:
-                obj._set_child(child.local_name, objects[child.node_id])
+                value = objects[child.node_id]
+                if isinstance(value, RestoredFunction):
+                    value.name = child.local_name
+                obj._set_child(child.local_name, value)
     root = objects[0]
     if not isinstance(root, RestoredObject):
         raise UnimplementedError("tf.saved_model.load: the SavedModel's root is not a user "
