@@ -16,6 +16,8 @@ into this replica's rows) and runs the model's step on each, between the callbac
     predict    on_predict_begin, per batch on_predict_batch_begin / step / end, on_predict_end;
                the outputs are concatenated along the batch axis.
 
+Each batch runs through the model's train_function, test_function or predict_function
+(step_functions.py: the model's own steps unless it overrides make_*_function).
 Every loop gets a progress bar (ProgbarLogger) when verbose, on rank 0 only under a
 tf.distribute strategy; fit always adds the History it returns.
 """
@@ -48,6 +50,7 @@ def fit_epochs(model, epoch_batches, epochs, initial_epoch, steps, verbose, call
     model.stop_training = False
     model._in_fit = True
     model._initial_epoch = None  # BackupAndRestore sets it when it resumes a run
+    model.make_train_function()
     try:
         cb.on_train_begin()
         for epoch in range(model._initial_epoch or initial_epoch, epochs):
@@ -73,7 +76,7 @@ def _train_epoch(model, cb, epoch, batches):
     logs = {}
     for step, (x, y, sample_weight) in enumerate(batches):
         cb.on_train_batch_begin(step)
-        logs = model._run_train_batch(x, y, sample_weight)
+        logs = model._loop_batch("train", x, y, sample_weight)
         cb.on_train_batch_end(step, logs)
         if model.stop_training:
             break
@@ -88,11 +91,12 @@ def evaluate_batches(model, batches, total, verbose, callbacks, return_dict):
     cb = (callbacks if isinstance(callbacks, CallbackList) else
           callback_list(model, verbose, callbacks, {"steps": total}))
     model.reset_metrics()
+    model.make_test_function()
     cb.on_test_begin()
     logs = {}
     for step, (x, y, sample_weight) in enumerate(batches):
         cb.on_test_batch_begin(step)
-        logs = model._run_test_batch(x, y, sample_weight)
+        logs = model._loop_batch("test", x, y, sample_weight)
         cb.on_test_batch_end(step, logs)
     model._sync_loss_tracker()
     cb.on_test_end(logs)
@@ -107,11 +111,12 @@ def predict_batches(model, batches, total, verbose, callbacks):
     """The model's outputs for `batches` of x, as NumPy arrays (a list for several outputs)."""
     cb = (callbacks if isinstance(callbacks, CallbackList) else
           callback_list(model, verbose, callbacks, {"steps": total}))
+    model.make_predict_function()
     cb.on_predict_begin()
     outputs = []
     for step, x in enumerate(batches):
         cb.on_predict_batch_begin(step)
-        out = model._run_predict_batch(x)
+        out = model._loop_batch("predict", x)
         if isinstance(out, dict):
             outputs.append({k: np.asarray(o) for k, o in out.items()})
         else:

@@ -8,7 +8,8 @@ Three ways to make a model, as in Keras:
   Model(inputs, outputs)`: the recorded layer calls are replayed in order (functional.py).
 - subclassing: `class MyModel(Model)` creating layers in `__init__` and using them in `call`.
 A model is a Layer (weights, get/set_weights, checkpoints) with the training API of
-training.py and `summary()`, a table of layers, output shapes and parameter counts.
+training.py (its step functions step_functions.py's, its state tree model_state.py's) and
+`summary()`, a table of layers, output shapes and parameter counts.
 """
 import json
 
@@ -26,6 +27,8 @@ from .saving.model_config import (functional_config, functional_from_config, seq
                                   sequential_from_config)
 from .serialization import deserialize_keras_object, serialize_keras_object
 from .functional import FunctionalMixin
+from .model_state import ModelState
+from .step_functions import StepFunctions
 from .training import TrainingMixin
 
 __all__ = ["Model", "Sequential", "save_model", "load_model", "model_from_json"]
@@ -34,7 +37,7 @@ _NOT_BUILT = ("This model has not yet been built. Build the model first by calli
               "or by calling the model on a batch of data.")
 
 
-class Model(FunctionalMixin, TrainingMixin, Layer):
+class Model(FunctionalMixin, StepFunctions, ModelState, TrainingMixin, Layer):
     """A model: subclass it (layers in __init__, computation in call) or call it as
     Model(inputs, outputs) on KerasTensors from keras.Input."""
 
@@ -43,6 +46,7 @@ class Model(FunctionalMixin, TrainingMixin, Layer):
         outputs = kwargs.pop("outputs", args[1] if len(args) > 1 else None)
         self.stop_training = False
         self.history = None
+        self.loss = None  # compile's loss (the deprecated method loss() is step_functions.py's)
         self._is_compiled = False
         self._is_functional = False
         self.run_eagerly = False
