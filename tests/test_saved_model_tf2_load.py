@@ -112,6 +112,15 @@ def test_keras_embedding_gru_and_a_two_input_attention_model():
     _close(result["output_0"], E["attn_y"])
 
 
+def test_a_lookup_table_is_made_and_filled_by_its_resource_functions():
+    model = _load("lookup")
+    x = np.array([["a"], ["c"], ["zz"], ["b"]])
+    np.testing.assert_array_equal(np.asarray(model.serve(x)), E["lookup_y"])
+    signature = model.signatures["serving_default"]
+    out = signature(**{signature.input_names[0]: tf.constant(x)})["output_0"]
+    np.testing.assert_array_equal(np.asarray(out), E["lookup_y"])
+
+
 def test_gradients_through_a_restored_function_match_tensorflow():
     module = _load("module")
     with tf.GradientTape() as tape:

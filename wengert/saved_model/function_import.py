@@ -19,10 +19,12 @@ the outputs the others leave), or "^node", a control input. Each node is then:
     body of its library function (a non-bool scalar predicate is true when non-zero, as in
     TensorFlow's If);
   - While / StatelessWhile: wengert's `while_loop` over the node's tensor inputs (resource
-    inputs, the same variables on every iteration, are closed over), `cond` and `body` library
+    inputs, the same variables or tables on every iteration, are closed over), `cond` and `body` library
     functions, the op's `output_shapes` as shape invariants;
   - TensorFlow's TensorList ops (the lists tf.TensorArray and Keras' RNN loops use) lowered to
     wengert's dense TensorArray flow, a tensor [num_elements, *element_shape] (tensor_lists.py);
+  - HashTableV2 / MutableHashTableV2: an empty wengert table (data/lookup_tables.py), which
+    the table ops (LookupTableImportV2, LookupTableFindV2 ...) take as their handle;
   - any other op type: wengert's raw op of the same TensorFlow name (framework.registry), its
     inputs and attributes bound as graph/graph_import.py binds a GraphDef node's.
 
@@ -33,16 +35,20 @@ functions are refused (UnimplementedError); a call of a function the library lac
 or calls nested deeper than MAX_DEPTH are errors. Nothing in the library is executed as Python.
 """
 from ..control_flow.cond import cond, switch_case
+from ..data.lookup_tables import restored_table
 from ..control_flow.while_loop import while_loop
 from ..framework import dtypes
 from ..framework.errors import InvalidArgumentError, NotFoundError, UnimplementedError
+from ..framework.context import state
 from ..framework.operation import Operation
 from ..framework.raw_ops import raw_op
 from ..framework.registry import raw_op_entry
+from ..framework.tensor import Tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.variables import Variable
 from ..graph.graph import get_default_graph
 from ..graph.graph_import import _arguments, _outputs
+from ..ops.io.lookup_tables import TableStore
 from ..ops.math_ops import not_equal
 from .function_defs import OP_OUTPUTS
 from .tensor_lists import LIST_OPS, LIST_OUTPUTS
@@ -59,6 +65,7 @@ _FUNCTION_ATTRS = {**{t: ("f",) for t in _CALLS}, **{t: ("then_branch", "else_br
                                                      for t in _IFS},
                    **{t: ("branches",) for t in _CASES}, **{t: ("cond", "body") for t in _WHILES}}
 _PYTHON_OPS = ("PyFunc", "PyFuncStateless", "EagerPyFunc")
+_TABLES = ("HashTableV2", "MutableHashTableV2")
 
 
 def _callees(node):
@@ -156,11 +163,13 @@ class FunctionLibrary:
         return inputs, controls
 
     def _make(self, node, inputs, controls):
-        """(op or None, outputs, op type) of one node."""
+        """(op or None, outputs, op type) of one node (built eagerly outside a graph: a
+        resource's creator and initializer run so)."""
+        if state.graph is None:
+            return None, self._outputs_of(node, inputs), node.op
         with get_default_graph().control_dependencies(controls):
             outputs = self._outputs_of(node, inputs)
-        op = next((t.op for t in outputs if hasattr(t, "op") and not isinstance(t, Variable)),
-                  None)
+        op = next((t.op for t in outputs if isinstance(t, Tensor)), None)
         return op, outputs, node.op
 
     def _outputs_of(self, node, inputs):
@@ -174,8 +183,11 @@ class FunctionLibrary:
             return self._while(node, inputs)
         if node.op in LIST_OPS:
             return [LIST_OPS[node.op](node, inputs)]
-        if node.op in ("Identity", "IdentityN") and any(isinstance(v, Variable) for v in inputs):
-            return list(inputs)  # a resource passed along: the variable itself
+        if node.op in _TABLES:
+            return [_table(node)]
+        if node.op in ("Identity", "IdentityN") and not all(isinstance(v, Tensor)
+                                                             for v in inputs):
+            return list(inputs)  # a resource passed along: the variable or table itself
         function = raw_op(node.op)
         op, outputs = _outputs(function(**_arguments(node, function, inputs), name=_name(node)))
         return outputs if outputs or op is None else [op]
@@ -197,7 +209,7 @@ class FunctionLibrary:
 
     def _while(self, node, inputs):
         cond_name, body_name = node.attr["cond"].func.name, node.attr["body"].func.name
-        loop = [i for i, v in enumerate(inputs) if not isinstance(v, Variable)]
+        loop = [i for i, v in enumerate(inputs) if isinstance(v, Tensor)]
         shapes = list(node.attr["output_shapes"].list.shape)
         kinds = list(node.attr["T"].list.type)
 
@@ -218,6 +230,17 @@ class FunctionLibrary:
             lambda *v: [self.call(body_name, full(v))[i] for i in loop],
             [inputs[i] for i in loop], shape_invariants=[invariant(i) for i in loop])
         return full(list(result) if isinstance(result, (list, tuple)) else [result])
+
+
+def _table(node):
+    """An empty wengert table for a HashTableV2 / MutableHashTableV2 node (made eagerly, as
+    TensorFlow lifts a table out of a function); LookupTableImportV2 fills it."""
+    static = node.op == "HashTableV2"
+    store = TableStore(dtypes.as_dtype(node.attr["key_dtype"].type),
+                       dtypes.as_dtype(node.attr["value_dtype"].type), static=static)
+    fields = {"class": "StaticHashTable" if static else "MutableHashTable",
+              "name": node.name, "checkpoint": not static}
+    return restored_table(fields, store, None)
 
 
 def _name(node):

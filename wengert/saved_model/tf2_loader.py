@@ -10,6 +10,9 @@ rebuilds it:
 - every trace a function or signature names becomes a wengert traced function of its FunctionDef
   (tf2_functions.py, function_import.py), its captured inputs bound to those Variables (or to
   saved constants);
+- every saved resource (a lookup table: a SavedResource with `_create_resource` and
+  `_initialize` functions) is made by running those functions once, eagerly (function_import.py
+  makes an empty wengert table for HashTableV2, and LookupTableImportV2 fills it);
 - user objects become `RestoredObject`s (tf.Module subclasses) with their children as attributes
   by name; list, tuple and dict wrappers become lists, tuples and dicts; a SavedFunction becomes
   a RestoredFunction (its traces, called as TensorFlow binds arguments); a bare concrete
@@ -81,8 +84,24 @@ class RestoredObject(Module):
 
 
 # -- checks and plans, before anything is made ----------------------------------------------------
-def _traces_used(graph):
-    """Names of the traces that functions and bare functions name, in first-use order."""
+def _resource_functions(graph):
+    """{resource node id: {"_create_resource": trace name, "_initialize": ...}}."""
+    out = {}
+    for i, node in enumerate(graph.nodes):
+        if node.WhichOneof("kind") == "resource":
+            out[i] = {c.local_name: graph.nodes[c.node_id].function.concrete_functions[0]
+                      for c in node.children
+                      if graph.nodes[c.node_id].WhichOneof("kind") == "function" and
+                      len(graph.nodes[c.node_id].function.concrete_functions)}
+            if "_create_resource" not in out[i]:
+                raise UnimplementedError(f"tf.saved_model.load: saved resource {i} has no "
+                                         "_create_resource function; wengert cannot make it.")
+    return out
+
+
+def _traces_used(graph, skipped=()):
+    """Names of the traces that functions and bare functions name, in first-use order, less
+    `skipped` (the resources' own functions, run once while loading)."""
     names = []
     for node in graph.nodes:
         kind = node.WhichOneof("kind")
@@ -90,11 +109,11 @@ def _traces_used(graph):
             names.extend(node.function.concrete_functions)
         elif kind == "bare_concrete_function":
             names.append(node.bare_concrete_function.concrete_function_name)
-    return list(dict.fromkeys(names))
+    return [n for n in dict.fromkeys(names) if n not in skipped]
 
 
-def _check_captures(graph, names, meta):
-    for name in names:
+def _check_captures(graph, names, run_once):
+    for name in names + run_once:
         if name not in graph.concrete_functions:
             raise DataLossError(f"tf.saved_model.load: the SavedModel names the function "
                                 f"'{name}' but holds no SavedConcreteFunction for it.")
@@ -103,11 +122,12 @@ def _check_captures(graph, names, meta):
                 raise DataLossError(f"tf.saved_model.load: function '{name}' captures object "
                                     f"{i}, out of range.")
             kind = graph.nodes[i].WhichOneof("kind")
-            if kind not in ("variable", "constant"):
+            if kind not in ("variable", "constant", "resource"):
                 raise UnimplementedError(f"tf.saved_model.load: function '{name}' captures a "
                                          f"saved {kind} (object {i}); wengert restores captured "
-                                         "variables and constants only.")
-        input_specs(graph.concrete_functions[name])  # TypeSpecs are refused here
+                                         "variables, constants and tables only.")
+        if name not in run_once:  # (a resource's functions take resource specs)
+            input_specs(graph.concrete_functions[name])  # TypeSpecs are refused here
     for node in graph.nodes:
         if node.WhichOneof("kind") == "function":
             python_signature(node.function.function_spec)
@@ -170,23 +190,45 @@ def _constant(meta, name):
 
 def _captured(graph, meta, variables, i):
     node = graph.nodes[i]
-    if node.WhichOneof("kind") == "variable":
+    if node.WhichOneof("kind") in ("variable", "resource"):
         return variables[i]
     return _constant(meta, node.constant.operation)
+
+
+def _resources(graph, meta, library, objects, plans):
+    """Make each saved resource (a lookup table) by running its _create_resource function, then
+    its _initialize function (which fills it), eagerly; adds them to `objects` by node id."""
+    for i, plan in plans.items():
+        with init_scope():
+            made = library.call(plan["_create_resource"], [])
+        if len(made) != 1:
+            raise UnimplementedError(f"tf.saved_model.load: resource {i}'s creator returns "
+                                     f"{len(made)} values, not one resource.")
+        objects[i] = made[0]
+    for i, plan in plans.items():
+        if "_initialize" in plan:
+            saved = graph.concrete_functions[plan["_initialize"]]
+            captured = [_captured(graph, meta, objects, j) for j in saved.bound_inputs]
+            with init_scope():
+                library.call(plan["_initialize"], captured)
 
 
 # -- the object tree -------------------------------------------------------------------------------
 def _object(node, i, variables, traces):
     kind = node.WhichOneof("kind")
-    if kind == "variable":
+    if kind in ("variable", "resource"):
         return variables[i]
     if kind == "function":
+        if not all(n in traces for n in node.function.concrete_functions):
+            return None  # a resource's own function, run while loading
         spec = node.function.function_spec
         return RestoredFunction(f"function {i}", [traces[n] for n in
                                                   node.function.concrete_functions],
                                 python_signature(spec), python_nest(spec.input_signature))
     if kind == "bare_concrete_function":
         bare = node.bare_concrete_function
+        if bare.concrete_function_name not in traces:
+            return None
         return BareFunction(traces[bare.concrete_function_name], bare.argument_keywords,
                             bare.allowed_positional_arguments)
     if kind == "user_object" and node.user_object.identifier in _CONTAINERS:
@@ -258,10 +300,13 @@ def load_tf2(export_dir, meta):
     if not len(graph.nodes):
         raise DataLossError(f"tf.saved_model.load('{export_dir}'): the object graph is empty.")
     library = FunctionLibrary(meta.graph_def.library)
-    names = _traces_used(graph)
-    _check_captures(graph, names, meta)
-    library.check(names)
+    plans = _resource_functions(graph)
+    run_once = {name for plan in plans.values() for name in plan.values()}
+    names = _traces_used(graph, run_once)
+    _check_captures(graph, names, sorted(run_once))
+    library.check(names + sorted(run_once))
     variables = _variables(export_dir, graph)
+    _resources(graph, meta, library, variables, plans)
     traces = {}
     for name in names:
         saved = graph.concrete_functions[name]
