@@ -165,3 +165,67 @@ def test_distributed_values_print_as_tensorflows(strategy):
     assert repr(updated) == ("Mirrored:{\n  0: <tf.Tensor: shape=(), dtype=float32, "
                              "numpy=4.0>,\n  1: <tf.Tensor: shape=(), dtype=float32, "
                              "numpy=4.0>\n}")
+
+
+# TensorFlow's copies after strategy.run(lambda: v.assign_add(1.0 + replica_id)) from 2.0, eagerly
+# and then again in a tf.function, and its read outside run: aggregation -> (copies, read).
+ON_READ = {"SUM": 10.0, "MEAN": 5.0, "ONLY_FIRST_REPLICA": 4.0, "NONE": None}
+
+
+def _copies(v):
+    return [float(line.rsplit("numpy=", 1)[1].rstrip(">,")) for line in repr(v).splitlines()[1:-1]]
+
+
+@pytest.mark.parametrize("aggregation", list(ON_READ))
+def test_sync_on_read_variables_keep_a_copy_per_replica(strategy, aggregation):
+    with strategy.scope():
+        v = tf.Variable(2.0, synchronization=tf.VariableSynchronization.ON_READ,
+                        aggregation=A[aggregation])
+
+    def fn():
+        r = tf.cast(tf.distribute.get_replica_context().replica_id_in_sync_group, tf.float32)
+        return v.assign_add(1.0 + r), v.read_value(), v * 1.0
+
+    for copies, run in [([3.0, 4.0], strategy.run), ([4.0, 6.0], tf.function(strategy.run))]:
+        results = run(fn)
+        assert _copies(v) == copies
+        for result in results:
+            assert [float(t) for t in strategy.experimental_local_results(result)] == copies
+    expected = ON_READ[aggregation]
+    reads = [v.numpy, v.read_value, lambda: v * 1.0, tf.function(v.read_value),
+             lambda: tf.convert_to_tensor(v)]
+    if expected is None:  # no reduction: TensorFlow's error on every read outside run
+        for read in reads:
+            with pytest.raises(ValueError, match="^Could not convert from `tf.VariableAggregation"
+                                                 "` VariableAggregationV2.NONE to`tf.distribute."
+                                                 "ReduceOp` type"):
+                read()
+        v.assign(6.0, read_value=False)
+        v.assign_add(6.0, read_value=False)
+        assert _copies(v) == [12.0, 12.0]
+        return
+    assert [float(read()) for read in reads] == [expected] * 5
+    v.assign(6.0)
+    assert (_copies(v), float(v.numpy())) == ([3.0, 3.0] if aggregation == "SUM" else
+                                              [6.0, 6.0], 6.0)
+    if aggregation == "SUM":
+        for kind in ("assign_add", "assign_sub"):
+            with pytest.raises(ValueError, match=f"^SyncOnReadVariable does not support `{kind}` "
+                                                 "in cross-replica context when aggregation is "
+                                                 "set to `tf.VariableAggregation.SUM`.$"):
+                getattr(v, kind)(1.0)
+        return
+    v.assign_add(1.0)
+    assert (_copies(v), float(v.numpy())) == ([7.0, 7.0], 7.0)
+    v.assign_sub(1.0)
+    assert _copies(v) == [6.0, 6.0]
+
+
+def test_sync_on_read_variable_prints_as_tensorflows(strategy):
+    with strategy.scope():
+        v = tf.Variable(0.0, synchronization=tf.VariableSynchronization.ON_READ,
+                        aggregation=A.SUM)
+    assert repr(v) == (
+        "SyncOnReadVariable:{\n  0: <tf.Variable 'Variable:0' shape=() dtype=float32, numpy=0.0>,"
+        "\n  1: <tf.Variable 'Variable/replica_1:0' shape=() dtype=float32, numpy=0.0>\n}")
+    assert type(v).__name__ == "SyncOnReadVariable"

@@ -35,7 +35,8 @@ where x_r is replica r's value; a value every replica passed as the same object 
 number in the function's text) is not per-replica: MEAN and ONLY_FIRST_REPLICA take it as it
 is, and SUM raises TensorFlow's ValueError. Each replica gets the new value (a tensor of its
 own), or None with `read_value=False`. Variables not made under the strategy are updated by
-every replica in turn, as TensorFlow's plain variables are.
+every replica in turn, as TensorFlow's plain variables are. A variable made with
+`synchronization=ON_READ` keeps a copy per replica instead (sync_on_read.py).
 """
 from ..framework.indexed_slices import IndexedSlices
 from ..framework.tensor import TensorLike, convert_to_tensor
@@ -45,6 +46,7 @@ from ..ops.broadcast_ops import add_n
 from ..ops.math_ops import cast
 from ..util import nest
 from . import context as ctx
+from .sync_on_read import is_on_read, make_sync_on_read
 
 __all__ = ["PerReplica", "Mirrored", "MirroredVariable", "regroup", "select", "is_per_replica",
            "sum_values", "reduce_values", "update_in_replica", "mirror_variable"]
@@ -162,9 +164,14 @@ class MirroredVariable(Variable):
 
 def mirror_variable(strategy, variable):
     """Mark a variable made under `strategy` as mirrored (a plain Variable becomes a
-    MirroredVariable: the same object, whose identity every tape and hook keeps)."""
+    MirroredVariable, or with synchronization ON_READ a SyncOnReadVariable (sync_on_read.py):
+    the same object, whose identity every tape and hook keeps)."""
     variable._mirrored_by = strategy
-    if type(variable) is Variable:
+    if type(variable) is not Variable:
+        return
+    if is_on_read(variable.synchronization):
+        make_sync_on_read(strategy, variable, aggregation_name(variable.aggregation))
+    else:
         variable.__class__ = MirroredVariable
 
 
