@@ -101,8 +101,9 @@ class _Recorder(K.callbacks.Callback):
     def __getattribute__(self, name):
         if name.startswith("on_"):
             events = object.__getattribute__(self, "events")
-            return lambda *args: events.append(
-                (name,) + tuple(a if isinstance(a, int) else sorted(a or {}) for a in args))
+            return lambda *args, **kwargs: events.append(
+                (name,) + tuple(a if isinstance(a, int) else sorted(a or {})
+                                for a in args + tuple(kwargs.values())))
         return object.__getattribute__(self, name)
 
 
@@ -124,8 +125,9 @@ def test_fit_on_arrays_and_on_a_dataset_run_the_one_epoch_loop():
         runs.append((recorder.events, history.history, model.get_weights()))
     (events, history, weights), (d_events, d_history, d_weights) = runs
     assert events == d_events
-    assert events[:4] == [("on_train_begin",), ("on_epoch_begin", 0),
-                          ("on_train_batch_begin", 0), ("on_train_batch_end", 0, ["loss", "mae"])]
+    assert events[:4] == [("on_train_begin", []), ("on_epoch_begin", 0, []),  # Keras's {} logs
+                          ("on_train_batch_begin", 0, []),
+                          ("on_train_batch_end", 0, ["loss", "mae"])]
     assert ("on_epoch_end", 1, ["loss", "mae", "val_loss", "val_mae"]) in events
     assert ("on_epoch_end", 0, ["loss", "mae"]) in events
     assert sorted(history) == sorted(d_history) == ["loss", "mae", "val_loss", "val_mae"]

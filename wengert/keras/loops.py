@@ -24,7 +24,8 @@ tf.distribute strategy; fit always adds the History it returns.
 import numpy as np
 
 from . import distributed
-from .callbacks.core import CallbackList, History, ProgbarLogger
+from .callbacks.callback_list import CallbackList
+from .callbacks.core import History, ProgbarLogger
 
 __all__ = ["callback_list", "fit_epochs", "evaluate_batches", "predict_batches"]
 
@@ -34,8 +35,8 @@ def callback_list(model, verbose, callbacks, params, last=()):
     `last`; params carry the verbosity and `params` (epochs, steps)."""
     verbose = distributed.verbose_for(model, 1 if verbose == "auto" else verbose)
     bar = [ProgbarLogger(verbose=verbose)] if verbose else []
-    return CallbackList(bar + list(callbacks or []) + list(last), model,
-                        {"verbose": verbose, **params})
+    return CallbackList(bar + list(callbacks or []) + list(last), model=model,
+                        verbose=verbose, **params)
 
 
 # -- fit ----------------------------------------------------------------------------------------

@@ -24,7 +24,7 @@ from ...distribute.checkpointing import write_once
 from ...framework.variables import Variable
 from ...train.checkpoint import Checkpoint, CheckpointManager
 
-__all__ = ["Callback", "CallbackList", "History", "ProgbarLogger", "EarlyStopping",
+__all__ = ["Callback", "History", "ProgbarLogger", "EarlyStopping",
            "LambdaCallback", "BackupAndRestore"]
 
 
@@ -62,26 +62,6 @@ class Callback:
     def on_predict_end(self, logs=None): pass
     def on_predict_batch_begin(self, batch, logs=None): pass
     def on_predict_batch_end(self, batch, logs=None): pass
-
-
-class CallbackList:
-    """Calls a hook on every callback in order."""
-
-    def __init__(self, callbacks, model, params):
-        self.callbacks = list(callbacks)
-        for cb in self.callbacks:
-            cb.set_model(model)
-            cb.set_params(params)
-
-    def __getattr__(self, hook):
-        if not hook.startswith("on_"):
-            raise AttributeError(hook)
-        callbacks = self.callbacks
-
-        def call(*args, **kwargs):
-            for cb in callbacks:
-                getattr(cb, hook)(*args, **kwargs)
-        return call
 
 
 class History(Callback):
@@ -245,12 +225,18 @@ class EarlyStopping(Callback):
         self.stopped_epoch = 0
         self.best, self.best_weights, self.best_epoch = None, None, 0
 
-    def on_epoch_end(self, epoch, logs=None):
+    def get_monitor_value(self, logs):
+        """The monitored value in `logs`; None (with a warning naming those there) if absent."""
         value = (logs or {}).get(self.monitor)
         if value is None:
             warnings.warn(f"Early stopping conditioned on metric `{self.monitor}` which is not "
                           f"available. Available metrics are: {','.join(logs or {})}",
                           stacklevel=2)
+        return value
+
+    def on_epoch_end(self, epoch, logs=None):
+        value = self.get_monitor_value(logs)
+        if value is None:
             return
         if epoch < self.start_from_epoch:
             return

@@ -98,19 +98,23 @@ class ReduceLROnPlateau(Callback):
     def on_train_begin(self, logs=None):
         self.best, self.wait, self.cooldown_counter = math.inf, 0, 0
 
+    def in_cooldown(self):
+        """Whether the epochs of cooldown after the last reduction are still running."""
+        return self.cooldown_counter > 0
+
     def on_epoch_end(self, epoch, logs=None):
         logs = logs if logs is not None else {}
         logs["learning_rate"] = float(np.asarray(self.model.optimizer.learning_rate))
         value = _monitored(logs, self.monitor, "ReduceLROnPlateau")
         if value is None:
             return
-        if self.cooldown_counter > 0:
+        if self.in_cooldown():
             self.cooldown_counter -= 1
             self.wait = 0
         if self._sign * value < self.best - self.min_delta:
             self.best, self.wait = self._sign * value, 0
             return
-        if self.cooldown_counter > 0:
+        if self.in_cooldown():
             return
         self.wait += 1
         if self.wait >= self.patience:
