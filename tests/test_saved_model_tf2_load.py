@@ -261,3 +261,16 @@ def test_wengerts_own_tensorflow_format_loads_through_the_same_path(tmp_path):
     x = np.array([[1.0, 2.0], [-1.0, 0.5]], np.float32)
     _close(loaded(x), module(x))
     _close(loaded.signatures["serving_default"](x=x)["output_0"], module(x))
+
+
+def test_the_tf_format_fixture_loads_with_call_dict_outputs_and_child_modules():
+    folder = os.path.join(os.path.dirname(HERE), "saved_model_tf")
+    expected = np.load(os.path.join(folder, "expected.npz"))
+    module = tf.saved_model.load(os.path.join(folder, "module"))
+    _close(module(expected["x"]), expected["call"])
+    _close(module.get_w(), expected["get_w"])
+    scaled = module.scaled(expected["x"], tf.constant(3.0))
+    assert sorted(scaled) == ["k", "y"]
+    _close(scaled["y"], expected["scaled_y"])
+    _close(module.scale.s, 2.0)
+    _close(module.signatures["serving_default"](x=expected["x"])["output_0"], expected["call"])
