@@ -121,6 +121,15 @@ def test_a_lookup_table_is_made_and_filled_by_its_resource_functions():
     np.testing.assert_array_equal(np.asarray(out), E["lookup_y"])
 
 
+def test_gradients_flow_through_a_restored_while_loop_and_cond():
+    loops = _load("loops")
+    x = E["loops_x"]
+    with tf.GradientTape() as tape:
+        out = tf.reduce_sum(loops.run(x, 3))
+    # three steps of acc = acc / 2 + x * v from acc = x, doubled: d/dv = 2 * 1.75 * x
+    _close(tape.gradient(out, loops.v), 3.5 * x)
+
+
 def test_gradients_through_a_restored_function_match_tensorflow():
     module = _load("module")
     with tf.GradientTape() as tape:
@@ -207,6 +216,17 @@ def test_bad_ops_are_found_before_any_variable_is_made(tmp_path, monkeypatch):
         raise AssertionError("a variable was made before the check")
     monkeypatch.setattr(tf2_loader, "Variable", no_variables)
     with pytest.raises(NotFoundError, match="'NoSuchOpType'"):
+        tf.saved_model.load(path)
+
+
+def test_a_function_calling_itself_is_refused(tmp_path):
+    def edit(meta):
+        for function in meta.graph_def.library.function:
+            if function.signature.name.startswith("__inference_loss"):
+                call = next(n for n in function.node_def if n.op == "StatefulPartitionedCall")
+                call.attr["f"].func.name = function.signature.name
+    path = _edited(tmp_path, "module", edit)
+    with pytest.raises(UnimplementedError, match="call each other in a cycle"):
         tf.saved_model.load(path)
 
 

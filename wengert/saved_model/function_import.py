@@ -92,7 +92,6 @@ class FunctionLibrary:
 
     def __init__(self, library):
         self.functions = {f.signature.name: f for f in library.function}
-        self._depth = 0
 
     # -- checking, before anything is made ---------------------------------------------------------
     def check(self, names):
@@ -142,13 +141,9 @@ class FunctionLibrary:
                                        f"got {len(inputs)}.")
         env = dict(zip(args, inputs))
         made = {}
-        self._depth += 1
-        try:
-            for node in _ordered(fdef):
-                inputs_, controls = self._inputs(node, env, made)
-                made[node.name] = self._make(node, inputs_, controls)
-        finally:
-            self._depth -= 1
+        for node in _ordered(fdef):
+            inputs_, controls = self._inputs(node, env, made)
+            made[node.name] = self._make(node, inputs_, controls)
         return [_resolve(fdef.ret[a.name], env, made, name) for a in fdef.signature.output_arg]
 
     def _inputs(self, node, env, made):
