@@ -48,6 +48,7 @@ from ..variables import KerasVariable, current_path, name_scope
 from . import mask_table as masking
 from .keras_tensor import KerasTensor, is_shape_list, symbolic_call
 from .call_variants import CallVariants
+from .input_spec import InputSpec
 from .quantization import QuantizationHooks
 from .tracking import UNTRACKED, Tracking
 from .layer_utils import (_as_tuple, _batch_input_shape, _output_shapes, _shape_config,  # noqa: F401
@@ -66,15 +67,6 @@ class _CallContext(threading.local):
 
 
 call_context = _CallContext()
-
-
-class InputSpec:
-    """Accepted for compatibility (ndim / min_ndim / axes of the expected input)."""
-
-    def __init__(self, dtype=None, shape=None, ndim=None, max_ndim=None, min_ndim=None,
-                 axes=None):
-        self.dtype, self.shape, self.ndim = dtype, shape, ndim
-        self.max_ndim, self.min_ndim, self.axes = max_ndim, min_ndim, axes or {}
 
 
 def _shape_of(x):

@@ -31,22 +31,23 @@ from .. import activations, backend
 from ..serialization import dump_lambda, serialize_keras_object as _ser
 from .base import Layer, call_context
 from .layer_utils import config_with_objects, contract_trailing
+from .lora import LoRA
 from .weight_options import add_weight_with_options, set_weight_options, weight_options_config
 
 __all__ = ["Dense", "Flatten", "Dropout", "Activation", "Reshape", "Lambda"]
 
 
-class Dense(Layer):
-    """A densely connected layer: activation(inputs @ kernel + bias)."""
+class Dense(LoRA, Layer):
+    """A densely connected layer: activation(inputs @ kernel + bias) (enable_lora: lora.py)."""
 
     def __init__(self, units, activation=None, use_bias=True, kernel_initializer="glorot_uniform",
                  bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None,
                  activity_regularizer=None, kernel_constraint=None, bias_constraint=None,
                  **kwargs):
-        kwargs.pop("lora_rank", None)
-        kwargs.pop("lora_alpha", None)
+        lora_rank, lora_alpha = kwargs.pop("lora_rank", None), kwargs.pop("lora_alpha", None)
         kwargs.pop("quantization_config", None)
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
+        self._init_lora(lora_rank, lora_alpha)
         units = int(units) if not isinstance(units, int) else units
         if units <= 0:
             raise ValueError(f"Received an invalid value for `units`, expected a positive "
@@ -67,17 +68,19 @@ class Dense(Layer):
         self.kernel = add_weight_with_options(self, "kernel", (last_dim, self.units))
         self.bias = add_weight_with_options(self, "bias", (self.units,)) if self.use_bias else None
         self.built = True
+        self._build_lora()
 
     def call(self, inputs):
+        kernel = self._lora_effective()
         if isinstance(inputs, SparseTensor):  # keras.Input(sparse=True): a sparse product
             return self._finish(sparse_dense_matmul(map_values(cast, inputs, self._dtype),
-                                                    self.kernel))
+                                                    kernel))
         if not inputs.dtype.is_floating:
             inputs = cast(inputs, self._dtype)
         if inputs.shape.rank == 2:
-            outputs = matmul(inputs, self.kernel)
+            outputs = matmul(inputs, kernel)
         else:
-            outputs = contract_trailing(inputs, self.kernel, 1)
+            outputs = contract_trailing(inputs, kernel, 1)
         return self._finish(outputs)
 
     def _finish(self, outputs):
@@ -92,7 +95,7 @@ class Dense(Layer):
         config = super().get_config()
         config.update(units=self.units, activation=activations.serialize(self.activation),
                       use_bias=self.use_bias, **weight_options_config(self, "kernel", "bias"))
-        return config
+        return self._lora_config(config)
 
 
 class Flatten(Layer):

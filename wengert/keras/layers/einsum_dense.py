@@ -14,6 +14,7 @@ from .. import activations, backend_ops as K
 from ..serialization import serialize_keras_object as _ser
 from .base import Layer
 from .layer_utils import contract_trailing
+from .lora import LoRA
 from .weight_options import add_weight_with_options, set_weight_options, weight_options_config
 
 __all__ = ["EinsumDense"]
@@ -93,18 +94,18 @@ def analyze_einsum(equation, bias_axes, input_shape, output_shape):
     return tuple(kernel), None if bias is None else tuple(bias), tuple(out)
 
 
-class EinsumDense(Layer):
-    """y = activation(einsum(equation, x, kernel) + bias)."""
+class EinsumDense(LoRA, Layer):
+    """y = activation(einsum(equation, x, kernel) + bias) (enable_lora: lora.py)."""
 
     def __init__(self, equation, output_shape, activation=None, bias_axes=None,
                  kernel_initializer="glorot_uniform", bias_initializer="zeros",
                  kernel_regularizer=None, bias_regularizer=None, kernel_constraint=None,
                  bias_constraint=None, **kwargs):
-        kwargs.pop("lora_rank", None)
-        kwargs.pop("lora_alpha", None)
+        lora_rank, lora_alpha = kwargs.pop("lora_rank", None), kwargs.pop("lora_alpha", None)
         kwargs.pop("gptq_unpacked_column_size", None)
         kwargs.pop("quantization_config", None)
         super().__init__(**kwargs)
+        self._init_lora(lora_rank, lora_alpha)
         self.equation = equation
         self.partial_output_shape = [output_shape] if isinstance(output_shape, int) else \
             list(output_shape)
@@ -121,11 +122,13 @@ class EinsumDense(Layer):
         self.kernel = add_weight_with_options(self, "kernel", kernel)
         self.bias = add_weight_with_options(self, "bias", bias) if bias else None
         self.built = True
+        self._build_lora()
 
     def call(self, inputs, training=None):
         n = trailing_contraction(self.equation)
-        out = contract_trailing(inputs, self.kernel, n) if n else K.einsum(
-            self.equation, inputs, self.kernel)
+        kernel = self._lora_effective()
+        out = contract_trailing(inputs, kernel, n) if n else K.einsum(
+            self.equation, inputs, kernel)
         if self.bias is not None:
             out = out + self.bias
         return self.activation(out)
@@ -140,4 +143,4 @@ class EinsumDense(Layer):
         config.update(equation=self.equation, output_shape=self.partial_output_shape,
                       activation=_ser(self.activation), bias_axes=self.bias_axes,
                       **weight_options_config(self, "kernel", "bias"))
-        return config
+        return self._lora_config(config)

@@ -17,13 +17,18 @@ from ...ops.math_ops import cast, not_equal
 from ...ops.nn import embedding
 from .. import regularizers
 from .base import Layer
+from .lora import LoRA
 from .weight_options import add_weight_with_options, set_weight_options, weight_options_config
 
 __all__ = ["Embedding"]
 
 
-class Embedding(Layer):
-    """Turns non-negative integer ids into dense vectors: ids [...] -> [..., output_dim]."""
+class Embedding(LoRA, Layer):
+    """Turns non-negative integer ids into dense vectors: ids [...] -> [..., output_dim]
+    (enable_lora: lora.py, on the embeddings)."""
+
+    _lora_weight = "embeddings"
+    _lora_names = ("lora_embeddings_a", "lora_embeddings_b")
 
     def __init__(self, input_dim, output_dim, embeddings_initializer="uniform",
                  embeddings_regularizer=None, activity_regularizer=None,
@@ -31,7 +36,9 @@ class Embedding(Layer):
         if input_length is not None and "input_shape" not in kwargs:
             kwargs["input_shape"] = (input_length,)
         kwargs.setdefault("autocast", False)
+        lora_rank, lora_alpha = kwargs.pop("lora_rank", None), kwargs.pop("lora_alpha", None)
         super().__init__(**kwargs)
+        self._init_lora(lora_rank, lora_alpha)
         self.activity_regularizer = regularizers.get(activity_regularizer)
         if embeddings_initializer == "uniform":  # Keras's alias of RandomUniform(-0.05, 0.05)
             embeddings_initializer = "random_uniform"
@@ -49,6 +56,7 @@ class Embedding(Layer):
         self.embeddings = add_weight_with_options(self, "embeddings",
                                                   (self.input_dim, self.output_dim))
         self.built = True
+        self._build_lora()
 
     def call(self, inputs):
         if isinstance(inputs, RaggedTensor):  # keras.Input(ragged=True): rows of ids
@@ -56,7 +64,7 @@ class Embedding(Layer):
         inputs = convert_to_tensor(inputs)
         if not inputs.dtype.is_integer:
             inputs = cast(inputs, dtypes.int32)
-        return embedding.embedding_lookup(self.embeddings, inputs)
+        return embedding.embedding_lookup(self._lora_effective(), inputs)
 
     def compute_mask(self, inputs, mask=None):
         if not self.mask_zero:
@@ -73,4 +81,4 @@ class Embedding(Layer):
         config = super().get_config()
         config.update(input_dim=self.input_dim, output_dim=self.output_dim,
                       **weight_options_config(self, "embeddings"), mask_zero=self.mask_zero)
-        return config
+        return self._lora_config(config)

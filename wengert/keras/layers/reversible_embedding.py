@@ -47,7 +47,7 @@ class ReversibleEmbedding(Embedding):
         if not reverse:
             return super().call(inputs)
         inputs = convert_to_tensor(inputs)
-        kernel = K.transpose(self.embeddings) if self.tie_weights else \
+        kernel = K.transpose(self._lora_effective()) if self.tie_weights else \
             convert_to_tensor(self.reverse_embeddings)
         dtype = self.reverse_dtype or kernel.dtype
         if inputs.dtype != dtype:

@@ -93,7 +93,9 @@ class Tracking:
     def _weights_with_trainability(self):
         """[(Variable, trains)] for this layer and its sublayers, each once, in Keras 3's
         order: a layer's own weights (trainable ones, then the others, in creation order), then
-        each sublayer's in tracking order. `trains` is False under a frozen layer."""
+        each sublayer's in tracking order. `trains` is False under a frozen layer and for a
+        variable whose own `trainable` is False (a kernel frozen by enable_lora, as Keras 3
+        filters)."""
         out, seen = [], set()
         for layer in depth_first([self], _sublayers):
             for v in layer._trainable_weights + layer._non_trainable_weights:
@@ -101,7 +103,7 @@ class Tracking:
                     seen.add(id(v))
                     out.append(v)
         trainers = depth_first([self], _trainable_sublayers) if self._trainable else []
-        trains = {id(v) for layer in trainers for v in layer._trainable_weights}
+        trains = {id(v) for layer in trainers for v in layer._trainable_weights if v.trainable}
         return [(v, id(v) in trains) for v in out]
 
     @property
