@@ -33,6 +33,7 @@ from .regularizers import Regularizer
 from .ops import dtypes as _dtypes
 
 from .cloning import clone_model
+from .function import Function
 
 backend.standardize_dtype, backend.result_type = _dtypes.standardize_dtype, _dtypes.result_type
 backend.is_float_dtype, backend.is_int_dtype = _dtypes.is_float, _dtypes.is_int

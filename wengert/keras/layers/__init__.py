@@ -61,6 +61,7 @@ from .adaptive_pooling import (AdaptiveAveragePooling1D, AdaptiveAveragePooling2
 from .layer_serialization import deserialize, serialize
 from .spectral_normalization import SpectralNormalization
 from .reversible_embedding import ReversibleEmbedding
+from .tfsm_layer import TFSMLayer
 from .group_query_attention import GroupQueryAttention, GroupedQueryAttention
 
 __all__ = ["CenterCrop", "Normalization", "RandomFlip", "Rescaling", "Resizing",
@@ -101,3 +102,4 @@ __all__ += _augmentation_policies.__all__
 __all__ += ["SpectralNormalization", "ReversibleEmbedding", "GroupQueryAttention"]
 __all__ += ["HashedCrossing", "MelSpectrogram", "STFTSpectrogram"]
 __all__ += ["ConvLSTM1D", "ConvLSTM2D", "ConvLSTM3D"]
+__all__ += ["TFSMLayer"]
