@@ -180,3 +180,30 @@ def test_custom_train_step_with_sgd_matches_tensorflow(strategy):
     np.testing.assert_allclose(out_kernel.ravel(), [0.71489185, -0.31416968, 0.10138613],
                                rtol=1e-5)
     np.testing.assert_allclose(out_bias, [0.3800191], rtol=1e-5)
+
+
+def test_built_in_fit_counts_compiled_metrics_over_every_replica(strategy):
+    """Batches of 6, 6 and 2 rows split among two replicas; TensorFlow's logs and weights."""
+    keras = tf.keras
+    x = np.linspace(-1, 1, 28, dtype="float32").reshape(14, 2)
+    y = (np.sin(3 * x[:, :1]) + x[:, 1:] ** 2).astype("float32")
+    with strategy.scope():
+        inputs = keras.Input((2,))
+        model = keras.Model(inputs, keras.layers.Dense(1)(
+            keras.layers.Dense(3, activation="tanh")(inputs)))
+        model.set_weights([np.array([[0.3, -0.2, 0.1], [0.05, 0.4, -0.3]], "float32"),
+                           np.zeros(3, "float32"), np.array([[0.5], [-0.4], [0.2]], "float32"),
+                           np.zeros(1, "float32")])
+        model.compile(optimizer=keras.optimizers.SGD(0.1), loss="mse",
+                      metrics=["mae", keras.metrics.RootMeanSquaredError()])
+    history = model.fit(x, y, batch_size=6, epochs=2, shuffle=False, verbose=0).history
+    expected = {"loss": [0.77631, 0.531558], "mae": [0.773566, 0.659684],
+                "root_mean_squared_error": [0.881085, 0.72908]}
+    for name, values in expected.items():
+        np.testing.assert_allclose(history[name], values, atol=2e-6)
+    logs = model.evaluate(x, y, batch_size=4, verbose=0, return_dict=True)
+    np.testing.assert_allclose([logs["loss"], logs["mae"], logs["root_mean_squared_error"]],
+                               [0.445786, 0.571177, 0.667672], atol=2e-6)
+    np.testing.assert_allclose(np.concatenate([w.ravel() for w in model.get_weights()]), [
+        0.52179, -0.373353, 0.178178, 0.283765, 0.215533, -0.216673, 0.161661, -0.150038,
+        0.069513, 0.73979, -0.369262, 0.133054, 0.408092], atol=2e-6)
