@@ -23,6 +23,7 @@ from .layers import Input, InputLayer
 from .models import Model, Sequential
 from .variables import KerasNameScope as name_scope, KerasVariable as Variable
 from .stateless_scope import StatelessScope
+from .remat import RematScope, remat
 from .initializers import Initializer
 from .layers import InputSpec, Layer
 from .layers.keras_tensor import KerasTensor

@@ -45,6 +45,7 @@ from .. import backend, constraints as constraints_module, initializers
 from .. import regularizers as regularizers_module
 from ..mixed_precision import PolicyProperties, policy_of
 from ..variables import KerasVariable, current_path, name_scope
+from ..remat import get_current_remat_mode
 from . import mask_table as masking
 from .keras_tensor import KerasTensor, is_shape_list, symbolic_call
 from .call_variants import CallVariants
@@ -119,6 +120,7 @@ class Layer(CallVariants, QuantizationHooks, PolicyProperties, Tracking, Module)
         self._batch_input_shape = _batch_input_shape(kwargs)
         self._initial_weights = kwargs.get("weights")
         self.activity_regularizer = regularizers_module.get(kwargs.get("activity_regularizer"))
+        self._remat_mode = get_current_remat_mode()  # keras.RematScope's, when made in one
 
     # -- what it is -------------------------------------------------------------------------------
     @property
@@ -382,7 +384,10 @@ class Layer(CallVariants, QuantizationHooks, PolicyProperties, Tracking, Module)
         call_context.depth += 1
         try:
             with name_scope(self, self.name):
-                outputs = self._policy_call(inputs, args, kwargs)
+                if self.__dict__.get("_remat_mode") is None:
+                    outputs = self._policy_call(inputs, args, kwargs)
+                else:
+                    outputs = self._remat_call(inputs, args, kwargs)
         finally:
             call_context.training = outer
             call_context.depth -= 1

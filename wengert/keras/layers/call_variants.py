@@ -18,16 +18,20 @@ KerasTensors, recording the node of a functional model, as `layer(keras_tensor)`
 
 `rematerialized_call(layer_call, *args, **kwargs)` is Keras 3's hook for rematerialization:
 it returns `layer_call` itself unless the layer has a remat mode (`self._remat_mode`, set by
-keras.RematScope when the layer was made), in which case it returns `layer_call` wrapped in
-`recompute_grad` (the call's activations are recomputed in the backward pass instead of kept).
+keras.RematScope when the layer was made: keras/remat.py), in which case it returns
+`layer_call` (or, in "activations" mode, the layer's activation) wrapped in `keras.remat`
+(recompute_grad: the activations are recomputed in the backward pass instead of kept), as the
+mode selects; `__call__` calls through it for a layer that has a mode.
 """
+import math
+
 import numpy as np
 
-from ...autodiff.custom import recompute_grad
 from ...framework import dtypes
-from ...framework.tensor import constant
+from ...framework.tensor import Tensor, constant
 from ...framework.tensor_shape import TensorShape
 from .. import tree
+from ..remat import remat
 from ..stateless_scope import StatelessScope
 from .keras_tensor import KerasTensor, is_shape_list, symbolic_call as _symbolic_call
 
@@ -154,11 +158,43 @@ class CallVariants:
         return _symbolic_call(self, args[0], args[1:], kwargs, training)
 
     def rematerialized_call(self, layer_call, *args, **kwargs):
-        """`layer_call`, recomputed in the backward pass when the layer has a remat mode."""
+        """`layer_call`, or it recomputed in the backward pass, as the layer's remat mode
+        says (keras/remat.py); *args, **kwargs are the call's arguments."""
         mode = getattr(self, "_remat_mode", None)
         if not mode:
             return layer_call
-        if getattr(mode, "mode", None) == "list_of_layers" and self.name not in (
-                mode.layer_names or ()):
-            return layer_call
-        return recompute_grad(layer_call)
+        if mode.mode == "activations" and getattr(self, "activation", None) is not None:
+            def with_remat_activation(*a, **k):
+                original = self.activation
+                self.activation = remat(original)
+                try:
+                    return layer_call(*a, **k)
+                finally:
+                    self.activation = original
+            return with_remat_activation
+        if mode.mode == "full" or (mode.mode == "list_of_layers"
+                                   and self.name in (mode.layer_names or ())):
+            return remat(layer_call)
+        if mode.mode == "larger_than" and args:
+            self.__dict__["_remat_mode"] = None  # the probe's own call is a plain one
+            try:
+                spec = self.compute_output_spec(*args, **kwargs)
+            finally:
+                self.__dict__["_remat_mode"] = mode
+            size = sum(math.prod(d or 1 for d in t.shape.as_list())
+                       for t in tree.flatten(spec) if isinstance(t, KerasTensor))
+            if size and size > mode.output_size_threshold:
+                return remat(layer_call)
+        return layer_call
+
+    def _remat_call(self, inputs, args, kwargs):
+        """__call__'s call of `call` for a layer made in a RematScope: its tensors are the
+        arguments of the (maybe) rematerialized function."""
+        multi = isinstance(inputs, (list, tuple))
+        flat = list(inputs) if multi else [inputs]
+        if not all(isinstance(x, Tensor) for x in flat):
+            return self._policy_call(inputs, args, kwargs)
+
+        def run(*xs):
+            return self._policy_call(type(inputs)(xs) if multi else xs[0], args, kwargs)
+        return self.rematerialized_call(run, inputs)(*flat)

@@ -21,6 +21,7 @@ from ...ops.reduce_ops import reduce_mean, reduce_sum
 from ...ops.reshape_ops import expand_dims, squeeze
 from .. import backend, initializers
 from ..variables import KerasVariable
+from .stateless_metric import StatelessMetric
 
 __all__ = ["Metric", "Mean", "Sum", "MeanMetricWrapper"]
 
@@ -36,8 +37,9 @@ def _tensor(x):
     return constant(np.asarray(x))
 
 
-class Metric:
-    """Base class: `update_state`, `result`, `reset_state`; state in non-trainable Variables."""
+class Metric(StatelessMetric):
+    """Base class: `update_state`, `result`, `reset_state`; state in non-trainable Variables
+    (the stateless_* variants: stateless_metric.py)."""
 
     def __init__(self, name=None, dtype=None):
         self.name = name or backend.to_snake_case(type(self).__name__)
