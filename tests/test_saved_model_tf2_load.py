@@ -130,6 +130,13 @@ def test_gradients_flow_through_a_restored_while_loop_and_cond():
     _close(tape.gradient(out, loops.v), 3.5 * x)
 
 
+def test_a_table_filled_from_an_asset_file():
+    vocab = _load("vocab")
+    words = tf.constant(["banana", "kiwi", "cherry", "apple"])
+    np.testing.assert_array_equal(np.asarray(vocab.ids(words)), E["vocab_y"])
+    np.testing.assert_array_equal(E["vocab_y"], [1, -1, 2, 0])
+
+
 def test_gradients_through_a_restored_function_match_tensorflow():
     module = _load("module")
     with tf.GradientTape() as tape:

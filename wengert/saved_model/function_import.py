@@ -25,6 +25,7 @@ the outputs the others leave), or "^node", a control input. Each node is then:
     wengert's dense TensorArray flow, a tensor [num_elements, *element_shape] (tensor_lists.py);
   - HashTableV2 / MutableHashTableV2: an empty wengert table (data/lookup_tables.py), which
     the table ops (LookupTableImportV2, LookupTableFindV2 ...) take as their handle;
+    InitializeTableFromTextFileV2 fills one from a file (the SavedModel's asset);
   - any other op type: wengert's raw op of the same TensorFlow name (framework.registry), its
     inputs and attributes bound as graph/graph_import.py binds a GraphDef node's.
 
@@ -48,7 +49,7 @@ from ..framework.tensor_shape import TensorShape
 from ..framework.variables import Variable
 from ..graph.graph import get_default_graph
 from ..graph.graph_import import _arguments, _outputs
-from ..ops.io.lookup_tables import TableStore
+from ..ops.io.lookup_tables import TABLE_FROM_TEXT_FILE, TableStore
 from ..ops.math_ops import not_equal
 from .function_defs import OP_OUTPUTS
 from .tensor_lists import LIST_OPS, LIST_OUTPUTS
@@ -180,6 +181,9 @@ class FunctionLibrary:
             return [LIST_OPS[node.op](node, inputs)]
         if node.op in _TABLES:
             return [_table(node)]
+        if node.op == "InitializeTableFromTextFileV2":
+            _text_file_init(node, *inputs)
+            return []
         if node.op in ("Identity", "IdentityN") and not all(isinstance(v, Tensor)
                                                              for v in inputs):
             return list(inputs)  # a resource passed along: the variable or table itself
@@ -236,6 +240,15 @@ def _table(node):
     fields = {"class": "StaticHashTable" if static else "MutableHashTable",
               "name": node.name, "checkpoint": not static}
     return restored_table(fields, store, None)
+
+
+def _text_file_init(node, table, filename):
+    """Fill `table` from the lines of `filename` (a SavedModel's asset) as the node says."""
+    attrs = {"key_index": node.attr["key_index"].i, "value_index": node.attr["value_index"].i,
+             "vocab_size": node.attr["vocab_size"].i if "vocab_size" in node.attr else -1,
+             "delimiter": node.attr["delimiter"].s.decode() if "delimiter" in node.attr
+             else "\t", "offset": node.attr["offset"].i if "offset" in node.attr else 0}
+    table._run(TABLE_FROM_TEXT_FILE, (filename,), _name(node), attrs)
 
 
 def _name(node):

@@ -10,8 +10,9 @@ rebuilds it:
 - every trace a function or signature names becomes a wengert traced function of its FunctionDef
   (tf2_functions.py, function_import.py), its captured inputs bound to those Variables (or to
   saved constants);
-- every saved resource (a lookup table: a SavedResource with `_create_resource` and
-  `_initialize` functions) is made by running those functions once, eagerly (function_import.py
+- every asset is its file's path under assets/ (a string tensor); every saved resource (a
+  lookup table: a SavedResource with `_create_resource` and `_initialize` functions) is made
+  by running those functions once, eagerly (function_import.py
   makes an empty wengert table for HashTableV2, and LookupTableImportV2 fills it);
 - user objects become `RestoredObject`s (tf.Module subclasses) with their children as attributes
   by name; list, tuple and dict wrappers become lists, tuples and dicts; a SavedFunction becomes
@@ -122,10 +123,10 @@ def _check_captures(graph, names, run_once):
                 raise DataLossError(f"tf.saved_model.load: function '{name}' captures object "
                                     f"{i}, out of range.")
             kind = graph.nodes[i].WhichOneof("kind")
-            if kind not in ("variable", "constant", "resource"):
+            if kind not in ("variable", "constant", "resource", "asset"):
                 raise UnimplementedError(f"tf.saved_model.load: function '{name}' captures a "
                                          f"saved {kind} (object {i}); wengert restores captured "
-                                         "variables, constants and tables only.")
+                                         "variables, constants, assets and tables only.")
         if name not in run_once:  # (a resource's functions take resource specs)
             input_specs(graph.concrete_functions[name])  # TypeSpecs are refused here
     for node in graph.nodes:
@@ -188,9 +189,24 @@ def _constant(meta, name):
         return convert_to_tensor(from_proto(node.attr["value"].tensor)[0])
 
 
+def _assets(export_dir, meta, graph):
+    """{asset node id: its file's path in export_dir/assets, a string tensor}."""
+    out = {}
+    for i, node in enumerate(graph.nodes):
+        if node.WhichOneof("kind") == "asset":
+            index = node.asset.asset_file_def_index
+            if not 0 <= index < len(meta.asset_file_def):
+                raise DataLossError(f"tf.saved_model.load: asset {i} names asset file "
+                                    f"{index}, out of range.")
+            path = os.path.join(export_dir, "assets", meta.asset_file_def[index].filename)
+            with init_scope():
+                out[i] = convert_to_tensor(path)
+    return out
+
+
 def _captured(graph, meta, variables, i):
     node = graph.nodes[i]
-    if node.WhichOneof("kind") in ("variable", "resource"):
+    if node.WhichOneof("kind") in ("variable", "resource", "asset"):
         return variables[i]
     return _constant(meta, node.constant.operation)
 
@@ -216,7 +232,7 @@ def _resources(graph, meta, library, objects, plans):
 # -- the object tree -------------------------------------------------------------------------------
 def _object(node, i, variables, traces):
     kind = node.WhichOneof("kind")
-    if kind in ("variable", "resource"):
+    if kind in ("variable", "resource", "asset"):
         return variables[i]
     if kind == "function":
         if not all(n in traces for n in node.function.concrete_functions):
@@ -306,6 +322,7 @@ def load_tf2(export_dir, meta):
     _check_captures(graph, names, sorted(run_once))
     library.check(names + sorted(run_once))
     variables = _variables(export_dir, graph)
+    variables.update(_assets(export_dir, meta, graph))
     _resources(graph, meta, library, variables, plans)
     traces = {}
     for name in names:
