@@ -78,7 +78,8 @@ ROWS = [
     OpInfo("unique_with_counts", lambda x: tf.unique_with_counts(x, out_idx=tf.int64),
            lambda x: tuple(a.astype(np.int64) if i else a for i, a in enumerate(_unique(x))),
            [Sample((np.array([4.0, 1.0, 4.0, 2.0, 1.0]),))], grad=False),
-    OpInfo("in_top_k", tf.math.in_top_k,
+    # TensorFlow's InTopKV2 takes float32 predictions only (the table feeds float64)
+    OpInfo("in_top_k", lambda t, p, k: tf.math.in_top_k(t, tf.cast(p, tf.float32), k),
            lambda t, p, k: np.array([0 <= tt < p.shape[1] and np.isfinite(row).all()
                                      and (row > row[tt]).sum() < k
                                      for tt, row in zip(t, p)]),

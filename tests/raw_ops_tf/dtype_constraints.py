@@ -9,7 +9,8 @@ op's inputs in order, each as [parameter name, type attribute] for one tensor of
 dtype, [name, attribute, "list"] for a list of tensors sharing it (a number attribute: AddN's
 inputs), [name, attribute, "types"] for a list whose dtypes are each one of the attribute's
 (IdentityN's), and [name, "", fixed dtype] for an input of one fixed dtype (a resource handle, an
-int32 shape). `dtypes` then maps each type attribute that restricts its values to the index of its
+int32 shape; a reference dtype is named as TensorFlow names it, string_ref), [name, "", fixed
+dtype, "list"] for a list of them (DynamicStitch's indices). `dtypes` then maps each type attribute that restricts its values to the index of its
 allowed dtype names in `dtype_lists` (shared, since many ops allow the same list); an attribute
 absent there allows every dtype, as TensorFlow's does when its OpDef gives no allowed values.
 """
@@ -31,7 +32,8 @@ def _input(arg):
         return [arg.name, arg.type_list_attr, "types"]
     if arg.type_attr:
         return [arg.name, arg.type_attr] + (["list"] if arg.number_attr else [])
-    return [arg.name, "", _name(arg.type)]
+    fixed = _name(arg.type) + ("_ref" if arg.is_ref else "")  # (TF1's accumulator handles)
+    return [arg.name, "", fixed] + (["list"] if arg.number_attr else [])
 
 
 def constraints(op_def, lists):

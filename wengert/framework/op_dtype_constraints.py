@@ -11,11 +11,23 @@ with a live TensorFlow). It is read once, when the first op's rule is needed.
 A wengert op's inputs are TensorFlow's inputs in TensorFlow's order, less the trailing ones that
 wengert takes as attributes (Sum's axis); an OpDef whose inputs are others declares TensorFlow's
 names of its inputs (`tf_inputs`). A list input (AddN's `inputs`, Pack's `values`) takes every
-remaining input. The check (`check_input_dtypes`) refuses an input whose dtype the attribute does
-not allow, and inputs sharing one attribute whose dtypes differ, with TensorFlow's error: eagerly
-InvalidArgumentError ("Value for attr 'T' of string is not in the list of allowed values"), while a
-graph is built TypeError ("Value passed to parameter 'input' has DataType string not in list of
-allowed values"), both naming the op, the parameter, the dtype and the allowed list.
+remaining input; a kernel's leading `store` parameter (a session's store) is not an input. The
+check (`check_input_dtypes`) refuses an input whose dtype the attribute does not allow, and inputs
+sharing one attribute whose dtypes differ, with TensorFlow's error: eagerly InvalidArgumentError
+("Value for attr 'T' of string is not in the list of allowed values"), while a graph is built
+TypeError ("Value passed to parameter 'input' has DataType string not in list of allowed
+values"), both naming the op, the parameter, the dtype and the allowed list. An input of a fixed
+dtype (RFFT's int32 fft_length, SparseReshape's int64 indices, LogicalNot's bool x) refuses every
+other dtype as TensorFlow does: eagerly "cannot compute RFFT as input #1(zero-based) was expected
+to be a int32 tensor but is a int64 tensor", while a graph is built "Input 'fft_length' of 'RFFT'
+Op has type int64 that does not match expected type of int32" (`check_fixed_argument` is the
+same check for tf.raw_ops' arguments that wengert takes as attributes, fft_length among them).
+Public functions do what TensorFlow's do: those that pass the argument to the op convert all but
+tensors to the fixed dtype (`fixed_operand`) and leave tensors to this check, those that convert
+it first raise TensorFlow's ValueError for a tensor of another dtype (`check_fixed_value`).
+Resource handles and TF1's reference handles (string_ref) are not checked here: wengert holds a
+resource as an object (a Variable, a table) or as an int64 handle (a queue's, an accumulator's),
+not as a tensor of dtype resource.
 
 The executor's hot path asks each OpDef two precomputed facts (`compile_rule`): `refused`, the
 NumPy dtypes its first input may not have (None when the op has no constraint at all), and `rest`,
@@ -27,16 +39,25 @@ inputs always take the full check.
 import json
 import os
 
+import numpy as np
+
 from . import dtypes
+from .context import state
 from .errors import InvalidArgumentError
+from .tensor import Tensor, convert_to_tensor, holds_tensor, to_array
 
 __all__ = ["stored_constraints", "op_constraints", "compile_rule", "check_input_dtypes",
-           "PendingRule"]
+           "check_fixed_argument", "check_fixed_value", "fixed_inputs", "fixed_operand",
+           "fixed_dtype_error", "PendingRule"]
 
 _PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "op_dtype_constraints.json")
 _STORE = []       # [the parsed file], once read
 _FREE = (None, "", "one", None)
 _ALL_NUMPY = frozenset(d._np for d in dtypes.FROM_NUMPY.values())
+_FIXED = {}       # op type -> fixed_inputs(op type), once asked
+_HANDLES = ("resource", "string_ref")  # objects or int64 handles in wengert: not checked
+# TensorFlow's own names of dtypes in its kernels' messages ("but is a float tensor")
+_KERNEL_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
 
 
 def stored_constraints():
@@ -60,7 +81,7 @@ def op_constraints(op_type):
     for item in entry["inputs"]:
         name, attr = item[0], item[1]
         if not attr:
-            out.append((name, "", "one", (item[2],)))
+            out.append((name, "", item[3] if len(item) > 3 else "one", (item[2],)))
             continue
         index = entry["dtypes"].get(attr)
         out.append((name, attr, item[2] if len(item) > 2 else "one",
@@ -92,6 +113,8 @@ def _kernel_inputs(kernel, specs):
         return None
     known = {s[0] for s in specs}
     params = code.co_varnames[:code.co_argcount]
+    if params[:1] == ("store",):  # a stateful kernel's session store, not an input
+        params = params[1:]
     names = [p if p in known else None for p in params]
     if names and names[0] is None and specs[0][1] == "T" and specs[0][0] not in params:
         names[0] = specs[0][0]
@@ -99,9 +122,67 @@ def _kernel_inputs(kernel, specs):
 
 
 def _refused_numpy(attr, allowed):
-    if allowed is None or not attr:  # fixed dtypes (handles, shapes) are wengert's own choice
+    if allowed is None or (not attr and allowed[0] in _HANDLES):
         return frozenset()
     return frozenset(d._np for d in dtypes.FROM_NUMPY.values() if d.name not in allowed)
+
+
+def fixed_inputs(op_type):
+    """{parameter: (position in TensorFlow's inputs, fixed dtype name)} for the inputs of
+    `op_type` that TensorFlow gives one fixed dtype, resource handles left out."""
+    found = _FIXED.get(op_type)
+    if found is None:
+        found = _FIXED[op_type] = {s[0]: (i, s[3][0]) for i, s in enumerate(
+            op_constraints(op_type) or ()) if not s[1] and s[3][0] not in _HANDLES}
+    return found
+
+
+def _is_tensor(value):
+    return isinstance(value, Tensor) or hasattr(value, "_as_tensor")
+
+
+def fixed_operand(value, dtype):
+    """What TensorFlow's op wrappers make of an argument for a fixed-dtype input: a tensor (or
+    variable) as it is, for the check to judge, anything else converted to `dtype` (a NumPy
+    array of another dtype is cast; a float list for an int32 input is a TypeError)."""
+    return convert_to_tensor(value, None if _is_tensor(value) else dtype)
+
+
+def check_fixed_value(value, dtype, what):
+    """What TensorFlow's public wrappers do to an argument they convert to a fixed dtype
+    (`convert_to_tensor(fft_length, tf.int32)`), checked without making a tensor: a tensor of
+    another dtype is TensorFlow's ValueError, a value that does not convert (a float list for
+    int32) its TypeError; None passes. Returns the value unchanged."""
+    if value is None:
+        return value
+    if _is_tensor(value):
+        have = _dtype_name(value)
+        if have != dtype:
+            raise ValueError(f"{what}: Tensor conversion requested dtype {dtype} for Tensor with "
+                             f"dtype {have} (shape {getattr(value, 'shape', None)}); TensorFlow "
+                             f"takes only {dtype} there: cast it first, e.g. tf.cast(x, "
+                             f"tf.{dtype}).")
+    elif not isinstance(value, (np.ndarray, np.generic)) and not (
+            isinstance(value, (list, tuple)) and holds_tensor(value)):
+        try:  # (NumPy's arrays are cast, as TensorFlow casts them)
+            to_array(value, dtype)
+        except (TypeError, ValueError) as err:
+            raise TypeError(f"{what}: {err}") from None
+    return value
+
+
+def check_fixed_argument(op_type, param, value, graph=None):
+    """TensorFlow's refusal of a tensor of another dtype passed to `op_type`'s fixed-dtype input
+    `param` (tf.raw_ops', and public functions' that pass it on as TensorFlow's do; lists and
+    NumPy arrays convert, a list input's tensors are each checked): graph None reads whether a
+    graph is being built."""
+    position, want = fixed_inputs(op_type).get(param, (None, None))
+    if want is None:
+        return
+    for t in value if isinstance(value, (list, tuple)) else (value,):
+        if _is_tensor(t) and _dtype_name(t) != want:
+            graph = state.graph is not None if graph is None else graph
+            raise _wrong_fixed(op_type, None, param, position, _dtype_name(t), want, t, graph)
 
 
 def compile_rule(op_def):
@@ -142,13 +223,16 @@ class PendingRule:
 
 
 def _expand(specs, n):
-    """One spec per input, for n inputs: a list spec takes what the fixed ones leave."""
+    """One spec per input, for n inputs: the list specs share what the single ones leave."""
     lists = [i for i, s in enumerate(specs) if s[2] != "one"]
     if not lists:
         return specs[:n]
-    at = lists[0]
-    extra = max(n - (len(specs) - 1), 0)
-    expanded = specs[:at] + [specs[at]] * extra + specs[at + 1:]
+    extra = max(n - (len(specs) - len(lists)), 0)
+    if extra % len(lists):
+        return []  # lists of different lengths (SparseCross's): not told apart, not checked
+    expanded = []
+    for spec in specs:  # several lists share one length (DynamicStitch's indices and data)
+        expanded += [spec] * (extra // len(lists)) if spec[2] != "one" else [spec]
     return expanded[:n]
 
 
@@ -168,7 +252,12 @@ def check_input_dtypes(op_def, inputs, name=None, graph=False):
     for i, (spec, t) in enumerate(zip(_expand(specs, len(inputs)), inputs)):
         param, attr, kind, allowed = spec
         dtype = _dtype_name(t)
-        if dtype is None or not attr:
+        if dtype is None:
+            continue
+        if not attr:
+            if param and dtype != allowed[0] and allowed[0] not in _HANDLES:
+                where = i if kind == "list" else _position(op_def.type, param)
+                raise _wrong_fixed(op_def.type, name, param, where, dtype, allowed[0], t, graph)
             continue
         if allowed is not None and dtype not in allowed:
             raise _not_allowed(op_def, name, param, attr, dtype, allowed, t, graph)
@@ -180,6 +269,37 @@ def check_input_dtypes(op_def, inputs, name=None, graph=False):
 
 def _label(op_def, name):
     return f"{op_def.type}" + (f" (op '{name}')" if name else "")
+
+
+def _position(op_type, param):
+    return next(i for i, s in enumerate(op_constraints(op_type)) if s[0] == param)
+
+
+def fixed_dtype_error(what, param, t, want):
+    """TensorFlow's error for tensor `t` passed to a function (`what`) whose op takes `param` in
+    one fixed dtype `want`: InvalidArgumentError eagerly, TypeError while a graph is built."""
+    dtype = _dtype_name(t)
+    fix = (f" (a {dtype} tensor of shape {getattr(t, 'shape', None)}; cast it first, e.g. "
+           f"tf.cast(x, tf.{want})).")
+    if state.graph is not None:
+        return TypeError(f"{what}: Input '{param}' has type {dtype} that does not match "
+                         f"expected type of {want}{fix}")
+    return InvalidArgumentError(f"{what}: input '{param}' was expected to be a "
+                                f"{_KERNEL_NAMES.get(want, want)} tensor but is a "
+                                f"{_KERNEL_NAMES.get(dtype, dtype)} tensor{fix}")
+
+
+def _wrong_fixed(op_type, name, param, position, dtype, want, t, graph):
+    label = op_type + (f" (op '{name}')" if name else "")
+    fix = (f" ('{param}' is a {dtype} tensor of shape {getattr(t, 'shape', None)}; TensorFlow's "
+           f"{op_type} takes only {want} there: cast it first, e.g. tf.cast(x, tf.{want})).")
+    if graph:
+        return TypeError(f"{label}: Input '{param}' of '{op_type}' Op has type {dtype} that does "
+                         f"not match expected type of {want}{fix}")
+    return InvalidArgumentError(
+        f"{label}: cannot compute {op_type} as input #{position}(zero-based) was expected to be "
+        f"a {_KERNEL_NAMES.get(want, want)} tensor but is a {_KERNEL_NAMES.get(dtype, dtype)} "
+        f"tensor{fix}")
 
 
 def _not_allowed(op_def, name, param, attr, dtype, allowed, t, graph):

@@ -13,11 +13,16 @@ A raw op checks its call before running anything: keyword arguments only (Tensor
 positional ones), each of TensorFlow's names known, every argument without a default given, and
 an optional `name`. Inputs declared by `args` share one dtype, as an op's inputs of one type
 attribute do in TensorFlow (`T`): tensors keep theirs, and a number, list or array takes the
-first tensor's dtype (or, with no tensor among them, the first argument's own).
+first tensor's dtype (or, with no tensor among them, the first argument's own). A tensor passed
+to an input TensorFlow gives one fixed dtype (RFFT's int32 fft_length) must have it, also where
+wengert takes that argument as an attribute: TensorFlow's error otherwise
+(op_dtype_constraints.check_fixed_argument), before anything runs.
 """
 import inspect
 
+from .context import state
 from .execute import execute
+from .op_dtype_constraints import check_fixed_argument, fixed_inputs
 from .registry import raw_op_entry, raw_op_functions
 from .tensor import Tensor, convert_to_tensor
 
@@ -67,6 +72,7 @@ def _build(op_type, op_def, raw):
                     if n != "name" and p.default is not p.empty}
         run = raw
     required = [n for n in names if n not in defaults]
+    fixed = [n for n in names if n in fixed_inputs(op_type)]
     allowed = set(names) | {"name"}
 
     def call(*args, **kwargs):
@@ -82,6 +88,8 @@ def _build(op_type, op_def, raw):
             raise TypeError(f"raw_ops.{op_type} is missing required arguments {missing}; it "
                             f"takes TensorFlow's arguments {list(names)} (required: "
                             f"{required}) and name.")
+        for n in fixed:
+            check_fixed_argument(op_type, n, kwargs.get(n), state.graph is not None)
         return run(**kwargs)
 
     call.__name__ = call.__qualname__ = op_type

@@ -24,6 +24,7 @@ from ..framework import dtypes
 from ..framework.dispatch import dispatchable
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import binary_operands, execute
+from ..framework.op_dtype_constraints import check_fixed_argument, check_fixed_value
 from ..framework.registry import defop
 from ..framework.tensor import convert_to_tensor, holds_tensor
 from ..framework.tensor_shape import TensorShape
@@ -79,9 +80,9 @@ def where(condition, x=None, y=None, name=None):
         return execute(WHERE_INDICES, (condition,), name=name)
     if x is None or y is None:
         raise ValueError("where: give both x and y, or neither.")
-    if not condition.dtype.is_bool:
-        raise TypeError(f"where: condition must be a bool tensor, got {condition.dtype.name}; "
-                        "compare it with a value first, e.g. where(x > 0, ...).")
+    if not condition.dtype.is_bool:  # TensorFlow's where converts it to bool: its ValueError
+        check_fixed_value(condition, "bool", "where: condition (compare it with a value first, "
+                          "e.g. where(x > 0, ...))")
     x, y = binary_operands(x, y, "SelectV2")
     return execute(SELECT, (condition, x, y), name=name)
 
@@ -373,6 +374,8 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
     it cannot be read from the sizes; given with sizes, it must be their number (TensorFlow's
     SplitV check); with a number of equal parts TensorFlow reads that number and so does this."""
     value = convert_to_tensor(value)
+    check_fixed_argument("Split" if isinstance(num_or_size_splits, (int, np.integer))
+                         else "SplitV", "split_dim", axis)  # int32 only, as TensorFlow's
     axis = normalize_axis(axis, value.ndim, "split: axis")
     dim = value.shape[axis]
     if isinstance(num_or_size_splits, (int, np.integer)):

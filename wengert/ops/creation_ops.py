@@ -26,6 +26,7 @@ from ..framework import dtypes
 from ..framework.context import state
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
+from ..framework.op_dtype_constraints import check_fixed_value
 from ..framework.registry import defop
 from ..framework.tensor import Tensor, constant, convert_to_tensor, to_array
 from ..framework.static_value import static_value
@@ -430,6 +431,7 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     on = 1 if on_value is None else np.asarray(on_value).item()
     off = 0 if off_value is None else np.asarray(off_value).item()
     axis = indices.ndim if axis is None or axis == -1 else normalize_axis(axis, indices.ndim + 1)
+    check_fixed_value(depth, "int32", "one_hot: depth")  # TensorFlow converts it to int32
     depth, extra = scalar_arg(depth, "one_hot: depth")
     return execute(ONE_HOT, (indices,) + extra, {"depth": depth, "on_value": on,
                                                  "off_value": off, "axis": axis,

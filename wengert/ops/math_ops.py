@@ -415,9 +415,7 @@ LOGICAL_NOT = defop("LogicalNot", np.logical_not, shape=shape_rules.same, grad=N
 def _bool_operands(x, y, op_type):
     x, y = binary_operands(convert_to_tensor(x, dtype_hint=dtypes.bool) if not isinstance(
         x, Tensor) else x, y, op_type)
-    if not x.dtype.is_bool:
-        raise TypeError(f"{op_type}: inputs must be bool tensors, got {x.dtype.name}.")
-    return x, y
+    return x, y  # (the executor refuses other dtypes than bool, as TensorFlow's LogicalAnd)
 
 
 def _logical(op_def, x, y, name):
@@ -425,6 +423,8 @@ def _logical(op_def, x, y, name):
         operands = _bool_operands(x, y, op_def.type)
     except TypeError:
         return elementwise_or_raise(lambda a, b: _logical(op_def, a, b, name), x, y)
+    if op_def is LOGICAL_XOR:  # TensorFlow composes it of LogicalOr...: bool only, as there
+        shape_rules.check_allowed(LOGICAL_OR, *operands)
     return execute(op_def, operands, name=name)
 
 
@@ -445,9 +445,7 @@ def logical_not(x, name=None):
         x = convert_to_tensor(x, dtype_hint=dtypes.bool)
     except TypeError:
         return elementwise_or_raise(lambda v: logical_not(v, name), x)
-    if not x.dtype.is_bool:
-        raise TypeError(f"LogicalNot: input must be a bool tensor, got {x.dtype.name}.")
-    return execute(LOGICAL_NOT, (x,), name=name)
+    return execute(LOGICAL_NOT, (x,), name=name)  # (bool only: the executor's check)
 
 
 def _clip_kernel(t, lo, hi):

@@ -26,6 +26,7 @@ import numpy as np
 
 from ..framework.errors import InvalidArgumentError, NotFoundError
 from ..framework.execute import binary_operands, execute
+from ..framework.op_dtype_constraints import check_fixed_argument, check_fixed_value
 from ..framework.registry import defop, defraw, linear, multilinear, needs_grad
 from ..framework.tensor import Tensor, array_of, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
@@ -254,6 +255,7 @@ def diag_part(input, name="diag_part", k=0, padding_value=0, align="RIGHT_LEFT")
     [..., max_diag_len] for one diagonal, [..., k1 - k0 + 1, max_diag_len] for several (the
     highest first), padded with `padding_value` as `align` says."""
     x = convert_to_tensor(input)
+    check_fixed_argument("MatrixDiagPartV3", "k", k)  # TensorFlow's k: int32 only
     _check_diag_dtype(x, padding_value, "diag_part", "MatrixDiagPartV3")
     attrs = {"k": _k_pair(k, "diag_part"), "padding_value": padding_value,
              "align": _check_align(align, "diag_part")}
@@ -266,6 +268,8 @@ def diag(diagonal, name="diag", k=0, num_rows=-1, num_cols=-1, padding_value=0,
     """Matrices [..., num_rows, num_cols] with `diagonal` on the diagonals k (an int or a pair)
     and `padding_value` elsewhere; -1 for num_rows/num_cols infers the smallest fitting size."""
     d = convert_to_tensor(diagonal)
+    for arg, value in (("k", k), ("num_rows", num_rows), ("num_cols", num_cols)):
+        check_fixed_argument("MatrixDiagV3", arg, value)  # TensorFlow's: int32 only
     _check_diag_dtype(d, padding_value, "diag", "MatrixDiagV3")
     pair = _k_pair(k, "diag")
     need = 1 if pair[0] == pair[1] else 2
@@ -302,6 +306,7 @@ def _matrix_size(width, k, num_rows, num_cols):
 def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):  # noqa: A002
     """`input` with its diagonals k replaced by `diagonal` (shaped as diag_part returns them)."""
     x, d = binary_operands(input, diagonal, "MatrixSetDiagV3")
+    check_fixed_value(k, "int32", "set_diag: k")  # TensorFlow's wrapper converts k to int32
     attrs = {"k": _k_pair(k, "set_diag"), "align": _check_align(align, "set_diag")}
     _prefixed("MatrixSetDiagV3", _set_diag_rule, x, d, **attrs)
     return execute(SET_DIAG, (x, d), attrs, name=name)

@@ -127,7 +127,7 @@ def _stitch_grad(op, grad):
 
 
 DYNAMIC_STITCH = defop("DynamicStitch", _stitch_kernel, shape=_stitch_rule, grad=_stitch_grad,
-                       jvp=linear,
+                       jvp=linear, tf_inputs=("indices", "data"),  # (lists of one length)
                        raw=lambda indices, data, name=None: dynamic_stitch(indices, data, name))
 
 

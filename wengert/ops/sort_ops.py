@@ -26,6 +26,7 @@ import numpy as np
 from ..framework import dtypes
 from ..framework.errors import InvalidArgumentError
 from ..framework.execute import execute
+from ..framework.op_dtype_constraints import fixed_operand
 from ..framework.registry import defop
 from ..framework.tensor import convert_to_tensor
 from ..framework.tensor_shape import TensorShape
@@ -356,7 +357,7 @@ def in_top_k(targets, predictions, k, name=None):
     """Whether each target class is among the k largest predictions of its row. Classes tied
     with the k-th largest value count as in the top k; a row with a non-finite prediction, or a
     target out of range, gives False."""
-    predictions = convert_to_tensor(predictions)
+    predictions = fixed_operand(predictions, dtypes.float32)  # TensorFlow's InTopKV2: float32
     targets = convert_to_tensor(targets)
     if not targets.dtype.is_integer:
         raise TypeError(f"in_top_k: targets must be int32 or int64, got {targets.dtype.name}.")

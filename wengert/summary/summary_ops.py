@@ -20,6 +20,7 @@ import numpy as np
 
 from ..framework import dtypes
 from ..framework.context import op_scope, state
+from ..framework.op_dtype_constraints import fixed_operand
 from ..framework.registry import defop
 from ..framework.tensor import Tensor, array_of, convert_to_tensor, is_eager_tensor
 from ..framework.tensor_shape import TensorShape
@@ -240,7 +241,7 @@ def _graph_summary(name, data, step, metadata, make_tensor, check):
     for condition in summary_state.conditions:
         value = condition() if callable(condition) else condition
         record = value if record is True else logical_and(record, value)
-    step_t = convert_to_tensor(step)
+    step_t = fixed_operand(step, dtypes.int64)  # TensorFlow's WriteSummary: an int64 step
     data_t = convert_to_tensor(0.0 if data is None else data)
     record_t = convert_to_tensor(record, dtype=dtypes.bool)
     return graph.create_op(WRITE_SUMMARY, (step_t, data_t, record_t),

@@ -27,6 +27,7 @@ from ...framework import dtypes
 from ...framework.context import state
 from ...framework.errors import DataLossError, InvalidArgumentError, NotFoundError
 from ...framework.execute import execute
+from ...framework.op_dtype_constraints import fixed_dtype_error
 from ...framework.protos.tensor import TensorProto, from_proto, to_proto
 from ...framework.registry import defop
 from ...framework.tensor import Tensor, array_of, convert_to_tensor
@@ -45,8 +46,8 @@ def _map(fn, array, dtype=object):
 
 def _strings(value, what, arg="input"):
     t = convert_to_tensor(value, dtype_hint=dtypes.string)
-    if t.dtype is not dtypes.string:
-        raise TypeError(f"{what}: {arg} must be a string tensor, got {t.dtype.name}.")
+    if t.dtype is not dtypes.string:  # TensorFlow's ops take string only there
+        raise fixed_dtype_error(what, arg, t, "string")
     return t
 
 

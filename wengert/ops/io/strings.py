@@ -19,6 +19,7 @@ import numpy as np
 from ...framework import dispatch, dtypes
 from ...framework.errors import InvalidArgumentError
 from ...framework.execute import execute
+from ...framework.op_dtype_constraints import check_fixed_argument, fixed_dtype_error
 from ...framework.registry import defop
 from ...framework.tensor import constant, convert_to_tensor, string_array
 from ...framework.tensor_shape import TensorShape
@@ -46,8 +47,8 @@ def _map(fn, array, out_dtype=object):
 
 def _strings(x, what):
     x = convert_to_tensor(x, dtype_hint=dtypes.string)
-    if x.dtype is not dtypes.string:
-        raise TypeError(f"{what}: expected a string tensor, got {x.dtype.name}.")
+    if x.dtype is not dtypes.string:  # TensorFlow's string ops take string only
+        raise fixed_dtype_error(what, "input", x, "string")
     return x
 
 
@@ -344,6 +345,7 @@ def regex_replace(input, pattern, rewrite, replace_global=True, name=None):  # n
 def reduce_join(inputs, axis=None, keepdims=False, separator="", name=None):
     """Join the strings along `axis` (all axes when None); a RaggedTensor's as
     ops/ragged/reductions.py reduces."""
+    check_fixed_argument("ReduceJoin", "reduction_indices", axis)  # int32 only, as TF's
     if axis is not None:
         axis = axis_tuple(axis, "reduce_join: axis")
     return execute(REDUCE_JOIN, (_strings(inputs, "strings.reduce_join"),),

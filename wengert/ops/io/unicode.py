@@ -31,6 +31,7 @@ import numpy as np
 from ...framework import dispatch, dtypes
 from ...framework.errors import InvalidArgumentError
 from ...framework.execute import execute
+from ...framework.op_dtype_constraints import check_fixed_argument, fixed_operand
 from ...framework.registry import defop
 from ...framework.tensor import convert_to_tensor, string_array
 from ...framework.tensor_shape import TensorShape
@@ -157,10 +158,9 @@ TRANSCODE = defop("UnicodeTranscode", _transcode_kernel, grad=None,
 def unicode_encode(input, output_encoding, errors="replace", replacement_char=65533,  # noqa: A002
                    name=None):
     """Each row of code points (the last axis of a dense int32 tensor) as one string."""
-    codes = convert_to_tensor(input)
-    if not codes.dtype.is_integer:
-        raise TypeError(f"unicode_encode: input must hold int32 code points, got "
-                        f"{codes.dtype.name}.")
+    codes = fixed_operand(input, dtypes.int32)
+    if codes.dtype is not dtypes.int32:  # TensorFlow's UnicodeEncode: int32 code points only
+        check_fixed_argument("UnicodeEncode", "input_values", codes)
     if not codes.shape.rank:
         raise ValueError(f"unicode_encode: input must be a dense tensor of known rank >= 1, "
                          f"got shape {codes.shape}.")

@@ -16,8 +16,10 @@ import struct
 import numpy as np
 
 from ...framework import dtypes
+from ...framework.context import state
 from ...framework.errors import InvalidArgumentError
 from ...framework.execute import execute
+from ...framework.op_dtype_constraints import check_input_dtypes, fixed_operand
 from ...framework.registry import defop
 from ...framework.tensor import convert_to_tensor
 from ...framework.tensor_shape import TensorShape
@@ -104,12 +106,13 @@ DECODE_WAV = defop("DecodeWav", _decode_kernel, shape=_decode_rule, grad=None, n
 
 def encode_wav(audio, sample_rate, name=None):
     """The WAV file (a scalar string) of float32 `audio` [frames, channels] at `sample_rate`."""
-    audio = convert_to_tensor(audio, dtype=dtypes.float32)
+    audio = fixed_operand(audio, dtypes.float32)  # EncodeWav's fixed dtypes: TensorFlow's error
+    sample_rate = fixed_operand(sample_rate, dtypes.int32)
+    check_input_dtypes(ENCODE_WAV, (audio, sample_rate), graph=state.graph is not None)
     if audio.shape.rank not in (None, 2):
         raise InvalidArgumentError(f"encode_wav: audio must be 2-D [frames, channels], got "
                                    f"shape {audio.shape}.")
-    rate = convert_to_tensor(sample_rate, dtype=dtypes.int32)
-    return execute(ENCODE_WAV, (audio, rate), name=name)
+    return execute(ENCODE_WAV, (audio, sample_rate), name=name)
 
 
 def decode_wav(contents, desired_channels=-1, desired_samples=-1, name=None):

@@ -225,14 +225,14 @@ FRACTIONAL_AVG_POOL_GRAD_GRAD = defop(
     "FractionalAvgPoolGradGrad", _fractional_avg_grad_grad_kernel,
     shape=_fractional_avg_grad_grad_rule,
     grad=lambda op, g: (execute(FRACTIONAL_AVG_POOL_GRAD, (
-        sizes_of(op.inputs[0]), g, *op.inputs[1:]), op.attrs), None, None),
+        sizes_of(op.inputs[0], int64=True), g, *op.inputs[1:]), op.attrs), None, None),
     jvp=lambda primals, tangents, outputs, **attrs: None if tangents[0] is None else execute(
         FRACTIONAL_AVG_POOL_GRAD_GRAD, (tangents[0], *primals[1:]), attrs))
 FRACTIONAL_AVG_POOL = defop(
     "FractionalAvgPool", _fractional_avg_kernel, shape=_fractional_rule, num_outputs=3,
     pure=False,
     grad=lambda op, g, *_: execute(FRACTIONAL_AVG_POOL_GRAD, (
-        sizes_of(op.inputs[0]), g, op.outputs[1], op.outputs[2]), _overlap(op)),
+        sizes_of(op.inputs[0], int64=True), g, op.outputs[1], op.outputs[2]), _overlap(op)),
     jvp=lambda primals, tangents, outputs, **attrs: (None if tangents[0] is None else execute(
         FRACTIONAL_AVG_POOL_GRAD_GRAD, (tangents[0], *outputs[1:]),
         {"overlapping": attrs["overlapping"]}), None, None),

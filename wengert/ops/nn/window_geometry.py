@@ -355,12 +355,13 @@ def check_float_operands(x, w):
     shape_rules.check_same_dtype(x, w)
 
 
-def sizes_tensor(t):
-    """shape(t) as an int32 tensor (eagerly a constant, in a graph a Shape op)."""
+def sizes_tensor(t, int64=False):
+    """shape(t) as an int32 tensor, or int64 (FractionalAvgPoolGrad's orig_input_tensor_shape),
+    eagerly a constant, in a graph a Shape op."""
     value = array_of(t)
     if value is not None:
-        return Tensor(np.array(value.shape, dtype=np.int32))
-    return shape(t)
+        return Tensor(np.array(value.shape, dtype=np.int64 if int64 else np.int32))
+    return shape(t, out_type="int64") if int64 else shape(t)
 
 
 def check_like(t, like, what):

@@ -20,6 +20,7 @@ import numpy as np
 from ...framework import dtypes
 from ...framework.errors import InvalidArgumentError
 from ...framework.execute import execute
+from ...framework.op_dtype_constraints import check_fixed_argument
 from ...framework.registry import defop
 from ...framework.tensor import convert_to_tensor
 from ...framework.tensor_shape import TensorShape
@@ -64,6 +65,7 @@ def categorical(logits, num_samples, dtype=None, seed=None, name=None):
     """`num_samples` class indices per row of `logits` [batch, classes] (int64 by default),
     drawn with probabilities softmax(logits)."""
     dtype = dtypes.as_dtype(dtype or dtypes.int64)
+    check_fixed_argument("Multinomial", "num_samples", num_samples)  # int32 only, as in TF
     if dtype not in (dtypes.int32, dtypes.int64):
         raise ValueError(f"random.categorical: dtype must be int32 or int64, not {dtype.name}.")
     attrs = {"num_samples": int(num_samples), "dtype": dtype._np}

@@ -29,6 +29,7 @@ import numpy as np
 from ...framework import dtypes
 from ...framework.errors import InvalidArgumentError
 from ...framework.execute import execute
+from ...framework.op_dtype_constraints import check_fixed_value
 from ...framework.registry import defop
 from ...framework.tensor import convert_to_tensor
 from ...framework.tensor_shape import TensorShape
@@ -396,6 +397,7 @@ def stateless_categorical(logits, num_samples, seed, dtype=dtypes.int64, name=No
     """`num_samples` class indices per row of `logits` [batch, classes], drawn with
     probabilities softmax(logits), a pure function of `seed`."""
     logits = convert_to_tensor(logits)
+    check_fixed_value(num_samples, "int32", "stateless_categorical: num_samples")  # as TF's
     dtype = dtypes.as_dtype(dtype)
     if dtype not in (dtypes.int32, dtypes.int64):
         raise ValueError(f"stateless_categorical: dtype must be int32 or int64, not {dtype.name}.")

@@ -27,6 +27,7 @@ import numpy as np
 from ...framework import dtypes
 from ...framework.errors import InvalidArgumentError
 from ...framework.execute import execute
+from ...framework.op_dtype_constraints import check_fixed_value
 from ...framework.registry import defop, linear
 from ...framework.tensor import convert_to_tensor
 from ...framework.tensor_shape import TensorShape
@@ -293,6 +294,7 @@ def _complex_transform(op_type, rank, x, name):
 def _real_transform(op_type, rank, x, fft_length, name):
     x = convert_to_tensor(x)
     what = op_type.lower()
+    check_fixed_value(fft_length, "int32", f"{what}: fft_length")  # as TensorFlow converts it
     if fft_length is None:  # the input's sizes (for IRFFT: 2 (M - 1) last), at run time
         shape = static_shape(x)
         if shape is not None and len(shape) >= rank and None not in shape[-rank:]:
@@ -359,6 +361,8 @@ def irfft3d(input_tensor, fft_length=None, name=None):
 # -- N-D transforms over chosen axes ---------------------------------------------------------------
 def _nd(op_type, input_tensor, fft_length, axes, norm, name):
     x = convert_to_tensor(input_tensor)
+    check_fixed_value(fft_length, "int32", f"{op_type.lower()}: fft_length")
+    check_fixed_value(axes, "int32", f"{op_type.lower()}: axes")
     rank = x.shape.rank
     if rank is None:
         return _nd_unknown_rank(op_type, x, fft_length, axes, norm, name)

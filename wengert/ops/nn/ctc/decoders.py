@@ -25,12 +25,12 @@ import numpy as np
 from ....framework import dtypes
 from ....framework.errors import InvalidArgumentError
 from ....framework.execute import execute
+from ....framework.op_dtype_constraints import fixed_operand
 from ....framework.registry import defop
 from ....framework.sparse_tensor import SparseTensor
 from ....framework.tensor import convert_to_tensor
 from ....framework.tensor_shape import TensorShape
 from ... import shape_rules
-from ...math_ops import cast
 from .loss import check_sequence_length
 
 __all__ = ["ctc_greedy_decoder", "ctc_beam_search_decoder", "ctc_beam_search_decoder_v1"]
@@ -92,7 +92,7 @@ def _inputs(inputs, sequence_length, fn):
     if not inputs.dtype.is_floating or inputs.shape.rank not in (None, 3):
         raise ValueError(f"{fn}: inputs must be float logits [max_time, batch, num_classes], got "
                          f"{inputs.dtype.name} of shape {inputs.shape}.")
-    return inputs, cast(convert_to_tensor(sequence_length), dtypes.int32)
+    return inputs, fixed_operand(sequence_length, dtypes.int32)  # TensorFlow's: int32 only
 
 
 def ctc_greedy_decoder(inputs, sequence_length, merge_repeated=True, blank_index=None):
