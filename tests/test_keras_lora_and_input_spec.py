@@ -83,3 +83,26 @@ def test_input_spec():
         K.InputSpec(ndim=2, axes={2: 3})
     with pytest.raises(TypeError, match="integer keys"):
         K.InputSpec(axes={"a": 3})
+
+
+@pytest.mark.parametrize("cls,shape,size,total,squares", [
+    ("Conv1D", (1, 5, 3), 150, -91.36540222167969, 1072.17333984375),
+    ("Conv2D", (2, 5, 5, 3), 150, 0.0, 18763.28125),
+    ("Conv3D", (1, 3, 4, 4, 3), 144, 0.0, 3560.090576171875)])
+def test_convolution_lora(cls, shape, size, total, squares):
+    x = np.linspace(-1, 1, size, dtype="float32").reshape((2, 5, 5, 3) if cls != "Conv3D"
+                                                           else shape)
+    x = x[:, 0] if cls == "Conv1D" else x
+    conv = getattr(K.layers, cls)(4, 3, kernel_initializer="ones", name="c")
+    conv.build((None,) + shape[1:])
+    conv.enable_lora(2, lora_alpha=3)
+    a_shape = tuple(conv.lora_kernel_a.shape)
+    assert a_shape == (3,) * (len(shape) - 1) + (2,)
+    conv.lora_kernel_a.assign(np.linspace(0, 1, int(np.prod(a_shape)),
+                                          dtype="float32").reshape(a_shape))
+    conv.lora_kernel_b.assign(np.linspace(-1, 1, 8, dtype="float32").reshape(2, 4))
+    assert [v.name for v in conv.trainable_weights] == ["bias", "lora_kernel_a",
+                                                        "lora_kernel_b"]
+    y = conv(x)
+    np.testing.assert_allclose(float(tf.reduce_sum(y)), total, atol=1e-3)
+    np.testing.assert_allclose(float(tf.reduce_sum(y * y)), squares, rtol=1e-5)

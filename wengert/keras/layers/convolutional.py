@@ -34,6 +34,7 @@ from ..ops.convolution import conv as grouped_conv
 from .base import Layer
 from .conv_arithmetic import deconv_output_length, output_length
 from .layer_utils import contract_trailing
+from .lora import LoRA
 from .weight_options import add_weight_with_options, set_weight_options, weight_options_config
 
 __all__ = ["Conv1D", "Conv2D", "Conv3D", "Conv1DTranspose", "Conv2DTranspose", "Conv3DTranspose",
@@ -73,9 +74,10 @@ class _Conv(Layer):
                  kernel_initializer="glorot_uniform", bias_initializer="zeros",
                  kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
                  kernel_constraint=None, bias_constraint=None, output_padding=None, **kwargs):
-        kwargs.pop("lora_rank", None)
-        kwargs.pop("lora_alpha", None)
+        lora = kwargs.pop("lora_rank", None), kwargs.pop("lora_alpha", None)
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
+        if isinstance(self, LoRA):  # Conv1D/2D/3D: enable_lora, as Keras 3's (lora.py)
+            self._init_lora(*lora)
         n = self._rank
         self.filters = None if filters is None else int(filters)
         self.kernel_size = _ints(kernel_size, n, "kernel_size")
@@ -148,6 +150,12 @@ class _Conv(Layer):
         self.kernel = add_weight_with_options(self, "kernel", shape)
         self._add_bias(self.filters)
         self.built = True
+        if isinstance(self, LoRA):
+            self._build_lora()
+
+    def _conv_kernel(self):
+        """The kernel the convolution uses: W, or W + (alpha/rank) A@B under LoRA."""
+        return self._lora_effective() if isinstance(self, LoRA) else self.kernel
 
     def call(self, inputs):
         if not inputs.dtype.is_floating:
@@ -166,7 +174,7 @@ class _Conv(Layer):
             x = K.pad(x, [[0, 0], [(self.kernel_size[0] - 1) * self.dilation_rate[0], 0],
                           [0, 0]])
             padding = "valid"
-        return grouped_conv(x, self.kernel, self.strides, padding, "channels_last",
+        return grouped_conv(x, self._conv_kernel(), self.strides, padding, "channels_last",
                             self.dilation_rate)
 
     def _spatial_out(self, shape):
@@ -200,7 +208,7 @@ class _Conv(Layer):
             config["output_padding"] = None if self.output_padding is None else list(
                 self.output_padding)
             config.pop("groups")
-        return config
+        return self._lora_config(config) if isinstance(self, LoRA) else config
 
 
 def _same_pads(length, kernel, stride, dilation):
@@ -210,7 +218,7 @@ def _same_pads(length, kernel, stride, dilation):
     return total // 2, total - total // 2
 
 
-class Conv1D(_Conv):
+class Conv1D(LoRA, _Conv):
     """1-D convolution over [batch, steps, channels] ("causal" padding allowed)."""
     _rank = 1
 
@@ -220,21 +228,21 @@ class Conv1D(_Conv):
             x = K.pad(x, [[0, 0], [(self.kernel_size[0] - 1) * self.dilation_rate[0], 0],
                           [0, 0]])
             padding = "valid"
-        return conv_ops.conv1d(x, self.kernel, self.strides[0], padding.upper(),
+        return conv_ops.conv1d(x, self._conv_kernel(), self.strides[0], padding.upper(),
                                dilations=self.dilation_rate[0])
 
 
-class Conv2D(_Conv):
+class Conv2D(LoRA, _Conv):
     """2-D convolution over [batch, rows, cols, channels] (tf.nn.conv2d)."""
     _rank = 2
 
     def _convolve(self, x):
-        return conv_ops.conv2d(x, self.kernel, strides=(1,) + self.strides + (1,),
+        return conv_ops.conv2d(x, self._conv_kernel(), strides=(1,) + self.strides + (1,),
                                padding=self.padding.upper(),
                                dilations=(1,) + self.dilation_rate + (1,))
 
 
-class Conv3D(_Conv):
+class Conv3D(LoRA, _Conv):
     """3-D convolution over [batch, depth, rows, cols, channels]."""
     _rank = 3
 
@@ -247,13 +255,13 @@ class Conv3D(_Conv):
             x = K.pad(x, [[0, 0], [before, after], [0, 0], [0, 0], [0, 0]])
             depth += before + after
         out_depth = output_length(depth, kd, "valid", sd, dd)
-        dims = K.shape(x)
+        dims, kernel = K.shape(x), self._conv_kernel()
         total = None
         for tap in range(kd):
             start = tap * dd
             part = x[:, start:start + (out_depth - 1) * sd + 1:sd]
             images = K.reshape(part, K.concat([[-1], dims[2:]], 0))
-            y = conv_ops.conv2d(images, self.kernel[tap], strides=(1, sh, sw, 1),
+            y = conv_ops.conv2d(images, kernel[tap], strides=(1, sh, sw, 1),
                                 padding=self.padding.upper(), dilations=(1, dh, dw, 1))
             total = y if total is None else total + y
         y_dims = K.shape(total)

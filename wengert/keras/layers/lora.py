@@ -1,5 +1,6 @@
-"""LoRA (low-rank adaptation) for Dense, EinsumDense and Embedding, as Keras 3 adds it: a mixin
-with `enable_lora(rank, lora_alpha=None, a_initializer="he_uniform", b_initializer="zeros")`.
+"""LoRA (low-rank adaptation) for Dense, EinsumDense, Embedding and Conv1D/2D/3D, as Keras 3
+adds it: a mixin with `enable_lora(rank, lora_alpha=None, a_initializer="he_uniform",
+b_initializer="zeros")`.
 
 Enabling LoRA on a built layer freezes its kernel (W; Embedding's `embeddings`) and adds two
 trainable float32 weights, A = `lora_kernel_a` with W's leading axes and `rank` columns and
