@@ -137,6 +137,15 @@ def test_a_table_filled_from_an_asset_file():
     np.testing.assert_array_equal(E["vocab_y"], [1, -1, 2, 0])
 
 
+def test_a_mutable_tables_contents_come_back_from_the_checkpoint():
+    module = _load("mutable")
+    keys = tf.constant(["b", "z", "a"])
+    np.testing.assert_array_equal(np.asarray(module.find(keys)), E["mutable_y"])
+    np.testing.assert_array_equal(E["mutable_y"], [9, -1, 7])
+    module.table.insert(tf.constant(["z"]), tf.constant([5], tf.int64))
+    np.testing.assert_array_equal(np.asarray(module.find(keys)), [9, 5, 7])
+
+
 def test_gradients_through_a_restored_function_match_tensorflow():
     module = _load("module")
     with tf.GradientTape() as tape:

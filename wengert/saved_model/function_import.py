@@ -25,7 +25,8 @@ the outputs the others leave), or "^node", a control input. Each node is then:
     wengert's dense TensorArray flow, a tensor [num_elements, *element_shape] (tensor_lists.py);
   - HashTableV2 / MutableHashTableV2: an empty wengert table (data/lookup_tables.py), which
     the table ops (LookupTableImportV2, LookupTableFindV2 ...) take as their handle;
-    InitializeTableFromTextFileV2 fills one from a file (the SavedModel's asset);
+    InitializeTableFromTextFileV2 fills one from a file (the SavedModel's asset), and
+    LookupTableImportV2 into a mutable table (its contents restored) inserts;
   - any other op type: wengert's raw op of the same TensorFlow name (framework.registry), its
     inputs and attributes bound as graph/graph_import.py binds a GraphDef node's.
 
@@ -181,6 +182,10 @@ class FunctionLibrary:
             return [LIST_OPS[node.op](node, inputs)]
         if node.op in _TABLES:
             return [_table(node)]
+        if node.op in ("LookupTableImportV2", "InitializeTableV2") and \
+                not hasattr(inputs[0], "_import"):  # a mutable table: its contents restored
+            inputs[0].insert(inputs[1], inputs[2])
+            return []
         if node.op == "InitializeTableFromTextFileV2":
             _text_file_init(node, *inputs)
             return []

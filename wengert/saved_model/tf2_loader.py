@@ -12,7 +12,8 @@ rebuilds it:
   saved constants);
 - every asset is its file's path under assets/ (a string tensor); every saved resource (a
   lookup table: a SavedResource with `_create_resource` and `_initialize` functions) is made
-  by running those functions once, eagerly (function_import.py
+  by running those functions once, eagerly, and a mutable table's contents are put back by its
+  saveable's restore function from the checkpoint's tensors (function_import.py
   makes an empty wengert table for HashTableV2, and LookupTableImportV2 fills it);
 - user objects become `RestoredObject`s (tf.Module subclasses) with their children as attributes
   by name; list, tuple and dict wrappers become lists, tuples and dicts; a SavedFunction becomes
@@ -28,6 +29,8 @@ is executed as Python; the protos are parsed by wengert's own reader (a truncate
 saved_model.pb is a DataLossError).
 """
 import os
+
+import numpy as np
 
 from ..framework import dtypes
 from ..framework.errors import DataLossError, NotFoundError, UnimplementedError
@@ -85,6 +88,49 @@ class RestoredObject(Module):
 
 
 # -- checks and plans, before anything is made ----------------------------------------------------
+def _saveable_functions(graph):
+    """{resource node id: [(saveable name, save trace, restore trace)]}: how a table's
+    contents (a MutableHashTable's) are put back from the checkpoint."""
+    out = {}
+    for i, node in enumerate(graph.nodes):
+        for name, saveable in node.saveable_objects.items():
+            ends = [graph.nodes[j] if 0 <= j < len(graph.nodes) else None
+                    for j in (saveable.save_function, saveable.restore_function)]
+            if any(e is None or e.WhichOneof("kind") != "bare_concrete_function" for e in ends):
+                raise DataLossError(f"tf.saved_model.load: object {i}'s saveable '{name}' "
+                                    "names no save and restore functions.")
+            out.setdefault(i, []).append(
+                (name, *[e.bare_concrete_function.concrete_function_name for e in ends]))
+    return out
+
+
+def _restore_saveables(export_dir, graph, meta, library, objects, saveables):
+    """Run each saveable's restore function on the tensors the checkpoint holds for it, named
+    by running its save function on the checkpoint key the object graph gives."""
+    if not saveables:
+        return
+    reader = CheckpointReader(os.path.join(export_dir, "variables", "variables"))
+    attributes = _checkpoint_attributes(reader, graph)
+    for i, entries in saveables.items():
+        for name, save, restore in entries:
+            prefix = next((key for attr, key in attributes.get(i, ()) if attr == name), None)
+            if prefix is None:
+                raise NotFoundError(f"tf.saved_model.load: the checkpoint holds nothing for "
+                                    f"object {i}'s '{name}'.")
+            with init_scope():  # the save function names its tensors: (name, slice, tensor)*
+                named = library.call(save, [convert_to_tensor(prefix)] + _bound(
+                    graph, meta, objects, save))
+                keys = [str(np.asarray(t).item().decode()) for t in named[0::3]]
+                values = reader.get_tensors(keys)
+                library.call(restore, [convert_to_tensor(values[k]) for k in keys] + _bound(
+                    graph, meta, objects, restore))
+
+
+def _bound(graph, meta, objects, name):
+    return [_captured(graph, meta, objects, j)
+            for j in graph.concrete_functions[name].bound_inputs]
+
+
 def _resource_functions(graph):
     """{resource node id: {"_create_resource": trace name, "_initialize": ...}}."""
     out = {}
@@ -135,27 +181,32 @@ def _check_captures(graph, names, run_once):
             python_nest(node.function.function_spec.input_signature)
 
 
-def _variable_keys(reader, graph):
-    """Saved node id -> checkpoint key, walking both object graphs from their roots by name."""
+def _checkpoint_attributes(reader, graph):
+    """Saved node id -> [(attribute name, checkpoint key)], walking both object graphs from
+    their roots by child name."""
     if not reader.has_tensor(_OBJECT_GRAPH_KEY):
         raise NotFoundError("tf.saved_model.load: the SavedModel's checkpoint has no object "
                             f"graph ({_OBJECT_GRAPH_KEY}).")
     raw = reader.get_tensor(_OBJECT_GRAPH_KEY)
     raw = raw.item() if hasattr(raw, "item") else raw
     ckpt = TrackableObjectGraph.FromString(raw if isinstance(raw, bytes) else raw.encode())
-    keys, seen, todo = {}, {0}, [(0, 0)]
+    found, seen, todo = {}, {0}, [(0, 0)]
     while todo:
         saved_id, ckpt_id = todo.pop()
         node, twin = graph.nodes[saved_id], ckpt.nodes[ckpt_id]
-        for attribute in twin.attributes:
-            if attribute.name == "VARIABLE_VALUE":
-                keys[saved_id] = attribute.checkpoint_key
+        found[saved_id] = [(a.name, a.checkpoint_key) for a in twin.attributes]
         by_name = {c.local_name: c.node_id for c in twin.children}
         for child in node.children:
             if child.local_name in by_name and child.node_id not in seen:
                 seen.add(child.node_id)
                 todo.append((child.node_id, by_name[child.local_name]))
-    return keys
+    return found
+
+
+def _variable_keys(reader, graph):
+    """Saved node id -> the checkpoint key of its VARIABLE_VALUE."""
+    return {i: key for i, pairs in _checkpoint_attributes(reader, graph).items()
+            for name, key in pairs if name == "VARIABLE_VALUE"}
 
 
 def _variables(export_dir, graph):
@@ -316,14 +367,16 @@ def load_tf2(export_dir, meta):
     if not len(graph.nodes):
         raise DataLossError(f"tf.saved_model.load('{export_dir}'): the object graph is empty.")
     library = FunctionLibrary(meta.graph_def.library)
-    plans = _resource_functions(graph)
-    run_once = {name for plan in plans.values() for name in plan.values()}
+    plans, saveables = _resource_functions(graph), _saveable_functions(graph)
+    run_once = {name for plan in plans.values() for name in plan.values()} | {
+        name for entries in saveables.values() for _, *names in entries for name in names}
     names = _traces_used(graph, run_once)
     _check_captures(graph, names, sorted(run_once))
     library.check(names + sorted(run_once))
     variables = _variables(export_dir, graph)
     variables.update(_assets(export_dir, meta, graph))
     _resources(graph, meta, library, variables, plans)
+    _restore_saveables(export_dir, graph, meta, library, variables, saveables)
     traces = {}
     for name in names:
         saved = graph.concrete_functions[name]
