@@ -4,6 +4,7 @@ ReduceLROnPlateau.in_cooldown; the expected values are Keras 3.15's for the same
 import warnings
 
 import numpy as np
+import pytest
 
 import wengert as tf
 
@@ -68,3 +69,16 @@ def test_early_stopping_monitor_value_and_reduce_lr_cooldown():
     assert not plateau.in_cooldown()
     plateau.cooldown_counter = 1
     assert plateau.in_cooldown()
+
+
+def test_terminate_on_nan_stops_or_raises():
+    model = K.Sequential([K.Input((1,)), K.layers.Dense(1)])
+    model.compile(optimizer="sgd", loss="mse")
+    x, y = np.ones((4, 1), "float32"), np.full((4, 1), np.nan, "float32")
+    history = model.fit(x, y, batch_size=2, epochs=3, verbose=0,
+                        callbacks=[K.callbacks.TerminateOnNaN()])
+    assert len(history.history["loss"]) == 1  # stopped in the first epoch
+    with pytest.raises(RuntimeError, match="NaN or Inf loss encountered at batch 0"):
+        model.fit(x, y, batch_size=2, epochs=1, verbose=0,
+                  callbacks=[K.callbacks.TerminateOnNaN(raise_error=True)])
+

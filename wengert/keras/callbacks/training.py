@@ -187,9 +187,19 @@ class CSVLogger(Callback):
 
 
 class TerminateOnNaN(Callback):
+    """Stops training at a batch whose loss is NaN or infinite (model.stop_training), or with
+    raise_error=True raises RuntimeError there at once, skipping the other callbacks' ends."""
+
+    def __init__(self, raise_error=False):
+        super().__init__()
+        self.raise_error = raise_error
+
     def on_train_batch_end(self, batch, logs=None):
         loss = (logs or {}).get("loss")
         if loss is not None and not math.isfinite(float(loss)):
+            if self.raise_error:
+                raise RuntimeError(f"NaN or Inf loss encountered at batch {batch}. Loss value: "
+                                   f"{loss}. Terminating training immediately.")
             print(f"Batch {batch}: Invalid loss, terminating training", file=sys.stderr)
             self.model.stop_training = True
 
