@@ -15,7 +15,11 @@ printed. Goal (issue 31): wengert within 1.5x of TensorFlow.
 
 Measured 2026-11-29 02:00 UTC, 2 cores shared at load average 42 (every round flagged): wengert
 685, 693, 569, 604, 585 ms against TensorFlow 577, 328, 285, 229, 276 ms, ratios 1.19x, 2.11x,
-2.00x, 2.64x, 2.12x, median 2.11x. A profile puts 70% of wengert's call in its Conv2D kernel
+2.00x, 2.64x, 2.12x, median 2.11x; at 02:52 UTC, load average 10.6 (every round flagged):
+wengert 647, 625, 573, 557, 518, 639, 640 ms against 281, 333, 225, 228, 225, 244, 195 ms,
+ratios 2.30x, 1.88x, 2.55x, 2.45x, 2.30x, 2.62x, 3.29x, median 2.45x. Not yet within the goal.
+The loaded signature runs as fast as the same model built in wengert's own Keras and traced
+(0.91x-1.09x of it, measured alongside), so the gap is wengert's kernels. A profile puts 70% of wengert's call in its Conv2D kernel
 (im2col and the matmul), the rest in BiasAdd, pooling and elementwise kernels; the loaded
 function adds no Python overhead of its own (about 480 Python calls per signature call).
 """
