@@ -7,12 +7,12 @@ comes from tests/references/ (reference_store.py), filed under the script's SHA-
 """
 import hashlib
 import os
-import subprocess
 import tempfile
 
 import numpy as np
 
 import reference_store
+import tf_subprocess
 from tf_reference import tf_python
 
 _PRELUDE = """
@@ -49,9 +49,9 @@ def _run(python, script, arrays):
         with open(src, "w") as f:
             f.write(_PRELUDE + script + _EPILOGUE)
         np.savez(arr, **arrays)
-        done = subprocess.run([python, src, arr, res], capture_output=True, text=True)
-        if done.returncode != 0:
-            raise RuntimeError(f"TensorFlow snippet failed:\n{done.stderr[-3000:]}")
+        returncode, stderr = tf_subprocess.run(python, [src, arr, res])
+        if returncode != 0:
+            raise RuntimeError(f"TensorFlow snippet failed:\n{stderr[-3000:]}")
         with np.load(res, allow_pickle=False) as data:
             return {k: data[k] for k in data.files}
 
