@@ -3,9 +3,17 @@
 A `DType` names one NumPy dtype (`float32`, `int64`, `bool`, `complex64`...) and answers the
 questions autodiff asks of it: can it carry a gradient (`is_differentiable`: floating point or
 complex, as TensorFlow's backprop decides), is it an integer, what NumPy type backs it.
-`as_dtype` turns anything a user may write (a DType, a NumPy dtype or type, a string) into a DType.
+`as_dtype` turns anything a user may write (a DType, a NumPy dtype or type, a string) into a DType;
+`tf.DType(type_enum)` is the dtype of a DataType enum number (one object per dtype).
+
+As a trace type (tf.types.experimental.TraceType) a dtype is a subtype only of itself, the
+common supertype of equal dtypes is that dtype (None otherwise), and it stands for no tensors
+(`to_tensors` gives [], `placeholder_value` None), as in TensorFlow. `experimental_as_proto()`
+is the SerializedDType message.
 """
 import numpy as np
+
+from .protos.data_types import SerializedDType
 
 __all__ = ["DType", "as_dtype", "float16", "float32", "float64", "int8", "int16", "int32",
            "int64", "uint8", "uint16", "uint32", "uint64", "bool", "half", "double", "complex64",
@@ -18,7 +26,19 @@ class DType:
     __slots__ = ("name", "as_numpy_dtype", "_np", "is_floating", "is_integer", "is_bool",
                  "is_complex", "is_differentiable")
 
-    def __init__(self, name, np_type):
+    def __new__(cls, type_enum, handle_data=None):
+        """tf.DType(type_enum): the dtype whose DataType enum number is `type_enum`."""
+        if handle_data is not None:
+            raise ValueError(f"tf.DType({type_enum!r}, handle_data=...): wengert's dtypes carry "
+                             "no resource handle data; pass handle_data=None.")
+        return _from_enum(int(type_enum))
+
+    def __init__(self, type_enum, handle_data=None):
+        """Nothing to set: __new__ returned the one object of that dtype."""
+
+    @classmethod
+    def _define(cls, name, np_type):
+        self = object.__new__(cls)
         self.name = name
         self.as_numpy_dtype = np_type
         self._np = np.dtype(np_type)
@@ -27,6 +47,7 @@ class DType:
         self.is_bool = self._np.kind == "b"
         self.is_complex = self._np.kind == "c"
         self.is_differentiable = self._np.kind in "fc"
+        return self
 
     @property
     def is_numeric(self):
@@ -59,6 +80,42 @@ class DType:
     def _check_ordered(self, what):
         if self._np.kind not in "fiu":
             raise TypeError(f"Cannot find the {what}imum value of dtype {self.name}.")
+
+    def is_compatible_with(self, other):
+        """Whether a tensor of dtype `other` converts to this dtype (TF 1): they are equal."""
+        return as_dtype(other) is self
+
+    # -- tf.types.experimental.TraceType ---------------------------------------------------------
+    def is_subtype_of(self, other):
+        return self == other
+
+    def most_specific_common_supertype(self, types):
+        return self if all(self == other for other in types) else None
+
+    def placeholder_value(self, placeholder_context):
+        """None: a dtype stands for no value while tracing (TraceType's default)."""
+        return None
+
+    def to_tensors(self, value):
+        return []
+
+    def from_tensors(self, tensors):
+        return None
+
+    def flatten(self):
+        return []
+
+    def cast(self, value, cast_context):
+        """`value` if it is None (this type's placeholder value); AssertionError otherwise."""
+        assert value is None, f"Can not cast {value!r} to type {self!r}"
+        return value
+
+    def experimental_as_proto(self):
+        return SerializedDType(datatype=self.as_datatype_enum)
+
+    @classmethod
+    def experimental_from_proto(cls, proto):
+        return _from_enum(proto.datatype)
 
     @property
     def base_dtype(self):
@@ -94,20 +151,20 @@ class DType:
         return as_dtype, (self.name,)
 
 
-float16 = half = DType("float16", np.float16)
-float32 = DType("float32", np.float32)
-float64 = double = DType("float64", np.float64)
-int8 = DType("int8", np.int8)
-int16 = DType("int16", np.int16)
-int32 = DType("int32", np.int32)
-int64 = DType("int64", np.int64)
-uint8 = DType("uint8", np.uint8)
-uint16 = DType("uint16", np.uint16)
-uint32 = DType("uint32", np.uint32)
-uint64 = DType("uint64", np.uint64)
-bool = DType("bool", np.bool_)  # noqa: A001  (TensorFlow's public name)
-complex64 = DType("complex64", np.complex64)
-complex128 = DType("complex128", np.complex128)
+float16 = half = DType._define("float16", np.float16)
+float32 = DType._define("float32", np.float32)
+float64 = double = DType._define("float64", np.float64)
+int8 = DType._define("int8", np.int8)
+int16 = DType._define("int16", np.int16)
+int32 = DType._define("int32", np.int32)
+int64 = DType._define("int64", np.int64)
+uint8 = DType._define("uint8", np.uint8)
+uint16 = DType._define("uint16", np.uint16)
+uint32 = DType._define("uint32", np.uint32)
+uint64 = DType._define("uint64", np.uint64)
+bool = DType._define("bool", np.bool_)  # noqa: A001  (TensorFlow's public name)
+complex64 = DType._define("complex64", np.complex64)
+complex128 = DType._define("complex128", np.complex128)
 _REAL_PARTS = {"complex64": float32, "complex128": float64}
 
 _ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64, bool,
@@ -157,7 +214,7 @@ def _from_enum(number):
 
 # -- tf.string: variable-length byte strings, held as NumPy object arrays of `bytes` ------------
 # (no gradient, no arithmetic but + and comparisons; see ops/io/strings.py)
-string = DType("string", np.object_)
+string = DType._define("string", np.object_)
 _ALL += (string,)
 FROM_NUMPY[string._np] = string
 _BY_NAME["string"] = string
@@ -167,7 +224,7 @@ __all__.append("string")
 # tensors hold C++ objects. NumPy holds it in a one-field record so that the array's dtype is not
 # string's object dtype (no arithmetic, no gradient; see data/variants.py).
 VARIANT_NUMPY = np.dtype([("variant", object)])
-variant = DType("variant", VARIANT_NUMPY)
+variant = DType._define("variant", VARIANT_NUMPY)
 _ALL += (variant,)
 FROM_NUMPY[VARIANT_NUMPY] = variant
 _BY_NAME["variant"] = variant

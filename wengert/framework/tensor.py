@@ -52,6 +52,10 @@ class TensorLike:
         """A hashable reference (tensors compare elementwise, so are unhashable)."""
         return _Reference(self)
 
+    def experimental_ref(self):
+        """The old name of `ref()` (deprecated in TensorFlow)."""
+        return self.ref()
+
 
 class Tensor(TensorLike):
     """An eager tensor. Use `constant` or an op to make one, `.numpy()` to read it."""
@@ -90,6 +94,18 @@ class Tensor(TensorLike):
     @property
     def name(self):
         return f"{self._op.name}:{self._value_index}" if self._op is not None else "Tensor"
+
+    def set_shape(self, shape):
+        """An eager tensor's shape is known: ValueError when `shape` does not fit it (a graph
+        tensor refines its static shape instead)."""
+        if not self.shape.is_compatible_with(shape):
+            raise ValueError(f"Tensor's shape {self.shape} is not compatible with supplied "
+                             f"shape {TensorShape(shape)}.")
+
+    def eval(self, feed_dict=None, session=None):
+        """Graph tensors only (their Session runs them); an eager tensor has its value."""
+        raise NotImplementedError("eval is not supported when eager execution is enabled, is "
+                                  ".numpy() what you're looking for?")
 
     def numpy(self):
         """A NumPy copy of the value (a NumPy scalar for a 0-d tensor; bytes for a 0-d string

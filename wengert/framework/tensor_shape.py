@@ -8,7 +8,16 @@ an unknown one as `?`; `disable_v2_tensorshape()` (called by `disable_v2_behavio
 on, process-wide as in TensorFlow. A known dimension is then a `Dimension`, an `int` with `.value`;
 an unknown one stays `None` (TensorFlow gives `Dimension(None)`), so code that tests
 `shape[i] is None` keeps working in both modes. `.dims` lists `Dimension`s in both modes, as TF's.
+
+Rank checks (`with_rank`, `assert_has_rank`, ...) raise ValueError as TensorFlow's do; an unknown
+rank passes each and `with_rank(r)` gives it r unknown dimensions. As a trace type
+(tf.types.experimental.TraceType) a shape A is a subtype of B when B is of unknown rank or has
+A's rank with each dimension equal or None; the most specific common supertype keeps the
+dimensions all agree on, None elsewhere, and an unknown rank when the ranks differ. A shape
+stands for no tensors (`to_tensors` gives [], `placeholder_value` None), as in TensorFlow.
+`as_proto()` is the TensorShapeProto (an unknown dimension is size -1).
 """
+from .protos.tensor import TensorShapeProto
 
 __all__ = ["TensorShape", "Dimension", "dimension_value", "dimension_at_index",
            "enable_v2_tensorshape", "disable_v2_tensorshape"]
@@ -174,6 +183,107 @@ class TensorShape(tuple):
         if self.rank is None or other.rank is None:
             return TensorShape(None)
         return TensorShape(tuple(self) + tuple(other))
+
+    # -- rank checks -----------------------------------------------------------------------------
+    def with_rank(self, rank):
+        """This shape if it has rank `rank` (an unknown rank becomes `rank` unknown dims)."""
+        if self.rank is None:
+            return TensorShape([None] * rank)
+        if self.rank != rank:
+            raise ValueError(f"Shape {self} must have rank {rank}")
+        return self
+
+    def with_rank_at_least(self, rank):
+        if self.rank is not None and self.rank < rank:
+            raise ValueError(f"Shape {self} must have rank at least {rank}")
+        return self
+
+    def with_rank_at_most(self, rank):
+        if self.rank is not None and self.rank > rank:
+            raise ValueError(f"Shape {self} must have rank at most {rank}")
+        return self
+
+    def assert_has_rank(self, rank):
+        if self.rank not in (None, rank):
+            raise ValueError(f"Shape {self} must have rank {rank}")
+
+    def assert_same_rank(self, other):
+        other = as_shape(other)
+        if self.rank is not None and other.rank is not None and self.rank != other.rank:
+            raise ValueError(f"Shapes {self} and {other} must have the same rank")
+
+    def assert_is_compatible_with(self, other):
+        if not self.is_compatible_with(other):
+            raise ValueError(f"Shapes {self} and {other} are incompatible")
+
+    def assert_is_fully_defined(self):
+        if not self.is_fully_defined():
+            raise ValueError(f"Shape {self} is not fully defined")
+
+    def most_specific_compatible_shape(self, other):
+        """The shape both this and `other` are compatible with that keeps every dimension they
+        agree on (None elsewhere; an unknown rank when the ranks differ or one is unknown)."""
+        other = as_shape(other)
+        if self.rank is None or other.rank is None or self.rank != other.rank:
+            return TensorShape(None)
+        return TensorShape(a if a == b else None for a, b in zip(self, other))
+
+    # -- protos ----------------------------------------------------------------------------------
+    def as_proto(self):
+        """The TensorShapeProto of this shape (size -1 for an unknown dimension)."""
+        if self.rank is None:
+            return TensorShapeProto(unknown_rank=True)
+        return TensorShapeProto(dim=[TensorShapeProto.Dim(size=-1 if d is None else d)
+                                     for d in tuple.__iter__(self)])
+
+    experimental_as_proto = as_proto
+
+    @classmethod
+    def experimental_from_proto(cls, proto):
+        if proto.unknown_rank:
+            return TensorShape(None)
+        return TensorShape(None if d.size == -1 else d.size for d in proto.dim)
+
+    # -- tf.types.experimental.TraceType ---------------------------------------------------------
+    def is_subtype_of(self, other):
+        """Whether `other` (a TensorShape) can stand for this shape."""
+        if not isinstance(other, TensorShape):
+            return False
+        if other.rank is None:
+            return True
+        if self.rank is None or self.rank != other.rank:
+            return False
+        return all(b is None or a == b for a, b in zip(tuple.__iter__(self),
+                                                       tuple.__iter__(other)))
+
+    def most_specific_common_supertype(self, others):
+        """The narrowest shape of which this and every one of `others` are subtypes (None
+        when one of `others` is not a TensorShape)."""
+        if any(not isinstance(other, TensorShape) for other in others):
+            return None
+        if self.rank is None or any(o.rank is None or o.rank != self.rank for o in others):
+            return TensorShape(None)
+        return TensorShape(d if all(d == tuple.__getitem__(o, i) for o in others) else None
+                           for i, d in enumerate(tuple.__iter__(self)))
+
+    def placeholder_value(self, placeholder_context):
+        """None: a shape stands for no value while tracing (TraceType's default)."""
+        return None
+
+    def to_tensors(self, value):
+        return []
+
+    def from_tensors(self, tensors):
+        return self.placeholder_value(None)
+
+    def flatten(self):
+        return []
+
+    def cast(self, value, cast_context):
+        """`value` itself if it is this type's placeholder value (None); AssertionError
+        otherwise, as TraceType's default cast."""
+        assert value == self.placeholder_value(None), f"Can not cast {value!r} to type {self!r}"
+        return value
 
     @property
     def dims(self):

@@ -11,6 +11,14 @@ inputs of the trace (so a call with another number of entries traces again), and
 SparseTensorSpec in an input_signature stands for their three TensorSpecs (installed here into
 framework/sparse_tensor.py's TENSOR_SPEC, since TensorSpec is defined in this layer). How a
 trace prints is in function_type.py.
+
+A TensorSpec is a tf.types.experimental.TraceType as TensorFlow's: spec A is a subtype of spec B
+when they have one dtype and one name and A's shape is a subtype of B's (B's dimensions equal or
+None, or B of unknown rank); their most specific common supertype keeps the dimensions all agree
+on. It stands for one tensor: `to_tensors(v)` is [v cast to the spec], `from_tensors` takes the
+next tensor, `placeholder_value` is a placeholder of the spec in the graph being built, and
+`cast` converts a Python value to the spec's dtype and refines a graph tensor's shape to the
+spec's, a TypeError when neither fits the other.
 """
 import collections
 import inspect
@@ -18,11 +26,13 @@ import inspect
 import numpy as np
 
 from ..framework import dtypes
+from ..framework.protos.struct import TensorSpecProto
 from ..framework.sparse_tensor import TENSOR_SPEC
 from ..framework.ragged_tensor import RaggedTensor
 from ..framework.tensor import Tensor, array_of, convert_to_tensor, is_eager_tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.variables import Variable
+from ..graph.graph import placeholder
 from ..util import nest
 
 __all__ = ["TensorSpec", "type_spec_from_value", "call_key",
@@ -64,14 +74,73 @@ class TensorSpec:
 
     def __eq__(self, other):
         return (isinstance(other, TensorSpec) and self.dtype is other.dtype
-                and self.shape.rank == other.shape.rank and tuple(self.shape) == tuple(
-                    other.shape) and self.name == other.name)
+                and self.shape == other.shape and self.name == other.name)
 
-    def __hash__(self):
-        return hash((self.dtype.name, self.shape.rank, tuple(self.shape), self.name))
+    def __hash__(self):  # (an unknown rank's shape hashes as the empty tuple)
+        return hash((self.dtype.name, self.shape.rank, tuple.__hash__(self.shape), self.name))
 
     def __repr__(self):
         return f"TensorSpec(shape={self.shape}, dtype=tf.{self.dtype.name}, name={self.name!r})"
+
+    # -- tf.types.experimental.TraceType ---------------------------------------------------------
+    def is_subtype_of(self, other):
+        """Whether `other` can stand for every tensor this spec stands for."""
+        return (type(other) is type(self) and self.dtype is other.dtype
+                and self.name == other.name and self.shape.is_subtype_of(other.shape))
+
+    def most_specific_common_supertype(self, others):
+        """The narrowest spec of which this and every one of `others` are subtypes; None when
+        they differ in class, dtype or name."""
+        if any(type(o) is not type(self) or o.dtype is not self.dtype or o.name != self.name
+               for o in others):
+            return None
+        shape = self.shape.most_specific_common_supertype([o.shape for o in others])
+        return TensorSpec(shape, self.dtype, self.name)
+
+    def most_specific_compatible_type(self, other):
+        """Deprecated form of most_specific_common_supertype: ValueError when there is none."""
+        found = self.most_specific_common_supertype([other])
+        if found is None:
+            raise ValueError(f"No TypeSpec is compatible with both {self!r} and {other!r}")
+        return found
+
+    def placeholder_value(self, placeholder_context):
+        """A placeholder of this spec's dtype and shape in the graph being built."""
+        return placeholder(self.dtype, self.shape, self.name)
+
+    def to_tensors(self, value):
+        return [self.cast(value, None)]
+
+    def from_tensors(self, tensors):
+        return next(tensors)
+
+    def flatten(self):
+        return [self]
+
+    def cast(self, value, casting_context):
+        """`value` as a tensor of this spec: a Python value converted to its dtype, a graph
+        tensor's shape refined to the spec's; TypeError when neither spec fits the other. With
+        `casting_context.allow_specs`, a TensorSpec subtype gives this spec."""
+        if getattr(casting_context, "allow_specs", False) and isinstance(value, TensorSpec):
+            assert value.is_subtype_of(self), f"Can not cast {value!r} to {self!r}"
+            return self
+        if not isinstance(value, Tensor):
+            value = convert_to_tensor(value, self.dtype)
+        value_spec = TensorSpec(value.shape, value.dtype, self.name)
+        if not value_spec.is_subtype_of(self):
+            if not self.is_subtype_of(value_spec):
+                raise TypeError(f"Can not cast {value_spec!r} to {self!r}")
+            value.set_shape(self.shape)
+        return value
+
+    def experimental_as_proto(self):
+        return TensorSpecProto(name=self.name or "", shape=self.shape.as_proto(),
+                               dtype=self.dtype.as_datatype_enum)
+
+    @classmethod
+    def experimental_from_proto(cls, proto):
+        return cls(TensorShape.experimental_from_proto(proto.shape),
+                   dtypes.DType(proto.dtype), proto.name or None)
 
 
 def type_spec_from_value(value):

@@ -16,15 +16,10 @@ import numpy as np
 
 from .. import dtypes
 from ..errors import DataLossError
+from .data_types import DATA_TYPE_NAMES
 from .message import Field, Message
 
 __all__ = ["TensorShapeProto", "TensorProto", "to_proto", "from_proto", "DATA_TYPE_NAMES"]
-
-DATA_TYPE_NAMES = dict(enumerate((
-    "DT_INVALID", "DT_FLOAT", "DT_DOUBLE", "DT_INT32", "DT_UINT8", "DT_INT16", "DT_INT8",
-    "DT_STRING", "DT_COMPLEX64", "DT_INT64", "DT_BOOL", "DT_QINT8", "DT_QUINT8", "DT_QINT32",
-    "DT_BFLOAT16", "DT_QINT16", "DT_QUINT16", "DT_UINT16", "DT_COMPLEX128", "DT_HALF",
-    "DT_RESOURCE", "DT_VARIANT", "DT_UINT32", "DT_UINT64")))
 
 
 class _Dim(Message):
