@@ -16,7 +16,8 @@ TensorBoard summaries, datasets, ...) load on first attribute access.
 """
 from .util.lazy import lazy_attributes as _lazy_attributes
 # tensors, variables, dtypes, errors
-from .framework import dtypes, errors
+from . import dtypes  # tf.dtypes: the dtypes with cast, complex, saturate_cast
+from .framework import errors
 from .framework.dtypes import (DType, as_dtype, bool, complex64, complex128, double,  # noqa: A004
                                float16, float32, float64, half, int8, int16, int32, int64, string,
                                uint8, uint16, uint32, uint64, variant)
@@ -33,6 +34,7 @@ from .framework.tensor_shape import TensorShape
 from .framework.variables import Variable
 from .ops import indexed_slices_ops as _indexed_slices_ops  # densifying and summing slices
 from .ops import installs as _operators  # Tensor's and Variable's + - * / @ [] ...
+from .ops.io import variable_sparse_updates as _variable_sparse_updates  # v.scatter_update, ...
 # differentiation
 from .autodiff.backprop import UnconnectedGradients
 from .autodiff.custom import custom_gradient, grad_pass_through, recompute_grad

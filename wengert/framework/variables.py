@@ -38,6 +38,7 @@ from .registry import defop
 from .tensor import Tensor, TensorLike, _array_repr, to_array
 from .tensor_shape import TensorShape
 from .variable_creators import VariableMeta
+from .variable_v1_members import V1Members
 
 __all__ = ["Variable", "variable_op_name", "replica_update_scope"]
 
@@ -168,7 +169,7 @@ def checked_constraint(constraint):
     return constraint
 
 
-class Variable(TensorLike, metaclass=VariableMeta):
+class Variable(V1Members, TensorLike, metaclass=VariableMeta):
     """A mutable tensor-valued state, e.g. a weight matrix."""
 
     __hash__ = object.__hash__  # identity; `ref()` is the TF 2 spelling
