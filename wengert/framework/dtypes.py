@@ -175,9 +175,10 @@ _BY_NAME = {d.name: d for d in _ALL}
 _BY_NAME.update(half=float16, double=float64, float=float32)
 
 
-def as_dtype(value):
+def as_dtype(type_value):
     """Return the DType for a DType, NumPy dtype/type, name such as "float32", or TensorFlow's
     DataType enum number (1 is float32, as `tf.zeros(1, 1)` passes it)."""
+    value = type_value
     if isinstance(value, DType):
         return value
     if type(value) is int:

@@ -189,6 +189,9 @@ class _Reference:
     def __eq__(self, other):
         return isinstance(other, _Reference) and other._obj is self._obj
 
+    def __repr__(self):
+        return f"<Reference wrapping {self._obj!r}>"
+
 
 def _array_repr(value, text_of=repr):
     """The value as a tensor's repr (its `numpy=` part) or, with text_of=str, its str prints it,

@@ -2,6 +2,7 @@
 `data` (wengert/tf1/asserts.py), `assert_all_finite` is `verify_tensor_all_finite`, the
 `is_*` predicates of tf.math, and the switches for traceback filtering and placement logs.
 Every other name is tf.debugging's."""
+from ...debugging.shape_assertions import assert_shapes_v1 as assert_shapes
 from ...ops.rounding_ops import is_finite, is_inf, is_nan
 from ...tf1.asserts import (assert_equal, assert_greater, assert_greater_equal, assert_integer,
                             assert_less, assert_less_equal, assert_near, assert_negative,
