@@ -51,6 +51,13 @@ class Operation:
             raise ValueError(f"Operation '{self.name}' (type {self.type}) has no attribute "
                              f"{name!r}; it has {sorted(self.attrs) or 'none'}.") from None
 
+    def colocation_groups(self):
+        """The ops this one is placed with, as TensorFlow names them: [b"loc:@<name>"] of the
+        op its graph's colocate_with gave it, else of itself."""
+        colocation_of = getattr(self.graph, "colocation_of", None)
+        groups = colocation_of(self) if colocation_of is not None else None
+        return groups or [f"loc:@{self.name}".encode()]
+
     @property
     def node_def(self):
         return {"name": self.name, "op": self.type, "attr": dict(self.attrs),

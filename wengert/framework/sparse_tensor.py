@@ -24,6 +24,7 @@ import numpy as np
 
 from . import dtypes
 from .composite_tensor import CompositeTensor
+from .context import default_session
 from .static_value import static_value
 from .tensor import convert_to_tensor, is_eager_tensor
 from .tensor_shape import TensorShape
@@ -87,6 +88,14 @@ class SparseTensor(CompositeTensor):
 
     def get_shape(self):
         return self.shape
+
+    def eval(self, feed_dict=None, session=None):
+        """A graph SparseTensor's value (a SparseTensorValue) in `session` (default: the
+        default session); an eager one has its value already."""
+        if self.graph is None:
+            raise NotImplementedError("SparseTensor.eval is not supported when eager execution "
+                                      "is enabled; read .indices, .values and .dense_shape.")
+        return (session or default_session()).run(self, feed_dict)
 
     def set_shape(self, shape):
         """Narrow the static dense shape to `shape` (ValueError when they disagree)."""

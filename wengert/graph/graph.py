@@ -38,6 +38,7 @@ from ..framework.tensor_shape import (TensorShape, disable_v2_tensorshape,
 from ..framework.variables import READ_VARIABLE, variable_op_name
 from ..ops.creation_ops import CONST
 from .graph_elements import as_graph_element
+from .placement_and_access import PlacementAndAccess
 from .symbolic import SymbolicTensor, graph_of_tensors
 
 __all__ = ["Graph", "get_default_graph", "reset_default_graph", "name_scope",
@@ -109,7 +110,7 @@ def _foreign_tensor_message(t):
             "the same graph.")
 
 
-class Graph:
+class Graph(PlacementAndAccess):
     """A dataflow graph: `get_operations()` in creation order, unique names, scopes, collections."""
 
     lifts_variables = False  # traced functions' graphs make eager variables (tracing/func_graph.py)

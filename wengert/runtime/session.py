@@ -235,13 +235,10 @@ class Session:
         if isinstance(item, Variable):
             with graph.as_default():
                 return graph.capture_variable(item)
-        if isinstance(item, Tensor):
+        if isinstance(item, (Tensor, Operation)):
             if getattr(item, "graph", None) is not graph:
                 raise ValueError(f"Fetch {item!r} is not an element of this session's graph.")
-            return item
-        if isinstance(item, Operation):
-            if item.graph is not graph:
-                raise ValueError(f"Fetch {item!r} is not an element of this session's graph.")
+            graph.check_fetchable(item)  # prevent_fetching
             return item
         raise TypeError(f"Fetch argument {item!r} has invalid type {type(item).__name__}; fetch "
                         "tensors, operations, variables or their names.")
@@ -259,6 +256,7 @@ class Session:
             if not isinstance(tensor, Tensor) or getattr(tensor, "graph", None) is not self.graph:
                 raise ValueError(f"Cannot feed {key!r}: feed_dict keys must be tensors of this "
                                  "session's graph (or their names).")
+            self.graph.check_feedable(tensor)  # prevent_feeding
             tensors.append(tensor)
             values.append(_checked_feed(tensor, value))
         return tensors, values

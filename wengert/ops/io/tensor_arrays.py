@@ -356,6 +356,19 @@ class TensorArray:
     def close(self, name=None):
         return None
 
+    def grad(self, source, flow=None, name=None):
+        """TensorFlow 1's gradient TensorArray: wengert differentiates TensorArrays through
+        their ops (GradientTape, tf.gradients), so there is none to make."""
+        if state.graph is None:
+            raise NotImplementedError(
+                "TensorArray.grad is not supported when executing eagerly; eager's gradient "
+                "implementation does not use/need this function to compute gradients of "
+                "operations that use TensorArrays.")
+        raise NotImplementedError(
+            "TensorArray.grad: wengert's TensorArrays are differentiated through their ops "
+            "(tf.gradients or GradientTape give the gradients of reads and writes); it has no "
+            f"gradient TensorArray for source {source!r}.")
+
     def __repr__(self):
         return f"<tf.TensorArray dtype={self._dtype.name} flow shape={self._flow.shape}>"
 
