@@ -59,7 +59,7 @@ def test_compat_v1_holds_the_top_level():
 
 def test_lazy_attributes_helper():
     namespace = {"__name__": "wengert.fake", "__package__": "wengert"}
-    getattr_, dir_ = lazy_attributes(namespace, {"dt": ".framework.dtypes",
+    getattr_, dir_ = lazy_attributes(namespace, {"dt": ".dtypes",
                                                  "f32": ".framework.dtypes:float32"})
     assert getattr_("f32") is tf.float32 and namespace["f32"] is tf.float32
     assert getattr_("dt") is tf.dtypes
