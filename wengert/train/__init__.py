@@ -4,6 +4,7 @@ minimizers with wengert's derivatives are `wengert.optimize`.
 """
 # -- checkpoints (data/checkpoint helper) ---------------------------------------------------------
 from .checkpoint import *  # noqa: F401,F403
+from .checkpoint_options import *  # noqa: F401,F403
 
 # -- TF1 optimizers (optimizers helper) -----------------------------------------------------------
 from .optimizer import *  # noqa: F401,F403

@@ -29,8 +29,18 @@ an error listing all mismatches and changes nothing. Values for variables that d
 Under MultiWorkerMirroredStrategy every rank calls save and restore: rank 0 writes the files
 (then the ranks wait for it), and restore reads on rank 0 and broadcasts the values, so every
 rank restores the same values (distribute/checkpointing.py).
+
+write/save/restore take a tf.train.CheckpointOptions (checkpoint_options.py): its write
+callbacks run after each write; writes finish before returning, so `sync()` has nothing to wait
+for. A CheckpointManager with `checkpoint_interval` and `step_counter` saves (with
+check_interval=True) only once the step counter moved `checkpoint_interval` past the step of
+its last save (never twice at one step), returning None when it skips; `init_fn` initializes when
+`restore_or_initialize` finds no checkpoint; `keep_checkpoint_every_n_hours` keeps, among the
+checkpoints max_to_keep would delete, one every n hours (their save times are kept in memory,
+so checkpoints found on disk count from when the manager was made).
 """
 import os
+import time
 
 import numpy as np
 
@@ -38,6 +48,7 @@ from ..distribute import checkpointing
 from ..framework.errors import DataLossError, InvalidArgumentError
 from ..framework.tensor import Tensor
 from ..framework.variables import Variable
+from .checkpoint_options import after_write, checked_options
 from ..tracing.func_graph import init_scope
 from ..graph.variables import GraphVariable
 from ..framework.protos.trackable_object_graph import TrackableObjectGraph
@@ -175,15 +186,22 @@ class Checkpoint:
         """{checkpoint key: value} in TensorFlow's order, the object graph last."""
         return object_graph.serialize(self)
 
-    def write(self, file_prefix):
+    def write(self, file_prefix, options=None):
         """Save to exactly `file_prefix` (no counter, no state file); returns the path."""
+        options = checked_options(options, "Checkpoint.write")
         path = os.fspath(file_prefix)
         checkpointing.write_once(lambda: _write_checkpoint(path, self._arrays()))
+        after_write(options, path)
         return path
 
-    def save(self, file_prefix):
+    def sync(self):
+        """Wait for outstanding saves: wengert's writes finish before they return."""
+        return None
+
+    def save(self, file_prefix, options=None):
         """Save to `file_prefix-N` (N = the save counter, incremented) and record it as the
         latest checkpoint of its directory; returns the path."""
+        options = checked_options(options, "Checkpoint.save")
         number = int(self._save_counter.numpy()) + 1
         self._save_counter.assign(np.int64(number))
         path = f"{os.fspath(file_prefix)}-{number}"
@@ -199,10 +217,12 @@ class Checkpoint:
         except BaseException:
             self._save_counter.assign(np.int64(number - 1))
             raise
+        after_write(options, path)
         return path
 
-    def restore(self, save_path):
+    def restore(self, save_path, options=None):
         """Restore the values saved at `save_path` (None: nothing, a fresh start)."""
+        checked_options(options, "Checkpoint.restore", restoring=True)
         save_path = checkpointing.decide_on_root(
             None if save_path is None else os.fspath(save_path), "the checkpoint to restore")
         if save_path is None:
@@ -322,10 +342,21 @@ def _assign_all(pairs):
 class CheckpointManager:
     """Numbered checkpoints in one directory, keeping the newest `max_to_keep` (None: all)."""
 
-    def __init__(self, checkpoint, directory, max_to_keep, checkpoint_name="ckpt"):
+    def __init__(self, checkpoint, directory, max_to_keep, keep_checkpoint_every_n_hours=None,
+                 checkpoint_name="ckpt", step_counter=None, checkpoint_interval=None,
+                 init_fn=None, last_checkpoint_step=None):
         if max_to_keep is not None and max_to_keep < 1:
             raise ValueError(f"CheckpointManager: max_to_keep must be None or >= 1, "
                              f"not {max_to_keep}.")
+        if checkpoint_interval is not None and step_counter is None:
+            raise ValueError("`step_counter` should be passed if `checkpoint_interval` is not "
+                             "None.")
+        self._keep_hours = keep_checkpoint_every_n_hours
+        self._step_counter, self._checkpoint_interval = step_counter, checkpoint_interval
+        self._last_checkpoint_step = last_checkpoint_step
+        self._init_fn = init_fn
+        self._last_preserved = time.time() - 1.0  # as TensorFlow's, a second back
+        self._saved_at = {}
         self._checkpoint = checkpoint
         self._directory = os.path.abspath(os.fspath(directory))
         self._max_to_keep = max_to_keep
@@ -350,21 +381,54 @@ class CheckpointManager:
     def latest_checkpoint(self):
         return self._checkpoints[-1] if self._checkpoints else None
 
-    def save(self, checkpoint_number=None):
+    @property
+    def checkpoint_interval(self):
+        return self._checkpoint_interval
+
+    def _interval_passed(self, check_interval):
+        """Whether a save at the step counter's value is due (recording that step if so)."""
+        if self._checkpoint_interval is None:
+            return True
+        step = int(np.asarray(self._step_counter))
+        last = self._last_checkpoint_step
+        if last is not None and (step == last or check_interval and
+                                 step < last + self._checkpoint_interval):
+            return False
+        self._last_checkpoint_step = step
+        return True
+
+    def _to_delete(self, removed):
+        """The checkpoints beyond max_to_keep whose files go: all but one every n hours."""
+        gone = []
+        for old in removed:
+            stamp = self._saved_at.pop(old, self._last_preserved)
+            if self._keep_hours and stamp - self._keep_hours * 3600.0 >= self._last_preserved:
+                self._last_preserved = stamp
+            else:
+                gone.append(old)
+        return gone
+
+    def save(self, checkpoint_number=None, check_interval=True, options=None):
         """Save a checkpoint numbered `checkpoint_number` (default: the save counter, incremented),
-        then delete the oldest beyond `max_to_keep`; returns its path."""
+        then delete the oldest beyond `max_to_keep`; returns its path, or None when the step
+        counter has not moved `checkpoint_interval` since the last save."""
+        options = checked_options(options, "CheckpointManager.save")
+        if not self._interval_passed(check_interval):
+            return None
         counter = self._checkpoint.save_counter
         counter.assign(counter.numpy() + 1)
         number = int(counter.numpy()) if checkpoint_number is None else int(checkpoint_number)
         path = os.path.abspath(f"{self._prefix}-{number}")
         kept = [p for p in self._checkpoints if p != path] + [path]
         removed = [] if self._max_to_keep is None else kept[:-self._max_to_keep]
+        self._saved_at[path] = time.time()
+        deleted = self._to_delete(removed)
 
         def write_and_record():
             os.makedirs(self._directory, exist_ok=True)
             _write_checkpoint(path, self._checkpoint._arrays())
             _write_state(self._directory, path, kept[len(removed):])
-            for old in removed:
+            for old in deleted:
                 for file in checkpoint_files(old):
                     if os.path.exists(file):
                         os.unlink(file)
@@ -374,11 +438,22 @@ class CheckpointManager:
             counter.assign(counter.numpy() - 1)
             raise
         self._checkpoints = kept[len(removed):]
+        after_write(options, path)
         return path
 
     def restore_or_initialize(self):
-        """Restore the latest checkpoint if there is one; returns its path or None."""
+        """Restore the latest checkpoint if there is one (the step counter's value becomes
+        the last checkpoint's step) and return its path; else call `init_fn` and return None."""
         if self.latest_checkpoint is None:
+            if self._init_fn is not None:
+                self._init_fn()
             return None
         self._checkpoint.restore(self.latest_checkpoint)
+        if self._checkpoint_interval is not None:
+            self._last_checkpoint_step = int(np.asarray(self._step_counter))
         return self.latest_checkpoint
+
+    def sync(self):
+        """Wait for outstanding saves (none: wengert's writes finish before they return)."""
+        if self._checkpoint is not None:
+            self._checkpoint.sync()
