@@ -28,13 +28,14 @@ class DType:
 
     def __new__(cls, type_enum, handle_data=None):
         """tf.DType(type_enum): the dtype whose DataType enum number is `type_enum`."""
-        if handle_data is not None:
-            raise ValueError(f"tf.DType({type_enum!r}, handle_data=...): wengert's dtypes carry "
-                             "no resource handle data; pass handle_data=None.")
         return _from_enum(int(type_enum))
 
     def __init__(self, type_enum, handle_data=None):
-        """Nothing to set: __new__ returned the one object of that dtype."""
+        """Nothing to set (__new__ returned the one object of that dtype); handle data, which
+        TensorFlow keeps for resource and variant dtypes, is refused."""
+        if handle_data is not None:
+            raise ValueError(f"tf.DType({type_enum!r}, handle_data=...): wengert's dtypes carry "
+                             "no resource handle data; pass handle_data=None.")
 
     @classmethod
     def _define(cls, name, np_type):
