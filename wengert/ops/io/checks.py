@@ -227,12 +227,12 @@ def is_numeric_tensor(tensor):
     return hasattr(tensor, "dtype") and dtypes.as_dtype(tensor.dtype).is_numeric
 
 
-def assert_all_finite(t, message, name=None):
-    """Raise unless every element of the floating-point tensor t is finite; returns t."""
+def assert_all_finite(x, message, name=None):
+    """Raise unless every element of the floating-point tensor x is finite; returns x."""
     with op_scope(name, "VerifyFinite"):
-        t = convert_to_tensor(t)
-        Assert(reduce_all(is_finite(t)), [message, "x = ", t])
-    return t
+        x = convert_to_tensor(x)
+        Assert(reduce_all(is_finite(x)), [message, "x = ", x])
+    return x
 
 
 # -- ensure_shape ------------------------------------------------------------------------------------
