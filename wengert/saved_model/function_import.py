@@ -50,8 +50,11 @@ from ..framework.tensor_shape import TensorShape
 from ..framework.variables import Variable
 from ..graph.graph import get_default_graph
 from ..graph.graph_import import _arguments, _outputs
-from ..ops.io.lookup_tables import TABLE_FROM_TEXT_FILE, TableStore
+from ..ops.array_ops import IDENTITY
+from ..ops.io.lookup_tables import (HASH_TABLE, TABLE_FROM_TEXT_FILE, TABLE_IMPORT,
+                                    TABLE_INITIALIZE, TableStore)
 from ..ops.math_ops import not_equal
+from ..ops.shape_ops import IDENTITY_N
 from .function_defs import OP_OUTPUTS
 from .tensor_lists import LIST_OPS, LIST_OUTPUTS
 
@@ -182,15 +185,15 @@ class FunctionLibrary:
             return [LIST_OPS[node.op](node, inputs)]
         if node.op in _TABLES:
             return [_table(node)]
-        if node.op in ("LookupTableImportV2", "InitializeTableV2") and \
+        if node.op in (TABLE_IMPORT.type, TABLE_INITIALIZE.type) and \
                 not hasattr(inputs[0], "_import"):  # a mutable table: its contents restored
             inputs[0].insert(inputs[1], inputs[2])
             return []
-        if node.op == "InitializeTableFromTextFileV2":
+        if node.op == TABLE_FROM_TEXT_FILE.type:
             _text_file_init(node, *inputs)
             return []
-        if node.op in ("Identity", "IdentityN") and not all(isinstance(v, Tensor)
-                                                             for v in inputs):
+        if node.op in (IDENTITY.type, IDENTITY_N.type) and not all(isinstance(v, Tensor)
+                                                                   for v in inputs):
             return list(inputs)  # a resource passed along: the variable or table itself
         function = raw_op(node.op)
         op, outputs = _outputs(function(**_arguments(node, function, inputs), name=_name(node)))
@@ -239,7 +242,7 @@ class FunctionLibrary:
 def _table(node):
     """An empty wengert table for a HashTableV2 / MutableHashTableV2 node (made eagerly, as
     TensorFlow lifts a table out of a function); LookupTableImportV2 fills it."""
-    static = node.op == "HashTableV2"
+    static = node.op == HASH_TABLE.type
     store = TableStore(dtypes.as_dtype(node.attr["key_dtype"].type),
                        dtypes.as_dtype(node.attr["value_dtype"].type), static=static)
     fields = {"class": "StaticHashTable" if static else "MutableHashTable",

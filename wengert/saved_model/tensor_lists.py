@@ -32,7 +32,7 @@ from ..ops.broadcast_ops import broadcast_to
 from ..ops.cast_ops import cast
 from ..framework.tensor import constant
 from ..ops.creation_ops import ones, zeros
-from ..ops.io.tensor_arrays import get_rows, scatter_rows
+from ..ops.io.tensor_arrays import TENSOR_LIST_GET_ITEM, get_rows, scatter_rows
 from ..ops.math_ops import maximum
 from ..ops.reshape_ops import expand_dims, reshape
 from ..ops.query_ops import rank, shape as shape_of
@@ -103,7 +103,7 @@ LIST_OPS = {
     "TensorListReserve": _reserve,
     "EmptyTensorList": _empty,
     "TensorListFromTensor": lambda node, inputs: inputs[0],
-    "TensorListGetItem": lambda node, inputs: get_rows(inputs[0], inputs[1]),
+    TENSOR_LIST_GET_ITEM.type: lambda node, inputs: get_rows(inputs[0], inputs[1]),
     "TensorListSetItem": _set_item,
     "TensorListPushBack": _push_back,
     "TensorListStack": lambda node, inputs: inputs[0],
@@ -113,6 +113,6 @@ LIST_OPS = {
 # Their output arguments, as TensorFlow's op definitions name them (one each).
 LIST_OUTPUTS = {"TensorListReserve": [["handle", "t"]], "EmptyTensorList": [["handle", "t"]],
                 "TensorListFromTensor": [["output_handle", "t"]],
-                "TensorListGetItem": [["item", "t"]], "TensorListSetItem": [["output_handle", "t"]],
+                TENSOR_LIST_GET_ITEM.type: [["item", "t"]], "TensorListSetItem": [["output_handle", "t"]],
                 "TensorListPushBack": [["output_handle", "t"]],
                 "TensorListStack": [["tensor", "t"]], "TensorListLength": [["length", "t"]]}
