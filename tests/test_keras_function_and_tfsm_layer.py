@@ -1,11 +1,13 @@
 """keras.Function (function.py) and keras.layers.TFSMLayer (layers/tfsm_layer.py); the expected
 values are Keras 3.15's on TensorFlow 2.21 for the same programs."""
 import os
+import subprocess
 
 import numpy as np
 import pytest
 
 import wengert as tf
+from tf_reference import tf_python
 
 K = tf.keras
 X = np.ones((2, 3), "float32")
@@ -78,3 +80,27 @@ def test_tfsm_layer_calls_a_signature_and_an_attribute(tmp_path):
     assert len(by_signature.non_trainable_weights) == 1
     by_call = K.layers.TFSMLayer(path, call_endpoint="__call__")
     np.testing.assert_allclose(by_call(tf.constant([[1.0, 1.0]])).numpy(), [[4.0, 5.0]])
+
+
+_TF_EXPORT = """
+import os, sys
+os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
+import keras
+model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2, kernel_initializer="ones")])
+model.export(sys.argv[1], verbose=False)
+"""
+
+
+def test_tfsm_layer_wraps_a_model_tensorflow_exported(tmp_path):
+    python = tf_python()
+    if python is None:
+        pytest.skip("TensorFlow 2.21 is not installed (TF_PYTHON): it writes this SavedModel")
+    path = str(tmp_path / "tf_exported")
+    done = subprocess.run([python, "-c", _TF_EXPORT, path], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    layer = K.layers.TFSMLayer(path)
+    np.testing.assert_allclose(layer(X).numpy(), np.full((2, 2), 3.0))
+    assert len(layer.weights) == 2
+    by_signature = K.layers.TFSMLayer(path, call_endpoint="serving_default")
+    np.testing.assert_allclose(by_signature(X)["output_0"].numpy(), np.full((2, 2), 3.0))
