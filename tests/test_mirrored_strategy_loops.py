@@ -207,3 +207,28 @@ def test_built_in_fit_counts_compiled_metrics_over_every_replica(strategy):
     np.testing.assert_allclose(np.concatenate([w.ravel() for w in model.get_weights()]), [
         0.52179, -0.373353, 0.178178, 0.283765, 0.215533, -0.216673, 0.161661, -0.150038,
         0.069513, 0.73979, -0.369262, 0.133054, 0.408092], atol=2e-6)
+
+
+def test_custom_train_step_on_four_replicas(monkeypatch):
+    """The CPU split into four logical devices: batches of 8 rows, 2 per replica, Adam."""
+    monkeypatch.setattr(logical_devices._Runtime, "initialized", False)
+    monkeypatch.setattr(logical_devices._Runtime, "configurations", {})
+    monkeypatch.setattr(settings, "logical_cpus", 1)
+    cpu = tf.config.list_physical_devices("CPU")[0]
+    tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 4)
+    strategy = tf.distribute.MirroredStrategy()
+    assert strategy.num_replicas_in_sync == 4
+    x = np.linspace(-1, 1, 32, dtype="float32").reshape(16, 2)
+    y = (np.sin(3 * x[:, :1]) + x[:, 1:] ** 2).astype("float32")
+    with strategy.scope():
+        model = _custom_model()
+        model.compile(optimizer=tf.keras.optimizers.Adam(0.05))
+    history = model.fit(x, y, batch_size=8, epochs=2, shuffle=False, verbose=0).history
+    np.testing.assert_allclose(history["loss"], [0.8048909902572632, 0.6113522052764893],
+                               rtol=1e-5)
+    assert history["rows"] == [2.0, 2.0]
+    np.testing.assert_allclose(np.concatenate([w.ravel() for w in model.get_weights()]), [
+        0.45708003640174866, -0.3545597195625305, 0.25436270236968994, 0.20397451519966125,
+        0.24844500422477722, -0.14910739660263062, 0.02217227779328823, -0.018740687519311905,
+        0.011811924166977406, 0.6539245843887329, -0.2603742182254791, 0.059941232204437256,
+        0.023689579218626022], rtol=1e-5, atol=1e-6)
