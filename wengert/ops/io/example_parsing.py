@@ -13,8 +13,11 @@ batch of B serialized Examples with a features dict (parsing_config.py) gives, p
                                     entry (b, j) is record b's j-th value
     SparseFeature                   a SparseTensor of dense shape [B] + size: record b's values
                                     at the positions its index feature(s) give
+    RaggedFeature                   a RaggedTensor [B, (rows...), values]: each record's values
+                                    split by its partitions (ragged_feature_parsing.py)
 
-`parse_single_example` parses one record the same way, without the batch dimension. The
+`parse_single_example` parses one record the same way, without the batch dimension (a
+RaggedFeature without partitions then gives the dense 1-D values). The
 parsing is one op (kernel in NumPy over the protobuf wire format, framework/protos/wire.py), so
 it runs in `tf.function` and `Dataset.map`. A record that lacks a required feature, holds a
 feature of another type, or holds the wrong number of values is an InvalidArgumentError in
@@ -33,7 +36,9 @@ from ...framework.tensor import convert_to_tensor
 from ...framework.tensor_shape import TensorShape
 from ..reshape_ops import reshape, squeeze
 from ..slice_ops import slice as slice_
-from .parsing_config import KINDS, check_features
+from .parsing_config import KINDS, RaggedFeature, check_features
+from .ragged_feature_parsing import (check_ragged_keys, output_count, ragged_outputs,
+                                     ragged_result, ragged_rule, ragged_spec)
 
 __all__ = ["parse_example", "parse_single_example", "decode_features", "feature_values",
            "array_of_values", "parse_specs", "to_dict", "strings", "unbatch", "type_word",
@@ -153,6 +158,14 @@ class _Records:
             return _empty(dtype)
         self.check(index, key, kind, dtype)
         return _decoded(kind, payload)
+
+    def entry(self, index, key):
+        """(dtype name, values) of `key` in record `index` unchecked, (None, None) for an empty
+        Feature, None when absent (RaggedFeature words a type mismatch in its own way)."""
+        entry = self.features[index].get(key.encode("utf-8"))
+        if entry is None or entry[0] is None:
+            return None if entry is None else (None, None)
+        return entry[0], _decoded(*entry)
 
     def check(self, index, key, kind, dtype):
         if kind != dtype:
@@ -356,6 +369,8 @@ def _parse_kernel(serialized, names, *, specs):
             out.append(_sequence(records, key, dtype, shape, default, extra[1]))
         elif kind == "varlen":
             out.extend(_varlen(records, key, dtype))
+        elif kind == "ragged":
+            out.extend(ragged_outputs(records, key, dtype, extra))
         else:
             out.extend(_sparse_feature(records, key, dtype, extra))
     return tuple(out)
@@ -376,6 +391,8 @@ def _parse_rule(serialized, names, *, specs):
             out.append((TensorShape(batch + list(shape)), dt))
         elif kind == "sequence":
             out.append((TensorShape(batch + [None] + list(shape)), dt))
+        elif kind == "ragged":
+            out += ragged_rule(batch, dt, extra)
         else:
             rank = 2 if kind == "varlen" else 1 + (len(extra.index_key) if isinstance(
                 extra.index_key, (list, tuple)) else 1)
@@ -388,10 +405,12 @@ PARSE_EXAMPLES = defop("ParseExamples", _parse_kernel, shape=_parse_rule, grad=N
                        num_outputs=None)
 
 
-def parse_specs(features, what):
-    """The op's `specs` attribute for a features dict of parse_example."""
-    specs = []
-    for key, kind, dtype, shape, default in check_features(features, what):
+def parse_specs(features, what, single=False):
+    """The op's `specs` attribute for a features dict of parse_example (RaggedFeatures
+    composed per record when `single`)."""
+    specs, checked = [], check_features(features, what)
+    check_ragged_keys(checked)
+    for key, kind, dtype, shape, default in checked:
         if kind == "sequence" and not default[1]:
             raise ValueError(f"Unsupported: FixedLenSequenceFeature requires allow_missing to "
                              f"be True. ({what}, feature '{key}')")
@@ -400,6 +419,8 @@ def parse_specs(features, what):
         elif kind == "sequence":
             value, allow = default
             default = (None if value is None else (np.asarray(value).item(),), allow)
+        elif kind == "ragged":
+            default = ragged_spec(key, default, single, what)
         specs.append((key, kind, dtype.name, shape, default))
     return tuple(specs)
 
@@ -407,10 +428,14 @@ def parse_specs(features, what):
 def to_dict(specs, outputs):
     """{key: tensor or SparseTensor} from the op's outputs."""
     out, k = {}, 0
-    for key, kind, _, _, _ in specs:
+    for key, kind, _, _, extra in specs:
         if kind in ("fixed", "sequence"):
             out[key] = outputs[k]
             k += 1
+        elif kind == "ragged":
+            count = output_count(extra)
+            out[key] = ragged_result(extra, outputs[k:k + count])
+            k += count
         else:
             out[key] = SparseTensor(outputs[k], outputs[k + 1], outputs[k + 2])
             k += 3
@@ -432,9 +457,12 @@ def parse_example(serialized, features, example_names=None, name=None):
     if serialized.shape.rank not in (None, 1):
         raise ValueError(f"parse_example: serialized must be a vector of records, got shape "
                          f"{serialized.shape}; use parse_single_example for one record.")
-    specs = parse_specs(features, "parse_example")
-    names = strings([] if example_names is None else example_names, "parse_example",
-                     "example_names")
+    return _parse(serialized, features, example_names, name, "parse_example")
+
+
+def _parse(serialized, features, example_names, name, what):
+    specs = parse_specs(features, what, single=what == "parse_single_example")
+    names = strings([] if example_names is None else example_names, what, "example_names")
     outputs = execute(PARSE_EXAMPLES, (serialized, names), {"specs": specs}, name)
     return to_dict(specs, outputs if isinstance(outputs, tuple) else (outputs,))
 
@@ -446,11 +474,11 @@ def parse_single_example(serialized, features, example_names=None, name=None):
     if serialized.shape.rank not in (None, 0):
         raise ValueError(f"parse_single_example: serialized must be a scalar string, got "
                          f"shape {serialized.shape}; use parse_example for a batch.")
-    batch = parse_example(reshape(serialized, [1]), features,
-                          None if example_names is None else reshape(
-                              strings(example_names, "parse_single_example", "example_names"),
-                              [1]), name)
-    return {key: unbatch(value) for key, value in batch.items()}
+    names = None if example_names is None else reshape(
+        strings(example_names, "parse_single_example", "example_names"), [1])
+    batch = _parse(reshape(serialized, [1]), features, names, name, "parse_single_example")
+    return {key: value if isinstance(features[key], RaggedFeature) else unbatch(value)
+            for key, value in batch.items()}
 
 
 def unbatch(value):

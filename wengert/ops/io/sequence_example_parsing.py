@@ -9,7 +9,9 @@ per name, one Feature per time step. Parsing a batch of B records gives three di
                  exactly prod(shape) values, records with fewer steps (or, with
                  allow_missing, none) padded with 0 or b"" (no default_value, as in TF);
                  VarLenFeature: a SparseTensor of dense shape [B, T, L], entry (b, t, j) the
-                 j-th value of step t of record b
+                 j-th value of step t of record b; RaggedFeature: a RaggedTensor
+                 [B, T, (rows...), values], the steps split by its partitions (each a
+                 feature list too) as ragged_feature_parsing.py composes them
     lengths      per FixedLenSequenceFeature, the [B] int64 number of steps of each record
 
 `parse_single_sequence_example` parses one record the same way, without the batch dimension,
@@ -28,7 +30,9 @@ from ...framework.tensor_shape import TensorShape
 from ..reshape_ops import reshape
 from .example_parsing import (PARSE_EXAMPLES, array_of_values, feature_values, names_of,
                               parse_specs, strings, to_dict, type_word, unbatch)
-from .parsing_config import check_features
+from .parsing_config import RaggedFeature, check_features
+from .ragged_feature_parsing import (check_ragged_keys, output_count, ragged_result,
+                                     ragged_rule, ragged_spec, sequence_outputs)
 
 __all__ = ["parse_sequence_example", "parse_single_sequence_example"]
 
@@ -124,10 +128,17 @@ def _sequence_kernel(serialized, names, *, context_specs, sequence_specs):
         contexts[:] = [wire.field_bytes(1, c) if c else b"" for c, _ in split]
         out += PARSE_EXAMPLES.kernel(contexts, names, specs=context_specs)
     lengths = []
+    def steps_of(key, dtype, required=False):
+        return [_steps(lists, key, dtype, labels[b], b, required)
+                for b, (_, lists) in enumerate(split)]
+
     for key, kind, dtype, shape, extra in sequence_specs:
-        required = kind == "sequence" and not extra[1]
-        per_record = [_steps(lists, key, dtype, labels[b], b, required)
-                      for b, (_, lists) in enumerate(split)]
+        if kind == "ragged":
+            partitions = {arg: steps_of(arg, "int64") for part, arg in extra[1]
+                          if part != "UniformRowLength"}
+            out += sequence_outputs(steps_of(extra[0], dtype), partitions, dtype, extra, key)
+            continue
+        per_record = steps_of(key, dtype, kind == "sequence" and not extra[1])
         if kind == "sequence":
             lengths.append(np.array([len(s) for s in per_record], dtype=np.int64))
             out += (_dense(per_record, key, dtype, shape),)
@@ -143,6 +154,8 @@ def _sequence_rule(serialized, names, *, context_specs, sequence_specs):
         dt = dtypes.as_dtype(dtype)
         if kind == "sequence":
             out.append((TensorShape(batch + [None] + list(shape)), dt))
+        elif kind == "ragged":
+            out += ragged_rule(batch, dt, extra, _steps_outer(extra))
         else:
             out += [(TensorShape([None, 3]), dtypes.int64), (TensorShape([None]), dt),
                     (TensorShape([3]), dtypes.int64)]
@@ -154,12 +167,22 @@ PARSE_SEQUENCE_EXAMPLES = defop("ParseSequenceExamples", _sequence_kernel,
                                 shape=_sequence_rule, grad=None, num_outputs=None)
 
 
-def _sequence_specs(features, what):
-    specs = []
-    for key, kind, dtype, shape, default in check_features(features, what):
+def _steps_outer(spec):
+    """A feature list's ragged levels outside its partitions: records (unless single), steps."""
+    return 1 if spec[4] else 2
+
+
+def _sequence_specs(features, what, single):
+    specs, checked = [], check_features(features, what)
+    check_ragged_keys(checked)
+    for key, kind, dtype, shape, default in checked:
+        if kind == "ragged":
+            specs.append((key, kind, dtype.name, None, ragged_spec(key, default, single, what)))
+            continue
         if kind not in ("sequence", "varlen"):
             raise ValueError(f"{what}: sequence feature '{key}' must be a "
-                             f"FixedLenSequenceFeature or VarLenFeature, got {kind}.")
+                             f"FixedLenSequenceFeature, VarLenFeature or RaggedFeature, got "
+                             f"{kind}.")
         if kind == "sequence":
             if default[0] is not None:
                 raise ValueError(f"Value feature_list.dense_defaults[{key}] must be None "
@@ -172,34 +195,44 @@ def _sequence_specs(features, what):
 def parse_sequence_example(serialized, context_features=None, sequence_features=None,
                            example_names=None, name=None):
     """(context, sequences, lengths) dicts for a vector of serialized SequenceExamples."""
-    what = "parse_sequence_example"
+    return _parse(serialized, context_features, sequence_features, example_names, name,
+                  "parse_sequence_example")
+
+
+def _parse(serialized, context_features, sequence_features, example_names, name, what):
+    single = what == "parse_single_sequence_example"
     serialized = strings(serialized, what, "serialized")
     if not context_features and not sequence_features:
         raise ValueError(f"{what}: give context_features or sequence_features (or both).")
-    context_specs = parse_specs(context_features, what) if context_features else ()
-    sequence_specs = _sequence_specs(sequence_features, what) if sequence_features else ()
+    context_specs = parse_specs(context_features, what, single) if context_features else ()
+    sequence_specs = _sequence_specs(sequence_features, what, single) \
+        if sequence_features else ()
     names = strings([] if example_names is None else example_names, what, "example_names")
     outputs = execute(PARSE_SEQUENCE_EXAMPLES, (serialized, names),
                       {"context_specs": context_specs, "sequence_specs": sequence_specs}, name)
     outputs = outputs if isinstance(outputs, tuple) else (outputs,)
-    n_context = sum(1 if s[1] in ("fixed", "sequence") else 3 for s in context_specs)
+    n_context = sum(1 if s[1] in ("fixed", "sequence") else output_count(s[4])
+                    if s[1] == "ragged" else 3 for s in context_specs)
     context = to_dict(context_specs, outputs[:n_context])
     dense = [s[0] for s in sequence_specs if s[1] == "sequence"]
     rest = outputs[n_context:len(outputs) - len(dense)]
-    sequences = {key: (SparseTensor(*value) if isinstance(value, tuple) else value)
-                 for key, value in _sequence_outputs(sequence_specs, rest)}
+    sequences = dict(_sequence_outputs(sequence_specs, rest))
     lengths = dict(zip(dense, outputs[len(outputs) - len(dense):]))
     return context, sequences, lengths
 
 
 def _sequence_outputs(specs, outputs):
     k = 0
-    for key, kind, _, _, _ in specs:
+    for key, kind, _, _, extra in specs:
         if kind == "sequence":
             yield key, outputs[k]
             k += 1
+        elif kind == "ragged":
+            count = output_count(extra, _steps_outer(extra))
+            yield key, ragged_result(extra, outputs[k:k + count], _steps_outer(extra))
+            k += count
         else:
-            yield key, tuple(outputs[k:k + 3])
+            yield key, SparseTensor(*outputs[k:k + 3])
             k += 3
 
 
@@ -213,7 +246,9 @@ def parse_single_sequence_example(serialized, context_features=None, sequence_fe
                          f"{serialized.shape}; use parse_sequence_example for a batch.")
     names = None if example_name is None else reshape(strings(example_name, what,
                                                               "example_name"), [1])
-    context, sequences, _ = parse_sequence_example(reshape(serialized, [1]), context_features,
-                                                   sequence_features, names, name)
-    return ({k: unbatch(v) for k, v in context.items()},
-            {k: unbatch(v) for k, v in sequences.items()})
+    context, sequences, _ = _parse(reshape(serialized, [1]), context_features,
+                                   sequence_features, names, name, what)
+    return ({k: v if isinstance(context_features[k], RaggedFeature) else unbatch(v)
+             for k, v in context.items()},
+            {k: v if isinstance(sequence_features[k], RaggedFeature) else unbatch(v)
+             for k, v in sequences.items()})
