@@ -108,3 +108,13 @@ def test_model_quantize_refuses_and_names_no_structure():
         model.quantize("int3")
     model.quantize("int8", filters="nothing_matches")  # no layer selected: nothing to do
     assert model.get_quantization_layer_structure("gptq") is None
+
+
+def test_compile_forgets_the_step_functions():
+    model = _model()
+    model.make_train_function()
+    model.train_function = lambda iterator: {"loss": 0.0}
+    model.compile(optimizer=K.optimizers.SGD(0.1), loss="mse")
+    assert model.train_function is None and model.test_function is None
+    history = model.fit(X, Y, epochs=1, verbose=0)
+    np.testing.assert_allclose(history.history["loss"][0], 14.5, rtol=1e-6)

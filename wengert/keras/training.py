@@ -107,6 +107,7 @@ class TrainingMixin:
         self._is_compiled = True
         distributed.capture_strategy(self)  # tf.distribute: fit/evaluate across replicas
         self._reset_steps()
+        self.train_function = self.test_function = self.predict_function = None  # Keras's
 
     def _compile_output_names(self, loss):
         """The names of the model's outputs for per-output losses and metrics."""
