@@ -16,6 +16,10 @@ such as Split's "output:2"). Each output of the function is an Identity node ("I
 nodes (variable reads and writes) are the function's control outputs so that TensorFlow runs
 them even when no output needs them.
 
+Control flow (`cond`, `switch_case`, `while_loop`, AutoGraph's loops and branches) becomes
+TensorFlow's If, Case and While nodes whose sub-graphs are further functions of the library
+(control_flow_defs.py), built from a work list; a variable used inside passes its handle in.
+
 A custom gradient is saved with its forward only, as TensorFlow saves one (its outputs are the
 forward function's). An op over a tf.lookup table is not converted yet: the error names the
 table ops. An op type TensorFlow lacks, or an attribute TensorFlow's definition of the op lacks (an op
@@ -34,6 +38,8 @@ from ..graph.graph import PLACEHOLDER
 from ..graph.node_defs import attr_value, op_node_defs, tensor_ref
 from ..ops.array_ops import IDENTITY
 from ..ops.io.lookup_tables import TableStore
+from .control_flow_defs import (CONVERTED, control_flow_node, graph_variables, while_body_outputs,
+                                while_cond_outputs, while_extra_inputs)
 from .graph_json import FORWARD_ONLY
 from .structured_values import shape_into
 
@@ -87,17 +93,6 @@ def _output_ref(node_name, op_type, index, count):
     raise IndexError(f"{op_type} has no output {index}")
 
 
-def _variables(ops):
-    """The variables the ops read or write, in order of first use."""
-    seen, out = set(), []
-    for op in ops:
-        for t in op.inputs:
-            if isinstance(t, Variable) and id(t) not in seen:
-                seen.add(id(t))
-                out.append(t)
-    return out
-
-
 def _check(op, node, graph_name):
     if op.type not in OP_OUTPUTS:
         raise _unsupported(op, graph_name, "has no TensorFlow op type")
@@ -113,26 +108,50 @@ def _check(op, node, graph_name):
                                            f"{op.type} does not take")
 
 
-def function_def(concrete, name, input_names):
+def function_def(concrete, name, input_names, library=None):
     """(FunctionDef named `name`, [captured Variable]) of a ConcreteFunction whose tensor
-    arguments are called `input_names` (see the module docstring)."""
+    arguments are called `input_names` (see the module docstring). The functions of its
+    control flow's sub-graphs (control_flow_defs.py) are appended to `library`."""
     graph = concrete.graph
     inputs = list(graph.inputs)
+    ops = _body_ops(graph, inputs)
+    variables = graph_variables(ops)
+    fdef, refs, taken, _ = _start(name, graph.name, ops, [], inputs, input_names, variables)
+    jobs = []
+    _body(fdef, graph.name, ops, refs, taken, jobs)
+    _outputs(fdef, [(refs[tensor_ref(t)], _enum(t.dtype)) for t in concrete.outputs], taken)
+    _sub_functions(jobs, library, graph.name)
+    return fdef, variables
+
+
+def _enum(dtype):
+    return dtypes.as_dtype(dtype).as_datatype_enum
+
+
+def _body_ops(graph, inputs):
     input_ids = {id(p.op) for p in inputs}
     ops = [op for op in graph.get_operations() if id(op) not in input_ids]
     for op in ops:
         if op.op_def is PLACEHOLDER:
             raise _unsupported(op, graph.name, "is a placeholder that is not an argument")
-    variables = _variables(ops)
+    return ops
+
+
+def _start(name, graph_name, ops, extra, inputs, input_names, variables):
+    """A FunctionDef with its arguments: `extra` [(text, dtype enum)], the inputs, then one
+    resource handle per variable. Returns (fdef, refs, taken names, argument names)."""
     taken = {op.name for op in ops}
     fdef = FunctionDef()
     sig = fdef.signature
     sig.name = name
-    refs = {}
+    refs, args = {}, []
+    for text, dtype in extra:
+        args.append(sig.input_arg.add(name=arg_name(text, taken), type=dtype).name)
     for i, (p, text) in enumerate(zip(inputs, input_names)):
         arg = sig.input_arg.add(name=arg_name(text, taken), type=p.dtype.as_datatype_enum)
         refs[tensor_ref(p)] = arg.name
-        attrs = fdef.arg_attr[i].attr
+        args.append(arg.name)
+        attrs = fdef.arg_attr[len(extra) + i].attr
         attrs["_user_specified_name"].s = str(text).encode("utf-8")
         shape_into(attrs["_output_shapes"].list.shape.add(), p.shape)
     for var in variables:
@@ -141,21 +160,46 @@ def function_def(concrete, name, input_names):
         handle = arg.handle_data.add(dtype=var.dtype.as_datatype_enum)
         shape_into(handle.shape, var.shape)
         refs[tensor_ref(var)] = arg.name
-    _body(fdef, graph.name, ops, refs, taken)
-    _outputs(fdef, concrete.outputs, refs, taken)
-    return fdef, variables
+        args.append(arg.name)
+    return fdef, refs, taken, args
 
 
-def _body(fdef, graph_name, ops, refs, taken):
+def _sub_functions(jobs, library, graph_name):
+    """The FunctionDefs of control-flow sub-graphs, from a work list (nested ones add jobs)."""
+    if jobs and library is None:
+        raise ValueError(f"function_def: '{graph_name}' has control flow; pass a library.")
+    while jobs:
+        job = jobs.pop(0)
+        graph = job.graph
+        ops = _body_ops(graph, graph.inputs)
+        names = [p.op.name for p in graph.inputs]
+        fdef, refs, taken, args = _start(job.name, graph.name, ops, while_extra_inputs(job),
+                                         graph.inputs, names, job.variables)
+        _body(fdef, graph.name, ops, refs, taken, jobs)
+        outs = [(refs[tensor_ref(t)], _enum(t.dtype)) for t in graph.outputs]
+        if job.kind == "while_cond":
+            outs = while_cond_outputs(fdef, job, outs[0][0], args, taken)
+        elif job.kind == "while_body":
+            outs = while_body_outputs(fdef, job, outs, args, taken)
+        _outputs(fdef, outs, taken)
+        library.append(fdef)
+
+
+def _body(fdef, graph_name, ops, refs, taken, jobs):
     aliases = [op for op in ops if op.op_def in FORWARD_ONLY]
-    pairs = []
+    pairs, special = [], {}
     for op in ops:
-        if op.op_def not in FORWARD_ONLY:
+        if op.type in CONVERTED:
+            got, special[id(op)] = control_flow_node(op, fdef.signature.name, taken, jobs)
+            pairs.extend(got)
+        elif op.op_def not in FORWARD_ONLY:
             pairs.extend(_converted(op, graph_name, taken))
     names = set()
     for op, node in pairs:
         if op is None:
             refs[node.name] = f"{node.name}:output:0"
+        elif id(op) in special:
+            refs.update(special[id(op)])
         else:
             _check(op, node, graph_name)
             if _reads_after(op):
@@ -185,7 +229,7 @@ def _body(fdef, graph_name, ops, refs, taken):
         del node.input[:]
         node.input.extend(renamed)
         fdef.node_def.append(node)
-        if op is not None and OP_OUTPUTS[op.type][1]:
+        if op is not None and OP_OUTPUTS[node.op if id(op) in special else op.type][1]:
             fdef.signature.is_stateful = True
             fdef.signature.control_output.append(node.name)
             fdef.control_ret[node.name] = node.name
@@ -224,16 +268,17 @@ def _read_after(fdef, op, node, refs, taken):
     return f"{name}:value:0"
 
 
-def _outputs(fdef, outputs, refs, taken):
-    for i, t in enumerate(outputs):
+def _outputs(fdef, outputs, taken):
+    """Each output [(ref, dtype enum)] through an Identity node, returned as "identity...". """
+    for i, (ref, dtype) in enumerate(outputs):
         suffix = "" if i == 0 else f"_{i}"
         node_name, n = "Identity" + suffix, 0
         while node_name in taken:
             n += 1
             node_name = f"Identity{suffix}_{n}"
         taken.add(node_name)
-        node = fdef.node_def.add(name=node_name, op=IDENTITY.type, input=[refs[tensor_ref(t)]])
-        node.attr["T"].type = dtypes.as_dtype(t.dtype).as_datatype_enum
+        node = fdef.node_def.add(name=node_name, op=IDENTITY.type, input=[ref])
+        node.attr["T"].type = dtype
         out = fdef.signature.output_arg.add(name=arg_name("identity" + suffix, taken),
-                                            type=node.attr["T"].type)
+                                            type=dtype)
         fdef.ret[out.name] = f"{node_name}:output:0"

@@ -110,7 +110,7 @@ class _Builder:
             return hit
         name = self.traces[id(concrete)] = _function_name(concrete.graph.name, len(self.traces))
         names = self.helpers["input_names"](fn, concrete)
-        fdef, variables = function_def(concrete, name, names)
+        fdef, variables = function_def(concrete, name, names, self.library.function)
         self.library.function.append(fdef)
         saved = self.graph.concrete_functions[name]
         saved.bound_inputs.extend(self.bound(v) for v in variables)
@@ -158,7 +158,7 @@ class _Builder:
         outputs = self.helpers["output_names"](concrete)
         name = _function_name(f"signature_wrapper_{concrete.graph.name}", len(self.traces))
         self.traces[("signature", key)] = name
-        fdef, variables = function_def(concrete, name, names)
+        fdef, variables = function_def(concrete, name, names, self.library.function)
         self.library.function.append(fdef)
         saved = self.graph.concrete_functions[name]
         saved.bound_inputs.extend(self.bound(v) for v in variables)

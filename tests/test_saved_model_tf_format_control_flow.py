@@ -1,0 +1,131 @@
+"""tf.saved_model.save writes control flow in TensorFlow's form: a `cond` becomes an If node
+whose branches are functions of the library, a `while_loop` (and an AutoGraph `for` over
+`tf.range`) a While node with a loop counter and maximum first, as TensorFlow 2.21 writes them;
+a variable read or assigned inside passes its handle in. TensorFlow loads wengert's directory
+and its answers equal wengert's (stored in tests/references/ for runs without TensorFlow)."""
+import os
+
+import numpy as np
+
+import wengert as tf
+from keras_tf_eval import tf_eval
+from wengert.framework.protos.meta_graph import SavedModel
+
+DIR_VARIABLE = "WENGERT_TEST_SAVED_MODEL"
+REQUIRE = tf.saved_model.SaveOptions(experimental_tensorflow_format=True)
+
+
+class Flow(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.v = tf.Variable(2.0, name="v")
+        self.calls = tf.Variable(0, name="calls")
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    def branch(self, x):
+        return tf.cond(tf.reduce_sum(x) > 0.0, lambda: x * self.v, lambda: -x + 1.0)
+
+    @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+    def loop(self, x):
+        i, y = tf.while_loop(lambda i, y: i < 3, lambda i, y: (i + 1, y * x),
+                             (tf.constant(0), x), maximum_iterations=5)
+        j, z = tf.while_loop(lambda j, z: z < 100.0, lambda j, z: (j + 1, z * 2.0 + x),
+                             (tf.constant(0), x))
+        return {"i": i, "y": y, "j": j, "z": z}
+
+    @tf.function(input_signature=[tf.TensorSpec([], tf.int32)])
+    def autograph(self, n):
+        total = tf.constant(0.0)
+        for i in tf.range(n):
+            total += tf.cast(i, tf.float32) * self.v
+        return total
+
+    @tf.function(input_signature=[tf.TensorSpec([], tf.int32)])
+    def nested(self, n):
+        total = tf.constant(0.0)
+        for i in tf.range(n):
+            if i % 2 == 0:
+                total += tf.cast(i, tf.float32) * self.v
+                self.calls.assign_add(1)
+            else:
+                total -= 1.0
+        return total
+
+
+def _save(tmp_path):
+    path = str(tmp_path / "flow")
+    module = Flow()
+    tf.saved_model.save(module, path, options=REQUIRE)
+    return path, module
+
+
+def _tf(path, script, monkeypatch, arrays):
+    monkeypatch.setenv(DIR_VARIABLE, path)
+    return tf_eval(f"loaded = tf.saved_model.load(os.environ[{DIR_VARIABLE!r}])\n" + script,
+                   arrays)
+
+
+def test_tensorflow_runs_a_cond(tmp_path, monkeypatch):
+    path, module = _save(tmp_path)
+    x = np.array([1.0, -0.5, 2.0], np.float32)
+    got = _tf(path, """
+out["pos"] = loaded.branch(tf.constant(A["x"])).numpy()
+out["neg"] = loaded.branch(tf.constant(-A["x"])).numpy()
+""", monkeypatch, {"x": x})
+    np.testing.assert_allclose(got["pos"], module.branch(x).numpy(), rtol=1e-6)
+    np.testing.assert_allclose(got["neg"], module.branch(-x).numpy(), rtol=1e-6)
+    np.testing.assert_allclose(got["pos"], x * 2.0, rtol=1e-6)
+    np.testing.assert_allclose(got["neg"], x + 1.0, rtol=1e-6)
+
+
+def test_tensorflow_runs_while_loops(tmp_path, monkeypatch):
+    path, module = _save(tmp_path)
+    got = _tf(path, """
+for name, x in (("a", 2.0), ("b", 0.5)):
+    res = loaded.loop(tf.constant(x))
+    for key in sorted(res):
+        out[name + key] = res[key].numpy()
+out["auto"] = loaded.autograph(tf.constant(5)).numpy()
+out["auto0"] = loaded.autograph(tf.constant(0)).numpy()
+""", monkeypatch, {})
+    for name, x in (("a", 2.0), ("b", 0.5)):
+        want = module.loop(tf.constant(x))
+        for key in want:
+            np.testing.assert_allclose(got[name + key], want[key].numpy(), rtol=1e-6)
+    assert int(got["ai"]) == 3 and float(got["ay"]) == 16.0
+    assert float(got["auto"]) == float(module.autograph(tf.constant(5))) == 20.0
+    assert float(got["auto0"]) == 0.0
+
+
+def test_a_cond_inside_a_loop_body_reads_and_assigns_variables(tmp_path, monkeypatch):
+    path, module = _save(tmp_path)
+    got = _tf(path, """
+out["seven"] = loaded.nested(tf.constant(7)).numpy()
+out["calls"] = loaded.calls.numpy()
+out["four"] = loaded.nested(tf.constant(4)).numpy()
+out["calls_after"] = loaded.calls.numpy()
+""", monkeypatch, {})
+    assert float(got["seven"]) == float(module.nested(tf.constant(7))) == 21.0
+    assert int(got["calls"]) == 4 and int(got["calls_after"]) == 6
+    assert float(got["four"]) == float(module.nested(tf.constant(4)))
+
+
+def test_branches_and_loop_bodies_are_library_functions(tmp_path):
+    path, _ = _save(tmp_path)
+    with open(os.path.join(path, "saved_model.pb"), "rb") as f:
+        library = SavedModel.FromString(f.read()).meta_graphs[0].graph_def.library
+    functions = {f.signature.name: f for f in library.function}
+    nodes = [n for f in library.function for n in f.node_def]
+    ifs = [n for n in nodes if n.op == "If"]
+    whiles = [n for n in nodes if n.op == "While"]
+    assert ifs and whiles
+    for node in ifs:
+        assert {"Tcond", "Tin", "Tout", "then_branch", "else_branch", "output_shapes"} <= set(
+            node.attr)
+        assert node.attr["then_branch"].func.name in functions
+        assert node.attr["else_branch"].func.name in functions
+    for node in whiles:
+        body = functions[node.attr["body"].func.name]
+        assert node.attr["cond"].func.name in functions
+        assert len(body.signature.input_arg) == len(node.attr["T"].list.type) == len(node.input)
+        assert node.attr["parallel_iterations"].i == 10
