@@ -22,23 +22,27 @@ __all__ = ["im2col", "conv_kernel", "conv_backprop_input_kernel", "conv_backprop
 
 def im2col(x, ksize, strides, padding, explicit_paddings, dilations):
     """(patch matrix [N*prod(out), prod(ksize)*C], out) of a channels-last input; the matrix
-    may be a scratch buffer (use it before the next im2col)."""
+    may be a scratch buffer (use it before the next im2col) or, for one channel, the transpose
+    of one."""
     out, pads = geometry(x.shape[1:-1], ksize, strides, padding, explicit_paddings, dilations)
     n, c = x.shape[0], x.shape[-1]
     if all(k == 1 for k in ksize) and all(s == 1 for s in strides) and \
             not any(b or a for b, a in pads):
         return x.reshape(-1, c), out
     xp = pad_spatial(x, pads)
-    cols = scratch("im2col", (n,) + out + tuple(ksize) + (c,), x.dtype)
+    rows = n * int(np.prod(out))
     if c == 1:
         # Speed: with one channel the windows view copies runs of KW floats; a copy per kernel
-        # offset copies whole rows instead (110 us instead of 320 us for MNIST's first layer).
-        head = (slice(None),) * (1 + len(out))
+        # offset copies whole rows instead, each into one contiguous row of the transposed
+        # matrix [prod(ksize), rows] (BLAS reads the transpose as it is): MNIST's first layer
+        # in 80 us, against 170 us writing the copies strided and 320 us through the view.
+        cols = scratch("im2col", tuple(ksize) + (n,) + out, x.dtype)
         for offset, index in offsets(ksize, out, strides, dilations):
-            cols[head + offset] = xp[index]
-    else:
-        np.copyto(cols, windows(xp, ksize, out, strides, dilations))
-    return cols.reshape(n * int(np.prod(out)), -1), out
+            cols[offset] = xp[index][..., 0]
+        return cols.reshape(-1, rows).T, out
+    cols = scratch("im2col", (n,) + out + tuple(ksize) + (c,), x.dtype)
+    np.copyto(cols, windows(xp, ksize, out, strides, dilations))
+    return cols.reshape(rows, -1), out
 
 
 def conv_kernel(x, w, strides, padding, data_format, dilations, explicit_paddings=()):
