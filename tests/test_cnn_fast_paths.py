@@ -2,7 +2,12 @@
 definitions give: convolutions with one input channel (im2col written transposed), BiasAdd
 writing into its dying input inside a traced function (the bias tiled along a row), and the
 max-pool gradient on windows that tile the input, ties to the first maximum as TensorFlow's CPU
-kernel routes them. References are NumPy loops (op_table.conv_rows) or NumPy expressions."""
+kernel routes them; and compiled plans keep their large arrays in mapped memory. References are NumPy loops (op_table.conv_rows) or NumPy expressions."""
+import os
+import platform
+import resource
+import sys
+
 import numpy as np
 import pytest
 
@@ -80,3 +85,23 @@ def test_tiled_max_pool_gradient_goes_to_the_first_maximum(shape, k):
     g = RNG.standard_normal(y.shape).astype(np.float32)
     dx = tape.gradient(y, xt, output_gradients=tf.constant(g)).numpy()
     np.testing.assert_array_equal(dx, _first_max_grad(x.astype(np.float32), g, k))
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux") or platform.libc_ver()[0] != "glibc"
+                    or "MALLOC_TOP_PAD_" in os.environ, reason="glibc's heap top pad only")
+def test_compiled_plans_reuse_mapped_memory_for_their_large_arrays():
+    """Once a plan compiles, glibc keeps free memory above its heap (runtime/heap_padding.py):
+    a traced step that makes and frees 2 MB arrays maps fresh pages (page faults) for almost
+    none of them after its first runs."""
+    @tf.function
+    def step(x):
+        return tf.reduce_sum(tf.nn.relu(x * 2.0 + 1.0) * x)
+
+    x = tf.constant(RNG.standard_normal((512, 1024)).astype(np.float32))
+    for _ in range(3):
+        step(x)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    for _ in range(20):
+        step(x)
+    faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before
+    assert faults < 20 * 512 // 10, faults  # each run's temporaries span 512 pages

@@ -15,6 +15,7 @@ import sys
 import warnings
 
 from ..framework.context import state
+from ..framework.heap_padding import pad_heap_top
 from ..framework.tensor import Tensor, TensorLike, convert_to_tensor, is_eager_tensor
 from ..framework.variables import Variable
 from ..ops import broadcast_ops
@@ -36,6 +37,7 @@ class GradientTape:
     """Record operations for automatic differentiation (TensorFlow's `tf.GradientTape`)."""
 
     def __init__(self, persistent=False, watch_accessed_variables=True):
+        pad_heap_top()  # eager training steps make and free the same large arrays too
         self._persistent = persistent
         self._watch_accessed = watch_accessed_variables
         self._records = []

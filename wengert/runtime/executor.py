@@ -41,6 +41,7 @@ from ..framework.context import state
 from ..framework.errors import FailedPreconditionError, InvalidArgumentError, OpError
 from ..framework.execute import explain_failure, out_of_memory
 from ..framework.float_errors import IGNORE, reset_errstate, set_errstate
+from ..framework.heap_padding import pad_heap_top
 from ..framework.tensor import Tensor
 from ..framework.variables import READ_VARIABLE, Variable, variable_op_name
 from ..graph.graph import NO_OP, PLACEHOLDER
@@ -257,6 +258,7 @@ _UNREAD = object()  # the key of a plan's constant slot holding None (OpDef.unre
 
 def compile_plan(graph, fetch_tensors, fetch_ops, fed_tensors, optimize=True):
     """A Plan computing `fetch_tensors` (and running `fetch_ops`) from `fed_tensors`."""
+    pad_heap_top()  # plans reuse large arrays run after run (heap_padding.py)
     fed = {id(t) for t in fed_tensors}
     ops = _needed_ops(graph._ops, fetch_tensors, fetch_ops, fed)
     slots = {}
