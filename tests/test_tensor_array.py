@@ -38,11 +38,30 @@ def test_bad_input():
     with pytest.raises(tf.errors.InvalidArgumentError, match="different lengths"):
         tf.TensorArray(tf.float32, size=2).split([1.0, 2, 3], [1, 2])
 
+    with pytest.raises(tf.errors.OutOfRangeError,
+                       match=r"Reading from negative indices \(index -1\) is not allowed"):
+        ta.read(-1)
+
+
+def test_traced_reads_out_of_range_are_tensor_list_errors():
+    """A traced array is a TensorList: TensorFlow 2.21 raises InvalidArgumentError from
+    TensorListGetItem / TensorListGather when the function runs."""
     @tf.function
-    def read_past_the_end():
-        return tf.TensorArray(tf.float32, size=3).write(0, 1.0).read(5)
-    with pytest.raises(tf.errors.OutOfRangeError):
-        read_past_the_end()
+    def read(i):
+        return tf.TensorArray(tf.float32, size=3).write(0, 1.0).read(i)
+
+    @tf.function
+    def gather(i):
+        return tf.TensorArray(tf.float32, size=2).write(0, 1.0).write(1, 2.0).gather(i)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Trying to access element 5 in a list with 3 elements\."):
+        read(tf.constant(5))
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Trying to access element -1 in a list with 3 elements\."):
+        read(tf.constant(-1))
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Trying to gather element 5 in a list with 2 elements\."):
+        gather(tf.constant([0, 5]))
 
 
 def _rnn(x, w, element_shape=None):

@@ -37,7 +37,7 @@ from ...framework.context import op_scope, state
 from ...framework.errors import InvalidArgumentError, OutOfRangeError
 from ...framework.execute import execute
 from ...framework.registry import defop, linear_in
-from ...framework.tensor import Tensor, convert_to_tensor, is_eager_tensor
+from ...framework.tensor import Tensor, array_of, convert_to_tensor, is_eager_tensor
 from ...framework.tensor_shape import TensorShape
 from ...util import nest
 from . import tensor_array_growth as growth
@@ -127,12 +127,33 @@ def _clear_rows_grad(op, g):
 
 
 def _get_kernel(flow, index):
+    """Rows `index` of the flow; an index outside it is TensorListGetItem's (a read) or
+    TensorListGather's InvalidArgumentError, as when TensorFlow runs a traced array's ops (an
+    eager array's read checks first and raises OutOfRangeError, as TensorFlow's eager one does)."""
     index = np.asarray(index)
     n = flow.shape[0] if flow.ndim else 0
     if np.any(index >= n) or np.any(index < 0):
         bad = int(np.max(index) if np.all(index >= 0) else np.min(index))
-        raise OutOfRangeError(f"Tried to read from index {bad} but array size is: {n}")
+        verb = "access" if index.ndim == 0 else "gather"
+        raise InvalidArgumentError(f"Trying to {verb} element {bad} in a list with {n} "
+                                   "elements.")
     return flow[index]
+
+
+def _check_eager_read(flow, index):
+    """TensorFlow's eager TensorArray.read errors: OutOfRangeError for a negative index or one
+    past the end."""
+    if not (is_eager_tensor(flow) and (is_eager_tensor(index) or not isinstance(index, Tensor))):
+        return
+    at = np.asarray(array_of(index) if isinstance(index, Tensor) else index)
+    rows = array_of(flow)
+    if at.ndim:
+        return
+    at, n = int(at), (rows.shape[0] if rows.ndim else 0)
+    if at < 0:
+        raise OutOfRangeError(f"Reading from negative indices (index {at}) is not allowed.")
+    if at >= n:
+        raise OutOfRangeError(f"Tried to read from index {at} but array size is: {n}")
 
 
 def _get_rule(flow, index):
@@ -329,7 +350,9 @@ class TensorArray:
 
     # -- reading ---------------------------------------------------------------------------------
     def read(self, index, name=None):
-        """Element `index` (OutOfRangeError past the end)."""
+        """Element `index` (OutOfRangeError past the end eagerly, InvalidArgumentError when a
+        traced function runs, as TensorFlow's)."""
+        _check_eager_read(self._flow, index)
         return get_rows(self._flow, index)
 
     def gather(self, indices, name=None):
