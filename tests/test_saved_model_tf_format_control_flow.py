@@ -129,3 +129,34 @@ def test_branches_and_loop_bodies_are_library_functions(tmp_path):
         assert node.attr["cond"].func.name in functions
         assert len(body.signature.input_arg) == len(node.attr["T"].list.type) == len(node.input)
         assert node.attr["parallel_iterations"].i == 10
+
+
+def _recurrent():
+    keras = tf.keras
+    keras.backend.clear_session()
+    model = keras.Sequential([keras.Input((5, 3)), keras.layers.LSTM(4, return_sequences=True),
+                              keras.layers.GRU(3), keras.layers.Dense(2)])
+    rng = np.random.default_rng(3)
+    model.set_weights([rng.normal(size=w.shape).astype(np.float32) * 0.5
+                       for w in model.get_weights()])
+    return model
+
+
+def test_tensorflow_runs_a_keras_lstm_and_gru(tmp_path, monkeypatch):
+    model = _recurrent()
+    x = np.random.default_rng(4).normal(size=(2, 5, 3)).astype(np.float32)
+    tf.saved_model.save(model, str(tmp_path / "saved"), options=REQUIRE)
+    model.export(str(tmp_path / "export"))
+    got = _tf(str(tmp_path / "saved"), """
+out["call"] = loaded(tf.constant(A["x"])).numpy()
+exported = tf.saved_model.load(os.environ["WENGERT_TEST_EXPORT"])
+out["serve"] = exported.serve(tf.constant(A["x"])).numpy()
+""", _with_export(monkeypatch, str(tmp_path / "export")), {"x": x})
+    want = model(x).numpy()
+    np.testing.assert_allclose(got["call"], want, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(got["serve"], want, rtol=1e-5, atol=1e-6)
+
+
+def _with_export(monkeypatch, path):
+    monkeypatch.setenv("WENGERT_TEST_EXPORT", path)
+    return monkeypatch

@@ -29,6 +29,7 @@ from ..framework.variables import Variable, variable_op_name
 from ..ops import (array_ops, cast_ops, creation_ops, indexing_ops, pad_ops, query_ops,
                    reduce_ops, reshape_ops, slice_ops)
 from ..ops.nn import activations, losses
+from ..ops.shape_rules import SHAPE_VECTOR
 from .variables import VAR_HANDLE
 
 __all__ = ["node_defs", "op_node_defs", "attr_value", "tensor_ref", "list_input_position"]
@@ -161,10 +162,40 @@ def _reduction(w, op, node, attrs):
 
 def _as_input(attr, suffix, index, type_attr=None, dtype=dtypes.int32):
     def rule(w, op, node, attrs):
-        node.input.insert(index, w.const(op.name, suffix, attrs.pop(attr), dtype))
+        ref, used = _shape_input(w, op, node, attrs.pop(attr), suffix, dtype)
+        node.input.insert(index, ref)
         if type_attr:
-            _types(node, **{type_attr: dtype})
+            _types(node, **{type_attr: used})
     return rule
+
+
+def _shape_input(w, op, node, value, suffix, dtype):
+    """(input ref, dtype) of a shape attribute: a helper Const when known while building, the
+    op's extra vector input (shape_rules.SHAPE_VECTOR), or a Pack of Consts and the op's extra
+    scalar inputs where entries are None (the extra inputs leave the node's input list)."""
+    vector = isinstance(value, str) and value == SHAPE_VECTOR
+    if not vector and not (isinstance(value, (tuple, list)) and None in value):
+        return w.const(op.name, suffix, value, dtype), dtype
+    n = 1 if vector else list(value).count(None)
+    extra = list(op.inputs[len(op.inputs) - n:])
+    del node.input[len(node.input) - n:]
+    used = extra[0].dtype
+    if vector:
+        return tensor_ref(extra[0]), used
+    entries = iter(extra)
+    items = [tensor_ref(next(entries)) if d is None else w.const(op.name, f"{suffix}_{k}", d, used)
+             for k, d in enumerate(value)]
+    name = w.const(op.name, suffix, 0, used)  # reserves the name; replaced by the Pack
+    pack = w.nodes.pop()
+    del pack.attr["value"]
+    pack.op = "Pack"
+    pack.input.extend(items)
+    pack.attr["N"].i = len(items)
+    pack.attr["T"].type = pack.attr["dtype"].type
+    del pack.attr["dtype"]
+    pack.attr["axis"].i = 0
+    w.nodes.append(pack)
+    return name, used
 
 
 def _concat(w, op, node, attrs):

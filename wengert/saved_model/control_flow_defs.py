@@ -15,6 +15,8 @@ whose code is other functions of the library, as TensorFlow 2.21 writes them.
   handles). wengert's outputs map to TensorFlow's: final k -> output 2 + k, the iteration count
   -> output 0; the per-iteration stacks (kept for gradients inside the function) have no
   TensorFlow form, so a function reading them is not converted.
+- a fused recurrent sequence (Keras' LSTM and GRU layers) -> a PartitionedCall of its steps
+  (sequence_defs.py).
 - `ReadVariableInControlFlow(var, proxy)` (a branch or body reading a variable when it runs)
   -> ReadVariableOp of the variable's handle.
 
@@ -32,12 +34,13 @@ from ..framework.protos.graph import NodeDef
 from ..framework.variables import READ_IN_CONTROL_FLOW, READ_VARIABLE, Variable
 from ..graph.node_defs import tensor_ref
 from ..ops.creation_ops import CONST
+from .sequence_defs import SEQUENCES, sequence_node
 from .structured_values import shape_into
 
 __all__ = ["CONVERTED", "Job", "control_flow_node", "graph_variables", "while_extra_inputs",
            "while_cond_outputs", "while_body_outputs"]
 
-CONVERTED = {IF.type, CASE.type, WHILE.type, READ_IN_CONTROL_FLOW.type}
+CONVERTED = {IF.type, CASE.type, WHILE.type, READ_IN_CONTROL_FLOW.type, *SEQUENCES}
 _RESOURCE = 20  # DT_RESOURCE
 _INT32, _BOOL = dtypes.int32.as_datatype_enum, dtypes.bool.as_datatype_enum
 
@@ -95,6 +98,8 @@ def control_flow_node(op, prefix, taken, jobs):
         node = NodeDef(name=op.name, op=READ_VARIABLE.type, input=[tensor_ref(op.inputs[0])])
         node.attr["dtype"].type = _enum(op.inputs[0].dtype)
         return [(op, node)], {op.name: f"{op.name}:value:0"}
+    if op.type in SEQUENCES:
+        return sequence_node(op, prefix, jobs, Job)
     subs = _sub_graphs(op)
     variables = graph_variables(op for sub in subs for op in sub.get_operations())
     handles = [tensor_ref(v) for v in variables]

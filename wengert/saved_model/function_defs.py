@@ -190,7 +190,10 @@ def _body(fdef, graph_name, ops, refs, taken, jobs):
     pairs, special = [], {}
     for op in ops:
         if op.type in CONVERTED:
-            got, special[id(op)] = control_flow_node(op, fdef.signature.name, taken, jobs)
+            try:
+                got, special[id(op)] = control_flow_node(op, fdef.signature.name, taken, jobs)
+            except ValueError as err:
+                raise _unsupported(op, graph_name, f"has no TensorFlow form here ({err})") from None
             pairs.extend(got)
         elif op.op_def not in FORWARD_ONLY:
             pairs.extend(_converted(op, graph_name, taken))
