@@ -91,3 +91,20 @@ def test_from_generator_with_a_ragged_signature():
     bad = tf.data.Dataset.from_generator(wrong, output_signature=spec)
     with pytest.raises((TypeError, ValueError)):
         list(bad)
+
+
+def test_unbatch_of_ragged_batches_gives_their_rows():
+    """TensorFlow 2.21: unbatch of a ragged batch yields its rows, each with one ragged rank
+    less (ragged rank 0, a dense row, where the batch had 1), beside dense components."""
+    rt = tf.ragged.constant([[1, 2, 3], [4], [], [5, 6]])
+    rows = tf.data.Dataset.from_tensor_slices(rt).batch(2).unbatch()
+    assert rows.element_spec == tf.RaggedTensorSpec([None], tf.int32, 0, tf.int64)
+    assert [np.asarray(r).tolist() for r in rows] == [[1, 2, 3], [4], [], [5, 6]]
+    deep = tf.ragged.constant([[[1], [2, 3]], [[4]], [], [[5, 6], []]])
+    rows = tf.data.Dataset.from_tensor_slices(deep).batch(3).unbatch()
+    assert rows.element_spec == tf.RaggedTensorSpec([None, None], tf.int32, 1, tf.int64)
+    assert [r.to_list() for r in rows] == [[[1], [2, 3]], [[4]], [], [[5, 6], []]]
+    pairs = tf.data.Dataset.from_tensor_slices((rt, tf.constant([1, 2, 3, 4]))).batch(3).unbatch()
+    assert pairs.element_spec[1] == tf.TensorSpec([], tf.int32)
+    assert [(np.asarray(a).tolist(), int(b)) for a, b in pairs] == [
+        ([1, 2, 3], 1), ([4], 2), ([], 3), ([5, 6], 4)]

@@ -18,11 +18,13 @@ from ..framework.errors import InvalidArgumentError
 from ..framework.ragged_tensor import RaggedTensor
 from ..framework.tensor_shape import TensorShape
 from ..ops.random.seeded import get_seed
+from ..tracing.ragged_spec import RaggedTensorSpec
 from ..tracing.signatures import TensorSpec
 from . import structure as st
 from .sparse_elements import batch_sparse, is_sparse
 from .dataset import INFINITE, UNKNOWN, Dataset, Stage, TensorSliceDataset
 from .ragged_batching import batched_spec, stack_ragged
+from .ragged_rows import RaggedRows
 
 __all__ = ["BatchDataset", "UnbatchDataset", "ShuffleDataset",
            "RepeatDataset", "TakeDataset", "SkipDataset", "ShardDataset", "EnumerateDataset",
@@ -140,7 +142,8 @@ class _UnbatchStage(Stage):
 
     def __next__(self):
         while self._rows is None or self._next >= len(self._rows[0]):
-            self._rows, self._next = next(self._up), 0
+            self._rows, self._next = tuple(RaggedRows(c) if isinstance(c, RaggedTensor) else c
+                                           for c in next(self._up)), 0
             sizes = {len(c) for c in self._rows}
             if len(sizes) > 1:
                 raise InvalidArgumentError("Dataset.unbatch: the components of an element have "
@@ -156,13 +159,22 @@ class UnbatchDataset(Dataset):
                 raise ValueError("Dataset.unbatch: every component must have a first dimension; "
                                  "got a scalar.")
         self._input = dataset
-        specs = [TensorSpec(s.shape[1:] if s.shape.rank is not None else TensorShape(None),
-                            s.dtype) for s in dataset._specs]
+        specs = [_row_spec(s) for s in dataset._specs]
         card = INFINITE if dataset._cardinality == INFINITE else UNKNOWN
         super().__init__(dataset._structure, specs, card, (dataset,))
 
     def _stage(self):
         return _UnbatchStage(self._input._stage())
+
+
+def _row_spec(spec):
+    """The spec of one row of a batch of `spec`: a ragged batch's rows have one ragged rank less
+    (ragged rank 0 where the batch had 1, as TensorFlow's element_spec says)."""
+    if isinstance(spec, RaggedTensorSpec):
+        return RaggedTensorSpec(spec.shape[1:], spec.dtype, spec.ragged_rank - 1,
+                                spec.row_splits_dtype)
+    return TensorSpec(spec.shape[1:] if spec.shape.rank is not None else TensorShape(None),
+                      spec.dtype)
 
 
 class _SizesBatchStage(_BatchStage):
