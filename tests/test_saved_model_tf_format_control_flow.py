@@ -131,10 +131,10 @@ def test_branches_and_loop_bodies_are_library_functions(tmp_path):
         assert node.attr["parallel_iterations"].i == 10
 
 
-def _recurrent():
+def _recurrent(steps=5):
     keras = tf.keras
     keras.backend.clear_session()
-    model = keras.Sequential([keras.Input((5, 3)), keras.layers.LSTM(4, return_sequences=True),
+    model = keras.Sequential([keras.Input((steps, 3)), keras.layers.LSTM(4, return_sequences=True),
                               keras.layers.GRU(3), keras.layers.Dense(2)])
     rng = np.random.default_rng(3)
     model.set_weights([rng.normal(size=w.shape).astype(np.float32) * 0.5
@@ -160,3 +160,34 @@ out["serve"] = exported.serve(tf.constant(A["x"])).numpy()
 def _with_export(monkeypatch, path):
     monkeypatch.setenv("WENGERT_TEST_EXPORT", path)
     return monkeypatch
+
+
+def test_a_sequence_of_unknown_length_runs_as_a_while_loop(tmp_path, monkeypatch):
+    model = _recurrent(steps=None)
+    x = np.random.default_rng(5).normal(size=(2, 6, 3)).astype(np.float32)
+    tf.saved_model.save(model, str(tmp_path / "saved"), options=REQUIRE)
+    got = _tf(str(tmp_path / "saved"), """
+out["six"] = loaded(tf.constant(A["x"])).numpy()
+out["two"] = loaded(tf.constant(A["x"][:, :2])).numpy()
+""", monkeypatch, {"x": x})
+    np.testing.assert_allclose(got["six"], model(x).numpy(), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(got["two"], model(x[:, :2]).numpy(), rtol=1e-5, atol=1e-6)
+    with open(os.path.join(str(tmp_path / "saved"), "saved_model.pb"), "rb") as f:
+        library = SavedModel.FromString(f.read()).meta_graphs[0].graph_def.library
+    assert sum(n.op == "While" for f in library.function for n in f.node_def) >= 2
+
+
+def test_a_masked_lstm_converts_when_its_length_is_known(tmp_path, monkeypatch):
+    keras = tf.keras
+    keras.backend.clear_session()
+    model = keras.Sequential([keras.Input((5, 3)), keras.layers.Masking(0.0),
+                              keras.layers.LSTM(4)])
+    rng = np.random.default_rng(6)
+    model.set_weights([rng.normal(size=w.shape).astype(np.float32) * 0.5
+                       for w in model.get_weights()])
+    x = np.random.default_rng(1).normal(size=(2, 5, 3)).astype(np.float32)
+    x[0, 3:] = 0.0
+    tf.saved_model.save(model, str(tmp_path / "saved"), options=REQUIRE)
+    got = _tf(str(tmp_path / "saved"), 'out["y"] = loaded(tf.constant(A["x"])).numpy()\n',
+              monkeypatch, {"x": x})
+    np.testing.assert_allclose(got["y"], model(x).numpy(), rtol=1e-5, atol=1e-6)

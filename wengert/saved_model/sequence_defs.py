@@ -1,20 +1,33 @@
 """Keras' fused recurrent sequences (LSTMSequence, GRUSequence: ops/nn/rnn/) in TensorFlow's
 FunctionDef form. TensorFlow has no such ops, so each becomes a PartitionedCall of a function of
-the library holding the recurrence step by step in TensorFlow's ops: the same recurrence the
-sequences' forward-mode rules write over duals (lstm._forward, gru._forward), traced here with
-zero tangents into a standalone sub-graph whose inputs are the op's (xw, the states, the
-recurrent kernel, the mask) and whose outputs are the op's first ones (the output sequence and
-the final states). The steps are unrolled, so the number of time steps must be known while the
-function is traced (a Keras Input with a fixed sequence length); the reserve outputs the
-gradient op reads have no TensorFlow form, so a function that differentiates the sequence
-itself is not converted.
+the library holding the recurrence in TensorFlow's ops, traced into a standalone sub-graph whose
+inputs are the op's (xw, the states, the recurrent kernel (and GRU's recurrent bias), the mask)
+and whose outputs are the op's first ones (the output sequence and the final states):
+- with a sequence length known while tracing, the steps unrolled: the same recurrence the
+  sequences' forward-mode rules write over duals (lstm._forward, gru._forward), with zero
+  tangents, masks included;
+- otherwise (no mask), a while_loop over t < shape(xw)[0] whose body gathers xw[t], runs one
+  cell step (LSTM: z = xw_t + h U; i, f, o = sigmoid, g = tanh; c = f c + i g; h = o tanh(c);
+  GRU: gru._step) and appends h to the outputs (a loop variable of shape [None, B, H] that
+  grows by one step), which control_flow_defs.py writes as TensorFlow's While.
+The reserve outputs the gradient op reads have no TensorFlow form, so a function that
+differentiates the sequence itself is not converted; a masked sequence of unknown length is
+not converted either.
 """
 from ..control_flow.subgraphs import trace
 from ..framework.errors import InvalidArgumentError
 from ..framework.protos.graph import NodeDef
 from ..graph.node_defs import tensor_ref
 from ..ops.nn.rnn import gru, lstm
+from ..control_flow.while_loop import while_loop
+from ..framework.tensor_shape import TensorShape
+from ..ops.array_ops import concat
+from ..ops.indexing_ops import gather
+from ..ops.matmul_ops import matmul
 from ..ops.nn.rnn.dual import Dual
+from ..ops.query_ops import shape
+from ..ops.reshape_ops import expand_dims
+from ..ops.unary_ops import sigmoid, tanh
 
 __all__ = ["SEQUENCES", "sequence_node"]
 
@@ -33,14 +46,56 @@ def _gru(xs, attrs):
     return [seq.value, h.value]
 
 
-SEQUENCES = {lstm.LSTM_SEQUENCE.type: _lstm, gru.GRU_SEQUENCE.type: _gru}
+def _lstm_cell(x, states, u, units, attrs):
+    h, c = states
+    z = x + matmul(h, u)
+    i, f = sigmoid(z[:, :units]), sigmoid(z[:, units:2 * units])
+    g, o = tanh(z[:, 2 * units:3 * units]), sigmoid(z[:, 3 * units:])
+    c = f * c + i * g
+    return o * tanh(c), [o * tanh(c), c]
+
+
+def _gru_cell(x, states, u, units, attrs, b_rec):
+    h_new = gru._step(Dual(x), Dual(states[0]), Dual(u), Dual(b_rec), units,
+                      attrs["reset_after"])[-1].value
+    return h_new, [h_new]
+
+
+def _looped(cell, n_states):
+    """The sequence as a while_loop over its time steps (a length known only when it runs;
+    no mask): the outputs grow by one step per iteration."""
+    def run(xs, attrs):
+        xw, u = xs[0], xs[3 if n_states == 2 else 2]
+        states = list(xs[1:1 + n_states]) if n_states == 2 else [xs[1]]
+        step = cell if n_states == 2 else (
+            lambda x, st, uu, units, at: _gru_cell(x, st, uu, units, at, xs[3]))
+        units = int(u.shape[0])
+        steps = shape(xw)[0]
+
+        def body(t, seq, *carried):
+            out, new = step(gather(xw, t), list(carried), u, units, attrs)
+            return [t + 1, concat([seq, expand_dims(out, 0)], 0), *new]
+        invariants = [TensorShape([]), TensorShape([None, None, units])] + [
+            TensorShape([None, units])] * len(states)
+        result = while_loop(lambda t, *_: t < steps, body,
+                            [0, xw[:0, :, :units], *states], shape_invariants=invariants)
+        return [result[1], *result[2:]]
+    return run
+
+
+SEQUENCES = {lstm.LSTM_SEQUENCE.type: (_lstm, _looped(_lstm_cell, 2)),
+             gru.GRU_SEQUENCE.type: (_gru, _looped(_gru_cell, 1))}
 
 
 def sequence_node(op, prefix, jobs, job_class):
     """([(op, NodeDef)], {wengert ref: TensorFlow ref}) of a fused sequence op; the function
     of its steps is appended to `jobs` (a job_class, control_flow_defs.Job)."""
-    recurrence = SEQUENCES[op.type]
+    unrolled, looped = SEQUENCES[op.type]
     specs = [(t.dtype, t.shape) for t in op.inputs]
+    static = op.inputs[0].shape.rank and op.inputs[0].shape[0] is not None
+    if not static and op.inputs[4].shape.num_elements() != 0:
+        raise ValueError("a masked sequence needs a static sequence length")
+    recurrence = unrolled if static else looped
     try:
         graph, outputs = trace(f"{op.name}_steps", lambda *xs: recurrence(xs, op.attrs),
                                specs, None)
