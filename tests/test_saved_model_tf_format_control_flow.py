@@ -191,3 +191,35 @@ def test_a_masked_lstm_converts_when_its_length_is_known(tmp_path, monkeypatch):
     got = _tf(str(tmp_path / "saved"), 'out["y"] = loaded(tf.constant(A["x"])).numpy()\n',
               monkeypatch, {"x": x})
     np.testing.assert_allclose(got["y"], model(x).numpy(), rtol=1e-5, atol=1e-6)
+
+
+class Cases(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.v = tf.Variable(3.0)
+
+    @tf.function(input_signature=[tf.TensorSpec([], tf.int32), tf.TensorSpec([2], tf.float32)])
+    def switch(self, i, x):
+        return tf.switch_case(i, [lambda: x * self.v, lambda: x + 1.0, lambda: -x])
+
+    @tf.function(input_signature=[tf.TensorSpec([], tf.int32)])
+    def grow(self, n):
+        return tf.while_loop(
+            lambda i, s: i < n,
+            lambda i, s: (i + 1, tf.concat([s, [tf.cast(i, tf.float32)]], 0)),
+            (0, tf.zeros([0])), shape_invariants=(tf.TensorShape([]), tf.TensorShape([None])))[1]
+
+
+def test_switch_case_and_a_loop_whose_variable_grows(tmp_path, monkeypatch):
+    module = Cases()
+    tf.saved_model.save(module, str(tmp_path / "saved"), options=REQUIRE)
+    got = _tf(str(tmp_path / "saved"), """
+x = tf.constant([1.0, 2.0])
+for k in range(4):
+    out[f"switch{k}"] = loaded.switch(tf.constant(k), x).numpy()
+out["grow"] = loaded.grow(tf.constant(4)).numpy()
+""", monkeypatch, {})
+    x = tf.constant([1.0, 2.0])
+    for k in range(4):  # an index out of range runs the last branch, as in TensorFlow
+        np.testing.assert_allclose(got[f"switch{k}"], module.switch(tf.constant(k), x).numpy())
+    np.testing.assert_array_equal(got["grow"], [0.0, 1.0, 2.0, 3.0])
