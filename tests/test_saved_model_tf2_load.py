@@ -310,3 +310,15 @@ def test_the_tf_format_fixture_loads_with_call_dict_outputs_and_child_modules():
     _close(scaled["y"], expected["scaled_y"])
     _close(module.scale.s, 2.0)
     _close(module.signatures["serving_default"](x=expected["x"])["output_0"], expected["call"])
+
+
+def test_a_one_input_signature_takes_its_argument_by_position():
+    """TensorFlow 2.21's loaded signatures allow one positional argument when they have one
+    input (allowed_positional_arguments = 1) and refuse positional arguments otherwise."""
+    serve = _load("mlp").signatures["serving_default"]
+    (keyword,) = serve.input_names
+    _close(serve(E["mlp_x"])["output_0"], E["mlp_y"])
+    with pytest.raises(TypeError, match="too many positional arguments"):
+        serve(E["mlp_x"], E["mlp_x"])
+    with pytest.raises(TypeError, match="too many positional arguments"):
+        serve(E["mlp_x"], **{keyword: E["mlp_x"]})

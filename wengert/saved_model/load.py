@@ -302,7 +302,8 @@ class RestoredFunction:
 
 
 class SignatureFunction:
-    """A SavedModel signature: keyword arguments in, a dict of named outputs out."""
+    """A SavedModel signature: keyword arguments in (or one positional argument, where the
+    signature has one input, as TensorFlow's loaded signatures allow), a dict of outputs out."""
 
     def __init__(self, concrete, input_names, output_names):
         if len(input_names) != len(concrete.inputs) or \
@@ -329,9 +330,13 @@ class SignatureFunction:
                 for n, t in zip(self.output_names, self._concrete.outputs)}
 
     def __call__(self, *args, **kwargs):
-        if args:
-            raise TypeError(f"A signature function takes keyword arguments only: "
-                            f"{', '.join(self.input_names)}; got {len(args)} positional.")
+        if args:  # TensorFlow allows one positional argument where the signature has one input
+            if len(args) > 1 or len(self.input_names) != 1 or self.input_names[0] in kwargs:
+                raise TypeError(f"Binding inputs to tf.function failed due to `too many "
+                                f"positional arguments`: a signature takes keyword arguments "
+                                f"({', '.join(self.input_names)}), or one positional argument "
+                                f"when it has one input; got {len(args)} positional.")
+            kwargs = {self.input_names[0]: args[0], **kwargs}
         missing = [n for n in self.input_names if n not in kwargs]
         extra = sorted(set(kwargs) - set(self.input_names))
         if missing or extra:
