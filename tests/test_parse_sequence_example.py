@@ -128,3 +128,21 @@ def test_in_dataset_map():
     ds = tf.data.Dataset.from_tensor_slices(records).map(
         lambda r: tf.io.parse_single_sequence_example(r, sequence_features=sequence)[1]["emb"])
     assert [x.shape for x in ds] == [(2, 2), (1, 2)]
+
+
+def test_a_scalar_string_is_one_record():
+    """TensorFlow 2.21: parse_sequence_example of a scalar string parses one record, without a
+    batch dimension: context c = 3 (shape ()), f = [1, 2] (shape (2,)), lengths f = 2 (int64
+    scalar)."""
+    ex = tf.train.SequenceExample()
+    ex.context.feature["c"].int64_list.value.append(3)
+    steps = ex.feature_lists.feature_list["f"]
+    for v in (1, 2):
+        steps.feature.add().int64_list.value.append(v)
+    context, sequences, lengths = tf.io.parse_sequence_example(
+        tf.constant(ex.SerializeToString()),
+        context_features={"c": tf.io.FixedLenFeature([], tf.int64)},
+        sequence_features={"f": tf.io.FixedLenSequenceFeature([], tf.int64)})
+    assert context["c"].shape == () and int(context["c"]) == 3
+    assert sequences["f"].numpy().tolist() == [1, 2]
+    assert lengths["f"].shape == () and lengths["f"].dtype == tf.int64 and int(lengths["f"]) == 2

@@ -27,10 +27,12 @@ from ...framework.protos import wire
 from ...framework.registry import defop
 from ...framework.sparse_tensor import SparseTensor
 from ...framework.tensor_shape import TensorShape
+from ..creation_ops import shape
+from ..math_ops import cast
 from ..reshape_ops import reshape
 from .example_parsing import (PARSE_EXAMPLES, array_of_values, feature_values, names_of,
                               parse_specs, strings, to_dict, type_word, unbatch)
-from .parsing_config import RaggedFeature, check_features
+from .parsing_config import FixedLenSequenceFeature, RaggedFeature, check_features
 from .ragged_feature_parsing import (check_ragged_keys, output_count, ragged_result,
                                      ragged_rule, ragged_spec, sequence_outputs)
 
@@ -194,9 +196,19 @@ def _sequence_specs(features, what, single):
 
 def parse_sequence_example(serialized, context_features=None, sequence_features=None,
                            example_names=None, name=None):
-    """(context, sequences, lengths) dicts for a vector of serialized SequenceExamples."""
-    return _parse(serialized, context_features, sequence_features, example_names, name,
-                  "parse_sequence_example")
+    """(context, sequences, lengths) dicts for a vector of serialized SequenceExamples; a scalar
+    string is one record, parsed without a batch dimension (lengths are scalars), as
+    TensorFlow parses it."""
+    what = "parse_sequence_example"
+    serialized = strings(serialized, what, "serialized")
+    if serialized.shape.rank != 0:
+        return _parse(serialized, context_features, sequence_features, example_names, name,
+                      what)
+    context, sequences = parse_single_sequence_example(
+        serialized, context_features, sequence_features, example_names, name)
+    lengths = {k: cast(shape(v)[0], dtypes.int64) for k, v in sequences.items()
+               if isinstance(sequence_features[k], FixedLenSequenceFeature)}
+    return context, sequences, lengths
 
 
 def _parse(serialized, context_features, sequence_features, example_names, name, what):
