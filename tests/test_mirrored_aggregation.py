@@ -229,3 +229,17 @@ def test_sync_on_read_variable_prints_as_tensorflows(strategy):
         "SyncOnReadVariable:{\n  0: <tf.Variable 'Variable:0' shape=() dtype=float32, numpy=0.0>,"
         "\n  1: <tf.Variable 'Variable/replica_1:0' shape=() dtype=float32, numpy=0.0>\n}")
     assert type(v).__name__ == "SyncOnReadVariable"
+
+
+def test_a_variable_says_none_and_auto_unless_given():
+    """TensorFlow 2.21: tf.Variable(1.0).aggregation is VariableAggregation.NONE and its
+    synchronization AUTO; a string aggregation is a ValueError naming the mode."""
+    v = tf.Variable(1.0)
+    assert v.aggregation is tf.VariableAggregation.NONE
+    assert v.synchronization is tf.VariableSynchronization.AUTO
+    assert tf.Variable(1.0, aggregation=tf.VariableAggregation.SUM).aggregation \
+        is tf.VariableAggregation.SUM
+    with pytest.raises(ValueError, match="Invalid variable aggregation mode: sum"):
+        tf.Variable(1.0, aggregation="sum")
+    with pytest.raises(ValueError, match="Invalid variable synchronization mode: on_read"):
+        tf.Variable(1.0, synchronization="on_read")

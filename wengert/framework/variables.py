@@ -20,7 +20,9 @@ In a graph or a traced function, reads and assignments are ops declared here (Re
 AssignVariableOp, AssignAddVariableOp, AssignSubVariableOp); their kernels reach the values
 through the store the executor hands them.
 
-`aggregation` and `synchronization` are kept as given (None when not given) for tf.distribute:
+`aggregation` and `synchronization` are kept as given (VariableAggregation.NONE and
+VariableSynchronization.AUTO when not given; anything but their members is TensorFlow's
+ValueError) for tf.distribute:
 inside a replica of a strategy whose replicas are threads of this process, that strategy routes
 each assignment (`replica_update_scope`; distribute/values.py says how it combines them).
 """
@@ -38,6 +40,7 @@ from .registry import defop
 from .tensor import Tensor, TensorLike, _array_repr, to_array
 from .tensor_shape import TensorShape
 from .variable_creators import VariableMeta
+from .variable_enums import VariableAggregation, VariableSynchronization
 from .variable_v1_members import V1Members
 
 __all__ = ["Variable", "variable_op_name", "replica_update_scope"]
@@ -169,6 +172,13 @@ def checked_constraint(constraint):
     return constraint
 
 
+def _checked_enum(value, enum_class, what, name):
+    """`value` if it is one of `enum_class`'s members, else TensorFlow's ValueError."""
+    if not isinstance(value, enum_class):
+        raise ValueError(f"Invalid variable {what} mode: {value} for variable: {name}")
+    return value
+
+
 class Variable(V1Members, TensorLike, metaclass=VariableMeta):
     """A mutable tensor-valued state, e.g. a weight matrix."""
 
@@ -176,7 +186,8 @@ class Variable(V1Members, TensorLike, metaclass=VariableMeta):
     _owned = None  # the array the variable made and alone holds (see the module docstring)
     _loan = None   # a weak reference to the view reads were given, or None
     constraint = None  # fn(variable) -> projected value, applied after each optimizer update
-    aggregation = synchronization = None  # as given (tf.distribute reads them)
+    aggregation = VariableAggregation.NONE  # as given (tf.distribute reads them)
+    synchronization = VariableSynchronization.AUTO
 
     def __new__(cls, *args, **kwargs):
         graph = state.graph
@@ -191,9 +202,10 @@ class Variable(V1Members, TensorLike, metaclass=VariableMeta):
             raise ValueError("Variable: initial_value must be given.")
         self.constraint = checked_constraint(constraint)
         if aggregation is not None:
-            self.aggregation = aggregation
+            self.aggregation = _checked_enum(aggregation, VariableAggregation, "aggregation", name)
         if synchronization is not None:
-            self.synchronization = synchronization
+            self.synchronization = _checked_enum(synchronization, VariableSynchronization,
+                                                 "synchronization", name)
         graph = state.graph
         if graph is not None:  # only graphs that lift variables (traced functions) get here
             initial_value = graph.lift_initial_value(initial_value, name)

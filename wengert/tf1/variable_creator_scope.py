@@ -15,7 +15,7 @@ The stack itself is framework/variable_creators.py.
 import contextlib
 
 from ..framework.variable_creators import creator_scope
-from .variable_enums import VariableAggregation, VariableSynchronization
+from ..framework.variable_enums import VariableAggregation, VariableSynchronization
 
 __all__ = ["variable_creator_scope", "variable_creator_scope_v1"]
 

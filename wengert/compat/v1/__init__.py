@@ -87,7 +87,7 @@ from ...tf1.tensor_protos import make_ndarray, make_tensor_proto
 from ...tf1.text import (decode_csv, decode_raw, parse_example, parse_single_example,
                          reduce_join, string_split, string_to_hash_bucket, string_to_number,
                          substr)
-from ...tf1.variable_enums import AggregationMethod, VariableAggregation, VariableSynchronization
+from ...framework.variable_enums import AggregationMethod, VariableAggregation, VariableSynchronization
 from ...tf1.variable_updates import (batch_scatter_update, count_up_to, scatter_add, scatter_div,
                                      scatter_max, scatter_min, scatter_mul, scatter_nd_add,
                                      scatter_nd_sub, scatter_nd_update, scatter_sub,

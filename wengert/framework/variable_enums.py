@@ -4,7 +4,8 @@
                               default; the experimental ones give the same sums here)
     VariableAggregation       how a distributed variable combines its replicas' updates
     VariableSynchronization   when a distributed variable's replicas are synchronized
-wengert runs one replica, so the last two are accepted and change nothing.
+A Variable's `aggregation` and `synchronization` are NONE and AUTO unless given (tf.distribute
+reads them: distribute/values.py, distribute/sync_on_read.py).
 """
 import enum
 
