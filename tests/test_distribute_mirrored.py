@@ -13,10 +13,9 @@ import numpy as np
 import pytest
 
 import wengert as tf
+from logical_cpus import fresh_runtime, split_cpu
 from keras_tf_eval import tf_eval
 from traced_snippets import assert_same
-from wengert.framework import logical_devices
-from wengert.framework.device import settings
 
 PROGRAM = """
 cpu = tf.config.list_physical_devices("CPU")[0]
@@ -109,18 +108,12 @@ out["fit_same_as_one"] = np.array([np.allclose(a, b, atol=1e-6) for a, b in zip(
 @pytest.fixture
 def two_cpus(monkeypatch):
     """A runtime that has not started and a CPU never split (restored after the test)."""
-    monkeypatch.setattr(logical_devices._Runtime, "initialized", False)
-    monkeypatch.setattr(logical_devices._Runtime, "configurations", {})
-    monkeypatch.setattr(settings, "logical_cpus", 1)
-    cpu = tf.config.list_physical_devices("CPU")[0]
-    tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
+    split_cpu(monkeypatch, 2)
     return tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
 
 
 def _run_here(monkeypatch):
-    monkeypatch.setattr(logical_devices._Runtime, "initialized", False)
-    monkeypatch.setattr(logical_devices._Runtime, "configurations", {})
-    monkeypatch.setattr(settings, "logical_cpus", 1)
+    fresh_runtime(monkeypatch)
     scope = {"tf": tf, "keras": tf.keras, "np": np, "out": {}}
     with tempfile.NamedTemporaryFile("w", suffix="_mirrored.py", delete=False) as f:
         f.write(PROGRAM)  # a real file, so that AutoGraph reads the functions' source

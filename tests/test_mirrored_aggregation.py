@@ -17,8 +17,7 @@ import numpy as np
 import pytest
 
 import wengert as tf
-from wengert.framework import logical_devices
-from wengert.framework.device import settings
+from logical_cpus import split_cpu
 
 A = tf.VariableAggregation
 
@@ -44,11 +43,7 @@ EXPECTED = {
 @pytest.fixture
 def strategy(monkeypatch):
     """Two logical CPUs on a runtime that has not started (restored after the test)."""
-    monkeypatch.setattr(logical_devices._Runtime, "initialized", False)
-    monkeypatch.setattr(logical_devices._Runtime, "configurations", {})
-    monkeypatch.setattr(settings, "logical_cpus", 1)
-    cpu = tf.config.list_physical_devices("CPU")[0]
-    tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
+    split_cpu(monkeypatch, 2)
     return tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
 
 

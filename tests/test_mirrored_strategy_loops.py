@@ -16,18 +16,13 @@ import numpy as np
 import pytest
 
 import wengert as tf
-from wengert.framework import logical_devices
-from wengert.framework.device import settings
+from logical_cpus import split_cpu
 
 
 @pytest.fixture
 def strategy(monkeypatch):
     """Two logical CPUs on a runtime that has not started (restored after the test)."""
-    monkeypatch.setattr(logical_devices._Runtime, "initialized", False)
-    monkeypatch.setattr(logical_devices._Runtime, "configurations", {})
-    monkeypatch.setattr(settings, "logical_cpus", 1)
-    cpu = tf.config.list_physical_devices("CPU")[0]
-    tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 2)
+    split_cpu(monkeypatch, 2)
     return tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
 
 
@@ -211,11 +206,7 @@ def test_built_in_fit_counts_compiled_metrics_over_every_replica(strategy):
 
 def test_custom_train_step_on_four_replicas(monkeypatch):
     """The CPU split into four logical devices: batches of 8 rows, 2 per replica, Adam."""
-    monkeypatch.setattr(logical_devices._Runtime, "initialized", False)
-    monkeypatch.setattr(logical_devices._Runtime, "configurations", {})
-    monkeypatch.setattr(settings, "logical_cpus", 1)
-    cpu = tf.config.list_physical_devices("CPU")[0]
-    tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * 4)
+    split_cpu(monkeypatch, 4)
     strategy = tf.distribute.MirroredStrategy()
     assert strategy.num_replicas_in_sync == 4
     x = np.linspace(-1, 1, 32, dtype="float32").reshape(16, 2)

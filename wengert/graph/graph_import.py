@@ -32,7 +32,7 @@ from .node_defs import list_input_position
 from .variable_initialization import VAR_IS_INITIALIZED, is_variable_initialized
 from .variables import VAR_HANDLE, GraphVariable
 
-__all__ = ["import_graph_def", "import_with_variables", "attr_python"]
+__all__ = ["import_graph_def", "import_with_variables", "attr_python", "ordered_nodes"]
 
 _RESOURCE_OPS = (VAR_HANDLE, READ_VARIABLE, ASSIGN, ASSIGN_ADD, ASSIGN_SUB, VAR_IS_INITIALIZED)
 
@@ -117,14 +117,14 @@ def _known_outputs(node):
     return count if isinstance(count, int) and op_def is not VAR_HANDLE else None
 
 
-def _ordered(graph_def):
-    """The nodes with each after its inputs (Kahn's algorithm, stable in GraphDef order)."""
-    nodes = list(graph_def.node)
+def ordered_nodes(nodes, source_names):
+    """(`nodes` with each after the nodes it reads, the names of up to five left waiting on a
+    cycle): Kahn's algorithm, stable in the given order. `source_names(node)` gives the names
+    of the nodes it reads; a name of no node among `nodes` (a function argument) is skipped."""
     index = {n.name: i for i, n in enumerate(nodes)}
-    waiting = [0] * len(nodes)
-    users = [[] for _ in nodes]
+    waiting, users = [0] * len(nodes), [[] for _ in nodes]
     for i, node in enumerate(nodes):
-        sources = {index[_split_name(name)[0]] for name in node.input}
+        sources = {index[s] for s in source_names(node) if s in index}
         waiting[i] = len(sources)
         for s in sources:
             users[s].append(i)
@@ -137,8 +137,14 @@ def _ordered(graph_def):
             waiting[u] -= 1
             if waiting[u] == 0:
                 ready.append(u)
-    if len(order) != len(nodes):
-        stuck = [nodes[i].name for i in range(len(nodes)) if waiting[i]][:5]
+    return order, [nodes[i].name for i in range(len(nodes)) if waiting[i]][:5]
+
+
+def _ordered(graph_def):
+    """The nodes with each after its inputs (every input names a node: _check_names)."""
+    order, stuck = ordered_nodes(list(graph_def.node),
+                                 lambda node: (_split_name(name)[0] for name in node.input))
+    if stuck:
         raise ValueError(f"import_graph_def: the GraphDef has a cycle through nodes {stuck} "
                          "(loops written as NextIteration/Merge are not supported).")
     return order

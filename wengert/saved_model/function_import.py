@@ -49,7 +49,7 @@ from ..framework.tensor import Tensor
 from ..framework.tensor_shape import TensorShape
 from ..framework.variables import Variable
 from ..graph.graph import get_default_graph
-from ..graph.graph_import import _arguments, _outputs
+from ..graph.graph_import import _arguments, _outputs, ordered_nodes
 from ..ops.array_ops import IDENTITY
 from ..ops.io.lookup_tables import (HASH_TABLE, TABLE_FROM_TEXT_FILE, TABLE_IMPORT,
                                     TABLE_INITIALIZE, TableStore)
@@ -264,27 +264,10 @@ def _name(node):
 
 
 def _ordered(fdef):
-    """The body's nodes, each after its inputs (Kahn's algorithm, stable in body order)."""
-    nodes = list(fdef.node_def)
-    index = {n.name: i for i, n in enumerate(nodes)}
-    waiting, users = [0] * len(nodes), [[] for _ in nodes]
-    for i, node in enumerate(nodes):
-        sources = {index[s] for s in (_split(t.lstrip("^"))[0] for t in node.input)
-                   if s in index}
-        waiting[i] = len(sources)
-        for s in sources:
-            users[s].append(i)
-    ready = [i for i in range(len(nodes)) if not waiting[i]][::-1]
-    order = []
-    while ready:
-        i = ready.pop()
-        order.append(nodes[i])
-        for u in reversed(users[i]):
-            waiting[u] -= 1
-            if not waiting[u]:
-                ready.append(u)
-    if len(order) != len(nodes):
-        stuck = [nodes[i].name for i in range(len(nodes)) if waiting[i]][:5]
+    """The body's nodes, each after its inputs (stable in body order)."""
+    order, stuck = ordered_nodes(list(fdef.node_def), lambda node: (
+        _split(t.lstrip("^"))[0] for t in node.input))
+    if stuck:
         raise InvalidArgumentError(f"Function '{fdef.signature.name}': its body has a cycle "
                                    f"through nodes {stuck}.")
     return order
