@@ -303,22 +303,58 @@ def test_interrupted_save_keeps_the_last_good_checkpoint(saved, tmp_path, monkey
     assert latest_checkpoint(str(tmp_path)) == path
     monkeypatch.undo()
 
-    real_fsync = os.fsync
+    real_encode = ckpt_module.encode_data
     calls = []
 
-    def crash_in_the_middle_of_writing(fd):  # the data is written, not yet on disk or renamed
-        calls.append(fd)
-        raise OSError("disk full")
+    def disk_full_halfway(arrays):  # the first tensor's bytes are written, then the disk is full
+        chunks, entries = real_encode(arrays)
 
-    monkeypatch.setattr(ckpt_module.os, "fsync", crash_in_the_middle_of_writing)
-    with pytest.raises(OSError, match="disk full"):
+        def written():
+            yield chunks[0]
+            calls.append("full")
+            raise OSError(28, "No space left on device")
+        return written(), entries
+
+    monkeypatch.setattr(ckpt_module, "encode_data", disk_full_halfway)
+    with pytest.raises(OSError, match="No space left"):
         ckpt.write(path)  # overwriting the good checkpoint in place
-    monkeypatch.setattr(ckpt_module.os, "fsync", real_fsync)
+    monkeypatch.setattr(ckpt_module, "encode_data", real_encode)
     assert calls and not [f for f in os.listdir(tmp_path) if f.endswith(".tmp")]
 
     fresh = Model(seed=8)
     Checkpoint(model=fresh).restore(latest_checkpoint(str(tmp_path))).assert_consumed()
     assert_same(values(fresh), good)
+
+
+def test_written_checkpoints_are_flushed_to_disk_in_the_background(saved, tmp_path, monkeypatch):
+    """A save returns once its files are renamed into place; their fsync runs in a thread that the
+    next write, sync() and the interpreter's exit wait for, and an error from it is raised there."""
+    from wengert.saved_model import disk_flush
+    path, model = saved
+    ckpt = Checkpoint(model=model)
+    flushed = []
+    real_fsync = os.fsync
+
+    def recording_fsync(fd):
+        flushed.append(os.readlink(f"/proc/self/fd/{fd}") if os.path.isdir("/proc/self/fd")
+                       else fd)
+        return real_fsync(fd)
+    monkeypatch.setattr(disk_flush.os, "fsync", recording_fsync)
+    saved_path = ckpt.save(str(tmp_path / "flushed"))
+    ckpt.sync()
+    if os.path.isdir("/proc/self/fd"):
+        assert {saved_path + ".index", saved_path + ckpt_module.DATA_SUFFIX,
+                str(tmp_path / "checkpoint"), str(tmp_path)} <= set(flushed)
+
+    def failing_fsync(fd):
+        raise OSError(5, "Input/output error")
+    monkeypatch.setattr(disk_flush.os, "fsync", failing_fsync)
+    ckpt.write(str(tmp_path / "unlucky"))  # written and renamed: readable now
+    Checkpoint(model=model).read(str(tmp_path / "unlucky")).assert_consumed()
+    with pytest.raises(OSError, match=r"flushing '.*unlucky.*' to disk failed: Input/output error"):
+        ckpt.sync()
+    ckpt.sync()  # the error is raised once
+    monkeypatch.setattr(disk_flush.os, "fsync", real_fsync)
 
 
 # -- CheckpointManager -----------------------------------------------------------------------------

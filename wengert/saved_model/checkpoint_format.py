@@ -6,12 +6,13 @@ A checkpoint `PATH` is TensorFlow's tensor bundle (tensor_bundle.py):
   - `PATH.data-00000-of-00001`: the tensors' bytes, one after another;
   - `PATH.index`: a table mapping each tensor's name to its dtype, shape, place in the data
     file and CRC32C.
-Both files are first written whole to temporary files in the same directory and flushed to disk,
-then renamed over their final names, data first, then the index, then the directory's
-`checkpoint` state file (the latest checkpoint, in TensorFlow's text format) is replaced the same
-way: an interruption while writing leaves the previous checkpoint untouched; one between the two
-renames of an overwrite in place leaves a data file its index does not describe, which reading
-reports as corrupted rather than returning wrong values.
+Both files are first written whole to temporary files in the same directory, then renamed over
+their final names, data first, then the index, then the directory's `checkpoint` state file (the
+latest checkpoint, in TensorFlow's text format) is replaced the same way: an error or interruption
+while writing leaves the previous checkpoint untouched; one between the two renames of an
+overwrite in place leaves a data file its index does not describe, which reading reports as
+corrupted rather than returning wrong values. The renamed files are then flushed to disk in the
+background (disk_flush.py): the next write, `sync()` and the interpreter's exit wait for that.
 
 Reading tells the format from the index's first bytes: wengert's earlier checkpoints have a JSON
 index (json_checkpoint.py), still read. Every size and checksum is checked: a truncated or
@@ -23,11 +24,12 @@ import re
 import tempfile
 
 from ..framework.errors import DataLossError, NotFoundError
+from .disk_flush import flush_later, fsync_directory, wait_for_disk
 from .json_checkpoint import JsonCheckpoint, encode_json_index
 from .tensor_bundle import BundleReader, encode_data, encode_index, is_bundle_index
 
 __all__ = ["CheckpointReader", "latest_checkpoint", "load_checkpoint", "list_variables",
-           "load_variable"]
+           "load_variable", "wait_for_disk"]
 
 INDEX_SUFFIX, DATA_SUFFIX = ".index", ".data-00000-of-00001"
 ALTERNATE_DATA_SUFFIX = DATA_SUFFIX + ".1"  # where wengert's first format put data in turns
@@ -35,21 +37,9 @@ STATE_FILE = "checkpoint"
 
 
 # -- files written atomically ----------------------------------------------------------------------
-def _fsync_directory(directory):
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:  # e.g. Windows: directories cannot be opened
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def _write_temporary(path, chunks):
-    """Write the byte strings `chunks` to a temporary file beside `path`, on disk; its name."""
+def _write_temporary(path, chunks, durable=True):
+    """Write the byte strings `chunks` to a temporary file beside `path`; its name. `durable`:
+    on disk before returning (fsync), else only handed to the kernel."""
     directory = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(dir=directory, prefix=os.path.basename(path) + ".", suffix=".tmp")
     try:
@@ -57,7 +47,8 @@ def _write_temporary(path, chunks):
             for chunk in chunks:
                 f.write(chunk)
             f.flush()
-            os.fsync(f.fileno())
+            if durable:
+                os.fsync(f.fileno())
     except BaseException:
         _remove(tmp)
         raise
@@ -69,28 +60,34 @@ def _remove(path):
         os.unlink(path)
 
 
-def _atomic_write(path, chunks):
-    """Write the byte strings `chunks` to `path`: a temporary file beside it, fsync, rename."""
-    tmp = _write_temporary(path, chunks)
+def _atomic_write(path, chunks, durable=True):
+    """Write the byte strings `chunks` to `path`: a temporary file beside it, renamed over `path`.
+    `durable`: on disk (fsync) before the rename; else flushed in the background after it."""
+    tmp = _write_temporary(path, chunks, durable)
     try:
         os.replace(tmp, path)
     except BaseException:
         _remove(tmp)
         raise
-    _fsync_directory(os.path.dirname(os.path.abspath(path)))
+    directory = os.path.dirname(os.path.abspath(path))
+    if durable:
+        fsync_directory(directory)
+    else:
+        flush_later([path], directory)
 
 
 def _write_index(path, entries):
     """The index of checkpoint `path` for {name: BundleEntryProto}, in a temporary file."""
-    return _write_temporary(path + INDEX_SUFFIX, [encode_index(entries)])
+    return _write_temporary(path + INDEX_SUFFIX, [encode_index(entries)], durable=False)
 
 
 def _write_checkpoint(path, arrays):
     """Write checkpoint `path` holding {name: ndarray} (see the module docstring)."""
     directory = os.path.dirname(os.path.abspath(path))
     os.makedirs(directory, exist_ok=True)
+    wait_for_disk()
     chunks, entries = encode_data(arrays)
-    data_tmp = _write_temporary(path + DATA_SUFFIX, chunks)
+    data_tmp = _write_temporary(path + DATA_SUFFIX, chunks, durable=False)
     index_tmp = None
     try:
         index_tmp = _write_index(path, entries)
@@ -101,7 +98,7 @@ def _write_checkpoint(path, arrays):
         _remove(index_tmp)
         raise
     _remove(path + ALTERNATE_DATA_SUFFIX)
-    _fsync_directory(directory)
+    flush_later([path + DATA_SUFFIX, path + INDEX_SUFFIX], directory)
 
 
 def _write_json_checkpoint(path, arrays):
@@ -153,7 +150,8 @@ def _write_state(directory, latest, paths):
         return path if rel.startswith("..") else rel
     lines = [f"model_checkpoint_path: {json.dumps(relative(latest))}"]
     lines += [f"all_model_checkpoint_paths: {json.dumps(relative(p))}" for p in paths]
-    _atomic_write(os.path.join(directory, STATE_FILE), ["\n".join(lines).encode() + b"\n"])
+    _atomic_write(os.path.join(directory, STATE_FILE), ["\n".join(lines).encode() + b"\n"],
+                  durable=False)
 
 
 def _exists(path):

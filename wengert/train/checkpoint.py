@@ -52,7 +52,7 @@ from .checkpoint_options import after_write, checked_options
 from ..tracing.func_graph import init_scope
 from ..graph.variables import GraphVariable
 from ..framework.protos.trackable_object_graph import TrackableObjectGraph
-from ..saved_model.checkpoint_format import (CheckpointReader, DATA_SUFFIX, INDEX_SUFFIX, _exists, checkpoint_files, _read_state, _write_checkpoint, _write_state, latest_checkpoint, list_variables, load_checkpoint, load_variable)  # noqa: F401
+from ..saved_model.checkpoint_format import (CheckpointReader, DATA_SUFFIX, INDEX_SUFFIX, _exists, checkpoint_files, _read_state, _write_checkpoint, _write_state, latest_checkpoint, list_variables, load_checkpoint, load_variable, wait_for_disk)  # noqa: F401
 from . import object_graph
 
 __all__ = ["Checkpoint", "CheckpointManager", "CheckpointReader", "latest_checkpoint",
@@ -195,8 +195,9 @@ class Checkpoint:
         return path
 
     def sync(self):
-        """Wait for outstanding saves: wengert's writes finish before they return."""
-        return None
+        """Wait until the checkpoints written are on disk (their files are written and renamed
+        before `write`/`save` return, then flushed in the background); raise a flush's error."""
+        wait_for_disk()
 
     def save(self, file_prefix, options=None):
         """Save to `file_prefix-N` (N = the save counter, incremented) and record it as the
@@ -454,6 +455,6 @@ class CheckpointManager:
         return self.latest_checkpoint
 
     def sync(self):
-        """Wait for outstanding saves (none: wengert's writes finish before they return)."""
+        """Wait until the checkpoints written are on disk (see Checkpoint.sync)."""
         if self._checkpoint is not None:
             self._checkpoint.sync()

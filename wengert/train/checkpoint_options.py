@@ -2,7 +2,8 @@
 
     experimental_io_device   the device that does the file I/O: accepted (one device here)
     enable_async (and experimental_enable_async_checkpoint)   write in the background: wengert
-                             writes before returning, so a later `sync()` has nothing to wait for
+                             always writes and renames the files before returning and flushes
+                             them to disk in the background; `sync()` waits for that flush
     experimental_write_callbacks   functions called after each write or save finished, each
                              with the checkpoint's path when it takes one argument, else with none
     experimental_skip_slot_variables   restore without optimizer slots: not supported (a clear

@@ -134,14 +134,22 @@ def bytes_crc32c():
 
 
 def _library_chunks(data):
-    """The library's CRC of a buffer it does not take (a bytearray, a NumPy array's memory):
-    copied to bytes a megabyte at a time, so the copies stay in the cache."""
+    """The library's CRC of a buffer that is not `bytes` (a bytearray, a NumPy array's memory).
+    google_crc32c takes any read-only buffer, so the memory is handed over as a read-only NumPy
+    view, without a copy; a library that takes only bytes gets copies a megabyte at a time, so
+    the copies stay in the cache."""
     try:
         view = memoryview(data).cast("B")
     except (TypeError, ValueError):
         view = memoryview(bytes(data))
     if _library_extend is None or view.nbytes <= _CHUNK:
         return _library_crc32c(bytes(view))
+    whole = np.frombuffer(view, dtype=np.uint8)
+    whole.flags.writeable = False
+    try:
+        return _library_extend(0, whole)
+    except TypeError:
+        pass
     crc = 0
     for start in range(0, view.nbytes, _CHUNK):
         crc = _library_extend(crc, bytes(view[start:start + _CHUNK]))

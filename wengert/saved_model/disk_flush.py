@@ -1,0 +1,94 @@
+"""Making a written checkpoint durable: its files are flushed to disk after they are in place, in
+the background.
+
+A checkpoint is written whole to temporary files that are then renamed over the final names
+(checkpoint_format.py), so an error while writing (a full disk, an interrupt) leaves the previous
+checkpoint as it was. The rename alone does not survive a power cut: until the kernel has written
+the pages, a machine that loses power may come back with the new names pointing at empty or partial
+files. `fsync` makes the files durable, at the disk's speed (about 170 ms per 100 MB on the
+development machine, half of a save), which is why TensorFlow's own saver skips it.
+
+wengert fsyncs the files (and their directory) in a thread once they are renamed, so a save returns
+as soon as the bytes are in the kernel's hands, as TensorFlow's does, and:
+  - the next checkpoint write waits for the previous flushes before it starts: at most one
+    checkpoint (its files and the `checkpoint` state file) is being flushed, and every checkpoint
+    but the newest is on disk when a new one is begun;
+  - `Checkpoint.sync()`, `CheckpointManager.sync()` and the interpreter's exit wait for it;
+  - an error from the flush (an I/O error of the disk) is raised by whichever of those waits
+    next, as an OSError naming the files.
+"""
+import atexit
+import os
+import sys
+import threading
+
+__all__ = ["flush_later", "wait_for_disk"]
+
+_lock = threading.Lock()
+_pending = []  # (thread, paths, errors) of the flushes not yet waited for
+
+
+def fsync_directory(directory):
+    """Make a rename in `directory` durable (a no-op where directories cannot be opened)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:  # e.g. Windows
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _flush(paths, directory, errors):
+    for path in paths:
+        try:
+            fd = os.open(path, os.O_RDONLY)
+        except FileNotFoundError:  # already deleted (an old checkpoint): nothing to keep
+            continue
+        except OSError as err:
+            errors.append((path, err))
+            continue
+        try:
+            os.fsync(fd)
+        except OSError as err:
+            errors.append((path, err))
+        finally:
+            os.close(fd)
+    fsync_directory(directory)
+
+
+def wait_for_disk():
+    """Wait until the last checkpoint written is on disk; raise the flush's error, if any."""
+    with _lock:
+        pending = _pending[:]
+        _pending.clear()
+    for thread, _, _ in pending:
+        thread.join()
+    for _, paths, errors in pending:
+        if errors:
+            path, err = errors[0]
+            raise OSError(err.errno, f"Checkpoint files {paths} were written and renamed, but "
+                                     f"flushing '{path}' to disk failed: {err.strerror or err}. "
+                                     f"They may not survive a power cut; check the disk and "
+                                     f"save again.") from err
+
+
+def flush_later(paths, directory):
+    """Start flushing the renamed files `paths` and their `directory` to disk in a thread."""
+    errors = []
+    thread = threading.Thread(target=_flush, args=(list(paths), directory, errors),
+                              name="wengert-checkpoint-flush", daemon=True)
+    with _lock:
+        _pending.append((thread, list(paths), errors))
+        thread.start()
+
+
+@atexit.register
+def _wait_at_exit():
+    try:
+        wait_for_disk()
+    except OSError as err:
+        print(f"wengert: {err}", file=sys.stderr)
