@@ -48,6 +48,7 @@ from ...framework.tensor import convert_to_tensor
 from ...framework.tensor_shape import TensorShape
 from ...framework.context import op_scope
 from .. import shape_rules
+from . import batch_norm_kernels
 from ..binary_math_ops import reciprocal_no_nan, squared_difference
 from ..broadcast_ops import is_zero_gradient, zeros_like
 from ..creation_ops import shape, size
@@ -115,19 +116,10 @@ def _layout(ndim, data_format):
     return axes, c
 
 
-def _per_channel(v, ndim, c):
-    return v.reshape((1,) * c + (-1,) + (1,) * (ndim - c - 1))
-
-
 def _fbn_kernel(x, scale, offset, mean, variance, *, epsilon, data_format, is_training):
-    axes, c = _layout(x.ndim, data_format)
-    eps = x.dtype.type(epsilon)
-    if is_training:
-        mean = x.mean(axis=axes)
-        variance = x.var(axis=axes)
-    inv = 1 / np.sqrt(variance + eps)
-    y = (x - _per_channel(mean, x.ndim, c)) * _per_channel(scale * inv, x.ndim, c) + \
-        _per_channel(offset, x.ndim, c)
+    c = _channel_axis(x.ndim, data_format)
+    y, mean, variance = batch_norm_kernels.forward(x, scale, offset, mean, variance, epsilon, c,
+                                                   is_training)
     if not is_training:  # (fresh arrays for the outputs: no output is an input or another)
         return y, mean.copy(), variance.copy(), mean.copy(), variance.copy()
     n = x.size // max(x.shape[c], 1)
@@ -164,15 +156,8 @@ def _fbn_rule(x, scale, offset, mean, variance, *, epsilon, data_format, is_trai
 
 
 def _fbn_grad_kernel(g, x, scale, mean, variance, *, epsilon, data_format):
-    axes, c = _layout(x.ndim, data_format)
-    n = x.size // max(x.shape[c], 1)
-    inv = 1 / np.sqrt(variance + x.dtype.type(epsilon))
-    xhat = (x - _per_channel(mean, x.ndim, c)) * _per_channel(inv, x.ndim, c)
-    doffset = g.sum(axis=axes)
-    dscale = (g * xhat).sum(axis=axes)
-    dx = (g * x.dtype.type(n) - _per_channel(doffset, x.ndim, c) -
-          xhat * _per_channel(dscale, x.ndim, c)) * _per_channel(scale * inv / n, x.ndim, c)
-    return dx, dscale, doffset
+    return batch_norm_kernels.backward(g, x, scale, mean, variance, epsilon,
+                                       _channel_axis(x.ndim, data_format))
 
 
 def _fbn_grad_rule(g, x, scale, mean, variance, **_):
