@@ -219,6 +219,23 @@ def test_meta_graph_round_trip_restores_and_runs(tmp_path):
             np.testing.assert_allclose(sess.run(y2, {x2: xs}), after, rtol=1e-6)
 
 
+def test_save_writes_the_sessions_graph_under_another_default_graph(tmp_path):
+    """TensorFlow's Saver.save exports `sess.graph`, also when another graph is the default
+    (a TF 1 script with eager execution disabled saves outside `graph.as_default()`)."""
+    graph = tf.Graph()
+    with graph.as_default():
+        _model()
+        saver = Saver()
+        sess = v1.Session(graph=graph)
+        sess.run(v1.global_variables_initializer())
+    with tf.Graph().as_default():
+        path = saver.save(sess, str(tmp_path / "m"), global_step=3)
+    sess.close()
+    with tf.Graph().as_default():
+        import_meta_graph(path + ".meta")
+        assert [v.name for v in v1.global_variables()] == ["dense/kernel:0", "dense/bias:0"]
+
+
 def test_export_meta_graph_without_file_and_a_corrupt_file(tmp_path):
     with tf.Graph().as_default():
         _model()

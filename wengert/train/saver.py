@@ -11,7 +11,9 @@ chosen keys to variables. `save` reads every value through the session (or eager
 the checkpoint files (saved_model/checkpoint_format.py), records the path among the last
 checkpoints, deletes the oldest beyond `max_to_keep` unless it falls on the
 `keep_checkpoint_every_n_hours` schedule, rewrites the directory's state file
-(train/checkpoint_state.py) and, in graph mode, writes the meta graph beside the checkpoint.
+(train/checkpoint_state.py) and, in graph mode, writes the meta graph of the session's graph
+beside the checkpoint (of `sess.graph`, as TensorFlow's does, also when save is called under
+another default graph).
 `restore` reads and checks every key, dtype and shape first and only then assigns, so a
 checkpoint that lacks a key raises TensorFlow's NotFoundError naming it and changes nothing.
 """
@@ -168,9 +170,10 @@ class Saver:
                     self._record(checkpoint_file, meta_graph_suffix)
                     self._write_state(parent, checkpoint_file, latest_filename)
         if write_meta_graph and state.graph is not None:
-            self.export_meta_graph(checkpoint_file + "." + meta_graph_suffix,
-                                   strip_default_attrs=strip_default_attrs,
-                                   save_debug_info=save_debug_info)
+            with sess.graph.as_default():  # the session's graph, wherever save is called
+                self.export_meta_graph(checkpoint_file + "." + meta_graph_suffix,
+                                       strip_default_attrs=strip_default_attrs,
+                                       save_debug_info=save_debug_info)
         return checkpoint_file if self._keyed else None
 
     def _write_state(self, parent, checkpoint_file, latest_filename):
