@@ -30,7 +30,10 @@ float32. sigmoid and softplus are evaluated through exp(-|x|), which never overf
     softplus(x) = log1p(e) + max(x, 0).
 NumPy has no erf, so `erf` uses W. J. Cody's rational Chebyshev approximations (Math. Comp. 23,
 1969; Netlib SPECFUN `calerf`), accurate to about 1e-16 in float64; other float dtypes are
-evaluated in float64 and rounded back.
+evaluated in float64 and rounded back. Where SciPy is installed, float32 and float64 inputs go
+to scipy.special.erf instead (Cephes' erf, also evaluated in float64 and equally accurate): the
+NumPy evaluation, with its masks and a dozen passes over the array, took about 100 ms of CPU
+for the 1M elements of one GELU in bench_gpt.py, SciPy's about 20 ms.
 
 All ops except abs and sign are defined for floating-point tensors only; integer input is refused
 with an error that suggests `cast`, as TensorFlow refuses sqrt of an int32 tensor.
@@ -371,7 +374,24 @@ def _erfc_positive(y):
     return out
 
 
+_SCIPY_SPECIAL = []
+
+
+def _scipy_erf():
+    """scipy.special.erf when SciPy is installed (imported on first use), else None."""
+    if not _SCIPY_SPECIAL:
+        try:
+            import scipy.special  # imported when first needed; optional for erf
+            _SCIPY_SPECIAL.append(scipy.special.erf)
+        except ImportError:
+            _SCIPY_SPECIAL.append(None)
+    return _SCIPY_SPECIAL[0]
+
+
 def _erf_kernel(x):
+    fast = _scipy_erf() if x.dtype in (np.float32, np.float64) else None
+    if fast is not None:  # the same float64 evaluation, compiled: about 5x faster
+        return fast(x)
     x64 = np.asarray(x, dtype=np.float64)
     y = np.abs(x64)
     out = np.empty_like(x64)
