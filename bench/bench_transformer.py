@@ -1,5 +1,5 @@
 """A transformer encoder block, forward and backward (issues 19, 33): wengert's Keras layers against
-PyTorch's nn.TransformerEncoderLayer, on CPU.
+PyTorch's nn.TransformerEncoderLayer and TensorFlow's Keras layers, on CPU.
 
     python bench/bench_transformer.py [rounds]
 
@@ -9,8 +9,13 @@ dropout 0; one step = the block's output, a scalar loss sum(y * y) / size, and t
 every weight and the input. Contenders:
 - wengert-traced: the step inside `wengert.function` (traced once, then replayed);
 - wengert-eager:  the step on a GradientTape, op by op;
+- tensorflow:     the same Keras block in TensorFlow 2.21 (Keras 3), the step in tf.function,
+                  $TF_PYTHON (/work/tfvenv);
 - pytorch:        nn.TransformerEncoderLayer(128, 4, 512, dropout=0, batch_first=True),
                   loss.backward(), $TORCH_PYTHON (/work/torchvenv).
+FLOPs per step (for the fraction of the machine's GEMM peak): the matmuls only, forward
+8 B T D^2 (q, k, v, output projections) + 4 B T^2 D (scores, weighted values) + 4 B T D F
+(feed-forward), and backward twice the forward: 3x the forward in all, 2.6 GFLOP.
 Protocol (bench/README.md, harness.py): each contender in a fresh process of its own with its
 framework's default threading; rounds interleave; every round's figure, per-round ratios and
 medians are printed. Goal (issue 33): traced <= 1.0x PyTorch, eager <= 1.2x.
@@ -27,8 +32,11 @@ import harness  # noqa: E402
 BATCH, LENGTH, WIDTH, HEADS, FFN = 32, 64, 128, 4, 512
 CONTENDERS = [("wengert-traced", "wengert", "setup_wengert", {"traced": True}),
               ("wengert-eager", "wengert", "setup_wengert", {"traced": False}),
+              ("tensorflow", "tensorflow", "setup_tensorflow", {}),
               ("pytorch", "pytorch", "setup_pytorch", {})]
-PAIRS = [("wengert-traced", "pytorch"), ("wengert-eager", "pytorch")]
+PAIRS = [(w, o) for w in ("wengert-traced", "wengert-eager") for o in ("pytorch", "tensorflow")]
+FLOPS = 3 * (8 * BATCH * LENGTH * WIDTH ** 2 + 4 * BATCH * LENGTH ** 2 * WIDTH
+             + 4 * BATCH * LENGTH * WIDTH * FFN)
 
 
 def inputs():
@@ -53,8 +61,8 @@ def encoder_block(tf):
     return EncoderBlock()
 
 
-def setup_wengert(traced):
-    import wengert as tf
+def keras_step(tf, traced):
+    """The block's fwd+bwd step in `tf` (wengert or TensorFlow), traced or eager."""
     tf.keras.utils.set_random_seed(0)
     block = encoder_block(tf)
     x = inputs()
@@ -70,6 +78,16 @@ def setup_wengert(traced):
         return loss, tape.gradient(loss, [data] + block.trainable_weights)
     run = tf.function(step) if traced else step
     return {"step": lambda: run(xt)}
+
+
+def setup_wengert(traced):
+    import wengert
+    return keras_step(wengert, traced)
+
+
+def setup_tensorflow():
+    import tensorflow
+    return keras_step(tensorflow, True)
 
 
 def setup_pytorch():
@@ -101,7 +119,7 @@ def main():
     harness.report_rounds(
         f"transformer encoder block fwd+bwd, batch {BATCH}, length {LENGTH}, width {WIDTH}, "
         f"{HEADS} heads, ffn {FFN}", result, PAIRS,
-        ["wengert-traced <= 1.0x pytorch, wengert-eager <= 1.2x pytorch"])
+        ["wengert-traced <= 1.0x pytorch, wengert-eager <= 1.2x pytorch"], flops=FLOPS)
 
 
 if __name__ == "__main__":

@@ -16,6 +16,21 @@ Seconds per call = elapsed / number for `number` back-to-back calls (calibrated 
 `target_seconds`, or fixed); Python's cyclic garbage collector is paused while they run, as
 `timeit` does, unless the worker is started with pause_gc=False (whole-epoch workloads).
 
+Memory: each worker reports, per round, the peak resident set size (RSS) of its process while
+the round ran. On Linux it writes 5 to /proc/self/clear_refs before the round, which resets the
+kernel's high-water mark VmHWM to the current RSS, and reads VmHWM after it: the kernel counts
+every page the process touches, whatever allocator (NumPy's, PyTorch's, TensorFlow's) mapped it,
+with no sampling thread to slow the contender. Elsewhere it falls back to getrusage's lifetime
+maximum. `report_rounds` prints the peak above the RSS the process had right after importing its
+framework (model, data, optimizer state, activations and whatever the allocator keeps) and the
+transient part (peak above the RSS at the round's start).
+
+Fraction of peak: `peak_gflops` measures this machine's float32 GEMM rate once per run (np.matmul
+of 2048x2048 matrices, best of 5, in a clean process of the NumPy contender's interpreter), and
+`report_rounds(..., flops=F)` prints each contender's achieved GFLOP/s (F floating-point operations
+per timed call: count the step's matmul/conv FLOPs, forward + backward ~ 3x forward) and its
+fraction of that peak.
+
 The older in-process helpers (`compare`, `report`) remain for the scripts not yet converted
 (bench/README.md lists them): they time every contender inside one process, which the protocol
 no longer allows for figures against PyTorch or TensorFlow.
@@ -44,6 +59,10 @@ CONTENDER_ENV = {
 }
 KEPT_VARIABLES = ("PATH", "HOME", "USER", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR")
 LOAD_LIMIT = 1.0
+FRAMEWORK_MODULES = {"wengert": "wengert", "numpy": "numpy", "pytorch": "torch",
+                     "tensorflow": "tensorflow"}
+MB = 1 << 20
+_PEAK = {}
 
 
 def time_call(fn, number, pause_gc=True):
@@ -124,19 +143,22 @@ class Worker:
         self.python = interpreter(framework)
         self.env = CONTENDER_ENV.get(framework, {})
         self._log = tempfile.TemporaryFile(mode="w+")
-        options = {"number": number, "target_seconds": target_seconds, "pause_gc": pause_gc}
+        options = {"number": number, "target_seconds": target_seconds, "pause_gc": pause_gc,
+                   "framework": framework}
         self._proc = subprocess.Popen(
             [self.python, os.path.abspath(__file__), "serve", module, setup, json.dumps(args),
              json.dumps(options)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._log, text=True,
             env=clean_environment(framework), cwd=REPO)
-        self.threads = self.versions = None
+        self.threads = self.versions = self.imported_rss = None
+        self.memory = []
 
     def wait_ready(self):
         """Block until the worker has set up and warmed up its workloads."""
         ready = self._answer()
         self.threads, self.versions = ready["threads"], ready["versions"]
         self.workloads = ready["workloads"]
+        self.imported_rss = ready.get("imported_rss")
         return self
 
     def _answer(self):
@@ -148,10 +170,13 @@ class Worker:
         return json.loads(line)
 
     def measure(self, workload):
-        """Seconds per call of `workload`, one round, timed inside the worker's process."""
+        """Seconds per call of `workload`, one round, timed inside the worker's process; the
+        round's memory ({"peak", "start"} RSS in bytes) is appended to `self.memory`."""
         self._proc.stdin.write(workload + "\n")
         self._proc.stdin.flush()
-        return self._answer()["seconds"]
+        answer = self._answer()
+        self.memory.append({"peak": answer.get("peak"), "start": answer.get("start")})
+        return answer["seconds"]
 
     def close(self):
         if self._proc.poll() is None:
@@ -205,9 +230,11 @@ def wait_for_quiet(patience=900):
 
 def run_rounds(workers, workload, rounds, settle=0.2):
     """Interleaved rounds of the workers that offer `workload`:
-    {"samples": {name: [seconds]}, "loads": [load average before each round]}."""
+    {"samples": {name: [seconds]}, "loads": [load average before each round],
+     "memory": {name: {"imported": RSS after import, "rounds": [{"peak", "start"}]}}}."""
     workers = [w for w in workers if workload in w.workloads]
     samples = {w.name: [] for w in workers}
+    memory = {w.name: {"imported": w.imported_rss, "rounds": []} for w in workers}
     loads = []
     for r in range(rounds):
         wait_for_quiet()
@@ -215,7 +242,8 @@ def run_rounds(workers, workload, rounds, settle=0.2):
         for worker in workers[r % len(workers):] + workers[:r % len(workers)]:
             time.sleep(settle)
             samples[worker.name].append(worker.measure(workload))
-    return {"samples": samples, "loads": loads}
+            memory[worker.name]["rounds"].append(worker.memory[-1])
+    return {"samples": samples, "loads": loads, "memory": memory}
 
 
 def header(title):
@@ -234,8 +262,10 @@ def describe(workers):
               f"  {'':<16} threads: {w.threads}; settings applied: {extra}")
 
 
-def report_rounds(title, result, pairs=(), goals=()):
-    """Every round's figures and per-round ratios, then the medians; flags loaded rounds."""
+def report_rounds(title, result, pairs=(), goals=(), flops=None):
+    """Every round's figures and per-round ratios, then the medians; flags loaded rounds. Then
+    each contender's peak memory (when the workers reported it) and, given `flops` (floating-point
+    operations per timed call), its achieved GFLOP/s and fraction of the machine's GEMM peak."""
     samples, loads = result["samples"], result["loads"]
     names = list(samples)
     pairs = [(a, b) for a, b in pairs if a in samples and b in samples]
@@ -259,7 +289,110 @@ def report_rounds(title, result, pairs=(), goals=()):
         print(f"  {a} / {b}: ratio of medians {medians[a] / medians[b]:.2f}x")
     for text in goals:
         print(f"  goal: {text}")
+    if result.get("memory"):
+        report_memory(result["memory"], pairs)
+    if flops:
+        report_flops(samples, flops)
     return medians
+
+
+def report_memory(memory, pairs=()):
+    """Per contender: the largest peak RSS over the rounds, that peak above the RSS right after the
+    framework's import, and the median transient (peak above the RSS at the round's start)."""
+    over = {}
+    print("  memory (RSS high-water mark during the timed rounds, MiB):")
+    print(f"  {'':<16} {'peak':>9} {'over import':>12} {'transient':>10}   per round over import")
+    for name, record in memory.items():
+        rounds = [r for r in record["rounds"] if r.get("peak")]
+        if not rounds:
+            continue
+        base = record["imported"] or 0
+        peak = max(r["peak"] for r in rounds)
+        over[name] = peak - base
+        transient = statistics.median(r["peak"] - r["start"] for r in rounds)
+        each = ", ".join(f"{(r['peak'] - base) / MB:.0f}" for r in rounds)
+        print(f"  {name:<16} {peak / MB:9.0f} {over[name] / MB:12.0f} {transient / MB:10.1f}   "
+              f"{each}")
+    for a, b in pairs:
+        if a in over and b in over and over[b] > 0:
+            print(f"  memory over import {a} / {b}: {over[a] / over[b]:.2f}x")
+
+
+def report_flops(samples, flops):
+    """Achieved GFLOP/s of every contender (median round) and its fraction of the GEMM peak."""
+    peak = peak_gflops()
+    print(f"  compute: {flops / 1e9:.3g} GFLOP per call; this machine's float32 GEMM peak "
+          f"{peak['gflops']:.1f} GFLOP/s ({peak['how']})")
+    for name, seconds in samples.items():
+        rate = flops / statistics.median(seconds) / 1e9
+        best = flops / min(seconds) / 1e9
+        print(f"  {name:<16} {rate:8.2f} GFLOP/s = {rate / peak['gflops']:6.1%} of peak "
+              f"(fastest round {best:.2f}, {best / peak['gflops']:.1%})")
+
+
+GEMM_PROBE = """
+import json, os, time
+import numpy as np
+n, best = {n}, float("inf")
+a = np.random.default_rng(0).standard_normal((n, n)).astype(np.float32)
+b = np.random.default_rng(1).standard_normal((n, n)).astype(np.float32)
+np.matmul(a, b)
+for _ in range({repeats}):
+    start = time.perf_counter(); np.matmul(a, b); best = min(best, time.perf_counter() - start)
+print(json.dumps({{"seconds": best, "load": os.getloadavg()[0]}}))
+"""
+
+
+def peak_gflops(n=2048, repeats=5):
+    """This machine's float32 GEMM rate in GFLOP/s (2 n^3 / best time of np.matmul), measured
+    once per run in a clean process of the NumPy contender's interpreter with its default
+    threads: {"gflops": rate, "how": a description with the load average}."""
+    if "gflops" not in _PEAK:
+        answer = subprocess.run([interpreter("numpy"), "-c", GEMM_PROBE.format(n=n, repeats=repeats)],
+                                capture_output=True, text=True, env=clean_environment("numpy"),
+                                check=True)
+        probe = json.loads(answer.stdout)
+        _PEAK["gflops"] = 2 * n ** 3 / probe["seconds"] / 1e9
+        _PEAK["how"] = (f"np.matmul {n}x{n} float32, best of {repeats}, "
+                        f"load {probe['load']:.2f}")
+    return _PEAK
+
+
+def rss_bytes(field):
+    """VmRSS or VmHWM of this process in bytes (None where /proc is absent)."""
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        return None
+    return None
+
+
+def reset_high_water():
+    """Reset VmHWM to the current RSS (Linux clear_refs 5); False where that is unavailable."""
+    try:
+        with open("/proc/self/clear_refs", "w") as refs:
+            refs.write("5")
+        return True
+    except OSError:
+        return False
+
+
+def lifetime_peak():
+    import resource
+    scale = 1 if sys.platform == "darwin" else 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * scale
+
+
+def measured_round(fn, number, pause_gc):
+    """One timed round: {"seconds": per call, "peak": RSS high-water mark, "start": RSS before}."""
+    resettable = reset_high_water()
+    start = rss_bytes("VmRSS")
+    seconds = time_call(fn, number, pause_gc)
+    peak = rss_bytes("VmHWM") if resettable else lifetime_peak()
+    return {"seconds": seconds, "peak": peak, "start": start}
 
 
 def thread_settings():
@@ -296,6 +429,10 @@ def serve(module, setup, args, options):
     protocol = os.fdopen(os.dup(1), "w")
     os.dup2(2, 1)
     sys.path[:0] = [BENCH, REPO]
+    framework = FRAMEWORK_MODULES.get(options.get("framework"))
+    if framework:
+        importlib.import_module(framework)
+    imported_rss = rss_bytes("VmRSS")
     workloads = getattr(importlib.import_module(module), setup)(**args)
     numbers = {name: options["number"] or calibrate(fn, options["target_seconds"])
                for name, fn in workloads.items()}
@@ -303,10 +440,11 @@ def serve(module, setup, args, options):
     def say(message):
         protocol.write(json.dumps(message) + "\n")
         protocol.flush()
-    say({"threads": thread_settings(), "versions": versions(), "workloads": list(workloads)})
+    say({"threads": thread_settings(), "versions": versions(), "workloads": list(workloads),
+         "imported_rss": imported_rss})
     for line in sys.stdin:
         name = line.strip()
-        say({"seconds": time_call(workloads[name], numbers[name], options["pause_gc"])})
+        say(measured_round(workloads[name], numbers[name], options["pause_gc"]))
 
 
 if __name__ == "__main__" and sys.argv[1:2] == ["serve"]:
