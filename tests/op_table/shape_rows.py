@@ -77,6 +77,12 @@ def _meshgrid(*args, indexing="xy"):
 
 _IMG = rand(2, 4, 6, 3)
 
+@tf.function
+def _parallel_stack(a, b):
+    """parallel_stack, which TensorFlow refuses eagerly, in a function."""
+    return tf.parallel_stack([a, b])
+
+
 ROWS = [
     OpInfo("linspace", tf.linspace, _linspace,
            [Sample((np.array(-1.0), np.array(2.0), 5)),
@@ -114,7 +120,7 @@ ROWS = [
            grad=False),
     OpInfo("saturate_cast_float", lambda x: tf.saturate_cast(x, tf.float16),
            lambda x: x.astype(np.float16), [Sample((rand(4),))], grad=False, float32=False),
-    OpInfo("parallel_stack", lambda a, b: tf.parallel_stack([a, b]), lambda a, b: np.stack([a, b]),
+    OpInfo("parallel_stack", _parallel_stack, lambda a, b: np.stack([a, b]),
            [Sample((rand(3), rand(3)))]),
     OpInfo("roll", tf.roll, _roll,
            [Sample((rand(3, 4), [1, -2], [0, 1])), Sample((rand(5), 7, 0), name="wrap"),

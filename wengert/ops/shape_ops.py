@@ -22,7 +22,7 @@ from ..framework.registry import defop, linear
 from ..framework.static_value import static_value
 from ..framework.tensor import Tensor, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
-from ..framework.context import op_scope
+from ..framework.context import executing_eagerly, op_scope
 from . import shape_rules
 from .broadcast_ops import ones_like
 from .reshape_ops import reshape
@@ -286,7 +286,11 @@ def saturate_cast(value, dtype, name=None):
 
 
 def parallel_stack(values, name="parallel_stack"):
-    """stack(values) along a new first axis (TensorFlow builds it in parallel in graphs)."""
+    """stack(values) along a new first axis (TensorFlow builds it in parallel in graphs, and
+    refuses it eagerly, as here)."""
+    if executing_eagerly():
+        raise RuntimeError("tf.parallel_stack() is not compatible with eager execution; "
+                           "call it inside a tf.function or a graph, or use tf.stack.")
     return stack(values, axis=0, name=name)
 
 

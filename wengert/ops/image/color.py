@@ -40,6 +40,7 @@ def _float(images):
 
 def _as_float(images):
     """Integer images scaled to [0, 1] floats, as TensorFlow's colour functions read them."""
+    images = convert_to_tensor(images)
     return images if images.dtype.is_floating else convert_image_dtype(images, dtypes.float32)
 
 

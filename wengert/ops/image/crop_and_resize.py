@@ -3,7 +3,8 @@
 `box_indices[k]`, resampled to `crop_size` [ch, cw], as TensorFlow's CropAndResize:
     row i of crop k samples y = y1 (h - 1) + i (y2 - y1) (h - 1) / (ch - 1)
     (the box's centre row when ch = 1), and likewise for columns; bilinear between the pixels
-    floor(y), ceil(y) (or the nearest pixel, rounded), `extrapolation_value` outside the image.
+    floor(y), ceil(y) (or the nearest pixel, halves rounded up as C's roundf rounds these
+    non-negative coordinates), `extrapolation_value` outside the image.
 Written in wengert's ops, so the result is differentiable with respect to the image and the
 boxes (the interpolation weights depend on the box coordinates), as TensorFlow's is.
 """
@@ -20,7 +21,7 @@ from ..math_ops import clip_by_value
 from ..creation_ops import range as range_
 from ..indexing_ops import gather_nd
 from ..math_ops import logical_and
-from ..rounding_ops import ceil, floor, round as round_
+from ..rounding_ops import ceil, floor
 
 __all__ = ["crop_and_resize"]
 
@@ -67,7 +68,7 @@ def crop_and_resize(image, boxes, box_indices, crop_size, method="bilinear",
             return gather_nd(x, index)
 
         if method == "nearest":
-            out = pixel(round_(rows), round_(cols))
+            out = pixel(floor(rows + 0.5), floor(cols + 0.5))  # C's roundf: halves away from 0
         else:
             top, left = floor(rows), floor(cols)
             bottom, right = ceil(rows), ceil(cols)

@@ -81,20 +81,35 @@ def _text(value):
 
 # -- elementwise ------------------------------------------------------------------------------------
 def _as_string_one(v, precision, scientific, shortest, width, fill):
+    """printf's "%<fill><width>.<precision><f|e|g|d>" of one value, as TensorFlow's AsString
+    kernel formats it; bools are "true" and "false"."""
     if isinstance(v, (bool, np.bool_)):
-        text = "true" if v else "false"
-    elif isinstance(v, (np.floating, float)):
-        if shortest:
-            text = repr(float(v))
-        elif scientific:
-            text = f"{v:.{6 if precision < 0 else precision}e}"
-        else:
-            text = f"{v:.{6 if precision < 0 else precision}f}"
+        return b"true" if v else b"false"
+    if isinstance(v, (np.floating, float)):
+        kind, v = "g" if shortest else "e" if scientific else "f", float(v)
+    elif isinstance(v, (np.integer, int)):
+        kind, v = "d", int(v)
     else:
-        text = str(v)
-    if width > 0:
-        text = text.rjust(width, fill or " ")
-    return text.encode()
+        return str(v).encode()
+    spec = fill + (str(width) if width > -1 else "") + (f".{precision}" if precision > -1 else "")
+    return (f"%{spec}{kind}" % v).encode()
+
+
+def _check_as_string(dtype, precision, scientific, shortest, fill):
+    """TensorFlow's AsString refusals, before anything runs."""
+    if fill and fill[0] not in " +-0#" or len(fill) > 1:
+        raise InvalidArgumentError(f'as_string: Fill argument not supported: "{fill}" (use one '
+                                   f"of ' ', '+', '-', '0', '#').")
+    if dtype.is_floating:
+        if scientific and shortest:
+            raise InvalidArgumentError("as_string: Cannot select both scientific and shortest "
+                                       "notation.")
+    elif scientific or shortest:
+        raise InvalidArgumentError(f"as_string: scientific and shortest format not supported "
+                                   f"for datatype {dtype.name}.")
+    elif precision > -1:
+        raise InvalidArgumentError(f"as_string: precision not supported for datatype "
+                                   f"{dtype.name}.")
 
 
 AS_STRING = defop("AsString", lambda x, **a: _map(lambda v: _as_string_one(v, **a), x),
@@ -263,6 +278,7 @@ def as_string(input, precision=-1, scientific=False, shortest=False, width=-1, f
     if ragged is not None:
         return ragged
     x = convert_to_tensor(input)
+    _check_as_string(x.dtype, int(precision), scientific, shortest, fill)
     return execute(AS_STRING, (x,), {"precision": int(precision), "scientific": scientific,
                                      "shortest": shortest, "width": int(width), "fill": fill},
                    name)

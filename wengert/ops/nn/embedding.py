@@ -64,7 +64,8 @@ def embedding_lookup(params, ids, max_norm=None, name=None):
                         f"(shape {ids.shape}); cast them with cast(ids, tf.int32).")
     rows = gather(params, ids, name=name)
     if max_norm is not None:
-        rows = clip_by_norm(rows, max_norm, axes=[rows.shape.rank - 1])
+        # each embedding (all axes after the ids' ones) as a whole, as TensorFlow's _clip
+        rows = clip_by_norm(rows, max_norm, axes=list(range(ids.shape.rank, rows.shape.rank)))
     return rows
 
 
