@@ -10,7 +10,9 @@ with a live TensorFlow). It is read once, when the first op's rule is needed.
 
 A wengert op's inputs are TensorFlow's inputs in TensorFlow's order, less the trailing ones that
 wengert takes as attributes (Sum's axis); an OpDef whose inputs are others declares TensorFlow's
-names of its inputs (`tf_inputs`). A list input (AddN's `inputs`, Pack's `values`) takes every
+names of its inputs (`tf_inputs`); a kernel whose first parameter is named otherwise (`x`) takes
+TensorFlow's first input there when that is of attribute T or of a fixed dtype other than a
+handle (StringLower's string `input`). A list input (AddN's `inputs`, Pack's `values`) takes every
 remaining input; a kernel's leading `store` parameter (a session's store) is not an input. The
 check (`check_input_dtypes`) refuses an input whose dtype the attribute does not allow, and inputs
 sharing one attribute whose dtypes differ, with TensorFlow's error: eagerly InvalidArgumentError
@@ -21,7 +23,9 @@ dtype (RFFT's int32 fft_length, SparseReshape's int64 indices, LogicalNot's bool
 other dtype as TensorFlow does: eagerly "cannot compute RFFT as input #1(zero-based) was expected
 to be a int32 tensor but is a int64 tensor", while a graph is built "Input 'fft_length' of 'RFFT'
 Op has type int64 that does not match expected type of int32" (`check_fixed_argument` is the
-same check for tf.raw_ops' arguments that wengert takes as attributes, fft_length among them).
+same check for tf.raw_ops' arguments that wengert takes as attributes, fft_length among them;
+`fixed_argument` also converts a raw op's number, list or NumPy array to the fixed dtype, as
+TensorFlow's op wrappers do: RFFT's fft_length=[8] is int32, SetSize's set_indices int64).
 Public functions do what TensorFlow's do: those that pass the argument to the op convert all but
 tensors to the fixed dtype (`fixed_operand`) and leave tensors to this check, those that convert
 it first raise TensorFlow's ValueError for a tensor of another dtype (`check_fixed_value`).
@@ -47,8 +51,8 @@ from .errors import InvalidArgumentError
 from .tensor import Tensor, convert_to_tensor, holds_tensor, to_array
 
 __all__ = ["stored_constraints", "op_constraints", "compile_rule", "check_input_dtypes",
-           "check_fixed_argument", "check_fixed_value", "fixed_inputs", "fixed_operand",
-           "fixed_dtype_error", "PendingRule"]
+           "check_fixed_argument", "check_fixed_value", "fixed_argument", "fixed_inputs",
+           "fixed_operand", "fixed_dtype_error", "PendingRule"]
 
 _PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "op_dtype_constraints.json")
 _STORE = []       # [the parsed file], once read
@@ -56,6 +60,7 @@ _FREE = (None, "", "one", None)
 _ALL_NUMPY = frozenset(d._np for d in dtypes.FROM_NUMPY.values())
 _FIXED = {}       # op type -> fixed_inputs(op type), once asked
 _HANDLES = ("resource", "string_ref")  # objects or int64 handles in wengert: not checked
+_OBJECTS = _HANDLES + ("variant",)  # Python objects in wengert (TensorList flows, mutex locks)
 # TensorFlow's own names of dtypes in its kernels' messages ("but is a float tensor")
 _KERNEL_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
 
@@ -106,7 +111,8 @@ def _specs(op_def):
 
 def _kernel_inputs(kernel, specs):
     """TensorFlow's names of a kernel's positional parameters: the same names, or TensorFlow's
-    first input (of attribute T) for a first parameter named otherwise; None for a kernel that is
+    first input (of attribute T, or of a fixed dtype that is not a handle: StringLower's string
+    `input` for a kernel's `x`) for a first parameter named otherwise; None for a kernel that is
     not a Python function (its inputs are TensorFlow's in order)."""
     code = getattr(kernel, "__code__", None)
     if code is None:
@@ -116,7 +122,8 @@ def _kernel_inputs(kernel, specs):
     if params[:1] == ("store",):  # a stateful kernel's session store, not an input
         params = params[1:]
     names = [p if p in known else None for p in params]
-    if names and names[0] is None and specs[0][1] == "T" and specs[0][0] not in params:
+    if names and names[0] is None and specs[0][0] not in params and (
+            specs[0][1] == "T" or (not specs[0][1] and specs[0][3][0] not in _OBJECTS)):
         names[0] = specs[0][0]
     return names
 
@@ -183,6 +190,43 @@ def check_fixed_argument(op_type, param, value, graph=None):
         if _is_tensor(t) and _dtype_name(t) != want:
             graph = state.graph is not None if graph is None else graph
             raise _wrong_fixed(op_type, None, param, position, _dtype_name(t), want, t, graph)
+
+
+def fixed_argument(op_type, param, value, graph):
+    """A tf.raw_ops argument for `op_type`'s fixed-dtype input `param`, as TensorFlow's op
+    wrappers take it: a tensor of another dtype refused (check_fixed_argument); a number, list or
+    NumPy array converted to the fixed dtype: NumPy arrays are cast (8.0 and '8' to int32 8), a
+    Python float where an integer is fixed or a number where a bool or string is fixed is
+    TensorFlow's TypeError, a ragged list or NumPy text that is no number its ValueError, each
+    naming the op and input. Numbers come back as a NumPy array of the dtype, strings as they
+    were once checked; lists holding tensors and variant inputs (TensorList flows) unchanged."""
+    position, want = fixed_inputs(op_type).get(param, (None, None))
+    if want is None or value is None:
+        return value
+    check_fixed_argument(op_type, param, value, graph)
+    if want == "variant" or _is_tensor(value) or (
+            isinstance(value, (list, tuple)) and holds_tensor(value)):
+        return value
+    try:
+        array = _converted(value, want)
+    except (TypeError, ValueError) as err:
+        kind = TypeError if isinstance(err, TypeError) else ValueError
+        if graph:
+            raise kind(f"{op_type}: Expected {want} passed to parameter '{param}' of op "
+                       f"'{op_type}', got {value!r} of type '{type(value).__name__}' instead. "
+                       f"Error: {err}.") from None
+        raise kind(f"{op_type}: Cannot convert {value!r} to EagerTensor of dtype {want} (input "
+                   f"'{param}', #{position}, takes only {want}): {err}.") from None
+    return value if want == "string" else array
+
+
+def _converted(value, want):
+    if isinstance(value, (np.ndarray, np.generic)) and want != "string":  # ('8' parses, 'a'
+        return np.asarray(value).astype(dtypes.as_dtype(want)._np)   # is NumPy's ValueError)
+    array = to_array(value, want)
+    if want == "bool" and array.size and np.asarray(value).dtype.kind != "b":
+        raise TypeError(f"Cannot convert {value!r} to a tensor of dtype bool")
+    return array
 
 
 def compile_rule(op_def):

@@ -16,13 +16,19 @@ attribute do in TensorFlow (`T`): tensors keep theirs, and a number, list or arr
 first tensor's dtype (or, with no tensor among them, the first argument's own). A tensor passed
 to an input TensorFlow gives one fixed dtype (RFFT's int32 fft_length) must have it, also where
 wengert takes that argument as an attribute: TensorFlow's error otherwise
-(op_dtype_constraints.check_fixed_argument), before anything runs.
+(op_dtype_constraints.check_fixed_argument), before anything runs; a number, list or NumPy
+array passed there is converted to that dtype as TensorFlow converts it (`fixed_argument`:
+tf.raw_ops.RFFT(fft_length=[8]) takes int32, SetSize(set_indices=[[0, 0]]) int64; a float list
+for an int32 input is TensorFlow's TypeError). A resource handle argument (a variable's, a
+table's) takes wengert's object for the resource; anything else is TensorFlow's error naming
+the op and the input (raw_op_handles.py).
 """
 import inspect
 
 from .context import state
 from .execute import execute
-from .op_dtype_constraints import check_fixed_argument, fixed_inputs
+from .op_dtype_constraints import fixed_argument, fixed_inputs
+from .raw_op_handles import check_handle_argument, handle_inputs, wrong_handle
 from .registry import raw_op_entry, raw_op_functions
 from .tensor import Tensor, convert_to_tensor
 
@@ -73,6 +79,7 @@ def _build(op_type, op_def, raw):
         run = raw
     required = [n for n in names if n not in defaults]
     fixed = [n for n in names if n in fixed_inputs(op_type)]
+    handles = [n for n in names if n in handle_inputs(op_type)]
     allowed = set(names) | {"name"}
 
     def call(*args, **kwargs):
@@ -88,9 +95,22 @@ def _build(op_type, op_def, raw):
             raise TypeError(f"raw_ops.{op_type} is missing required arguments {missing}; it "
                             f"takes TensorFlow's arguments {list(names)} (required: "
                             f"{required}) and name.")
+        graph = state.graph is not None
         for n in fixed:
-            check_fixed_argument(op_type, n, kwargs.get(n), state.graph is not None)
-        return run(**kwargs)
+            if n in kwargs:
+                kwargs[n] = fixed_argument(op_type, n, kwargs[n], graph)
+        for n in handles:
+            if n in kwargs:
+                check_handle_argument(op_type, n, kwargs[n], graph)
+        if not handles:
+            return run(**kwargs)
+        try:
+            return run(**kwargs)
+        except AttributeError as err:  # a handle object of another kind of resource
+            refused = wrong_handle(op_type, err, kwargs)
+            if refused is None:
+                raise
+            raise refused from None
 
     call.__name__ = call.__qualname__ = op_type
     call.__doc__ = (f"tf.raw_ops.{op_type}({', '.join(names)}, name=None): TensorFlow's "

@@ -363,7 +363,7 @@ def _split_equal_rule(x, num_split, axis):
 
 SPLIT = defop("Split", _split_equal_kernel, shape=_split_equal_rule, grad=_split_grad,
               num_outputs=None, jvp=linear, batch=_split_batched, batch_accepts=has_one_input,
-              onnx=_split_equal_onnx, returns_view=True,
+              onnx=_split_equal_onnx, returns_view=True, tf_inputs=("value",),
               raw=lambda axis, value, num_split, name=None: split(value, num_split, axis,
                                                                   name=name))
 

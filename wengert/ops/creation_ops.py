@@ -414,6 +414,7 @@ def _one_hot_onnx(ctx, op, indices, *extra):
 
 
 ONE_HOT = defop("OneHot", _one_hot_kernel, shape=_one_hot_rule, grad=None, onnx=_one_hot_onnx,
+                tf_inputs=("indices", "depth"),  # depth, when a graph's tensor, is an input
                 raw=lambda indices, depth, on_value, off_value, axis=-1, name=None: one_hot(
                     indices, depth, on_value, off_value, axis, name=name))
 

@@ -414,9 +414,8 @@ ALL = defop("All", lambda x, axis, keepdims: np.all(x, axis=axis, keepdims=keepd
 
 def _logical_reduction(op_def, input_tensor, axis, keepdims, name):
     x = convert_to_tensor(input_tensor, dtype_hint=dtypes.bool)
-    if not x.dtype.is_bool:
-        raise TypeError(f"{op_def.type}: input must be a bool tensor, got {x.dtype.name} (shape "
-                        f"{x.shape}); compare it first, e.g. reduce_any(x > 0).")
+    if not x.dtype.is_bool:  # TensorFlow's error for the op's bool input, before the axes
+        shape_rules.check_allowed(op_def, x)
     return _reduction(op_def, x, axis, keepdims, name)
 
 

@@ -123,6 +123,7 @@ SPARSE_ACCUMULATOR = defop("SparseConditionalAccumulator", _create, shape=_handl
                            raw=_raw_creator("SparseConditionalAccumulator"))
 SPARSE_ACCUMULATOR_APPLY = defop(
     "SparseAccumulatorApplyGradient", _sparse_apply, shape=_none, grad=None, num_outputs=0,
+    tf_inputs=("handle", "local_step", "gradient_indices", "gradient_values", "gradient_shape"),
     stateful=True, raw=lambda handle, local_step, gradient_indices, gradient_values,
     gradient_shape, has_known_shape, name=None: handle.apply_grad(
         gradient_indices, gradient_values, gradient_shape if has_known_shape else None,

@@ -162,7 +162,7 @@ def _join_kernel(*arrays, separator):
     return out
 
 
-STRING_JOIN = defop("StringJoin", _join_kernel, grad=None,
+STRING_JOIN = defop("StringJoin", _join_kernel, grad=None, tf_inputs=("inputs",),
                     shape=lambda *xs, separator: (shape_rules.broadcast(*xs)[0] if len(xs) > 1
                                                   else xs[0].shape, dtypes.string),
                     raw=lambda inputs, separator="", name=None: join(inputs, separator, name))

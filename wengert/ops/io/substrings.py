@@ -61,6 +61,7 @@ def _substr_rule(strings, pos, length, **attrs):
 
 
 SUBSTR = defop("Substr", _substr_kernel, grad=None, shape=_substr_rule,
+               tf_inputs=("input", "pos", "len"),
                raw=lambda input, pos, len, unit="BYTE", name=None: substr(input, pos, len,
                                                                         unit=unit, name=name))
 
@@ -151,6 +152,7 @@ def _ngrams_kernel(values, splits, *, separator, widths, left, right, pad_width,
 
 
 NGRAMS = defop("StringNGrams", _ngrams_kernel, grad=None, num_outputs=2,
+               tf_inputs=("data", "data_splits"),
                shape=lambda values, splits, **a: [(TensorShape([None]), dtypes.string),
                                                   (splits.shape, splits.dtype)],
                raw=lambda data, data_splits, separator, ngram_widths, left_pad, right_pad,

@@ -142,6 +142,7 @@ def _errors(errors):
 
 
 ENCODE = defop("UnicodeEncode", _encode_kernel, grad=None,
+               tf_inputs=("input_values", "input_splits"),
                shape=lambda values, splits, **a: (TensorShape([None]), dtypes.string),
                raw=lambda input_values, input_splits, output_encoding, errors="replace",
                replacement_char=65533, name=None: execute(

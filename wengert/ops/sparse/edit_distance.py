@@ -75,6 +75,8 @@ def _edit_distance_rule(h_indices, h_values, h_shape, t_indices, t_values, t_sha
 
 EDIT_DISTANCE = defop(
     "EditDistance", _edit_distance_kernel, shape=_edit_distance_rule, grad=None,
+    tf_inputs=("hypothesis_indices", "hypothesis_values", "hypothesis_shape", "truth_indices",
+               "truth_values", "truth_shape"),
     raw=lambda hypothesis_indices, hypothesis_values, hypothesis_shape, truth_indices,
     truth_values, truth_shape, normalize=True, name=None: execute(
         EDIT_DISTANCE, tuple(convert_to_tensor(a) for a in (

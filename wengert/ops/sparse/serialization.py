@@ -103,12 +103,14 @@ def _deserialize_many_rule(serialized, *, dtype):
 
 
 SERIALIZE_SPARSE = defop("SerializeSparse", _serialize_kernel, shape=_serialize_rule, grad=None,
+                         tf_inputs=("sparse_indices", "sparse_values", "sparse_shape"),
                          raw=lambda sparse_indices, sparse_values, sparse_shape,
                          out_type=dtypes.string, name=None: _run_serialize(
                              SERIALIZE_SPARSE, SparseTensor(sparse_indices, sparse_values,
                                                             sparse_shape), out_type, name))
 SERIALIZE_MANY_SPARSE = defop(
     "SerializeManySparse", _serialize_many_kernel, shape=_serialize_many_rule, grad=None,
+    tf_inputs=("sparse_indices", "sparse_values", "sparse_shape"),
     raw=lambda sparse_indices, sparse_values, sparse_shape, out_type=dtypes.string, name=None:
     _run_serialize(SERIALIZE_MANY_SPARSE, SparseTensor(sparse_indices, sparse_values,
                                                        sparse_shape), out_type, name))

@@ -142,18 +142,21 @@ DENSE_DENSE = defop(
         validate_indices=validate_indices, name=name))
 DENSE_SPARSE = defop(
     "DenseToSparseSetOperation", _dense_sparse, grad=None, num_outputs=3, shape=_result_rule,
+    tf_inputs=("set1", "set2_indices", "set2_values", "set2_shape"),
     raw=lambda set1, set2_indices, set2_values, set2_shape, set_operation,
     validate_indices=True, name=None: _raw_set_op(
         DENSE_SPARSE, set1, set2_indices, set2_values, set2_shape,
         set_operation=set_operation, validate_indices=validate_indices, name=name))
 SPARSE_SPARSE = defop(
     "SparseToSparseSetOperation", _sparse_sparse, grad=None, num_outputs=3, shape=_result_rule,
+    tf_inputs=("set1_indices", "set1_values", "set1_shape", "set2_indices", "set2_values",
+               "set2_shape"),
     raw=lambda set1_indices, set1_values, set1_shape, set2_indices, set2_values, set2_shape,
     set_operation, validate_indices=True, name=None: _raw_set_op(
         SPARSE_SPARSE, set1_indices, set1_values, set1_shape, set2_indices, set2_values,
         set2_shape, set_operation=set_operation, validate_indices=validate_indices, name=name))
 SET_SIZE = defop(
-    "SetSize", _size_kernel, grad=None,
+    "SetSize", _size_kernel, grad=None, tf_inputs=("set_indices", "set_values", "set_shape"),
     shape=lambda indices, values, shape, validate=True: (TensorShape(None), dtypes.int32),
     raw=lambda set_indices, set_values, set_shape, validate_indices=True, name=None: execute(
         SET_SIZE, tuple(convert_to_tensor(x) for x in (set_indices, set_values, set_shape)),
