@@ -102,6 +102,13 @@ def evaluate(expr):
         return encode(eval(expr, SCOPE))
     except Exception as exc:
         return ["error", type(exc).__name__]
+
+
+def evaluate_in_function(expr):
+    try:
+        return encode(tf.function(lambda: eval(expr, SCOPE), autograph=False)())
+    except Exception as exc:
+        return ["error", type(exc).__name__]
 '''
 
 
