@@ -30,6 +30,7 @@ from ..ops import (array_ops, cast_ops, creation_ops, indexing_ops, pad_ops, que
                    reduce_ops, reshape_ops, slice_ops)
 from ..ops.nn import activations, losses
 from ..ops.shape_rules import SHAPE_VECTOR
+from .node_compositions import COMPOSITIONS
 from .variables import VAR_HANDLE
 
 __all__ = ["node_defs", "op_node_defs", "attr_value", "tensor_ref", "list_input_position"]
@@ -129,6 +130,32 @@ class _Writer:
         node.attr["dtype"].type = dtype.as_datatype_enum
         self.nodes.append(node)
         return name
+
+    def node(self, owner, suffix, op_type, inputs, **attrs):
+        """A helper node `owner/suffix` of TensorFlow's `op_type` on [(input, dtype)]; its name."""
+        name, n = f"{owner}/{suffix}", 0
+        while name in self.taken:
+            n += 1
+            name = f"{owner}/{suffix}_{n}"
+        self.taken.add(name)
+        self.nodes.append(self.final(name, op_type, inputs, **attrs))
+        return name
+
+    def final(self, name, op_type, inputs, **attrs):
+        """The NodeDef `name` of `op_type` on [(input, dtype)], its type attributes filled."""
+        node = NodeDef(name=name, op=op_type)
+        node.input.extend(ref for ref, _ in inputs)
+        for key, value in attrs.items():
+            node.attr[key].CopyFrom(attr_value(value, key))
+        _fill_types(node, op_type, [dtype for _, dtype in inputs], [])
+        return node
+
+    def final_const(self, name, value, dtype):
+        dtype = dtypes.as_dtype(dtype)
+        node = NodeDef(name=name, op=creation_ops.CONST.type)
+        node.attr["value"].tensor.CopyFrom(to_proto(np.asarray(value), dtype))
+        node.attr["dtype"].type = dtype.as_datatype_enum
+        return node
 
 
 def _types(node, **types):
@@ -346,7 +373,18 @@ def _variable(w, op, node, attrs):
 _RULES[VAR_HANDLE] = _variable
 
 
+def _composed(w, op):
+    """The last node of the TensorFlow composition of a wengert-only op (node_compositions)."""
+    first = len(w.nodes)
+    node = COMPOSITIONS[op.op_def](w, op, *[tensor_ref(t) for t in op.inputs])
+    for made in w.nodes[first:] + [node]:
+        made.input.extend(f"^{c.name}" for c in op.control_inputs)
+    return node
+
+
 def _node(w, op):
+    if op.op_def in COMPOSITIONS:
+        return _composed(w, op)
     node = NodeDef(name=op.name, op=op.type)
     node.input.extend([tensor_ref(t) for t in op.inputs])
     attrs = dict(op.attrs)
@@ -355,7 +393,8 @@ def _node(w, op):
         rule(w, op, node, attrs)
     if any(key in attrs for key in _WINDOWS):
         _windows(attrs)
-    if not _fill_types(node, op, _input_dtypes(w, op, node)) and op.inputs and \
+    if not _fill_types(node, op.type, _input_dtypes(w, op, node),
+                       [t.dtype for t in op.outputs]) and op.inputs and \
             not isinstance(op.inputs[0], Variable):
         _set_type(node, "T", _in_dtype(op))
     for key, value in attrs.items():
@@ -382,10 +421,10 @@ def _set_type(node, key, dtype):
         node.attr[key].type = dtypes.as_dtype(dtype).as_datatype_enum
 
 
-def _fill_types(node, op, in_dtypes):
+def _fill_types(node, op_type, in_dtypes, out_dtypes):
     """Set the type and count attributes TensorFlow's op definition ties to the inputs and
     outputs; False when there is no definition or the inputs do not fit it."""
-    spec = _ARG_TYPES.get(op.type)
+    spec = _ARG_TYPES.get(op_type)
     if spec is None:
         return False
     inputs, outputs = spec
@@ -409,9 +448,9 @@ def _fill_types(node, op, in_dtypes):
         elif type_attr not in node.attr and None not in items:
             node.attr[type_attr].list.type.extend(dtypes.as_dtype(d).as_datatype_enum
                                                   for d in items)
-    for (type_attr, _, kind), t in zip(outputs, op.outputs):
+    for (type_attr, _, kind), dtype in zip(outputs, out_dtypes):
         if kind == "t":
-            _set_type(node, type_attr, t.dtype)
+            _set_type(node, type_attr, dtype)
     return True
 
 

@@ -94,8 +94,10 @@ def _output_ref(node_name, op_type, index, count):
 
 
 def _check(op, node, graph_name):
-    if op.type not in OP_OUTPUTS:
+    if node.op not in OP_OUTPUTS:
         raise _unsupported(op, graph_name, "has no TensorFlow op type")
+    if node.op != op.type:  # a composition of TensorFlow's ops (graph/node_compositions.py)
+        return
     lost = [k for k, v in op.attrs.items() if k not in node.attr and
             not isinstance(v, (tuple, list, type(None))) and attr_value(v, k) is None]
     if lost:
@@ -200,18 +202,18 @@ def _body(fdef, graph_name, ops, refs, taken, jobs):
     names = set()
     for op, node in pairs:
         if op is None:
-            refs[node.name] = f"{node.name}:output:0"
+            refs[node.name] = _output_ref(node.name, node.op, 0, 1)
         elif id(op) in special:
             refs.update(special[id(op)])
         else:
             _check(op, node, graph_name)
-            if _reads_after(op):
+            if _reads_after(op, node):
                 refs[op.name] = _read_after(fdef, op, node, refs, taken)
                 names.add(refs[op.name].split(":")[0])
                 continue
             for k in range(len(op.outputs)):
                 ref = op.name if k == 0 else f"{op.name}:{k}"
-                refs[ref] = _output_ref(node.name, op.type, k, len(op.outputs))
+                refs[ref] = _output_ref(node.name, node.op, k, len(op.outputs))
         names.add(node.name)
     for op in aliases:
         forward = op.inputs[op.attrs["num_inputs"]:]
@@ -232,7 +234,7 @@ def _body(fdef, graph_name, ops, refs, taken, jobs):
         del node.input[:]
         node.input.extend(renamed)
         fdef.node_def.append(node)
-        if op is not None and OP_OUTPUTS[node.op if id(op) in special else op.type][1]:
+        if op is not None and OP_OUTPUTS[node.op][1]:
             fdef.signature.is_stateful = True
             fdef.signature.control_output.append(node.name)
             fdef.control_ret[node.name] = node.name
@@ -252,9 +254,9 @@ def _converted(op, graph_name, taken):
     return pairs
 
 
-def _reads_after(op):
+def _reads_after(op, node):
     """An assignment that returns the variable's new value (TensorFlow's returns nothing)."""
-    return (not OP_OUTPUTS[op.type][0] and len(op.outputs) == 1 and op.inputs and
+    return (not OP_OUTPUTS[node.op][0] and len(op.outputs) == 1 and op.inputs and
             isinstance(op.inputs[0], Variable))
 
 

@@ -1,0 +1,184 @@
+"""wengert's own op types written as compositions of TensorFlow's ops, so that a GraphDef or a
+SavedModel function that uses them (gradients mostly: a saved training step) imports into
+TensorFlow. Each rule writes helper nodes named under the op ("<op>/Mul", "<op>/shape") and
+returns the last node, named as the op, so that the op's consumers read it unchanged:
+
+    SquareGrad(x, dy)           = dy * (x * 2)                       (TensorFlow's Square gradient)
+    MulSum(a, b)                = Sum(a * b, all axes)
+    SumToShape(x; shape)        = Reshape(Sum(x, axes, keep_dims), shape): the leading axes x has
+                                  beyond `shape`, and those where `shape` has 1 and x does not
+    SumToShapeOf(x, like)       = the same to Shape(like); axes whose size `like` knows only at
+                                  run time are not summed, so a run-time size of 1 there fails in
+                                  the Reshape, never silently
+    ReduceBroadcast(g, like; a) = BroadcastTo(Reshape(g, like's shape with 1 on the axes a),
+                                  Shape(like))
+    GatherGrad(g, i; shape, axis) = UnsortedSegmentSum over the gathered rows (axis 0, no batch
+                                  dimensions), as TensorFlow's dense gather gradient
+    ReduceLogSumExp(x; axis)    = log(sum(exp(x - m))) + m, m = max(x) where finite, else 0
+    SigmoidCrossEntropyWithLogits(x, z) = relu(x) - x z + log1p(exp(-|x|))
+    LogicalXor(x, y)            = (x or y) and not (x and y)
+    Eye(...)                    = the constant matrix (its sizes are attributes)
+
+Static shapes decide the axes; a rule raises ValueError (the caller's "no TensorFlow form here")
+where they are not known well enough.
+"""
+import numpy as np
+
+from ..framework import dtypes
+from ..ops.broadcast_ops import SUM_TO_SHAPE, SUM_TO_SHAPE_OF
+from ..ops.creation_ops import EYE
+from ..ops.indexing_ops import GATHER_GRAD
+from ..ops.math_ops import LOGICAL_XOR, MUL_SUM
+from ..ops.nn.losses import SIGMOID_CE
+from ..ops.reduce_ops import LOGSUMEXP, REDUCE_BROADCAST
+from ..ops.unary_ops import SQUARE_GRAD
+
+__all__ = ["COMPOSITIONS"]
+
+
+def _static(shape, what):
+    if shape.rank is None:
+        raise ValueError(f"the rank of {what} is unknown")
+    return shape.as_list()
+
+
+def _positive(axes, rank):
+    return sorted({int(a) % rank for a in axes}) if rank else []
+
+
+def _square_grad(w, op, x, dy):
+    dtype = op.inputs[0].dtype
+    two = w.const(op.name, "y", 2, dtype)
+    scaled = w.node(op.name, "Mul", "Mul", [(x, dtype), (two, dtype)])
+    return w.final(op.name, "Mul", [(dy, dtype), (scaled, dtype)])
+
+
+def _sum(w, op, name, x, dtype, axes, keep_dims, last=False):
+    indices = w.const(op.name, "reduction_indices", axes)
+    inputs = [(x, dtype), (indices, dtypes.int32)]
+    if last:
+        return w.final(name, "Sum", inputs, keep_dims=keep_dims)
+    return w.node(op.name, "Sum", "Sum", inputs, keep_dims=keep_dims)
+
+
+def _mul_sum(w, op, a, b):
+    dtype = op.inputs[0].dtype
+    rank = len(_static(op.inputs[0].shape, "MulSum's input"))
+    product = w.node(op.name, "mul", "Mul", [(a, dtype), (b, dtype)])
+    return _sum(w, op, op.name, product, dtype, list(range(rank)), False, last=True)
+
+
+def _summed_axes(have, want):
+    """Axes of a shape `have` to sum to reach `want` (both lists, None unknown)."""
+    lead = len(have) - len(want)
+    if lead < 0:
+        raise ValueError(f"cannot sum shape {have} to the longer shape {want}")
+    return list(range(lead)) + [lead + i for i, (h, s) in enumerate(zip(have[lead:], want))
+                                if s == 1 and h != 1]
+
+
+def _sum_reshaped(w, op, x, target, target_ref=None):
+    dtype = op.inputs[0].dtype
+    have = _static(op.inputs[0].shape, "the summed tensor")
+    axes = _summed_axes(have, target)
+    summed = _sum(w, op, op.name, x, dtype, axes, True) if axes else x
+    shape = target_ref or w.const(op.name, "shape", target)
+    return w.final(op.name, "Reshape", [(summed, dtype), (shape, dtypes.int32)])
+
+
+def _sum_to_shape(w, op, x):
+    return _sum_reshaped(w, op, x, list(op.get_attr("shape")))
+
+
+def _sum_to_shape_of(w, op, x, like):
+    target = _static(op.inputs[1].shape, "the target")
+    shape = w.node(op.name, "Shape", "Shape", [(like, op.inputs[1].dtype)],
+                   out_type=dtypes.int32)
+    return _sum_reshaped(w, op, x, target, shape)
+
+
+def _reduce_broadcast(w, op, g, like):
+    dtype = op.inputs[0].dtype
+    full = _static(op.inputs[1].shape, "the broadcast target")
+    shape = w.node(op.name, "Shape", "Shape", [(like, op.inputs[1].dtype)],
+                   out_type=dtypes.int32)
+    if op.inputs[0].shape.rank != len(full):
+        axis = op.get_attr("axis")
+        axes = _positive(range(len(full)) if axis is None else
+                         ([axis] if np.ndim(axis) == 0 else axis), len(full))
+        kept = [1 if i in axes else (-1 if d is None else d) for i, d in enumerate(full)]
+        if kept.count(-1) > 1:
+            raise ValueError(f"ReduceBroadcast to {full}: more than one unknown dimension")
+        g = w.node(op.name, "Reshape", "Reshape",
+                   [(g, dtype), (w.const(op.name, "kept_shape", kept), dtypes.int32)])
+    return w.final(op.name, "BroadcastTo", [(g, dtype), (shape, dtypes.int32)])
+
+
+def _gather_grad(w, op, grad, indices, *like):
+    shape = list(op.get_attr("params_shape") or [])
+    if op.get_attr("axis") != 0 or op.get_attr("batch_dims") or like or None in shape:
+        raise ValueError("only the gradient of a gather along axis 0 without batch dimensions "
+                         "and with a known params shape has a TensorFlow form here")
+    dtype, index_dtype = op.inputs[0].dtype, op.inputs[1].dtype
+    rows = w.node(op.name, "values", "Reshape",
+                  [(grad, dtype), (w.const(op.name, "values_shape", [-1] + shape[1:]),
+                                   dtypes.int32)])
+    ids = w.node(op.name, "indices", "Reshape",
+                 [(indices, index_dtype), (w.const(op.name, "flat", [-1]), dtypes.int32)])
+    count = w.const(op.name, "num_segments", shape[0])
+    return w.final(op.name, "UnsortedSegmentSum",
+                   [(rows, dtype), (ids, index_dtype), (count, dtypes.int32)])
+
+
+def _logsumexp(w, op, x):
+    dtype = op.inputs[0].dtype
+    rank = len(_static(op.inputs[0].shape, "ReduceLogSumExp's input"))
+    axis = op.get_attr("axis")
+    axes = _positive(range(rank) if axis is None else
+                     ([axis] if np.ndim(axis) == 0 else axis), rank)
+    top = w.node(op.name, "Max", "Max", [(x, dtype), (w.const(op.name, "axes", axes),
+                                                      dtypes.int32)], keep_dims=True)
+    finite = w.node(op.name, "IsFinite", "IsFinite", [(top, dtype)], out_type=dtypes.bool)
+    zeros = w.node(op.name, "ZerosLike", "ZerosLike", [(top, dtype)])
+    top = w.node(op.name, "SelectV2", "SelectV2",
+                 [(finite, dtypes.bool), (top, dtype), (zeros, dtype)])
+    shifted = w.node(op.name, "sub", "Sub", [(x, dtype), (top, dtype)])
+    total = _sum(w, op, op.name, w.node(op.name, "Exp", "Exp", [(shifted, dtype)]), dtype,
+                 axes, bool(op.get_attr("keepdims")))
+    logged = w.node(op.name, "Log", "Log", [(total, dtype)])
+    if not op.get_attr("keepdims"):
+        top = w.node(op.name, "Squeeze", "Squeeze", [(top, dtype)], squeeze_dims=axes)
+    return w.final(op.name, "AddV2", [(logged, dtype), (top, dtype)])
+
+
+def _sigmoid_ce(w, op, x, z):
+    dtype = op.inputs[0].dtype
+    relu = w.node(op.name, "Relu", "Relu", [(x, dtype)])
+    xz = w.node(op.name, "mul", "Mul", [(x, dtype), (z, dtype)])
+    first = w.node(op.name, "sub", "Sub", [(relu, dtype), (xz, dtype)])
+    negated = w.node(op.name, "Neg", "Neg", [(w.node(op.name, "Abs", "Abs", [(x, dtype)]),
+                                              dtype)])
+    soft = w.node(op.name, "Log1p", "Log1p", [(w.node(op.name, "Exp", "Exp",
+                                                      [(negated, dtype)]), dtype)])
+    return w.final(op.name, "AddV2", [(first, dtype), (soft, dtype)])
+
+
+def _logical_xor(w, op, x, y):
+    both = [(x, dtypes.bool), (y, dtypes.bool)]
+    either = w.node(op.name, "LogicalOr", "LogicalOr", both)
+    each = w.node(op.name, "LogicalAnd", "LogicalAnd", both)
+    neither = w.node(op.name, "LogicalNot", "LogicalNot", [(each, dtypes.bool)])
+    return w.final(op.name, "LogicalAnd", [(either, dtypes.bool), (neither, dtypes.bool)])
+
+
+def _eye(w, op, *extra):
+    if extra:
+        raise ValueError("an identity matrix whose sizes are tensors")
+    value = op.op_def.kernel(**op.attrs)
+    return w.final_const(op.name, value, op.outputs[0].dtype)
+
+
+COMPOSITIONS = {SQUARE_GRAD: _square_grad, MUL_SUM: _mul_sum, SUM_TO_SHAPE: _sum_to_shape,
+                SUM_TO_SHAPE_OF: _sum_to_shape_of, REDUCE_BROADCAST: _reduce_broadcast,
+                GATHER_GRAD: _gather_grad, LOGSUMEXP: _logsumexp, SIGMOID_CE: _sigmoid_ce,
+                LOGICAL_XOR: _logical_xor, EYE: _eye}
