@@ -39,12 +39,16 @@ GroupNormalization splits the channel axis into `groups` groups and normalizes e
 each sample over the group's channels and every other non-batch axis, then scales and shifts
 per channel (gamma, beta [channels]); groups=-1 is instance normalization.
 UnitNormalization scales each sample to unit L2 norm over `axis`: x / sqrt(max(sum x^2, 1e-12)).
-float16 inputs are normalized in float32. Gradients come from the composed ops.
+float16 inputs are normalized in float32. Gradients come from the composed ops, except in
+BatchNormalization's training step without mask or renorm for float32 inputs of rank
+2-5 with the features last or second: there the normalization and the batch statistics are
+one op, FusedBatchNormV3 (ops/nn/batch_norm.py: the same values to float rounding, its own
+gradient op FusedBatchNormGradV3, second derivatives included), as TensorFlow's fused kernel.
 """
 from ...framework import dtypes
 from ...framework.tensor_shape import TensorShape
 from ...ops.math_ops import cast
-from ...ops.nn.batch_norm import batch_normalization, moments
+from ...ops.nn.batch_norm import batch_norm_training, batch_normalization, moments
 from ...ops.reshape_ops import reshape
 from .. import backend_ops as K, initializers
 from ..serialization import serialize_keras_object as _ser
@@ -56,6 +60,11 @@ __all__ = ["BatchNormalization", "LayerNormalization", "GroupNormalization",
 
 
 # -- batch statistics -------------------------------------------------------------------------
+# (rank, "last" or the index of the feature axis) -> the data format of FusedBatchNormV3
+_FUSED_FORMATS = {(2, "last"): "NC", (3, "last"): "NWC", (4, "last"): "NHWC",
+                  (5, "last"): "NDHWC", (3, 1): "NCW", (4, 1): "NCHW", (5, 1): "NCDHW"}
+
+
 class BatchNormalization(Layer):
     """Batch normalization over `axis` (the features), with moving statistics for inference."""
 
@@ -154,6 +163,8 @@ class BatchNormalization(Layer):
             mean, variance = self._masked_moments(inputs, mask)
             self._update_moving(mean, variance)
             mean, variance = self._broadcast(mean), self._broadcast(variance)
+        elif training and self.trainable and self._fused_format(inputs):
+            return self._fused_training(inputs)
         elif training and self.trainable:
             mean, variance = moments(inputs, self._reduction_axes,
                                      keepdims=self._broadcast_shape is not None)
@@ -162,6 +173,25 @@ class BatchNormalization(Layer):
             mean = self._broadcast(self.moving_mean)
             variance = self._broadcast(self.moving_variance)
         return batch_normalization(inputs, mean, variance, beta, gamma, self.epsilon)
+
+    def _fused_format(self, inputs):
+        """The data format of FusedBatchNormV3 that normalizes these inputs (one feature axis,
+        last or second, of a rank 2-5 float32 input with float32 weights), or None."""
+        rank = inputs.shape.rank
+        if (rank is None or not 2 <= rank <= 5 or len(self._axes) != 1 or
+                inputs.dtype != dtypes.float32 or
+                inputs.dtype != self.moving_mean.dtype):
+            return None
+        axis = self._axes[0]
+        return _FUSED_FORMATS.get((rank, "last" if axis == rank - 1 else axis))
+
+    def _fused_training(self, inputs):
+        """Training with the batch statistics in one op, FusedBatchNormV3, whose gradient
+        (FusedBatchNormGradV3) has the chain rule through the mean and variance in it."""
+        y, mean, variance = batch_norm_training(inputs, self.gamma, self.beta, self.epsilon,
+                                                self._fused_format(inputs))
+        self._update_moving(mean, variance)
+        return y
 
     def _update_moving(self, mean, variance):
         if self._broadcast_shape is not None:

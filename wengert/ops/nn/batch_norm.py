@@ -345,6 +345,21 @@ def fused_batch_norm(x, scale, offset, mean=None, variance=None, epsilon=0.001,
     return y, batch_mean, batch_var
 
 
+def batch_norm_training(x, scale, offset, epsilon, data_format):
+    """Training-mode FusedBatchNormV3 for the Keras layer: (y, batch mean, biased batch
+    variance), the statistics being the op's reserve outputs (the ones the moving averages of
+    Keras's layer take); `scale` / `offset` None stand for ones / zeros."""
+    x = convert_to_tensor(x)
+    channels = x.shape[_channel_axis(x.shape.rank, data_format)]
+    dtype = x.dtype.as_numpy_dtype
+    scale = convert_to_tensor(np.ones([channels], dtype) if scale is None else scale)
+    offset = convert_to_tensor(np.zeros([channels], dtype) if offset is None else offset)
+    empty = convert_to_tensor(np.zeros([0], dtype))
+    attrs = {"epsilon": float(epsilon), "data_format": data_format, "is_training": True}
+    y, _, _, mean, variance = execute(FUSED_BATCH_NORM, [x, scale, offset, empty, empty], attrs)
+    return y, mean, variance
+
+
 def _axes_list(axes):
     return [int(a) for a in (axes if isinstance(axes, (list, tuple)) else [axes])]
 

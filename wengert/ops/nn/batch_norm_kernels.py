@@ -3,11 +3,12 @@ in as few passes over x as NumPy allows.
 
 With C channels, n values per channel, mu and s2 the batch mean and biased variance, r =
 1 / sqrt(s2 + eps) and xc = x - mu:
-- forward (training): mu = sum(x) / n; xc; s2 = sum(xc^2) / n; y = xc (scale r) + offset,
-  written over xc. Passes: one sum, one subtraction, one sum of squares, one multiply and one
-  add in place (the general form, x.mean, x.var and the normalization, takes about twice as
-  many, each with a temporary array);
-- forward (inference): y = x a + b with a = scale r, b = offset - mean a;
+- forward (training): mu = sum(x) / n; xc; s2 = sum(xc^2) / n; y = x a + b with a = scale r
+  and b = offset - mu a (TensorFlow's batch_normalization arithmetic, so that Keras's layer
+  gives its values to the last bits), written over xc. Passes: one sum, one subtraction, one
+  sum of squares, one multiply and one add in place (the general form, x.mean, x.var and the
+  normalization, takes about twice as many, each with a temporary array);
+- forward (inference): y = x a + b with the given mean and variance;
 - gradient: d offset = sum g, d scale = r sum(g xc), and
   dx = scale r / n (n g - d offset - xhat d scale) = g (scale r) - xc (k r d scale) - k d offset
   with k = scale r / n, written over the product g (scale r).
@@ -66,17 +67,19 @@ def forward(x, scale, offset, mean, variance, epsilon, c, is_training):
         return _general_forward(x, scale, offset, mean, variance, eps, c, is_training)
     v = _Views(x)
     if not is_training:
-        a = scale / np.sqrt(variance + eps)
+        a = (1 / np.sqrt(variance + eps)) * scale
         y = np.multiply(x.reshape(v.wide), v.tile(a))
         y += v.tile(offset - mean * a)
         return y.reshape(x.shape), mean, variance
     inv_n = x.dtype.type(1.0 / v.n)
+    wide = x.reshape(v.wide)
     mean = np.einsum("ij->j", x.reshape(v.narrow)) * inv_n
-    y = np.subtract(x.reshape(v.wide), v.tile(mean))
+    y = np.subtract(wide, v.tile(mean))
     centered = y.reshape(v.narrow)
     variance = np.einsum("ij,ij->j", centered, centered) * inv_n
-    y *= v.tile(scale / np.sqrt(variance + eps))
-    y += v.tile(offset)
+    a = (1 / np.sqrt(variance + eps)) * scale
+    np.multiply(wide, v.tile(a), out=y)
+    y += v.tile(offset - mean * a)
     return y.reshape(x.shape), mean, variance
 
 
