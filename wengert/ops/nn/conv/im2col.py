@@ -6,53 +6,153 @@ Layout: input [N, *spatial, C] (channels-first inputs are transposed views), fil
 
     y[n, p, o] = sum_{k, c} xp[n, p*s + k*d, c] * w[k, c, o]      (p, k multi-indices)
 
-Forward: im2col, the strided view of all windows [N, *out, *ksize, C] copied once into a
-scratch matrix of N*prod(out) rows, times the filters as a [prod(ksize)*C, O] matrix.
-BackpropFilter is im2col(x)^T @ g. BackpropInput, the transpose in x, adds g @ w[k]^T into the
+Forward: im2col, the strided view of the windows [nb, *out, *ksize, C] of a chunk of images
+copied into a scratch patch matrix of nb*prod(out) rows (about 2 MiB: still in cache when the
+product reads it), times the filters as a [prod(ksize)*C, O] matrix, written straight into
+those images' output rows; the chunks of a large batch run on worker threads (NumPy releases
+the GIL in the copy and the product), each product a stack of products small enough that BLAS
+keeps it on its thread. With few channels the patches are copied transposed,
+[prod(ksize)*C, rows], one long strided run per (offset, channel) (BLAS reads the transpose).
+BackpropFilter is patches^T @ g. BackpropInput, the transpose in x: with unit strides and a
+large input it is the "full" correlation of g, padded by (k - 1)*d minus the forward padding on
+each side, with the filters flipped in space and their channel axes swapped,
+
+    dx[n, h, c] = sum_{k, o} gp[n, h + k*d, o] * w[K-1-k, c, o]
+
+(the forward kernel: one copy, one matrix product); otherwise it adds g @ w[k]^T into the
 strided slice of the padded input gradient that offset k read (prod(ksize) slice-adds, no
 scatter), then crops the padding.
 """
+import math
+import os
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 
 from ..window_geometry import (crop_spatial, from_channels_last, geometry, offsets, pad_spatial,
                             scratch, sizes_last, to_channels_last, windows)
 
-__all__ = ["im2col", "conv_kernel", "conv_backprop_input_kernel", "conv_backprop_filter_kernel"]
+__all__ = ["patches", "conv_kernel", "conv_backprop_input_kernel",
+           "conv_backprop_filter_kernel"]
+
+# Speed: the forward product runs on cache-sized chunks of images, each copied and multiplied by
+# one worker thread (NumPy releases the GIL in both) as a stack of products small enough that
+# OpenBLAS keeps each on the calling thread. One product over the whole batch read its patch
+# matrix back from memory (37 MB for the SavedModel bench's second layer: 20.7 against 12.6 ms
+# of one core in 2 MiB chunks), and many threaded OpenBLAS calls stall on a loaded machine
+# (its threads spin-wait for each other: 4-9x slower in chunks than in one call there).
+_CHUNK_BYTES = 2 << 20       # patch bytes per chunk (fits the caches with its output)
+_PARALLEL_BYTES = 1 << 20    # smaller patch matrices run on the calling thread
+_SERIAL_MNK = 1 << 18        # OpenBLAS's GEMM runs single-threaded up to m*n*k = 65536 * 4
+_MIN_ROWS = 16               # fewer rows per stacked product: one plain product instead
+_THREADS = max(1, min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+                      else os.cpu_count() or 1))
+_WORKERS = None
+# Below this many channels the patches are copied transposed (runs of C floats are too short
+# for the windows copy): 10.4 against 12.6 ms for the bench's 3-channel first layer.
+_FEW_CHANNELS = 5
+# BackpropInput takes the full correlation (in chunks) when the padded input gradient is larger
+# than this; a smaller one stays in cache through the slice-adds, which then win (MNIST's second
+# layer, 346 KB: 1.41 against 1.61 ms; the bench's 5.3 MB one: 17.9 against 26.1 ms; the full
+# correlation in one product is slower than the slice-adds: 1.18x for bench_conv's).
+_SLICE_ADD_BYTES = 1 << 20
 
 
-def im2col(x, ksize, strides, padding, explicit_paddings, dilations):
-    """(patch matrix [N*prod(out), prod(ksize)*C], out) of a channels-last input; the matrix
-    may be a scratch buffer (use it before the next im2col) or, for one channel, the transpose
-    of one."""
-    out, pads = geometry(x.shape[1:-1], ksize, strides, padding, explicit_paddings, dilations)
-    n, c = x.shape[0], x.shape[-1]
-    if all(k == 1 for k in ksize) and all(s == 1 for s in strides) and \
-            not any(b or a for b, a in pads):
-        return x.reshape(-1, c), out
-    xp = pad_spatial(x, pads)
-    rows = n * int(np.prod(out))
-    if c == 1:
-        # Speed: with one channel the windows view copies runs of KW floats; a copy per kernel
-        # offset copies whole rows instead, each into one contiguous row of the transposed
-        # matrix [prod(ksize), rows] (BLAS reads the transpose as it is): MNIST's first layer
-        # in 80 us, against 170 us writing the copies strided and 320 us through the view.
-        cols = scratch("im2col", tuple(ksize) + (n,) + out, x.dtype)
-        for offset, index in offsets(ksize, out, strides, dilations):
-            cols[offset] = xp[index][..., 0]
-        return cols.reshape(-1, rows).T, out
-    cols = scratch("im2col", (n,) + out + tuple(ksize) + (c,), x.dtype)
+def _unit(ksize):
+    return (1,) * len(ksize)
+
+
+def patches(xp, ksize, out, strides, dilations):
+    """The patch matrix [N*prod(out), prod(ksize)*C] of a padded channels-last input: a
+    scratch buffer (use it before the next one) or, with few channels, the transpose of one."""
+    n, c = xp.shape[0], xp.shape[-1]
+    k = math.prod(ksize) * c
+    if c < _FEW_CHANNELS:
+        cols = scratch("im2col", tuple(ksize) + (c, n) + tuple(out), xp.dtype)
+        channels_first = (xp.ndim - 1,) + tuple(range(xp.ndim - 1))
+        for offset, at in offsets(ksize, out, strides, dilations):
+            np.copyto(cols[offset], xp[at].transpose(channels_first))
+        return cols.reshape(k, -1).T
+    cols = scratch("im2col", (n,) + tuple(out) + tuple(ksize) + (c,), xp.dtype)
     np.copyto(cols, windows(xp, ksize, out, strides, dilations))
-    return cols.reshape(rows, -1), out
+    return cols.reshape(-1, k)
+
+
+def _stacks(filter_size):
+    """Whether products with a [k, n] matrix of this size fit _MIN_ROWS rows in _SERIAL_MNK."""
+    return _SERIAL_MNK // max(1, filter_size) >= _MIN_ROWS
+
+
+def _product_rows(a, b, out):
+    """out = a @ b as a stack of products of at most _SERIAL_MNK multiply-adds each (BLAS runs
+    each on the calling thread); one plain product when the rows would be too few."""
+    rows, (k, n) = a.shape[0], b.shape
+    m = _SERIAL_MNK // max(1, k * n)
+    if not _stacks(k * n):
+        np.matmul(a, b, out=out)
+        return
+    whole = rows - rows % m
+    if whole:
+        np.matmul(a[:whole].reshape(-1, m, k), b, out=out[:whole].reshape(-1, m, n))
+    if whole < rows:
+        np.matmul(a[whole:], b, out=out[whole:])
+
+
+def _correlate_images(xp, wmat, y, ksize, out, strides, dilations, start, stop):
+    """y[start:stop] from the images start..stop of the padded input."""
+    cols = patches(xp[start:stop], ksize, out, strides, dilations)
+    _product_rows(cols, wmat, y[start:stop].reshape(-1, wmat.shape[-1]))
+
+
+def _pool():
+    global _WORKERS
+    if _WORKERS is None:
+        _WORKERS = ThreadPoolExecutor(_THREADS, thread_name_prefix="wengert-conv")
+    return _WORKERS
+
+
+def _correlate(xp, wmat, ksize, out, strides, dilations):
+    """y [N, *out, O] = the padded input's windows times the filters as a matrix wmat."""
+    o = wmat.shape[-1]
+    n = xp.shape[0]
+    y = np.empty((n,) + tuple(out) + (o,), dtype=np.result_type(xp, wmat))
+    if all(k == 1 for k in ksize) and all(s == 1 for s in strides):
+        np.matmul(xp.reshape(-1, xp.shape[-1]), wmat, out=y.reshape(-1, o))
+        return y
+    image_bytes = math.prod(out) * wmat.shape[0] * xp.itemsize
+    per = max(1, _CHUNK_BYTES // max(1, image_bytes))
+    if not _stacks(wmat.size):  # BLAS would thread each chunk's product: make one
+        per = n
+    if _THREADS > 1 and n > 1 and n * image_bytes >= _PARALLEL_BYTES:
+        per = min(per, -(-n // _THREADS))
+    starts = range(0, n, per)
+    args = (xp, wmat, y, ksize, out, strides, dilations)
+    if len(starts) < 2 or _THREADS < 2:
+        for start in starts:
+            _correlate_images(*args, start, min(n, start + per))
+        return y
+    jobs = [_pool().submit(_correlate_images, *args, start, min(n, start + per))
+            for start in starts]
+    for job in jobs:
+        job.result()
+    return y
 
 
 def conv_kernel(x, w, strides, padding, data_format, dilations, explicit_paddings=()):
     x = to_channels_last(x, data_format)
-    c, o = w.shape[-2:]
+    ksize, (c, o) = w.shape[:-2], w.shape[-2:]
     if x.ndim != w.ndim or c != x.shape[-1]:
         raise ValueError("channels differ")
-    cols, out = im2col(x, w.shape[:-2], strides, padding, explicit_paddings, dilations)
-    y = np.matmul(cols, w.reshape(-1, o)).reshape((x.shape[0],) + out + (o,))
+    out, pads = geometry(x.shape[1:-1], ksize, strides, padding, explicit_paddings, dilations)
+    y = _correlate(pad_spatial(x, pads), w.reshape(-1, o), ksize, out, strides, dilations)
     return from_channels_last(y, data_format)
+
+
+def _full_pads(ksize, dilations, pads):
+    """The padding of g that makes BackpropInput a unit-stride correlation, or None where the
+    forward padding exceeds the dilated window (explicit paddings)."""
+    full = tuple(((k - 1) * d - b, (k - 1) * d - a) for k, d, (b, a) in zip(ksize, dilations, pads))
+    return full if all(b >= 0 and a >= 0 for b, a in full) else None
 
 
 def conv_backprop_input_kernel(input_sizes, w, dy, strides, padding, data_format, dilations,
@@ -65,6 +165,15 @@ def conv_backprop_input_kernel(input_sizes, w, dy, strides, padding, data_format
     if wc != c or dy.shape != (n,) + out + (o,):
         raise ValueError("shapes differ")
     padded = (n,) + tuple(s + b + a for s, (b, a) in zip(spatial, pads)) + (c,)
+    full = None
+    if all(s == 1 for s in strides) and math.prod(padded) * dy.itemsize > _SLICE_ADD_BYTES \
+            and _stacks(math.prod(ksize) * o * c):
+        full = _full_pads(ksize, dilations, pads)
+    if full is not None:
+        flipped = w[(slice(None, None, -1),) * len(ksize)].swapaxes(-1, -2)
+        dx = _correlate(pad_spatial(dy, full), flipped.reshape(-1, c), ksize, spatial,
+                        _unit(ksize), dilations)
+        return from_channels_last(dx, data_format)
     dxp = np.zeros(padded, dtype=dy.dtype)
     g = dy.reshape(-1, o)
     product = scratch("offset product", (g.shape[0], c), dy.dtype)
@@ -78,7 +187,13 @@ def conv_backprop_filter_kernel(x, filter_sizes, dy, strides, padding, data_form
                                 explicit_paddings=()):
     sizes = tuple(int(v) for v in np.asarray(filter_sizes).reshape(-1))
     x, dy = to_channels_last(x, data_format), to_channels_last(dy, data_format)
-    cols, out = im2col(x, sizes[:-2], strides, padding, explicit_paddings, dilations)
+    ksize = sizes[:-2]
+    out, pads = geometry(x.shape[1:-1], ksize, strides, padding, explicit_paddings, dilations)
     if sizes[-2] != x.shape[-1] or dy.shape != x.shape[:1] + out + sizes[-1:]:
         raise ValueError("shapes differ")
-    return np.matmul(cols.T, dy.reshape(-1, sizes[-1])).reshape(sizes)
+    o = sizes[-1]
+    if all(k == 1 for k in ksize) and all(s == 1 for s in strides) and \
+            not any(b or a for b, a in pads):
+        return np.matmul(x.reshape(-1, x.shape[-1]).T, dy.reshape(-1, o)).reshape(sizes)
+    cols = patches(pad_spatial(x, pads), ksize, out, strides, dilations)
+    return np.matmul(cols.T, dy.reshape(-1, o)).reshape(sizes)
