@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import wengert.compat.v1 as v1
+from wengert.framework.protos import wire
 from wengert.framework.protos.summary import HistogramProto, Summary
 from wengert.summary.v1_histogram import LIMITS, bucket_counts, histogram_bytes
 
@@ -61,11 +62,14 @@ def _message_histogram(values):
         limits.append(float(end))
         buckets.append(float(count))
     empty = values.size == 0
-    total = 0.0 if empty else float(np.cumsum(values)[-1])
-    squares = 0.0 if empty else float(np.cumsum(values * values)[-1])
-    return HistogramProto(min=0.0 if empty else float(values.min()),
-                          max=0.0 if empty else float(values.max()), num=float(values.size),
-                          sum=total, sum_squares=squares, bucket_limit=limits, bucket=buckets)
+    low, high, total, squares = np.finfo(np.float64).max, -np.finfo(np.float64).max, 0.0, 0.0
+    for v in values.tolist():  # TensorFlow's Histogram::Add, value by value
+        low, high = (v if low > v else low), (v if high < v else high)
+        total += v
+        squares += v * v
+    return HistogramProto(min=0.0 if empty else low, max=0.0 if empty else high,
+                          num=float(values.size), sum=total, sum_squares=squares,
+                          bucket_limit=limits, bucket=buckets)
 
 
 @pytest.mark.parametrize("values", [
@@ -87,6 +91,29 @@ def test_scalar_and_histogram_summaries_equal_the_messages():
     histogram = v1.summary.histogram("w", np.ones((2, 3), np.float32)).numpy()
     want = Summary(value=[Summary.Value(tag="w", histo=_message_histogram(np.ones(6)))])
     assert histogram == want.SerializeToString()
+
+
+# TensorFlow 2.21's HistogramProto bytes for `tf.compat.v1.summary.histogram("h", a)`, a float32:
+# its running min and max keep the first of equal values (the sign of the first zero), and its
+# sum starts from +0.0 (never -0.0). Keyed by the values' signs (tuples of zeros compare equal).
+SIGNED_ZERO_HISTOGRAMS = {
+    "-0": ("09000000000000008011000000000000008019000000000000f03f3218000000000000000011ea2d"
+           "819997713dffffffffffffef7f3a180000000000000000000000000000f03f0000000000000000"),
+    "-0 +0": ("0900000000000000801100000000000000801900000000000000403218000000000000000011ea2d"
+           "819997713dffffffffffffef7f3a18000000000000000000000000000000400000000000000000"),
+    "+0 -0": ("1900000000000000403218000000000000000011ea2d819997713dffffffffffffef7f3a18000000"
+           "000000000000000000000000400000000000000000"),
+    "-0 -0": ("0900000000000000801100000000000000801900000000000000403218000000000000000011ea2d"
+           "819997713dffffffffffffef7f3a18000000000000000000000000000000400000000000000000"),
+}
+
+
+@pytest.mark.parametrize("signs", sorted(SIGNED_ZERO_HISTOGRAMS))
+def test_signed_zeros_are_tensorflows_bytes(signs):
+    values = np.array([float(f"{s}.0") for s in signs.split()], np.float32)
+    histo = bytes.fromhex(SIGNED_ZERO_HISTOGRAMS[signs])
+    want = wire.field_bytes(1, wire.field_bytes(1, b"h") + wire.field_bytes(5, histo))
+    assert v1.summary.histogram("h", values).numpy() == want
 
 
 # sha256 of TensorFlow 2.21's bytes for `tf.compat.v1.summary.histogram(f"h{i}", tf.constant(a))`
