@@ -26,7 +26,7 @@ and keys in the variables checkpoint), which TensorFlow's `tf.saved_model.load` 
                          the checkpoint format (checkpoint_format.py): every variable's value
                          ("variables/<n>") and every constant array of the graphs
                          ("constants/<function>/<n>"), each with its SHA-256
-    assets/              (empty)
+    assets/              the files of tables filled from text files (TensorFlow's form reads them)
 
 Loading runs nothing stored in the directory (no pickle, no eval): see load.py. A TensorFlow 1
 SavedModel that TensorFlow wrote (saved_model.pb) loads too, its signatures as functions

@@ -21,10 +21,12 @@ TensorFlow's If, Case and While nodes whose sub-graphs are further functions of 
 (control_flow_defs.py), built from a work list; a variable used inside passes its handle in.
 
 A custom gradient is saved with its forward only, as TensorFlow saves one (its outputs are the
-forward function's). An op over a tf.lookup table is not converted yet: the error names the
-table ops. An op type TensorFlow lacks, or an attribute TensorFlow's definition of the op lacks (an op
-wengert keeps in a form of its own), is an UnimplementedError naming the op type, the node and
-the function, raised while building, before any file is written.
+forward function's). An op over a tf.lookup table takes the table as one more DT_RESOURCE input
+("table_handle", after the variables' handles), bound to the table's resource node
+(table_defs.py); a table used inside control flow is not converted yet. An op type
+TensorFlow lacks, or an attribute TensorFlow's definition of the op lacks (an op wengert keeps
+in a form of its own), is an UnimplementedError naming the op type, the node and the function,
+raised while building, before any file is written.
 """
 import json
 import os
@@ -42,6 +44,7 @@ from .control_flow_defs import (CONVERTED, control_flow_node, graph_variables, w
                                 while_cond_outputs, while_extra_inputs)
 from .graph_json import FORWARD_ONLY
 from .structured_values import shape_into
+from .table_defs import graph_tables, handle_consts, is_table_op, table_node, table_ref
 
 __all__ = ["function_def", "arg_name", "OP_OUTPUTS"]
 
@@ -49,12 +52,9 @@ with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "op_outputs.j
     OP_OUTPUTS = json.load(_f)
 
 _RESOURCE = 20  # DT_RESOURCE
-_TABLES = ("uses a tf.lookup table, and wengert does not write tables in TensorFlow's form yet "
-           "(TensorFlow restores a table as a resource made and filled by functions of its own; "
-           "the table ops HashTableV2, MutableHashTableV2, MutableDenseHashTableV2, "
-           "LookupTableFindV2, LookupTableImportV2, InitializeTableV2, "
-           "InitializeTableFromTextFileV2, LookupTableInsertV2, LookupTableRemoveV2, "
-           "LookupTableSizeV2 and LookupTableExportV2 are not converted)")
+_TABLES = ("uses a tf.lookup table inside control flow (a cond branch or a loop body), "
+           "which wengert does not write in TensorFlow's form yet (tables used outside "
+           "control flow are)")
 
 
 def arg_name(text, taken):
@@ -111,19 +111,20 @@ def _check(op, node, graph_name):
 
 
 def function_def(concrete, name, input_names, library=None):
-    """(FunctionDef named `name`, [captured Variable]) of a ConcreteFunction whose tensor
-    arguments are called `input_names` (see the module docstring). The functions of its
+    """(FunctionDef named `name`, [captured Variable, then TableStore]) of a ConcreteFunction
+    whose tensor arguments are called `input_names` (see the module docstring). The functions of its
     control flow's sub-graphs (control_flow_defs.py) are appended to `library`."""
     graph = concrete.graph
     inputs = list(graph.inputs)
     ops = _body_ops(graph, inputs)
-    variables = graph_variables(ops)
-    fdef, refs, taken, _ = _start(name, graph.name, ops, [], inputs, input_names, variables)
+    variables, tables = graph_variables(ops), graph_tables(ops)
+    fdef, refs, taken, _ = _start(name, graph.name, ops, [], inputs, input_names,
+                                  variables + tables)
     jobs = []
-    _body(fdef, graph.name, ops, refs, taken, jobs)
+    _body(fdef, graph.name, ops, refs, taken, jobs, tables)
     _outputs(fdef, [(refs[tensor_ref(t)], _enum(t.dtype)) for t in concrete.outputs], taken)
     _sub_functions(jobs, library, graph.name)
-    return fdef, variables
+    return fdef, variables + tables
 
 
 def _enum(dtype):
@@ -141,7 +142,8 @@ def _body_ops(graph, inputs):
 
 def _start(name, graph_name, ops, extra, inputs, input_names, variables):
     """A FunctionDef with its arguments: `extra` [(text, dtype enum)], the inputs, then one
-    resource handle per variable. Returns (fdef, refs, taken names, argument names)."""
+    resource handle per variable (or table: a TableStore, after the variables). Returns
+    (fdef, refs, taken names, argument names)."""
     taken = {op.name for op in ops}
     fdef = FunctionDef()
     sig = fdef.signature
@@ -156,12 +158,18 @@ def _start(name, graph_name, ops, extra, inputs, input_names, variables):
         attrs = fdef.arg_attr[len(extra) + i].attr
         attrs["_user_specified_name"].s = str(text).encode("utf-8")
         shape_into(attrs["_output_shapes"].list.shape.add(), p.shape)
-    for var in variables:
+    tables = [v for v in variables if isinstance(v, TableStore)]
+    for var in variables[:len(variables) - len(tables)]:
         arg = sig.input_arg.add(name=arg_name(f"{tensor_ref(var)}_resource", taken),
                                 type=_RESOURCE)
         handle = arg.handle_data.add(dtype=var.dtype.as_datatype_enum)
         shape_into(handle.shape, var.shape)
         refs[tensor_ref(var)] = arg.name
+        args.append(arg.name)
+    for i, _ in enumerate(tables):
+        arg = sig.input_arg.add(name=arg_name("table_handle", taken), type=_RESOURCE)
+        fdef.arg_attr[len(args)].attr["_user_specified_name"].s = b"table_handle"
+        refs[table_ref(i)] = arg.name
         args.append(arg.name)
     return fdef, refs, taken, args
 
@@ -187,11 +195,18 @@ def _sub_functions(jobs, library, graph_name):
         library.append(fdef)
 
 
-def _body(fdef, graph_name, ops, refs, taken, jobs):
+def _body(fdef, graph_name, ops, refs, taken, jobs, tables=()):
     aliases = [op for op in ops if op.op_def in FORWARD_ONLY]
     pairs, special = [], {}
+    handles, index = handle_consts(ops), {id(t): i for i, t in enumerate(tables)}
+    last = {}  # table id -> its last node so far
     for op in ops:
-        if op.type in CONVERTED:
+        if id(op) in handles:
+            continue
+        if is_table_op(op):
+            got, special[id(op)] = _table_node(op, graph_name, index, taken, last)
+            pairs.extend(got)
+        elif op.type in CONVERTED:
             try:
                 got, special[id(op)] = control_flow_node(op, fdef.signature.name, taken, jobs)
             except ValueError as err:
@@ -242,10 +257,23 @@ def _body(fdef, graph_name, ops, refs, taken, jobs):
             fdef.node_def.append(reads.pop(0))
 
 
+def _table_node(op, graph_name, index, taken, last):
+    """TensorFlow's node(s) of a table op (table_defs.py), after the table's last node; their
+    names taken."""
+    table = id(op.attrs["table"])
+    if table not in index:
+        raise _unsupported(op, graph_name, _TABLES)
+    try:
+        pairs, refs = table_node(op, table_ref(index[table]), tensor_ref, last.get(table))
+    except ValueError as err:
+        raise _unsupported(op, graph_name, f"has no TensorFlow form here ({err})") from None
+    taken.update(node.name for _, node in pairs)
+    last[table] = pairs[-1][1].name
+    return pairs, refs
+
+
 def _converted(op, graph_name, taken):
     """[(op or None, NodeDef)] of one op (its helper Consts first); their names taken."""
-    if isinstance(op.attrs.get("table"), TableStore):
-        raise _unsupported(op, graph_name, _TABLES)
     try:
         pairs = op_node_defs([op], taken)
     except (TypeError, ValueError) as err:

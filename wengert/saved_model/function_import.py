@@ -23,10 +23,11 @@ the outputs the others leave), or "^node", a control input. Each node is then:
     functions, the op's `output_shapes` as shape invariants;
   - TensorFlow's TensorList ops (the lists tf.TensorArray and Keras' RNN loops use) lowered to
     wengert's dense TensorArray flow, a tensor [num_elements, *element_shape] (tensor_lists.py);
-  - HashTableV2 / MutableHashTableV2: an empty wengert table (data/lookup_tables.py), which
-    the table ops (LookupTableImportV2, LookupTableFindV2 ...) take as their handle;
-    InitializeTableFromTextFileV2 fills one from a file (the SavedModel's asset), and
-    LookupTableImportV2 into a mutable table (its contents restored) inserts;
+  - HashTableV2 / MutableHashTableV2 / MutableHashTableOfTensorsV2 / MutableDenseHashTableV2:
+    an empty wengert table (data/lookup_tables.py), which the table ops (LookupTableImportV2,
+    LookupTableFindV2 ...) take as their handle; InitializeTableFromTextFileV2 fills one from
+    a file (the SavedModel's asset), and LookupTableImportV2 into a mutable table (its
+    contents restored) inserts, a DenseHashTable's bucket arrays less their empty buckets;
   - any other op type: wengert's raw op of the same TensorFlow name (framework.registry), its
     inputs and attributes bound as graph/graph_import.py binds a GraphDef node's.
 
@@ -36,6 +37,8 @@ the function; py_func / EagerPyFunc nodes (which would run Python code) and othe
 functions are refused (UnimplementedError); a call of a function the library lacks, a call cycle
 or calls nested deeper than MAX_DEPTH are errors. Nothing in the library is executed as Python.
 """
+import numpy as np
+
 from ..control_flow.cond import cond, switch_case
 from ..data.lookup_tables import restored_table
 from ..control_flow.while_loop import while_loop
@@ -51,8 +54,8 @@ from ..framework.variables import Variable
 from ..graph.graph import get_default_graph
 from ..graph.graph_import import _arguments, _outputs, ordered_nodes
 from ..ops.array_ops import IDENTITY
-from ..ops.io.lookup_tables import (HASH_TABLE, TABLE_FROM_TEXT_FILE, TABLE_IMPORT,
-                                    TABLE_INITIALIZE, TableStore)
+from ..ops.io.lookup_tables import (HASH_TABLE, MUTABLE_DENSE_HASH_TABLE, TABLE_FROM_TEXT_FILE,
+                                    TABLE_IMPORT, TABLE_INITIALIZE, TableStore)
 from ..ops.math_ops import not_equal
 from ..ops.shape_ops import IDENTITY_N
 from .function_defs import OP_OUTPUTS
@@ -70,7 +73,8 @@ _FUNCTION_ATTRS = {**{t: ("f",) for t in _CALLS}, **{t: ("then_branch", "else_br
                                                      for t in _IFS},
                    **{t: ("branches",) for t in _CASES}, **{t: ("cond", "body") for t in _WHILES}}
 _PYTHON_OPS = ("PyFunc", "PyFuncStateless", "EagerPyFunc")
-_TABLES = ("HashTableV2", "MutableHashTableV2")
+_TABLES = ("HashTableV2", "MutableHashTableV2", "MutableHashTableOfTensorsV2",
+           "MutableDenseHashTableV2")
 
 
 def _callees(node):
@@ -125,7 +129,7 @@ class FunctionLibrary:
                                      "Python code saved with the model; wengert runs no code "
                                      "from a SavedModel. Re-export the model without "
                                      "tf.py_function / tf.numpy_function.")
-        if node.op in _FUNCTION_ATTRS or node.op in LIST_OPS:
+        if any(node.op in known for known in (_FUNCTION_ATTRS, LIST_OPS, _TABLES)):
             return
         if any(v.WhichOneof("value") == "func" or len(v.list.func) for v in node.attr.values()):
             raise UnimplementedError(f"tf.saved_model.load: {where} has op type '{node.op}', "
@@ -184,10 +188,10 @@ class FunctionLibrary:
         if node.op in LIST_OPS:
             return [LIST_OPS[node.op](node, inputs)]
         if node.op in _TABLES:
-            return [_table(node)]
+            return [_table(node, inputs)]
         if node.op in (TABLE_IMPORT.type, TABLE_INITIALIZE.type) and \
                 not hasattr(inputs[0], "_import"):  # a mutable table: its contents restored
-            inputs[0].insert(inputs[1], inputs[2])
+            _import_into(inputs[0], inputs[1], inputs[2])
             return []
         if node.op == TABLE_FROM_TEXT_FILE.type:
             _text_file_init(node, *inputs)
@@ -239,15 +243,39 @@ class FunctionLibrary:
         return full(list(result) if isinstance(result, (list, tuple)) else [result])
 
 
-def _table(node):
-    """An empty wengert table for a HashTableV2 / MutableHashTableV2 node (made eagerly, as
-    TensorFlow lifts a table out of a function); LookupTableImportV2 fills it."""
+def _table(node, inputs):
+    """An empty wengert table for a HashTableV2 / MutableHashTableV2 /
+    MutableHashTableOfTensorsV2 / MutableDenseHashTableV2 node (made eagerly, as TensorFlow
+    lifts a table out of a function; the dense one's inputs are its empty and deleted keys);
+    LookupTableImportV2 fills it."""
     static = node.op == HASH_TABLE.type
+    shape = node.attr["value_shape"].shape if "value_shape" in node.attr else None
+    value_shape = [] if shape is None or shape.unknown_rank else [d.size for d in shape.dim]
+    reserved = {}
+    if node.op == MUTABLE_DENSE_HASH_TABLE.type:
+        reserved = {k: np.asarray(t).item() for k, t in zip(("empty_key", "deleted_key"),
+                                                              inputs)}
     store = TableStore(dtypes.as_dtype(node.attr["key_dtype"].type),
-                       dtypes.as_dtype(node.attr["value_dtype"].type), static=static)
-    fields = {"class": "StaticHashTable" if static else "MutableHashTable",
-              "name": node.name, "checkpoint": not static}
+                       dtypes.as_dtype(node.attr["value_dtype"].type), value_shape,
+                       static=static, **reserved)
+    kind = "StaticHashTable" if static else "DenseHashTable" if reserved else "MutableHashTable"
+    fields = {"class": kind, "name": node.name, "checkpoint": not static}
     return restored_table(fields, store, None)
+
+
+def _import_into(table, keys, values):
+    """A mutable table's restored contents; a DenseHashTable's come as TensorFlow's bucket
+    arrays (keys [buckets, 1], values [buckets, value size]), whose empty and deleted buckets
+    hold the reserved keys and are left out."""
+    keys, values = np.asarray(keys), np.asarray(values)
+    store = table._store
+    keys = keys.reshape(-1)
+    values = values.reshape((len(keys),) + store.value_shape)
+    if store.reserved:
+        reserved = list(store.reserved.values())
+        keep = np.array([k not in reserved for k in keys.tolist()], bool)
+        keys, values = keys[keep], values[keep]
+    table.insert(keys, values)
 
 
 def _text_file_init(node, table, filename):

@@ -22,7 +22,8 @@ What is saved, starting from `obj`:
 - every variable a saved graph reads or writes, with its current value (variables outside the
   object tree too), and every constant array of the graphs;
 - every tf.lookup table a saved graph uses or an object holds, with its contents
-  (saved_tables.py).
+  (saved_tables.py); in TensorFlow's form the text files of TextFileInitializers are copied
+  into assets/ (tensorflow_tables.py).
 The JSON file is written last (atomically), so an interrupted save leaves no loadable directory.
 """
 import inspect
@@ -311,6 +312,9 @@ def save(obj, export_dir, signatures=None, options=None):
     if tensorflow is None:
         _remove(os.path.join(export_dir, PROTO_FILE))
     else:
+        for source, name in tensorflow[2]:
+            with open(source, "rb") as f:
+                _atomic_write(os.path.join(export_dir, "assets", name), [f.read()])
         _atomic_write(os.path.join(export_dir, PROTO_FILE), [tensorflow[0].SerializeToString()])
     text = json.dumps(document, indent=None, separators=(",", ":"), allow_nan=False)
     _atomic_write(os.path.join(export_dir, JSON_FILE), [text.encode("utf-8")])

@@ -16,7 +16,8 @@ The MetaGraphDef holds:
   has a SavedConcreteFunction: the node ids of the variables bound to its resource inputs, its
   input signature ((args...), {kwargs}) of TensorSpecs named as its arguments, and its output
   nest of TensorSpecs. A variable a function uses that no object holds becomes a child of the
-  root named "_captured_variable_<i>";
+  root named "_captured_variable_<i>"; a tf.lookup table is a SavedResource with the functions
+  that make and fill it, and its text file an asset (tensorflow_tables.py);
 - signature_def: each signature's inputs (keyword -> "<signature>_<keyword>:0") and outputs
   (name -> "StatefulPartitionedCall:<i>"), dtypes and shapes, method "tensorflow/serving/predict".
 
@@ -26,6 +27,7 @@ names escaped as TensorFlow escapes them, "<path>/.ATTRIBUTES/VARIABLE_VALUE".
 """
 import collections
 import inspect
+import os
 import re
 
 import numpy as np
@@ -34,9 +36,12 @@ from ..framework.protos.meta_graph import SavedModel
 from ..framework.protos.trackable_object_graph import TrackableObjectGraph
 from ..framework.variables import Variable, variable_op_name
 from ..module.module import TrackedContainer
+from ..ops.io.lookup_tables import TableStore
 from ..tracing.function import ConcreteFunction, Function
 from .constants import PREDICT_METHOD_NAME, SERVING
 from .function_defs import function_def
+from .saved_tables import is_table
+from .tensorflow_tables import add_table, store_of, table_arrays
 from .tensorflow_graph import write_graph
 from .structured_values import function_spec, nest_value, shape_into, spec_value
 
@@ -65,6 +70,8 @@ class _Builder:
         self.library = self.meta.graph_def.library
         self.traces = {}  # id(concrete) -> library name
         self.calls, self.call_data = [], {}  # the signatures, for the top-level graph
+        self.assets = []  # (source path, name in assets/)
+        self.table_entries = []  # (node id, creator, initializer, asset index), tensorflow_graph
 
     def node_id(self, obj, path):
         if id(obj) not in self.ids:
@@ -84,7 +91,10 @@ class _Builder:
             if isinstance(obj, Variable):
                 self.variable(proto, obj)
                 continue
-            if isinstance(obj, _FunctionNode):
+            if isinstance(obj, (_FunctionNode, TableStore)):
+                continue
+            if is_table(obj):
+                self.ids.setdefault(id(obj._store), at - 1)
                 continue
             proto.user_object.identifier = "_generic_user_object"
             proto.user_object.version.producer = proto.user_object.version.min_consumer = 1
@@ -119,11 +129,57 @@ class _Builder:
         return name
 
     def bound(self, var):
+        """The node id of a captured variable or table (a root child when no object holds
+        it)."""
         if id(var) not in self.ids:
-            name = f"_captured_variable_{sum(n.startswith('_captured') for n in self.nodes[0].children)}"
+            kind = "table" if isinstance(var, TableStore) else "variable"
+            count = sum(n.startswith(f"_captured_{kind}") for n in self.nodes[0].children)
+            name = f"_captured_{kind}_{count}"
             self.nodes[0].children[name] = self.node_id(var, (name,))
-            self.variable(self.graph.nodes[self.ids[id(var)]], var)
+            if kind == "variable":
+                self.variable(self.graph.nodes[self.ids[id(var)]], var)
         return self.ids[id(var)]
+
+    def function_name(self, kind):
+        """A new library name "__inference_<kind>_<n>"."""
+        self.traces[("resource", len(self.traces))] = None
+        return _function_name(kind, len(self.traces))
+
+    def user_node(self, path, kind="_generic_user_object"):
+        """A new node (a user object of `kind`, or empty for the caller to fill)."""
+        node_id = len(self.nodes)
+        self.nodes.append(_Node(None, path, collections.OrderedDict()))
+        proto = self.graph.nodes.add()
+        if kind is not None:
+            proto.user_object.identifier = kind
+            proto.user_object.version.producer = proto.user_object.version.min_consumer = 1
+        return node_id
+
+    def asset_node(self, path, source):
+        """The SavedAsset node of the file `source` (one per file), copied into assets/ by
+        save.py."""
+        if ("asset", source) in self.ids:
+            return self.ids[("asset", source)]
+        taken = {name for _, name in self.assets}
+        name, n = os.path.basename(source), 0
+        while name in taken:
+            n += 1
+            stem, ext = os.path.splitext(os.path.basename(source))
+            name = f"{stem}_{n}{ext}"
+        index = len(self.assets)
+        self.assets.append((source, name))
+        entry = self.meta.asset_file_def.add(filename=name)
+        entry.tensor_info.name = "asset_path_initializer" + (f"_{index}" if index else "") + ":0"
+        node_id = self.ids[("asset", source)] = self.user_node(path, kind=None)
+        self.graph.nodes[node_id].asset.asset_file_def_index = index
+        return node_id
+
+    def tables(self):
+        """The table nodes' resources, functions and assets (tensorflow_tables.py)."""
+        for i in range(len(self.nodes)):
+            obj = self.nodes[i].obj
+            if isinstance(obj, TableStore) or (obj is not None and is_table(obj)):
+                add_table(self, i)
 
     def functions(self):
         for i in range(len(self.nodes)):
@@ -205,12 +261,20 @@ class _Builder:
                 entry.attributes.add(name="VARIABLE_VALUE", full_name=variable_op_name(obj),
                                      checkpoint_key=key)
                 arrays[key] = np.asarray(obj.numpy())
+            elif proto.saveable_objects:
+                key = "/".join(_escape(p) for p in path) + "/.ATTRIBUTES/table"
+                entry.attributes.add(name="table", checkpoint_key=key)
+                arrays.update(table_arrays(obj, key))
         _mark_values(checkpoint)
         variables = [(i, obj, entry.attributes[0].checkpoint_key)
                      for i, ((obj, _, _), entry) in enumerate(zip(self.nodes, checkpoint.nodes))
                      if isinstance(obj, Variable)]
+        tables = [(i, store_of(obj), entry.attributes[0].checkpoint_key)
+                   for i, ((obj, _, _), entry) in enumerate(zip(self.nodes, checkpoint.nodes))
+                   if self.graph.nodes[i].saveable_objects]
         names = write_graph(self.meta, variables, self.calls,
-                            _function_name("", len(self.traces), "__inference"))
+                            _function_name("", len(self.traces), "__inference"),
+                            self.table_entries, tables)
         for key, call in names.items():
             self.signature_def(key, call, *self.call_data[key])
         arrays[OBJECT_GRAPH_KEY] = np.array(checkpoint.SerializeToString(), dtype=object)
@@ -323,10 +387,13 @@ def _spec_of_traces(concretes):
 
 
 def build(obj, signatures, helpers):
-    """(SavedModel proto, {checkpoint key: ndarray}) of `obj` (see the module docstring);
+    """(SavedModel proto, {checkpoint key: ndarray}, [(asset file, name in assets/)]) of
+    `obj` (see the module docstring);
     UnimplementedError when a function uses an op TensorFlow cannot load."""
     builder = _Builder(helpers)
     builder.walk(obj)
     builder.functions()
     builder.signatures(obj, signatures)
-    return builder.finish()
+    builder.tables()
+    model, arrays = builder.finish()
+    return model, arrays, builder.assets
