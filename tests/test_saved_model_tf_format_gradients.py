@@ -172,3 +172,53 @@ def test_a_composition_that_needs_unknown_shapes_is_a_clear_error(tmp_path):
                        match="ReduceLogSumExp.*no TensorFlow form here.*rank"):
         tf.saved_model.save(Unknown(), str(tmp_path / "unknown"), options=REQUIRE)
     assert not os.path.exists(tmp_path / "unknown" / "saved_model.pb")
+
+
+class KerasTrainer(tf.Module):
+    """The on-device training pattern: a Keras model, its optimizer, and `train`/`infer`
+    signatures."""
+
+    def __init__(self):
+        super().__init__()
+        tf.keras.utils.set_random_seed(3)
+        keras = tf.keras
+        self.model = keras.Sequential([keras.Input((4,)),
+                                       keras.layers.Dense(8, activation="relu"),
+                                       keras.layers.Dense(3)])
+        self.model.compile(optimizer=keras.optimizers.Adam(0.01),
+                           loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 4], tf.float32),
+                                  tf.TensorSpec([None], tf.int32)])
+    def train(self, x, y):
+        with tf.GradientTape() as tape:
+            loss = self.model.loss(y, self.model(x, training=True))
+        grads = tape.gradient(loss, self.model.trainable_variables)
+        self.model.optimizer.apply_gradients(zip(grads, self.model.trainable_variables))
+        return {"loss": loss}
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 4], tf.float32)])
+    def infer(self, x):
+        return {"logits": self.model(x)}
+
+
+def test_tensorflow_continues_training_a_keras_model_with_adam(tmp_path, monkeypatch):
+    x = np.random.default_rng(0).normal(size=(8, 4)).astype("float32")
+    y = (np.arange(8) % 3).astype("int32")
+    module = KerasTrainer()
+    module.train(x, y)
+    path = str(tmp_path / "keras_trainer")
+    tf.saved_model.save(module, path, options=REQUIRE, signatures={
+        "train": module.train.get_concrete_function(),
+        "infer": module.infer.get_concrete_function()})
+    got = _tf(path, """
+train = loaded.signatures["train"]
+out["losses"] = np.array([train(x=tf.constant(A["x"]), y=tf.constant(A["y"]))["loss"].numpy()
+                          for _ in range(3)])
+out["logits"] = loaded.signatures["infer"](x=tf.constant(A["x"]))["logits"].numpy()
+""", monkeypatch, {"x": x, "y": y})
+    losses = [float(module.train(x, y)["loss"].numpy()) for _ in range(3)]
+    np.testing.assert_allclose(got["losses"], losses, rtol=1e-5)
+    assert losses[2] < losses[0]
+    np.testing.assert_allclose(got["logits"], module.infer(x)["logits"].numpy(), rtol=1e-4,
+                               atol=1e-6)
