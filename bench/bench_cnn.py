@@ -12,6 +12,10 @@ a whole epoch after one warm-up epoch (which traces):
 - tensorflow:     TensorFlow's own Keras `fit` (tf.function), $TF_PYTHON (/work/tfvenv);
 - pytorch:        torch.nn with the same layers, NCHW, the usual hand-written loop,
                   $TORCH_PYTHON (/work/torchvenv).
+FLOPs per epoch (for the fraction of the machine's GEMM peak): per image the convolutions'
+multiply-adds, 2 * 26*26*16 * 3*3*1 + 2 * 11*11*32 * 3*3*16, and the Dense layer's 2 * 800 * 10;
+backward twice the forward (3x in all, the first convolution's unneeded input gradient counted
+too), times 8,000 images: 31.8 GFLOP.
 Protocol (bench/README.md, harness.py): each contender in a fresh process of its own with its
 framework's default threading; rounds interleave; every round's figure, per-round ratios and
 medians are printed. Goal (issue 33): traced <= 1.0x PyTorch and faster than TensorFlow.
@@ -33,6 +37,7 @@ CONTENDERS = [("wengert-traced", "wengert", "setup_wengert", {"eager": False}),
               ("tensorflow", "tensorflow", "setup_tensorflow", {}),
               ("pytorch", "pytorch", "setup_pytorch", {})]
 PAIRS = [(w, o) for w in ("wengert-traced", "wengert-eager") for o in ("pytorch", "tensorflow")]
+FLOPS_PER_IMAGE = 3 * (2 * 26 * 26 * 16 * 9 * 1 + 2 * 11 * 11 * 32 * 9 * 16 + 2 * 800 * 10)
 
 
 def save_data(folder):
@@ -126,7 +131,8 @@ def main():
         finally:
             harness.close_all(workers)
     harness.report_rounds(f"one epoch of the MNIST CNN ({count} images, batch {BATCH}, Adam)",
-                          result, PAIRS, ["wengert-traced <= 1.0x pytorch, < tensorflow"])
+                          result, PAIRS, ["wengert-traced <= 1.0x pytorch, < tensorflow"],
+                          flops=FLOPS_PER_IMAGE * count)
 
 
 if __name__ == "__main__":

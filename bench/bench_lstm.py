@@ -13,6 +13,9 @@ shuffled; every contender reads the same arrays from one .npz). Contenders, each
 - tensorflow:     TensorFlow's own Keras `fit` (tf.function), $TF_PYTHON (/work/tfvenv);
 - pytorch:        nn.Embedding + nn.LSTM(batch_first) + nn.Linear, the usual hand-written loop,
                   $TORCH_PYTHON (/work/torchvenv).
+FLOPs per round (for the fraction of the machine's GEMM peak): the gate matmuls, 2 B (E + U) 4U
+per time step, over T steps, backward twice the forward (3x in all), for 50 steps: 201 GFLOP at
+T = 80; the embedding lookup and the Dense(1) head are left out.
 Protocol (bench/README.md, harness.py): each contender in a fresh process of its own with its
 framework's default threading; rounds interleave; every round's figure, per-round ratios and
 medians are printed. Goal (issue 33): traced <= 1.0x PyTorch and faster than TensorFlow.
@@ -34,6 +37,11 @@ CONTENDERS = [("wengert-traced", "wengert", "setup_wengert", {"eager": False}),
               ("tensorflow", "tensorflow", "setup_tensorflow", {}),
               ("pytorch", "pytorch", "setup_pytorch", {})]
 PAIRS = [(w, o) for w in ("wengert-traced", "wengert-eager") for o in ("pytorch", "tensorflow")]
+
+
+def flops(length):
+    """The gate matmuls of the 50 steps, forward and backward (3x the forward)."""
+    return STEPS * 3 * length * 2 * BATCH * (EMBED + UNITS) * 4 * UNITS
 
 
 def save_data(folder, length):
@@ -131,7 +139,7 @@ def main():
     harness.report_rounds(
         f"LSTM classifier, {STEPS} steps of batch {BATCH}, length {args.length}, "
         f"Embedding {VOCAB}x{EMBED} -> LSTM {UNITS} -> Dense 1", result, PAIRS,
-        ["wengert-traced <= 1.0x pytorch, < tensorflow"])
+        ["wengert-traced <= 1.0x pytorch, < tensorflow"], flops=flops(args.length))
 
 
 if __name__ == "__main__":
