@@ -99,7 +99,9 @@ def float_operands(op_type, *values):
 
 # -- error function family -----------------------------------------------------------------------
 ERFC = float_op("Erfc", scipy_kernel("erfc"),
-                 lambda x, y: exp(-square(x)) * (-2.0 / _SQRT_PI), args=("x",))
+                 lambda x, y: exp(-square(x)) * (-2.0 / _SQRT_PI), args=("x",),
+                 onnx=lambda ctx, op, x: ctx.node(  # ONNX has no Erfc: 1 - Erf(x)
+                     "Sub", [ctx.scalar_like(1, op.inputs[0]), ctx.node("Erf", [x])]))
 ERFINV = float_op("Erfinv", scipy_kernel("erfinv"),
                    lambda x, y: exp(square(y)) * (_SQRT_PI / 2.0), args=("x",))
 NDTRI = float_op("Ndtri", scipy_kernel("ndtri"),

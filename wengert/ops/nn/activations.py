@@ -46,7 +46,8 @@ from ..matmul_ops import matmul
 from ..reduce_ops import SUM, reduce_sum
 from ..reshape_ops import reshape
 from ..shape_rules import axis_int, axis_tuple, batch_rank
-from ..unary_ops import erf, exp, rsqrt, sigmoid, softplus, tanh
+from ..special_math_ops import erfc
+from ..unary_ops import exp, rsqrt, sigmoid, softplus, tanh
 
 __all__ = ["relu", "relu6", "leaky_relu", "elu", "selu", "gelu", "silu", "swish", "sigmoid",
            "tanh", "softplus", "softmax", "log_softmax", "bias_add", "l2_normalize", "crelu"]
@@ -232,12 +233,14 @@ def selu(features, name=None):
 
 # -- compositions ---------------------------------------------------------------------------------
 def gelu(features, approximate=False, name=None):
-    """x * Phi(x) with Phi the normal CDF (exact, via erf), or its tanh approximation."""
+    """x * Phi(x) with Phi the normal CDF, or its tanh approximation. The exact form is
+    TensorFlow's 0.5 x erfc(-x / sqrt(2)): unlike 1 + erf(x / sqrt(2)), erfc keeps its relative
+    accuracy far into the negative side (gelu(-10) = -7.6e-23, not 0)."""
     x = _float_input(features, "Gelu")
     if approximate:
         inner = (x + x * x * x * 0.044715) * 0.7978845608028654
         return multiply(x * 0.5, tanh(inner) + 1.0, name=name)
-    return multiply(x * 0.5, erf(x * 0.7071067811865476) + 1.0, name=name)
+    return multiply(x * 0.5, erfc(x * -0.7071067811865476), name=name)
 
 
 def silu(features, beta=1.0, name=None):
