@@ -204,9 +204,17 @@ def _parameters(function):
     return [(n, p.default is p.empty) for n, p in params.items() if n != "name"]
 
 
+# A NodeDef attribute whose tf.raw_ops argument TensorFlow renames (its api_def), keyed by the
+# attribute's name: in TensorFlow 2.21 only Squeeze's squeeze_dims, tf.raw_ops.Squeeze's axis.
+_RENAMED_ATTRS = {"squeeze_dims": "axis"}
+
+
 def _arguments(node, function, inputs):
     """Keyword arguments of the raw op for `node` with its data `inputs` (tensors)."""
     params = _parameters(function)
+    names = {n for n, _ in params}
+    renamed = {_RENAMED_ATTRS[k]: k for k in node.attr
+               if k in _RENAMED_ATTRS and k not in names and _RENAMED_ATTRS[k] in names}
     slots = [n for n, required in params if required and n not in node.attr]
     kwargs = {}
     if len(inputs) > len(slots) and slots:
@@ -222,8 +230,9 @@ def _arguments(node, function, inputs):
                          f"inputs; wengert's {node.op} takes {slots}.")
     kwargs.update(zip(slots, groups))
     for name, _ in params:
-        if name in node.attr and name not in kwargs:
-            kwargs[name] = attr_python(node.attr[name])
+        attr = renamed.get(name, name)
+        if attr in node.attr and name not in kwargs:
+            kwargs[name] = attr_python(node.attr[attr])
     return kwargs
 
 

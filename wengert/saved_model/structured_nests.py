@@ -10,8 +10,10 @@ argument spec, input signature and outputs.
     named_tuple_value -> a namedtuple of its name and keys (its fields renamed where a key is
         not an identifier), so FullArgSpec reads as .args, .defaults ...
 
-A type_spec_value (a composite tensor: RaggedTensorSpec, SparseTensorSpec ...) is an
-UnimplementedError: wengert does not rebuild TensorFlow's composite tensors from a SavedModel.
+A type_spec_value of a RaggedTensorSpec (its type_state: shape, dtype, ragged_rank,
+row_splits_dtype) or a SparseTensorSpec (shape, dtype) becomes wengert's spec of the same
+fields; any other TypeSpec (and one whose state holds more than plain values) is an
+UnimplementedError.
 The nest is built without recursion: the values are listed parents first, then made children
 first.
 """
@@ -21,11 +23,14 @@ from ..framework import dtypes
 from ..framework.errors import UnimplementedError
 from ..framework.protos.tensor import from_proto
 from ..framework.tensor_shape import TensorShape
+from ..framework.sparse_tensor import SparseTensorSpec
+from ..tracing.ragged_spec import RaggedTensorSpec
 from ..tracing.signatures import TensorSpec
 
 __all__ = ["python_nest", "shape_of"]
 
 _SCALARS = ("none_value", "bool_value", "int64_value", "float64_value", "string_value")
+_COMPOSITE = ("list_value", "tuple_value", "dict_value", "named_tuple_value", "type_spec_value")
 
 
 def shape_of(proto):
@@ -60,10 +65,24 @@ def _leaf(value, kind):
         return TensorSpec(shape_of(spec.shape), dtypes.as_dtype(spec.dtype), spec.name or None)
     if kind in ("tensor_value", "numpy_value"):
         return from_proto(getattr(value, kind))[0]
-    name = value.type_spec_value.type_spec_class_name or "a composite tensor"
+    return _type_spec(value.type_spec_value)
+
+
+def _type_spec(spec):
+    """wengert's RaggedTensorSpec or SparseTensorSpec of a TypeSpecProto (see above)."""
+    kind = spec.type_spec_class
+    state = spec.type_state
+    items = list(state.tuple_value.values) if state.WhichOneof("kind") == "tuple_value" else []
+    plain = all(v.WhichOneof("kind") not in _COMPOSITE for v in items)
+    fields = [_leaf(v, v.WhichOneof("kind")) for v in items] if plain else []
+    if kind in (3, "RAGGED_TENSOR_SPEC") and len(fields) in (4, 5):
+        return RaggedTensorSpec(fields[0], fields[1], fields[2], fields[3])
+    if kind in (1, "SPARSE_TENSOR_SPEC") and len(fields) == 2:
+        return SparseTensorSpec(fields[0], fields[1])
+    name = spec.type_spec_class_name or "a composite tensor"
     raise UnimplementedError(f"tf.saved_model.load: a function's arguments or outputs hold "
-                             f"{name} (a TypeSpec); wengert loads functions of plain tensors "
-                             "and Python values only.")
+                             f"{name} (a TypeSpec); wengert loads functions of plain tensors, "
+                             "RaggedTensors, SparseTensors and Python values only.")
 
 
 def _container(value, kind, items):
