@@ -193,6 +193,28 @@ def test_a_masked_lstm_converts_when_its_length_is_known(tmp_path, monkeypatch):
     np.testing.assert_allclose(got["y"], model(x).numpy(), rtol=1e-5, atol=1e-6)
 
 
+def test_a_masked_sequence_of_unknown_length_runs_as_a_while_loop(tmp_path, monkeypatch):
+    """Embedding(mask_zero=True) -> LSTM(return_sequences) -> GRU over padded token ids of any
+    length: the loop keeps the states and repeats the last output on padded steps."""
+    keras = tf.keras
+    keras.backend.clear_session()
+    model = keras.Sequential([keras.Input((None,), dtype="int32"),
+                              keras.layers.Embedding(12, 3, mask_zero=True),
+                              keras.layers.LSTM(4, return_sequences=True), keras.layers.GRU(3)])
+    rng = np.random.default_rng(7)
+    model.set_weights([rng.normal(size=w.shape).astype(np.float32) * 0.5
+                       for w in model.get_weights()])
+    ids = np.array([[3, 4, 5, 0, 0, 0], [1, 2, 3, 4, 5, 6], [7, 0, 0, 0, 0, 0]], np.int32)
+    tf.saved_model.save(model, str(tmp_path / "saved"), options=REQUIRE)
+    got = _tf(str(tmp_path / "saved"), """
+out["six"] = loaded(tf.constant(A["ids"])).numpy()
+out["three"] = loaded(tf.constant(A["ids"][:, :3])).numpy()
+""", monkeypatch, {"ids": ids})
+    np.testing.assert_allclose(got["six"], model(ids).numpy(), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(got["three"], model(ids[:, :3]).numpy(), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(got["six"][0], got["three"][0], rtol=1e-5, atol=1e-6)
+
+
 class Cases(tf.Module):
     def __init__(self):
         super().__init__()

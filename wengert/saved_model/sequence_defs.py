@@ -6,13 +6,14 @@ and whose outputs are the op's first ones (the output sequence and the final sta
 - with a sequence length known while tracing, the steps unrolled: the same recurrence the
   sequences' forward-mode rules write over duals (lstm._forward, gru._forward), with zero
   tangents, masks included;
-- otherwise (no mask), a while_loop over t < shape(xw)[0] whose body gathers xw[t], runs one
-  cell step (LSTM: z = xw_t + h U; i, f, o = sigmoid, g = tanh; c = f c + i g; h = o tanh(c);
-  GRU: gru._step) and appends h to the outputs (a loop variable of shape [None, B, H] that
-  grows by one step), which control_flow_defs.py writes as TensorFlow's While.
+- otherwise, a while_loop over t < shape(xw)[0] whose body gathers xw[t], runs one cell step
+  (LSTM: z = xw_t + h U; i, f, o = sigmoid, g = tanh; c = f c + i g; h = o tanh(c); GRU:
+  gru._step), applies the step's mask (Keras's rule: where mask[t] is off the states are
+  kept and the output repeats the last one, or is zero with zero_output_for_mask) and appends
+  the output to the outputs (a loop variable of shape [None, B, H] that grows by one step),
+  which control_flow_defs.py writes as TensorFlow's While.
 The reserve outputs the gradient op reads have no TensorFlow form, so a function that
-differentiates the sequence itself is not converted; a masked sequence of unknown length is
-not converted either.
+differentiates the sequence itself is not converted.
 """
 from ..control_flow.subgraphs import trace
 from ..framework.errors import InvalidArgumentError
@@ -21,7 +22,8 @@ from ..graph.node_defs import tensor_ref
 from ..ops.nn.rnn import gru, lstm
 from ..control_flow.while_loop import while_loop
 from ..framework.tensor_shape import TensorShape
-from ..ops.array_ops import concat
+from ..ops.array_ops import concat, where
+from ..ops.broadcast_ops import zeros_like
 from ..ops.indexing_ops import gather
 from ..ops.matmul_ops import matmul
 from ..ops.nn.rnn.dual import Dual
@@ -62,24 +64,32 @@ def _gru_cell(x, states, u, units, attrs, b_rec):
 
 
 def _looped(cell, n_states):
-    """The sequence as a while_loop over its time steps (a length known only when it runs;
-    no mask): the outputs grow by one step per iteration."""
+    """The sequence as a while_loop over its time steps (a length known only when it runs):
+    the outputs grow by one step per iteration. With a mask, a step keeps the states and
+    repeats the last output (or writes zeros) where its mask is off, Keras's rule."""
     def run(xs, attrs):
-        xw, u = xs[0], xs[3 if n_states == 2 else 2]
+        xw, u, mask = xs[0], xs[3 if n_states == 2 else 2], xs[4]
         states = list(xs[1:1 + n_states]) if n_states == 2 else [xs[1]]
         step = cell if n_states == 2 else (
             lambda x, st, uu, units, at: _gru_cell(x, st, uu, units, at, xs[3]))
         units = int(u.shape[0])
         steps = shape(xw)[0]
+        masked = mask.shape.num_elements() != 0
+        zero_output = attrs["zero_output_for_mask"]
 
-        def body(t, seq, *carried):
+        def body(t, seq, last, *carried):
             out, new = step(gather(xw, t), list(carried), u, units, attrs)
-            return [t + 1, concat([seq, expand_dims(out, 0)], 0), *new]
+            if masked:
+                keep = expand_dims(gather(mask, t), 1)
+                new = [where(keep, n, c) for n, c in zip(new, carried)]
+                out = where(keep, out, zeros_like(out) if zero_output else last)
+            return [t + 1, concat([seq, expand_dims(out, 0)], 0), out, *new]
         invariants = [TensorShape([]), TensorShape([None, None, units])] + [
-            TensorShape([None, units])] * len(states)
+            TensorShape([None, units])] * (1 + len(states))
         result = while_loop(lambda t, *_: t < steps, body,
-                            [0, xw[:0, :, :units], *states], shape_invariants=invariants)
-        return [result[1], *result[2:]]
+                            [0, xw[:0, :, :units], zeros_like(states[0]), *states],
+                            shape_invariants=invariants)
+        return [result[1], *result[3:]]
     return run
 
 
@@ -93,8 +103,6 @@ def sequence_node(op, prefix, jobs, job_class):
     unrolled, looped = SEQUENCES[op.type]
     specs = [(t.dtype, t.shape) for t in op.inputs]
     static = op.inputs[0].shape.rank and op.inputs[0].shape[0] is not None
-    if not static and op.inputs[4].shape.num_elements() != 0:
-        raise ValueError("a masked sequence needs a static sequence length")
     recurrence = unrolled if static else looped
     try:
         graph, outputs = trace(f"{op.name}_steps", lambda *xs: recurrence(xs, op.attrs),
