@@ -90,3 +90,21 @@ def test_second_derivatives_match_the_composed_float64_form():
     composed = _second_order(x, "float64")  # moments and batch_normalization
     for mine, want in zip(fused, composed):
         np.testing.assert_allclose(mine.numpy(), want.numpy(), rtol=2e-3, atol=2e-4)
+
+
+def test_the_gradient_kernel_takes_a_strided_gradient_as_its_contiguous_copy():
+    """A convolution's gradient arrives sliced out of its padded result (strided)."""
+    from wengert.ops.nn import batch_norm_kernels
+    x, padded = _x(4, 6, 6, 8), _x(4, 8, 8, 8)
+    g = padded[:, 1:-1, 1:-1, :]
+    scale, mean, var = _x(8), x.mean((0, 1, 2)), x.var((0, 1, 2))
+    strided = batch_norm_kernels.backward(g, x, scale, mean, var, 1e-3, 3)
+    copied = batch_norm_kernels.backward(np.ascontiguousarray(g), x, scale, mean, var, 1e-3, 3)
+    inv = 1 / np.sqrt(var.astype(np.float64) + 1e-3)
+    xhat = (x - mean) * inv
+    n = x.size // 8
+    d_offset, d_scale = g.sum((0, 1, 2), dtype=np.float64), (g * xhat).sum((0, 1, 2))
+    dx = (n * g - d_offset - xhat * d_scale) * (scale * inv / n)
+    for a, b, want in zip(strided, copied, (dx, d_scale, d_offset)):
+        np.testing.assert_array_equal(a, b)
+        np.testing.assert_allclose(a, want, rtol=1e-4, atol=1e-5)

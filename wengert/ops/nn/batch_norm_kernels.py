@@ -16,9 +16,10 @@ The per-channel sums are `einsum` contractions over a [n, C] view (each channel'
 in order, as NumPy's sum over the leading axes adds them, but without its strided loop), and
 the per-channel products run over a wider [n / k, k C] view with the [C] vectors tiled k times,
 so NumPy's inner loops are about 256 elements long rather than C (16 for a ResNet's first
-stage). This fast form takes contiguous float32 / float64 arrays with the channels last and at
-least one value per channel; anything else (channels first, float16, empty or non-contiguous
-arrays) takes the general form, which computes the same values.
+stage). This fast form takes contiguous float32 / float64 arrays x with the channels last and
+at least one value per channel (a strided g, as a convolution's gradient sliced out of its
+padded result is, is copied once to contiguous memory first); anything else (channels first,
+float16, empty or non-contiguous x) takes the general form, which computes the same values.
 """
 import numpy as np
 
@@ -98,8 +99,9 @@ def backward(g, x, scale, mean, variance, epsilon, c):
     """(dx, d scale, d offset) of training-mode batch normalization along channel axis `c`,
     from the saved batch mean and biased variance."""
     inv = 1 / np.sqrt(variance + x.dtype.type(epsilon))
-    if not (_fast(x, c) and g.dtype == x.dtype and g.flags.c_contiguous):
+    if not (_fast(x, c) and g.dtype == x.dtype):
         return _general_backward(g, x, scale, mean, inv, c)
+    g = np.ascontiguousarray(g)  # (a gradient sliced out of a padded array: one copy pass)
     v = _Views(x)
     centered = np.subtract(x.reshape(v.wide), v.tile(mean))
     g_narrow = g.reshape(v.narrow)
