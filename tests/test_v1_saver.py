@@ -236,6 +236,42 @@ def test_save_writes_the_sessions_graph_under_another_default_graph(tmp_path):
         assert [v.name for v in v1.global_variables()] == ["dense/kernel:0", "dense/bias:0"]
 
 
+def test_repeated_saves_write_the_meta_graph_a_fresh_export_writes(tmp_path, monkeypatch):
+    """A save reuses the previous save's meta graph text only while the graph, its collections
+    and the SaverDef are unchanged: every .meta file equals a fresh export at that moment, and
+    the graph is exported again only after a change."""
+    def fresh(name):
+        path = str(tmp_path / f"fresh-{name}.meta")
+        with graph.as_default():
+            export_meta_graph(path, saver=saver)
+        return open(path, "rb").read()
+
+    graph = tf.Graph()
+    with graph.as_default():
+        w, _ = _model()
+        saver = Saver(max_to_keep=None)
+        sess = v1.Session(graph=graph)
+        sess.run(v1.global_variables_initializer())
+    exports = []
+    export = Saver.export_meta_graph
+    monkeypatch.setattr(Saver, "export_meta_graph",
+                        lambda self, *a, **k: exports.append(1) or export(self, *a, **k))
+    paths, wanted = [], []
+    for step, change in enumerate(["none", "none", "op", "collection", "none"]):
+        with graph.as_default():
+            if change == "op":
+                tf.identity(w, name="added")
+            elif change == "collection":
+                v1.add_to_collection("extra", w)
+            paths.append(saver.save(sess, str(tmp_path / "m"), global_step=step))
+        wanted.append(fresh(step))
+    sess.close()
+    got = [open(p + ".meta", "rb").read() for p in paths]
+    assert got == wanted
+    assert got[0] == got[1] != got[2] != got[3] == got[4]
+    assert len(exports) == 3
+
+
 def test_export_meta_graph_without_file_and_a_corrupt_file(tmp_path):
     with tf.Graph().as_default():
         _model()

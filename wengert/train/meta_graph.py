@@ -31,7 +31,7 @@ from ..graph.graph import NO_OP, get_default_graph
 from ..graph.variables import GraphVariable
 from ..saved_model.graph_json import DTYPE_NAMES, _Encoder, _encode_op
 
-__all__ = ["export_meta_graph"]
+__all__ = ["export_meta_graph", "meta_graph_text", "write_meta_graph_text"]
 
 FORMAT, VERSION = "wengert-meta-graph", 1
 
@@ -144,7 +144,15 @@ def export_meta_graph(filename=None, meta_info_def=None, graph_def=None, saver_d
                                   stripped_default_attrs=bool(strip_default_attrs),
                                   cleared_devices=bool(clear_devices))}
     if filename is not None:
-        text = json.dumps(meta, indent=1 if as_text else None)
-        with open(os.fspath(filename), "w", encoding="utf-8") as f:
-            f.write(text)
+        write_meta_graph_text(filename, meta_graph_text(meta, as_text))
     return meta
+
+
+def meta_graph_text(meta, as_text=False):
+    """The file's text for the meta graph `meta` (export_meta_graph's return value)."""
+    return json.dumps(meta, indent=1 if as_text else None)
+
+
+def write_meta_graph_text(filename, text):
+    with open(os.fspath(filename), "w", encoding="utf-8") as f:
+        f.write(text)
