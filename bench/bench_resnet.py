@@ -18,6 +18,8 @@ back to back and reports seconds per step. Contenders:
 - wengert-eager:  the same step run op by op on the tape;
 - tensorflow:     the same model in TensorFlow's Keras, the same step in `tf.function`;
 - pytorch:        torch.nn with the same layers, NCHW, the usual hand-written step (eager).
+FLOPs per step (for the fraction of the machine's GEMM peak, `flops_per_step`): the convolutions'
+and Dense layer's multiply-adds x 2, backward twice the forward: 15.7 GFLOP.
 Protocol (bench/README.md, harness.py): each contender in a fresh process of its own with its
 framework's default threading; rounds interleave; every round's figure, per-round ratios and
 medians are printed. Goal (issue 33): wengert-traced <= 1.2x PyTorch and faster than
@@ -43,6 +45,23 @@ CONTENDERS = [("wengert-traced", "wengert", "setup_wengert", {"eager": False}),
               ("tensorflow", "tensorflow", "setup_tensorflow", {}),
               ("pytorch", "pytorch", "setup_pytorch", {})]
 PAIRS = [(w, o) for w in ("wengert-traced", "wengert-eager") for o in ("pytorch", "tensorflow")]
+
+
+def flops_per_step():
+    """The step's convolution and Dense multiply-adds x 2, forward, times 3 for forward and
+    backward (for the fraction of the machine's GEMM peak): 81.6 MFLOP forward per image (the
+    40.8M multiply-adds usually quoted for ResNet-20), 15.7 GFLOP per step of 64."""
+    side, channels, macs = 32, 16, 32 * 32 * 16 * 9 * 3  # the stem's conv3x3 of 3 channels
+    for stage, filters in enumerate(STAGES):
+        for block in range(BLOCKS):
+            stride = 2 if stage and not block else 1
+            side //= stride
+            macs += side * side * filters * 9 * channels + side * side * filters * 9 * filters
+            if stride == 2:
+                macs += side * side * filters * channels  # the 1x1 projection shortcut
+            channels = filters
+    macs += channels * 10
+    return 3 * 2 * macs * BATCH
 
 
 def save_data(folder):
@@ -205,7 +224,7 @@ def main():
             harness.close_all(workers)
     harness.report_rounds(f"one ResNet-20 training step (batch {BATCH}, 32x32x3, SGD momentum), "
                           f"seconds per step over {args.steps} steps", result, PAIRS,
-                          ["wengert-traced <= 1.2x pytorch, < tensorflow"])
+                          ["wengert-traced <= 1.2x pytorch, < tensorflow"], flops=flops_per_step())
 
 
 if __name__ == "__main__":

@@ -270,19 +270,22 @@ def report_rounds(title, result, pairs=(), goals=(), flops=None):
     names = list(samples)
     pairs = [(a, b) for a, b in pairs if a in samples and b in samples]
     cells = names + [f"{a}/{b}" for a, b in pairs]
-    width = max(12, *(len(c) + 2 for c in cells))
+    widths = [max(10, len(c) + 2) for c in cells]
+
+    def line(row):
+        return "".join(f"{c:>{w}}" for c, w in zip(row, widths))
     print(f"\n## {title}")
-    print("round  load  " + "".join(f"{c:>{width}}" for c in cells))
+    print("round  load  " + line(cells))
     for r, load in enumerate(loads):
         flag = "*" if load > LOAD_LIMIT else " "
         row = [format_seconds(samples[n][r]) for n in names]
         row += [f"{samples[a][r] / samples[b][r]:.2f}x" for a, b in pairs]
-        print(f"{r + 1:>5} {load:5.2f}{flag}" + "".join(f"{c:>{width}}" for c in row))
+        print(f"{r + 1:>5} {load:5.2f}{flag} " + line(row))
     medians = {n: statistics.median(samples[n]) for n in names}
     row = [format_seconds(medians[n]) for n in names]
     row += [f"{statistics.median(samples[a][r] / samples[b][r] for r in range(len(loads))):.2f}x"
             for a, b in pairs]
-    print(f"{'median':>12} " + "".join(f"{c:>{width}}" for c in row))
+    print(f"{'median':>12} " + line(row))
     if any(load > LOAD_LIMIT for load in loads):
         print(f"  * the 1-minute load average was above {LOAD_LIMIT:g} before this round")
     for a, b in pairs:
