@@ -497,7 +497,7 @@ def test_keras_keys_do_not_depend_on_layer_name_counters(tmp_path):
     net(np.ones((1, 2), np.float32))
     names = [n for n, _ in tf.train.list_variables(
         tf.train.Checkpoint(net=net).save(str(tmp_path / "n")))]
-    assert key("net/hidden/kernel") in names and key("net/blocks/1/bias") in names
+    assert key("net/hidden/_kernel") in names and key("net/blocks/1/bias") in names
 
 
 @pytest.mark.parametrize("fail_in", ["_write_temporary", "_write_index"])

@@ -195,8 +195,11 @@ def test_functional_and_subclassed_models_train():
     functional = keras.Model(inputs, layers.Dense(3, activation="softmax")(hidden))
     assert [type(layer).__name__ for layer in functional.layers] == ["InputLayer", "Dense",
                                                                      "Dense"]
-    # keyed by place in the object graph, as TensorFlow: positions here, attributes below
-    assert list(functional._checkpoint_children()) == ["layer-0", "layer-1", "layer-2"]
+    # keyed by place in the object graph, as TensorFlow's Keras 3: the graph's operations here
+    # ("_operations/<i>", the InputLayer first), attributes below
+    assert list(functional._checkpoint_children()) == ["_operations"]
+    assert list(functional._checkpoint_children()["_operations"]._checkpoint_children()) == \
+        ["0", "1", "2"]
 
     class Classifier(keras.Model):
         def __init__(self):
@@ -281,8 +284,8 @@ def test_train_on_batch_and_weights_round_trip():
     model.train_on_batch(x, y)
     model.set_weights(saved)
     np.testing.assert_allclose(model.predict_on_batch(x), model(x).numpy(), rtol=1e-6)
-    assert [k for k in model._checkpoint_children()] == ["layer-0", "layer-1", "layer-2"]
-    assert list(model.layers[0]._checkpoint_children()) == ["kernel", "bias"]
+    assert [k for k in model._checkpoint_children()] == ["_functional"]  # as Keras 3's
+    assert list(model.layers[0]._checkpoint_children()) == ["_kernel", "bias"]
 
 
 def test_checkpoint_round_trip_into_an_unbuilt_model(tmp_path):
@@ -293,8 +296,8 @@ def test_checkpoint_round_trip_into_an_unbuilt_model(tmp_path):
     model.fit(x, y, epochs=1, verbose=0)
     path = train.Checkpoint(model=model).save(str(tmp_path / "ckpt"))
     names = [name for name, _ in train.list_variables(path)]
-    assert {f"model/{p}/.ATTRIBUTES/VARIABLE_VALUE" for p in ("layer-0/kernel",
-                                                              "layer-2/bias")} <= set(names)
+    assert {f"model/_functional/_operations/{p}/.ATTRIBUTES/VARIABLE_VALUE"
+            for p in ("1/_kernel", "3/bias")} <= set(names)
     keras.backend.clear_session()  # the same layer names again
     fresh = keras.Sequential([layers.Dense(16, activation="relu"), layers.Dropout(0.0),
                               layers.Dense(3)])

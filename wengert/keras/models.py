@@ -10,8 +10,15 @@ Three ways to make a model, as in Keras:
 A model is a Layer (weights, get/set_weights, checkpoints) with the training API of
 training.py (its step functions step_functions.py's, its state tree model_state.py's) and
 `summary()`, a table of layers, output shapes and parameter counts.
+
+Checkpoints key a model's layers as TensorFlow's checkpoints of Keras 3 models do, so that
+each restores the other's: a functional model's layers by their place among the graph's
+operations ("_operations/<i>", its InputLayers counted), a Sequential's through the functional
+model Keras 3 keeps inside it ("_functional/_operations/<i>", the input at 0, the layers from
+1); a subclassed model's by the attributes holding them.
 """
 import json
+from collections import OrderedDict
 
 from ..framework.tensor_shape import TensorShape
 from ..train import Checkpoint
@@ -115,12 +122,11 @@ class Model(FunctionalMixin, StepFunctions, ModelState, TrainingMixin, Layer):
 
     def _checkpoint_children(self):
         children = Layer._checkpoint_children(self)
-        if self._is_functional:
-            known = {id(layer) for layer in children.values()}
-            for i, layer in enumerate(self._functional_layers):  # in the graph's order
-                if id(layer) not in known:
-                    key = f"layer-{i}"
-                    children[key if key not in children else f"functional/layer-{i}"] = layer
+        if self._is_functional:  # the graph's layers under "_operations" (module docstring)
+            listed = {id(layer) for layer in self._functional_layers}
+            children = OrderedDict((k, v) for k, v in children.items() if id(v) not in listed)
+            children["_operations"] = _CheckpointNode(
+                (str(i), layer) for i, layer in enumerate(self._functional_layers))
         return children
 
     # -- saving ---------------------------------------------------------------------------------
@@ -397,7 +403,10 @@ class Sequential(Model):
         return shape
 
     def _checkpoint_children(self):
-        return Layer._checkpoint_children(self)
+        operations = [("0", _CheckpointNode(()))] + [(str(i + 1), layer)
+                                                     for i, layer in enumerate(self._stack)]
+        return OrderedDict(_functional=_CheckpointNode(
+            [("_operations", _CheckpointNode(operations))]))
 
     def get_config(self):
         return sequential_config(self)
@@ -405,6 +414,17 @@ class Sequential(Model):
     @classmethod
     def from_config(cls, config, custom_objects=None):
         return sequential_from_config(cls, config, custom_objects)
+
+
+class _CheckpointNode:
+    """An object of a model's checkpoint graph that Keras 3 has and wengert does not keep (a
+    Sequential's functional model, a list of operations, an InputLayer's place)."""
+
+    def __init__(self, children):
+        self._children = OrderedDict(children)
+
+    def _checkpoint_children(self):
+        return self._children
 
 
 def model_from_json(json_string, custom_objects=None):

@@ -34,6 +34,12 @@ class LoRA:
     _lora_names = ("lora_kernel_a", "lora_kernel_b")
     lora_enabled = False
 
+    @property
+    def _checkpoint_weight_keys(self):
+        """Keras 3 keeps W in `self._<name>` (`kernel` is a property there), so TensorFlow's
+        checkpoints of Keras 3 models key it "_kernel", "_embeddings" (tracking.py)."""
+        return {self._lora_weight: "_" + self._lora_weight}
+
     def _init_lora(self, lora_rank, lora_alpha):
         """The constructor's lora_rank / lora_alpha (LoRA starts when the layer is built)."""
         if lora_rank is not None and (not isinstance(lora_rank, int) or lora_rank <= 0):

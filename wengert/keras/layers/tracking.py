@@ -11,8 +11,10 @@ order and split it: a weight under a frozen layer (trainable=False) is non-train
 `submodules` lists every layer below.
 
 Weights are checkpointed through `_checkpoint_children()`: sublayers by the attribute that
-holds them ("conv1", "blocks/0", else "layer-<i>"), then the layer's own weights by the name
-given to `add_weight` ("kernel", "bias"). Values restored into a layer that is not built yet
+holds them ("conv1", "blocks/0", else "layer-<i>"), then the layer's own weights by the
+attribute Keras 3 holds them in, as TensorFlow's checkpoints of Keras 3 models key them: the
+name given to `add_weight` ("bias", "gamma"), or `_checkpoint_weight_keys[name]` where Keras 3
+keeps the weight under another attribute (Dense's kernel in `_kernel`, lora.py). Values restored into a layer that is not built yet
 wait in `_pending_restores` until add_weight creates the weight.
 """
 from collections import OrderedDict
@@ -51,6 +53,8 @@ def _trainable_sublayers(layer):
 
 class Tracking:
     """The tracking half of `Layer` (see the module docstring); Layer sets `_trainable`."""
+
+    _checkpoint_weight_keys = {}  # add_weight name -> checkpoint key, where Keras 3's differs
 
     # -- attribute tracking -----------------------------------------------------------------------
     def _init_tracking(self):
@@ -145,8 +149,9 @@ class Tracking:
         children = OrderedDict()
         for key, layer in self._keyed_sublayers().items():
             children[key] = layer
+        renamed = self._checkpoint_weight_keys
         for key, variable in self._named_weights.items():
-            children[key] = variable
+            children[renamed.get(key, key)] = variable
         return children
 
     def _keyed_sublayers(self):
@@ -158,12 +163,13 @@ class Tracking:
         """Keep checkpointed values {"kernel": array, "dense/bias": array, ...} for weights
         not created yet (an unbuilt layer); add_weight starts from them."""
         sublayers = self._keyed_sublayers()
+        names = {key: name for name, key in self._checkpoint_weight_keys.items()}
         for key, value in values.items():
             head, _, rest = key.partition("/")
             if rest and head in sublayers:
                 sublayers[head]._defer_restore({rest: value})
             else:
-                self.__dict__.setdefault("_pending_restores", {})[key] = value
+                self.__dict__.setdefault("_pending_restores", {})[names.get(key, key)] = value
 
     def _restored_value(self, name, shape, dtype):
         pending = self.__dict__.get("_pending_restores")
