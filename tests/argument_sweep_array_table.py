@@ -9,16 +9,17 @@ sweep never sets, each with the reason.
 from argument_sweep import Args, ChannelsFirst, Skip
 
 VALUE_BY_NAME = {
-    "axis": "1", "keepdims": "True", "exclusive": "True", "reverse": "True",
-    "output_type": "tf.int32", "out_type": "tf.int64", "out_idx": "tf.int64",
+    "axis": ["1", "-2"], "keepdims": "True", "exclusive": "True", "reverse": "True",
+    "output_type": "tf.int32", "out_type": ["tf.int64", "tf.int32"],
+    "out_idx": "tf.int64",
     "index_type": "tf.int64", "transpose_a": "True", "transpose_b": "True",
     "adjoint_a": "True", "adjoint_b": "True", "adjoint": "True", "conjugate": "True",
-    "direction": "'DESCENDING'", "stable": "True", "side": "'right'", "sorted": "False",
+    "direction": ["'DESCENDING'", "'ASCENDING'"], "stable": "True", "side": "'right'", "sorted": "False",
     "a_is_sparse": "True", "b_is_sparse": "True", "validate_args": "True",
     "full_matrices": "True", "lower": "False", "periodic": "False", "pad_end": "True",
     "epsilon": "0.5", "alpha": "0.3", "approximate": "True", "antialias": "True",
     "keep_dims": "True", "binary_output": "True", "minlength": "5", "maxlength": "3",
-    "separator": "'+'", "unit": "'UTF8_CHAR'",
+    "separator": "'+'", "unit": ["'UTF8_CHAR'", "'BYTE'"],
 }
 
 RANDOM = Skip("random: the value depends on TensorFlow's generator")
@@ -192,7 +193,9 @@ ARRAY = {
     "einsum": Skip("takes its inputs as *args: covered by tests/test_einsum*.py"),
     "as_string": ("X", {"precision": "2", "scientific": "True", "shortest": "True",
                         "width": "8", "fill": "'0'"}),
-    "random_index_shuffle": ("[1, 2], [1, 2, 3], 9", {"rounds": "3"}),
+    # odd rounds or under 4: TensorFlow's answer changes from one call to the next (its cipher
+    # reads round keys it never set); wengert refuses them
+    "random_index_shuffle": ("[1, 2], [1, 2, 3], 9", {"rounds": "6"}),
     "ragged_fill_empty_rows": ("[0, 0, 2], [1., 2., 3.], 4, 9.", {}),
     "ragged_fill_empty_rows_grad": ("[0, 1, 1, 2], [1., 2., 3., 4.]", {}),
     "get_static_value": ("tf.constant(X)", {"partial": "True"}),

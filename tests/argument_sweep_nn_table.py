@@ -189,7 +189,7 @@ LINALG = {
 }
 
 SIGNAL = {
-    "dct": ("SIG2", {"type": "3", "n": "8", "axis": "-1", "norm": "'ortho'"}),
+    "dct": ("SIG2", {"type": ["1", "3", "4"], "n": "8", "axis": "-1", "norm": "'ortho'"}),
     "idct": ("SIG2", {"type": "1", "n": "8", "axis": "-1", "norm": Args(
         "SIG2, norm='ortho'")}),
     "fft": ("C", {}), "ifft": ("C", {}), "fft2d": ("C", {}), "ifft2d": ("C", {}),

@@ -44,10 +44,6 @@ POOL = ("wengert/ops/nn/pool.py (being reworked elsewhere): tf.nn.pool reads inp
 KNOWN = {
     "tf.linalg.eigh()": SIGNS, "tf.linalg.svd()": SIGNS,
     "tf.linalg.eigh_tridiagonal(eigvals_only)": SIGNS,
-    "tf.random_index_shuffle(rounds)": (
-        "TensorFlow accepts odd rounds and rounds under 4 (rounds=3 gives [6, 8] here); wengert "
-        "refuses them with InvalidArgumentError: how TensorFlow's Simon cipher applies an odd "
-        "round is not matched yet"),
     **{f"tf.nn.pool({p})": POOL for p in ("", "strides", "padding", "dilations")},
 }
 EAGER_ONLY = ("wengert computes it in NumPy from the inputs' values (ops/image/patches.py, "
