@@ -19,6 +19,7 @@ Derivatives (dA a tangent, G an incoming gradient):
 A real matrix without a real square root (a negative eigenvalue) gives NaNs, as TensorFlow's.
 """
 import collections
+import warnings
 
 import numpy as np
 
@@ -247,8 +248,16 @@ matrix_square_root = sqrtm
 # -- MatrixLogarithm: complex input only, and no gradient, as in TensorFlow ---------------------
 def _logm_kernel(a):
     from scipy.linalg import logm as scipy_logm  # imported when first needed
-    return loop_matrices(lambda m, _: np.asarray(scipy_logm(m), a.dtype), a,
+    return loop_matrices(lambda m, _: np.asarray(_quiet(scipy_logm, m), a.dtype), a,
                          empty=lambda batch: np.zeros(a.shape, a.dtype))
+
+
+def _quiet(function, m):
+    """function(m) without SciPy's RuntimeWarning ('logm result may be inaccurate'), which
+    TensorFlow's kernel does not give."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return function(m)
 
 
 def _logm_rule(a):
