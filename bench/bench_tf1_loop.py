@@ -9,11 +9,18 @@ Goal (issue 28): the instrumented loop within 1.1x of the bare one. Both run in 
 compares wengert with itself, which bench/README.md's protocol allows); only the ratio matters.
 The same script measures TensorFlow's own ratio when run by TensorFlow's interpreter with
 --tensorflow (`$TF_PYTHON bench/bench_tf1_loop.py --tensorflow`), for comparison.
-Measured 2026-11-28 (one BLAS thread, two shared cores): medians 2.25x to 2.40x (5.8x before
-the histogram summary counted float32 values by table and wrote its bytes directly);
-TensorFlow 2.21's own ratio 3.4x. What remains is the histogram of the 100352 weights of w1 at
-every step: its bucket counting and TensorFlow's in-order double sums (sum, sum_squares) take
-about as long as the bare training step. Every round is printed: quote them all.
+Measured 2026-11-29 with OPENBLAS_NUM_THREADS=1 on two cores shared at load average 9 to 11,
+both sides with eager execution disabled (so both Savers write the meta graph): the rounds' CPU
+ratios 2.44x to 3.46x and wall ratios 2.32x to 3.79x, the same before and after that day's
+changes (TF's signed-zero bytes, the Saver reusing its meta graph text); TensorFlow 2.21's own
+ratio 4.22x CPU and 4.75x wall (medians of 3 rounds at load 17.7). Nearly all of wengert's
+overhead is the histogram of the 100352 weights of w1 at every step, 1.4 ms (warm, quiet) to 3
+ms (loaded) of CPU: its bucket counting (two table lookups, a compare and a bincount per value)
+about half, TensorFlow's two in-order double sums (np.cumsum, latency-bound at ~4 ns a value)
+most of the rest. The scalar summary, the merge, the event file and the Saver's CPU (~7 ms a
+save) add under 0.1 ms a step; the Saver's fsyncs of the checkpoint files and directory
+(saved_model/checkpoint_format.py; TensorFlow does not fsync) add 30 to 60 ms of wall time a
+save. Every round is printed: quote them all.
 Run: python bench/bench_tf1_loop.py [rounds] [--tensorflow]
 """
 import argparse

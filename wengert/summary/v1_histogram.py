@@ -21,19 +21,15 @@ first one seen stays, which only shows for zeros: a minimum or maximum of zero h
 the first zero. The sums are np.cumsum's, which adds in order and rounds after every addition as
 TensorFlow's loop does; it starts from the first value rather than from 0.0, which only differs
 in the sign of a zero (from +0.0 a running sum is never -0.0), so a zero sum is written as +0.0.
-An exact integer route for float32 sums (each value an integer multiple of 2^E, summed in int64
-while no prefix sum needs more than 53 bits) was measured and dropped: faster than np.cumsum
-with warm caches (0.25 ms against 0.39 ms for 100k values) but slower in a training loop, where
-its six passes read values and arrays from memory at every step.
-
-The float32 path works in per-thread scratch arrays kept between calls. Temporaries of ~1 MB
-allocated at every call can be handed back to the system by the allocator and faulted in again
-(~450 page faults, ~1.8 ms, per 100k-value histogram in a loop of histograms alone); kept arrays
-cost nothing to reuse. Measured with the caches flushed between calls, as a training step leaves
-them: ~1.8 ms for 100352 float32 weights against ~2.2 ms before.
+Two faster-looking variants were measured in bench_tf1_loop.py's training loop and left out, as
+neither changed the histogram's time there (1.4 to 3 ms per step for 100352 weights, with the
+machine's load; values and arrays come from memory at every step): an exact int64 route for
+float32 sums (each value an integer multiple of 2^E, summed in int64 while no prefix sum needs
+more than 53 bits; 0.25 ms against np.cumsum's 0.39 ms with warm caches, but six passes over
+memory), and per-thread scratch arrays in place of fresh temporaries (~10% faster with the
+caches flushed between calls, no faster in the loop).
 """
 import math
-import threading
 
 import numpy as np
 
@@ -90,46 +86,16 @@ def _cell_tables():
 _BASE, _THRESHOLD = _cell_tables()
 
 
-class _Scratch(threading.local):
-    size = 0
-    arrays = None
-
-
-_SCRATCH = _Scratch()
-_SCRATCH_LIMIT = 1 << 22  # values; larger inputs get fresh arrays, not kept
-
-
-def _scratch(n):
-    """This thread's work arrays for n values: doubles, a second float64 (also read as int64),
-    bucket indices (int16), thresholds (float32) and comparisons (bool)."""
-    kept = _SCRATCH
-    if n > kept.size:
-        arrays = tuple(np.empty(n, dtype) for dtype in
-                       (np.float64, np.float64, np.int16, np.float32, np.bool_))
-        if n > _SCRATCH_LIMIT:
-            return arrays
-        kept.size, kept.arrays = n, arrays
-    return tuple(a[:n] for a in kept.arrays)
-
-
-def _float32_counts(values, index, threshold, above):
-    """bucket_counts of contiguous 1-D float32 `values`, in the given work arrays."""
-    cell = values.view(np.uint16)[1::2] if _LITTLE_ENDIAN else \
-        values.view(np.uint32) >> _CELL_SHIFT
-    np.take(_BASE, cell, out=index)  # take: about twice as fast as _BASE[cell] here
-    np.take(_THRESHOLD, cell, out=threshold)
-    np.greater_equal(values, threshold, out=above)
-    np.add(index, above, out=index)
-    return np.bincount(index, minlength=len(LIMITS))
-
-
 def bucket_counts(values):
     """How many of `values` (an array of any shape) each bucket of LIMITS counts."""
     if values.dtype == np.float32:
         values = np.ascontiguousarray(values).reshape(-1)
-        _, _, index, threshold, above = _scratch(values.size)
-        return _float32_counts(values, index, threshold, above)
-    index = np.searchsorted(LIMITS, values.astype(np.float64).reshape(-1), side="right")
+        cell = values.view(np.uint16)[1::2] if _LITTLE_ENDIAN else \
+            values.view(np.uint32) >> _CELL_SHIFT
+        index = np.take(_BASE, cell)  # take: about twice as fast as _BASE[cell] here
+        index += values >= np.take(_THRESHOLD, cell)
+    else:
+        index = np.searchsorted(LIMITS, values.astype(np.float64).reshape(-1), side="right")
     return np.bincount(index, minlength=len(LIMITS))
 
 
@@ -157,16 +123,10 @@ def _running_extreme(values, extreme):
 
 def _stats(values):
     """(counts, sum, sum of squares) of the non-empty 1-D array `values`."""
-    if values.dtype != np.float32:
-        doubles = values.astype(np.float64)
-        return (bucket_counts(values), ordered_sum(doubles),
-                ordered_sum(np.multiply(doubles, doubles)))
-    values = np.ascontiguousarray(values)
-    doubles, work, index, threshold, above = _scratch(values.size)
-    counts = _float32_counts(values, index, threshold, above)
-    np.copyto(doubles, values)
-    np.multiply(doubles, doubles, out=work)
-    return counts, ordered_sum(doubles, out=doubles), ordered_sum(work, out=work)
+    doubles = values.astype(np.float64)
+    squares = np.multiply(doubles, doubles)
+    return (bucket_counts(values), ordered_sum(doubles, out=doubles),  # in place: no new buffer
+            ordered_sum(squares, out=squares))
 
 
 def histogram_bytes(values):
