@@ -11,7 +11,8 @@ divides by the number of real (unpadded) elements in each window, as TensorFlow 
 Kernels: when the windows tile the input (strides equal to ksize, the usual 2x2/2 pool), the
 padded input is viewed as blocks [N, O1, k1, O2, k2, ..., C] and reduced one window axis at a
 time, the first axis first (each step reads long contiguous runs and halves the data for a 2x2
-window); otherwise they loop over the window offsets, each a strided slice of the padded input.
+window; large batches in parts on worker threads); otherwise they loop over the window
+offsets, each a strided slice of the padded input.
 
 Derivatives (TensorFlow's op names, "3D" in the names of the 3-D ops):
     MaxPool(x) = y:             dx = MaxPoolGrad(x, y, g): g routed to the first maximum of
@@ -36,10 +37,11 @@ from ...framework.execute import execute
 from ...framework.registry import defop, linear, linear_in
 from ...framework.tensor import convert_to_tensor
 from .. import shape_rules
-from .window_geometry import (check_window_fits, crop_spatial, data_format_in, dims_last,
-                            from_channels_last, geometry, merge_dim, offsets, onnx_window_op,
-                            pad_spatial, scratch, shape_from_last, sizes_last, sizes_tensor,
-                            static_dims_last, tf_padding, to_channels_last, window_attrs)
+from .window_geometry import (batch_parts, check_window_fits, crop_spatial, data_format_in,
+                            dims_last, from_channels_last, geometry, in_parallel, merge_dim,
+                            offsets, onnx_window_op, pad_spatial, scratch, shape_from_last,
+                            sizes_last, sizes_tensor, static_dims_last, tf_padding,
+                            to_channels_last, window_attrs)
 from ..reshape_ops import expand_dims, squeeze
 from ..shape_rules import int_tuple
 
@@ -80,13 +82,14 @@ def _blocks(xp, ksize, out):
                                            tuple(strides) + xp.strides[-1:], writeable=False)
 
 
-def _block_reduce(blocks, ksize, ufunc):
-    """ufunc-reduce every window axis of `_blocks`, the first (outermost) axis first; partial
-    results live in scratch buffers, the last one in a fresh array."""
+def _block_reduce(blocks, ksize, ufunc, target):
+    """ufunc-reduce every window axis of `_blocks` into target, the first (outermost) axis
+    first; partial results live in scratch buffers."""
     last = max((d for d, k in enumerate(ksize) if k > 1), default=None)
     if last is None:
-        return np.array(blocks.reshape(blocks.shape[:1] + blocks.shape[1:-1:2]
-                                       + blocks.shape[-1:]))
+        np.copyto(target, blocks.reshape(blocks.shape[:1] + blocks.shape[1:-1:2]
+                                         + blocks.shape[-1:]))
+        return target
     result = blocks
     for d, k in enumerate(ksize):
         head = (slice(None),) * (2 + d)  # this window axis, once the earlier ones are gone
@@ -94,11 +97,23 @@ def _block_reduce(blocks, ksize, ufunc):
             result = result[head + (0,)]
             continue
         parts = [result[head + (i,)] for i in range(k)]
-        out = None if d == last else scratch(f"pool {d % 2}", parts[0].shape, parts[0].dtype)
+        out = target.reshape(parts[0].shape) if d == last else \
+            scratch(f"pool {d % 2}", parts[0].shape, parts[0].dtype)
         result = ufunc(parts[0], parts[1], out=out)
         for part in parts[2:]:
             ufunc(result, part, out=result)
-    return result
+    return target
+
+
+def _tiled_reduce(xp, ksize, out, ufunc):
+    """The ufunc-reduction of every disjoint window, [N, *out, C]; large batches in parts."""
+    n = xp.shape[0]
+    y = np.empty((n,) + tuple(out) + xp.shape[-1:], dtype=xp.dtype)
+
+    def images(start, stop):
+        _block_reduce(_blocks(xp[start:stop], ksize, out), ksize, ufunc, y[start:stop])
+    in_parallel(images, batch_parts(n, xp.nbytes))
+    return y
 
 
 # -- max pooling -----------------------------------------------------------------------------------
@@ -107,7 +122,7 @@ def _max_pool_kernel(x, ksize, strides, padding, data_format, explicit_paddings=
     xp, windows, out, _ = pool_layout(x, ksize, strides, padding, explicit_paddings,
                                   lowest(x.dtype))
     if _tiles(ksize, strides):
-        y = _block_reduce(_blocks(xp, ksize, out), ksize, np.maximum)
+        y = _tiled_reduce(xp, ksize, out, np.maximum)
     else:
         y = np.array(xp[windows[0][1]])
         for _, index in windows[1:]:
@@ -282,7 +297,7 @@ def _avg_pool_kernel(x, ksize, strides, padding, data_format):
     x = to_channels_last(x, data_format)
     xp, windows, out, pads = pool_layout(x, ksize, strides, padding)
     if _tiles(ksize, strides):
-        total = _block_reduce(_blocks(xp, ksize, out), ksize, np.add)
+        total = _tiled_reduce(xp, ksize, out, np.add)
     else:
         total = np.array(xp[windows[0][1]])
         for _, index in windows[1:]:

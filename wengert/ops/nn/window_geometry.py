@@ -12,7 +12,9 @@ sizes tensors' values when a graph knows them.
 """
 import functools
 import math
+import os
 import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -46,6 +48,38 @@ def scratch(purpose, shape, dtype):
     if buffer is None or buffer.nbytes < nbytes:
         buffer = buffers[purpose] = np.empty(max(nbytes, 64), np.uint8)
     return buffer[:nbytes].view(dtype).reshape(shape)
+
+
+# -- worker threads ------------------------------------------------------------------------------
+# Speed: NumPy releases the GIL in its copies, ufunc loops and matrix products, so kernels split
+# large batches into parts run on these threads to use every core (OpenBLAS threads only the
+# products, and stalls when many threaded calls meet a loaded machine).
+THREADS = max(1, min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+                     else os.cpu_count() or 1))
+_WORKERS = []
+
+
+def batch_parts(n, nbytes, min_bytes=4 << 20, per=None):
+    """[(start, stop)] covering a batch of n: runs of `per` items (all n when None), at most
+    n / THREADS each when the work is at least min_bytes, so that every thread gets a part."""
+    per = n if per is None else per
+    if THREADS > 1 and n > 1 and nbytes >= min_bytes:
+        per = min(per, -(-n // THREADS))
+    per = max(1, per)
+    return [(start, min(n, start + per)) for start in range(0, n, per)]
+
+
+def in_parallel(fn, parts):
+    """fn(start, stop) for every part: on the worker threads when there are several."""
+    if len(parts) < 2 or THREADS < 2:
+        for start, stop in parts:
+            fn(start, stop)
+        return
+    if not _WORKERS or _WORKERS[0] != os.getpid():  # none yet, or a forked child's copy
+        _WORKERS[:] = [os.getpid(), ThreadPoolExecutor(THREADS, thread_name_prefix="wengert")]
+    jobs = [_WORKERS[1].submit(fn, start, stop) for start, stop in parts]
+    for job in jobs:
+        job.result()
 
 
 # -- geometry -------------------------------------------------------------

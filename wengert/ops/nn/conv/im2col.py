@@ -24,13 +24,11 @@ strided slice of the padded input gradient that offset k read (prod(ksize) slice
 scatter), then crops the padding.
 """
 import math
-import os
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from ..window_geometry import (crop_spatial, from_channels_last, geometry, offsets, pad_spatial,
-                            scratch, sizes_last, to_channels_last, windows)
+from ..window_geometry import (batch_parts, crop_spatial, from_channels_last, geometry, in_parallel,
+                            offsets, pad_spatial, scratch, sizes_last, to_channels_last, windows)
 
 __all__ = ["patches", "conv_kernel", "conv_backprop_input_kernel",
            "conv_backprop_filter_kernel"]
@@ -42,12 +40,11 @@ __all__ = ["patches", "conv_kernel", "conv_backprop_input_kernel",
 # of one core in 2 MiB chunks), and many threaded OpenBLAS calls stall on a loaded machine
 # (its threads spin-wait for each other: 4-9x slower in chunks than in one call there).
 _CHUNK_BYTES = 2 << 20       # patch bytes per chunk (fits the caches with its output)
-_PARALLEL_BYTES = 1 << 20    # smaller patch matrices run on the calling thread
+_PARALLEL_BYTES = 4 << 20    # smaller patch matrices: one product, threaded by OpenBLAS
 _SERIAL_MNK = 1 << 18        # OpenBLAS's GEMM runs single-threaded up to m*n*k = 65536 * 4
 _MIN_ROWS = 16               # fewer rows per stacked product: one plain product instead
-_THREADS = max(1, min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
-                      else os.cpu_count() or 1))
-_WORKERS = None
+# (Mixing these threads with OpenBLAS's own, whose idle threads spin, slowed the MNIST CNN's
+# training step on the loaded machine: its convolutions are below _PARALLEL_BYTES.)
 # Below this many channels the patches are copied transposed (runs of C floats are too short
 # for the windows copy): 10.4 against 12.6 ms for the bench's 3-channel first layer.
 _FEW_CHANNELS = 5
@@ -85,30 +82,14 @@ def _stacks(filter_size):
 
 def _product_rows(a, b, out):
     """out = a @ b as a stack of products of at most _SERIAL_MNK multiply-adds each (BLAS runs
-    each on the calling thread); one plain product when the rows would be too few."""
+    each on the calling thread)."""
     rows, (k, n) = a.shape[0], b.shape
     m = _SERIAL_MNK // max(1, k * n)
-    if not _stacks(k * n):
-        np.matmul(a, b, out=out)
-        return
     whole = rows - rows % m
     if whole:
         np.matmul(a[:whole].reshape(-1, m, k), b, out=out[:whole].reshape(-1, m, n))
     if whole < rows:
         np.matmul(a[whole:], b, out=out[whole:])
-
-
-def _correlate_images(xp, wmat, y, ksize, out, strides, dilations, start, stop):
-    """y[start:stop] from the images start..stop of the padded input."""
-    cols = patches(xp[start:stop], ksize, out, strides, dilations)
-    _product_rows(cols, wmat, y[start:stop].reshape(-1, wmat.shape[-1]))
-
-
-def _pool():
-    global _WORKERS
-    if _WORKERS is None:
-        _WORKERS = ThreadPoolExecutor(_THREADS, thread_name_prefix="wengert-conv")
-    return _WORKERS
 
 
 def _correlate(xp, wmat, ksize, out, strides, dilations):
@@ -120,21 +101,15 @@ def _correlate(xp, wmat, ksize, out, strides, dilations):
         np.matmul(xp.reshape(-1, xp.shape[-1]), wmat, out=y.reshape(-1, o))
         return y
     image_bytes = math.prod(out) * wmat.shape[0] * xp.itemsize
-    per = max(1, _CHUNK_BYTES // max(1, image_bytes))
-    if not _stacks(wmat.size):  # BLAS would thread each chunk's product: make one
-        per = n
-    if _THREADS > 1 and n > 1 and n * image_bytes >= _PARALLEL_BYTES:
-        per = min(per, -(-n // _THREADS))
-    starts = range(0, n, per)
-    args = (xp, wmat, y, ksize, out, strides, dilations)
-    if len(starts) < 2 or _THREADS < 2:
-        for start in starts:
-            _correlate_images(*args, start, min(n, start + per))
+    if n * image_bytes < _PARALLEL_BYTES or not _stacks(wmat.size):
+        np.matmul(patches(xp, ksize, out, strides, dilations), wmat, out=y.reshape(-1, o))
         return y
-    jobs = [_pool().submit(_correlate_images, *args, start, min(n, start + per))
-            for start in starts]
-    for job in jobs:
-        job.result()
+    per = max(1, _CHUNK_BYTES // max(1, image_bytes))
+
+    def images(start, stop):
+        cols = patches(xp[start:stop], ksize, out, strides, dilations)
+        _product_rows(cols, wmat, y[start:stop].reshape(-1, o))
+    in_parallel(images, batch_parts(n, n * image_bytes, 0, per))
     return y
 
 
