@@ -19,9 +19,17 @@ Measured 2026-11-29 02:00 UTC, 2 cores shared at load average 42 (every round fl
 wengert 647, 625, 573, 557, 518, 639, 640 ms against 281, 333, 225, 228, 225, 244, 195 ms,
 ratios 2.30x, 1.88x, 2.55x, 2.45x, 2.30x, 2.62x, 3.29x, median 2.45x. Not yet within the goal.
 The loaded signature runs as fast as the same model built in wengert's own Keras and traced
-(0.91x-1.09x of it, measured alongside), so the gap is wengert's kernels. A profile puts 70% of wengert's call in its Conv2D kernel
-(im2col and the matmul), the rest in BiasAdd, pooling and elementwise kernels; the loaded
-function adds no Python overhead of its own (about 480 Python calls per signature call).
+(0.91x-1.09x of it, measured alongside), so the gap was wengert's kernels: 70% of the call in
+its Conv2D kernel (im2col and the matmul), the rest in BiasAdd, pooling and elementwise
+kernels; the loaded function adds no Python overhead of its own (about 480 Python calls).
+
+After the chunked, threaded convolution products and threaded tiled pools (issue 31), A/B
+against the checkout before them, 2026-11-29 05:25-05:31 UTC, load average 9.4-12.7 (every
+round flagged): before 467, 463, 368, 384, 373 / 337, 365, 409, 294, 471 / 375, 383, 287,
+286, 285 / 441, 398, 442, 426, 406 ms, medians 2.19x, 2.16x, 2.38x, 2.70x TensorFlow; after,
+medians 254 and 111 ms (1.29x, 0.74x), then 252, 181, 289, 159, 280 ms (median 1.04x) and 200,
+242, 253, 170, 140 ms (median 1.02x). Per call in one process, OpenBLAS's default threads: 410
+ms wall / 137 ms CPU before, 208 ms / 69 ms after.
 """
 import argparse
 import os
