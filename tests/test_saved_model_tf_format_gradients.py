@@ -222,3 +222,44 @@ out["logits"] = loaded.signatures["infer"](x=tf.constant(A["x"]))["logits"].nump
     assert losses[2] < losses[0]
     np.testing.assert_allclose(got["logits"], module.infer(x)["logits"].numpy(), rtol=1e-4,
                                atol=1e-6)
+
+
+class Dropped(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = tf.Variable(np.ones((4, 4), np.float32), name="w")
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 4], tf.float32)])
+    def train(self, x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.nn.dropout(x @ self.w, rate=0.5)
+            loss = tf.reduce_sum(y)
+        dx, dw = tape.gradient(loss, [x, self.w])
+        return {"y": y, "dx": dx, "dw": dw}
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 4], tf.float32)])
+    def rows(self, x):
+        return tf.nn.dropout(x, rate=0.25, noise_shape=[1, 4])
+
+
+def test_tensorflow_runs_dropout_with_its_own_draws(tmp_path, monkeypatch):
+    """Dropout is RandomUniform >= rate, scaled: TensorFlow draws its own numbers, so the test
+    checks the structure: every output is 0 or x / (1 - rate), and the gradient is the mask."""
+    path = str(tmp_path / "dropped")
+    tf.saved_model.save(Dropped(), path, options=REQUIRE)
+    x = np.random.default_rng(2).uniform(1.0, 2.0, size=(64, 4)).astype(np.float32)
+    got = _tf(path, """
+step = loaded.train(tf.constant(A["x"]))
+y, dx, dw = (step[k].numpy() for k in ("y", "dx", "dw"))
+mask = y / (A["x"] @ np.ones((4, 4), np.float32))
+out["mask_values"] = np.unique(np.round(mask, 5))
+out["dx_is_the_mask"] = np.allclose(dx, mask @ np.ones((4, 4), np.float32), rtol=1e-5)
+out["dw_is_x_times_mask"] = np.allclose(dw, A["x"].T @ mask, rtol=1e-5)
+column = loaded.rows(tf.constant(A["x"])).numpy() / A["x"]
+out["column_values_ok"] = bool((np.isclose(column, 0) | np.isclose(column, 1 / 0.75)).all())
+out["one_draw_per_column"] = bool(np.allclose(column, column[:1], rtol=1e-5))
+""", monkeypatch, {"x": x})
+    np.testing.assert_allclose(got["mask_values"], [0.0, 2.0])
+    assert got["dx_is_the_mask"] and got["dw_is_x_times_mask"] and got["one_draw_per_column"]
+    assert got["column_values_ok"]

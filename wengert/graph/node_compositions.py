@@ -18,6 +18,8 @@ returns the last node, named as the op, so that the op's consumers read it uncha
     SigmoidCrossEntropyWithLogits(x, z) = relu(x) - x z + log1p(exp(-|x|))
     LogicalXor(x, y)            = (x or y) and not (x and y)
     Eye(...)                    = the constant matrix (its sizes are attributes)
+    Dropout(x; rate)            = IdentityN(x * mask, mask), mask = (RandomUniform(noise shape)
+                                  >= rate) / (1 - rate): TensorFlow draws its own numbers
 
 Static shapes decide the axes; a rule raises ValueError (the caller's "no TensorFlow form here")
 where they are not known well enough.
@@ -29,6 +31,7 @@ from ..ops.broadcast_ops import SUM_TO_SHAPE, SUM_TO_SHAPE_OF
 from ..ops.creation_ops import EYE
 from ..ops.indexing_ops import GATHER_GRAD
 from ..ops.math_ops import LOGICAL_XOR, MUL_SUM
+from ..ops.nn.dropout import DROPOUT
 from ..ops.nn.losses import SIGMOID_CE
 from ..ops.reduce_ops import LOGSUMEXP, REDUCE_BROADCAST
 from ..ops.unary_ops import SQUARE_GRAD
@@ -171,6 +174,31 @@ def _logical_xor(w, op, x, y):
     return w.final(op.name, "LogicalAnd", [(either, dtypes.bool), (neither, dtypes.bool)])
 
 
+def _dropout(w, op, x):
+    """(x * mask, mask): mask = (RandomUniform(noise shape) >= rate) / (1 - rate), as
+    IdentityN so that the op's two outputs keep their places."""
+    dtype, rate = op.inputs[0].dtype, float(op.get_attr("rate"))
+    noise = op.get_attr("noise_shape")
+    if noise is None:
+        shape = w.node(op.name, "Shape", "Shape", [(x, dtype)], out_type=dtypes.int32)
+    else:
+        have = _static(op.inputs[0].shape, "the dropped tensor")
+        sizes = [h if n is None else n for n, h in zip(noise, have)]
+        if None in sizes:
+            raise ValueError(f"a noise_shape {list(noise)} whose sizes are known only at run time")
+        shape = w.const(op.name, "noise_shape", sizes)
+    draws = w.node(op.name, "random_uniform", "RandomUniform", [(shape, dtypes.int32)],
+                   dtype=dtype, seed=int(op.get_attr("seed") or 0),
+                   seed2=int(op.get_attr("seed2") or 0))
+    kept = w.node(op.name, "GreaterEqual", "GreaterEqual",
+                  [(draws, dtype), (w.const(op.name, "rate", rate, dtype), dtype)])
+    flags = w.node(op.name, "Cast", "Cast", [(kept, dtypes.bool)], DstT=dtype, Truncate=False)
+    mask = w.node(op.name, "mask", "Mul",
+                  [(flags, dtype), (w.const(op.name, "scale", 1.0 / (1.0 - rate), dtype), dtype)])
+    dropped = w.node(op.name, "mul", "Mul", [(x, dtype), (mask, dtype)])
+    return w.final(op.name, "IdentityN", [(dropped, dtype), (mask, dtype)])
+
+
 def _eye(w, op, *extra):
     if extra:
         raise ValueError("an identity matrix whose sizes are tensors")
@@ -181,4 +209,4 @@ def _eye(w, op, *extra):
 COMPOSITIONS = {SQUARE_GRAD: _square_grad, MUL_SUM: _mul_sum, SUM_TO_SHAPE: _sum_to_shape,
                 SUM_TO_SHAPE_OF: _sum_to_shape_of, REDUCE_BROADCAST: _reduce_broadcast,
                 GATHER_GRAD: _gather_grad, LOGSUMEXP: _logsumexp, SIGMOID_CE: _sigmoid_ce,
-                LOGICAL_XOR: _logical_xor, EYE: _eye}
+                LOGICAL_XOR: _logical_xor, EYE: _eye, DROPOUT: _dropout}

@@ -234,6 +234,7 @@ def _body(fdef, graph_name, ops, refs, taken, jobs, tables=()):
         forward = op.inputs[op.attrs["num_inputs"]:]
         for k, t in enumerate(forward):
             refs[op.name if k == 0 else f"{op.name}:{k}"] = refs[tensor_ref(t)]
+    _order_variable_uses(pairs, names, refs)
     reads = list(fdef.node_def)
     del fdef.node_def[:]
     for op, node in pairs:
@@ -249,12 +250,32 @@ def _body(fdef, graph_name, ops, refs, taken, jobs, tables=()):
         del node.input[:]
         node.input.extend(renamed)
         fdef.node_def.append(node)
-        if op is not None and OP_OUTPUTS[node.op][1]:
+        if OP_OUTPUTS.get(node.op, ((), False))[1]:
             fdef.signature.is_stateful = True
             fdef.signature.control_output.append(node.name)
             fdef.control_ret[node.name] = node.name
         while reads and op is not None and reads[0].input[1] == f"^{node.name}":
             fdef.node_def.append(reads.pop(0))
+
+
+def _order_variable_uses(pairs, names, refs):
+    """TensorFlow runs a function's nodes in any order their inputs allow: what orders a traced
+    function's variable accesses there are the control edges its tracing adds. So each
+    assignment to a variable gets control inputs on the reads of that variable and on its
+    assignment before it in program order (an optimizer's step counter, read for the bias
+    correction and incremented at the end, would otherwise race)."""
+    since = {}  # variable -> names of its reads and last assignment so far
+    for op, node in pairs:
+        if op is None or not op.inputs or not isinstance(op.inputs[0], Variable):
+            continue
+        key = tensor_ref(op.inputs[0])
+        if op.op_def is READ_VARIABLE:
+            since.setdefault(key, []).append(node.name)
+        elif op.op_def.stateful:
+            node.input.extend(f"^{name}" for name in since.get(key, ())
+                              if name != node.name and f"^{name}" not in node.input)
+            done = node.name if node.name in names else refs[op.name].split(":")[0]
+            since[key] = [done]
 
 
 def _table_node(op, graph_name, index, taken, last):
