@@ -185,7 +185,7 @@ ARRAY = {
     "unique": ("[3, 1, 3, 2]", {}), "unique_with_counts": ("[3, 1, 3, 2]", {}),
     "unravel_index": ("[5, 7], [3, 4]", {}),
     "unstack": ("X3", {"num": "2"}),
-    "where": ("B", {"x": Skip("given with y only"), "y": Skip("given with x only")}),
+    "where": ("B", {"x": Args("B, X, Y"), "y": Args("B, x=X, y=Y")}),
     "matmul": ("M, N", {"output_type": Args("np.full((2, 2), 100, np.int8), "
                                             "np.full((2, 2), 100, np.int8), output_type=tf.int32")}),
     "matrix_square_root": ("M", {}),

@@ -51,7 +51,9 @@ NN = {
         "beam_width": "3", "top_paths": "2"}),
     "ctc_loss": ("[[1, 2], [1, 1]], SEQ.transpose(1, 0, 2), [2, 1], [6, 5]", {
         "logits_time_major": Args("[[1, 2], [1, 1]], SEQ, [2, 1], [6, 5], "
-                                  "logits_time_major=False"), "unique": Skip("a precomputed ctc_unique_labels pair"),
+                                  "logits_time_major=False"), "unique": Args(
+            "[[1, 2], [1, 1]], SEQ.transpose(1, 0, 2), [2, 1], [6, 5], blank_index=0, "
+            "unique=tf.nn.ctc_unique_labels(tf.constant([[1, 2], [1, 1]]))"),
         "blank_index": Args("[[2, 1], [1, 1]], SEQ.transpose(1, 0, 2), [2, 1], [6, 5], "
                             "blank_index=0")}),
     "dropout": RANDOM, "all_candidate_sampler": RANDOM, "compute_accidental_hits": RANDOM,
@@ -166,7 +168,8 @@ LINALG = {
     "eigh_tridiagonal": ("[1., 2., 3.], [0.5, 0.25]", {
         "eigvals_only": "False", "select": Args("[1., 2., 3.], [0.5, 0.25], select='i', "
                                                 "select_range=[0, 1]"),
-        "select_range": Skip("only with select='v' or 'i'"), "tol": "1e-3"}),
+        "select_range": Args("[1., 2., 3.], [0.5, 0.25], select='v', "
+                             "select_range=[0.5, 2.5]"), "tol": "1e-3"}),
     "lstsq": ("N, M", {"l2_regularizer": "0.5", "fast": "False"}),
     "lu": ("N", {"output_idx_type": "tf.int64"}),
     "lu_matrix_inverse": ("*tf.linalg.lu(N)", {}), "lu_reconstruct": ("*tf.linalg.lu(N)", {}),
@@ -175,8 +178,8 @@ LINALG = {
     "matrix_transpose": ("CM", {}), "matvec": ("M, V3", {}),
     "normalize": ("X", {"ord": "1", "axis": "0"}),
     "pinv": ("X", {"rcond": "0.5"}), "qr": ("X.T", {}), "solve": ("N, M", {}),
-    "svd": ("X", {"compute_uv": Skip("the singular vectors' signs are the LAPACK's"),
-                  "full_matrices": Skip("the singular vectors' signs are the LAPACK's")}),
+    "svd": ("X", {"compute_uv": "False",
+                  "full_matrices": Args("X, full_matrices=True, compute_uv=False")}),
     "triangular_solve": ("M, N", {}),
     "tridiagonal_matmul": ("TRI, M", {
         "diagonals_format": Args("TRI_SEQ, M, diagonals_format='sequence'")}),
@@ -255,8 +258,11 @@ IMAGE = {
     "ssim": ("IMG16, IMG16 * 0.9, 1.0", {"filter_size": "5", "filter_sigma": "0.8",
                                         "k1": "0.02", "k2": "0.05",
                                         "return_index_map": "True"}),
-    "ssim_multiscale": Skip("needs images larger than the sweep's (at least 161 pixels at the "
-                            "default filter): covered by tests/test_image_ssim_nms_glimpses.py"),
+    "ssim_multiscale": ("IMG16, IMG16 * 0.9, 1.0, power_factors=(0.6, 0.4), filter_size=3", {
+        "power_factors": Skip("given in the base call: the default's five scales need images "
+                              "of at least 161 pixels"),
+        "filter_size": Skip("given in the base call"),
+        "filter_sigma": "0.8", "k1": "0.02", "k2": "0.05"}),
     "non_max_suppression": ("BOXES, SCORES, 3", {"iou_threshold": "0.05",
                                                  "score_threshold": "0.55"}),
     "non_max_suppression_overlaps": ("np.eye(6, dtype=np.float32) * 0.5 + 0.3, SCORES, 3", {

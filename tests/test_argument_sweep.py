@@ -118,3 +118,8 @@ def test_known_differences_are_cases():
     names = {n for n, _, _ in CASES}
     assert not set(KNOWN) - names, sorted(set(KNOWN) - names)
     assert not set(KNOWN_IN_FUNCTION) - names, sorted(set(KNOWN_IN_FUNCTION) - names)
+
+
+def test_every_case_is_python(answers):
+    broken = [name for name, answer in answers.items() if answer == ["error", "SyntaxError"]]
+    assert not broken, f"these cases' argument text is not Python: {broken}"
