@@ -129,6 +129,18 @@ class Model(FunctionalMixin, StepFunctions, ModelState, TrainingMixin, Layer):
                 (str(i), layer) for i, layer in enumerate(self._functional_layers))
         return children
 
+    def _checkpoint_legacy_children(self):
+        """The keys wengert wrote before the module docstring's (a functional model's layers
+        as "layer-<i>" by their place in the graph), for restoring such checkpoints."""
+        children = Layer._checkpoint_legacy_children(self)
+        if self._is_functional:
+            known = {id(layer) for layer in children.values()}
+            for i, layer in enumerate(self._functional_layers):
+                if id(layer) not in known:
+                    key = f"layer-{i}"
+                    children[key if key not in children else f"functional/layer-{i}"] = layer
+        return children
+
     # -- saving ---------------------------------------------------------------------------------
     # -- whole-model saving (saving.py): the SavedModel directory form ---------------------------
     def save(self, filepath, overwrite=True, save_format=None, **kwargs):
@@ -407,6 +419,9 @@ class Sequential(Model):
                                                      for i, layer in enumerate(self._stack)]
         return OrderedDict(_functional=_CheckpointNode(
             [("_operations", _CheckpointNode(operations))]))
+
+    def _checkpoint_legacy_children(self):
+        return Layer._checkpoint_legacy_children(self)  # "layer-<i>" in the stack's order
 
     def get_config(self):
         return sequential_config(self)

@@ -41,12 +41,15 @@ class _Group:
         self.children = collections.OrderedDict()
 
 
-def children_of(obj):
-    """OrderedDict {local name: child} of a trackable (or a group), names split at "/"."""
+def children_of(obj, method="_checkpoint_children"):
+    """OrderedDict {local name: child} of a trackable (or a group), names split at "/";
+    `method` = "_checkpoint_legacy_children": the names an earlier wengert wrote, where an
+    object keeps them (restoring only)."""
     if isinstance(obj, _Group):
-        return obj.children
+        return obj.children if method == "_checkpoint_children" else {}
     out = collections.OrderedDict()
-    for name, child in obj._checkpoint_children().items():
+    named = getattr(obj, method, None)
+    for name, child in (named() if callable(named) else {}).items():
         parts, target = str(name).split("/"), out
         for part in parts[:-1]:
             group = target.get(part)
@@ -175,9 +178,13 @@ def _walk_together(graph, root):
         node_id, obj = queue.popleft()
         if _leaf(obj):
             continue
-        children = children_of(obj)
+        children, legacy = children_of(obj), None
         for ref in nodes[node_id].children:
             child = children.get(ref.local_name)
+            if child is None:  # a name an earlier wengert wrote (Keras models' "layer-<i>")
+                legacy = children_of(obj, "_checkpoint_legacy_children") if legacy is None \
+                    else legacy
+                child = legacy.get(ref.local_name)
             if child is None or ref.node_id in live or not 0 <= ref.node_id < len(nodes):
                 continue
             live[ref.node_id] = child

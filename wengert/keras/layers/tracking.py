@@ -154,6 +154,13 @@ class Tracking:
             children[renamed.get(key, key)] = variable
         return children
 
+    def _checkpoint_legacy_children(self):
+        """The keys wengert wrote before it keyed weights as Keras 3 does (every weight by its
+        add_weight name), for restoring such checkpoints (train/object_graph.py)."""
+        children = OrderedDict(self._keyed_sublayers())
+        children.update(self._named_weights)
+        return children
+
     def _keyed_sublayers(self):
         keys = self.__dict__.get("_sublayer_keys", {})
         return OrderedDict((keys.get(id(layer), f"layer-{i}"), layer)
