@@ -11,11 +11,12 @@ every rank. Its layout:
   gradient fills its slot with zeros, so every rank issues the same collectives) and issues ONE
   allreduce per bucket into a fresh receive buffer, whose reshaped slices become the result
   tensors (fresh memory each step: tensors never change afterwards);
-- a gradient larger than half a bucket is a bucket of its own and, for a sum, is sent from its
-  own array without the copy (an MLP's 784x1024 kernel, 3.2 MB: the copy would cost a quarter
-  of the allreduce on one host);
-- for a mean the gradients are multiplied by 1/N while they are copied in (one pass over memory
-  either way), so the mean costs what the sum costs;
+- a gradient larger than half a bucket is a bucket of its own and is sent from its own array
+  without the copy (an MLP's 784x1024 kernel, 3.2 MB: the copy would cost a quarter of the
+  allreduce on one host); for a mean its received sum is multiplied by 1/N in place, while it is
+  still in the cache;
+- for a mean the other gradients are multiplied by 1/N while they are copied in (one pass over
+  memory either way);
 - sparse gradients (IndexedSlices: embedding rows) are all-gathered, values and indices, as
   TensorFlow does: the result holds every rank's rows (repeated indices are summed when applied).
 
@@ -51,13 +52,16 @@ class _Bucket:
             self._send = np.empty(self.total, self.dtype)
         return self._send
 
-    def _source(self, arrays, scale):
-        """The array to send: the gradient itself (a lone gradient, summed) or the filled
-        persistent buffer."""
-        if self.direct and scale is None:
+    def _lone(self, arrays):
+        """A lone gradient that can be sent as it is (its own dtype, contiguous), else None."""
+        if self.direct:
             array = arrays[self.members[0]]
             if array is not None and array.dtype == self.dtype and array.flags.c_contiguous:
                 return array.reshape(-1)
+        return None
+
+    def _source(self, arrays, scale):
+        """The array to send: the filled persistent buffer, its slots scaled by `scale`."""
         send = self._buffer()
         for k, index in enumerate(self.members):
             slot = send[self.offsets[k]:self.offsets[k + 1]]
@@ -72,7 +76,13 @@ class _Bucket:
 
     def reduce(self, comm, arrays, scale, out):
         recv = np.empty(self.total, self.dtype)
-        comm.allreduce(self._source(arrays, scale), recv, "sum")
+        lone = self._lone(arrays)
+        if lone is not None:  # sent as it is; an average scales the sum in place, still cached
+            comm.allreduce(lone, recv, "sum")
+            if scale is not None:
+                np.multiply(recv, scale, out=recv)
+        else:
+            comm.allreduce(self._source(arrays, scale), recv, "sum")
         for k, index in enumerate(self.members):
             out[index] = recv[self.offsets[k]:self.offsets[k + 1]].reshape(self.shapes[k])
 
