@@ -55,3 +55,14 @@ def _run(python, script, arrays):
         with np.load(res, allow_pickle=False) as data:
             return {k: data[k] for k in data.files}
 
+
+
+SAVED_MODEL_VARIABLE = "WENGERT_TEST_SAVED_MODEL"
+
+
+def tf_eval_saved_model(path, script, monkeypatch, arrays=None):
+    """tf_eval of `script` with `loaded`, TensorFlow's tf.saved_model.load of directory `path`
+    (passed in the environment, so the script and its stored answer do not name the path)."""
+    monkeypatch.setenv(SAVED_MODEL_VARIABLE, path)
+    return tf_eval(f"loaded = tf.saved_model.load(os.environ[{SAVED_MODEL_VARIABLE!r}])\n" +
+                   script, arrays)

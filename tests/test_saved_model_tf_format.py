@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 import wengert as tf
-from keras_tf_eval import tf_eval
+from keras_tf_eval import SAVED_MODEL_VARIABLE as DIR_VARIABLE, tf_eval
+from keras_tf_eval import tf_eval_saved_model as _tf
 from tf_reference import tf_python
 from wengert.framework.errors import UnimplementedError
 from wengert.framework.protos.meta_graph import SavedModel
@@ -20,7 +21,6 @@ from wengert.framework.protos.trackable_object_graph import TrackableObjectGraph
 
 X = np.array([[1.0, -2.0, 0.5], [0.25, 3.0, -1.0]], np.float32)
 X4 = np.linspace(-1.0, 1.0, 8, dtype=np.float32).reshape(2, 4)
-DIR_VARIABLE = "WENGERT_TEST_SAVED_MODEL"
 
 
 class Scale(tf.Module):
@@ -79,12 +79,6 @@ def mlp_dir(tmp_path_factory):
 def _meta(path):
     with open(os.path.join(path, "saved_model.pb"), "rb") as f:
         return SavedModel.FromString(f.read()).meta_graphs[0]
-
-
-def _tf(path, script, monkeypatch, arrays):
-    monkeypatch.setenv(DIR_VARIABLE, path)
-    return tf_eval(f"loaded = tf.saved_model.load(os.environ[{DIR_VARIABLE!r}])\n" + script,
-                   arrays)
 
 
 # -- TensorFlow loads wengert's files ---------------------------------------------------------------

@@ -8,10 +8,9 @@ import os
 import numpy as np
 
 import wengert as tf
-from keras_tf_eval import tf_eval
+from keras_tf_eval import tf_eval_saved_model as _tf
 from wengert.framework.protos.meta_graph import SavedModel
 
-DIR_VARIABLE = "WENGERT_TEST_SAVED_MODEL"
 REQUIRE = tf.saved_model.SaveOptions(experimental_tensorflow_format=True)
 
 
@@ -57,12 +56,6 @@ def _save(tmp_path):
     module = Flow()
     tf.saved_model.save(module, path, options=REQUIRE)
     return path, module
-
-
-def _tf(path, script, monkeypatch, arrays):
-    monkeypatch.setenv(DIR_VARIABLE, path)
-    return tf_eval(f"loaded = tf.saved_model.load(os.environ[{DIR_VARIABLE!r}])\n" + script,
-                   arrays)
 
 
 def test_tensorflow_runs_a_cond(tmp_path, monkeypatch):

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import wengert as tf
-from keras_tf_eval import tf_eval
+from keras_tf_eval import tf_eval_saved_model as _tf
 from wengert.framework.execute import execute
 from wengert.graph.node_compositions import COMPOSITIONS
 from wengert.ops.broadcast_ops import SUM_TO_SHAPE, SUM_TO_SHAPE_OF
@@ -19,7 +19,6 @@ from wengert.ops.math_ops import MUL_SUM
 from wengert.ops.reduce_ops import REDUCE_BROADCAST
 from wengert.ops.unary_ops import SQUARE_GRAD
 
-DIR_VARIABLE = "WENGERT_TEST_SAVED_MODEL"
 REQUIRE = tf.saved_model.SaveOptions(experimental_tensorflow_format=True)
 X = np.array([[1.0, -2.0], [0.5, 3.0], [-1.5, 0.25]], np.float32)
 
@@ -82,12 +81,6 @@ def _save(tmp_path):
     module = Trainer()
     tf.saved_model.save(module, path, options=REQUIRE)
     return path, module
-
-
-def _tf(path, script, monkeypatch, arrays):
-    monkeypatch.setenv(DIR_VARIABLE, path)
-    return tf_eval(f"loaded = tf.saved_model.load(os.environ[{DIR_VARIABLE!r}])\n" + script,
-                   arrays)
 
 
 def _assert_close(got, want):

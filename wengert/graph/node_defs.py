@@ -117,27 +117,25 @@ class _Writer:
     def __init__(self, taken):
         self.nodes, self.taken, self.dtypes = [], set(taken), {}
 
-    def const(self, owner, suffix, value, dtype=dtypes.int32):
+    def _name(self, owner, suffix):
+        """A new node name `owner/suffix` (with `_n` when taken), taken now."""
         name, n = f"{owner}/{suffix}", 0
         while name in self.taken:
             n += 1
             name = f"{owner}/{suffix}_{n}"
         self.taken.add(name)
-        dtype = self.dtypes[name] = dtypes.as_dtype(dtype)
-        array = np.asarray(value, dtype=dtype.as_numpy_dtype)
-        node = NodeDef(name=name, op=creation_ops.CONST.type)
-        node.attr["value"].tensor.CopyFrom(to_proto(array, dtype))
-        node.attr["dtype"].type = dtype.as_datatype_enum
-        self.nodes.append(node)
+        return name
+
+    def const(self, owner, suffix, value, dtype=dtypes.int32):
+        """A helper Const `owner/suffix` holding `value` as `dtype`; its name."""
+        name = self._name(owner, suffix)
+        self.dtypes[name] = dtypes.as_dtype(dtype)
+        self.nodes.append(self.final_const(name, value, dtype))
         return name
 
     def node(self, owner, suffix, op_type, inputs, **attrs):
         """A helper node `owner/suffix` of TensorFlow's `op_type` on [(input, dtype)]; its name."""
-        name, n = f"{owner}/{suffix}", 0
-        while name in self.taken:
-            n += 1
-            name = f"{owner}/{suffix}_{n}"
-        self.taken.add(name)
+        name = self._name(owner, suffix)
         self.nodes.append(self.final(name, op_type, inputs, **attrs))
         return name
 
@@ -150,10 +148,13 @@ class _Writer:
         _fill_types(node, op_type, [dtype for _, dtype in inputs], [])
         return node
 
-    def final_const(self, name, value, dtype):
+    @staticmethod
+    def final_const(name, value, dtype):
+        """The Const NodeDef `name` holding `value` as `dtype`."""
         dtype = dtypes.as_dtype(dtype)
         node = NodeDef(name=name, op=creation_ops.CONST.type)
-        node.attr["value"].tensor.CopyFrom(to_proto(np.asarray(value), dtype))
+        node.attr["value"].tensor.CopyFrom(
+            to_proto(np.asarray(value, dtype=dtype.as_numpy_dtype), dtype))
         node.attr["dtype"].type = dtype.as_datatype_enum
         return node
 
