@@ -24,6 +24,7 @@ from ..framework import dtypes
 from ..framework.context import state
 from ..framework.errors import InvalidArgumentError, NotFoundError
 from ..framework.execute import binary_operands, execute, named_operands
+from ..framework.intra_op_threads import stacked_matmul
 from ..framework.registry import defop, multilinear, needs_grad
 from ..framework.tensor import array_of, convert_to_tensor
 from ..framework.tensor_shape import TensorShape
@@ -50,7 +51,9 @@ def _adjoint(x):
 
 
 def _batch_matmul_kernel(x, y, adj_x, adj_y):
-    return np.matmul(_adjoint(x) if adj_x else x, _adjoint(y) if adj_y else y)
+    """The stack is split between the cores, each product on one BLAS thread
+    (framework/intra_op_threads.py: attention's small products, 40 ms -> 1.5 ms under load)."""
+    return stacked_matmul(_adjoint(x) if adj_x else x, _adjoint(y) if adj_y else y)
 
 
 def _inner_dims_error(a, b, ta, tb):
