@@ -303,22 +303,22 @@ def test_interrupted_save_keeps_the_last_good_checkpoint(saved, tmp_path, monkey
     assert latest_checkpoint(str(tmp_path)) == path
     monkeypatch.undo()
 
-    real_encode = ckpt_module.encode_data
+    real_layout = ckpt_module.layout_data
     calls = []
 
     def disk_full_halfway(arrays):  # the first tensor's bytes are written, then the disk is full
-        chunks, entries = real_encode(arrays)
+        chunks, entries, unsummed = real_layout(arrays)
 
         def written():
             yield chunks[0]
             calls.append("full")
             raise OSError(28, "No space left on device")
-        return written(), entries
+        return written(), entries, unsummed
 
-    monkeypatch.setattr(ckpt_module, "encode_data", disk_full_halfway)
+    monkeypatch.setattr(ckpt_module, "layout_data", disk_full_halfway)
     with pytest.raises(OSError, match="No space left"):
         ckpt.write(path)  # overwriting the good checkpoint in place
-    monkeypatch.setattr(ckpt_module, "encode_data", real_encode)
+    monkeypatch.setattr(ckpt_module, "layout_data", real_layout)
     assert calls and not [f for f in os.listdir(tmp_path) if f.endswith(".tmp")]
 
     fresh = Model(seed=8)

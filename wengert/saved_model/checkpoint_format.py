@@ -12,7 +12,9 @@ latest checkpoint, in TensorFlow's text format) is replaced the same way: an err
 while writing leaves the previous checkpoint untouched; one between the two renames of an
 overwrite in place leaves a data file its index does not describe, which reading reports as
 corrupted rather than returning wrong values. The renamed files are then flushed to disk in the
-background (disk_flush.py): the next write, `sync()` and the interpreter's exit wait for that.
+background (disk_flush.py): the next write, `sync()` and the interpreter's exit wait for that. A
+data file written over keeps a hidden second name until then, so that its blocks are freed in the
+background too.
 
 Reading tells the format from the index's first bytes: wengert's earlier checkpoints have a JSON
 index (json_checkpoint.py), still read. Every size and checksum is checked: a truncated or
@@ -24,9 +26,10 @@ import re
 import tempfile
 
 from ..framework.errors import DataLossError, NotFoundError
-from .disk_flush import flush_later, fsync_directory, wait_for_disk
+from .disk_flush import aside, flush_later, fsync_directory, wait_for_disk
 from .json_checkpoint import JsonCheckpoint, encode_json_index
-from .tensor_bundle import BundleReader, encode_data, encode_index, is_bundle_index
+from .bundle_checksums import checksums_while_writing
+from .tensor_bundle import BundleReader, encode_index, is_bundle_index, layout_data
 
 __all__ = ["CheckpointReader", "latest_checkpoint", "load_checkpoint", "list_variables",
            "load_variable", "wait_for_disk"]
@@ -86,19 +89,22 @@ def _write_checkpoint(path, arrays):
     directory = os.path.dirname(os.path.abspath(path))
     os.makedirs(directory, exist_ok=True)
     wait_for_disk()
-    chunks, entries = encode_data(arrays)
-    data_tmp = _write_temporary(path + DATA_SUFFIX, chunks, durable=False)
-    index_tmp = None
+    chunks, entries, unsummed = layout_data(arrays)
+    data_tmp = index_tmp = old_data = None
     try:
+        with checksums_while_writing(unsummed):  # in a thread, as the bytes go to the kernel
+            data_tmp = _write_temporary(path + DATA_SUFFIX, chunks, durable=False)
         index_tmp = _write_index(path, entries)
+        old_data = aside(path + DATA_SUFFIX)  # its blocks are freed in the background
         os.replace(data_tmp, path + DATA_SUFFIX)
         os.replace(index_tmp, path + INDEX_SUFFIX)
     except BaseException:
-        _remove(data_tmp)
-        _remove(index_tmp)
+        for tmp in (data_tmp, index_tmp, old_data):
+            _remove(tmp)
         raise
     _remove(path + ALTERNATE_DATA_SUFFIX)
-    flush_later([path + DATA_SUFFIX, path + INDEX_SUFFIX], directory)
+    flush_later([path + DATA_SUFFIX, path + INDEX_SUFFIX], directory,
+                remove=[old_data] if old_data else [])
 
 
 def _write_json_checkpoint(path, arrays):

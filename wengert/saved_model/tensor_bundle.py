@@ -9,7 +9,8 @@ dtype, shape, shard 0, offset and size in the data file, and the masked CRC32C o
 (for a string tensor, of its lengths as uint32s, the length checksum, then the elements).
 
 `encode_data` and `encode_index` give the bytes TensorFlow's BundleWriter writes for the same
-tensors; `BundleReader` parses an index, and reads tensors from the data file checking each
+tensors (`layout_data` the same, the numeric tensors' checksums left to compute while the bytes
+are written); `BundleReader` parses an index, and reads tensors from the data file checking each
 size and checksum: a mismatch is a DataLossError naming the file and the tensor.
 """
 import os
@@ -24,7 +25,8 @@ from ..framework.protos.tensor_bundle import BundleEntryProto, BundleHeaderProto
 from ..util import crc32c
 from .table_format import read_table, write_table
 
-__all__ = ["encode_data", "encode_index", "BundleReader", "check_present", "is_bundle_index"]
+__all__ = ["encode_data", "layout_data", "fill_checksums", "encode_index", "BundleReader",
+           "check_present", "is_bundle_index"]
 
 VERSION = 1
 _U32 = struct.Struct("<I")
@@ -54,9 +56,12 @@ def _dtype_of(name, array):
                         f"save numbers, bools or strings.") from None
 
 
-def encode_data(arrays):
-    """([byte chunks of the data file], {name: BundleEntryProto}) for {name: ndarray}."""
-    chunks, entries, offset = [], {}, 0
+def layout_data(arrays):
+    """([byte chunks of the data file], {name: BundleEntryProto}, [(entry, chunk)]) for
+    {name: ndarray}: the chunks are the arrays' own memory where they are little-endian and
+    contiguous (no copy); the entries of numeric tensors, listed with their chunk, still lack
+    its CRC32C (`fill_checksums`, or bundle_checksums.py while the chunks are written)."""
+    chunks, entries, unsummed, offset = [], {}, [], 0
     for name, array in arrays.items():
         array = np.asarray(array)
         dtype = _dtype_of(name, array)
@@ -64,16 +69,31 @@ def encode_data(arrays):
             blob, crc = _string_bytes(array)
         else:
             little = array.astype(array.dtype.newbyteorder("<"), copy=False)
-            blob = np.ascontiguousarray(little).reshape(-1).view(np.uint8).data
-            crc = crc32c.crc32c(blob)
-        entry = BundleEntryProto(dtype=dtype.as_datatype_enum, offset=offset, size=len(blob),
-                                 crc32c=crc32c.mask(crc))
+            blob, crc = np.ascontiguousarray(little).reshape(-1).view(np.uint8).data, None
+        entry = BundleEntryProto(dtype=dtype.as_datatype_enum, offset=offset, size=len(blob))
+        if crc is None:
+            unsummed.append((entry, blob))
+        else:
+            entry.crc32c = crc32c.mask(crc)
         entry.shape.SetInParent()
         for size in array.shape:
             entry.shape.dim.add(size=int(size))
         chunks.append(blob)
         entries[name] = entry
         offset += len(blob)
+    return chunks, entries, unsummed
+
+
+def fill_checksums(unsummed):
+    """Set each entry's masked CRC32C from its chunk, for `layout_data`'s [(entry, chunk)]."""
+    for entry, blob in unsummed:
+        entry.crc32c = crc32c.mask(crc32c.crc32c(blob))
+
+
+def encode_data(arrays):
+    """([byte chunks of the data file], {name: BundleEntryProto}) for {name: ndarray}."""
+    chunks, entries, unsummed = layout_data(arrays)
+    fill_checksums(unsummed)
     return chunks, entries
 
 
