@@ -10,9 +10,9 @@ Output sizes follow TensorFlow: with the dilated kernel k' = (k - 1)*d + 1,
 total = max((out - 1)*s + k' - H, 0) zeros, total // 2 before and the rest after; explicit
 paddings [[0, 0], [top, bottom], [left, right], [0, 0]] give (H + top + bottom - k') // s + 1.
 
-Kernels (im2col.py, shared with the 3-D ops): im2col, a strided view of the windows
-[N, OH, OW, KH, KW, C] copied once into a matrix of N*OH*OW rows, then one matrix product with
-the filters as a [KH*KW*C, O] matrix.
+Kernels (shared with the 3-D ops): the forward in im2col.py, a strided view of the windows
+[N, OH, OW, KH, KW, C] copied into a matrix of N*OH*OW rows, then one matrix product with the
+filters as a [KH*KW*C, O] matrix; the two backprop ops in backward_kernels.py.
 
 Derivatives (TensorFlow's op names; y is bilinear in x and w, so every gradient is one of three
 linear maps of the same geometry, and the three ops' gradients are each other):
@@ -24,9 +24,10 @@ linear maps of the same geometry, and the three ops' gradients are each other):
     Conv2DBackpropFilter(x, sizes, dy):   dx = Conv2DBackpropInput(shape(x), gg, dy)
                                           d dy = Conv2D(x, gg)
 
-BackpropInput is the transpose of the convolution in x: each kernel offset (i, j) adds
-g @ w[i, j]^T into a strided slice of the padded input gradient (KH*KW slice-adds, no scatter);
-BackpropFilter is im2col(x)^T @ g. The depthwise ops (each input channel convolved with its own
+BackpropInput is the transpose of the convolution in x: a unit-stride correlation of g with the
+kernel's taps regrouped by output phase (the flipped kernel when the strides are 1), or, for
+small or non-overlapping windows, KH*KW slice-adds of g @ w[i, j]^T into strided slices of the
+padded input gradient; BackpropFilter is im2col(x)^T @ g. The depthwise ops (each input channel convolved with its own
 M filters [KH, KW, C, M], output channel c*M + m) have the same three-op structure, with
 elementwise products per offset in place of the matrix products. All of them are linear in each
 floating-point input, so their JVPs follow from the product rule (`jvp=multilinear`).
@@ -49,7 +50,8 @@ from ..window_geometry import (check_window_fits, dims_last, dims_nhwc, check_fl
                             data_format_in, shape_from_last, shape_from_nhwc, sizes_nhwc,
                             sizes_tensor, static_dims_last, static_sizes, tf_padding, to_nhwc,
                             window_attrs)
-from .im2col import conv_backprop_filter_kernel, conv_backprop_input_kernel, conv_kernel
+from .backward_kernels import conv_backprop_filter_kernel, conv_backprop_input_kernel
+from .im2col import conv_kernel
 from ...array_ops import concat
 from ...query_ops import shape
 from ...reshape_ops import expand_dims, reshape, squeeze

@@ -6,7 +6,7 @@ filters [KD, KH, KW, C, O],
 
     y[n, p, o] = sum_{k, c} xp[n, p*s + k*d, c] * w[k, c, o]     (p, k, s, d triples),
 
-run by the same N-d kernels (im2col.py: im2col and a matrix product), with TensorFlow's
+run by the same N-d kernels (im2col.py, backward_kernels.py), with TensorFlow's
 three-op structure: Conv3D's gradients are Conv3DBackpropInputV2(shape(x), w, g) and
 Conv3DBackpropFilterV2(x, shape(w), g), and each of the three ops' gradients are the other two
 (conv2d.Bilinear). All three are linear in each floating-point input (`jvp=multilinear`).
@@ -24,7 +24,8 @@ from .conv2d import (
     float_operands,
     sizes_input,
 )
-from .im2col import conv_backprop_filter_kernel, conv_backprop_input_kernel, conv_kernel
+from .backward_kernels import conv_backprop_filter_kernel, conv_backprop_input_kernel
+from .im2col import conv_kernel
 
 __all__ = ["conv3d", "conv3d_transpose"]
 

@@ -1,5 +1,6 @@
-"""NumPy kernels of the convolutions in any number of spatial dimensions (Conv2D, Conv3D and
-their backprop ops declare themselves in conv2d.py and conv3d.py and run these).
+"""NumPy kernels of the forward convolutions in any number of spatial dimensions (Conv2D and
+Conv3D declare themselves in conv2d.py and conv3d.py and run these; their backprop ops' kernels
+are in backward_kernels.py, which builds its patch matrices with `patches`).
 
 Layout: input [N, *spatial, C] (channels-first inputs are transposed views), filters
 [*ksize, C, O]. With strides s, dilations d and the padded input xp,
@@ -13,25 +14,15 @@ those images' output rows; the chunks of a large batch run on worker threads (Nu
 the GIL in the copy and the product), each product a stack of products small enough that BLAS
 keeps it on its thread. With few channels the patches are copied transposed,
 [prod(ksize)*C, rows], one long strided run per (offset, channel) (BLAS reads the transpose).
-BackpropFilter is patches^T @ g. BackpropInput, the transpose in x: with unit strides and a
-large input it is the "full" correlation of g, padded by (k - 1)*d minus the forward padding on
-each side, with the filters flipped in space and their channel axes swapped,
-
-    dx[n, h, c] = sum_{k, o} gp[n, h + k*d, o] * w[K-1-k, c, o]
-
-(the forward kernel: one copy, one matrix product); otherwise it adds g @ w[k]^T into the
-strided slice of the padded input gradient that offset k read (prod(ksize) slice-adds, no
-scatter), then crops the padding.
 """
 import math
 
 import numpy as np
 
-from ..window_geometry import (batch_parts, crop_spatial, from_channels_last, geometry, in_parallel,
-                            offsets, pad_spatial, scratch, sizes_last, to_channels_last, windows)
+from ..window_geometry import (batch_parts, from_channels_last, geometry, in_parallel, offsets,
+                            pad_spatial, scratch, to_channels_last, windows)
 
-__all__ = ["patches", "conv_kernel", "conv_backprop_input_kernel",
-           "conv_backprop_filter_kernel"]
+__all__ = ["patches", "conv_kernel"]
 
 # Speed: the forward product runs on cache-sized chunks of images, each copied and multiplied by
 # one worker thread (NumPy releases the GIL in both) as a stack of products small enough that
@@ -48,15 +39,6 @@ _MIN_ROWS = 16               # fewer rows per stacked product: one plain product
 # Below this many channels the patches are copied transposed (runs of C floats are too short
 # for the windows copy): 10.4 against 12.6 ms for the bench's 3-channel first layer.
 _FEW_CHANNELS = 5
-# BackpropInput takes the full correlation (in chunks) when the padded input gradient is larger
-# than this; a smaller one stays in cache through the slice-adds, which then win (MNIST's second
-# layer, 346 KB: 1.41 against 1.61 ms; the bench's 5.3 MB one: 17.9 against 26.1 ms; the full
-# correlation in one product is slower than the slice-adds: 1.18x for bench_conv's).
-_SLICE_ADD_BYTES = 1 << 20
-
-
-def _unit(ksize):
-    return (1,) * len(ksize)
 
 
 def patches(xp, ksize, out, strides, dilations):
@@ -121,54 +103,3 @@ def conv_kernel(x, w, strides, padding, data_format, dilations, explicit_padding
     out, pads = geometry(x.shape[1:-1], ksize, strides, padding, explicit_paddings, dilations)
     y = _correlate(pad_spatial(x, pads), w.reshape(-1, o), ksize, out, strides, dilations)
     return from_channels_last(y, data_format)
-
-
-def _full_pads(ksize, dilations, pads):
-    """The padding of g that makes BackpropInput a unit-stride correlation, or None where the
-    forward padding exceeds the dilated window (explicit paddings)."""
-    full = tuple(((k - 1) * d - b, (k - 1) * d - a) for k, d, (b, a) in zip(ksize, dilations, pads))
-    return full if all(b >= 0 and a >= 0 for b, a in full) else None
-
-
-def conv_backprop_input_kernel(input_sizes, w, dy, strides, padding, data_format, dilations,
-                               explicit_paddings=()):
-    sizes = sizes_last(input_sizes, data_format, w.ndim)
-    n, spatial, c = sizes[0], sizes[1:-1], sizes[-1]
-    dy = to_channels_last(dy, data_format)
-    ksize, (wc, o) = w.shape[:-2], w.shape[-2:]
-    out, pads = geometry(spatial, ksize, strides, padding, explicit_paddings, dilations)
-    if wc != c or dy.shape != (n,) + out + (o,):
-        raise ValueError("shapes differ")
-    padded = (n,) + tuple(s + b + a for s, (b, a) in zip(spatial, pads)) + (c,)
-    full = None
-    if all(s == 1 for s in strides) and math.prod(padded) * dy.itemsize > _SLICE_ADD_BYTES \
-            and _stacks(math.prod(ksize) * o * c):
-        full = _full_pads(ksize, dilations, pads)
-    if full is not None:
-        flipped = w[(slice(None, None, -1),) * len(ksize)].swapaxes(-1, -2)
-        dx = _correlate(pad_spatial(dy, full), flipped.reshape(-1, c), ksize, spatial,
-                        _unit(ksize), dilations)
-        return from_channels_last(dx, data_format)
-    dxp = np.zeros(padded, dtype=dy.dtype)
-    g = dy.reshape(-1, o)
-    product = scratch("offset product", (g.shape[0], c), dy.dtype)
-    for offset, index in offsets(ksize, out, strides, dilations):
-        np.matmul(g, w[offset].T, out=product)
-        dxp[index] += product.reshape((n,) + out + (c,))
-    return from_channels_last(crop_spatial(dxp, pads, spatial), data_format)
-
-
-def conv_backprop_filter_kernel(x, filter_sizes, dy, strides, padding, data_format, dilations,
-                                explicit_paddings=()):
-    sizes = tuple(int(v) for v in np.asarray(filter_sizes).reshape(-1))
-    x, dy = to_channels_last(x, data_format), to_channels_last(dy, data_format)
-    ksize = sizes[:-2]
-    out, pads = geometry(x.shape[1:-1], ksize, strides, padding, explicit_paddings, dilations)
-    if sizes[-2] != x.shape[-1] or dy.shape != x.shape[:1] + out + sizes[-1:]:
-        raise ValueError("shapes differ")
-    o = sizes[-1]
-    if all(k == 1 for k in ksize) and all(s == 1 for s in strides) and \
-            not any(b or a for b, a in pads):
-        return np.matmul(x.reshape(-1, x.shape[-1]).T, dy.reshape(-1, o)).reshape(sizes)
-    cols = patches(pad_spatial(x, pads), ksize, out, strides, dilations)
-    return np.matmul(cols.T, dy.reshape(-1, o)).reshape(sizes)
