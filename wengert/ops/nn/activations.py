@@ -375,10 +375,18 @@ def _bias_add_rule(value, bias, data_format):
 def _bias_add_grad_kernel(g, data_format):
     axis = _channel_axis(g.ndim, data_format)
     if axis == g.ndim - 1 and g.dtype in (np.float32, np.float64) and g.size:
-        # Speed: a row of ones times the [rows, C] matrix (one BLAS gemv) sums a conv layer's
-        # gradient [32, 26, 26, 16] in 30 us where np.sum over three axes takes 500 us.
-        rows = g.reshape(-1, g.shape[-1])
-        return np.ones(rows.shape[0], dtype=g.dtype) @ rows
+        # Speed: the [rows, C] gradient read as [rows / k, k*C] rows of about 256 values (k
+        # channel vectors each), summed down the columns by einsum and the k partial sums
+        # folded: 0.15 ms for ResNet-20's [64, 32, 32, 16] on one core, where np.sum over
+        # three axes takes 1.6 ms. (A row of ones times the matrix, one BLAS gemv, took 0.11
+        # ms, but OpenBLAS threads a gemv this large and its threads stall on a loaded
+        # machine: 15 ms per call in the ResNet step's profile there.)
+        c = g.shape[-1]
+        rows = g.size // c
+        k = max(1, 256 // c)
+        while rows % k:
+            k -= 1
+        return np.einsum("ij->j", g.reshape(-1, k * c)).reshape(k, c).sum(axis=0)
     return np.sum(g, axis=tuple(i for i in range(g.ndim) if i != axis))
 
 
