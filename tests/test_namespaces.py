@@ -50,7 +50,8 @@ def test_lazy_names_are_listed_and_importable():
 
 def test_compat_v1_holds_the_top_level():
     v1 = tf.compat.v1
-    assert v1.reduce_sum is tf.reduce_sum and v1.tuple is tf.tuple and v1.Variable is tf.Variable
+    assert v1.add_n is tf.add_n and v1.tuple is tf.tuple and v1.Variable is tf.Variable
+    assert v1.reduce_sum is not tf.reduce_sum  # TF 1's signature (reduction_indices, keep_dims)
     assert v1.nn.relu is tf.nn.relu and v1.nn.RNNCellDropoutWrapper is tf.nn.RNNCellDropoutWrapper
     assert "placeholder" in dir(v1) and "reduce_sum" in dir(v1)
     with pytest.raises(AttributeError, match="no attribute 'not_a_tensorflow_name'"):

@@ -7,6 +7,9 @@ parameter names and each class's public methods; and the list of those wengert s
 
 tests/test_tf_api.py fails when something TensorFlow has (a module, a name, a parameter, a
 member) is missing from wengert and not listed in tf_api_gaps.txt, so the list only shrinks:
+a function or class of `tf.` whose positional parameters wengert takes in another order (so that
+`tf.compat.v1.nn.in_top_k(logits, labels, 1)` would swap them) is listed as
+`path(positional order)`.
 after building a name, run `gaps` and commit the shorter list. `tf.X` is looked up as
 `wengert.X`, `keras.X` as `wengert.keras.X`. tests/test_arguments_honoured.py likewise fails on
 a parameter TensorFlow has that wengert's function takes but never reads (it neither honours nor
@@ -15,6 +18,7 @@ refuses it) unless listed in ignored_arguments.txt, a list that also only shrink
 import ast
 import textwrap
 import inspect
+import itertools
 import json
 import os
 import pathlib
@@ -132,6 +136,26 @@ def missing_parameters(obj, params):
             and n not in names]
 
 
+POSITIONAL = ("POSITIONAL_ONLY", "POSITIONAL_OR_KEYWORD")
+
+
+def misordered(obj, params):
+    """Whether wengert's callable `obj` takes TensorFlow's positional parameters in another
+    order, up to the first one it lacks (reported as missing already); a function taking
+    *args takes any order."""
+    try:
+        target = obj.__init__ if inspect.isclass(obj) else obj
+        mine = [p for p in inspect.signature(target).parameters.values() if p.name != "self"]
+    except (TypeError, ValueError):
+        return False
+    if any(p.kind is inspect.Parameter.VAR_POSITIONAL for p in mine):
+        return False
+    names = {p.name for p in mine}
+    theirs = list(itertools.takewhile(names.__contains__,
+                                      (n for n, kind, _ in params if kind in POSITIONAL)))
+    return [p.name for p in mine if p.kind.name in POSITIONAL][:len(theirs)] != theirs
+
+
 def gaps():
     """Every module, name, parameter (`name(param)`) and member (`Class.member`) of the stored
     API that wengert lacks, sorted."""
@@ -151,6 +175,8 @@ def gaps():
                 out.append(path)
                 continue
             out.extend(f"{path}({p})" for p in missing_parameters(obj, entry.get("params") or []))
+            if path.startswith("tf.") and misordered(obj, entry.get("params") or []):
+                out.append(f"{path}(positional order)")
             if inspect.isclass(obj):
                 out.extend(f"{path}.{m}" for m in entry.get("members", ())
                            if not hasattr(obj, m))

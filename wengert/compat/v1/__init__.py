@@ -1,7 +1,11 @@
 """`wengert.compat.v1`: TensorFlow 1's names (placeholders, Session, graph variables and their
 initializers, the TF 1 optimizers and summaries, the functions TensorFlow 2 renamed: wengert/tf1/), with every name of wengert's top level as well,
 so `import wengert.compat.v1 as tf` runs TensorFlow 1 code. The top level's names are looked up on
-first use (they are the same objects); `nn` and `image` are TensorFlow 1's versions of theirs."""
+first use (they are the same objects); `nn` and `image` are TensorFlow 1's versions of theirs. The
+functions whose TensorFlow 1 signatures differ from TensorFlow 2's take TF 1's arguments here
+(`reduce_sum(x, reduction_indices=[1])`, `argmax(x, dimension=1)`, `expand_dims(x, dim=0)`,
+`cond(pred, fn1, fn2)`: tf1/reductions_v1.py, tf1/arrays_v1.py, tf1/graph_functions_v1.py), as
+do `math`, `linalg`, `nn` and `strings`."""
 from ...util.lazy import lazy_attributes as _lazy_attributes
 from ...framework.tensor_shape import (Dimension, dimension_at_index, dimension_value,
                                        disable_v2_tensorshape, enable_v2_tensorshape)
@@ -52,6 +56,10 @@ from ...tf1.accumulators import (ConditionalAccumulator, ConditionalAccumulatorB
                                  SparseConditionalAccumulator)
 from ...tf1.arithmetic import (arg_max, arg_min, batch_gather, bincount, clip_by_average_norm,
                                confusion_matrix, div, floor_div)
+from ...tf1.arrays_v1 import (batch_to_space, boolean_mask, constant, convert_to_tensor,
+                              expand_dims, gather, gather_nd, matmul, ones_like, pad,
+                              reverse_sequence, serialize_many_sparse, serialize_sparse, shape,
+                              size, space_to_batch, squeeze, transpose, zeros_like)
 from ...tf1.asserts import (assert_equal, assert_greater, assert_greater_equal, assert_integer,
                             assert_less, assert_less_equal, assert_near, assert_negative,
                             assert_non_negative, assert_non_positive, assert_none_equal,
@@ -68,12 +76,16 @@ from ...tf1.conversions import (to_complex64, to_complex128, to_double, to_float
 from ...tf1.graph_checks import (add_check_numerics_ops, assert_variables_initialized,
                                  verify_tensor_all_finite)
 from ...tf1.device_spec import DeviceSpec
+from ...tf1.graph_functions_v1 import cond, device, gradients, while_loop
 from ...tf1.initializers import orthogonal_initializer, uniform_unit_scaling_initializer
 from ...tf1.list_difference import setdiff1d, timestamp
 from ...tf1.partitioned_creation import create_partitioned_variables
 from ...tf1.python_functions import py_func
 from ...tf1.queues import (FIFOQueue, PaddingFIFOQueue, PriorityQueue, QueueBase,
                            RandomShuffleQueue)
+from ...tf1.reductions_v1 import (argmax, argmin, count_nonzero, norm, reduce_all, reduce_any,
+                                  reduce_logsumexp, reduce_max, reduce_mean, reduce_min,
+                                  reduce_prod, reduce_sum)
 from ...tf1.readers import (FixedLengthRecordReader, IdentityReader, ReaderBase, TFRecordReader,
                             TextLineReader, WholeFileReader)
 from ...tf1.reshaping import (batch_to_space_nd, depth_to_space, extract_image_patches,
@@ -106,6 +118,9 @@ __getattr__, __dir__ = _lazy_attributes(globals(), {
     "data": ".data",  # tf.data with make_one_shot_iterator and make_initializable_iterator
     "metrics": ".metrics",  # TF 1's streaming metrics over local variables
     "sparse": ".sparse",  # tf.sparse with TensorFlow 1's argument names
+    "math": ".math",  # tf.math with TF 1's reductions, argmax, softmax, in_top_k
+    "linalg": ".linalg",  # tf.linalg with norm's keep_dims and matmul's grad_a/grad_b
+    "strings": ".strings",  # tf.strings with TF 1's split, reduce_join, to_number
     "lookup": ".lookup",  # tf.lookup whose static tables have `initializer`
     "queue": "...queue",  # TF 1's queues
     "losses": ".losses",  # TF 1's losses, gathered in the LOSSES collection

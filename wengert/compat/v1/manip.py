@@ -1,7 +1,8 @@
 """`wengert.compat.v1.manip`: TensorFlow 1's namespace of array manipulations (each the
-top-level function of the same name)."""
+top-level function of the same name, as TensorFlow 1 has it)."""
 from ...ops.creation_ops import tile
-from ...ops.indexing_ops import gather_nd, reverse, scatter_nd
+from ...ops.indexing_ops import reverse, scatter_nd
+from ...tf1.arrays_v1 import gather_nd
 from ...ops.manip_ops import roll
 from ...ops.reshape_ops import reshape
 from ...ops.space_ops import space_to_batch_nd
