@@ -16,6 +16,9 @@ from wengert.framework import intra_op_threads as intra
     ((3, 128, 64), (1, 64, 96)),            # broadcast batch, uneven split
     ((5, 2, 64, 64), (2, 64, 64)),          # fewer batch axes on one side
     ((2, 70, 33), (2, 33, 90)),
+    ((1024, 256), (256, 1000)),             # matrices: split by rows
+    ((256, 1024), (1024, 768)),             # split by columns
+    ((600, 700), (700, 9)),
 ])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64])
 def test_stacked_matmul_equals_numpy(a_shape, b_shape, dtype):
@@ -23,7 +26,7 @@ def test_stacked_matmul_equals_numpy(a_shape, b_shape, dtype):
     a = rng.standard_normal(a_shape).astype(dtype)
     b = rng.standard_normal(b_shape).astype(dtype)
     want = np.matmul(a, b)
-    got = intra.stacked_matmul(a, b)
+    got = intra.matmul(a, b)
     assert got.dtype == want.dtype and got.shape == want.shape
     np.testing.assert_allclose(got, want, rtol=2e-5 if dtype != np.float64 else 1e-12,
                                atol=1e-4 if dtype != np.float64 else 1e-10)
@@ -33,7 +36,7 @@ def test_stacked_matmul_of_transposed_views():
     rng = np.random.default_rng(1)
     q = rng.standard_normal((4, 128, 4, 32)).astype(np.float32).transpose(0, 2, 1, 3)
     k = rng.standard_normal((4, 128, 4, 32)).astype(np.float32).transpose(0, 2, 3, 1)
-    np.testing.assert_allclose(intra.stacked_matmul(q, k), np.matmul(q, k), rtol=1e-5,
+    np.testing.assert_allclose(intra.matmul(q, k), np.matmul(q, k), rtol=1e-5,
                                atol=1e-4)
 
 
@@ -46,6 +49,14 @@ def test_split_map_equals_unsplit_and_keeps_errstate():
         warnings.simplefilter("error")
         with np.errstate(over="ignore"):
             assert np.isinf(intra.split_map(np.exp, big)).all()
+
+
+def test_transposed_matrix_operands():
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((1024, 256)).astype(np.float32)
+    g = rng.standard_normal((1024, 768)).astype(np.float32)
+    np.testing.assert_allclose(intra.matmul(a.T, g), a.T @ g, rtol=1e-4, atol=1e-3)
+    np.testing.assert_allclose(intra.matmul(g, g[:256].T), g @ g[:256].T, rtol=1e-4, atol=1e-3)
 
 
 def test_public_ops_through_the_split():
@@ -65,6 +76,6 @@ def test_one_intra_op_thread_runs_unsplit():
     tf.config.threading.set_intra_op_parallelism_threads(1)
     try:
         assert intra.workers() == 1
-        np.testing.assert_array_equal(intra.stacked_matmul(a, a), np.matmul(a, a))
+        np.testing.assert_array_equal(intra.matmul(a, a), np.matmul(a, a))
     finally:
         tf.config.threading.set_intra_op_parallelism_threads(0)

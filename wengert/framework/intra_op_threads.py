@@ -2,13 +2,14 @@
 
 Two kinds of kernel gain from splitting their work between the machine's cores by hand:
 
-- **Stacks of small matrix products** (attention's scores Q K^T and weighted values P V: 32
-  products of 128 x 64 x 128 in a GPT block). `np.matmul` calls OpenBLAS once per matrix, and
-  OpenBLAS splits each small product between its threads, waking them and waiting for them 32
-  times; on a loaded 2-core machine a woken thread is often not scheduled and the product waits
-  (measured: 40 ms for what one thread does in 1.5 ms). `stacked_matmul` instead gives each
-  worker a slice of the stack, to multiply with OpenBLAS held to one thread, as PyTorch's bmm
-  splits its batch.
+- **Matrix products.** `np.matmul` calls OpenBLAS once per matrix, and OpenBLAS splits each
+  product between its threads, which meet at a barrier for every panel of the product; a stack
+  of small products (attention's Q K^T and P V: 32 products of 128 x 64 x 128 in a GPT block)
+  wakes and waits for them 32 times. On a loaded 2-core machine a woken thread is often not
+  scheduled and the product waits (measured: 40 ms for what one thread does in 1.5 ms; a GPT's
+  [1024, 256] x [256, 1024] 52 ms against 26 ms split). `matmul` instead gives each worker a
+  slice of the stack, or a block of rows (or columns) of a matrix product, to multiply with
+  OpenBLAS held to one thread: one hand-off per worker, as PyTorch's bmm splits its batch.
 - **Elementwise special functions** (SciPy's erfc, which GELU runs on a [B, T, 4D] tensor: 22 ms
   per million float32 values on one core). `split_map` cuts the flat array into one slice per
   worker; the ufuncs release the GIL, so the slices run side by side.
@@ -31,6 +32,7 @@ import numpy as np
 from .config import get_intra_op_parallelism_threads
 
 MIN_WORK = 1 << 18
+MATRIX_MIN_WORK = 1 << 22  # below it OpenBLAS's own split (or none) is as fast
 
 
 class _Pool:
@@ -125,13 +127,17 @@ class _SingleThreadedBlas:
                 _Pool.blas[1](_Pool.saved_threads)
 
 
-def stacked_matmul(a, b):
-    """np.matmul(a, b) for stacks of matrices, the stack's first axis split between workers."""
+def matmul(a, b):
+    """np.matmul(a, b) of matrices or stacks of them, split between workers: a stack along its
+    first axis, a product of two matrices along the longer side of the result."""
     count = workers()
-    if a.ndim < 3 or b.ndim < 3 or count < 2 or a.dtype.kind not in "fc" or not _openblas():
+    if (count < 2 or a.ndim < 2 or b.ndim < 2 or a.dtype.kind not in "fc"
+            or b.dtype.kind not in "fc" or not _openblas()):
         return np.matmul(a, b)
-    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
     m, k, n = a.shape[-2], a.shape[-1], b.shape[-1]
+    if a.ndim == 2 and b.ndim == 2:
+        return _split_matrix_product(a, b, m, k, n, count)
+    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
     if batch[0] < 2 or int(np.prod(batch)) * m * k * n < MIN_WORK:
         return np.matmul(a, b)
     a = np.broadcast_to(a, batch + a.shape[-2:])
@@ -141,6 +147,24 @@ def stacked_matmul(a, b):
 
     def part(lo, hi):
         return lambda: np.matmul(a[lo:hi], b[lo:hi], out=out[lo:hi])
+    with _SingleThreadedBlas():
+        _run_split([part(lo, hi) for lo, hi in zip(bounds[:-1], bounds[1:])])
+    return out
+
+
+def _split_matrix_product(a, b, m, k, n, count):
+    """A [m, k] x [k, n] product as `count` products of row (or column) blocks of the result,
+    each on one BLAS thread: one hand-off per worker instead of OpenBLAS's barrier per panel."""
+    if m * k * n < MATRIX_MIN_WORK or max(m, n) < 2 * count:
+        return np.matmul(a, b)
+    out = np.empty((m, n), np.result_type(a, b))
+    rows = m >= n
+    bounds = np.linspace(0, m if rows else n, count + 1).astype(int)
+
+    def part(lo, hi):
+        if rows:
+            return lambda: np.matmul(a[lo:hi], b, out=out[lo:hi])
+        return lambda: np.matmul(b[:, lo:hi].T, a.T, out=out.T[lo:hi])
     with _SingleThreadedBlas():
         _run_split([part(lo, hi) for lo, hi in zip(bounds[:-1], bounds[1:])])
     return out
