@@ -15,7 +15,7 @@ import pytest
 
 import wengert as tf
 from keras_tf_eval import tf_eval
-from wengert.framework.errors import DataLossError, UnimplementedError
+from wengert.framework.errors import DataLossError
 
 KEYS = np.array([b"a", b"b", b"zz", b"banana", b""], dtype="S6")
 IDS = np.array([5, 6, 7], np.int64)
@@ -192,7 +192,7 @@ def test_tensorflow_format_required_writes_the_tables(tmp_path):
                                         "variables"]
 
 
-def test_a_table_inside_control_flow_is_not_converted_yet(tmp_path):
+def test_a_table_inside_control_flow_is_written_in_tensorflows_form(tmp_path):
     class Branch(_Held):
         @tf.function(input_signature=[tf.TensorSpec([], tf.int64)])
         def pick(self, i):
@@ -200,9 +200,11 @@ def test_a_table_inside_control_flow_is_not_converted_yet(tmp_path):
 
     path = str(tmp_path / "out")
     options = tf.saved_model.SaveOptions(experimental_tensorflow_format=True)
-    with pytest.raises(UnimplementedError, match="LookupTableFindV2.*inside control flow"):
-        tf.saved_model.save(Branch(), path, options=options)
-    assert not os.path.exists(path)
+    tf.saved_model.save(Branch(), path, options=options)
+    os.remove(os.path.join(path, "saved_model.json"))  # read through TensorFlow's form
+    loaded = tf.saved_model.load(path)
+    assert [loaded.pick(tf.constant(i, tf.int64)).numpy() for i in (1, -1, 9)] == \
+        [b"one", b"neg", b"none"]
 
 
 def test_a_table_reference_out_of_range_is_data_loss(tmp_path):

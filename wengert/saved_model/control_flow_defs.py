@@ -5,8 +5,9 @@ whose code is other functions of the library, as TensorFlow 2.21 writes them.
 - `If(pred, *captured)` -> If(cond, input) with attributes Tcond, Tin, Tout, then_branch and
   else_branch (function names), output_shapes; `Case(index, *captured)` -> Case(branch_index,
   input) with Tin, Tout, branches, output_shapes. Every branch function takes the same inputs:
-  the captured tensors, then one DT_RESOURCE handle per variable any branch reads or writes
-  (the op passes the enclosing function's handles), and returns the branch's outputs.
+  the captured tensors, then one DT_RESOURCE handle per variable any branch reads or writes,
+  then one per tf.lookup table any branch uses (at any depth; the op passes the enclosing
+  function's handles, as TensorFlow passes a captured table), and returns the branch's outputs.
 - `While(max_iter, *vars, *invariants)` -> While(input) with T, cond, body, output_shapes,
   parallel_iterations (10). As in TensorFlow, the loop carries a counter and the maximum first:
   inputs (0, max_iter, *vars, *invariants, *handles). The cond function returns
@@ -36,8 +37,10 @@ from ..graph.node_defs import tensor_ref
 from ..ops.creation_ops import CONST
 from .sequence_defs import SEQUENCES, sequence_node
 from .structured_values import shape_into
+from .table_defs import is_table_op, table_ref
 
-__all__ = ["CONVERTED", "Job", "control_flow_node", "graph_variables", "while_extra_inputs",
+__all__ = ["CONVERTED", "Job", "control_flow_node", "graph_variables", "graph_tables",
+           "resource_ref", "while_extra_inputs",
            "while_cond_outputs", "while_body_outputs"]
 
 CONVERTED = {IF.type, CASE.type, WHILE.type, READ_IN_CONTROL_FLOW.type, *SEQUENCES}
@@ -55,19 +58,41 @@ def _sub_graphs(op):
     return out
 
 
+def _all_ops(ops):
+    """`ops`, then the ops of their control flow's sub-graphs at any depth, breadth first."""
+    pending = collections.deque([list(ops)])
+    while pending:
+        for op in pending.popleft():
+            yield op
+            pending.extend(sub.get_operations() for sub in _sub_graphs(op))
+
+
 def graph_variables(ops):
     """The variables `ops` and the sub-graphs of their control flow (at any depth) read or
     write, in order of first use (the ops' own first, then each sub-graph's, breadth first)."""
     seen, out = set(), []
-    pending = collections.deque([list(ops)])
-    while pending:
-        for op in pending.popleft():
-            for t in op.inputs:
-                if isinstance(t, Variable) and id(t) not in seen:
-                    seen.add(id(t))
-                    out.append(t)
-            pending.extend(sub.get_operations() for sub in _sub_graphs(op))
+    for op in _all_ops(ops):
+        for t in op.inputs:
+            if isinstance(t, Variable) and id(t) not in seen:
+                seen.add(id(t))
+                out.append(t)
     return out
+
+
+def graph_tables(ops):
+    """The tables (TableStores) `ops` and their control flow's sub-graphs use, in the same
+    order."""
+    seen, out = set(), []
+    for op in _all_ops(ops):
+        if is_table_op(op) and id(op.attrs["table"]) not in seen:
+            seen.add(id(op.attrs["table"]))
+            out.append(op.attrs["table"])
+    return out
+
+
+def resource_ref(resource):
+    """The body-local name of a variable's or a table's handle."""
+    return tensor_ref(resource) if isinstance(resource, Variable) else table_ref(resource)
 
 
 def _enum(dtype):
@@ -101,8 +126,9 @@ def control_flow_node(op, prefix, taken, jobs):
     if op.type in SEQUENCES:
         return sequence_node(op, prefix, jobs, Job)
     subs = _sub_graphs(op)
-    variables = graph_variables(op for sub in subs for op in sub.get_operations())
-    handles = [tensor_ref(v) for v in variables]
+    inner = [op for sub in subs for op in sub.get_operations()]
+    variables = graph_variables(inner) + graph_tables(inner)
+    handles = [resource_ref(v) for v in variables]
     if op.type == WHILE.type:
         return _while_node(op, prefix, taken, jobs, variables, handles)
     node = NodeDef(name=op.name, op=op.type,

@@ -23,7 +23,8 @@ TensorFlow's If, Case and While nodes whose sub-graphs are further functions of 
 A custom gradient is saved with its forward only, as TensorFlow saves one (its outputs are the
 forward function's). An op over a tf.lookup table takes the table as one more DT_RESOURCE input
 ("table_handle", after the variables' handles), bound to the table's resource node
-(table_defs.py); a table used inside control flow is not converted yet. An op type
+(table_defs.py); a table used inside control flow is passed into the If, Case or While node
+as one more resource input, as a variable is, and each sub-function takes its handle. An op type
 TensorFlow lacks, or an attribute TensorFlow's definition of the op lacks (an op wengert keeps
 in a form of its own), is an UnimplementedError naming the op type, the node and the function,
 raised while building, before any file is written.
@@ -40,11 +41,11 @@ from ..graph.graph import PLACEHOLDER
 from ..graph.node_defs import attr_value, op_node_defs, tensor_ref
 from ..ops.array_ops import IDENTITY
 from ..ops.io.lookup_tables import TableStore
-from .control_flow_defs import (CONVERTED, control_flow_node, graph_variables, while_body_outputs,
-                                while_cond_outputs, while_extra_inputs)
+from .control_flow_defs import (CONVERTED, control_flow_node, graph_tables, graph_variables,
+                                while_body_outputs, while_cond_outputs, while_extra_inputs)
 from .graph_json import FORWARD_ONLY
 from .structured_values import shape_into
-from .table_defs import graph_tables, handle_consts, is_table_op, table_node, table_ref
+from .table_defs import handle_consts, is_table_op, table_node, table_ref
 
 __all__ = ["function_def", "arg_name", "OP_OUTPUTS"]
 
@@ -52,9 +53,7 @@ with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "op_outputs.j
     OP_OUTPUTS = json.load(_f)
 
 _RESOURCE = 20  # DT_RESOURCE
-_TABLES = ("uses a tf.lookup table inside control flow (a cond branch or a loop body), "
-           "which wengert does not write in TensorFlow's form yet (tables used outside "
-           "control flow are)")
+_TABLES = ("uses a tf.lookup table that is not among the function's table handles")
 
 
 def arg_name(text, taken):
@@ -166,10 +165,10 @@ def _start(name, graph_name, ops, extra, inputs, input_names, variables):
         shape_into(handle.shape, var.shape)
         refs[tensor_ref(var)] = arg.name
         args.append(arg.name)
-    for i, _ in enumerate(tables):
+    for table in tables:
         arg = sig.input_arg.add(name=arg_name("table_handle", taken), type=_RESOURCE)
         fdef.arg_attr[len(args)].attr["_user_specified_name"].s = b"table_handle"
-        refs[table_ref(i)] = arg.name
+        refs[table_ref(table)] = arg.name
         args.append(arg.name)
     return fdef, refs, taken, args
 
@@ -185,7 +184,8 @@ def _sub_functions(jobs, library, graph_name):
         names = [p.op.name for p in graph.inputs]
         fdef, refs, taken, args = _start(job.name, graph.name, ops, while_extra_inputs(job),
                                          graph.inputs, names, job.variables)
-        _body(fdef, graph.name, ops, refs, taken, jobs)
+        _body(fdef, graph.name, ops, refs, taken, jobs,
+              [v for v in job.variables if isinstance(v, TableStore)])
         outs = [(refs[tensor_ref(t)], _enum(t.dtype)) for t in graph.outputs]
         if job.kind == "while_cond":
             outs = while_cond_outputs(fdef, job, outs[0][0], args, taken)
@@ -198,7 +198,7 @@ def _sub_functions(jobs, library, graph_name):
 def _body(fdef, graph_name, ops, refs, taken, jobs, tables=()):
     aliases = [op for op in ops if op.op_def in FORWARD_ONLY]
     pairs, special = [], {}
-    handles, index = handle_consts(ops), {id(t): i for i, t in enumerate(tables)}
+    handles, index = handle_consts(ops), {id(t) for t in tables}
     last = {}  # table id -> its last node so far
     for op in ops:
         if id(op) in handles:
@@ -211,6 +211,7 @@ def _body(fdef, graph_name, ops, refs, taken, jobs, tables=()):
                 got, special[id(op)] = control_flow_node(op, fdef.signature.name, taken, jobs)
             except ValueError as err:
                 raise _unsupported(op, graph_name, f"has no TensorFlow form here ({err})") from None
+            _after_table_uses(got[-1][1], graph_tables([op]), last)
             pairs.extend(got)
         elif op.op_def not in FORWARD_ONLY:
             pairs.extend(_converted(op, graph_name, taken))
@@ -285,12 +286,22 @@ def _table_node(op, graph_name, index, taken, last):
     if table not in index:
         raise _unsupported(op, graph_name, _TABLES)
     try:
-        pairs, refs = table_node(op, table_ref(index[table]), tensor_ref, last.get(table))
+        pairs, refs = table_node(op, table_ref(op.attrs["table"]), tensor_ref, last.get(table))
     except ValueError as err:
         raise _unsupported(op, graph_name, f"has no TensorFlow form here ({err})") from None
     taken.update(node.name for _, node in pairs)
     last[table] = pairs[-1][1].name
     return pairs, refs
+
+
+def _after_table_uses(node, tables, last):
+    """A control-flow node over `tables` runs after each one's last node so far, and the next
+    node over each runs after it (as TensorFlow's automatic control dependencies order the
+    uses of one resource)."""
+    for table in tables:
+        if id(table) in last and f"^{last[id(table)]}" not in node.input:
+            node.input.append(f"^{last[id(table)]}")
+        last[id(table)] = node.name
 
 
 def _converted(op, graph_name, taken):

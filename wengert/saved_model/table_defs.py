@@ -41,7 +41,7 @@ from ..ops.io.lookup_tables import (HASH_TABLE, MUTABLE_DENSE_HASH_TABLE, MUTABL
                                     TABLE_INSERT, TABLE_REMOVE, TABLE_SIZE, TableStore)
 from .structured_values import shape_into
 
-__all__ = ["is_table_op", "graph_tables", "handle_consts", "table_node", "table_ref",
+__all__ = ["is_table_op", "handle_consts", "table_node", "table_ref",
            "resource_functions", "ResourceFunction", "MUTABLE_OF_TENSORS"]
 
 _RESOURCE, _INT32, _INT64 = 20, 3, 9
@@ -58,19 +58,9 @@ def is_table_op(op):
     return isinstance(op.attrs.get("table"), TableStore)
 
 
-def graph_tables(ops):
-    """The tables `ops` use, in order of first use."""
-    seen, out = set(), []
-    for op in ops:
-        if is_table_op(op) and id(op.attrs["table"]) not in seen:
-            seen.add(id(op.attrs["table"]))
-            out.append(op.attrs["table"])
-    return out
-
-
-def table_ref(index):
-    """The body-local name of the handle of table `index` (not a tensor name)."""
-    return f"#table:{index}"
+def table_ref(store):
+    """The body-local name of the handle of the table `store` (not a tensor name)."""
+    return f"#table:{id(store)}"
 
 
 def handle_consts(ops):
