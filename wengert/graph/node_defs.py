@@ -27,7 +27,7 @@ from ..framework.protos.tensor import to_proto
 from ..framework.tensor_shape import TensorShape
 from ..framework.variables import Variable, variable_op_name
 from ..ops import (array_ops, cast_ops, creation_ops, indexing_ops, pad_ops, query_ops,
-                   reduce_ops, reshape_ops, slice_ops)
+                   reduce_ops, reshape_ops, scan_ops, slice_ops)
 from ..ops.nn import activations, losses
 from ..ops.shape_rules import SHAPE_VECTOR
 from .node_compositions import COMPOSITIONS
@@ -364,6 +364,7 @@ _RULES = {
     activations.BIAS_ADD: _bias_add, query_ops.SHAPE: _shape,
     slice_ops.STRIDED_SLICE: _strided_slice, slice_ops.SLICE: _slice,
     creation_ops.CONST: _const, array_ops.SPLIT: _split, array_ops.SPLIT_V: _split_v,
+    **dict.fromkeys((scan_ops.CUMSUM, scan_ops.CUMPROD), _as_input("axis", "axis", 1, "Tidx")),
 }
 
 

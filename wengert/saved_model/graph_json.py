@@ -9,7 +9,9 @@ variables); attribute values are JSON with tags for what JSON lacks (`{"tuple": 
 `{"table": i}` for the i-th lookup table of the document, saved_tables.py). The
 call's structure is kept too (a custom gradient's op is saved as copies of its forward outputs,
 as TensorFlow saves one): `args`/`kwargs` with `{"input": i}` at the i-th tensor argument
-and Python values as they were passed, and `outputs` with `{"output": i}` leaves.
+and Python values as they were passed, and `outputs` with `{"output": i}` leaves (a
+RaggedTensor output `{"ragged_output": [flat_values, row_splits...]}`, a SparseTensor
+`{"sparse_output": [indices, values, dense_shape]}`, output indices).
 
 Decoding never evaluates anything from the file: op types are looked up in wengert's op registry
 (an unknown type is an error naming it), attribute tags are read by a fixed table (an unknown
@@ -37,6 +39,7 @@ from ..ops.array_ops import IDENTITY
 from ..ops.io.lookup_tables import TableStore
 from ..ops.shape_ops import IDENTITY_N
 from ..util import nest
+from .composite_values import from_parts, kind_and_parts
 # op families that `import wengert` loads only on first use: their op types appear in saved graphs
 from ..debugging import numerics as _numerics  # noqa: F401  CheckNumerics
 from ..summary import summary_ops as _summary_ops  # noqa: F401  the Write*Summary ops
@@ -195,6 +198,9 @@ def _structure(enc, structure, leaves, where, leaf="input"):
     def encode(x):
         if id(x) in leaves:
             return {leaf: leaves[id(x)]}
+        parts = kind_and_parts(x)
+        if parts is not None and all(id(t) in leaves for t in parts[1]):
+            return {f"{parts[0]}_{leaf}": [leaves[id(t)] for t in parts[1]]}
         if isinstance(x, Variable):
             raise UnimplementedError(f"{where}: a Variable passed as an argument cannot be "
                                      "saved; capture it in the function instead.")
@@ -418,11 +424,23 @@ def _unstructure(dec, data, leaves, leaf="input"):
     def decode(item):
         if leaf in item:
             return leaves[item[leaf]]
+        if f"ragged_{leaf}" in item or f"sparse_{leaf}" in item:
+            return _composite(item, leaf, leaves)
         return dec.value(item["value"])
     if "nest" not in data:
         return decode(data)
     flat = [decode(x) for x in data["leaves"]]
     return nest.pack_sequence_as(_rebuild(data["nest"]), flat)
+
+
+def _composite(item, leaf, leaves):
+    """The RaggedTensor or SparseTensor of a `{"ragged_output": [i...]}` (or sparse) leaf."""
+    kind = "ragged" if f"ragged_{leaf}" in item else "sparse"
+    parts = [leaves[i] for i in item[f"{kind}_{leaf}"]]
+    try:
+        return from_parts(kind, parts)
+    except ValueError as err:
+        raise _bad(str(err)) from None
 
 
 def _rebuild(skeleton):

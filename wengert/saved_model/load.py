@@ -31,6 +31,7 @@ from ..tracing.signatures import TensorSpec
 from ..module.module import Module
 from ..util import nest
 from .checkpoint_format import CheckpointReader
+from .composite_values import COMPOSITE_SPECS, output_specs, pack, width
 from .graph_json import decode_function, decode_subgraphs
 from .saved_tables import ARRAY_PREFIX, decode_tables, restore_table_object
 from .save import FORMAT, JSON_FILE, VARIABLES, VERSION
@@ -127,9 +128,11 @@ def _restore(document, reader):
         raise _bad("the root object is not a module")
     signatures = {}
     for name, entry in document["signatures"].items():
+        concrete = functions[_index(entry["function"], functions)]
+        specs = output_specs(concrete)
         signatures[str(name)] = SignatureFunction(
-            functions[_index(entry["function"], functions)],
-            [str(n) for n in entry["inputs"]], [str(n) for n in entry["outputs"]])
+            concrete, [str(n) for n in entry["inputs"]], [str(n) for n in entry["outputs"]],
+            specs if any(isinstance(s, COMPOSITE_SPECS) for s in specs) else None)
     root.signatures = signatures
     tracked = {id(v) for v in root.variables}
     captured = [v for v in variables.values() if id(v) not in tracked]
@@ -305,12 +308,18 @@ class SignatureFunction:
     """A SavedModel signature: keyword arguments in (or one positional argument, where the
     signature has one input, as TensorFlow's loaded signatures allow), a dict of outputs out."""
 
-    def __init__(self, concrete, input_names, output_names):
-        if len(input_names) != len(concrete.inputs) or \
-                len(output_names) != len(concrete.outputs):
+    def __init__(self, concrete, input_names, output_names, output_specs=None):
+        """`output_specs`: each output's TensorSpec, RaggedTensorSpec or SparseTensorSpec
+        (composite_values.py), where an output stands for more than one of the function's
+        tensors; None when each is one tensor."""
+        count = len(output_names) if output_specs is None else sum(
+            width(s) for s in output_specs)
+        if len(input_names) != len(concrete.inputs) or count != len(concrete.outputs) or \
+                (output_specs is not None and len(output_specs) != len(output_names)):
             raise _bad("a signature's names do not match its function")
         self._concrete = concrete
         self.input_names, self.output_names = input_names, output_names
+        self._output_specs = output_specs
 
     # The traced function's own:
     graph = property(lambda self: self._concrete.graph)
@@ -326,6 +335,8 @@ class SignatureFunction:
 
     @property
     def structured_outputs(self):
+        if self._output_specs is not None:
+            return dict(zip(self.output_names, self._output_specs))
         return {n: TensorSpec(t.shape, t.dtype, n)
                 for n, t in zip(self.output_names, self._concrete.outputs)}
 
@@ -350,7 +361,9 @@ class SignatureFunction:
                                 f"of shape {placeholder.shape}; got {kwargs[name]!r:.80}.")
             flat.append(tensor)
         result = self._concrete._call(flat)
-        leaves = [t for t in nest.flatten(result) if t is not None]
+        leaves = [t for t in nest.flatten(result, True) if t is not None]
+        if self._output_specs is not None:
+            leaves = pack(self._output_specs, leaves)
         return dict(zip(self.output_names, leaves))
 
     def __repr__(self):

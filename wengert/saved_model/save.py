@@ -37,6 +37,7 @@ from ..module.module import TrackedContainer
 from ..framework.errors import UnimplementedError
 from ..util import nest
 from .checkpoint_format import _atomic_write, _remove, _write_checkpoint
+from .composite_values import output_specs
 from .graph_json import encode_function, encode_subgraph
 from . import tensorflow_format
 from .saved_tables import TableList, is_table
@@ -251,7 +252,7 @@ def _output_names(concrete):
     if isinstance(outputs, dict) and all(isinstance(k, str) for k in outputs) and \
             not any(nest.is_nested(v) for v in outputs.values()):
         return sorted(outputs)  # flattened in sorted key order
-    return [f"output_{i}" for i in range(len(concrete.outputs))]
+    return [f"output_{i}" for i in range(len(output_specs(concrete)))]
 
 
 def _encode_signatures(saver, obj, signatures):

@@ -4,7 +4,8 @@ SavedModel records a function's input signature, argument spec and outputs.
 A nest becomes a tree of values: None -> none_value, bool/int/float/str -> bool_value,
 int64_value, float64_value, string_value, a tuple -> tuple_value, a list -> list_value, a dict
 (string keys) -> dict_value, a named tuple -> named_tuple_value, and each leaf a function maps
-(a tensor or a TensorSpec) -> tensor_spec_value {name, shape (-1 for an unknown size), dtype}.
+(a tensor or a TensorSpec) -> tensor_spec_value {name, shape (-1 for an unknown size), dtype},
+a RaggedTensorSpec or SparseTensorSpec -> type_spec_value (TensorFlow's TypeSpecProto).
 `full_arg_spec` writes inspect.FullArgSpec as TensorFlow does (self left out of a method's
 arguments), `function_spec` a FunctionSpec of an argument spec and an input signature.
 """
@@ -14,8 +15,9 @@ from ..framework import dtypes
 from ..framework.protos.saved_object_graph import FunctionSpec
 from ..framework.protos.struct import StructuredValue
 from ..framework.tensor_shape import TensorShape
+from ..tracing.ragged_spec import RaggedTensorSpec
 
-__all__ = ["spec_value", "nest_value", "full_arg_spec", "function_spec", "shape_into"]
+__all__ = ["spec_value", "composite_spec_value", "type_spec_into", "nest_value", "full_arg_spec", "function_spec", "shape_into"]
 
 
 def shape_into(proto, shape):
@@ -36,6 +38,29 @@ def spec_value(name, shape, dtype):
     spec.name = name or ""
     shape_into(spec.shape, shape)
     spec.dtype = dtypes.as_dtype(dtype).as_datatype_enum
+    return out
+
+
+def type_spec_into(proto, spec):
+    """Fill a TypeSpecProto from a RaggedTensorSpec (type_state: shape, dtype, ragged_rank,
+    row_splits_dtype) or a SparseTensorSpec (shape, dtype), as TensorFlow 2.21 writes them."""
+    ragged = isinstance(spec, RaggedTensorSpec)
+    proto.type_spec_class = 3 if ragged else 1  # RAGGED_TENSOR_SPEC, SPARSE_TENSOR_SPEC
+    proto.type_spec_class_name = "RaggedTensorSpec" if ragged else "SparseTensorSpec"
+    proto.num_flat_components = 1 + spec.ragged_rank if ragged else 3
+    state = proto.type_state.tuple_value
+    state.SetInParent()
+    shape_into(state.values.add().tensor_shape_value, spec.shape)
+    state.values.add().tensor_dtype_value = spec.dtype.as_datatype_enum
+    if ragged:
+        state.values.add().int64_value = spec.ragged_rank
+        state.values.add().tensor_dtype_value = spec.row_splits_dtype.as_datatype_enum
+
+
+def composite_spec_value(spec):
+    """A StructuredValue holding the TypeSpecProto of a RaggedTensorSpec or SparseTensorSpec."""
+    out = StructuredValue()
+    type_spec_into(out.type_spec_value, spec)
     return out
 
 

@@ -15,11 +15,14 @@ The MetaGraphDef holds:
   children are the signatures (SavedBareConcreteFunctions with their keyword names); every trace
   has a SavedConcreteFunction: the node ids of the variables bound to its resource inputs, its
   input signature ((args...), {kwargs}) of TensorSpecs named as its arguments, and its output
-  nest of TensorSpecs. A variable a function uses that no object holds becomes a child of the
+  nest of TensorSpecs (a RaggedTensorSpec or SparseTensorSpec TypeSpec where it returns a
+  composite, whose components the FunctionDef returns: composite_values.py). A variable a function uses that no object holds becomes a child of the
   root named "_captured_variable_<i>"; a tf.lookup table is a SavedResource with the functions
   that make and fill it, and its text file an asset (tensorflow_tables.py);
 - signature_def: each signature's inputs (keyword -> "<signature>_<keyword>:0") and outputs
-  (name -> "StatefulPartitionedCall:<i>"), dtypes and shapes, method "tensorflow/serving/predict".
+  (name -> "StatefulPartitionedCall:<i>"; a SparseTensor's parts as coo_sparse, a
+  RaggedTensor's TypeSpec and parts as composite_tensor), dtypes and shapes, method
+  "tensorflow/serving/predict".
 
 The checkpoint's object graph (TrackableObjectGraph, under "_CHECKPOINTABLE_OBJECT_GRAPH") has
 the same nodes and children; each variable's value is stored under its first path from the root,
@@ -34,22 +37,28 @@ import numpy as np
 
 from ..framework.protos.meta_graph import SavedModel
 from ..framework.protos.trackable_object_graph import TrackableObjectGraph
+from ..framework.ragged_tensor import RaggedTensor
+from ..framework.sparse_tensor import SparseTensor, SparseTensorSpec
 from ..framework.variables import Variable, variable_op_name
 from ..module.module import TrackedContainer
 from ..ops.io.lookup_tables import TableStore
 from ..tracing.function import ConcreteFunction, Function
+from ..tracing.ragged_spec import RaggedTensorSpec
+from .composite_values import COMPOSITE_SPECS, output_specs, spec_of, width
 from .constants import PREDICT_METHOD_NAME, SERVING
 from .function_defs import function_def
 from .saved_tables import is_table
 from .tensorflow_tables import add_table, store_of, table_arrays
 from .tensorflow_graph import write_graph
-from .structured_values import function_spec, nest_value, shape_into, spec_value
+from .structured_values import (composite_spec_value, function_spec, nest_value, shape_into,
+                                spec_value, type_spec_into)
 
 __all__ = ["build", "OBJECT_GRAPH_KEY"]
 
 OBJECT_GRAPH_KEY = "_CHECKPOINTABLE_OBJECT_GRAPH"
 _PRODUCER, _MIN_CONSUMER = 2474, 12
 _Node = collections.namedtuple("_Node", "obj path children")
+COMPOSITES = (RaggedTensor, SparseTensor)
 
 
 def _escape(name):
@@ -221,9 +230,9 @@ class _Builder:
         specs = {n: spec_value(n, p.shape, p.dtype) for n, p in zip(names, concrete.graph.inputs)}
         saved.canonicalized_input_signature.CopyFrom(
             nest_value(((), specs), lambda x: x if hasattr(x, "tensor_spec_value") else None))
-        out_specs = {n: spec_value(n, t.shape, t.dtype) for n, t in zip(outputs, concrete.outputs)}
-        saved.output_signature.CopyFrom(
-            nest_value(out_specs, lambda x: x if hasattr(x, "tensor_spec_value") else None))
+        out_specs = {n: _spec_value(n, s) for n, s in zip(outputs, output_specs(concrete))}
+        saved.output_signature.CopyFrom(nest_value(out_specs, lambda x: x if hasattr(
+            x, "WhichOneof") else None))
         bare = self.graph.nodes[node_id].bare_concrete_function
         bare.concrete_function_name = name
         bare.argument_keywords.extend(names)
@@ -241,11 +250,11 @@ class _Builder:
             info.name = f"{key}_{n}:0"
             info.dtype = p.dtype.as_datatype_enum
             shape_into(info.tensor_shape, p.shape)
-        for i, (n, t) in enumerate(zip(outputs, concrete.outputs)):
-            info = sig.outputs[n]
-            info.name = f"{call}:{i}"
-            info.dtype = t.dtype.as_datatype_enum
-            shape_into(info.tensor_shape, t.shape)
+        at = 0
+        for n, spec in zip(outputs, output_specs(concrete)):
+            _output_info(sig.outputs[n], spec, [(f"{call}:{at + k}", t) for k, t in enumerate(
+                concrete.outputs[at:at + width(spec)])])
+            at += width(spec)
 
     def finish(self):
         """Children into the protos; the checkpoint's object graph and values."""
@@ -313,9 +322,37 @@ def _mark_values(graph):
 
 
 def _output_leaf(value):
+    if isinstance(value, COMPOSITES):
+        return composite_spec_value(spec_of(value))
     if isinstance(value, Variable) or (hasattr(value, "op") and hasattr(value, "dtype")):
         return spec_value("output", value.shape, value.dtype)
     return None
+
+
+def _spec_value(name, spec):
+    if isinstance(spec, COMPOSITE_SPECS):
+        return composite_spec_value(spec)
+    return spec_value(name, spec.shape, spec.dtype)
+
+
+def _output_info(info, spec, parts):
+    """A signature output's TensorInfo: a tensor by name, a SparseTensor's parts (coo_sparse),
+    a RaggedTensor's TypeSpec and parts (composite_tensor); `parts` [(name, tensor)]."""
+    if isinstance(spec, RaggedTensorSpec):
+        type_spec_into(info.composite_tensor.type_spec, spec)
+        for name, t in parts:
+            component = info.composite_tensor.components.add(
+                name=name, dtype=t.dtype.as_datatype_enum)
+            shape_into(component.tensor_shape, t.shape)
+        return
+    if isinstance(spec, SparseTensorSpec):
+        coo = info.coo_sparse
+        (coo.indices_tensor_name, _), (coo.values_tensor_name, _), \
+            (coo.dense_shape_tensor_name, _) = parts
+    else:
+        info.name = parts[0][0]
+    info.dtype = spec.dtype.as_datatype_enum
+    shape_into(info.tensor_shape, spec.shape)
 
 
 def _input_signature(concrete, names, call):

@@ -9,8 +9,9 @@ structures (structured_nests.py); the flat tensor arguments are the TensorSpec l
 order (dict keys sorted), as TensorFlow flattens them, a RaggedTensorSpec leaf standing for its
 components (flat_values, then the row_splits from the outermost) and a SparseTensorSpec leaf
 for its indices, values and dense_shape. A call gives such an argument a RaggedTensor (or
-SparseTensor) of the spec's dtype, ragged rank and a compatible shape. Outputs are tensors and
-Python values (a composite output is refused when loading).
+SparseTensor) of the spec's dtype, ragged rank and a compatible shape. Outputs are tensors,
+Python values, and RaggedTensors and SparseTensors rebuilt from their components, which the
+FunctionDef returns in the same order (composite_values.py).
 
 `RestoredFunction` (a SavedFunction: a tf.function attribute) calls as TensorFlow's restored
 functions do: the arguments are bound to the saved Python signature (FunctionSpec's FullArgSpec,
@@ -26,16 +27,12 @@ arguments by the saved keywords, the first `allowed_positional_arguments` also b
 """
 import inspect
 
-from ..framework import dtypes
-from ..framework.errors import InvalidArgumentError, UnimplementedError
-from ..framework.ragged_tensor import RaggedTensor
-from ..framework.sparse_tensor import SparseTensor, SparseTensorSpec
+from ..framework.errors import InvalidArgumentError
 from ..framework.tensor import Tensor, convert_to_tensor
-from ..framework.tensor_shape import TensorShape
 from ..tracing.function import function
-from ..tracing.ragged_spec import RaggedTensorSpec
 from ..tracing.signatures import TensorSpec
 from ..util import nest
+from .composite_values import COMPOSITE_SPECS, components, composite_parts, pack
 from .structured_nests import python_nest
 
 __all__ = ["Trace", "trace", "RestoredFunction", "BareFunction", "python_signature"]
@@ -58,9 +55,8 @@ class Trace:
 
     def call_flat(self, tensors):
         result = self.concrete._call(list(tensors))
-        leaves = iter([t for t in nest.flatten(result) if t is not None])
-        filled = [next(leaves) if isinstance(s, TensorSpec) else s
-                  for s in nest.flatten(self.outputs)]
+        leaves = [t for t in nest.flatten(result) if t is not None]
+        filled = pack(nest.flatten(self.outputs), leaves)
         return nest.pack_sequence_as(self.outputs, filled) if nest.is_nested(
             self.outputs) else filled[0]
 
@@ -72,36 +68,13 @@ class Trace:
         return self.call_flat(flat)
 
 
-_COMPOSITES = (RaggedTensorSpec, SparseTensorSpec)
-
-
-def _components(spec):
-    """The TensorSpecs of a leaf's flat tensors (see the module docstring)."""
-    if isinstance(spec, TensorSpec):
-        return [spec]
-    if isinstance(spec, SparseTensorSpec):
-        rank = spec.shape.rank
-        return [TensorSpec([None, rank], dtypes.int64), TensorSpec([None], spec.dtype),
-                TensorSpec([rank], dtypes.int64)]
-    if isinstance(spec, RaggedTensorSpec):
-        inner = spec.shape[spec.ragged_rank + 1:] if spec.shape.rank is not None else None
-        flat = TensorShape([None]).concatenate(TensorShape(inner))
-        return [TensorSpec(flat, spec.dtype)] + [TensorSpec([None], spec.row_splits_dtype)
-                                                 for _ in range(spec.ragged_rank)]
-    return []
-
-
 def input_specs(saved):
     """(argument nest, output nest, flat TensorSpecs) of a SavedConcreteFunction."""
     inputs = python_nest(saved.canonicalized_input_signature)
     outputs = python_nest(saved.output_signature)
     if not (isinstance(inputs, tuple) and len(inputs) == 2):
         inputs = (tuple(inputs) if isinstance(inputs, (list, tuple)) else (inputs,), {})
-    if any(isinstance(s, _COMPOSITES) for s in nest.flatten(outputs)):
-        raise UnimplementedError("tf.saved_model.load: a function returns a RaggedTensor or "
-                                 "SparseTensor; wengert loads functions taking them, returning "
-                                 "tensors and Python values only.")
-    specs = [c for s in nest.flatten(inputs) for c in _components(s)]
+    specs = [c for s in nest.flatten(inputs) for c in components(s)]
     return inputs, outputs, specs
 
 
@@ -155,8 +128,8 @@ def match(saved, given, convert):
         return None
     flat = []
     for s, g in zip(nest.flatten(saved), nest.flatten(given)):
-        if isinstance(s, _COMPOSITES):
-            parts = _composite_parts(g, s)
+        if isinstance(s, COMPOSITE_SPECS):
+            parts = composite_parts(g, s)
             if parts is None:
                 return None
             flat.extend(parts)
@@ -168,24 +141,6 @@ def match(saved, given, convert):
         elif not (s is g or (type(s) is type(g) and s == g)):
             return None
     return flat
-
-
-def _composite_parts(value, spec):
-    """The flat tensors of a RaggedTensor / SparseTensor fitting `spec`, or None."""
-    if getattr(value, "dtype", None) is not spec.dtype:
-        return None
-    if isinstance(spec, SparseTensorSpec):
-        if not isinstance(value, SparseTensor) or \
-                not spec.shape.is_compatible_with(value.shape):
-            return None
-        return [value.indices, value.values, value.dense_shape]
-    if not isinstance(value, RaggedTensor) or value.ragged_rank != spec.ragged_rank or \
-            not spec.shape.is_compatible_with(value.shape):
-        return None
-    splits = list(value.nested_row_splits)
-    if any(t.dtype is not spec.row_splits_dtype for t in splits):
-        return None
-    return [value.flat_values] + splits
 
 
 def python_signature(spec):

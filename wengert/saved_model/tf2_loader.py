@@ -20,7 +20,7 @@ rebuilds it:
   a RestoredFunction (its traces, called as TensorFlow binds arguments); a bare concrete
   function a BareFunction; the root's "signatures" (a signature_map) a dict of
   SignatureFunctions (load.py: keyword tensors in, a dict of outputs out, named by the saved
-  output dict's keys).
+  output dict's keys; a RaggedTensor or SparseTensor where the saved output is one).
 
 Everything is checked before the first Variable is made: each reachable function's op types
 (function_import.check: an op wengert lacks is a NotFoundError naming it and its node; py_func
@@ -40,9 +40,9 @@ from ..framework.tensor import convert_to_tensor
 from ..framework.variables import Variable
 from ..module.module import Module
 from ..tracing.func_graph import init_scope
-from ..tracing.signatures import TensorSpec
 from ..util import nest
 from .checkpoint_format import CheckpointReader
+from .composite_values import COMPOSITE_SPECS, width
 from .function_import import FunctionLibrary
 from .load import SignatureFunction
 from .structured_nests import python_nest
@@ -308,8 +308,10 @@ def _signature(traced):
     outputs = traced.outputs
     names = sorted(outputs) if isinstance(outputs, dict) else [
         f"output_{k}" for k in range(len(nest.flatten(outputs)))]
-    specs = [s for s in nest.flatten(outputs) if isinstance(s, TensorSpec)]
-    return SignatureFunction(traced.concrete, keywords, names[:len(specs)])
+    specs = [s for s in nest.flatten(outputs) if width(s)]
+    composite = any(isinstance(s, COMPOSITE_SPECS) for s in specs)
+    return SignatureFunction(traced.concrete, keywords, names[:len(specs)],
+                             specs if composite else None)
 
 
 def _containers(graph, objects, traces):

@@ -11,21 +11,22 @@ saver.proto, saved_model.proto): a graph with what a program needs to run it aga
     CollectionDef  one of node_list (1), bytes_list (2), int64_list (3), float_list (4),
                    any_list (5), each a message of one repeated `value` (1)
     TensorInfo     one of name (1), coo_sparse (4), composite_tensor (5); dtype (2),
-                   tensor_shape (3)
+                   tensor_shape (3); CompositeTensor: type_spec (1): TypeSpecProto,
+                   components (2): repeated TensorInfo
     SignatureDef   inputs (1), outputs (2): maps of TensorInfo, method_name (3), defaults (4)
     SaverDef       filename_tensor_name (1), save_tensor_name (2), restore_op_name (3),
                    max_to_keep (4), sharded (5), keep_checkpoint_every_n_hours (6), version (7)
     Any            type_url (1), value (2)
 
 The stripped op list is an OpList (op_def.py), the object graph a SavedObjectGraph
-(saved_object_graph.py); composite tensors' specs are declared without their fields: their bytes
-are kept as read and written back unchanged.
+(saved_object_graph.py).
 """
 from .any_message import Any
 from .graph import GraphDef
 from .message import Field, Message
 from .op_def import OpList
 from .saved_object_graph import SavedObjectGraph
+from .struct import TypeSpecProto
 from .tensor import DATA_TYPE_NAMES, TensorProto, TensorShapeProto
 
 __all__ = ["Any", "AssetFileDef", "CollectionDef", "MetaGraphDef", "SavedModel", "SaverDef",
@@ -72,8 +73,14 @@ class _CooSparse(Message):
               Field(3, "dense_shape_tensor_name", "string"))
 
 
+def _tensor_info():
+    return TensorInfo
+
+
 class _CompositeTensor(Message):
     FULL_NAME = "tensorflow.TensorInfo.CompositeTensor"
+    FIELDS = (Field(1, "type_spec", "message", message=TypeSpecProto),
+              Field(2, "components", "message", repeated=True, message=_tensor_info))
 
 
 class TensorInfo(Message):

@@ -21,6 +21,7 @@ from ...framework.errors import InvalidArgumentError
 from ...framework.execute import execute
 from ...framework.op_dtype_constraints import check_fixed_argument, fixed_dtype_error
 from ...framework.registry import defop
+from ...framework.static_value import static_value
 from ...framework.tensor import constant, convert_to_tensor, string_array
 from ...framework.tensor_shape import TensorShape
 from .. import shape_rules
@@ -28,7 +29,7 @@ from ..array_ops import concat, stack
 from ..creation_ops import range as range_, shape as shape_of
 from ..indexing_ops import gather
 from ..reduce_ops import reduce_max
-from ..shape_ops import repeat
+from ..sort_ops import searchsorted
 from ..shape_rules import axis_int, axis_tuple
 from .printing import format_value
 
@@ -73,8 +74,11 @@ def _simple(op_type, fn, out_dtype=dtypes.string, raw=None):
 
 
 def _text(value):
-    """A string attribute given as str, bytes or a scalar string tensor (tf.raw_ops' pattern)."""
-    value = value.numpy() if hasattr(value, "numpy") else value
+    """A string attribute given as str, bytes or a scalar string tensor (tf.raw_ops' pattern;
+    in a graph, a tensor whose value is known while building: a Const of a loaded function)."""
+    if hasattr(value, "numpy"):
+        known = static_value(value)
+        value = known if known is not None else value.numpy()
     value = value.item() if isinstance(value, np.ndarray) else value
     return value.decode() if isinstance(value, bytes) else value
 
@@ -247,7 +251,8 @@ def _raw_split(input, sep, maxsplit, name):  # noqa: A002
     values, splits = execute(SPLIT_V2, (_strings(input, "StringSplitV2"),),
                              {"sep": _text(sep) or None, "maxsplit": int(maxsplit)}, name)
     lengths = splits[1:] - splits[:-1]
-    rows = repeat(range_(shape_of(lengths, dtypes.int64)[0], dtype=dtypes.int64), lengths)
+    rows = searchsorted(splits, range_(splits[-1], dtype=dtypes.int64), side="right",
+                        out_type=dtypes.int64) - 1  # each piece's string, also in a graph
     columns = range_(shape_of(values, dtypes.int64)[0], dtype=dtypes.int64) - gather(splits, rows)
     width = reduce_max(concat([lengths, constant(np.zeros(1, np.int64))], 0))
     return (stack([rows, columns], 1), values,
