@@ -1,14 +1,16 @@
-"""How a checkpoint's files are written (issue 31, speed, without changing a byte): the tensors'
-CRC32C computed in a thread while their bytes are written give the files that computing them
-first gives (which are TensorFlow's bytes, test_tensor_bundle.py), with and without that
-thread; an error in the thread or while writing leaves the previous checkpoint and no temporary
-file; a data file written over keeps a hidden second name until the flush thread deletes it."""
+"""How a checkpoint's files are written and read (issue 31, speed, without changing a byte): the
+tensors' CRC32C computed in a thread while their bytes are written give the files that computing
+them first gives (which are TensorFlow's bytes, test_tensor_bundle.py), with and without that
+thread, and checked in a thread while reading still catch a corrupted tensor; an error in the
+thread leaves the previous checkpoint and no temporary file; a data file written over keeps a
+hidden second name until the flush thread deletes it."""
 import os
 
 import numpy as np
 import pytest
 
 import wengert as tf
+from wengert.framework.errors import DataLossError
 from wengert.saved_model import bundle_checksums, disk_flush
 from wengert.saved_model import checkpoint_format as ckpt_module
 from wengert.saved_model.tensor_bundle import encode_data, encode_index
@@ -34,7 +36,9 @@ def _files(path):
 
 @pytest.mark.parametrize("thread", [True, False], ids=["crc-in-thread", "crc-after-write"])
 def test_written_files_are_the_bundle_encoders_bytes(tmp_path, monkeypatch, thread):
-    if not thread:
+    if thread:
+        monkeypatch.setattr(bundle_checksums, "THREAD_FROM", 0)  # a thread even for small files
+    else:
         monkeypatch.setattr(bundle_checksums, "_unlocked_extend", lambda: None)
     arrays = _arrays()
     path = str(tmp_path / "ckpt")
@@ -59,6 +63,7 @@ def test_the_thread_uses_the_c_library_when_installed():
 def test_an_error_computing_checksums_leaves_the_old_checkpoint(tmp_path, monkeypatch):
     if bundle_checksums._unlocked_extend() is None:
         pytest.skip("the checksums are computed in a thread only with google-crc32c")
+    monkeypatch.setattr(bundle_checksums, "THREAD_FROM", 0)
     v = tf.Variable(np.arange(1000, dtype=np.float32))
     ckpt = Checkpoint(v=v)
     path = ckpt.write(str(tmp_path / "ckpt"))
@@ -70,9 +75,37 @@ def test_an_error_computing_checksums_leaves_the_old_checkpoint(tmp_path, monkey
     monkeypatch.setattr(bundle_checksums, "_checksum", failing)
     with pytest.raises(MemoryError, match="checksum"):
         ckpt.write(path)
+    with pytest.raises(MemoryError, match="checksum"):
+        ckpt.read(path)
     monkeypatch.undo()
     assert _files(path) == before
     assert sorted(os.listdir(tmp_path)) == ["ckpt.data-00000-of-00001", "ckpt.index"]
+    np.testing.assert_array_equal(v.numpy(), np.arange(1000, dtype=np.float32) * 2.0)
+
+
+@pytest.mark.parametrize("thread", [True, False], ids=["crc-in-thread", "crc-after-read"])
+def test_reading_checks_every_tensor(tmp_path, monkeypatch, thread):
+    if thread:
+        monkeypatch.setattr(bundle_checksums, "THREAD_FROM", 0)
+    else:
+        monkeypatch.setattr(bundle_checksums, "_unlocked_extend", lambda: None)
+    arrays = _arrays()
+    path = str(tmp_path / "ckpt")
+    ckpt_module._write_checkpoint(path, arrays)
+    for name in ("big", "scalar", "words"):
+        back = load_checkpoint(path).get_tensors(list(arrays))
+        assert all(back[n].flags.writeable for n in arrays if back[n].dtype != object)
+        _, offset, size = load_checkpoint(path)._format.entries[name][1:4]
+        with open(path + ckpt_module.DATA_SUFFIX, "r+b") as f:
+            f.seek(offset + size - 1)
+            last = f.read(1)
+            f.seek(offset + size - 1)
+            f.write(bytes([last[0] ^ 1]))
+        with pytest.raises(DataLossError, match=f"tensor '{name}' fails its checksum"):
+            load_checkpoint(path).get_tensors(list(arrays), writable=False)
+        with open(path + ckpt_module.DATA_SUFFIX, "r+b") as f:
+            f.seek(offset + size - 1)
+            f.write(last)
 
 
 def test_a_replaced_data_file_is_deleted_once_the_new_one_is_on_disk(tmp_path, monkeypatch):

@@ -23,6 +23,7 @@ from ..framework.errors import DataLossError, NotFoundError, UnimplementedError
 from ..framework.protos import wire
 from ..framework.protos.tensor_bundle import BundleEntryProto, BundleHeaderProto
 from ..util import crc32c
+from .bundle_checksums import Checksums
 from .table_format import read_table, write_table
 
 __all__ = ["encode_data", "layout_data", "fill_checksums", "encode_index", "BundleReader",
@@ -170,23 +171,31 @@ class BundleReader:
                                 f"index says {end}: it is truncated or corrupted.")
 
     def read(self, names, writable=True):
-        """{name: ndarray} for `names`, each checked against its size and CRC32C; with
-        writable=False numeric arrays share the bytes read (read-only, one copy fewer)."""
+        """{name: ndarray} for `names`, each checked against its size and CRC32C (numeric
+        tensors' in a thread while the next are read, bundle_checksums.py); with writable=False
+        numeric arrays share the bytes read (read-only, one copy fewer)."""
         check_present(self.index_file, self.entries, names)
+        numeric = [n for n in names if self.entries[n][0] is not dtypes.string]
         out = {}
-        with open(self.data_file, "rb") as f:
+        with Checksums(sum(self.entries[n][3] for n in numeric)) as sums, \
+                open(self.data_file, "rb") as f:
             for name in names:
                 dtype, shape, offset, size, stored = self.entries[name]
                 f.seek(offset)
                 blob = f.read(size)
                 if len(blob) != size:
                     raise self._bad_tensor(name)
-                value = self._decode(name, dtype, shape, blob)
-                crc = (_string_bytes(value)[1] if dtype is dtypes.string else
-                       crc32c.crc32c(blob))
-                if crc32c.mask(crc) != stored:
+                out[name] = value = self._decode(name, dtype, shape, blob)
+                if dtype is not dtypes.string:
+                    sums.add(blob)
+                elif crc32c.mask(_string_bytes(value)[1]) != stored:
                     raise self._bad_tensor(name)
-                out[name] = value.copy() if writable and dtype is not dtypes.string else value
+            crcs = sums.results()
+        for name, crc in zip(numeric, crcs):
+            if crc32c.mask(crc) != self.entries[name][4]:
+                raise self._bad_tensor(name)
+        if writable:
+            out.update((name, out[name].copy()) for name in numeric)
         return out
 
     def _bad_tensor(self, name):
