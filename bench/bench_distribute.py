@@ -1,12 +1,15 @@
 """Data-parallel speed: gradient synchronisation against raw MPI, bucket sizes, weak scaling.
 
     python bench/bench_distribute.py            # launches its workers with mpiexec, prints all
+    python bench/bench_distribute.py [rounds]   # section 1's rounds (default 15)
+    python bench/bench_distribute.py --sync     # section 1 only
     python bench/bench_distribute.py --quick    # fewer rounds (a check that it runs)
 
 1. Gradient sync of an MLP 784-1024-10 (3.26 MB of float32 gradients) on 2 ranks: wengert's
    `sync_gradients` (the sum TensorFlow's strategies use, and Horovod's average) against a raw
-   mpi4py `comm.Allreduce` of the same bytes in one call, in the same run, interleaved rounds;
-   the median of each rank's slowest time per round. Goal: at most 1.2x the raw allreduce.
+   mpi4py `comm.Allreduce` of the same bytes in one call from a send into a receive buffer (and
+   in place), in the same run, interleaved rounds; the median of each rank's slowest time per
+   round (wall and CPU time), every round printed. Goal: at most 1.2x the raw send -> recv.
 2. The bucket size, on 32 MB of gradients (8 variables of 1024x1024): 0.25, 1, 4, 16 MiB and
    one bucket per variable, against the raw allreduce of the 32 MB.
 3. Weak scaling: samples/s of a traced training step (strategy.run) at a fixed per-rank batch of
@@ -32,21 +35,24 @@ MLP = [(784, 1024), (1024,), (1024, 10), (10,)]
 
 
 # -- workers (run under mpiexec) ---------------------------------------------------------------
-def _timed_rounds(job, contenders, rounds, calls):
-    """{name: median over rounds of the slowest rank's seconds per call}."""
+def _timed_rounds(job, contenders, rounds, calls, every=None):
+    """{name: median over rounds of the slowest rank's seconds per call}; `every` (a dict), if
+    given, receives {name: [(wall, cpu) seconds per call of each round]}."""
     samples = {name: [] for name in contenders}
     names = list(contenders)
     for r in range(rounds):
         for name in names[r % len(names):] + names[:r % len(names)]:
             fn = contenders[name]
             job.comm.barrier()
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             for _ in range(calls):
                 fn()
-            mine = np.array([(time.perf_counter() - start) / calls])
+            mine = np.array([time.perf_counter() - start, time.process_time() - cpu]) / calls
             job.comm.allreduce(mine, None, "max")
-            samples[name].append(float(mine[0]))
-    return {name: statistics.median(v) for name, v in samples.items()}
+            samples[name].append((float(mine[0]), float(mine[1])))
+    if every is not None:
+        every.update(samples)
+    return {name: statistics.median(w for w, _ in v) for name, v in samples.items()}
 
 
 def _variables(shapes, tf):
@@ -55,25 +61,27 @@ def _variables(shapes, tf):
             [tf.constant(rng.normal(size=s).astype(np.float32)) for s in shapes])
 
 
-def worker_sync(quick):
+def worker_sync(quick, rounds=15, buckets=True):
     import wengert as tf
     from wengert.distribute.gradient_sync import Synchronizer
     from wengert.distribute.job import job
     the_job = job()
-    rounds, calls = (5, 5) if quick else (15, 20)
+    rounds, calls = (5, 5) if quick else (rounds, 20)
     variables, grads = _variables(MLP, tf)
     nbytes = sum(int(np.prod(s)) * 4 for s in MLP)
     raw = np.ones(nbytes // 4, np.float32)
     raw_recv = np.empty_like(raw)  # wengert must return fresh arrays: it cannot reduce in place
     mpi = the_job.comm.mpi_comm
     from mpi4py import MPI
-    out = {"ranks": the_job.size, "bytes": nbytes}
+    out = {"ranks": the_job.size, "bytes": nbytes, "rounds": {}}
     out["sync"] = _timed_rounds(the_job, {
         "raw comm.Allreduce": lambda: mpi.Allreduce(MPI.IN_PLACE, raw, op=MPI.SUM),
         "raw, send -> recv": lambda: mpi.Allreduce(raw, raw_recv, op=MPI.SUM),
         "wengert sum": lambda: the_job.sync_gradients(grads, variables, average=False),
         "wengert average": lambda: the_job.sync_gradients(grads, variables, average=True),
-    }, rounds, calls)
+    }, rounds, calls, out["rounds"])
+    if not buckets:
+        return out
     # bucket sizes on 32 MB
     shapes = [(1024, 1024)] * 8
     big_vars, big_grads = _variables(shapes, tf)
@@ -125,10 +133,10 @@ def worker_scaling(quick):
 
 
 # -- the driver -------------------------------------------------------------------------------
-def _launch(ranks, worker, quick):
+def _launch(ranks, worker, quick, extra=()):
     env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
     command = [sys.executable, "-m", "wengert.distribute.run", "-n", str(ranks), __file__,
-               "--worker", worker] + (["--quick"] if quick else [])
+               "--worker", worker] + (["--quick"] if quick else []) + list(extra)
     done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=1800)
     lines = [x for x in done.stdout.splitlines() if x.startswith("{")]
     if done.returncode or not lines:
@@ -150,13 +158,21 @@ def _ms(seconds):
     return f"{seconds * 1e3:.3g} ms"
 
 
-def main(quick):
-    sync = _launch(2, "sync", quick)
+def main(quick, rounds, only_sync):
+    extra = [str(rounds)] + (["--sync"] if only_sync else [])
+    sync = _launch(2, "sync", quick, extra)
+    load = open("/proc/loadavg").read().split()[0] if os.path.exists("/proc/loadavg") else "?"
     print(f"# Gradient sync, {sync['ranks']} ranks, MLP 784-1024-10 ({sync['bytes'] / 1e6:.2f} MB"
-          " float32)")
-    raw = sync["sync"]["raw comm.Allreduce"]
+          f" float32), load average {load}; ratios to the raw send -> recv, then every round's "
+          "wall time (ms)")
+    raw = sync["sync"]["raw, send -> recv"]
     for name, seconds in sync["sync"].items():
-        print(f"  {name:<24} {_ms(seconds):>10}   {seconds / raw:.2f}x raw")
+        cpu = statistics.median(c for _, c in sync["rounds"][name])
+        walls = " ".join(f"{w * 1e3:.3g}" for w, _ in sync["rounds"][name])
+        print(f"  {name:<20} {_ms(seconds):>10} (cpu {_ms(cpu):>9})  {seconds / raw:.2f}x   "
+              f"{walls}")
+    if only_sync:
+        return
     print("\n# Bucket size, 2 ranks, 8 x 1024x1024 float32 (33.6 MB)")
     raw = sync["buckets"]["raw comm.Allreduce"]
     for name, seconds in sync["buckets"].items():
@@ -183,11 +199,14 @@ def main(quick):
 if __name__ == "__main__":
     args = sys.argv[1:]
     quick = "--quick" in args
+    numbers = [int(a) for a in args if a.isdigit()]
+    rounds = numbers[0] if numbers else 15
     if "--worker" in args:
         name = args[args.index("--worker") + 1]
-        result = worker_sync(quick) if name == "sync" else worker_scaling(quick)
+        result = (worker_sync(quick, rounds, "--sync" not in args) if name == "sync"
+                  else worker_scaling(quick))
         from wengert.distribute.job import job
         if job().rank == 0:
             print(json.dumps(result), flush=True)
     else:
-        main(quick)
+        main(quick, rounds, "--sync" in args)

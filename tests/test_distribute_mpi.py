@@ -153,7 +153,9 @@ def test_fit_with_uneven_last_batches_equals_one_process(tmp_path, n):
 @pytest.mark.parametrize("mode, names", [
     ("scope", ["'layer/kernel:0'", "[3, 5]", "[3, 4]"]),
     ("gradients", ["'extra/bias:0'"]),
-    ("broadcast", ["'renamed/kernel:0'", "'layer/kernel:0'"])])
+    ("broadcast", ["'renamed/kernel:0'", "'layer/kernel:0'"]),
+    ("step", ["rank 0: gradients of 12 elements (gradient plan 0)",
+              "rank 1: allreduce of 1 elements (float32, sum)", "UNCHANGED True"])])
 def test_mismatched_variables_name_the_rank_and_variable(mode, names):
     status, out, seconds = launch(2, "mismatch.py", mode, timeout=120)
     assert status != 0

@@ -10,12 +10,20 @@ data only through a `Communicator`, which offers five collectives on contiguous 
                                             their first dimensions may differ
     barrier()                              returns once every rank has entered it
     iallreduce(send, recv)                 a started allreduce; `.wait()` finishes it
+    dup()                                  a new communicator over the same ranks, whose
+                                            collectives never match this one's (MPI Comm_dup)
 
 MPI is the one engine behind it for now (`MPICommunicator`, through mpi4py: buffers are reduced
 in place by the MPI library, zero-copy, and the job is launched by `mpiexec`, `srun` or
 `python -m wengert.distribute.run`). `LocalCommunicator` is the one-process group (size 1),
 which needs nothing installed. `world()` picks MPI when an MPI launcher started several processes
 (or WENGERT_MPI=1; a missing mpi4py is then an error naming the extra), else the local group.
+
+Gradients travel in nonblocking allreduces (gradient_sync.py), which Open MPI runs with its
+`libnbc` component. For a job of two ranks, `import_mpi` asks it (before MPI starts, unless the
+variable is already set) for recursive doubling, which is one simultaneous exchange of the two
+buffers, instead of its default for fewer than four ranks, a reduce to one rank followed by a
+broadcast (two exchanges one after the other): OMPI_MCA_coll_libnbc_iallreduce_algorithm=4.
 
 Ranks also have a local rank and size: their place among the ranks of their own host, found by
 MPI's shared-memory split (COMM_TYPE_SHARED), as Horovod's local_rank does.
@@ -85,6 +93,9 @@ class Communicator:
     def barrier(self):
         raise NotImplementedError
 
+    def dup(self):
+        raise NotImplementedError
+
     def abort(self, code=1):
         os._exit(code)
 
@@ -125,6 +136,9 @@ class LocalCommunicator(Communicator):
 
     def barrier(self):
         return None
+
+    def dup(self):
+        return LocalCommunicator()
 
 
 def _check_op(op):
@@ -204,12 +218,24 @@ class MPICommunicator(Communicator):
     def barrier(self):
         self._comm.Barrier()
 
+    def dup(self):
+        """Collective: every rank calls it at the same point (Collectives.channel does)."""
+        twin = MPICommunicator.__new__(MPICommunicator)
+        twin.__dict__.update(self.__dict__)
+        twin._comm = self._comm.Dup()
+        return twin
+
     def abort(self, code=1):
         self._comm.Abort(code)
 
 
+_NONBLOCKING_ALLREDUCE = "OMPI_MCA_coll_libnbc_iallreduce_algorithm"
+
+
 def import_mpi():
     """mpi4py's MPI module, or MissingMPIError naming the extra."""
+    if launched_size() == 2 and _NONBLOCKING_ALLREDUCE not in os.environ:
+        os.environ[_NONBLOCKING_ALLREDUCE] = "4"  # recursive doubling (see the docstring)
     try:
         from mpi4py import MPI  # optional dependency
     except ImportError as err:

@@ -8,15 +8,18 @@ every rank. Its layout:
   the reverse pass finishes them: the last layer's gradients are ready first), filling buckets of
   at most `bucket_bytes` (4 MiB by default; bench/bench_distribute.py measures the choice). Each
   bucket owns a persistent flat send buffer; a step copies the gradients into their slots (a None
-  gradient fills its slot with zeros, so every rank issues the same collectives) and issues ONE
-  allreduce per bucket into a fresh receive buffer, whose reshaped slices become the result
-  tensors (fresh memory each step: tensors never change afterwards);
+  gradient fills its slot with zeros, so every rank issues the same collectives) and starts ONE
+  nonblocking allreduce per bucket into a fresh receive buffer, whose reshaped slices become the
+  result tensors (fresh memory each step: tensors never change afterwards);
 - a gradient larger than half a bucket is a bucket of its own and is sent from its own array
   without the copy (an MLP's 784x1024 kernel, 3.2 MB: the copy would cost a quarter of the
-  allreduce on one host); for a mean its received sum is multiplied by 1/N in place, while it is
-  still in the cache;
-- for a mean the other gradients are multiplied by 1/N while they are copied in (one pass over
-  memory either way);
+  allreduce on one host);
+- the buckets' allreduces run on the plan's own channel (a duplicate communicator, see
+  protocol.py) and start together with the step's header, before it is checked: the step waits
+  for one round trip, not one per collective. They are finished after the header has shown that
+  every rank runs the same step (else every rank raises ReplicaMismatchError first);
+- a mean is the received sum multiplied by 1/N in place (N: the ranks that have not joined, which
+  only the header tells);
 - sparse gradients (IndexedSlices: embedding rows) are all-gathered, values and indices, as
   TensorFlow does: the result holds every rank's rows (repeated indices are summed when applied).
 
@@ -27,7 +30,7 @@ small count of present gradients travels only in steps where some rank lacks one
 """
 import numpy as np
 
-from .protocol import OPS
+from .protocol import OPS, ReplicaMismatchError
 
 __all__ = ["GradientPlan", "Synchronizer", "DEFAULT_BUCKET_BYTES"]
 
@@ -41,16 +44,12 @@ class _Bucket:
         self.dtype = np.dtype(dtype)
         self.members = members                     # variable indices, reverse order
         sizes = [int(np.prod(shapes[i], dtype=np.int64)) for i in members]
-        self.offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+        self.offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64).tolist()
         self.total = int(self.offsets[-1])
         self.shapes = [tuple(shapes[i]) for i in members]
-        self.direct = len(members) == 1            # sent from its own array when summing
+        self.direct = len(members) == 1            # sent from its own array when it can be
+        self.what = f"gradient allreduce of {self.total} {self.dtype.name} values"
         self._send = None
-
-    def _buffer(self):
-        if self._send is None:
-            self._send = np.empty(self.total, self.dtype)
-        return self._send
 
     def _lone(self, arrays):
         """A lone gradient that can be sent as it is (its own dtype, contiguous), else None."""
@@ -60,41 +59,45 @@ class _Bucket:
                 return array.reshape(-1)
         return None
 
-    def _source(self, arrays, scale):
-        """The array to send: the filled persistent buffer, its slots scaled by `scale`."""
-        send = self._buffer()
+    def _filled(self, arrays):
+        """The persistent send buffer holding the members' gradients (zeros for a None)."""
+        if self._send is None:
+            self._send = np.empty(self.total, self.dtype)
+        send, offsets = self._send, self.offsets
         for k, index in enumerate(self.members):
-            slot = send[self.offsets[k]:self.offsets[k + 1]]
+            slot = send[offsets[k]:offsets[k + 1]]
             array = arrays[index]
             if array is None:
                 slot.fill(0)
-            elif scale is None:
-                np.copyto(slot, array.reshape(-1), casting="same_kind")
             else:
-                np.multiply(array.reshape(-1), scale, out=slot, casting="same_kind")
+                np.copyto(slot, array.reshape(-1), casting="same_kind")
         return send
 
-    def reduce(self, comm, arrays, scale, out):
+    def post(self, channel, arrays):
+        """Start the sum of this bucket over the ranks: (request, receive buffer)."""
+        send = self._lone(arrays)
+        if send is None:
+            send = self._filled(arrays)
         recv = np.empty(self.total, self.dtype)
-        lone = self._lone(arrays)
-        if lone is not None:  # sent as it is; an average scales the sum in place, still cached
-            comm.allreduce(lone, recv, "sum")
-            if scale is not None:
-                np.multiply(recv, scale, out=recv)
-        else:
-            comm.allreduce(self._source(arrays, scale), recv, "sum")
-        for k, index in enumerate(self.members):
-            out[index] = recv[self.offsets[k]:self.offsets[k + 1]].reshape(self.shapes[k])
+        return channel.iallreduce(send, recv, "sum"), recv
 
-    def serve_joined(self, comm):
+    def post_joined(self, channel):
         zeros = np.zeros(self.total, self.dtype)
-        comm.allreduce(zeros, np.empty_like(zeros), "sum")
+        return channel.iallreduce(zeros, np.empty_like(zeros), "sum"), None
+
+    def finish(self, recv, scale, out):
+        """Results of a finished sum: views of `recv` (scaled in place for a mean)."""
+        if scale is not None:
+            np.multiply(recv, scale, out=recv)
+        offsets = self.offsets
+        for k, index in enumerate(self.members):
+            out[index] = recv[offsets[k]:offsets[k + 1]].reshape(self.shapes[k])
 
 
 class GradientPlan:
     """The layout of one list of variables' gradients (see the module docstring)."""
 
-    def __init__(self, number, specs, bucket_bytes=DEFAULT_BUCKET_BYTES):
+    def __init__(self, number, specs, bucket_bytes=DEFAULT_BUCKET_BYTES, channel=None):
         # specs: [(name, shape tuple, numpy dtype, sparse bool)] in variable order
         self.number = number
         self.specs = specs
@@ -102,28 +105,39 @@ class GradientPlan:
         self.entries = entries(*zip(*[s[:3] for s in specs])) if specs else []
         self.buckets = _layout(specs, bucket_bytes)
         self.size = sum(b.total for b in self.buckets)
+        self.channel = channel       # the communicator of this plan's buckets
+        self.what = f"gradient allreduce (plan {number})"
+        self._broken = None
 
     def run(self, coll, arrays, average):
         """Reduce `arrays` (per variable: an ndarray, a (values, indices) pair for a sparse
         variable, or None); returns (results, counts) where counts[i] is how many ranks had
         a gradient for variable i (None when every rank had every gradient)."""
+        if self._broken:
+            raise ReplicaMismatchError(self._broken)
         absent = sum(a is None for a in arrays)
-        header = coll.header(OPS["gradients"], self.number, self.size, absent,
-                             what=f"gradient allreduce (plan {self.number})")
+        posted = coll.post_header(OPS["gradients"], self.number, self.size, absent, self.what)
+        started = [bucket.post(self.channel, arrays) for bucket in self.buckets]
+        try:
+            header = coll.finish_header(posted)
+        except ReplicaMismatchError as err:  # the buckets' sums never finish: end the job
+            self._broken = (f"gradient plan {self.number} cannot be used after the ranks "
+                            f"disagreed ({err}); restart the job.")
+            raise
         counts = None
         if header.absent:
             flags = np.array([a is not None for a in arrays], np.int32)
             counts = np.empty_like(flags)
             coll._raw("the count of present gradients", coll.comm.allreduce, flags, counts)
         out = [None] * len(arrays)
-        for bucket in self.buckets:
-            bucket_scale = bucket.dtype.type(1.0 / header.active) if average else None
-            what = f"gradient allreduce of {bucket.total} {bucket.dtype.name} values"
-            with coll.watchdog.watch(what):
-                bucket.reduce(coll.comm, arrays, bucket_scale, out)
         for index in self.sparse:
             out[index] = self._gather_sparse(coll, index, arrays[index], average,
                                              header.active)
+        for bucket, (request, recv) in zip(self.buckets, started):
+            with coll.watchdog.watch(bucket.what):
+                request.wait()
+            scale = bucket.dtype.type(1.0 / header.active) if average else None
+            bucket.finish(recv, scale, out)
         if counts is not None:
             out = [o if c > 0 else None for o, c in zip(out, counts)]
         return out, counts
@@ -145,15 +159,16 @@ class GradientPlan:
 
     def serve_joined(self, coll, header):
         """Take part in a step of this plan with zero gradients (a rank that called join)."""
+        started = [bucket.post_joined(self.channel) for bucket in self.buckets]
         if header.absent:
             flags = np.zeros(len(self.specs), np.int32)
             coll.comm.allreduce(flags, np.empty_like(flags), "sum")
-        for bucket in self.buckets:
-            bucket.serve_joined(coll.comm)
         for index in self.sparse:
             _, shape, dtype, _ = self.specs[index]
             coll.comm.allgather(np.zeros((0,) + tuple(shape[1:]), dtype))
             coll.comm.allgather(np.zeros((0,), np.int64))
+        for request, _ in started:
+            request.wait()
 
 
 def entries(names, shapes, dtypes):
@@ -210,7 +225,7 @@ class Synchronizer:
                 kinds = coll.allreduce(kinds, op="max", what="the kinds of the gradients")
             specs = [(n, tuple(s), np.dtype(d), int(k) == 1)
                      for n, s, d, k in zip(names, shapes, dtypes, kinds)]
-            plan = GradientPlan(len(coll.plans), specs, self.bucket_bytes)
+            plan = GradientPlan(len(coll.plans), specs, self.bucket_bytes, coll.channel())
             coll.plans.append(plan)
             self._plans[key] = plan
         return plan

@@ -1,7 +1,9 @@
 """`Collectives`: the communicator with the checks that keep a job from hanging or going wrong.
 
 Every collective that wengert issues across processes goes through here. Before its data moves,
-each rank contributes a small header to one integer allreduce (a sum):
+each rank contributes a small header to one integer allreduce (a sum, always issued as a
+nonblocking MPI_Iallreduce and waited on: MPI never matches a blocking collective with a
+nonblocking one):
 
     [active, op, op^2, key, key^2, size, size^2, absent]
 
@@ -13,6 +15,14 @@ at once whether all active ranks called the same collective with the same size: 
 (sum s, sum of squares q) all are equal exactly when s^2 = A q (Cauchy-Schwarz; computed modulo
 2^64, where equal values still satisfy it). A mismatch raises `ReplicaMismatchError` on every
 rank, naming what each rank called, instead of letting MPI mix unrelated buffers or wait forever.
+
+A gradient step does not wait for its header before its data moves: its buckets travel on a
+channel of their own (`channel()`: a duplicate communicator, one per gradient plan, made by every
+rank at the same point), started right after the header and finished after it, so the step costs
+one round trip instead of two. The data of one plan always has the same buffers, so it can only
+meet its own kind on its channel; when the header reveals that the ranks disagree, every rank
+raises before it uses the data, and the plan refuses further steps (its started sums will never
+finish: the job must be restarted).
 
 The header also carries `join()`: a rank that has run out of data calls it and then answers the
 others' collectives until all ranks have joined, contributing zeros to sums (identity values to
@@ -37,7 +47,7 @@ from .watchdog import Watchdog
 __all__ = ["Collectives", "ReplicaMismatchError", "OPS"]
 
 OPS = {"allreduce": 1, "broadcast": 2, "allgather": 3, "barrier": 4, "gradients": 5,
-       "agree": 6, "join": 7}
+       "agree": 6, "join": 7, "channel": 8}
 _OP_NAMES = {v: k for k, v in OPS.items()}
 _REDUCE = {"sum": 0, "max": 1, "min": 2, "prod": 3}
 _REDUCE_NAMES = {v: k for k, v in _REDUCE.items()}
@@ -45,6 +55,7 @@ _DTYPES = [np.dtype(t) for t in ("float32", "float64", "float16", "int32", "int6
                                  "int16", "uint8", "uint16", "uint32", "uint64", "bool")]
 _DTYPE_CODES = {d: i + 1 for i, d in enumerate(_DTYPES)}
 _HEADER = 8
+_WRAP = 1 << 64
 
 
 class ReplicaMismatchError(InvalidArgumentError):
@@ -81,14 +92,22 @@ class Header:
     __slots__ = ("active", "op", "key", "size", "absent", "consistent")
 
     def __init__(self, sums):
-        s = sums.astype(np.uint64)
-        self.active = int(sums[0])
-        a = np.uint64(self.active)
-        with np.errstate(over="ignore"):
-            self.consistent = all(s[i] * s[i] == a * s[i + 1] for i in (1, 3, 5))
-        n = max(self.active, 1)
-        self.op, self.key, self.size = int(sums[1]) // n, int(sums[3]) // n, int(sums[5]) // n
-        self.absent = int(sums[7])
+        sums = [int(x) for x in np.asarray(sums).tolist()]
+        self.active = a = sums[0]
+        self.consistent = all((sums[i] * sums[i] - a * sums[i + 1]) % _WRAP == 0
+                              for i in (1, 3, 5))
+        n = max(a, 1)
+        self.op, self.key, self.size = sums[1] // n, sums[3] // n, sums[5] // n
+        self.absent = sums[7]
+
+
+class _Posted:
+    """A header on its way: the started allreduce and what this rank sent."""
+
+    __slots__ = ("request", "mine", "what")
+
+    def __init__(self, request, mine, what):
+        self.request, self.mine, self.what = request, mine, what
 
 
 class Collectives:
@@ -101,7 +120,9 @@ class Collectives:
         self.watchdog = Watchdog(comm)
         self.joined = False
         self.plans = []          # gradient plans by number (gradient_sync.py), equal on all ranks
+        self.channels = []       # communicators of their own (gradient plans' data)
         self._header = np.zeros(_HEADER, np.int64)
+        self._sums = np.zeros(_HEADER, np.int64)
 
     # -- the header ---------------------------------------------------------------------------
     def _raw(self, description, fn, *args):
@@ -110,18 +131,27 @@ class Collectives:
 
     def header(self, op, key=0, size=0, absent=0, what=""):
         """Sum this rank's header with the others'; raises if the active ranks disagree."""
-        h = self._header
+        return self.finish_header(self.post_header(op, key, size, absent, what))
+
+    def post_header(self, op, key=0, size=0, absent=0, what=""):
+        """Start the header's allreduce (collectives on other channels may start before it is
+        finished: a gradient plan's data does)."""
         active = 0 if self.joined else 1
-        h[:] = (active, op * active, op * op * active, key * active, key * key * active,
-                size * active, 0, absent * active)
-        with np.errstate(over="ignore"):
-            h[6] = np.int64(np.uint64(size) * np.uint64(size) * np.uint64(active))
-        sums = np.empty_like(h)
-        self._raw(f"the header of {what or _OP_NAMES.get(op, op)}", self.comm.allreduce, h,
-                  sums)
-        header = Header(sums)
+        size_squared = size * size * active % _WRAP
+        self._header[:] = (active, op * active, op * op * active, key * active,
+                           key * key * active, size * active,
+                           size_squared - _WRAP if size_squared >> 63 else size_squared,
+                           absent * active)
+        request = self.comm.iallreduce(self._header, self._sums)
+        return _Posted(request, (op, key, size, active), what or _OP_NAMES.get(op, op))
+
+    def finish_header(self, posted):
+        """The summed header of a posted one; raises if the active ranks disagree."""
+        with self.watchdog.watch(f"the header of {posted.what}"):
+            posted.request.wait()
+        header = Header(self._sums)
         if not header.consistent:
-            self._explain_mismatch(op, key, size, active, what)
+            self._explain_mismatch(*posted.mine, posted.what)
         return header
 
     def _explain_mismatch(self, op, key, size, active, what):
@@ -198,6 +228,14 @@ class Collectives:
                   else np.zeros(int(length[0]), np.uint8))
         return self.broadcast(buffer, root, what=what).tobytes()
 
+    def channel(self):
+        """A communicator of its own over the same ranks (Comm_dup), made by every rank at
+        the same point: collectives issued on it never match those of another channel."""
+        if self.size > 1:
+            self.header(OPS["channel"], len(self.channels), what="the creation of a channel")
+        self.channels.append(self.comm.dup())
+        return self.channels[-1]
+
     # -- agreement ------------------------------------------------------------------------------
     def agree(self, entries, what, noun="variable"):
         """Check that every active rank holds the same list of strings `entries` (see the module
@@ -263,6 +301,8 @@ class Collectives:
             self._raw("barrier (joined)", self.comm.barrier)
         elif op == OPS["agree"]:
             self._agree_body(None, "the variables (joined)", "variable")
+        elif op == OPS["channel"]:
+            self.channels.append(self.comm.dup())
         elif op == OPS["gradients"]:
             if key >= len(self.plans):
                 raise ReplicaMismatchError(
@@ -281,6 +321,8 @@ def _describe_key(op, key):
         return f"{_DTYPES[key - 1].name} rows"
     if op == OPS["gradients"]:
         return f"gradient plan {key}"
+    if op == OPS["channel"]:
+        return f"channel {key}"
     return "no data"
 
 
