@@ -9,7 +9,8 @@ A plan is built once per (fetches, fed tensors) and cached by the Session:
    same attributes, same control inputs) and fold ops whose inputs are all constants into
    constants. Stateful ops (variable reads and writes, placeholders, random ops) are never merged
    or folded, except that a variable read by several ops with no write between them is read once.
-   An AddN of StridedSliceGrads (the gradient of `w[i]` read in a loop) becomes one scatter-sum.
+   An AddN of StridedSliceGrads (the gradient of `w[i]` read in a loop) becomes one scatter-sum;
+   a Conv2D and the per-image ops only it feeds (bias, scale, Relu, pooling) one step (conv_fusion.py).
 3. Lay out: every tensor gets a slot; each `Step` knows its kernel, its input and output slots,
    and which slots die after it (`frees`: their last use), so intermediates are freed as soon
    as possible. An input the kernel never reads (OpDef.unread: a fused gradient op's forward
@@ -46,6 +47,7 @@ from ..framework.tensor import Tensor
 from ..framework.variables import READ_VARIABLE, Variable, variable_op_name
 from ..graph.graph import NO_OP, PLACEHOLDER
 from .buffer_planning import fuse_scatter_sums, plan_buffers
+from .conv_fusion import fuse_conv_epilogues
 
 __all__ = ["Plan", "Step", "compile_plan"]
 
@@ -315,6 +317,7 @@ def compile_plan(graph, fetch_tensors, fetch_ops, fed_tensors, optimize=True):
     constants = {slot: v for slot, v in constants.items() if slot in used}  # folded away
     if optimize:
         steps = fuse_scatter_sums(steps, fetch_slots)
+        steps = fuse_conv_epilogues(steps, fetch_slots)
     _mark_last_uses(steps, set(fetch_slots) | set(constants))
     return Plan(steps, len(slots), feed_slots, fetch_slots, constants, optimize)
 

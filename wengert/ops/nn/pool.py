@@ -10,9 +10,8 @@ divides by the number of real (unpadded) elements in each window, as TensorFlow 
 
 Kernels: when the windows tile the input (strides equal to ksize, the usual 2x2/2 pool), the
 padded input is viewed as blocks [N, O1, k1, O2, k2, ..., C] and reduced one window axis at a
-time, the first axis first (each step reads long contiguous runs and halves the data for a 2x2
-window; large batches in parts on worker threads); otherwise they loop over the window
-offsets, each a strided slice of the padded input.
+time (pool_blocks.py); otherwise they loop over the window offsets, each a strided slice of
+the padded input.
 
 Derivatives (TensorFlow's op names, "3D" in the names of the 3-D ops):
     MaxPool(x) = y:             dx = MaxPoolGrad(x, y, g): g routed to the first maximum of
@@ -37,9 +36,10 @@ from ...framework.execute import execute
 from ...framework.registry import defop, linear, linear_in
 from ...framework.tensor import convert_to_tensor
 from .. import shape_rules
-from .window_geometry import (batch_parts, check_window_fits, crop_spatial, data_format_in,
-                            dims_last, from_channels_last, geometry, in_parallel, merge_dim,
-                            offsets, onnx_window_op, pad_spatial, scratch, shape_from_last,
+from .pool_blocks import tiled_reduce as _tiled_reduce, tiles as _tiles
+from .window_geometry import (check_window_fits, crop_spatial, data_format_in,
+                            dims_last, from_channels_last, geometry, merge_dim,
+                            offsets, onnx_window_op, pad_spatial, shape_from_last,
                             sizes_last, sizes_tensor, static_dims_last, tf_padding,
                             to_channels_last, window_attrs)
 from ..reshape_ops import expand_dims, squeeze
@@ -65,55 +65,6 @@ def pool_layout(x, ksize, strides, padding, explicit_paddings=(), pad_value=0):
                          _unit(ksize))
     return (pad_spatial(x, pads, pad_value), offsets(ksize, out, strides, _unit(ksize)), out,
             pads)
-
-
-def _tiles(ksize, strides):
-    """Whether the windows are disjoint blocks (strides equal to ksize)."""
-    return tuple(ksize) == tuple(strides)
-
-
-def _blocks(xp, ksize, out):
-    """The view [N, O1, k1, O2, k2, ..., C] of the padded input's disjoint windows."""
-    shape, strides = [xp.shape[0]], [xp.strides[0]]
-    for k, o, step in zip(ksize, out, xp.strides[1:-1]):
-        shape += [o, k]
-        strides += [step * k, step]
-    return np.lib.stride_tricks.as_strided(xp, tuple(shape) + xp.shape[-1:],
-                                           tuple(strides) + xp.strides[-1:], writeable=False)
-
-
-def _block_reduce(blocks, ksize, ufunc, target):
-    """ufunc-reduce every window axis of `_blocks` into target, the first (outermost) axis
-    first; partial results live in scratch buffers."""
-    last = max((d for d, k in enumerate(ksize) if k > 1), default=None)
-    if last is None:
-        np.copyto(target, blocks.reshape(blocks.shape[:1] + blocks.shape[1:-1:2]
-                                         + blocks.shape[-1:]))
-        return target
-    result = blocks
-    for d, k in enumerate(ksize):
-        head = (slice(None),) * (2 + d)  # this window axis, once the earlier ones are gone
-        if k == 1:
-            result = result[head + (0,)]
-            continue
-        parts = [result[head + (i,)] for i in range(k)]
-        out = target.reshape(parts[0].shape) if d == last else \
-            scratch(f"pool {d % 2}", parts[0].shape, parts[0].dtype)
-        result = ufunc(parts[0], parts[1], out=out)
-        for part in parts[2:]:
-            ufunc(result, part, out=result)
-    return target
-
-
-def _tiled_reduce(xp, ksize, out, ufunc):
-    """The ufunc-reduction of every disjoint window, [N, *out, C]; large batches in parts."""
-    n = xp.shape[0]
-    y = np.empty((n,) + tuple(out) + xp.shape[-1:], dtype=xp.dtype)
-
-    def images(start, stop):
-        _block_reduce(_blocks(xp[start:stop], ksize, out), ksize, ufunc, y[start:stop])
-    in_parallel(images, batch_parts(n, xp.nbytes))
-    return y
 
 
 # -- max pooling -----------------------------------------------------------------------------------

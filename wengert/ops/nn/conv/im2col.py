@@ -22,7 +22,7 @@ import numpy as np
 from ..window_geometry import (batch_parts, from_channels_last, geometry, in_parallel, offsets,
                             pad_spatial, scratch, to_channels_last, windows)
 
-__all__ = ["patches", "conv_kernel"]
+__all__ = ["patches", "conv_kernel", "image_chunks", "correlate_into"]
 
 # Speed: the forward product runs on cache-sized chunks of images, each copied and multiplied by
 # one worker thread (NumPy releases the GIL in both) as a stack of products small enough that
@@ -31,6 +31,8 @@ __all__ = ["patches", "conv_kernel"]
 # of one core in 2 MiB chunks), and many threaded OpenBLAS calls stall on a loaded machine
 # (its threads spin-wait for each other: 4-9x slower in chunks than in one call there).
 _CHUNK_BYTES = 2 << 20       # patch bytes per chunk (fits the caches with its output)
+_CHUNK_OUT_BYTES = 1 << 20   # output bytes per chunk (in the cache for the ops fused after it:
+# conv/epilogues.py; and below the pooling kernel's threading threshold there)
 _PARALLEL_BYTES = 4 << 20    # smaller patch matrices: one product, threaded by OpenBLAS
 _SERIAL_MNK = 1 << 18        # OpenBLAS's GEMM runs single-threaded up to m*n*k = 65536 * 4
 _MIN_ROWS = 16               # fewer rows per stacked product: one plain product instead
@@ -74,24 +76,45 @@ def _product_rows(a, b, out):
         np.matmul(a[whole:], b, out=out[whole:])
 
 
+def image_chunks(n, out, wmat, itemsize):
+    """The chunks [(start, stop)] of a batch of n images whose products run on the worker
+    threads (about _CHUNK_BYTES of patches and at most _CHUNK_OUT_BYTES of output each), or
+    None when one product, threaded by OpenBLAS, is better (a small patch matrix)."""
+    image_bytes = math.prod(out) * wmat.shape[0] * itemsize
+    if n * image_bytes < _PARALLEL_BYTES or not _stacks(wmat.size):
+        return None
+    per = min(_CHUNK_BYTES // max(1, image_bytes),
+              _CHUNK_OUT_BYTES // max(1, math.prod(out) * wmat.shape[1] * itemsize))
+    return batch_parts(n, n * image_bytes, 0, max(1, per))
+
+
+def correlate_into(xp, wmat, ksize, out, strides, dilations, y, stacked=False):
+    """y [n, *out, O] (C-contiguous) = the windows of the padded images xp [n, ...] times the
+    filters as a matrix wmat; `stacked`: as products small enough for BLAS to keep each on
+    the calling thread (a worker thread's chunk)."""
+    rows = y.reshape(-1, wmat.shape[-1])
+    if all(k == 1 for k in ksize) and all(s == 1 for s in strides):
+        np.matmul(xp.reshape(-1, xp.shape[-1]), wmat, out=rows)
+    elif stacked:
+        _product_rows(patches(xp, ksize, out, strides, dilations), wmat, rows)
+    else:
+        np.matmul(patches(xp, ksize, out, strides, dilations), wmat, out=rows)
+    return y
+
+
 def _correlate(xp, wmat, ksize, out, strides, dilations):
     """y [N, *out, O] = the padded input's windows times the filters as a matrix wmat."""
-    o = wmat.shape[-1]
     n = xp.shape[0]
-    y = np.empty((n,) + tuple(out) + (o,), dtype=np.result_type(xp, wmat))
-    if all(k == 1 for k in ksize) and all(s == 1 for s in strides):
-        np.matmul(xp.reshape(-1, xp.shape[-1]), wmat, out=y.reshape(-1, o))
-        return y
-    image_bytes = math.prod(out) * wmat.shape[0] * xp.itemsize
-    if n * image_bytes < _PARALLEL_BYTES or not _stacks(wmat.size):
-        np.matmul(patches(xp, ksize, out, strides, dilations), wmat, out=y.reshape(-1, o))
-        return y
-    per = max(1, _CHUNK_BYTES // max(1, image_bytes))
+    y = np.empty((n,) + tuple(out) + wmat.shape[-1:], dtype=np.result_type(xp, wmat))
+    parts = None
+    if not (all(k == 1 for k in ksize) and all(s == 1 for s in strides)):
+        parts = image_chunks(n, out, wmat, xp.itemsize)
+    if parts is None:
+        return correlate_into(xp, wmat, ksize, out, strides, dilations, y)
 
     def images(start, stop):
-        cols = patches(xp[start:stop], ksize, out, strides, dilations)
-        _product_rows(cols, wmat, y[start:stop].reshape(-1, o))
-    in_parallel(images, batch_parts(n, n * image_bytes, 0, per))
+        correlate_into(xp[start:stop], wmat, ksize, out, strides, dilations, y[start:stop], True)
+    in_parallel(images, parts)
     return y
 
 
