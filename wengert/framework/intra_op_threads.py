@@ -75,6 +75,11 @@ def _with_errstate(task, settings):
     return run
 
 
+def _bounds(size, parts):
+    """Where `parts` near-equal slices of range(size) start and end."""
+    return [i * size // parts for i in range(parts + 1)]
+
+
 def _run_split(tasks):
     """Run the callables in `tasks`: the first in this thread, the rest in the pool, under this
     thread's NumPy error settings (np.errstate is per thread)."""
@@ -143,7 +148,7 @@ def matmul(a, b):
     a = np.broadcast_to(a, batch + a.shape[-2:])
     b = np.broadcast_to(b, batch + b.shape[-2:])
     out = np.empty(batch + (m, n), np.result_type(a, b))
-    bounds = np.linspace(0, batch[0], min(count, batch[0]) + 1).astype(int)
+    bounds = _bounds(batch[0], min(count, batch[0]))
 
     def part(lo, hi):
         return lambda: np.matmul(a[lo:hi], b[lo:hi], out=out[lo:hi])
@@ -159,7 +164,7 @@ def _split_matrix_product(a, b, m, k, n, count):
         return np.matmul(a, b)
     out = np.empty((m, n), np.result_type(a, b))
     rows = m >= n
-    bounds = np.linspace(0, m if rows else n, count + 1).astype(int)
+    bounds = _bounds(m if rows else n, count)
 
     def part(lo, hi):
         if rows:
@@ -178,7 +183,7 @@ def split_map(fn, x):
         return fn(x)
     flat = np.ascontiguousarray(x).reshape(-1)
     out = np.empty_like(flat)
-    bounds = np.linspace(0, flat.size, count + 1).astype(int)
+    bounds = _bounds(flat.size, count)
 
     def part(lo, hi):
         def run():

@@ -262,7 +262,8 @@ def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
 
 # -- softmax and log_softmax ----------------------------------------------------------------------
 def _softmax_kernel(x, axis):
-    e = np.exp(x - np.max(x, axis=axis, keepdims=True))
+    e = x - np.max(x, axis=axis, keepdims=True)
+    np.exp(e, out=e)  # in place: one array of x's size, not two
     e /= np.sum(e, axis=axis, keepdims=True)
     return e
 

@@ -143,13 +143,15 @@ def _sparse_ce_kernel(logits, labels):
             f"SparseSoftmaxCrossEntropyWithLogits: received a label value of "
             f"{labels[bad].flat[0]} which is outside the valid range of [0, {classes}) "
             f"(logits have {classes} classes). Label values: {labels.ravel()[:20]}.")
-    shifted = logits.reshape(-1, classes)
-    shifted = shifted - np.max(shifted, axis=-1, keepdims=True)
-    e = np.exp(shifted)
-    total = np.sum(e, axis=-1, keepdims=True)
+    flat = logits.reshape(-1, classes)
+    e = flat - np.max(flat, axis=-1, keepdims=True)  # shifted; then exp and softmax in place
     rows, picked = np.arange(len(e)), labels.reshape(-1)
-    loss = np.log(total[:, 0]) - shifted[rows, picked]
-    backprop = e / total
+    loss = -e[rows, picked]
+    np.exp(e, out=e)
+    total = np.sum(e, axis=-1, keepdims=True)
+    loss += np.log(total[:, 0])
+    backprop = e
+    backprop /= total
     backprop[rows, picked] -= _one(e)
     return loss.reshape(labels.shape), backprop.reshape(logits.shape)
 
