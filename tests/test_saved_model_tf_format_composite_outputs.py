@@ -6,8 +6,11 @@ SparseTensorSpec (a TypeSpecProto of TensorFlow's state: shape, dtype, ragged_ra
 row_splits_dtype), and a signature's SignatureDef output is a composite_tensor (its TypeSpec and
 its components' names) or a coo_sparse. TensorFlow 2.21 loads the directory and gets the same
 composites from the functions, from the signatures, and from TensorFlow 1's loader running the
-SignatureDef; wengert reads them back through both its own format and TensorFlow's.
-TensorFlow's answers are stored in tests/references/ for runs without TensorFlow."""
+SignatureDef; wengert reads them back through both its own format and TensorFlow's. A function
+whose input signature holds a RaggedTensorSpec or SparseTensorSpec is written with that TypeSpec
+in its input signature and FunctionSpec (its components the FunctionDef's arguments), and
+TensorFlow calls it with a tf.RaggedTensor or tf.SparseTensor. TensorFlow's answers are stored in
+tests/references/ for runs without TensorFlow."""
 import os
 import shutil
 
@@ -174,3 +177,44 @@ def test_the_signature_def_describes_the_composites(saved):
     assert outputs["dense"].name.endswith(":0")
     rows = meta.signature_def["rows"].outputs
     assert list(rows) == ["output_0"]
+
+
+class CompositeArguments(tf.Module):
+    @tf.function(input_signature=[tf.RaggedTensorSpec([None, None], tf.float32)])
+    def scale(self, x):
+        return x * 2.0
+
+    @tf.function(input_signature=[tf.SparseTensorSpec([None, 4], tf.float32)])
+    def shift(self, x):
+        return tf.sparse.SparseTensor(x.indices, x.values + 1.0, x.dense_shape), x.values
+
+
+RAGGED = ([1.0, 2.0, 3.0], [0, 2, 2, 3])
+SPARSE = ([[0, 1], [1, 3]], [1.0, 2.0], [2, 4])
+
+
+def test_tensorflow_calls_functions_taking_composites(tmp_path, monkeypatch):
+    path = str(tmp_path / "arguments")
+    tf.saved_model.save(CompositeArguments(), path, options=REQUIRE)
+    theirs = tf_eval_saved_model(path, """
+scaled = loaded.scale(tf.RaggedTensor.from_row_splits(A["values"], A["splits"]))
+out["ragged"], out["splits"] = scaled.flat_values.numpy(), scaled.row_splits.numpy()
+shifted, values = loaded.shift(tf.sparse.SparseTensor(A["indices"], A["sparse"], A["shape"]))
+out["sparse"], out["indices"] = shifted.values.numpy(), shifted.indices.numpy()
+out["shape"], out["values"] = shifted.dense_shape.numpy(), values.numpy()
+""", monkeypatch, {"values": np.float32(RAGGED[0]), "splits": np.int64(RAGGED[1]),
+                   "indices": np.int64(SPARSE[0]), "sparse": np.float32(SPARSE[1]),
+                   "shape": np.int64(SPARSE[2])})
+    np.testing.assert_array_equal(theirs["ragged"], [2.0, 4.0, 6.0])
+    np.testing.assert_array_equal(theirs["splits"], RAGGED[1])
+    np.testing.assert_array_equal(theirs["sparse"], [2.0, 3.0])
+    np.testing.assert_array_equal(theirs["indices"], SPARSE[0])
+    np.testing.assert_array_equal(theirs["shape"], SPARSE[2])
+    np.testing.assert_array_equal(theirs["values"], SPARSE[1])
+    os.remove(os.path.join(path, "saved_model.json"))
+    loaded = tf.saved_model.load(path)
+    scaled = loaded.scale(tf.RaggedTensor.from_row_splits(RAGGED[0], RAGGED[1]))
+    assert scaled.to_list() == [[2.0, 4.0], [], [6.0]]
+    shifted, values = loaded.shift(tf.sparse.SparseTensor(*SPARSE))
+    np.testing.assert_array_equal(shifted.values.numpy(), [2.0, 3.0])
+    np.testing.assert_array_equal(values.numpy(), SPARSE[1])

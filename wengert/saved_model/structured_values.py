@@ -14,6 +14,7 @@ import inspect
 from ..framework import dtypes
 from ..framework.protos.saved_object_graph import FunctionSpec
 from ..framework.protos.struct import StructuredValue
+from ..framework.sparse_tensor import SparseTensorSpec
 from ..framework.tensor_shape import TensorShape
 from ..tracing.ragged_spec import RaggedTensorSpec
 
@@ -141,6 +142,8 @@ def function_spec(python_function, drop_self, input_signature):
 
 
 def _spec_leaf(value):
+    if isinstance(value, (RaggedTensorSpec, SparseTensorSpec)):
+        return composite_spec_value(value)
     if hasattr(value, "shape") and hasattr(value, "dtype"):
         return spec_value(getattr(value, "name", None), value.shape, value.dtype)
     return None

@@ -15,8 +15,9 @@ The MetaGraphDef holds:
   children are the signatures (SavedBareConcreteFunctions with their keyword names); every trace
   has a SavedConcreteFunction: the node ids of the variables bound to its resource inputs, its
   input signature ((args...), {kwargs}) of TensorSpecs named as its arguments, and its output
-  nest of TensorSpecs (a RaggedTensorSpec or SparseTensorSpec TypeSpec where it returns a
-  composite, whose components the FunctionDef returns: composite_values.py). A variable a function uses that no object holds becomes a child of the
+  nest of TensorSpecs (a RaggedTensorSpec or SparseTensorSpec TypeSpec where it takes or
+  returns a composite, whose components the FunctionDef takes or returns:
+  composite_values.py). A variable a function uses that no object holds becomes a child of the
   root named "_captured_variable_<i>"; a tf.lookup table is a SavedResource with the functions
   that make and fill it, and its text file an asset (tensorflow_tables.py);
 - signature_def: each signature's inputs (keyword -> "<signature>_<keyword>:0") and outputs
@@ -375,6 +376,8 @@ def _input_signature(concrete, names, call):
     def leaf(x):
         if id(x) in named:
             return spec_value(named[id(x)], x.shape, x.dtype)
+        if isinstance(x, COMPOSITES):
+            return composite_spec_value(spec_of(x))
         return None
     return nest_value((tuple(args), kwargs), leaf)
 
