@@ -10,6 +10,12 @@
    mpi4py `comm.Allreduce` of the same bytes in one call from a send into a receive buffer (and
    in place), in the same run, interleaved rounds; the median of each rank's slowest time per
    round (wall and CPU time), every round printed. Goal: at most 1.2x the raw send -> recv.
+   Then the same in place in a step, per API: an eager step of the MLP on a batch of 8 that
+   computes the gradients with a GradientTape and synchronises them through
+   `hvd.DistributedGradientTape` (average), or inside `MultiWorkerMirroredStrategy.run` through
+   `all_reduce_sum_gradients` (the sum its optimizers' apply_gradients takes), against the same
+   step with the raw send -> recv Allreduce at that place and with nothing there: the sync's cost
+   is the step minus the bare step, and its ratio is that over the raw Allreduce's.
 2. The bucket size, on 32 MB of gradients (8 variables of 1024x1024): 0.25, 1, 4, 16 MiB and
    one bucket per variable, against the raw allreduce of the 32 MB.
 3. Weak scaling: samples/s of a traced training step (strategy.run) at a fixed per-rank batch of
@@ -80,6 +86,8 @@ def worker_sync(quick, rounds=15, buckets=True):
         "wengert sum": lambda: the_job.sync_gradients(grads, variables, average=False),
         "wengert average": lambda: the_job.sync_gradients(grads, variables, average=True),
     }, rounds, calls, out["rounds"])
+    out["steps"] = _timed_rounds(the_job, _step_contenders(tf, the_job, raw, raw_recv), rounds,
+                                 max(calls // 2, 2), out["rounds"])
     if not buckets:
         return out
     # bucket sizes on 32 MB
@@ -96,6 +104,43 @@ def worker_sync(quick, rounds=15, buckets=True):
         contenders[f"average, {label}"] = (lambda p=plan: p.run(the_job.coll, arrays, True))
     out["buckets"] = _timed_rounds(the_job, contenders, rounds, max(calls // 4, 2))
     return out
+
+
+def _step_contenders(tf, the_job, raw, raw_recv):
+    """{name: one eager step} for each API: bare, with the raw Allreduce, with the API's sync."""
+    import wengert.distribute.horovod as hvd
+    from mpi4py import MPI
+    from wengert.distribute.strategy import all_reduce_sum_gradients
+    hvd.init()
+    mpi = the_job.comm.mpi_comm
+    rng = np.random.default_rng(the_job.rank)
+    x = tf.constant(rng.random((8, 784), dtype=np.float32))
+    strategy = tf.distribute.MultiWorkerMirroredStrategy()
+    with strategy.scope():
+        weights = [tf.Variable(rng.normal(size=s).astype(np.float32) * 0.01, name=f"w{i}")
+                   for i, s in enumerate(MLP)]
+
+    def loss_of():
+        hidden = tf.nn.relu(tf.matmul(x, weights[0]) + weights[1])
+        return tf.reduce_sum(tf.matmul(hidden, weights[2]) + weights[3])
+
+    def tape_step(sync):
+        with tf.GradientTape() as tape:
+            loss = loss_of()
+        if sync == "hvd":
+            return hvd.DistributedGradientTape(tape).gradient(loss, weights)
+        grads = tape.gradient(loss, weights)
+        if sync == "raw":
+            mpi.Allreduce(raw, raw_recv, op=MPI.SUM)
+        elif sync == "strategy":
+            grads = all_reduce_sum_gradients(zip(grads, weights))
+        return grads
+    return {"tape step, bare": lambda: tape_step(None),
+            "tape step + raw": lambda: tape_step("raw"),
+            "tape step + hvd tape": lambda: tape_step("hvd"),
+            "strategy.run, bare": lambda: strategy.run(tape_step, args=(None,)),
+            "strategy.run + raw": lambda: strategy.run(tape_step, args=("raw",)),
+            "strategy.run + sum": lambda: strategy.run(tape_step, args=("strategy",))}
 
 
 def worker_scaling(quick):
@@ -171,6 +216,17 @@ def main(quick, rounds, only_sync):
         walls = " ".join(f"{w * 1e3:.3g}" for w, _ in sync["rounds"][name])
         print(f"  {name:<20} {_ms(seconds):>10} (cpu {_ms(cpu):>9})  {seconds / raw:.2f}x   "
               f"{walls}")
+    print("  in a step (cost: the step minus the bare step; ratio: cost over the raw's cost)")
+    steps = sync["steps"]
+    for api, synced in (("tape step", "hvd tape"), ("strategy.run", "sum")):
+        bare = steps[f"{api}, bare"]
+        raw_cost = steps[f"{api} + raw"] - bare
+        for name in (f"{api}, bare", f"{api} + raw", f"{api} + {synced}"):
+            seconds = steps[name]
+            walls = " ".join(f"{w * 1e3:.3g}" for w, _ in sync["rounds"][name])
+            ratio = (f"cost {_ms(seconds - bare)}, {(seconds - bare) / raw_cost:.2f}x"
+                     if name.endswith(synced) else "")
+            print(f"  {name:<24} {_ms(seconds):>10}  {ratio:<24} {walls}")
     if only_sync:
         return
     print("\n# Bucket size, 2 ranks, 8 x 1024x1024 float32 (33.6 MB)")
