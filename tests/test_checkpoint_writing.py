@@ -5,6 +5,8 @@ thread, and checked in a thread while reading still catch a corrupted tensor; an
 thread leaves the previous checkpoint and no temporary file; a data file written over keeps a
 hidden second name until the flush thread deletes it."""
 import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -145,3 +147,29 @@ def test_without_hard_links_the_data_file_is_replaced_directly(tmp_path, monkeyp
     assert sorted(os.listdir(tmp_path)) == ["ckpt.data-00000-of-00001", "ckpt.index"]
     np.testing.assert_array_equal(load_checkpoint(path).get_tensor(
         "v/.ATTRIBUTES/VARIABLE_VALUE"), np.full(10, 3.0, np.float32))
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork is POSIX's")
+def test_a_forked_child_does_not_wait_for_its_parents_flush(tmp_path):
+    """The flush runs in a thread that a child made by fork() does not have: the child's next
+    write and sync() go on (a separate interpreter, so that pytest's own threads stay out)."""
+    script = (
+        "import os, sys, time, numpy as np, wengert as tf\n"
+        "from wengert.saved_model import disk_flush\n"
+        "v = tf.Variable(np.ones(300000, np.float32)); c = tf.train.Checkpoint(v=v)\n"
+        "real_flush = disk_flush._flush\n"
+        "disk_flush._flush = lambda *args: (time.sleep(1.0), real_flush(*args))\n"
+        "p = c.write(sys.argv[1])  # its flush is under way when the process forks\n"
+        "disk_flush._flush = real_flush\n"
+        "pid = os.fork()\n"
+        "if pid == 0:\n"
+        "    v.assign(v * 2.0); c.write(p); c.sync(); os._exit(0)\n"
+        "_, status = os.waitpid(pid, 0); c.sync(); sys.exit(os.waitstatus_to_exitcode(status))\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [os.path.dirname(os.path.dirname(os.path.abspath(tf.__file__)))] +
+        [p for p in [os.environ.get("PYTHONPATH")] if p]))
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path / "ckpt")], env=env,
+                          timeout=60, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    np.testing.assert_array_equal(load_checkpoint(str(tmp_path / "ckpt")).get_tensor(
+        "v/.ATTRIBUTES/VARIABLE_VALUE"), np.full(300000, 2.0, np.float32))

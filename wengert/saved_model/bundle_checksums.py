@@ -13,6 +13,7 @@ Where that library cannot be loaded (google-crc32c absent, or built another way)
 than a megabyte, there is no thread: the CRCs are computed when asked for, as before. Either way
 each chunk gets crc32c(chunk), the same number.
 """
+import _thread
 import contextlib
 import ctypes
 import functools
@@ -58,15 +59,13 @@ class Checksums:
     def __init__(self, total_bytes):
         extend = _unlocked_extend() if total_bytes >= THREAD_FROM else None
         self._extend, self._chunks, self._crcs, self._error = extend, [], [], None
-        self._queue = self._thread = None
+        self._queue = self._finished = None
         if extend is not None:
-            self._queue = queue.SimpleQueue()
-            self._thread = threading.Thread(target=self._run, daemon=True,
-                                            name="wengert-checkpoint-crc32c")
+            self._queue, self._finished = queue.SimpleQueue(), threading.Event()
 
     def __enter__(self):
-        if self._thread is not None:
-            self._thread.start()
+        if self._queue is not None:  # not threading.Thread: its start() waits for the thread
+            _thread.start_new_thread(self._run, ())  # to run, milliseconds on a busy machine
         return self
 
     def __exit__(self, kind, error, trace):
@@ -75,30 +74,33 @@ class Checksums:
 
     def _run(self):
         extend, crcs = self._extend, self._crcs
-        while True:
-            chunk = self._queue.get()
-            if chunk is _DONE:
-                return
-            if self._error is None:
-                try:
-                    crcs.append(_checksum(extend, chunk))
-                except BaseException as err:  # raised in the caller's thread by results()
-                    self._error = err
+        try:
+            while True:
+                chunk = self._queue.get()
+                if chunk is _DONE:
+                    return
+                if self._error is None:
+                    try:
+                        crcs.append(_checksum(extend, chunk))
+                    except BaseException as err:  # raised in the caller's thread by results()
+                        self._error = err
+        finally:
+            self._finished.set()
 
     def _stop(self):
-        if self._thread is not None and self._thread.is_alive():
+        if self._queue is not None and not self._finished.is_set():
             self._queue.put(_DONE)
-            self._thread.join()
+            self._finished.wait()
 
     def add(self, chunk):
-        if self._thread is None:
+        if self._queue is None:
             self._chunks.append(chunk)
         else:
             self._queue.put(chunk)
 
     def results(self):
         """[crc32c(chunk)] of the chunks added, in order (waits for the thread)."""
-        if self._thread is None:
+        if self._queue is None:
             return [crc32c.crc32c(chunk) for chunk in self._chunks]
         self._stop()
         if self._error is not None:

@@ -24,6 +24,7 @@ thread deletes that name once the new files are on disk: the old bytes live unti
 are durable, and the save does not wait for the freeing. A process killed before then leaves the
 hidden file behind (`.NAME.<hex>.replaced`); deleting it is always safe.
 """
+import _thread
 import atexit
 import os
 import sys
@@ -32,7 +33,7 @@ import threading
 __all__ = ["flush_later", "wait_for_disk", "aside"]
 
 _lock = threading.Lock()
-_pending = []  # (thread, paths, errors) of the flushes not yet waited for
+_pending = []  # (finished event, paths, errors) of the flushes not yet waited for
 
 
 def fsync_directory(directory):
@@ -94,8 +95,8 @@ def wait_for_disk():
     with _lock:
         pending = _pending[:]
         _pending.clear()
-    for thread, _, _ in pending:
-        thread.join()
+    for finished, _, _ in pending:
+        finished.wait()
     for _, paths, errors in pending:
         if errors:
             path, err = errors[0]
@@ -105,15 +106,33 @@ def wait_for_disk():
                                      f"save again.") from err
 
 
+def _run(finished, paths, directory, errors, remove):
+    try:
+        _flush(paths, directory, errors, remove)
+    finally:
+        finished.set()
+
+
 def flush_later(paths, directory, remove=()):
     """Start flushing the renamed files `paths` and their `directory` to disk in a thread, then
     deleting the files `remove` (names made by `aside`)."""
-    errors = []
-    thread = threading.Thread(target=_flush, args=(list(paths), directory, errors, list(remove)),
-                              name="wengert-checkpoint-flush", daemon=True)
+    errors, finished = [], threading.Event()
     with _lock:
-        _pending.append((thread, list(paths), errors))
-        thread.start()
+        _pending.append((finished, list(paths), errors))
+        # not threading.Thread, whose start() waits until the new thread runs (milliseconds on
+        # a busy machine): the save need not wait for its flush to begin
+        _thread.start_new_thread(_run, (finished, list(paths), directory, errors, list(remove)))
+
+
+def _forget_in_child():
+    """After fork: the parent's flushes are its own (the child would wait for them forever)."""
+    global _lock
+    _lock = threading.Lock()
+    _pending.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_in_child)
 
 
 @atexit.register
