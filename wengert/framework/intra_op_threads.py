@@ -45,6 +45,10 @@ class _Pool:
 
 
 def _reset_after_fork():
+    """The child has no pool threads; a split product running in another thread of the parent
+    left OpenBLAS at one thread, which the child gets back."""
+    if _Pool.holders and _Pool.blas:
+        _Pool.blas[1](_Pool.saved_threads)
     _Pool.executor, _Pool.lock, _Pool.holders = None, threading.Lock(), 0
 
 
