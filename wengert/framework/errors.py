@@ -6,8 +6,10 @@ and what to do about it. Each class's `error_code` is TensorFlow's status code (
 UNAUTHENTICATED = 16, module constants), and `error_code_from_exception_type` /
 `exception_type_from_error_code` map between them; CancelledError, UnknownError,
 DeadlineExceededError, UnauthenticatedError, UnavailableError and InternalError exist for the
-programs that raise or catch them (no wengert op raises them), made as TensorFlow makes them,
-`CancelledError(node_def, op, message)`.
+programs that raise or catch them (no wengert op raises them). Every class is made as
+TensorFlow makes it, `InvalidArgumentError(node_def, op, message, *args)` and
+`OpError(node_def, op, message, error_code)`, or as wengert raises its own, with the message
+first: `InvalidArgumentError(message)` or `(message, op)` (no third argument).
 """
 
 import re
@@ -27,54 +29,69 @@ __all__ = ["OpError", "InvalidArgumentError", "FailedPreconditionError", "Unimpl
 
 
 class OpError(Exception):
-    """An op could not run. `.op` is the op record when there is one."""
+    """An op could not run. `.op` is the op record when there is one, `.node_def` TensorFlow's
+    NodeDef when one was given, `.error_code` the status code (module docstring for the two
+    ways to make one)."""
 
-    def __init__(self, message, op=None):
+    error_code = 2  # UNKNOWN, unless a class or the constructor says otherwise
+
+    def __init__(self, node_def, op=None, message=None, error_code=None, *args):
+        if message is None:  # wengert's OpError(message[, op])
+            node_def, message = None, node_def
         # str(error) names the public function the user called, unless the message starts with
         # a name; `.message` is the text as given (for wrappers that prefix the op type).
         super().__init__(_with_caller(message))
-        self.op = op
-        self.message = message
+        self.node_def, self.op, self.message, self.extras = node_def, op, message, args
+        if error_code is not None:
+            self.error_code = error_code
 
 
-class InvalidArgumentError(OpError, ValueError):
+class _StatusError(OpError):
+    """An error of one status code (its class's), made as TensorFlow makes it:
+    `Class(node_def, op, message, *args)`, or `Class(message[, op])`."""
+
+    def __init__(self, node_def, op=None, message=None, *args):
+        super().__init__(node_def, op, message, None, *args)
+
+
+class InvalidArgumentError(_StatusError, ValueError):
     """Bad shapes, dtypes or values given to an op."""
 
 
-class FailedPreconditionError(OpError, RuntimeError):
+class FailedPreconditionError(_StatusError, RuntimeError):
     """The op needs state that is not there yet, e.g. an uninitialized variable."""
 
 
-class UnimplementedError(OpError, NotImplementedError):
+class UnimplementedError(_StatusError, NotImplementedError):
     """The op does not support this case."""
 
 
-class NotFoundError(OpError, LookupError):
+class NotFoundError(_StatusError, LookupError):
     """A named thing (file, tensor, op) does not exist."""
 
 
-class DataLossError(OpError, IOError):
+class DataLossError(_StatusError, IOError):
     """A file is truncated or corrupted."""
 
 
-class OutOfRangeError(OpError, IndexError):
+class OutOfRangeError(_StatusError, IndexError):
     """Past the end: an iterator's `get_next()` after its last element, a read beyond a
     TensorArray's size."""
 
 
-class AbortedError(OpError, RuntimeError):
+class AbortedError(_StatusError, RuntimeError):
     """An operation gave up because another participant failed (a rank of a distributed job)."""
 
 
-class AlreadyExistsError(OpError, FileExistsError):
+class AlreadyExistsError(_StatusError, FileExistsError):
     """The thing to create (a file, a directory entry) exists already."""
 
 
-class PermissionDeniedError(OpError, PermissionError):
+class PermissionDeniedError(_StatusError, PermissionError):
     """The caller may not do this (a file it may not read or write)."""
 
 
-class ResourceExhaustedError(OpError, MemoryError):
+class ResourceExhaustedError(_StatusError, MemoryError):
     """The op would need more memory than the machine has (raised before allocating)."""
 
 
@@ -90,13 +107,8 @@ ABORTED, OUT_OF_RANGE, UNIMPLEMENTED, INTERNAL, UNAVAILABLE, DATA_LOSS = 10, 11,
 UNAUTHENTICATED = 16
 
 
-class _RaisedByPrograms(OpError):
-    """An error TensorFlow's runtime raises and programs raise or catch themselves:
-    `CancelledError(node_def, op, message)` as TensorFlow constructs it."""
-
-    def __init__(self, node_def, op, message, *args):
-        super().__init__(message, op)
-        self.node_def, self.extras = node_def, args
+class _RaisedByPrograms(_StatusError):
+    """An error TensorFlow's runtime raises and programs raise or catch themselves."""
 
 
 class CancelledError(_RaisedByPrograms):
