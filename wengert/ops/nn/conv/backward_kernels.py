@@ -8,8 +8,10 @@ y[n, p, o] = sum_{k, c} xp[n, p*s + k*d, c] w[k, c, o], so
     dw[k, c, o] = sum_{n, p} xp[n, p*s + k*d, c] g[n, p, o]            (BackpropFilter)
     dxp[n, h, c] = sum_{p*s + k*d = h} sum_o g[n, p, o] w[k, c, o]       (BackpropInput)
 
-BackpropFilter is patches(xp)^T @ g, the patch matrix [rows, prod(ksize)*C] built and multiplied
-a cache-sized chunk of images at a time, the chunks' [prod(ksize)*C, O] products summed.
+BackpropFilter is patches(xp)^T @ g with the patch matrix [rows, prod(ksize)*C]: where the
+filters are small enough (_summed_product) it is built and multiplied a cache-sized chunk of
+images at a time on the worker threads, the chunks' [prod(ksize)*C, O] products summed;
+otherwise it is one product over the whole batch.
 
 BackpropInput with unit dilations is a unit-stride correlation of g in "sub-pixel" form: per
 spatial axis the padded coordinate h = a*s + phi (block a, phase phi < s) receives the taps
@@ -29,20 +31,21 @@ import numpy as np
 
 from ..window_geometry import (batch_parts, crop_spatial, from_channels_last, geometry,
                                in_parallel, pad_spatial, scratch, sizes_last, to_channels_last)
-from .im2col import patches
+from .im2col import _FEW_CHANNELS, patches
 
 __all__ = ["conv_backprop_input_kernel", "conv_backprop_filter_kernel"]
 
 # Speed: the patch matrices of a ResNet's first stage (64 images of 32x32x16, 3x3) take 38 MB;
 # built whole they are written to memory and read back by the product. Chunks of about this
-# many bytes stay in the caches between the copy and the product.
-# (In cache, a chunk's product runs at 63-81 GFLOP/s on one core against 19-31 for one product
-# over the whole batch.) BackpropInput's chunks run on the worker threads, each product a stack
-# of products OpenBLAS keeps on the calling thread (it threads those over _SERIAL_MNK
-# multiply-adds, and its threads stall each other on a loaded machine), where the stack's
-# products keep at least _MIN_STACK_ROWS rows (shorter ones run 1.5-3x slower); otherwise, and
-# for BackpropFilter, whose products would be stacked along the summed axis, the chunks run in
-# turn, each product one BLAS call (threaded by OpenBLAS).
+# many bytes stay in the caches between the copy and the product (in cache, a chunk's product
+# runs at 63-81 GFLOP/s on one core against 19-31 for one product over the whole batch). The
+# chunks run on the worker threads, each product a stack of products of at most _SERIAL_MNK
+# multiply-adds, which OpenBLAS keeps on the calling thread (BackpropFilter's summed over the
+# stack), where those keep at least _MIN_STACK_ROWS rows (shorter ones run 1.5-3x slower).
+# Otherwise the whole batch is one product, threaded by OpenBLAS: chunks of threaded products
+# stall on a loaded machine (its threads spin-wait for each other at every call: the first
+# stage's BackpropFilter took 1405 ms of wall and 176 of CPU time in 2 MiB chunks there,
+# against 230 and 30 in one product; 14.7 against 19.2 ms of CPU on one BLAS thread).
 _CHUNK_BYTES = 2 << 20
 _SERIAL_MNK = 1 << 18
 _MIN_STACK_ROWS = 64
@@ -55,11 +58,6 @@ _PARALLEL_BYTES = 4 << 20
 # stride 2, and 14.1 against 11.1 ms the other way for its 32x32x16 one).
 _SLICE_ADD_BYTES = 1 << 20
 _STRIDED_CHANNELS = 32
-
-
-def _chunks(n, image_bytes):
-    """[(start, stop)] runs of images whose patches take about _CHUNK_BYTES."""
-    return batch_parts(n, 0, per=max(1, _CHUNK_BYTES // max(1, image_bytes)))
 
 
 def _product(a, b, out):
@@ -89,15 +87,36 @@ def backprop_filter(x, sizes, dy, strides, pads, dilations):
     xp = pad_spatial(x, pads)
     rows = math.prod(out)
     k = math.prod(ksize) * x.shape[-1]
-    dw = np.zeros((k, o), dtype=np.result_type(x, dy))
-    part = None
-    for start, stop in _chunks(x.shape[0], rows * k * x.itemsize):
-        cols = patches(xp[start:stop], ksize, out, strides, dilations)
-        if part is None:
-            part = np.empty_like(dw)
-        np.matmul(cols.T, g[start:stop].reshape(-1, o), out=part)
-        dw += part
-    return dw.reshape(sizes)
+    dtype = np.result_type(x, dy)
+    m = _SERIAL_MNK // max(1, k * o)
+    if m < _MIN_STACK_ROWS or x.shape[-1] < _FEW_CHANNELS:
+        cols = patches(xp, ksize, out, strides, dilations)
+        return np.matmul(cols.T, g.reshape(-1, o)).reshape(sizes)
+    per = max(1, _CHUNK_BYTES // max(1, rows * k * x.itemsize))
+    sums = {}
+
+    def images(start, stop):
+        dw = np.zeros((k, o), dtype=dtype)
+        for first in range(start, stop, per):
+            last = min(stop, first + per)
+            cols = patches(xp[first:last], ksize, out, strides, dilations)
+            dw += _summed_product(cols, g[first:last].reshape(-1, o), m)
+        sums[start] = dw
+    parts = batch_parts(x.shape[0], x.shape[0] * rows * k * x.itemsize, _PARALLEL_BYTES)
+    in_parallel(images, parts)
+    return sum(sums[start] for start, _ in parts).reshape(sizes)
+
+
+def _summed_product(a, b, m):
+    """a^T @ b [k, n] for a [rows, k], b [rows, n], as a stack of products over m rows each
+    (BLAS runs each on the calling thread), summed."""
+    rows, k = a.shape
+    whole = rows - rows % m
+    total = np.matmul(a[:whole].reshape(-1, m, k).transpose(0, 2, 1),
+                      b[:whole].reshape(-1, m, b.shape[1])).sum(axis=0) if whole else 0
+    if whole < rows:
+        total = total + a[whole:].T @ b[whole:]
+    return total
 
 
 # -- BackpropInput ---------------------------------------------------------------------------------
@@ -166,12 +185,11 @@ def backprop_input(sizes, w, dy, strides, pads, dilations):
         if not direct:
             _depth_to_space(y.reshape((stop - start,) + geo.blocks + tuple(strides) + (c,)),
                             geo.blocks, strides, geo.crop, spatial, dx[start:stop])
-    if _SERIAL_MNK // w2.size >= _MIN_STACK_ROWS and n * rows * w2.shape[0] * dy.itemsize \
-            >= _PARALLEL_BYTES:
-        in_parallel(images, batch_parts(n, 1, 0, per))
+    if _SERIAL_MNK // w2.size < _MIN_STACK_ROWS:
+        images(0, n)  # one product (threaded by OpenBLAS) over the whole batch
     else:
-        for start, stop in batch_parts(n, 0, per=per):
-            images(start, stop)
+        in_parallel(images, batch_parts(n, n * rows * w2.shape[0] * dy.itemsize,
+                                        _PARALLEL_BYTES, per))
     return dx
 
 
