@@ -9,8 +9,11 @@ composites from the functions, from the signatures, and from TensorFlow 1's load
 SignatureDef; wengert reads them back through both its own format and TensorFlow's. A function
 whose input signature holds a RaggedTensorSpec or SparseTensorSpec is written with that TypeSpec
 in its input signature and FunctionSpec (its components the FunctionDef's arguments), and
-TensorFlow calls it with a tf.RaggedTensor or tf.SparseTensor. TensorFlow's answers are stored in
-tests/references/ for runs without TensorFlow."""
+TensorFlow calls it with a tf.RaggedTensor or tf.SparseTensor. tf.strings.split (wengert's
+StringSplitV2 returns the ragged parts) is written as TensorFlow's sparse StringSplitV2 and the
+row splits made from its indices, and a search of a vector (a ragged reduction's row ids) as
+TensorFlow's search of a one-row matrix (graph/node_compositions.py). TensorFlow's answers are
+stored in tests/references/ for runs without TensorFlow."""
 import os
 import shutil
 
@@ -218,3 +221,52 @@ out["shape"], out["values"] = shifted.dense_shape.numpy(), values.numpy()
     shifted, values = loaded.shift(tf.sparse.SparseTensor(*SPARSE))
     np.testing.assert_array_equal(shifted.values.numpy(), [2.0, 3.0])
     np.testing.assert_array_equal(values.numpy(), SPARSE[1])
+
+
+class Strings(tf.Module):
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.string)])
+    def split(self, x):
+        return tf.strings.split(x)
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.string)])
+    def split_commas(self, x):
+        return tf.strings.split(x, sep=",", maxsplit=1)
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.string)])
+    def count(self, x):
+        return tf.strings.split(x).row_lengths()
+
+    @tf.function(input_signature=[tf.RaggedTensorSpec([None, None], tf.float32)])
+    def row_sums(self, x):
+        return tf.reduce_sum(x, axis=1)
+
+
+TEXT = np.array([b"a b", b"", b"c  d e", b" "])
+CSV = np.array([b"a,b,c", b"d", b""])
+
+
+def test_tensorflow_runs_wengerts_string_splits_and_ragged_sums(tmp_path, monkeypatch):
+    module = Strings()
+    path = str(tmp_path / "strings")
+    tf.saved_model.save(module, path, options=REQUIRE)
+    theirs = tf_eval_saved_model(path, """
+for name, value in (("split", loaded.split(tf.constant(A["text"]))),
+                    ("commas", loaded.split_commas(tf.constant(A["csv"])))):
+    out[name] = value.flat_values.numpy().astype("S")
+    out[name + "_splits"] = value.row_splits.numpy()
+out["count"] = loaded.count(tf.constant(A["text"])).numpy()
+out["sums"] = loaded.row_sums(tf.RaggedTensor.from_row_splits(A["values"], A["splits"])).numpy()
+""", monkeypatch, {"text": TEXT, "csv": CSV, "values": np.float32(RAGGED[0]),
+                   "splits": np.int64(RAGGED[1])})
+    os.remove(os.path.join(path, "saved_model.json"))
+    for obj in (module, tf.saved_model.load(path)):
+        split, commas = obj.split(tf.constant(TEXT)), obj.split_commas(tf.constant(CSV))
+        assert split.to_list() == [[b"a", b"b"], [], [b"c", b"d", b"e"], []]
+        assert commas.to_list() == [[b"a", b"b,c"], [b"d"], [b""]]
+        for name, value in (("split", split), ("commas", commas)):
+            assert theirs[name].tolist() == value.flat_values.numpy().tolist()
+            np.testing.assert_array_equal(theirs[name + "_splits"], value.row_splits.numpy())
+        np.testing.assert_array_equal(theirs["count"], obj.count(tf.constant(TEXT)).numpy())
+        np.testing.assert_array_equal(theirs["sums"], obj.row_sums(
+            tf.RaggedTensor.from_row_splits(RAGGED[0], RAGGED[1])).numpy())
+    np.testing.assert_array_equal(theirs["sums"], [3.0, 0.0, 3.0])

@@ -20,6 +20,13 @@ returns the last node, named as the op, so that the op's consumers read it uncha
     Eye(...)                    = the constant matrix (its sizes are attributes)
     Dropout(x; rate)            = IdentityN(x * mask, mask), mask = (RandomUniform(noise shape)
                                   >= rate) / (1 - rate): TensorFlow draws its own numbers
+    LowerBound / UpperBound(s, v) of vectors = Squeeze(Bound(ExpandDims(s), ExpandDims(v))):
+                                  TensorFlow's searches rows of a matrix only
+    StringSplitV2(x; sep, maxsplit) = IdentityN(values, row_splits) of TensorFlow's sparse
+                                  StringSplitV2(Reshape(x, [-1]), sep) (indices, values, shape):
+                                  row_splits = LowerBound(indices[:, 0], range(shape[0] + 1)),
+                                  the pieces in the rows before each (wengert's op returns the
+                                  ragged parts tf.strings.split makes of them)
 
 Static shapes decide the axes; a rule raises ValueError (the caller's "no TensorFlow form here")
 where they are not known well enough.
@@ -30,10 +37,12 @@ from ..framework import dtypes
 from ..ops.broadcast_ops import SUM_TO_SHAPE, SUM_TO_SHAPE_OF
 from ..ops.creation_ops import EYE
 from ..ops.indexing_ops import GATHER_GRAD
+from ..ops.io.strings import SPLIT_V2
 from ..ops.math_ops import LOGICAL_XOR, MUL_SUM
 from ..ops.nn.dropout import DROPOUT
 from ..ops.nn.losses import SIGMOID_CE
 from ..ops.reduce_ops import LOGSUMEXP, REDUCE_BROADCAST
+from ..ops.sort_ops import LOWER_BOUND, UPPER_BOUND
 from ..ops.unary_ops import SQUARE_GRAD
 
 __all__ = ["COMPOSITIONS"]
@@ -206,7 +215,49 @@ def _eye(w, op, *extra):
     return w.final_const(op.name, value, op.outputs[0].dtype)
 
 
+def _vector_bound(w, op, op_type, sorted_ref, values_ref, dtype, out):
+    zero = w.const(op.name, "axis", 0)
+    rows = [(w.node(op.name, f"{k}_row", "ExpandDims", [(ref, dtype), (zero, dtypes.int32)]),
+             dtype) for k, ref in (("sorted", sorted_ref), ("values", values_ref))]
+    found = w.node(op.name, op_type, op_type, rows, out_type=out)
+    return w.node(op.name, "Squeeze", "Squeeze", [(found, out)], squeeze_dims=[0])
+
+
+def _bound(w, op, sorted_ref, values_ref):
+    dtype, out = op.inputs[0].dtype, dtypes.as_dtype(op.get_attr("out_type"))
+    ranks = (op.inputs[0].shape.rank, op.inputs[1].shape.rank)
+    pair = [(sorted_ref, dtype), (values_ref, dtype)]
+    if ranks[0] is not None and ranks[0] >= 2:
+        return w.final(op.name, op.type, pair, out_type=out)
+    if ranks != (1, 1):
+        raise ValueError(f"a search of a vector for values of rank {ranks[1]}")
+    found = _vector_bound(w, op, op.type, sorted_ref, values_ref, dtype, out)
+    return w.final(op.name, "Identity", [(found, out)])
+
+
+def _string_split(w, op, x):
+    i32, i64, text = dtypes.int32, dtypes.int64, dtypes.string
+    flat = w.node(op.name, "flat", "Reshape", [(x, text), (w.const(op.name, "shape", [-1]), i32)])
+    sep = w.const(op.name, "sep", (op.get_attr("sep") or "").encode("utf-8"), text)
+    split = w.node(op.name, "StringSplitV2", "StringSplitV2", [(flat, text), (sep, text)],
+                   maxsplit=int(op.get_attr("maxsplit")))
+    zero = w.const(op.name, "zero", 0)
+    rows = w.node(op.name, "rows", "GatherV2", [(f"{split}:0", i64), (zero, i32),
+                                                (w.const(op.name, "column", 1), i32)],
+                  batch_dims=0)
+    count = w.node(op.name, "num_rows", "GatherV2", [(f"{split}:2", i64), (zero, i32),
+                                                     (zero, i32)], batch_dims=0)
+    stop = w.node(op.name, "limit", "AddV2", [(count, i64), (w.const(op.name, "one", 1, i64),
+                                                            i64)])
+    starts = w.node(op.name, "row_starts", "Range", [(w.const(op.name, "start", 0, i64), i64),
+                                                     (stop, i64),
+                                                     (w.const(op.name, "delta", 1, i64), i64)])
+    splits = _vector_bound(w, op, "LowerBound", rows, starts, i64, i64)
+    return w.final(op.name, "IdentityN", [(f"{split}:1", text), (splits, i64)])
+
+
 COMPOSITIONS = {SQUARE_GRAD: _square_grad, MUL_SUM: _mul_sum, SUM_TO_SHAPE: _sum_to_shape,
                 SUM_TO_SHAPE_OF: _sum_to_shape_of, REDUCE_BROADCAST: _reduce_broadcast,
                 GATHER_GRAD: _gather_grad, LOGSUMEXP: _logsumexp, SIGMOID_CE: _sigmoid_ce,
-                LOGICAL_XOR: _logical_xor, EYE: _eye, DROPOUT: _dropout}
+                LOGICAL_XOR: _logical_xor, EYE: _eye, DROPOUT: _dropout,
+                LOWER_BOUND: _bound, UPPER_BOUND: _bound, SPLIT_V2: _string_split}

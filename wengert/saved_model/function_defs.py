@@ -70,8 +70,10 @@ def arg_name(text, taken):
 
 
 def _unsupported(op, graph_name, why):
+    """The error naming an op (or a helper NodeDef of its TensorFlow form)."""
+    op_type = op.type if hasattr(op, "type") else op.op
     return UnimplementedError(
-        f"tf.saved_model.save: op '{op.name}' of type {op.type} in function '{graph_name}' "
+        f"tf.saved_model.save: op '{op.name}' of type {op_type} in function '{graph_name}' "
         f"{why}, so TensorFlow could not load this SavedModel. Save a function built from ops "
         f"TensorFlow has; wengert's own format (saved_model.json) is written without it "
         f"unless options=tf.saved_model.SaveOptions(experimental_tensorflow_format=True) "
@@ -217,8 +219,12 @@ def _body(fdef, graph_name, ops, refs, taken, jobs, tables=()):
             pairs.extend(_converted(op, graph_name, taken))
     names = set()
     for op, node in pairs:
-        if op is None:
-            refs[node.name] = _output_ref(node.name, node.op, 0, 1)
+        if op is None:  # a helper node: each of its outputs by position
+            outputs = OP_OUTPUTS[node.op][0]
+            count = len(outputs) if all(kind == "t" for _, kind in outputs) else 1
+            refs.update({f"{node.name}:{k}": _output_ref(node.name, node.op, k, count)
+                         for k in range(count)})
+            refs[node.name] = refs[f"{node.name}:0"]
         elif id(op) in special:
             refs.update(special[id(op)])
         else:
@@ -246,7 +252,8 @@ def _body(fdef, graph_name, ops, refs, taken, jobs, tables=()):
                     renamed.append(text)
                 continue
             if text not in refs:
-                raise _unsupported(op, graph_name, f"reads '{text}', which is not in the body")
+                raise _unsupported(node if op is None else op, graph_name,
+                                   f"reads '{text}', which is not in the body")
             renamed.append(refs[text])
         del node.input[:]
         node.input.extend(renamed)
