@@ -29,7 +29,26 @@ round flagged): before 467, 463, 368, 384, 373 / 337, 365, 409, 294, 471 / 375, 
 286, 285 / 441, 398, 442, 426, 406 ms, medians 2.19x, 2.16x, 2.38x, 2.70x TensorFlow; after,
 medians 254 and 111 ms (1.29x, 0.74x), then 252, 181, 289, 159, 280 ms (median 1.04x) and 200,
 242, 253, 170, 140 ms (median 1.02x). Per call in one process, OpenBLAS's default threads: 410
-ms wall / 137 ms CPU before, 208 ms / 69 ms after.
+ms wall / 137 ms CPU before, 208 ms / 69 ms after. On a quiet machine, 2026-11-29 morning (the
+lead's run): wengert 92, 79, 87 ms against TensorFlow 39, 38, 36 ms, median 2.34x.
+
+After the fused convolutions (compiled plans run Conv2D, BiasAdd, the batch norm's Mul and
+AddV2, Relu and MaxPool as one step a cache-sized chunk of images at a time: runtime/
+conv_fusion.py, ops/nn/conv/epilogues.py; the outputs are bit for bit the unfused ones), A/B
+against main before them (6d151f2), every round flagged (load average above 1):
+- 07:19-07:27 UTC, load 11-16: before, medians 877 and 633 ms against 681 and 433 ms
+  (median ratios 1.36x and 1.53x); after, 496, 340, 275, 396, 341 ms against 369, 615, 449,
+  529, 377 ms (0.75x) and 589, 518, 680, 401, 308 against 508, 592, 668, 608, 313 (0.98x).
+- 08:06-08:10 UTC, load 10.4-11.3: before 179, 281, 199, 297, 121 ms against 181, 353, 332,
+  172, 156 ms (median ratio 0.79x, ratio of medians 1.10x) and 96.8, 218, 250, 209, 235
+  against 337, 164, 184, 124, 173 (1.36x, 1.26x); after 158, 148, 199, 87.1, 51.2 against
+  161, 193, 180, 171, 116 (0.77x, 0.87x) and 127, 87.3, 90.6, 55.2, 100 against 143, 197,
+  75.6, 129, 103 (0.89x, 0.70x).
+Per call in one process (30 calls; before and after alternating, load 10-12): CPU 105, 84,
+79, 114 ms before, 84, 60, 71, 83 ms after; in one process with the fusion switched off and on
+alternately (15 rounds), 80.8 against 64.2 ms CPU (medians). Where the CPU goes now (one
+thread, first layer, load 10): patches 4.9 ms, the product 7.5, the four elementwise ops on the
+cached chunks 5.8, the pool 4.5.
 """
 import argparse
 import os
