@@ -680,3 +680,34 @@ def test_variable_as_its_own_target_gets_one_as_tensorflow():
     with tf.GradientTape() as tape:
         pass
     assert tape.gradient(x, x) is None  # an unwatched tensor stays unconnected, as in TF
+
+
+def test_non_persistent_tape_frees_forward_values_during_its_pass():
+    """As TensorFlow's tape drops an op's saved tensors once its gradient has run, a
+    non-persistent tape lets go of each record as its reverse pass passes it: by the time the
+    first op's gradient runs, a later intermediate nobody else holds is gone; a persistent tape
+    keeps it for its next call."""
+    import gc
+    import weakref
+
+    for persistent in (False, True):
+        x = tf.constant([1.0, 2.0])
+        alive = []
+
+        @tf.custom_gradient
+        def first(v):
+            def grad(g):
+                gc.collect()
+                alive.append(ref() is not None)
+                return g
+            return tf.identity(v), grad
+
+        with tf.GradientTape(persistent=persistent) as tape:
+            tape.watch(x)
+            h = tf.exp(first(x))
+            ref = weakref.ref(h)
+            loss = tf.reduce_sum(h * 3.0)
+            del h
+        grad = tape.gradient(loss, x)
+        np.testing.assert_allclose(grad.numpy(), 3.0 * np.exp([1.0, 2.0]), rtol=1e-6)
+        assert alive == [persistent]

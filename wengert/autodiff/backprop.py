@@ -53,7 +53,7 @@ class UnconnectedGradients:
 
 
 def backward(records, targets, sources, seeds, unconnected=UnconnectedGradients.NONE,
-             stop_ids=frozenset(), reachable=None, batch_dims=0):
+             stop_ids=frozenset(), reachable=None, batch_dims=0, consume=False):
     """Gradients of `targets` with respect to `sources` (a list, one entry per source).
 
     records: op records in execution order. targets: tensors. sources: tensors or variables.
@@ -62,6 +62,8 @@ def backward(records, targets, sources, seeds, unconnected=UnconnectedGradients.
     every record depends on a source (a tape whose watched roots are all sources); the forward
     scan is then skipped. batch_dims: leading dimensions every gradient carries beyond its
     tensor's shape (the vectorized Jacobian's stacked seeds, batched.py); 0 otherwise.
+    consume: the caller gives the records up (a non-persistent tape): each is taken off the list
+    as the pass reaches it, so the forward values only it held are freed during the pass.
     """
     if unconnected not in (UnconnectedGradients.NONE, UnconnectedGradients.ZERO):
         raise ValueError(f"unconnected_gradients must be 'none' or 'zero', got {unconnected!r}.")
@@ -77,7 +79,8 @@ def backward(records, targets, sources, seeds, unconnected=UnconnectedGradients.
         grads.setdefault(id(target), []).append(seed)
     get, pop = grads.get, grads.pop
     building = state.graph  # in a graph, each op's gradient ops go under "<op name>_grad/"
-    for op in reversed(records):  # the loop is the pass's cost: its common case is inline
+    walk = _consumed(records) if consume else reversed(records)
+    for op in walk:  # the loop is the pass's cost: its common case is inline
         outputs = op.outputs
         if len(outputs) == 1:
             key = id(outputs[0])
@@ -129,6 +132,25 @@ def backward(records, targets, sources, seeds, unconnected=UnconnectedGradients.
             else:
                 parts.append(g)
     return [_result(s, grads.get(id(s)), unconnected, id(s) in sparse) for s in sources]
+
+
+def _consumed(records):
+    """The records from last to first, each popped off `records` and, once the pass asks for
+    the next, forgotten by its outputs (`_op`) unless another tape or a graph shares it: its
+    inputs and outputs are then freed when no earlier record and no caller holds them (as
+    TensorFlow's tape frees an op's saved tensors once its gradient has run). Every id the pass
+    keys on belongs to a tensor recorded before it started, so a freed id is never looked up
+    again for another tensor."""
+    while records:
+        op = records.pop()
+        yield op
+        if not op.shared and op.graph is None:
+            _forget(op.outputs)  # (a loop here would hold its last tensor in this frame)
+
+
+def _forget(outputs):
+    for t in outputs:
+        t._op = None
 
 
 def _observer():

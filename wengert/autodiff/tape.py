@@ -187,7 +187,8 @@ class GradientTape:
                 with state.graph.name_scope("gradient_tape"):
                     return backward(records, targets, connected, seeds, unconnected,
                                     reachable=reachable)
-            return backward(records, targets, connected, seeds, unconnected, reachable=reachable)
+            return backward(records, targets, connected, seeds, unconnected, reachable=reachable,
+                            consume=not self._persistent)
         finally:
             self._end_reverse_pass()
 
