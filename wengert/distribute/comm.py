@@ -19,12 +19,6 @@ in place by the MPI library, zero-copy, and the job is launched by `mpiexec`, `s
 which needs nothing installed. `world()` picks MPI when an MPI launcher started several processes
 (or WENGERT_MPI=1; a missing mpi4py is then an error naming the extra), else the local group.
 
-Gradients travel in nonblocking allreduces (gradient_sync.py), which Open MPI runs with its
-`libnbc` component. For a job of two ranks, `import_mpi` asks it (before MPI starts, unless the
-variable is already set) for recursive doubling, which is one simultaneous exchange of the two
-buffers, instead of its default for fewer than four ranks, a reduce to one rank followed by a
-broadcast (two exchanges one after the other): OMPI_MCA_coll_libnbc_iallreduce_algorithm=4.
-
 Ranks also have a local rank and size: their place among the ranks of their own host, found by
 MPI's shared-memory split (COMM_TYPE_SHARED), as Horovod's local_rank does.
 """
@@ -229,13 +223,8 @@ class MPICommunicator(Communicator):
         self._comm.Abort(code)
 
 
-_NONBLOCKING_ALLREDUCE = "OMPI_MCA_coll_libnbc_iallreduce_algorithm"
-
-
 def import_mpi():
     """mpi4py's MPI module, or MissingMPIError naming the extra."""
-    if launched_size() == 2 and _NONBLOCKING_ALLREDUCE not in os.environ:
-        os.environ[_NONBLOCKING_ALLREDUCE] = "4"  # recursive doubling (see the docstring)
     try:
         from mpi4py import MPI  # optional dependency
     except ImportError as err:
