@@ -123,6 +123,10 @@ def test_merge_all_of_nothing_is_none_and_bad_input_is_refused():
         with v1.Session() as sess, pytest.raises(tf.errors.InvalidArgumentError,
                                                  match="Duplicate tag same found"):
             sess.run(v1.summary.merge([same, same]))
+        cut = tf.constant(bytes.fromhex("0a110a0a6f757465722f6c6f737315"))  # "s", cut short
+        with v1.Session() as sess, pytest.raises(tf.errors.InvalidArgumentError,
+                                                 match="Could not parse one of the summary"):
+            sess.run(v1.summary.merge([cut]))
     with pytest.raises(RuntimeError, match="not compatible with eager execution"):
         v1.summary.merge([v1.summary.scalar("a", 1.)])
     with pytest.raises(tf.errors.InvalidArgumentError, match="Nan in summary histogram"):

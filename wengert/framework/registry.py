@@ -82,6 +82,12 @@ and nothing outside the family file keeps a table keyed by the op's type name. I
     tf_inputs                  TensorFlow's parameter names of the op's inputs, in the op's order,
                                when they are not TensorFlow's leading inputs in TensorFlow's order
                                (the dtype check reads TensorFlow's constraints by them)
+    concurrent                 the kernel is costly on large inputs, changes nothing and spends
+                               its time in NumPy loops that release the GIL (a histogram
+                               summary): compiled plans start it on a worker thread as soon as
+                               its inputs exist and take its result where the op stands
+                               (runtime/inter_op.py), as TensorFlow's inter-op pool runs it
+                               beside the rest of the step
     refused, dtype_rest        the dtype check's precomputed rule (op_dtype_constraints.py)
 
 Gradient (VJP) rules live in a separate table keyed by op type, because users may add and override
@@ -124,13 +130,13 @@ class OpDef:
     __slots__ = ("type", "kernel", "shape", "jvp", "num_outputs", "module", "batch",
                  "batch_accepts", "vmap", "stateful", "pure", "passes_sparse", "returns_view", "inplace",
                  "onnx", "reads_shape_only", "index_key", "partial_value", "raw", "_args",
-                 "unread", "tf_inputs", "refused", "dtype_rest")
+                 "unread", "tf_inputs", "refused", "dtype_rest", "concurrent")
 
     def __init__(self, op_type, kernel, shape=None, jvp=None, num_outputs=1, module=None, *,
                  batch=None, batch_accepts=None, vmap=None, stateful=False, pure=True,
                  passes_sparse=False, returns_view=False, inplace=None, onnx=None,
                  reads_shape_only=False, index_key=None, partial_value=None, args=None,
-                 raw=None, unread=(), tf_inputs=None):
+                 raw=None, unread=(), tf_inputs=None, concurrent=False):
         if batch not in _BATCH_MARKERS and not callable(batch):
             raise ValueError(f"OpDef {op_type}: batch must be None, 'safe', 'negative_axis' or "
                              f"a batched gradient function, got {batch!r}.")
@@ -148,6 +154,7 @@ class OpDef:
         self.passes_sparse = passes_sparse
         self.returns_view = returns_view
         self.unread = tuple(unread)
+        self.concurrent = concurrent and self.pure
         self.inplace = inplace if inplace is not None else _ufunc_form(kernel)
         if onnx is not None and not (isinstance(onnx, str) or callable(onnx)):
             raise ValueError(f"OpDef {op_type}: onnx must be an ONNX operator name or a "

@@ -19,7 +19,11 @@ A plan is built once per (fetches, fed tensors) and cached by the Session:
    decide which steps write their result into an input that dies there (their OpDef's
    `inplace` kernel), which variable updates change the variable's array in place, and which
    variables' arrays leave the plan. All of it is decided now, from the plan, never at run time.
-5. Generate: the steps become the body of one Python function, one line per step, with slots as
+5. Start early (inter_op.py): a step whose OpDef says `concurrent` (a histogram summary) and
+   whose inputs are large is started on a worker thread right after its last input is made, and
+   its result is taken at its own place; its inputs live until then, so nothing writes into
+   them while the worker reads them, and results and errors are those of running in order.
+6. Generate: the steps become the body of one Python function, one line per step, with slots as
    local variables and kernels, attributes, constants and variables as globals. The source holds
    numbered identifiers only (`s3 = k2(s1, s0, **a4)`): no name, attribute or other string from
    the graph is ever pasted into it. `Plan.source` shows it with each op's name as a comment
@@ -48,6 +52,7 @@ from ..framework.variables import READ_VARIABLE, Variable, variable_op_name
 from ..graph.graph import NO_OP, PLACEHOLDER
 from .buffer_planning import fuse_scatter_sums, plan_buffers
 from .conv_fusion import fuse_conv_epilogues
+from .inter_op import CONCURRENT_MIN_SIZE, start
 
 __all__ = ["Plan", "Step", "compile_plan"]
 
@@ -175,13 +180,27 @@ def _generate(plan):
         lines.append("    " + "".join(f"s{s}, " for s in plan.feed_slots) + "= feeds")
         notes.append("")
     line_of = {}
-    for step in plan.steps:
+    starts = _concurrent_starts(plan.steps)  # {step index: steps started after it}
+    jobs = {id(step): f"j{n}" for n, step in enumerate(s for ss in starts.values() for s in ss)}
+
+    def emit_starts(after):
+        for early in starts.get(after, ()):
+            line_of[len(lines) + 1] = early
+            lines.append(f"    {jobs[id(early)]} = {_start_line(early, ref, global_name)}")
+            notes.append(f"  # {early.op.name} starts")
+
+    emit_starts(-1)
+    for index, step in enumerate(plan.steps):
+        job = jobs.get(id(step))
         line_of[len(lines) + 1] = step
-        lines.append("    " + _step_line(step, ref, global_name))
+        lines.append("    " + (_step_line(step, ref, global_name) if job is None else
+                               _collect_line(step, job)))
         notes.append(f"  # {step.op.name}")
-        if step.frees:
-            lines.append("    del " + ", ".join(f"s{s}" for s in step.frees))
+        dead = [f"s{s}" for s in step.frees] + ([job] if job else [])
+        if dead:
+            lines.append("    del " + ", ".join(dead))
             notes.append("")
+        emit_starts(index)
     for var in plan.lends:  # a fetched value or a stateful op may keep the variable's array
         lines.append(f"    store.lend({global_name(var, 'v')})")
         notes.append("")
@@ -218,6 +237,52 @@ def _step_line(step, ref, global_name):
         kernel = op_def.inplace
         args.append(f"out={args[step.into]}")
     return f"{target}{global_name(kernel, 'k')}({', '.join(args + _attrs(step, global_name))})"
+
+
+# -- ops started early on the inter-op pool (inter_op.py) ----------------------------------------
+def _concurrent_starts(steps):
+    """{index of a step (-1: the plan's start): the concurrent steps to start after it}. A step
+    whose OpDef says `concurrent`, with large inputs (inter_op.py), starts right after the last
+    step making one of its inputs, when other steps run between. Its inputs live until its own
+    place, where its result is taken (their liveness says so), so no step writes into their
+    buffers meanwhile. Steps with control inputs or variable inputs stay in order."""
+    made, starts = {}, {}
+    for index, step in enumerate(steps):
+        if _starts_early(step):
+            after = max((made.get(i, -1) for i in step.inputs), default=-1)
+            if after < index - 1:
+                starts.setdefault(after, []).append(step)
+        for slot in step.outputs:
+            if slot is not None:
+                made[slot] = index
+    return starts
+
+
+def _starts_early(step):
+    """Whether the step may run on the pool: a concurrent op on large enough inputs."""
+    op = step.op
+    if not (op.op_def.concurrent and step.outputs and step.into is None
+            and not op.control_inputs and all(type(i) is int for i in step.inputs)):
+        return False
+    sizes = [t.shape.num_elements() for t in op.inputs]
+    return None in sizes or sum(sizes) >= CONCURRENT_MIN_SIZE
+
+
+def _start_line(step, ref, global_name):
+    """`start(k2, a3, s1, s4)`: the kernel started on the pool with its inputs."""
+    args = [global_name(start, "k"), global_name(step.kernel, "k"),
+            global_name(step.attrs, "a") if step.attrs else global_name(_NO_ATTRS, "a")]
+    return f"{args[0]}({', '.join(args[1:] + [ref(i) for i in step.inputs])})"
+
+
+def _collect_line(step, job):
+    """`s5 = j0.result()`: the started kernel's result(s), taken at the step's place."""
+    outs = "".join("_, " if s is None else f"s{s}, " for s in step.outputs)
+    target = f"{outs[:-2]} = " if step.op.op_def.num_outputs == 1 else f"{outs}= "
+    return f"{target}{job}.result()"
+
+
+_NO_ATTRS = {}
 
 
 def _attrs(step, global_name):

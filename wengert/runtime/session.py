@@ -31,6 +31,7 @@ from .variable_store import LIVE_VARIABLES
 __all__ = ["Session", "get_default_session", "InteractiveSession"]
 
 get_default_session = default_session  # the stack lives in framework.context.state
+_PLAIN_FETCHES = (Tensor, Operation, str)  # fetches that are one value each, never a structure
 
 
 class _Store:
@@ -160,7 +161,11 @@ class Session:
         _check_proto("Session.run", "options", options, RunOptions)
         _check_proto("Session.run", "run_metadata", run_metadata, RunMetadata)
         nested = nest.is_nested(fetches)
-        flat = nest.flatten(fetches) if nested else [fetches]
+        as_list = type(fetches) is list and all(isinstance(f, _PLAIN_FETCHES) for f in fetches)
+        if as_list:  # a flat list: no structure to walk and rebuild
+            flat, nested = fetches, False
+        else:
+            flat = nest.flatten(fetches) if nested else [fetches]
         rebuild = None
         if composite_fetches.has_composites(flat):
             flat, rebuild = composite_fetches.expand(flat)
@@ -173,7 +178,9 @@ class Session:
         results = _results(plan, self._run_plan(plan, values, options))
         if rebuild is not None:
             results = rebuild(results)
-        return nest.pack_sequence_as(fetches, results) if nested else results[0]
+        if nested:
+            return nest.pack_sequence_as(fetches, results)
+        return results if as_list else results[0]
 
     def partial_run_setup(self, fetches, feeds=None):
         """A handle for running `fetches` in steps fed from `feeds` (partial_run.py)."""

@@ -22,7 +22,7 @@ import numpy as np
 
 from ..framework import dtypes
 from ..framework.context import executing_eagerly
-from ..framework.errors import InvalidArgumentError
+from ..framework.errors import DataLossError, InvalidArgumentError
 from ..framework.execute import execute
 from ..framework.protos import tensor as tensor_proto, wire
 from ..framework.protos.summary import Summary, SummaryMetadata
@@ -151,12 +151,39 @@ def _tensor_kernel(tag, tensor, serialized_summary_metadata):
 
 
 def _tags(serialized):
-    """The tags of a serialized Summary's values, read without decoding the rest."""
-    for number, _, value, _, _ in wire.fields(serialized, "Summary"):
-        if number == 1:
-            for inner, _, tag, _, _ in wire.fields(value, "Summary.Value"):
-                if inner == 1:
-                    yield tag.decode("utf-8", "replace")
+    """The tags of a serialized Summary's values, read without decoding or copying the rest."""
+    tags, pos, end = [], 0, len(serialized)
+    while pos < end:
+        number, wire_type, start, pos = _field(serialized, pos, end, "Summary")
+        if number != 1:
+            continue
+        while start < pos:  # the fields of the Summary.Value
+            inner, _, tag, start = _field(serialized, start, pos, "Summary.Value")
+            if inner == 1:
+                tags.append(serialized[tag:start].decode("utf-8", "replace"))
+    return tags
+
+
+def _field(data, pos, end, what):
+    """(number, wire type, start of its value, end) of the field at data[pos] (below end)."""
+    first = pos
+    key, pos = wire.read_varint(data, pos, what)
+    number, wire_type = key >> 3, key & 7
+    if number == 0:
+        raise wire.corrupt(what, first, "a field number is 0")
+    if wire_type == wire.LEN:
+        size, pos = wire.read_varint(data, pos, what)
+    elif wire_type == wire.VARINT:
+        size = wire.read_varint(data, pos, what)[1] - pos
+    else:
+        size = {wire.I64: 8, wire.I32: 4}.get(wire_type)
+        if size is None:
+            raise wire.corrupt(what, first, f"field {number} has wire type {wire_type}, which "
+                                            f"no message here uses")
+    if pos + size > end:
+        raise wire.corrupt(what, first, f"field {number} says {size} bytes follow, but only "
+                                        f"{end - pos} do")
+    return number, wire_type, pos, pos + size
 
 
 def _merge_kernel(*inputs):
@@ -165,7 +192,12 @@ def _merge_kernel(*inputs):
     pieces, seen = [], set()
     for serialized in inputs:
         serialized = np.asarray(serialized).item()
-        for tag in _tags(serialized):
+        try:
+            tags = _tags(serialized)
+        except DataLossError as err:
+            raise InvalidArgumentError(f"MergeSummary: Could not parse one of the summary "
+                                       f"inputs: {err}") from None
+        for tag in tags:
             if tag in seen:
                 raise InvalidArgumentError(f"MergeSummary: Duplicate tag {tag} found in "
                                            f"summary inputs")
@@ -208,7 +240,7 @@ def _raw_merge(inputs, name=None):
 SCALAR_SUMMARY = defop("ScalarSummary", _scalar_kernel, grad=None, shape=_scalar_shape,
                        raw=_raw_scalar)
 HISTOGRAM_SUMMARY = defop("HistogramSummary", _histogram_kernel, grad=None, shape=_scalar_shape,
-                          raw=_raw_histogram)
+                          raw=_raw_histogram, concurrent=True)
 IMAGE_SUMMARY = defop("ImageSummary", _image_kernel, grad=None, shape=_scalar_shape,
                       raw=_raw_image)
 AUDIO_SUMMARY = defop("AudioSummaryV2", _audio_kernel, grad=None, shape=_scalar_shape,
