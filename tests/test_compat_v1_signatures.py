@@ -249,6 +249,53 @@ with tf.Session() as sess:
 out["split_bad_type"] = error_of(lambda: tf.strings.split(lines, result_type="list"))
 out["split_both"] = error_of(lambda: tf.strings.split(lines, source=lines))
 ''',
+    "embeddings_images": '''
+rng = np.random.RandomState(3)
+table = rng.rand(7, 3).astype(np.float32)
+shards_mod = [tf.constant(table[s::3]) for s in range(3)]
+shards_div = [tf.constant(table[0:3]), tf.constant(table[3:5]), tf.constant(table[5:7])]
+ids = tf.constant([[0, 4], [6, 2]])
+sp_ids = tf.SparseTensor([[0, 0], [0, 1], [1, 0]], tf.constant([1, 5, 3], tf.int64), [2, 2])
+looked_up = tf.nn.embedding_lookup(shards_mod, ids)
+grads = tf.gradients(tf.reduce_sum(looked_up * tf.constant([1., 2., 3.])), shards_mod)
+img = tf.constant(rng.rand(1, 5, 6, 3).astype(np.float32))
+sampled = (tf.constant([0, 6], tf.int64), tf.constant([[0.5], [0.25]]), tf.constant([0.5, 0.75]))
+inputs = tf.constant(rng.rand(2, 3).astype(np.float32))
+labels = tf.constant([[1], [4]], tf.int64)
+with tf.Session() as sess:
+    out["mod"] = sess.run(looked_up)
+    out["mod_grads"] = np.concatenate(sess.run([tf.convert_to_tensor(g) for g in grads]))
+    out["div"] = sess.run(tf.nn.embedding_lookup(shards_div, ids, "div", None, True, 0.5))
+    out["single"] = sess.run(tf.nn.embedding_lookup(tf.constant(table), ids, "unknown"))
+    out["sparse_mod"] = sess.run(tf.nn.embedding_lookup_sparse(shards_mod, sp_ids, None,
+                                                               combiner="sum"))
+    out["safe_div"] = sess.run(tf.nn.safe_embedding_lookup_sparse(shards_div, sp_ids))
+    out["nce_mod"] = sess.run(tf.nn.nce_loss(shards_mod, tf.zeros([7]), labels, inputs, 2, 7,
+                                             sampled_values=sampled))
+    out["sampled_softmax_div"] = sess.run(tf.nn.sampled_softmax_loss(
+        shards_div, tf.zeros([7]), labels, inputs, 2, 7, sampled_values=sampled,
+        partition_strategy="div"))
+    out["resize_bilinear"] = sess.run(tf.image.resize_bilinear(img, [4, 4], False, "rb", True))
+    out["resize_nearest"] = sess.run(tf.image.resize_nearest_neighbor(img, [3, 9], True, "rn"))
+    out["resize_bicubic"] = sess.run(tf.image.resize_bicubic(img, [7, 7], False, None, True))
+    out["segment_sum"] = sess.run(tf.sparse.segment_sum(tf.constant(table), [0, 2, 3],
+                                                        [0, 0, 2], "seg", 4))
+    out["segment_mean"] = sess.run(tf.sparse.segment_mean(tf.constant(table), [1, 2], [0, 1]))
+    out["bn_global"] = sess.run(tf.nn.batch_norm_with_global_normalization(
+        img, tf.constant([0.5, 0.4, 0.3]), tf.constant([1., 2., 3.]), tf.constant([0., 1., 0.]),
+        tf.constant([2., 2., 1.]), 0.001, True))
+    pooled, rows, cols = tf.nn.fractional_max_pool(img, [1., 1.5, 1.5, 1.], True, False, True, 7,
+                                                   1)
+    got = sess.run([pooled, rows, cols])
+    out["fractional_shapes"] = [str(t.shape) for t in got]
+    out["fractional_rows_end"] = [got[1][0], got[1][-1], got[2][0], got[2][-1]]
+    pooled, rows, cols = tf.nn.fractional_avg_pool(img, [1., 2., 2., 1.], False, True, True,
+                                                   0, 5)
+    out["fractional_avg_shape"] = str(sess.run(pooled).shape)
+    out["fractional_seed_not_deterministic"] = error_of(lambda: sess.run(
+        tf.nn.fractional_max_pool(img, [1., 2., 2., 1.], seed=3))).split(":")[0]
+out["bad_strategy"] = error_of(lambda: tf.nn.embedding_lookup(shards_mod, ids, "unknown"))
+''',
 }
 
 
@@ -283,6 +330,14 @@ def test_eager_tf1_spellings():
         v1.reduce_sum(x, axis=1, reduction_indices=1)
     with pytest.raises(ValueError, match="Cannot specify both 'keep_prob' and 'rate'"):
         v1.nn.dropout(tf.constant(x), keep_prob=0.5, rate=0.5)
+
+
+def test_eager_draw_bounding_boxes_takes_name_before_colors():
+    images = np.random.RandomState(4).rand(1, 5, 6, 3).astype(np.float32)
+    boxes = np.array([[[0.1, 0.2, 0.8, 0.9]]], np.float32)
+    mine = v1.image.draw_bounding_boxes(images, boxes, "boxes", [[1., 0., 0.]])
+    np.testing.assert_array_equal(mine, tf.image.draw_bounding_boxes(images, boxes,
+                                                                     [[1., 0., 0.]]))
 
 
 def test_tensorflow_2_keeps_its_signatures():

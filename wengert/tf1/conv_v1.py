@@ -25,18 +25,24 @@ argument names are taken beside the new ones, either name but never both
     erosion2d(value, kernel, strides, rates, padding, name)
     fused_batch_norm(..., exponential_avg_factor): in training the returned mean and variance
            are (1 - f) * the given ones + f * the batch's
+    fractional_max_pool / fractional_avg_pool(value, pooling_ratio, pseudo_random, overlapping,
+           deterministic, seed, seed2, name): TensorFlow's FractionalMaxPool / AvgPool op with
+           its seeds: deterministic with seed and seed2 fixes the pooling regions; without,
+           both seeds must be 0 (TensorFlow's InvalidArgumentError)
 
 `use_cudnn_on_gpu` picks a GPU kernel: on a CPU it changes nothing, in TensorFlow as here."""
 from ..framework import dtypes
+from ..framework.errors import InvalidArgumentError
 from ..framework.tensor import convert_to_tensor
 from ..ops.math_ops import add, multiply
 from ..ops.nn import argmax_pool, batch_norm, morphology, pool as pools
+from ..ops.nn.fractional_pool import FRACTIONAL_AVG_POOL, FRACTIONAL_MAX_POOL
 from ..ops.nn.conv import compositions, conv2d as conv2d_ops, conv3d as conv3d_ops
 from .renamed_arguments import either
 
 __all__ = ["avg_pool", "avg_pool2d", "conv1d", "conv2d", "conv2d_transpose", "conv3d",
            "conv3d_transpose", "convolution", "depthwise_conv2d", "dilation2d", "erosion2d",
-           "fused_batch_norm", "max_pool", "max_pool_with_argmax", "pool", "separable_conv2d"]
+           "fractional_avg_pool", "fractional_max_pool", "fused_batch_norm", "max_pool", "max_pool_with_argmax", "pool", "separable_conv2d"]
 
 _CONV1D_FORMATS = {None: "NWC", "NWC": "NWC", "NHWC": "NWC", "NCW": "NCW", "NCHW": "NCW"}
 
@@ -178,3 +184,27 @@ def fused_batch_norm(x, scale, offset, mean=None, variance=None, epsilon=0.001,
     keep = 1.0 - exponential_avg_factor
     return (y, add(multiply(keep, mean), multiply(exponential_avg_factor, batch_mean)),
             add(multiply(keep, variance), multiply(exponential_avg_factor, batch_variance)))
+
+
+def _fractional(op_def, value, pooling_ratio, pseudo_random, overlapping, deterministic, seed,
+                seed2, name):
+    if not deterministic and (seed or seed2):
+        raise InvalidArgumentError(f"{op_def.type}: Both seed and seed2 should be 0 if "
+                                   f"deterministic is false (got seed={seed}, seed2={seed2}).")
+    return op_def.raw(value=value, pooling_ratio=pooling_ratio, pseudo_random=pseudo_random,
+                      overlapping=overlapping, deterministic=deterministic, seed=seed,
+                      seed2=seed2, name=name)
+
+
+def fractional_max_pool(value, pooling_ratio, pseudo_random=False, overlapping=False,
+                        deterministic=False, seed=0, seed2=0, name=None):
+    """(max pool over fractional windows, row pooling sequence, column pooling sequence)."""
+    return _fractional(FRACTIONAL_MAX_POOL, value, pooling_ratio, pseudo_random, overlapping,
+                       deterministic, seed, seed2, name)
+
+
+def fractional_avg_pool(value, pooling_ratio, pseudo_random=False, overlapping=False,
+                        deterministic=False, seed=0, seed2=0, name=None):
+    """(mean pool over fractional windows, row pooling sequence, column pooling sequence)."""
+    return _fractional(FRACTIONAL_AVG_POOL, value, pooling_ratio, pseudo_random, overlapping,
+                       deterministic, seed, seed2, name)

@@ -19,6 +19,8 @@ the new ones (either name, never both: tf1/renamed_arguments.py).
     in_top_k(predictions, targets, k, name)                TF 1's order of the arguments
     crelu(features, name, axis), depth_to_space / space_to_depth(input, block_size, name,
         data_format)
+    batch_norm_with_global_normalization(t, m, v, beta, gamma, variance_epsilon,
+        scale_after_normalization, name, input, mean, variance)   t, m, v: TF 1's names
 
 The values are TensorFlow 2's (ops/nn/)."""
 from ..framework.context import op_scope
@@ -32,7 +34,7 @@ from ..ops.space_ops import depth_to_space as _depth_to_space, space_to_depth as
 from ..ops.sort_ops import in_top_k as _in_top_k
 from .renamed_arguments import either
 
-__all__ = ["crelu", "depth_to_space", "dropout", "in_top_k", "log_softmax", "moments", "softmax",
+__all__ = ["batch_norm_with_global_normalization", "crelu", "depth_to_space", "dropout", "in_top_k", "log_softmax", "moments", "softmax",
            "softmax_cross_entropy_with_logits", "softmax_cross_entropy_with_logits_v2",
            "space_to_depth", "sufficient_statistics",
            "weighted_cross_entropy_with_logits", "weighted_moments"]
@@ -148,3 +150,16 @@ def space_to_depth(input, block_size, name=None, data_format="NHWC"):  # noqa: A
     """Spatial blocks of block_size x block_size moved into depth."""
     return _space_to_depth(input, block_size, data_format, name)
 
+
+
+def batch_norm_with_global_normalization(t=None, m=None, v=None, beta=None, gamma=None,
+                                         variance_epsilon=None,
+                                         scale_after_normalization=None, name=None,
+                                         input=None, mean=None,  # noqa: A002 (TF's name)
+                                         variance=None):
+    """(t - m) / sqrt(v + variance_epsilon) * gamma (if scale_after_normalization) + beta,
+    with `input`, `mean`, `variance` the newer names of t, m, v."""
+    return batch_norm.batch_norm_with_global_normalization(
+        either("input", input, "t", t), either("mean", mean, "m", m),
+        either("variance", variance, "v", v), beta, gamma, variance_epsilon,
+        scale_after_normalization, name)

@@ -3,7 +3,8 @@ dropped (the raw backprop functions, `xw_plus_b`, `relu_layer`, the `_v2` spelli
 recurrent networks of TensorFlow 1: `rnn_cell`, `dynamic_rnn`, `static_rnn` and their
 bidirectional forms, `raw_rnn`. The functions whose signatures TensorFlow 1 had otherwise take
 them (`dropout(x, keep_prob)`, `softmax(logits, dim=)`, `conv2d(input, filter, ...)`,
-`max_pool(value, ...)`, `moments(x, axes, keep_dims=)`, ...: tf1/nn_v1.py, tf1/conv_v1.py)."""
+`max_pool(value, ...)`, `moments(x, axes, keep_dims=)`, `embedding_lookup(params, ids,
+partition_strategy)`, ...: tf1/nn_v1.py, tf1/conv_v1.py, tf1/embedding_v1.py)."""
 from ...nn import *  # noqa: F403
 from ...util.lazy import lazy_attributes as _lazy_attributes
 from ...ops.nn.activations import relu_layer, xw_plus_b
@@ -20,9 +21,12 @@ from ...ops.nn.ctc.loss import ctc_loss as ctc_loss_v2, ctc_loss_v1 as ctc_loss
 from ...ops.nn.pool import avg_pool as avg_pool_v2, max_pool as max_pool_v2
 from ...tf1.conv_v1 import (avg_pool, avg_pool2d, conv1d, conv2d, conv2d_transpose, conv3d,
                             conv3d_transpose, convolution, depthwise_conv2d, dilation2d,
-                            erosion2d, fused_batch_norm, max_pool, max_pool_with_argmax, pool,
+                            erosion2d, fractional_avg_pool, fractional_max_pool,
+                            fused_batch_norm, max_pool, max_pool_with_argmax, pool,
                             separable_conv2d)
-from ...tf1.nn_v1 import (crelu, depth_to_space, dropout, in_top_k, log_softmax, moments,
+from ...tf1.embedding_v1 import (embedding_lookup, embedding_lookup_sparse, nce_loss,
+                                 safe_embedding_lookup_sparse, sampled_softmax_loss)
+from ...tf1.nn_v1 import (batch_norm_with_global_normalization, crelu, depth_to_space, dropout, in_top_k, log_softmax, moments,
                           softmax, softmax_cross_entropy_with_logits,
                           softmax_cross_entropy_with_logits_v2, space_to_depth,
                           sufficient_statistics, weighted_cross_entropy_with_logits,

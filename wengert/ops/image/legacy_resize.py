@@ -25,6 +25,7 @@ from ...framework.errors import InvalidArgumentError
 from ...framework.tensor import convert_to_tensor
 from ...framework.context import op_scope
 from ..cast_ops import cast
+from ..creation_ops import constant_value
 from ..reshape_ops import expand_dims, squeeze
 from ..indexing_ops import gather
 from ..einsum_ops import einsum
@@ -121,7 +122,12 @@ def _images(images, what, align_corners, half_pixel_centers):
 
 
 def _size(size, what):
-    values = np.asarray(convert_to_tensor(size).numpy()).reshape(-1)
+    """The static [new_height, new_width] (a list, an array, or a constant tensor in a graph)."""
+    values = constant_value(convert_to_tensor(size))
+    if values is None:
+        raise InvalidArgumentError(f"{what}: size must be known when the graph is built (a list "
+                                   f"or a constant), got the tensor {size}.")
+    values = np.asarray(values).reshape(-1)
     if values.shape != (2,) or np.any(values <= 0):
         raise InvalidArgumentError(f"{what}: size must be two positive integers [new_height, "
                                    f"new_width], got {values.tolist()}.")
