@@ -12,8 +12,9 @@ in its input signature and FunctionSpec (its components the FunctionDef's argume
 TensorFlow calls it with a tf.RaggedTensor or tf.SparseTensor. tf.strings.split (wengert's
 StringSplitV2 returns the ragged parts) is written as TensorFlow's sparse StringSplitV2 and the
 row splits made from its indices, and a search of a vector (a ragged reduction's row ids) as
-TensorFlow's search of a one-row matrix (graph/node_compositions.py). TensorFlow's answers are
-stored in tests/references/ for runs without TensorFlow."""
+TensorFlow's search of a one-row matrix (graph/node_compositions.py); a sparse reduction takes
+its axes as an input (every axis written out where wengert reduces them all). TensorFlow's
+answers are stored in tests/references/ for runs without TensorFlow."""
 import os
 import shutil
 
@@ -270,3 +271,27 @@ out["sums"] = loaded.row_sums(tf.RaggedTensor.from_row_splits(A["values"], A["sp
         np.testing.assert_array_equal(theirs["sums"], obj.row_sums(
             tf.RaggedTensor.from_row_splits(RAGGED[0], RAGGED[1])).numpy())
     np.testing.assert_array_equal(theirs["sums"], [3.0, 0.0, 3.0])
+
+
+class SparseSums(tf.Module):
+    @tf.function(input_signature=[tf.SparseTensorSpec([None, 4], tf.float32)])
+    def sums(self, x):
+        return tf.sparse.reduce_sum(x, axis=1), tf.sparse.reduce_max(x, axis=0), \
+            tf.sparse.reduce_sum(x)
+
+
+def test_tensorflow_runs_wengerts_sparse_reductions(tmp_path, monkeypatch):
+    module = SparseSums()
+    path = str(tmp_path / "sparse_sums")
+    tf.saved_model.save(module, path, options=REQUIRE)
+    sparse = ([[0, 1], [1, 3], [1, 0]], [1.0, 2.0, 5.0], [2, 4])
+    theirs = tf_eval_saved_model(path, """
+rows, columns, total = loaded.sums(tf.sparse.SparseTensor(A["indices"], A["values"], A["shape"]))
+out["rows"], out["columns"], out["total"] = rows.numpy(), columns.numpy(), total.numpy()
+""", monkeypatch, {"indices": np.int64(sparse[0]), "values": np.float32(sparse[1]),
+                   "shape": np.int64(sparse[2])})
+    mine = [t.numpy() for t in module.sums(tf.sparse.SparseTensor(*sparse))]
+    for got, want, literal in zip((theirs["rows"], theirs["columns"], theirs["total"]), mine,
+                                  ([1.0, 7.0], [5.0, 1.0, 0.0, 2.0], 8.0)):
+        np.testing.assert_array_equal(got, want)
+        np.testing.assert_array_equal(got, literal)

@@ -30,6 +30,7 @@ from ..ops import (array_ops, cast_ops, creation_ops, indexing_ops, pad_ops, que
                    reduce_ops, reshape_ops, scan_ops, slice_ops)
 from ..ops.nn import activations, losses
 from ..ops.shape_rules import SHAPE_VECTOR
+from ..ops.sparse import reductions as sparse_reductions
 from .node_compositions import COMPOSITIONS
 from .variables import VAR_HANDLE
 
@@ -226,6 +227,18 @@ def _shape_input(w, op, node, value, suffix, dtype):
     return name, used
 
 
+def _sparse_reduction(w, op, node, attrs):
+    """The axes as an input; wengert's () (every axis) as each axis, since TensorFlow's empty
+    reduction_axes reduce none."""
+    axes = list(attrs.pop("reduction_axes") or ())
+    if not axes:
+        shape = op.inputs[2].shape
+        if shape.rank != 1 or shape[0] is None:
+            raise ValueError("a sparse reduction over every axis of a tensor of unknown rank")
+        axes = list(range(shape[0]))
+    node.input.insert(3, w.const(op.name, "reduction_axes", axes))
+
+
 def _concat(w, op, node, attrs):
     node.input.append(w.const(op.name, "axis", attrs.pop("axis")))
     node.attr["N"].i = len(op.inputs)
@@ -365,6 +378,9 @@ _RULES = {
     slice_ops.STRIDED_SLICE: _strided_slice, slice_ops.SLICE: _slice,
     creation_ops.CONST: _const, array_ops.SPLIT: _split, array_ops.SPLIT_V: _split_v,
     **dict.fromkeys((scan_ops.CUMSUM, scan_ops.CUMPROD), _as_input("axis", "axis", 1, "Tidx")),
+    **dict.fromkeys((sparse_reductions.REDUCE_SUM, sparse_reductions.REDUCE_SUM_SPARSE,
+                     sparse_reductions.REDUCE_MAX, sparse_reductions.REDUCE_MAX_SPARSE),
+                    _sparse_reduction),
 }
 
 
