@@ -5,9 +5,16 @@ event file writer, for graphs and summaries.
 suffix) and, given a graph, writes it as the file's `graph_def` event, which TensorBoard's graph
 dashboard draws. `add_summary` takes a serialized `Summary` (bytes, or any protobuf object with
 `SerializeToString`), `add_graph` a wengert Graph, `add_event` a serialized `Event`.
+`add_session_log` writes a `SessionLog` (a run's start, stop or checkpoint, which TensorBoard
+uses to discard events a restarted run overwrote), `add_run_metadata` one `sess.run`'s
+`RunMetadata` under a tag (each tag once per writer, as TensorFlow refuses a repeat) and
+`add_meta_graph` a `MetaGraphDef` message. Each event carries the wall time and, given one, the
+step, as TensorFlow's `Event` does.
 """
 import time
 
+from ..framework.protos.meta_graph import MetaGraphDef
+from ..framework.protos.summary import Event, TaggedRunMetadata
 from . import protobuf
 from .graph_proto import graph_def_bytes
 from .records import EventFileWriter
@@ -33,6 +40,7 @@ class FileWriter:
         self._max_queue, self._flush_millis = max_queue, flush_secs * 1000
         self._suffix = filename_suffix or ""
         self._file = EventFileWriter(self._logdir, max_queue, self._flush_millis, self._suffix)
+        self._run_metadata_tags = set()
         if graph is not None or graph_def is not None:
             self.add_graph(graph, graph_def=graph_def)
 
@@ -53,6 +61,34 @@ class FileWriter:
         data = _serialized(graph_def) if graph_def is not None else graph_def_bytes(graph)
         step = None if global_step is None else int(global_step)
         self.add_event(protobuf.event(time.time(), step, graph_def=data))
+
+    def _add_message_event(self, global_step, **what):
+        event = Event(wall_time=time.time(), **what)
+        if global_step is not None:
+            event.step = int(global_step)
+        self.add_event(event.SerializeToString())
+
+    def add_session_log(self, session_log, global_step=None):
+        """Write a `SessionLog` (status START, STOP or CHECKPOINT) at `global_step`."""
+        self._add_message_event(global_step, session_log=session_log)
+
+    def add_run_metadata(self, run_metadata, tag, global_step=None):
+        """Write one `sess.run`'s `RunMetadata` under `tag`, which this writer has not used."""
+        if tag in self._run_metadata_tags:
+            raise ValueError(f"FileWriter.add_run_metadata: the tag {tag!r} was already used "
+                             f"for this event type; give each run's metadata its own tag.")
+        tagged = TaggedRunMetadata(tag=str(tag), run_metadata=_serialized(run_metadata))
+        self._add_message_event(global_step, tagged_run_metadata=tagged)
+        self._run_metadata_tags.add(tag)
+
+    def add_meta_graph(self, meta_graph_def, global_step=None):
+        """Write a `MetaGraphDef` message (serialized into the event, as TensorFlow does)."""
+        if not isinstance(meta_graph_def, MetaGraphDef):
+            raise TypeError(f"FileWriter.add_meta_graph: meta_graph_def must be type "
+                            f"MetaGraphDef, saw type: {type(meta_graph_def)}. (wengert's "
+                            f"train.export_meta_graph returns its own JSON meta graph; to show "
+                            f"the graph in TensorBoard, use add_graph(graph).)")
+        self._add_message_event(global_step, meta_graph_def=meta_graph_def.SerializeToString())
 
     def flush(self):
         self._file.flush()
