@@ -117,7 +117,11 @@ def main():
     if args.write:
         write_model(args.write)
         return
-    path = os.path.join(tempfile.mkdtemp(prefix="bench_tf_saved_model_"), "cnn")
+    with tempfile.TemporaryDirectory(prefix="bench_tf_saved_model_") as directory:
+        _measure(args, os.path.join(directory, "cnn"))
+
+
+def _measure(args, path):
     tensorflow = harness.interpreter("tensorflow")
     if not os.path.exists(tensorflow):
         sys.exit(f"bench_tf_saved_model: TensorFlow's interpreter {tensorflow} is needed to "
