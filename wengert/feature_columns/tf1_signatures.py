@@ -1,8 +1,8 @@
 """TensorFlow 1's `categorical_column_with_vocabulary_file`, as `tf.compat.v1.feature_column`
-has it: TensorFlow 2's column (feature_columns/categorical.py) with TF 1's order of the
+has it: TensorFlow 2's column (categorical.py) with TF 1's order of the
 arguments, `num_oov_buckets` and `default_value` before `dtype`, and no `file_format`."""
 from ..framework import dtypes
-from ..feature_columns import categorical
+from . import categorical
 
 __all__ = ["categorical_column_with_vocabulary_file"]
 
