@@ -55,13 +55,18 @@ def _reset_after_fork():
 os.register_at_fork(after_in_child=_reset_after_fork)
 
 
+def usable_cores():
+    """The cores this process may run on (its CPU affinity where the OS reports one)."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") \
+        else (os.cpu_count() or 1)
+
+
 def workers():
     """How many threads split a kernel: the cores this process may use, or the intra-op
     setting when it is positive."""
     limit = get_intra_op_parallelism_threads()
     if _Pool.workers is None:
-        _Pool.workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") \
-            else (os.cpu_count() or 1)
+        _Pool.workers = usable_cores()
     return min(limit, _Pool.workers) if limit > 0 else _Pool.workers
 
 

@@ -21,12 +21,12 @@ import queue
 import threading
 
 from ..framework.float_errors import IGNORE, reset_errstate, set_errstate
+from ..framework.intra_op_threads import usable_cores
 
 __all__ = ["CONCURRENT_MIN_SIZE", "start"]
 
 CONCURRENT_MIN_SIZE = 1 << 14
-_THREADS = max(1, min(4, (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
-                          else os.cpu_count() or 2) - 1))
+_THREADS = max(1, min(4, usable_cores() - 1))
 _QUEUE = []  # [pid, SimpleQueue]: the process's job queue, once its workers run
 _STARTING = threading.Lock()
 

@@ -19,6 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from ...framework.errors import InvalidArgumentError
+from ...framework.intra_op_threads import usable_cores
 from ...framework.tensor import Tensor, array_of
 from ...framework.tensor_shape import TensorShape
 from .. import shape_rules
@@ -54,8 +55,7 @@ def scratch(purpose, shape, dtype):
 # Speed: NumPy releases the GIL in its copies, ufunc loops and matrix products, so kernels split
 # large batches into parts run on these threads to use every core (OpenBLAS threads only the
 # products, and stalls when many threaded calls meet a loaded machine).
-THREADS = max(1, min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
-                     else os.cpu_count() or 1))
+THREADS = max(1, min(4, usable_cores()))
 _WORKERS = []
 
 
